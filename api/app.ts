@@ -1,0 +1,76 @@
+// Builds the Fastify app: external plugins, then the app-wide error shape, then the route
+// folders (health, session routes, REST). Listening and shutdown belong to bin/start.ts.
+import { randomUUID } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from '../core/config.ts';
+import type { Pool } from '../core/db/pool.ts';
+import { errorHandler, notFoundHandler } from './errors.ts';
+import { healthRoutes } from './health.ts';
+import { restRoutes } from './rest/index.ts';
+import { sessionRoutes } from './session/index.ts';
+
+export type AppDeps = {
+  pool: Pool;
+  config: Config;
+  /** Secret that signs dashboard session cookies. */
+  sessionSecret: string;
+  logger?: FastifyBaseLogger | boolean;
+};
+
+export type App = FastifyInstance;
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const app = Fastify({
+    loggerInstance: typeof deps.logger === 'object' ? deps.logger : undefined,
+    logger: typeof deps.logger === 'object' ? undefined : (deps.logger ?? false),
+    genReqId: () => randomUUID(),
+    requestIdLogLabel: 'request_id',
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  await app.register(fastifyCookie, { secret: deps.sessionSecret });
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Social Publishing Service',
+        version: '1.0.0',
+        description:
+          'REST API (/v1) and the dashboard session routes. GraphQL (beta) is at /graphql and MCP at /mcp.',
+      },
+      servers: [{ url: deps.config.publicBaseUrl }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'API key (sps_...)' },
+          session: { type: 'apiKey', in: 'cookie', name: 'sps_session' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(healthRoutes, { pool: deps.pool });
+  await app.register(sessionRoutes, { pool: deps.pool, config: deps.config });
+  await app.register(restRoutes, { pool: deps.pool, prefix: '/v1' });
+  return app;
+}

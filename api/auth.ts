@@ -1,0 +1,69 @@
+// The bearer-credential layer shared by REST, GraphQL and MCP: resolve the credential to a
+// principal, then check plan, request budget and the route's declared requirement.
+// A route declares what it needs in `config.requires`; handlers never check access themselves.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  assertApiPlan,
+  assertRequirement,
+  assertWithinBudget,
+  budgetHeaders,
+} from '../core/auth/access.ts';
+import { authenticateApiKey } from '../core/auth/bearer.ts';
+import type { Principal, Requirement } from '../core/auth/principal.ts';
+import type { Pool } from '../core/db/pool.ts';
+import { unauthenticated } from '../core/errors.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+  interface FastifyContextConfig {
+    /** Scope and feature the operation needs beyond a valid credential. */
+    requires?: Requirement;
+  }
+}
+
+/** The token of an `Authorization: Bearer <token>` header, if any. */
+export function bearerToken(req: FastifyRequest): string | undefined {
+  const header = req.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+/**
+ * Authenticates a bearer credential and applies the interface-wide rules (plan, budget).
+ * Used by every bearer interface; the caller then checks the operation's requirement.
+ */
+export async function authenticateBearer(
+  pool: Pool,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<Principal> {
+  const token = bearerToken(req);
+  if (!token) throw unauthenticated('Send Authorization: Bearer <API key>.');
+  const auth = await authenticateApiKey(pool, token);
+  if (!auth) throw unauthenticated('The bearer credential is unknown or was revoked.');
+  assertApiPlan(auth.principal);
+  if (auth.budget) {
+    reply.headers(budgetHeaders(auth.budget));
+    assertWithinBudget(auth.budget);
+  }
+  req.principal = auth.principal;
+  return auth.principal;
+}
+
+/** onRequest hook for a route folder whose routes all take bearer credentials. */
+export function bearerAuthHook(pool: Pool) {
+  return async (req: FastifyRequest, reply: FastifyReply) => {
+    const principal = await authenticateBearer(pool, req, reply);
+    assertRequirement(principal, req.routeOptions.config.requires);
+  };
+}
+
+/** The principal set by an auth hook; a route without one is a programming error. */
+export function principalOf(req: FastifyRequest): Principal {
+  if (!req.principal)
+    throw new Error(`no principal on ${req.method} ${req.url}: auth hook missing`);
+  return req.principal;
+}

@@ -1,0 +1,132 @@
+// /auth: dashboard login, logout, the session view and the selected brand.
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { SessionView, sessionView } from '../../core/accounts/sessionView.ts';
+import { Brand, selectBrand } from '../../core/brands/service.ts';
+import { DomainError, unauthenticated } from '../../core/errors.ts';
+import { IdInput } from '../../core/ids.ts';
+import {
+  clearLoginFailures,
+  loginSubjects,
+  loginWaitSeconds,
+  recordLoginFailure,
+} from '../../core/sessions/loginThrottle.ts';
+import {
+  checkCredentials,
+  createSession,
+  deleteSession,
+  SESSION_TTL_SECONDS,
+} from '../../core/sessions/service.ts';
+import { principalOf } from '../auth.ts';
+import { ErrorBody, NoContent } from '../rest/schemas.ts';
+import { requireSession, SESSION_COOKIE, type SessionDeps, sessionToken } from './index.ts';
+
+const LoginInput = z
+  .object({
+    email: z.string().trim().min(1).max(320).describe('Account e-mail.'),
+    password: z.string().min(1).max(1024).describe('Account password.'),
+  })
+  .strict();
+
+const sessionSecurity = [{ session: [] }];
+
+export const authRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, config }) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const secure = config.publicBaseUrl.startsWith('https:');
+
+  app.post(
+    '/auth/login',
+    {
+      schema: {
+        summary: 'Sign in to the dashboard; sets the HttpOnly session cookie',
+        tags: ['session'],
+        body: LoginInput,
+        response: { 200: SessionView, 401: ErrorBody, 422: ErrorBody, 429: ErrorBody },
+      },
+    },
+    async (req, reply) => {
+      const subjects = loginSubjects(req.body.email, req.ip);
+      const wait = await loginWaitSeconds(pool, subjects);
+      if (wait > 0) {
+        throw new DomainError(
+          429,
+          'login_throttled',
+          `Too many failed sign-ins; try again in ${wait} s.`,
+          {},
+          { 'Retry-After': String(wait) },
+        );
+      }
+      const account = await checkCredentials(pool, req.body.email, req.body.password);
+      if (!account) {
+        await recordLoginFailure(pool, subjects);
+        throw unauthenticated('Wrong e-mail or password.');
+      }
+      await clearLoginFailures(pool, [subjects[0]!]);
+      const token = await createSession(pool, account.id);
+      reply.setCookie(SESSION_COOKIE, token, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure,
+        signed: true,
+        maxAge: SESSION_TTL_SECONDS,
+      });
+      return sessionView(pool, account.id);
+    },
+  );
+
+  app.post(
+    '/auth/logout',
+    {
+      schema: {
+        summary: 'Sign out (ends the session)',
+        tags: ['session'],
+        response: { 204: NoContent },
+      },
+    },
+    async (req, reply) => {
+      const token = sessionToken(req);
+      if (token) await deleteSession(pool, token);
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/auth/session',
+    {
+      preHandler: requireSession(pool),
+      schema: {
+        summary: 'The signed-in account, its plan, brands and selected brand',
+        tags: ['session'],
+        security: sessionSecurity,
+        response: { 200: SessionView, 401: ErrorBody },
+      },
+    },
+    async (req) => sessionView(pool, principalOf(req).accountId),
+  );
+
+  app.put(
+    '/auth/session/brand',
+    {
+      preHandler: requireSession(pool),
+      schema: {
+        summary: 'Select the brand used wherever brand_id is omitted',
+        tags: ['session'],
+        security: sessionSecurity,
+        body: z.object({ brand_id: IdInput }).strict(),
+        response: {
+          200: z.object({ selected_brand_id: z.string(), brand: Brand }),
+          401: ErrorBody,
+          404: ErrorBody,
+          422: ErrorBody,
+        },
+      },
+    },
+    async (req) => {
+      const brand = await selectBrand(pool, principalOf(req).accountId, req.body.brand_id);
+      return { selected_brand_id: brand.id, brand };
+    },
+  );
+};

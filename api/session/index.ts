@@ -1,0 +1,49 @@
+// Dashboard session routes (CONTRACT.md): /auth, /apikeys (and /webhooks later).
+// They refuse bearer credentials, and refuse state-changing requests from a foreign Origin.
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Config } from '../../core/config.ts';
+import type { Pool } from '../../core/db/pool.ts';
+import { DomainError, forbidden } from '../../core/errors.ts';
+import { principalForSession } from '../../core/sessions/service.ts';
+import { apiKeyRoutes } from './apikeys.ts';
+import { authRoutes } from './auth.ts';
+
+export const SESSION_COOKIE = 'sps_session';
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export type SessionDeps = { pool: Pool; config: Config };
+
+const sessionRequired = (message: string) => new DomainError(401, 'session_required', message);
+
+/** The session token from the signed cookie, or undefined when absent or tampered with. */
+export function sessionToken(req: FastifyRequest): string | undefined {
+  const raw = req.cookies[SESSION_COOKIE];
+  if (!raw) return undefined;
+  const unsigned = req.unsignCookie(raw);
+  return unsigned.valid && unsigned.value ? unsigned.value : undefined;
+}
+
+/** preHandler for routes that need a signed-in dashboard session. */
+export function requireSession(pool: Pool) {
+  return async (req: FastifyRequest) => {
+    const token = sessionToken(req);
+    const principal = token ? await principalForSession(pool, token) : undefined;
+    if (!principal) throw sessionRequired('Sign in to the dashboard first (POST /auth/login).');
+    req.principal = principal;
+  };
+}
+
+export const sessionRoutes: FastifyPluginAsync<SessionDeps> = async (app, deps) => {
+  const origin = new URL(deps.config.publicBaseUrl).origin;
+  app.addHook('onRequest', async (req) => {
+    if (req.headers.authorization) {
+      throw sessionRequired('This route needs a dashboard session; API keys cannot use it.');
+    }
+    const from = req.headers.origin;
+    if (STATE_CHANGING.has(req.method) && from !== undefined && from !== origin) {
+      throw forbidden('origin_mismatch', `Requests from origin ${from} are not accepted here.`);
+    }
+  });
+  await app.register(authRoutes, deps);
+  await app.register(apiKeyRoutes, deps);
+};

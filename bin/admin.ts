@@ -1,0 +1,61 @@
+// Operator CLI: `npm run admin -- <command> [--flags]`. Prints JSON on stdout; on error a
+// message on stderr and a non-zero exit. Uses DATABASE_URL, or the embedded Postgres of
+// DATA_DIR (attached to when `npm start` already runs it).
+import { parseArgs } from 'node:util';
+import { COMMANDS, resolveCommand, UsageError } from '../core/admin/commands.ts';
+import { ConfigError, loadConfig } from '../core/config.ts';
+import { DomainError } from '../core/errors.ts';
+import { createLogger } from '../core/logger.ts';
+import { openDatabase } from '../core/runtime.ts';
+
+/** Every flag any command takes; each command validates the ones it uses. */
+const STRING_FLAGS =
+  'email password plan brand feature add per-minute name timezone scopes brand-id platform config';
+const FLAGS: Record<string, { type: 'string' | 'boolean' }> = {
+  off: { type: 'boolean' },
+  ...Object.fromEntries(STRING_FLAGS.split(' ').map((f) => [f, { type: 'string' as const }])),
+};
+
+function usage(): string {
+  return `usage: npm run admin -- <command>\n${Object.values(COMMANDS)
+    .map((c) => `  ${c.usage}`)
+    .join('\n')}`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const resolved = resolveCommand(argv);
+  if (!resolved) {
+    console.error(usage());
+    return 2;
+  }
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({ args: resolved.rest, options: FLAGS, strict: true })
+      .values as typeof values;
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n${usage()}`);
+  }
+  const config = loadConfig();
+  const db = await openDatabase(config, createLogger('warn', process.stderr), {
+    poolSize: 2,
+  });
+  try {
+    const out = await COMMANDS[resolved.name]!.run(db.pool, values);
+    process.stdout.write(`${JSON.stringify(out)}\n`);
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    if (err instanceof UsageError || err instanceof DomainError || err instanceof ConfigError) {
+      console.error(`error: ${err.message}`);
+    } else {
+      console.error(err);
+    }
+    process.exit(1);
+  },
+);

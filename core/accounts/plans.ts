@@ -1,0 +1,34 @@
+// Plans, scopes and feature gates of CONTRACT.md, as data the rest of the code checks against.
+import { z } from 'zod';
+
+export const PLANS = ['free', 'plus', 'pro', 'business'] as const;
+export const Plan = z.enum(PLANS);
+export type Plan = z.infer<typeof Plan>;
+
+export const SCOPES = ['read', 'publish', 'media', 'generate', 'engage'] as const;
+export const Scope = z.enum(SCOPES);
+export type Scope = z.infer<typeof Scope>;
+
+export const FEATURES = [
+  'engagement_inbox',
+  'agent_tasks',
+  'video_templates',
+  'parked_video',
+] as const;
+export const Feature = z.enum(FEATURES);
+export type Feature = z.infer<typeof Feature>;
+
+/** True when `plan` is `minimum` or a higher plan. */
+export const planAtLeast = (plan: Plan, minimum: Plan): boolean =>
+  PLANS.indexOf(plan) >= PLANS.indexOf(minimum);
+
+/** The plan API, GraphQL and MCP access needs (SPEC.md, Authentication 3). */
+export const API_PLAN: Plan = 'plus';
+
+/** Requests a minute per account, shared by REST and GraphQL and counted for MCP. */
+export const REQUEST_BUDGET_PER_MINUTE: Record<Plan, number> = {
+  free: 0,
+  plus: 600,
+  pro: 1200,
+  business: 3000,
+};

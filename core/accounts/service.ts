@@ -1,0 +1,79 @@
+// Account operations used by the operator CLI and the dashboard session routes.
+
+import { createBrand } from '../brands/service.ts';
+import { type Pool, withTransaction } from '../db/pool.ts';
+import { conflict, notFound } from '../errors.ts';
+import { hashPassword } from '../passwords.ts';
+import * as db from './db.ts';
+import type { Feature, Plan } from './plans.ts';
+
+export type AccountSummary = {
+  id: string;
+  email: string;
+  plan: Plan;
+  features: Feature[];
+  credits: string;
+  budget_per_minute: number | null;
+  selected_brand_id: string | null;
+};
+
+export const toAccountSummary = (a: db.AccountRow): AccountSummary => ({
+  id: a.id,
+  email: a.email,
+  plan: a.plan,
+  features: a.features,
+  credits: a.credits,
+  budget_per_minute: a.budget_per_minute,
+  selected_brand_id: a.selected_brand_id,
+});
+
+/** Creates an account with its first brand, selected (CONTRACT.md: a new account gets one). */
+export async function createAccount(
+  pool: Pool,
+  input: { email: string; password: string; plan?: Plan; brandName?: string },
+) {
+  const passwordHash = await hashPassword(input.password);
+  return withTransaction(pool, async (tx) => {
+    if (await db.findAccountByEmail(tx, input.email)) {
+      throw conflict('email_taken', `An account with email ${input.email} already exists.`);
+    }
+    const accountId = await db.insertAccount(tx, {
+      email: input.email,
+      passwordHash,
+      plan: input.plan ?? 'free',
+    });
+    const brand = await createBrand(tx, accountId, { name: input.brandName ?? 'My brand' });
+    await db.setSelectedBrand(tx, accountId, brand.id);
+    return { accountId, brand, plan: input.plan ?? 'free' };
+  });
+}
+
+export async function requireAccountByEmail(pool: Pool, email: string) {
+  const account = await db.findAccountByEmail(pool, email);
+  if (!account) throw notFound(`Account ${email}`);
+  return account;
+}
+
+export async function requireAccount(pool: Pool, id: string) {
+  const account = await db.findAccountById(pool, id);
+  if (!account) throw notFound('Account');
+  return account;
+}
+
+export async function setPlan(pool: Pool, accountId: string, plan: Plan) {
+  await db.updatePlan(pool, accountId, plan);
+}
+
+export async function setFeature(pool: Pool, accountId: string, feature: Feature, on: boolean) {
+  await (on ? db.grantFeature : db.revokeFeature)(pool, accountId, feature);
+  return (await requireAccount(pool, accountId)).features;
+}
+
+export async function addCredits(pool: Pool, accountId: string, amount: number) {
+  return db.addCredits(pool, accountId, amount);
+}
+
+/** Overrides the plan's request budget; null returns to the plan's value. */
+export async function setBudget(pool: Pool, accountId: string, perMinute: number | null) {
+  await db.updateBudget(pool, accountId, perMinute);
+}

@@ -1,0 +1,150 @@
+// Operator CLI commands (CONTRACT.md "Operator CLI"): each takes parsed flags and returns the
+// JSON object the CLI prints. Flags are validated with zod so a bad value names the flag.
+import { z } from 'zod';
+import { Feature, Plan, Scope } from '../accounts/plans.ts';
+import * as accounts from '../accounts/service.ts';
+import { createApiKey } from '../apikeys/service.ts';
+import { createBrand } from '../brands/service.ts';
+import type { Pool } from '../db/pool.ts';
+import { DomainError } from '../errors.ts';
+
+type Flags = Record<string, string | boolean | undefined>;
+type Command = { usage: string; run: (pool: Pool, flags: Flags) => Promise<unknown> };
+
+const email = z.string().trim().email('must be an e-mail address');
+const scopeList = z
+  .string()
+  .transform((s) =>
+    s
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(Scope).min(1, 'give at least one scope'));
+
+function parse<T extends z.ZodType>(schema: T, flags: Flags): z.infer<T> {
+  const result = schema.safeParse(flags);
+  if (result.success) return result.data;
+  const first = result.error.issues[0]!;
+  const flag = first.path[0] === undefined ? '' : `--${String(first.path[0])}: `;
+  throw new UsageError(`${flag}${first.message}`);
+}
+
+export class UsageError extends Error {}
+
+export const COMMANDS: Record<string, Command> = {
+  'account create': {
+    usage: 'account create --email E --password P [--plan PLAN] [--brand NAME]',
+    run: async (pool, flags) => {
+      const f = parse(
+        z.object({
+          email,
+          password: z.string().min(8, 'must be at least 8 characters'),
+          plan: Plan.default('free'),
+          brand: z.string().trim().min(1).optional(),
+        }),
+        flags,
+      );
+      const created = await accounts.createAccount(pool, {
+        email: f.email,
+        password: f.password,
+        plan: f.plan,
+        brandName: f.brand,
+      });
+      return {
+        account_id: created.accountId,
+        brand_id: created.brand.id,
+        brand_uuid: created.brand.uuid,
+        plan: created.plan,
+      };
+    },
+  },
+  'account plan': {
+    usage: 'account plan --email E --plan PLAN',
+    run: async (pool, flags) => {
+      const f = parse(z.object({ email, plan: Plan }), flags);
+      const account = await accounts.requireAccountByEmail(pool, f.email);
+      await accounts.setPlan(pool, account.id, f.plan);
+      return { account_id: account.id, plan: f.plan };
+    },
+  },
+  'account feature': {
+    usage: 'account feature --email E --feature F [--off]',
+    run: async (pool, flags) => {
+      const f = parse(
+        z.object({ email, feature: Feature, off: z.boolean().default(false) }),
+        flags,
+      );
+      const account = await accounts.requireAccountByEmail(pool, f.email);
+      const features = await accounts.setFeature(pool, account.id, f.feature, !f.off);
+      return { account_id: account.id, features };
+    },
+  },
+  'account credits': {
+    usage: 'account credits --email E --add N',
+    run: async (pool, flags) => {
+      const f = parse(z.object({ email, add: z.coerce.number().int() }), flags);
+      const account = await accounts.requireAccountByEmail(pool, f.email);
+      if (BigInt(account.credits) + BigInt(f.add) < 0n) {
+        throw new UsageError(
+          `--add: the account has ${account.credits} credits; cannot go below 0`,
+        );
+      }
+      return {
+        account_id: account.id,
+        credits: await accounts.addCredits(pool, account.id, f.add),
+      };
+    },
+  },
+  'account budget': {
+    usage: 'account budget --email E --per-minute N',
+    run: async (pool, flags) => {
+      const f = parse(z.object({ email, 'per-minute': z.coerce.number().int().positive() }), flags);
+      const account = await accounts.requireAccountByEmail(pool, f.email);
+      await accounts.setBudget(pool, account.id, f['per-minute']);
+      return { account_id: account.id, budget_per_minute: f['per-minute'] };
+    },
+  },
+  'brand create': {
+    usage: 'brand create --email E --name N [--timezone TZ]',
+    run: async (pool, flags) => {
+      const f = parse(
+        z.object({ email, name: z.string().trim().min(1), timezone: z.string().optional() }),
+        flags,
+      );
+      const account = await accounts.requireAccountByEmail(pool, f.email);
+      const brand = await createBrand(pool, account.id, { name: f.name, timezone: f.timezone });
+      return { brand_id: brand.id, brand_uuid: brand.uuid };
+    },
+  },
+  'key create': {
+    usage: 'key create --email E --scopes read,publish [--name N]',
+    run: async (pool, flags) => {
+      const f = parse(z.object({ email, scopes: scopeList, name: z.string().optional() }), flags);
+      const account = await accounts.requireAccountByEmail(pool, f.email);
+      const key = await createApiKey(pool, account.id, { name: f.name ?? '', scopes: f.scopes });
+      return { id: key.id, key: key.key, scopes: key.scopes };
+    },
+  },
+  connect: {
+    usage: 'connect --email E --brand-id B --platform P --config JSON',
+    run: async () => {
+      // Connected accounts and the platform credential checks arrive with the platform
+      // connectors; until then the command exists and says so rather than storing
+      // credentials it cannot verify.
+      throw new DomainError(
+        501,
+        'not_implemented',
+        'connect is not available yet: platform connectors are not built in this version.',
+      );
+    },
+  },
+};
+
+/** Splits argv into the command name (one or two words) and its flags. */
+export function resolveCommand(argv: string[]): { name: string; rest: string[] } | undefined {
+  const two = argv.slice(0, 2).join(' ');
+  if (COMMANDS[two]) return { name: two, rest: argv.slice(2) };
+  if (argv[0] && COMMANDS[argv[0]]) return { name: argv[0], rest: argv.slice(1) };
+  return undefined;
+}

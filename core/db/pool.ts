@@ -1,0 +1,37 @@
+// The one pg pool of a process, shared by the API, the domain and Graphile Worker.
+import pg from 'pg';
+
+// bigint ids (int8) stay strings: CONTRACT.md serializes ids as strings everywhere, and a
+// JavaScript number cannot hold every bigint. Counts cast to int in SQL where a number is wanted.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => v);
+
+export type Pool = pg.Pool;
+export type Queryable = Pick<pg.PoolClient, 'query'>;
+
+export function createPool(connectionString: string, max = 20): Pool {
+  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
+  // A client losing its connection must not crash the process: the pool replaces idle ones,
+  // and a query in flight on a broken client fails with its own error.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
+  return pool;
+}
+
+/** Runs `fn` in one transaction: row changes and the jobs they cause commit together. */
+export async function withTransaction<T>(
+  pool: Pool,
+  fn: (tx: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const result = await fn(client);
+    await client.query('commit');
+    return result;
+  } catch (err) {
+    await client.query('rollback').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,81 @@
+// Domain errors: a status and a stable code, thrown by core/ and mapped to HTTP (and to
+// GraphQL and MCP errors) by api/. core/ never builds HTTP responses itself.
+
+export type ValidationIssue = { loc: (string | number)[]; msg: string; type: string };
+
+export class DomainError extends Error {
+  /** HTTP status the REST surface answers with. */
+  readonly status: number;
+  /** Stable machine-readable code, e.g. `missing_scope`. */
+  readonly code: string;
+  /** Extra members of the error body, e.g. `required_scope`. */
+  readonly extra: Record<string, unknown>;
+  /** Response headers that belong to this error, e.g. Retry-After. */
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    extra: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+    this.status = status;
+    this.code = code;
+    this.extra = extra;
+    this.headers = headers;
+  }
+}
+
+/** 422 whose `detail` is the list of issues (CONTRACT.md validation shape). */
+export class ValidationFailed extends DomainError {
+  readonly issues: ValidationIssue[];
+  constructor(issues: ValidationIssue[]) {
+    super(422, 'validation_failed', issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '));
+    this.issues = issues;
+  }
+}
+
+export const unauthenticated = (message = 'A valid bearer credential is required.') =>
+  new DomainError(401, 'unauthenticated', message);
+
+export const missingScope = (scope: string) =>
+  new DomainError(403, 'missing_scope', `This operation needs the "${scope}" scope.`, {
+    required_scope: scope,
+  });
+
+export const planRequired = (plan = 'plus') =>
+  new DomainError(
+    403,
+    'plan_required',
+    `API, GraphQL and MCP access needs the ${plan} plan or higher.`,
+  );
+
+export const featureRequired = (feature: string) =>
+  new DomainError(403, 'feature_required', `This operation needs the "${feature}" feature.`, {
+    feature,
+  });
+
+export const forbidden = (code: string, message: string) => new DomainError(403, code, message);
+
+export const notFound = (what: string) => new DomainError(404, 'not_found', `${what} not found.`);
+
+export const conflict = (code: string, message: string, extra: Record<string, unknown> = {}) =>
+  new DomainError(409, code, message, extra);
+
+export const versionConflict = (current: number) =>
+  new DomainError(
+    409,
+    'version_conflict',
+    'The version you sent is stale: re-read, reapply your change and resubmit.',
+    { current_version: current },
+  );
+
+/** A single-field 422, for rules a schema cannot express. */
+export const invalid = (loc: (string | number)[], msg: string, type = 'value_error') =>
+  new ValidationFailed([{ loc, msg, type }]);
+
+export const tooManyRequests = (message: string, headers: Record<string, string>) =>
+  new DomainError(429, 'rate_limited', message, {}, headers);

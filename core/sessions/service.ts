@@ -1,0 +1,61 @@
+// Dashboard sessions: an opaque random token in a signed HttpOnly cookie, stored hashed.
+import { createHash, randomBytes } from 'node:crypto';
+import { findAccountByEmail, findAccountById } from '../accounts/db.ts';
+import { SCOPES } from '../accounts/plans.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Pool } from '../db/pool.ts';
+import { DUMMY_HASH, verifyPassword } from '../passwords.ts';
+
+export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest();
+
+/** Checks a password; the same work is done for unknown emails so timing reveals nothing. */
+export async function checkCredentials(pool: Pool, email: string, password: string) {
+  const account = await findAccountByEmail(pool, email);
+  const ok = await verifyPassword(password, account?.password_hash ?? DUMMY_HASH);
+  return ok ? account : undefined;
+}
+
+export async function createSession(pool: Pool, accountId: string): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await pool.query(
+    `insert into sessions (token_hash, account_id, expires_at)
+     values ($1, $2, now() + make_interval(secs => $3))`,
+    [hashToken(token), accountId, SESSION_TTL_SECONDS],
+  );
+  return token;
+}
+
+export async function deleteSession(pool: Pool, token: string): Promise<void> {
+  await pool.query('delete from sessions where token_hash = $1', [hashToken(token)]);
+}
+
+/** The signed-in principal for a session token; sessions act with every scope of the account. */
+export async function principalForSession(
+  pool: Pool,
+  token: string,
+): Promise<Principal | undefined> {
+  const { rows } = await pool.query<{ id: string; account_id: string }>(
+    'select id, account_id from sessions where token_hash = $1 and expires_at > now()',
+    [hashToken(token)],
+  );
+  const session = rows[0];
+  if (!session) return undefined;
+  const account = await findAccountById(pool, session.account_id);
+  if (!account) return undefined;
+  return {
+    accountId: account.id,
+    email: account.email,
+    plan: account.plan,
+    scopes: [...SCOPES],
+    features: account.features,
+    selectedBrandId: account.selected_brand_id,
+    credential: { kind: 'session', id: session.id },
+  };
+}
+
+export async function deleteExpiredSessions(pool: Pool): Promise<number> {
+  const res = await pool.query('delete from sessions where expires_at <= now()');
+  return res.rowCount ?? 0;
+}
