@@ -33,7 +33,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     loggerInstance: typeof deps.logger === 'object' ? deps.logger : undefined,
     logger: typeof deps.logger === 'object' ? undefined : (deps.logger ?? false),
     genReqId: () => randomUUID(),
-    requestIdLogLabel: 'request_id',
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
@@ -44,6 +43,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setNotFoundHandler(notFoundHandler);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+  });
+  // Node's server.close() only reaps connections idle at that moment; a keep-alive connection
+  // whose request is in flight would then linger until its keep-alive timeout. Responses sent
+  // while closing tell the client to hang up, so shutdown ends when the last request does.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
 
   await app.register(fastifyCookie, { secret: deps.sessionSecret });

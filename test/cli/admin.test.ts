@@ -1,0 +1,165 @@
+// The operator CLI, run as a real process: JSON on stdout, non-zero exit and a message on error.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admin } from '../support/processes.ts';
+import { call, startServer, type TestServer } from '../support/server.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+const run = (...args: string[]) => admin(server.db.url, args);
+
+describe('npm run admin', () => {
+  it('creates an account with a selected brand, a key that works, and manages the account', async () => {
+    const created = await run(
+      'account',
+      'create',
+      '--email',
+      'ops@example.com',
+      '--password',
+      'long enough',
+      '--plan',
+      'plus',
+      '--brand',
+      'Acme',
+    );
+    expect(created.code).toBe(0);
+    expect(created.json).toEqual({
+      account_id: expect.stringMatching(/^\d+$/),
+      brand_id: expect.stringMatching(/^\d+$/),
+      brand_uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      plan: 'plus',
+    });
+
+    const key = await run(
+      'key',
+      'create',
+      '--email',
+      'ops@example.com',
+      '--scopes',
+      'read,publish',
+      '--name',
+      'bot',
+    );
+    expect(key.code).toBe(0);
+    expect(key.json).toEqual({
+      id: expect.any(String),
+      key: expect.stringMatching(/^sps_/),
+      scopes: ['read', 'publish'],
+    });
+    const me = await call(server, 'GET', '/v1/me', { key: key.json.key });
+    expect(me.body).toEqual({
+      email: 'ops@example.com',
+      plan: 'plus',
+      scopes: ['read', 'publish'],
+    });
+
+    expect(
+      (await run('account', 'plan', '--email', 'ops@example.com', '--plan', 'business')).json,
+    ).toEqual({
+      account_id: created.json.account_id,
+      plan: 'business',
+    });
+    expect((await call(server, 'GET', '/v1/me', { key: key.json.key })).body.plan).toBe('business');
+
+    const feature = await run(
+      'account',
+      'feature',
+      '--email',
+      'ops@example.com',
+      '--feature',
+      'video_templates',
+    );
+    expect(feature.json.features).toEqual(['video_templates']);
+    const off = await run(
+      'account',
+      'feature',
+      '--email',
+      'ops@example.com',
+      '--feature',
+      'video_templates',
+      '--off',
+    );
+    expect(off.json.features).toEqual([]);
+
+    expect(
+      (await run('account', 'credits', '--email', 'ops@example.com', '--add', '250')).json.credits,
+    ).toBe('250');
+    const budget = await run(
+      'account',
+      'budget',
+      '--email',
+      'ops@example.com',
+      '--per-minute',
+      '42',
+    );
+    expect(budget.json).toEqual({ account_id: created.json.account_id, budget_per_minute: 42 });
+    expect(
+      (await call(server, 'GET', '/v1/me', { key: key.json.key })).headers.get('ratelimit-limit'),
+    ).toBe('42');
+
+    const brand = await run(
+      'brand',
+      'create',
+      '--email',
+      'ops@example.com',
+      '--name',
+      'Side',
+      '--timezone',
+      'Asia/Tokyo',
+    );
+    expect(brand.json).toEqual({ brand_id: expect.any(String), brand_uuid: expect.any(String) });
+    const { rows } = await server.pool.query('select name, timezone from brands where id = $1', [
+      brand.json.brand_id,
+    ]);
+    expect(rows[0]).toEqual({ name: 'Side', timezone: 'Asia/Tokyo' });
+  });
+
+  it('fails with a message and a non-zero exit on bad input, changing nothing', async () => {
+    const cases: string[][] = [
+      ['account', 'create', '--email', 'not-an-email', '--password', 'long enough'],
+      ['account', 'create', '--email', 'x@example.com', '--password', 'short'],
+      ['account', 'plan', '--email', 'nobody@example.com', '--plan', 'plus'],
+      ['account', 'feature', '--email', 'nobody@example.com', '--feature', 'flying'],
+      ['key', 'create', '--email', 'nobody@example.com', '--scopes', 'read,admin'],
+      [
+        'brand',
+        'create',
+        '--email',
+        'nobody@example.com',
+        '--name',
+        'B',
+        '--timezone',
+        'Mars/Base',
+      ],
+      ['account', 'create', '--email', 'x@example.com', '--pasword', 'typo in flag'],
+      ['no-such-command'],
+    ];
+    for (const args of cases) {
+      const res = await run(...args);
+      expect(res.code, args.join(' ')).not.toBe(0);
+      expect(res.stdout, args.join(' ')).toBe('');
+      expect(res.stderr.length, args.join(' ')).toBeGreaterThan(0);
+    }
+    const { rows } = await server.pool.query(
+      `select count(*)::int as n from accounts where email = 'x@example.com'`,
+    );
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('refuses a second account with the same e-mail', async () => {
+    await run('account', 'create', '--email', 'dup@example.com', '--password', 'long enough');
+    const again = await run(
+      'account',
+      'create',
+      '--email',
+      'DUP@example.com',
+      '--password',
+      'long enough',
+    );
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toMatch(/already exists/);
+  });
+});

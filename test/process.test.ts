@@ -1,0 +1,38 @@
+// The service as an operator runs it: `bin/start.ts all` over a database, JSON logs with
+// request ids and no secrets, and a clean exit on SIGTERM.
+import { describe, expect, it } from 'vitest';
+import { createAccount } from '../core/accounts/service.ts';
+import { createApiKey } from '../core/apikeys/service.ts';
+import { freshDatabase } from './support/db.ts';
+import { exited, startProcess } from './support/processes.ts';
+
+describe('npm start', () => {
+  it('serves, logs JSON with request ids but never the key, and stops cleanly on SIGTERM', async () => {
+    const db = await freshDatabase();
+    try {
+      const { accountId } = await createAccount(db.pool, {
+        email: 'proc@example.com',
+        password: 'a fine password',
+        plan: 'plus',
+      });
+      const { key } = await createApiKey(db.pool, accountId, { scopes: ['read'] });
+      const proc = await startProcess('all', { DATABASE_URL: db.url, LOG_LEVEL: 'info' });
+      const res = await fetch(`${proc.baseUrl}/v1/me`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      expect(res.status).toBe(200);
+      const requestId = res.headers.get('x-request-id')!;
+
+      proc.child.kill('SIGTERM');
+      expect(await exited(proc.child)).toBe(0);
+
+      const out = proc.output();
+      expect(out).toContain(`"reqId":"${requestId}"`);
+      expect(out).not.toContain(key);
+      expect(out).toMatch(/"msg":"stopped"/);
+      for (const line of out.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+    } finally {
+      await db.drop();
+    }
+  });
+});

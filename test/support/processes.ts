@@ -1,0 +1,60 @@
+// Runs the project's own entry points (bin/*.ts) as child processes, as an operator would.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export type CliResult = { code: number; stdout: string; stderr: string; json: any };
+
+/** Runs `node bin/admin.ts ...args` against a database and returns its output. */
+export function admin(databaseUrl: string, args: string[]): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [path.join(ROOT, 'bin/admin.ts'), ...args],
+      { env: { ...process.env, DATABASE_URL: databaseUrl }, cwd: ROOT },
+      (err, stdout, stderr) => {
+        let json: unknown;
+        try {
+          json = JSON.parse(stdout);
+        } catch {}
+        const code = err ? ((err as { code?: number }).code ?? 1) : 0;
+        resolve({ code, stdout, stderr, json });
+      },
+    );
+  });
+}
+
+/** Starts `node bin/start.ts <role>` and resolves once it listens (api roles) or started. */
+export function startProcess(
+  role: string,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; output: () => string; baseUrl: string }> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/start.ts'), role], {
+    env: { ...process.env, PORT: '0', ...env },
+    cwd: ROOT,
+  });
+  let out = '';
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
+  child.stderr.on('data', (d) => {
+    out += d;
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listen line:\n${out}`)), 20_000);
+    const check = () => {
+      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, output: () => out, baseUrl: m[1]! });
+      }
+    };
+    child.stdout.on('data', check);
+    child.on('exit', (code) => reject(new Error(`exited with ${code}:\n${out}`)));
+  });
+}
+
+export const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
