@@ -11,8 +11,10 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { createBudgetCounter } from '../core/auth/budget.ts';
 import type { Config } from '../core/config.ts';
 import type { Pool } from '../core/db/pool.ts';
+import type { AuthContext } from './auth.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
 import { healthRoutes } from './health.ts';
 import { restRoutes } from './rest/index.ts';
@@ -26,7 +28,7 @@ export type AppDeps = {
   logger?: FastifyBaseLogger | boolean;
 };
 
-export type App = FastifyInstance;
+export type App = FastifyInstance & { auth: AuthContext };
 
 export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
@@ -81,6 +83,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await app.register(healthRoutes, { pool: deps.pool });
   await app.register(sessionRoutes, { pool: deps.pool, config: deps.config });
-  await app.register(restRoutes, { pool: deps.pool, prefix: '/v1' });
-  return app;
+  const auth: AuthContext = { pool: deps.pool, budget: createBudgetCounter(deps.pool) };
+  app.addHook('onClose', () => auth.budget.stop());
+  await app.register(restRoutes, { auth, prefix: '/v1' });
+  return Object.assign(app, { auth });
 }

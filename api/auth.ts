@@ -9,6 +9,7 @@ import {
   budgetHeaders,
 } from '../core/auth/access.ts';
 import { authenticateApiKey } from '../core/auth/bearer.ts';
+import type { BudgetCounter } from '../core/auth/budget.ts';
 import type { Principal, Requirement } from '../core/auth/principal.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { unauthenticated } from '../core/errors.ts';
@@ -31,12 +32,15 @@ export function bearerToken(req: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
+/** What the bearer layer needs: the pool and this process's request-budget counter. */
+export type AuthContext = { pool: Pool; budget: BudgetCounter };
+
 /**
  * Authenticates a bearer credential and applies the interface-wide rules (plan, budget).
  * Used by every bearer interface; the caller then checks the operation's requirement.
  */
 export async function authenticateBearer(
-  pool: Pool,
+  { pool, budget }: AuthContext,
   req: FastifyRequest,
   reply: FastifyReply,
 ): Promise<Principal> {
@@ -45,18 +49,17 @@ export async function authenticateBearer(
   const auth = await authenticateApiKey(pool, token);
   if (!auth) throw unauthenticated('The bearer credential is unknown or was revoked.');
   assertApiPlan(auth.principal);
-  if (auth.budget) {
-    reply.headers(budgetHeaders(auth.budget));
-    assertWithinBudget(auth.budget);
-  }
+  const window = await budget.count(auth.principal.accountId, auth.budgetPerMinute);
+  reply.headers(budgetHeaders(window));
+  assertWithinBudget(window);
   req.principal = auth.principal;
   return auth.principal;
 }
 
 /** onRequest hook for a route folder whose routes all take bearer credentials. */
-export function bearerAuthHook(pool: Pool) {
+export function bearerAuthHook(ctx: AuthContext) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
-    const principal = await authenticateBearer(pool, req, reply);
+    const principal = await authenticateBearer(ctx, req, reply);
     assertRequirement(principal, req.routeOptions.config.requires);
   };
 }

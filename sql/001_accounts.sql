@@ -59,8 +59,11 @@ create table sessions (
 create index sessions_account_idx on sessions (account_id);
 create index sessions_expiry_idx on sessions (expires_at);
 
--- One fixed one-minute window per account, shared by every API process.
-create table request_budgets (
+-- The request budget: one fixed one-minute window per account, shared by every API process.
+-- Each process counts in memory and adds its counts here every 100 ms (core/auth/budget.ts),
+-- reading back the shared total. UNLOGGED: no WAL, so these frequent commits need no fsync;
+-- a crash merely restarts the current minute.
+create unlogged table request_budgets (
   account_id bigint primary key references accounts (id) on delete cascade,
   window_start timestamptz not null,
   used int not null

@@ -1,12 +1,11 @@
 // The /v1 REST folder: every route here takes a bearer credential, checked by one hook.
 import type { FastifyPluginAsync } from 'fastify';
-import type { Pool } from '../../core/db/pool.ts';
-import { bearerAuthHook } from '../auth.ts';
+import { type AuthContext, bearerAuthHook } from '../auth.ts';
 import { meRoutes } from './me.ts';
 
-export type RestDeps = { pool: Pool };
+export type RestDeps = { auth: AuthContext };
 
-export const restRoutes: FastifyPluginAsync<RestDeps> = async (app, { pool }) => {
-  app.addHook('onRequest', bearerAuthHook(pool));
+export const restRoutes: FastifyPluginAsync<RestDeps> = async (app, { auth }) => {
+  app.addHook('onRequest', bearerAuthHook(auth));
   await app.register(meRoutes);
 };

@@ -24,9 +24,14 @@ export const TEST_SESSION_SECRET = 'test-session-secret-0123456789abcdef';
  * (e.g. a route needing a scope) before the server starts listening.
  */
 export async function startServer(
-  opts: { env?: Record<string, string>; extend?: (app: App, pool: Pool) => Promise<void> } = {},
+  opts: {
+    env?: Record<string, string>;
+    extend?: (app: App, pool: Pool) => Promise<void>;
+    /** Share another server's database (a second API process); it is not dropped on close. */
+    db?: TestDatabase;
+  } = {},
 ): Promise<TestServer> {
-  const db = await freshDatabase();
+  const db = opts.db ?? (await freshDatabase());
   const config = loadConfig({ DATABASE_URL: db.url, ...opts.env });
   const app = await buildApp({ pool: db.pool, config, sessionSecret: TEST_SESSION_SECRET });
   if (opts.extend) await opts.extend(app, db.pool);
@@ -39,7 +44,7 @@ export async function startServer(
     db,
     close: async () => {
       await app.close();
-      await db.drop();
+      if (!opts.db) await db.drop();
     },
   };
 }
