@@ -10,7 +10,7 @@ let server: TestServer;
 beforeAll(async () => {
   server = await startServer({
     // Routes declaring a scope and a feature, to exercise the declared-requirement checks.
-    extend: async (app, pool) => {
+    extend: async (app) => {
       await app.register(async (scoped) => {
         scoped.addHook('onRequest', bearerAuthHook(app.auth));
         scoped.get(
