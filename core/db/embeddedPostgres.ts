@@ -5,11 +5,9 @@
 import { execFile } from 'node:child_process';
 import {
   chmodSync,
-  cpSync,
   existsSync,
   mkdirSync,
   readFileSync,
-  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -51,38 +49,22 @@ async function binaries(): Promise<Binaries> {
   }
 }
 
-/** True when every directory above `file` lets other users through (o+x). */
-function traversableByOthers(file: string): boolean {
-  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
-    if ((statSync(dir).mode & 0o001) === 0) return false;
-    if (dir === path.dirname(dir)) return true;
-  }
-}
-
 /**
- * As root, Postgres runs as the `postgres` user, which must reach the binaries. A checkout
- * under a private directory (a 0700 temp dir, /root) hides node_modules from it, so the
- * binary tree is copied once to a world-traversable cache directory.
+ * As root, Postgres runs as the `postgres` user, which must reach both the binaries in
+ * node_modules and the cluster directory. A checkout or DATA_DIR under a private directory
+ * (a 0700 temp dir, /root) hides them from it, so each ancestor lacking it gets the traverse
+ * bit only (o+x: pass through, not list), and the change is logged.
  */
-function reachableBinaries(bin: Binaries): Binaries {
-  if (process.getuid?.() !== 0 || traversableByOthers(bin.postgres)) return bin;
-  const native = path.resolve(path.dirname(bin.postgres), '..');
-  const version = readFileSync(path.join(native, '..', 'package.json'), 'utf8').match(
-    /"version":\s*"([^"]+)"/,
-  )?.[1];
-  const target = path.join(os.tmpdir(), `sps-postgres-${version ?? 'unknown'}`);
-  if (!existsSync(path.join(target, 'bin', 'postgres'))) {
-    const staging = `${target}.${process.pid}`;
-    cpSync(native, staging, { recursive: true, verbatimSymlinks: true });
-    chmodSync(staging, 0o755);
-    try {
-      renameSync(staging, target);
-    } catch {
-      rmSync(staging, { recursive: true, force: true }); // another process won the race
+function grantTraverse(target: string, log: (msg: string) => void): void {
+  if (process.getuid?.() !== 0) return;
+  for (let dir = path.dirname(path.resolve(target)); ; dir = path.dirname(dir)) {
+    const mode = statSync(dir).mode;
+    if ((mode & 0o001) === 0) {
+      chmodSync(dir, (mode & 0o7777) | 0o001);
+      log(`granted traverse permission (o+x) on ${dir} so the postgres user can reach ${target}`);
     }
+    if (dir === path.dirname(dir)) return;
   }
-  const at = (name: string) => path.join(target, 'bin', name);
-  return { pg_ctl: at('pg_ctl'), initdb: at('initdb'), postgres: at('postgres') };
 }
 
 /** Postgres refuses to run as root; as root we run it as an unprivileged `postgres` user. */
@@ -187,9 +169,11 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
     return running;
   }
 
-  const bin = reachableBinaries(await binaries());
+  const bin = await binaries();
   const ids = await runAsIds();
   mkdirSync(path.dirname(opts.dir), { recursive: true, mode: 0o755 });
+  grantTraverse(bin.postgres, log);
+  grantTraverse(opts.dir, log);
   if (!existsSync(path.join(opts.dir, 'PG_VERSION'))) {
     mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
     if ('uid' in ids && ids.uid !== undefined) {
