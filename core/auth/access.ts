@@ -31,13 +31,3 @@ export function assertRequirement(p: Principal, r: Requirement | undefined): voi
   if (r?.scope && !p.scopes.includes(r.scope)) throw missingScope(r.scope);
   if (r?.feature && !p.features.includes(r.feature)) throw featureRequired(r.feature);
 }
-
-/** Whether a principal meets a requirement (for filtering, e.g. MCP tools/list). */
-export function meets(p: Principal, r: Requirement | undefined): boolean {
-  try {
-    assertRequirement(p, r);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -23,9 +23,3 @@ export type Budget = { limit: number; used: number; resetAt: Date };
 
 /** What an operation needs beyond a valid credential; declared once per operation. */
 export type Requirement = { scope?: Scope; feature?: Feature };
-
-/** Short label for the audit log: which credential acted. */
-export const actorOf = (p: Principal): string =>
-  p.credential.kind === 'oauth'
-    ? `oauth:${p.credential.clientId}`
-    : `${p.credential.kind}:${p.credential.id}`;
