@@ -7,7 +7,6 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { type App, buildApp } from '../api/app.ts';
 import { loadConfig } from '../core/config.ts';
-import { makeTraversableDir } from '../core/db/embeddedPostgres.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { createLogger } from '../core/logger.ts';
 import { openDatabase } from '../core/runtime.ts';
@@ -18,7 +17,7 @@ export type BenchService = { app: App; pool: Pool; baseUrl: string; stop: () => 
 export async function startBenchService(): Promise<BenchService> {
   const dataDir = process.env.DATABASE_URL
     ? undefined
-    : makeTraversableDir(mkdtempSync(path.join(os.tmpdir(), 'sps-bench-')));
+    : mkdtempSync(path.join(os.tmpdir(), 'sps-bench-'));
   const config = loadConfig({
     ...process.env,
     PORT: '0',

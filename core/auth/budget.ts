@@ -13,7 +13,7 @@ import type { Budget } from './principal.ts';
 const FLUSH_MS = 100;
 const WINDOW_MS = 60_000;
 
-type Entry = { window: number; shared: number; pending: number; limit: number };
+type Entry = { window: number; shared: number; pending: number };
 
 export type BudgetCounter = {
   /** Counts one request of `accountId` and returns the window after counting it. */
@@ -77,7 +77,7 @@ export function createBudgetCounter(pool: Pool, flushMs = FLUSH_MS): BudgetCount
       const window = windowOf(Date.now());
       let entry = entries.get(accountId);
       if (!entry || entry.window !== window) {
-        entry = { window, shared: 0, pending: 0, limit };
+        entry = { window, shared: 0, pending: 0 };
         entries.set(accountId, entry);
         const { rows } = await pool.query<{ used: number }>({
           name: 'read_request_count',
@@ -87,7 +87,6 @@ export function createBudgetCounter(pool: Pool, flushMs = FLUSH_MS): BudgetCount
         entry.shared = Math.max(entry.shared, rows[0]?.used ?? 0);
       }
       entry.pending += 1;
-      entry.limit = limit;
       return { limit, used: entry.shared + entry.pending, resetAt: new Date(window + WINDOW_MS) };
     },
     flush,

@@ -229,10 +229,3 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
     },
   };
 }
-
-/** Makes a directory that the unprivileged postgres user can traverse (tests use tmp dirs). */
-export function makeTraversableDir(dir: string): string {
-  mkdirSync(dir, { recursive: true });
-  chmodSync(dir, 0o755);
-  return dir;
-}

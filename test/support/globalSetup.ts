@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { makeTraversableDir, startEmbeddedPostgres } from '../../core/db/embeddedPostgres.ts';
+import { startEmbeddedPostgres } from '../../core/db/embeddedPostgres.ts';
 import { migrate } from '../../core/db/migrate.ts';
 import { createPool } from '../../core/db/pool.ts';
 import { databaseUrl } from './dbUrl.ts';
@@ -22,7 +22,7 @@ export default async function setup(project: TestProject) {
   let stop = async () => {};
   let dir: string | undefined;
   if (!adminUrl) {
-    dir = makeTraversableDir(mkdtempSync(path.join(os.tmpdir(), 'sps-test-')));
+    dir = mkdtempSync(path.join(os.tmpdir(), 'sps-test-'));
     const server = await startEmbeddedPostgres({
       dir: path.join(dir, 'pg'),
       password: 'test',
