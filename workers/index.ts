@@ -1,16 +1,30 @@
 // The worker role: a Graphile Worker runner on the shared pool, with one task per file.
 import { type Runner, run, type TaskList, Logger as WorkerLogger } from 'graphile-worker';
+import { builtinConnectors, type Connectors } from '../core/connectors/connector.ts';
 import type { Pool } from '../core/db/pool.ts';
 import type { Logger } from '../core/logger.ts';
+import { PUBLISH_POST_TASK } from '../core/posts/publicationJobs.ts';
 import { cleanupSessions } from './cleanupSessions.ts';
+import { publishPost } from './publishPost.ts';
 
-export type WorkerDeps = { pool: Pool; concurrency: number; log: Logger };
+export type WorkerDeps = {
+  pool: Pool;
+  concurrency: number;
+  log: Logger;
+  /** Platform connectors; the shipped ones when omitted (tests and benchmarks add theirs). */
+  connectors?: Connectors;
+};
 
-export function taskList(deps: { pool: Pool }): TaskList {
+export function taskList(deps: { pool: Pool; connectors: Connectors }): TaskList {
   return {
     cleanup_sessions: cleanupSessions(deps.pool),
+    [PUBLISH_POST_TASK]: publishPost(deps),
   };
 }
+
+// Scheduled jobs become due without a notification, so an idle worker notices them only
+// when it polls: 250 ms bounds that delay (Graphile Worker's default is 2 s).
+const POLL_INTERVAL_MS = 250;
 
 const CRONTAB = ['0 * * * * cleanup_sessions'].join('\n');
 
@@ -27,8 +41,9 @@ export async function startWorker(deps: WorkerDeps): Promise<Runner> {
     pgPool: deps.pool,
     concurrency: deps.concurrency,
     noHandleSignals: true,
-    taskList: taskList(deps),
+    taskList: taskList({ pool: deps.pool, connectors: deps.connectors ?? builtinConnectors() }),
     crontab: CRONTAB,
     logger: workerLogger(deps.log),
+    pollInterval: POLL_INTERVAL_MS,
   });
 }

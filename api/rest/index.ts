@@ -2,10 +2,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { type AuthContext, bearerAuthHook } from '../auth.ts';
 import { meRoutes } from './me.ts';
+import { postRoutes } from './posts.ts';
 
 export type RestDeps = { auth: AuthContext };
 
 export const restRoutes: FastifyPluginAsync<RestDeps> = async (app, { auth }) => {
   app.addHook('onRequest', bearerAuthHook(auth));
   await app.register(meRoutes);
+  await app.register(postRoutes, { pool: auth.pool });
 };

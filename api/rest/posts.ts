@@ -1,0 +1,103 @@
+// /v1/posts (SPEC.md: "REST: account and posts"). Domain: core/posts/service.ts.
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Pool } from '../../core/db/pool.ts';
+import {
+  CreatePostInput,
+  ListPostsQuery,
+  Post,
+  PostReceipt,
+  PostStatusChange,
+  RejectPostInput,
+} from '../../core/posts/schema.ts';
+import {
+  createPost,
+  favoritePost,
+  listPosts,
+  rejectPost,
+  unfavoritePost,
+} from '../../core/posts/service.ts';
+import { principalOf } from '../auth.ts';
+import { bearerErrors, bearerSecurity, ErrorBody } from './schemas.ts';
+
+const PostParams = z.object({ post_id: z.string().describe('Post id.') });
+const common = { tags: ['posts'], security: bearerSecurity };
+const read = { requires: { scope: 'read' } } as const;
+const publish = { requires: { scope: 'publish' } } as const;
+
+export const postRoutes: FastifyPluginAsync<{ pool: Pool }> = async (base, { pool }) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    '/posts',
+    {
+      config: read,
+      schema: {
+        ...common,
+        summary: 'List posts of one status, newest first (no cursor; at most 100)',
+        querystring: ListPostsQuery,
+        response: { 200: z.array(Post), 404: ErrorBody, 422: ErrorBody, ...bearerErrors },
+      },
+    },
+    async (req) => listPosts(pool, principalOf(req), req.query),
+  );
+
+  app.post(
+    '/posts',
+    {
+      config: publish,
+      schema: {
+        ...common,
+        summary: 'Create a draft, or a scheduled post when schedule_at is given',
+        body: CreatePostInput,
+        response: { 201: PostReceipt, 404: ErrorBody, 422: ErrorBody, ...bearerErrors },
+      },
+    },
+    async (req, reply) => {
+      reply.code(201);
+      return createPost(pool, principalOf(req), req.body);
+    },
+  );
+
+  const starred = {
+    config: publish,
+    schema: {
+      ...common,
+      params: PostParams,
+      response: { 200: Post, 404: ErrorBody, ...bearerErrors },
+    },
+  };
+  app.post(
+    '/posts/:post_id/favorite',
+    { ...starred, schema: { ...starred.schema, summary: 'Star a post (sets favorited_at)' } },
+    async (req) => favoritePost(pool, principalOf(req), req.params.post_id),
+  );
+  app.delete(
+    '/posts/:post_id/favorite',
+    { ...starred, schema: { ...starred.schema, summary: 'Unstar a post (clears favorited_at)' } },
+    async (req) => unfavoritePost(pool, principalOf(req), req.params.post_id),
+  );
+
+  app.post(
+    '/posts/:post_id/reject',
+    {
+      config: publish,
+      schema: {
+        ...common,
+        summary: 'Reject a post (any status but publishing and published)',
+        params: PostParams,
+        body: RejectPostInput.nullish(),
+        response: {
+          200: PostStatusChange,
+          404: ErrorBody,
+          409: ErrorBody,
+          422: ErrorBody,
+          ...bearerErrors,
+        },
+      },
+    },
+    async (req) =>
+      rejectPost(pool, principalOf(req), req.params.post_id, req.body ?? {}),
+  );
+};

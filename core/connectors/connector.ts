@@ -1,0 +1,57 @@
+// The interface every platform connector implements. The publication job is the only caller
+// of `publish`; the real connectors (Bluesky, Mastodon, ...) plug in here.
+import type { Kind, MediaKind, Platform } from '../platforms/capabilities.ts';
+
+export type PublishRequest = {
+  post: {
+    id: string;
+    uuid: string;
+    platform: Platform;
+    kind: Kind;
+    body: string;
+    hashtags: string | null;
+    headline: string | null;
+    /** Attached library assets, in order. */
+    media: { id: string; kind: MediaKind; mime: string }[];
+  };
+  /** The brand's connected account on the post's platform. */
+  account: { id: string; handle: string };
+  /**
+   * Stable for one publication attempt of one post, also across job retries: a connector
+   * must make a repeated call with the same key publish nothing new (the platform's
+   * idempotency key, or a record key derived from it) and answer the same result.
+   */
+  idempotencyKey: string;
+  signal: AbortSignal;
+};
+
+export type Publication = {
+  /** The post's id on the platform. */
+  externalPostId: string;
+  /** Public address of the post; some platforms (and some Story results) have none. */
+  permalinkUrl: string | null;
+};
+
+export type Connector = {
+  publish(req: PublishRequest): Promise<Publication>;
+  // Later issues add reading back: metrics, comments and trends.
+};
+
+/** Platform connectors by platform; a platform without one cannot publish yet. */
+export type Connectors = Partial<Record<Platform, Connector>>;
+
+/**
+ * A failure a connector understood. `retryable` failures (network, 5xx, 429) are retried by
+ * the job with backoff; the others (the platform refused the post) fail the post at once.
+ */
+export class PublicationError extends Error {
+  readonly retryable: boolean;
+  constructor(message: string, opts: { retryable: boolean; cause?: unknown }) {
+    super(message, { cause: opts.cause });
+    this.name = 'PublicationError';
+    this.retryable = opts.retryable;
+  }
+}
+
+/** The connectors shipped with the service (none yet: the connectors issue adds them). */
+export const builtinConnectors = (): Connectors => ({});

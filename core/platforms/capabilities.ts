@@ -1,0 +1,147 @@
+// What each platform can carry (CONTRACT.md: "Platforms"). A post is checked against this
+// table when it is created or edited, so a post its platform would refuse never reaches the
+// publication queue. Figures are the platforms' documented limits for ordinary accounts.
+
+export const PLATFORMS = [
+  'bluesky',
+  'mastodon',
+  'x',
+  'linkedin',
+  'threads',
+  'instagram',
+  'facebook',
+  'tiktok',
+  'youtube',
+  'pinterest',
+] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+export const KINDS = ['text', 'image', 'video', 'carousel', 'story', 'reel', 'thread'] as const;
+export type Kind = (typeof KINDS)[number];
+
+export type MediaKind = 'image' | 'video' | 'audio';
+
+export type Capabilities = {
+  /** Longest published text (body plus hashtags). */
+  maxText: number;
+  /** How text length is counted: Bluesky counts graphemes, the others characters. */
+  countBy: 'grapheme' | 'character';
+  kinds: readonly Kind[];
+  /** Most images on an `image` post. */
+  maxImages: number;
+  /** Most items on a `carousel` post (0: no carousels). */
+  maxCarouselItems: number;
+  /** Most parts of a `thread` (0: no threads). */
+  maxThreadParts: number;
+};
+
+export const CAPABILITIES: Record<Platform, Capabilities> = {
+  // docs.bsky.app: app.bsky.feed.post text maxGraphemes 300; embed.images max 4.
+  bluesky: {
+    maxText: 300,
+    countBy: 'grapheme',
+    kinds: ['text', 'image', 'video', 'thread'],
+    maxImages: 4,
+    maxCarouselItems: 0,
+    maxThreadParts: 25,
+  },
+  // docs.joinmastodon.org: default instance limits, 500 characters and 4 attachments (each
+  // instance publishes its own in /api/v2/instance; the connector refines this).
+  mastodon: {
+    maxText: 500,
+    countBy: 'character',
+    kinds: ['text', 'image', 'video', 'thread'],
+    maxImages: 4,
+    maxCarouselItems: 0,
+    maxThreadParts: 25,
+  },
+  // developer.x.com: 280 characters for standard accounts, up to 4 images.
+  x: {
+    maxText: 280,
+    countBy: 'character',
+    kinds: ['text', 'image', 'video', 'thread'],
+    maxImages: 4,
+    maxCarouselItems: 0,
+    maxThreadParts: 25,
+  },
+  // learn.microsoft.com (Posts API): commentary up to 3,000 characters; multi-image 2-20.
+  linkedin: {
+    maxText: 3000,
+    countBy: 'character',
+    kinds: ['text', 'image', 'video', 'carousel'],
+    maxImages: 1,
+    maxCarouselItems: 20,
+    maxThreadParts: 0,
+  },
+  // developers.facebook.com (Threads API): 500 characters; carousels of 2-20 items.
+  threads: {
+    maxText: 500,
+    countBy: 'character',
+    kinds: ['text', 'image', 'video', 'carousel', 'thread'],
+    maxImages: 1,
+    maxCarouselItems: 20,
+    maxThreadParts: 25,
+  },
+  // developers.facebook.com (Instagram Graph API): captions 2,200; carousels 2-10; no text-only.
+  instagram: {
+    maxText: 2200,
+    countBy: 'character',
+    kinds: ['image', 'video', 'carousel', 'story', 'reel'],
+    maxImages: 1,
+    maxCarouselItems: 10,
+    maxThreadParts: 0,
+  },
+  // developers.facebook.com (Pages API): 63,206 characters; multi-photo posts.
+  facebook: {
+    maxText: 63206,
+    countBy: 'character',
+    kinds: ['text', 'image', 'video', 'carousel', 'story', 'reel'],
+    maxImages: 1,
+    maxCarouselItems: 10,
+    maxThreadParts: 0,
+  },
+  // developers.tiktok.com (Content Posting API): captions 2,200; photo posts up to 35 images.
+  tiktok: {
+    maxText: 2200,
+    countBy: 'character',
+    kinds: ['video', 'carousel'],
+    maxImages: 0,
+    maxCarouselItems: 35,
+    maxThreadParts: 0,
+  },
+  // developers.google.com (YouTube Data API): descriptions 5,000; Shorts as `reel`.
+  youtube: {
+    maxText: 5000,
+    countBy: 'character',
+    kinds: ['video', 'reel'],
+    maxImages: 0,
+    maxCarouselItems: 0,
+    maxThreadParts: 0,
+  },
+  // developers.pinterest.com: pin descriptions 500; carousel pins 2-5 images.
+  pinterest: {
+    maxText: 500,
+    countBy: 'character',
+    kinds: ['image', 'video', 'carousel'],
+    maxImages: 1,
+    maxCarouselItems: 5,
+    maxThreadParts: 0,
+  },
+};
+
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/** Text length the way the platform counts it. */
+export function textLength(text: string, countBy: Capabilities['countBy']): number {
+  if (countBy === 'character') return [...text].length;
+  let n = 0;
+  for (const _ of graphemes.segment(text)) n++;
+  return n;
+}
+
+/** A line holding only `---` separates the parts of a `thread` post. */
+export const splitThread = (body: string): string[] =>
+  body
+    .split(/^\s*---\s*$/m)
+    .map((part) => part.trim())
+    .filter(Boolean);

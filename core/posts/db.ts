@@ -1,0 +1,189 @@
+// SQL for posts: rows, attachments, listing and status transitions (each with its audit row
+// in the same statement).
+import type { Actor } from '../audit/actor.ts';
+import type { Queryable } from '../db/pool.ts';
+import type { Kind, Platform } from '../platforms/capabilities.ts';
+import type { PostStatus } from './schema.ts';
+
+export type PostRow = {
+  id: string;
+  uuid: string;
+  account_id: string;
+  brand_id: string;
+  brand_uuid: string;
+  platform: Platform;
+  kind: Kind;
+  status: PostStatus;
+  body: string;
+  hashtags: string | null;
+  headline: string | null;
+  scheduled_for: Date | null;
+  approved_at: Date | null;
+  favorited_at: Date | null;
+  rejection_reason: string | null;
+  rejection_code: string | null;
+  publication_seq: number;
+  external_post_id: string | null;
+  permalink_url: string | null;
+  published_at: Date | null;
+  error: string | null;
+  created_at: Date;
+  updated_at: Date;
+  asset_ids: string[];
+};
+
+/** The full post as PostRow, from a relation `p` (a table or a CTE) of post rows. */
+const selectPosts = (from: string) => `
+  select p.*, b.uuid as brand_uuid,
+         array(select pa.asset_id::text from post_assets pa
+               where pa.post_id = p.id order by pa.position) as asset_ids
+  from ${from} p join brands b on b.id = p.brand_id`;
+
+export type NewPostRow = {
+  accountId: string;
+  brandId: string;
+  platform: Platform;
+  kind: Kind;
+  body: string;
+  hashtags: string | null;
+  /** ISO time when created scheduled; the post is then approved as well. */
+  scheduleAt: string | null;
+};
+
+/**
+ * Inserts a post for a brand the account owns, with its `create` audit row, in one
+ * statement. Undefined when the brand is not the account's.
+ */
+export async function insertPost(
+  db: Queryable,
+  p: NewPostRow,
+  actor: Actor,
+): Promise<PostRow | undefined> {
+  const { rows } = await db.query<PostRow>({
+    name: 'insert_post',
+    text: `
+      with p as (
+        insert into posts (account_id, brand_id, platform, kind, body, hashtags, status,
+                           scheduled_for, approved_at)
+        select $1, b.id, $3, $4, $5, $6,
+               case when $7::timestamptz is null then 'draft' else 'scheduled' end,
+               $7::timestamptz,
+               case when $7::timestamptz is null then null else now() end
+        from brands b where b.id = $2 and b.account_id = $1
+        returning *
+      ), a as (
+        insert into audit_log (account_id, post_id, action, to_status, actor_kind, actor_id)
+        select account_id, id, 'create', status, $8, $9 from p
+      )
+      ${selectPosts('p')}`,
+    values: [
+      p.accountId,
+      p.brandId,
+      p.platform,
+      p.kind,
+      p.body,
+      p.hashtags,
+      p.scheduleAt,
+      actor.kind,
+      actor.id,
+    ],
+  });
+  return rows[0];
+}
+
+/** Replaces a post's attachments with `assetIds`, in order. */
+export async function setPostAssets(db: Queryable, postId: string, assetIds: string[]) {
+  await db.query('delete from post_assets where post_id = $1', [postId]);
+  if (!assetIds.length) return;
+  await db.query(
+    `insert into post_assets (post_id, position, asset_id)
+     select $1, ord - 1, id from unnest($2::bigint[]) with ordinality as t(id, ord)`,
+    [postId, assetIds],
+  );
+}
+
+export async function findOwnedPost(
+  db: Queryable,
+  accountId: string,
+  postId: string,
+): Promise<PostRow | undefined> {
+  const { rows } = await db.query<PostRow>(
+    `${selectPosts('posts')} where p.id = $1 and p.account_id = $2`,
+    [postId, accountId],
+  );
+  return rows[0];
+}
+
+export async function listPostRows(
+  db: Queryable,
+  q: { accountId: string; brandId: string; status: PostStatus; limit: number },
+): Promise<PostRow[]> {
+  const { rows } = await db.query<PostRow>({
+    name: 'list_posts',
+    text: `${selectPosts('posts')}
+      where p.brand_id = $1 and p.account_id = $2 and p.status = $3
+      order by p.id desc limit $4`,
+    values: [q.brandId, q.accountId, q.status, q.limit],
+  });
+  return rows;
+}
+
+export type Transition = {
+  postId: string;
+  accountId: string;
+  /** Statuses the operation may start from. */
+  from: readonly PostStatus[];
+  /** SET clause of the update; its parameters are `params`, numbered from $8. */
+  set: string;
+  params?: unknown[];
+  action: string;
+  actor: Actor;
+  detail?: Record<string, unknown>;
+};
+
+export type TransitionResult =
+  | { outcome: 'done'; post: PostRow }
+  | { outcome: 'not_found' }
+  | { outcome: 'wrong_status'; status: PostStatus };
+
+/**
+ * Applies a status transition under a row lock, with its audit row, in one statement.
+ * Tells apart a post that is not the account's from one in a status the operation does not
+ * start from.
+ */
+export async function transitionPost(db: Queryable, t: Transition): Promise<TransitionResult> {
+  const { rows } = await db.query<PostRow & { current_status: PostStatus; changed: boolean }>(
+    `
+    with old as (
+      select id, status from posts where id = $1 and account_id = $2 for update
+    ), changed as (
+      update posts set ${t.set}, updated_at = now()
+      from old where posts.id = old.id and old.status = any($3::text[])
+      returning posts.*, old.status as from_status
+    ), a as (
+      insert into audit_log (account_id, post_id, action, from_status, to_status, actor_kind,
+                             actor_id, detail)
+      select account_id, id, $4, from_status, status, $5, $6, $7::jsonb from changed
+    )
+    select old.status as current_status, c.id is not null as changed, c.*,
+           b.uuid as brand_uuid,
+           array(select pa.asset_id::text from post_assets pa
+                 where pa.post_id = old.id order by pa.position) as asset_ids
+    from old left join changed c on c.id = old.id left join brands b on b.id = c.brand_id`,
+    [
+      t.postId,
+      t.accountId,
+      t.from,
+      t.action,
+      t.actor.kind,
+      t.actor.id,
+      t.detail ? JSON.stringify(t.detail) : null,
+      ...(t.params ?? []),
+    ],
+  );
+  const row = rows[0];
+  if (!row) return { outcome: 'not_found' };
+  if (!row.changed) return { outcome: 'wrong_status', status: row.current_status };
+  const { current_status: _s, changed: _c, ...post } = row;
+  return { outcome: 'done', post };
+}

@@ -1,0 +1,109 @@
+// Checks a post against its platform's capabilities and infers its kind when omitted. Every
+// refusal says what the platform allows, so the caller knows what to change.
+import type { ValidationIssue } from '../errors.ts';
+import {
+  CAPABILITIES,
+  type Kind,
+  type MediaKind,
+  type Platform,
+  splitThread,
+  textLength,
+} from '../platforms/capabilities.ts';
+
+export type PostShape = {
+  platform: Platform;
+  kind: Kind;
+  body: string;
+  hashtags: string | null;
+  /** Kinds of the attached assets, in order. */
+  media: MediaKind[];
+};
+
+/** The text the platform receives: the body, then the hashtags on their own paragraph. */
+export const publishedText = (body: string, hashtags: string | null) =>
+  hashtags ? `${body}\n\n${hashtags}` : body;
+
+/** The kind a post gets when none is given: from its media, `text` without any. */
+export function inferKind(platform: Platform, media: MediaKind[]): Kind {
+  if (media.length === 0) return 'text';
+  const caps = CAPABILITIES[platform];
+  if (media.length === 1) return media[0] === 'video' ? 'video' : 'image';
+  if (media.every((m) => m === 'image') && media.length <= caps.maxImages) return 'image';
+  return 'carousel';
+}
+
+const issue = (field: string, msg: string): ValidationIssue => ({
+  loc: ['body', field],
+  msg,
+  type: 'platform_capability',
+});
+
+function mediaIssues(p: PostShape): ValidationIssue[] {
+  const caps = CAPABILITIES[p.platform];
+  const n = p.media.length;
+  const images = p.media.filter((m) => m === 'image').length;
+  const videos = p.media.filter((m) => m === 'video').length;
+  const need = (msg: string) => [issue('asset_ids', `a ${p.kind} post on ${p.platform} ${msg}`)];
+  switch (p.kind) {
+    case 'text':
+    case 'thread':
+      return n ? need('carries no media; use kind "image", "video" or "carousel"') : [];
+    case 'image':
+      if (n < 1 || videos) return need('needs 1 or more images and no video');
+      if (images > caps.maxImages)
+        return need(`carries at most ${caps.maxImages} image(s); use kind "carousel" for more`);
+      return [];
+    case 'video':
+    case 'reel':
+      return n === 1 && videos === 1 ? [] : need('needs exactly one video');
+    case 'story':
+      return n === 1 ? [] : need('needs exactly one image or video');
+    case 'carousel':
+      if (n < 2 || n > caps.maxCarouselItems)
+        return need(`needs 2 to ${caps.maxCarouselItems} images or videos; it has ${n}`);
+      return [];
+  }
+}
+
+function textIssues(p: PostShape): ValidationIssue[] {
+  const caps = CAPABILITIES[p.platform];
+  const unit = caps.countBy === 'grapheme' ? 'graphemes' : 'characters';
+  if (p.kind === 'thread') {
+    const parts = splitThread(p.body);
+    if (parts.length < 2 || parts.length > caps.maxThreadParts)
+      return [
+        issue(
+          'body',
+          `a thread on ${p.platform} needs 2 to ${caps.maxThreadParts} parts separated by lines holding only "---"; it has ${parts.length}`,
+        ),
+      ];
+    // Hashtags go with the last part.
+    parts[parts.length - 1] = publishedText(parts.at(-1)!, p.hashtags);
+    const long = parts.findIndex((part) => textLength(part, caps.countBy) > caps.maxText);
+    if (long === -1) return [];
+    return [
+      issue(
+        'body',
+        `part ${long + 1} of the thread is ${textLength(parts[long]!, caps.countBy)} ${unit}; ${p.platform} allows ${caps.maxText}`,
+      ),
+    ];
+  }
+  if (!p.body.trim() && p.media.length === 0)
+    return [issue('body', 'a post without media needs some text')];
+  const length = textLength(publishedText(p.body, p.hashtags), caps.countBy);
+  if (length <= caps.maxText) return [];
+  return [
+    issue(
+      'body',
+      `${p.platform} allows ${caps.maxText} ${unit} (body and hashtags together); this post has ${length}`,
+    ),
+  ];
+}
+
+/** Why the platform cannot carry this post; empty when it can. */
+export function platformFitIssues(p: PostShape): ValidationIssue[] {
+  const caps = CAPABILITIES[p.platform];
+  if (!caps.kinds.includes(p.kind))
+    return [issue('kind', `${p.platform} takes kind ${caps.kinds.join(', ')}; not "${p.kind}"`)];
+  return [...mediaIssues(p), ...textIssues(p)];
+}

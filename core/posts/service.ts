@@ -1,0 +1,309 @@
+// Post operations and the state machine of CONTRACT.md ("Post statuses"). REST, GraphQL and
+// MCP call these; each parses its own input shape into the schemas of ./schema.ts first.
+import { findOwnedAssets } from '../assets/db.ts';
+import { actorOf } from '../audit/actor.ts';
+import type { Principal } from '../auth/principal.ts';
+import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
+import { conflict, invalid, notFound, ValidationFailed } from '../errors.ts';
+import { isId } from '../ids.ts';
+import type { MediaKind } from '../platforms/capabilities.ts';
+import {
+  findOwnedPost,
+  insertPost,
+  listPostRows,
+  type PostRow,
+  setPostAssets,
+  type Transition,
+  transitionPost,
+} from './db.ts';
+import { inferKind, type PostShape, platformFitIssues } from './platformFit.ts';
+import { cancelPublication, enqueuePublication } from './publicationJobs.ts';
+import type {
+  CreatePostInput,
+  ListPostsQuery,
+  Post,
+  PostStatus,
+  RejectPostInput,
+  SchedulePostInput,
+  UpdatePostInput,
+} from './schema.ts';
+import { lockSlots, nextFreeSlot } from './slots.ts';
+
+/** Who calls a post operation: the account, its selected brand and the credential used. */
+export type Caller = Pick<Principal, 'accountId' | 'selectedBrandId' | 'credential'>;
+
+/** Where each operation may start from (CONTRACT.md "Post statuses"). */
+export const ALLOWED_FROM = {
+  approve: ['draft', 'rejected'],
+  reject: ['draft', 'approved', 'rejected', 'scheduled', 'failed'],
+  schedule: ['draft', 'rejected', 'approved', 'failed'],
+  unschedule: ['scheduled'],
+  update: ['draft', 'approved', 'rejected', 'scheduled', 'failed'],
+  favorite: ['draft', 'approved', 'rejected', 'scheduled', 'publishing', 'published', 'failed'],
+} as const satisfies Record<string, readonly PostStatus[]>;
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+export const toPost = (r: PostRow): Post => ({
+  id: r.id,
+  uuid: r.uuid,
+  platform: r.platform,
+  kind: r.kind,
+  status: r.status,
+  body: r.body,
+  hashtags: r.hashtags,
+  headline: r.headline,
+  scheduled_for: iso(r.scheduled_for),
+  brand_id: r.brand_id,
+  brand_uuid: r.brand_uuid,
+  asset_ids: r.asset_ids,
+  favorited_at: iso(r.favorited_at),
+  approved_at: iso(r.approved_at),
+  rejection:
+    r.status === 'rejected' ? { reason: r.rejection_reason, code: r.rejection_code } : null,
+  external_post_id: r.external_post_id,
+  permalink_url: r.permalink_url,
+  published_at: iso(r.published_at),
+  error: r.error,
+  created_at: r.created_at.toISOString(),
+  updated_at: r.updated_at.toISOString(),
+});
+
+function brandFor(caller: Caller, brandId: string | undefined, field: string): string {
+  const id = brandId ?? caller.selectedBrandId;
+  if (!id) throw invalid([field], 'no brand is selected in the dashboard; pass brand_id');
+  return id;
+}
+
+/** A schedule time must lie in the future. */
+function assertFuture(at: string, loc: (string | number)[]): void {
+  if (Date.parse(at) > Date.now()) return;
+  throw invalid(loc, `must be in the future; it is ${at} and now is ${new Date().toISOString()}`);
+}
+
+/** The kinds of the attached assets, in order: owned, existing, and never audio. */
+async function mediaKinds(db: Queryable, accountId: string, ids: string[]): Promise<MediaKind[]> {
+  if (!ids.length) return [];
+  const found = new Map((await findOwnedAssets(db, accountId, ids)).map((a) => [a.id, a.kind]));
+  return ids.map((id, i) => {
+    const kind = found.get(id);
+    if (!kind) throw notFound(`Asset ${id}`);
+    if (kind === 'audio')
+      throw invalid(['body', 'asset_ids', i], 'audio assets cannot be attached to a post');
+    return kind;
+  });
+}
+
+function assertFits(shape: PostShape): void {
+  const issues = platformFitIssues(shape);
+  if (issues.length) throw new ValidationFailed(issues);
+}
+
+export async function createPost(pool: Pool, caller: Caller, input: CreatePostInput): Promise<Post> {
+  const brandId = brandFor(caller, input.brand_id, 'brand_id');
+  const assetIds = input.asset_ids ?? [];
+  const media = await mediaKinds(pool, caller.accountId, assetIds);
+  const kind = input.kind ?? inferKind(input.platform, media);
+  const hashtags = input.hashtags || null;
+  assertFits({ platform: input.platform, kind, body: input.body, hashtags, media });
+  const scheduleAt = input.schedule_at ?? null;
+  if (scheduleAt) assertFuture(scheduleAt, ['body', 'schedule_at']);
+
+  const row = { ...input, accountId: caller.accountId, brandId, kind, hashtags, scheduleAt };
+  const actor = actorOf(caller.credential);
+  // A plain draft is one statement; attachments and jobs need a transaction.
+  const created =
+    !scheduleAt && !assetIds.length
+      ? await insertPost(pool, row, actor)
+      : await withTransaction(pool, async (tx) => {
+          if (scheduleAt) await lockSlots(tx, brandId, input.platform);
+          const post = await insertPost(tx, row, actor);
+          if (!post) return undefined;
+          await setPostAssets(tx, post.id, assetIds);
+          if (scheduleAt) await enqueuePublication(tx, post.id);
+          return { ...post, asset_ids: assetIds };
+        });
+  if (!created) throw notFound('Brand');
+  return toPost(created);
+}
+
+export async function listPosts(pool: Pool, caller: Caller, q: ListPostsQuery): Promise<Post[]> {
+  const brandId = brandFor(caller, q.brand_id, 'brand_id');
+  const rows = await listPostRows(pool, {
+    accountId: caller.accountId,
+    brandId,
+    status: q.status_filter,
+    limit: q.limit,
+  });
+  // An explicit brand must be the account's: an empty list would hide a wrong id.
+  if (!rows.length && q.brand_id) {
+    const { rowCount } = await pool.query('select 1 from brands where id = $1 and account_id = $2', [
+      brandId,
+      caller.accountId,
+    ]);
+    if (!rowCount) throw notFound('Brand');
+  }
+  return rows.map(toPost);
+}
+
+async function requirePost(db: Queryable, caller: Caller, postId: string): Promise<PostRow> {
+  const row = isId(postId) ? await findOwnedPost(db, caller.accountId, postId) : undefined;
+  if (!row) throw notFound('Post');
+  return row;
+}
+
+export async function getPost(pool: Pool, caller: Caller, postId: string): Promise<Post> {
+  return toPost(await requirePost(pool, caller, postId));
+}
+
+type Operation = keyof typeof ALLOWED_FROM;
+
+/** Runs one transition for the caller and turns its outcome into a post or an error. */
+async function transition(
+  db: Queryable,
+  caller: Caller,
+  postId: string,
+  op: Operation,
+  change: Pick<Transition, 'set' | 'params' | 'detail'>,
+): Promise<PostRow> {
+  if (!isId(postId)) throw notFound('Post');
+  const result = await transitionPost(db, {
+    postId,
+    accountId: caller.accountId,
+    from: ALLOWED_FROM[op],
+    action: op,
+    actor: actorOf(caller.credential),
+    ...change,
+  });
+  if (result.outcome === 'not_found') throw notFound('Post');
+  if (result.outcome === 'wrong_status')
+    throw conflict(
+      'invalid_status',
+      `Cannot ${op} a ${result.status} post; ${op} works on ${ALLOWED_FROM[op].join(', ')} posts.`,
+      { status: result.status },
+    );
+  return result.post;
+}
+
+export async function favoritePost(pool: Pool, caller: Caller, postId: string): Promise<Post> {
+  return toPost(
+    await transition(pool, caller, postId, 'favorite', {
+      set: 'favorited_at = coalesce(posts.favorited_at, now())',
+    }),
+  );
+}
+
+export async function unfavoritePost(pool: Pool, caller: Caller, postId: string): Promise<Post> {
+  return toPost(
+    await transition(pool, caller, postId, 'favorite', {
+      set: 'favorited_at = null',
+      detail: { starred: false },
+    }),
+  );
+}
+
+export async function approvePost(pool: Pool, caller: Caller, postId: string): Promise<Post> {
+  return toPost(
+    await transition(pool, caller, postId, 'approve', {
+      set: `status = 'approved', approved_at = now(), rejection_reason = null, rejection_code = null`,
+    }),
+  );
+}
+
+export async function rejectPost(
+  pool: Pool,
+  caller: Caller,
+  postId: string,
+  input: RejectPostInput,
+): Promise<Post> {
+  const reason = input.reason || null;
+  const code = input.code || null;
+  return toPost(
+    await withTransaction(pool, async (tx) => {
+      const row = await transition(tx, caller, postId, 'reject', {
+        set: `status = 'rejected', approved_at = null, scheduled_for = null,
+              rejection_reason = $8, rejection_code = $9`,
+        params: [reason, code],
+        detail: { reason, code },
+      });
+      await cancelPublication(tx, postId);
+      return row;
+    }),
+  );
+}
+
+/** Schedules at `when`, or at the next free slot of the post's brand and platform. */
+export async function schedulePost(
+  pool: Pool,
+  caller: Caller,
+  postId: string,
+  input: SchedulePostInput,
+): Promise<Post> {
+  if (input.when) assertFuture(input.when, ['when']);
+  return toPost(
+    await withTransaction(pool, async (tx) => {
+      const post = await requirePost(tx, caller, postId);
+      await lockSlots(tx, post.brand_id, post.platform);
+      const at = input.when ?? (await nextFreeSlot(tx, post.brand_id, post.platform));
+      if (!at)
+        throw conflict('no_free_slot', 'Every posting slot of the next year is taken; pass when.');
+      const row = await transition(tx, caller, postId, 'schedule', {
+        set: `status = 'scheduled', scheduled_for = $8::timestamptz,
+              approved_at = coalesce(posts.approved_at, now()),
+              rejection_reason = null, rejection_code = null, error = null`,
+        params: [at],
+        detail: { scheduled_for: at, next_free_slot: !input.when },
+      });
+      await enqueuePublication(tx, postId);
+      return row;
+    }),
+  );
+}
+
+export async function unschedulePost(pool: Pool, caller: Caller, postId: string): Promise<Post> {
+  return toPost(
+    await withTransaction(pool, async (tx) => {
+      const row = await transition(tx, caller, postId, 'unschedule', {
+        set: `status = 'approved', scheduled_for = null`,
+      });
+      await cancelPublication(tx, postId);
+      return row;
+    }),
+  );
+}
+
+/**
+ * Edits copy, hashtags, headline, kind or attachments. An edit needs approval again, so the
+ * post returns to draft (a scheduled one is unscheduled).
+ */
+export async function updatePost(
+  pool: Pool,
+  caller: Caller,
+  postId: string,
+  input: UpdatePostInput,
+): Promise<Post> {
+  const current = await requirePost(pool, caller, postId);
+  const assetIds = input.asset_ids ?? current.asset_ids;
+  const media = await mediaKinds(pool, caller.accountId, assetIds);
+  const next = {
+    body: input.body ?? current.body,
+    hashtags: input.hashtags === undefined ? current.hashtags : input.hashtags || null,
+    headline: input.headline === undefined ? current.headline : input.headline || null,
+    kind: input.kind ?? (input.asset_ids ? inferKind(current.platform, media) : current.kind),
+  };
+  assertFits({ platform: current.platform, ...next, media });
+  return toPost(
+    await withTransaction(pool, async (tx) => {
+      await transition(tx, caller, postId, 'update', {
+        set: `status = 'draft', body = $8, hashtags = $9, headline = $10, kind = $11,
+              scheduled_for = null, approved_at = null,
+              rejection_reason = null, rejection_code = null`,
+        params: [next.body, next.hashtags, next.headline, next.kind],
+        detail: { fields: Object.keys(input).filter((k) => input[k as keyof UpdatePostInput] !== undefined) },
+      });
+      if (input.asset_ids) await setPostAssets(tx, postId, assetIds);
+      await cancelPublication(tx, postId);
+      return requirePost(tx, caller, postId);
+    }),
+  );
+}
