@@ -36,7 +36,8 @@ export type Caller = Pick<Principal, 'accountId' | 'selectedBrandId' | 'credenti
 export const ALLOWED_FROM = {
   approve: ['draft', 'rejected'],
   reject: ['draft', 'approved', 'rejected', 'scheduled', 'failed'],
-  schedule: ['draft', 'rejected', 'approved', 'failed'],
+  // From `scheduled` it is a reschedule: the post keeps its one job, moved to the new time.
+  schedule: ['draft', 'rejected', 'approved', 'failed', 'scheduled'],
   unschedule: ['scheduled'],
   update: ['draft', 'approved', 'rejected', 'scheduled', 'failed'],
   favorite: ['draft', 'approved', 'rejected', 'scheduled', 'publishing', 'published', 'failed'],

@@ -1,0 +1,223 @@
+// The publication job: a scheduled post is published by a real worker at its time through a
+// connector, records its outcome and event, and never publishes twice.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { makeWorkerUtils, type Runner } from 'graphile-worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upsertConnectedAccount } from '../../core/connections/db.ts';
+import { type Connector, PublicationError } from '../../core/connectors/connector.ts';
+import { createLogger } from '../../core/logger.ts';
+import { publishScheduledPost } from '../../core/posts/publication.ts';
+import { schedulePost, unschedulePost } from '../../core/posts/service.ts';
+import { startWorker } from '../../workers/index.ts';
+import { type FakePlatform, platformConnector, startFakePlatform } from '../support/fakePlatform.ts';
+import { call, makeAccount, makeKey, startServer, type TestAccount, type TestServer } from '../support/server.ts';
+import { waitFor } from '../support/wait.ts';
+
+let server: TestServer;
+let platform: FakePlatform;
+let worker: Runner;
+let owner: TestAccount;
+let key: string;
+/** What the `x` test connector does on its next call. */
+let xBehaviour: () => Promise<never> = async () => {
+  throw new PublicationError('not set', { retryable: false });
+};
+
+const xConnector: Connector = { publish: () => xBehaviour() };
+const caller = () => ({
+  accountId: owner.accountId,
+  selectedBrandId: owner.brandId,
+  credential: { kind: 'api_key' as const, id: '0' },
+});
+
+beforeAll(async () => {
+  server = await startServer();
+  platform = await startFakePlatform();
+  owner = await makeAccount(server.pool);
+  key = await makeKey(server.pool, owner.accountId, ['read', 'publish']);
+  for (const p of ['mastodon', 'x'] as const)
+    await upsertConnectedAccount(server.pool, {
+      accountId: owner.accountId,
+      brandId: owner.brandId,
+      platform: p,
+      handle: '@brand',
+    });
+  worker = await startWorker({
+    pool: server.pool,
+    concurrency: 2,
+    log: createLogger('silent'),
+    connectors: { mastodon: platformConnector(platform.url), x: xConnector },
+  });
+});
+afterAll(async () => {
+  await worker.stop();
+  await platform.close();
+  await server.close();
+});
+
+const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+async function schedule(platformName: string, body: string, at: string) {
+  const res = await call(server, 'POST', '/v1/posts', {
+    key,
+    body: { platform: platformName, body, schedule_at: at },
+  });
+  expect(res.status).toBe(201);
+  return res.body.id as string;
+}
+
+const postRow = async (id: string) =>
+  (await server.pool.query('select * from posts where id = $1', [id])).rows[0];
+
+const settled = (id: string) =>
+  waitFor(
+    async () => {
+      const row = await postRow(id);
+      return ['published', 'failed'].includes(row.status) && row;
+    },
+    { what: `post ${id} to settle` },
+  );
+
+const eventsOf = async (id: string) =>
+  (await server.pool.query('select type, body from events where post_id = $1 order by id', [id]))
+    .rows;
+
+describe('a scheduled post at its time', () => {
+  it('is published through the connector, with one post.published event', async () => {
+    const at = inMs(1500);
+    const body = `Launch day! ${'x'.repeat(200)}`;
+    const id = await schedule('mastodon', body, at);
+    const row = await settled(id);
+    expect(row.status).toBe('published');
+    expect(row.published_at.getTime()).toBeGreaterThanOrEqual(Date.parse(at));
+    expect(row.published_at.getTime() - Date.parse(at)).toBeLessThan(2000);
+    const status = platform.statuses.find((s) => s.text === body)!;
+    expect(row.external_post_id).toBe(status.id);
+    expect(row.permalink_url).toBe(status.url);
+
+    const events = await eventsOf(id);
+    expect(events.map((e) => e.type)).toEqual(['post.published']);
+    const payload = JSON.parse(events[0].body);
+    expect(payload).toEqual({
+      event: 'post.published',
+      post: {
+        id,
+        platform: 'mastodon',
+        status: 'published',
+        external_post_id: status.id,
+        permalink_url: status.url,
+        error: null,
+        body_preview: body.slice(0, 140),
+      },
+    });
+    const audit = await server.pool.query(
+      'select action, from_status, to_status, actor_kind from audit_log where post_id = $1 order by id',
+      [id],
+    );
+    expect(audit.rows).toEqual([
+      { action: 'create', from_status: null, to_status: 'scheduled', actor_kind: 'api_key' },
+      { action: 'publish', from_status: 'scheduled', to_status: 'publishing', actor_kind: 'system' },
+      { action: 'published', from_status: 'publishing', to_status: 'published', actor_kind: 'system' },
+    ]);
+    const listed = await call(server, 'GET', '/v1/posts?status_filter=published', { key });
+    expect(listed.body.map((p: any) => p.id)).toContain(id);
+  });
+
+  it('fails with the reason when the brand has no connected account, and emits post.failed', async () => {
+    const id = await schedule('bluesky', 'nowhere to go', inMs(300));
+    const row = await settled(id);
+    expect(row.status).toBe('failed');
+    expect(row.error).toMatch(/no connected bluesky account/);
+    const [event] = await eventsOf(id);
+    expect(event.type).toBe('post.failed');
+    expect(JSON.parse(event.body).post).toMatchObject({ status: 'failed', error: row.error, external_post_id: null });
+  });
+
+  it('fails at once when the platform refuses the post, keeping its message', async () => {
+    xBehaviour = async () => {
+      throw new PublicationError('Status is a duplicate', { retryable: false });
+    };
+    const id = await schedule('x', 'refused', inMs(300));
+    const row = await settled(id);
+    expect(row).toMatchObject({ status: 'failed', error: 'Status is a duplicate' });
+  });
+
+  it('is left alone when it was rescheduled or unscheduled before its time', async () => {
+    const moved = await schedule('mastodon', 'moved', inMs(800));
+    const dropped = await schedule('mastodon', 'dropped', inMs(800));
+    const later = inMs(3_600_000);
+    await schedulePost(server.pool, caller(), moved, { when: later });
+    await unschedulePost(server.pool, caller(), dropped);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await postRow(moved)).toMatchObject({ status: 'scheduled' });
+    expect((await postRow(dropped)).status).toBe('approved');
+    expect(platform.statuses.map((s) => s.text)).not.toContain('moved');
+    expect(platform.statuses.map((s) => s.text)).not.toContain('dropped');
+    const { rows } = await server.pool.query('select run_at from graphile_worker.jobs where key = $1', [
+      `publish_post:${moved}`,
+    ]);
+    expect(rows[0].run_at.toISOString()).toBe(later);
+  });
+
+  it('skips a job whose post time moved (a stale job)', async () => {
+    const id = await schedule('mastodon', 'stale', inMs(3_600_000));
+    const result = await publishScheduledPost(
+      server.pool,
+      { mastodon: platformConnector(platform.url) },
+      { post_id: id, scheduled_for: inMs(1000) },
+      { number: 1, max: 5, signal: new AbortController().signal },
+    );
+    expect(result).toBe('skipped');
+    expect((await postRow(id)).status).toBe('scheduled');
+  });
+});
+
+describe('a worker killed after the connector call, before the outcome commits', () => {
+  it('does not publish again when the job is retried', async () => {
+    // Only the crashing worker process runs while the post comes due.
+    await worker.stop();
+    const id = await schedule('mastodon', 'exactly once', inMs(300));
+    try {
+      const child = spawn(process.execPath, [path.join(ROOT, 'test/support/crashingWorker.ts')], {
+        env: { ...process.env, DATABASE_URL: server.db.url, PLATFORM_URL: platform.url },
+      });
+      const signal = await new Promise((r) => child.once('exit', (_code, sig) => r(sig)));
+      expect(signal).toBe('SIGKILL');
+
+      // It published once, then died: the post is still `publishing` and its job locked.
+      expect(platform.statuses.filter((s) => s.text === 'exactly once')).toHaveLength(1);
+      expect((await postRow(id)).status).toBe('publishing');
+      const { rows } = await server.pool.query(
+        'select locked_by from graphile_worker.jobs where key = $1',
+        [`publish_post:${id}`],
+      );
+      expect(rows[0].locked_by).toBeTruthy();
+
+      // What the worker sweeper does for a dead worker: release its jobs.
+      const utils = await makeWorkerUtils({ pgPool: server.pool });
+      await utils.forceUnlockWorkers([rows[0].locked_by]);
+      await utils.release();
+    } finally {
+      worker = await startWorker({
+        pool: server.pool,
+        concurrency: 2,
+        log: createLogger('silent'),
+        connectors: { mastodon: platformConnector(platform.url), x: xConnector },
+      });
+    }
+    const row = await settled(id);
+    expect(row.status).toBe('published');
+    const published = platform.statuses.filter((s) => s.text === 'exactly once');
+    expect(published).toHaveLength(1);
+    expect(row.external_post_id).toBe(published[0]!.id);
+    // Both attempts asked the platform with the same idempotency key.
+    const keys = platform.requests.filter((k) => k.startsWith(row.uuid));
+    expect(keys).toHaveLength(2);
+    expect(new Set(keys).size).toBe(1);
+    expect((await eventsOf(id)).map((e) => e.type)).toEqual(['post.published']);
+  });
+});
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
