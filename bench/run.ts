@@ -1,11 +1,23 @@
 // `npm run bench`: every benchmark, printed as figures. Traffic goes to loopback only.
+import type { Connectors } from '../core/connectors/connector.ts';
 import { benchMe } from './me.ts';
+import { benchPostsApi, benchPublicationDelay } from './posts.ts';
 import { startBenchService } from './support.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-const svc = await startBenchService();
+// A platform that accepts every post at once: the delay measured is the service's own.
+const instant = {
+  publish: async (req: { idempotencyKey: string }) => ({
+    externalPostId: req.idempotencyKey,
+    permalinkUrl: null,
+  }),
+};
+const connectors: Connectors = { mastodon: instant };
+const svc = await startBenchService({ connectors });
 try {
   await benchMe(svc, seconds);
+  await benchPostsApi(svc, seconds);
+  await benchPublicationDelay(svc);
 } finally {
   await svc.stop();
 }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { type App, buildApp } from '../api/app.ts';
 import { loadConfig } from '../core/config.ts';
+import type { Connectors } from '../core/connectors/connector.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { createLogger } from '../core/logger.ts';
 import { openDatabase } from '../core/runtime.ts';
@@ -14,7 +15,10 @@ import { startWorker } from '../workers/index.ts';
 
 export type BenchService = { app: App; pool: Pool; baseUrl: string; stop: () => Promise<void> };
 
-export async function startBenchService(): Promise<BenchService> {
+/** `connectors` stand in for the platforms (benchmarks never reach the network). */
+export async function startBenchService(
+  opts: { connectors?: Connectors } = {},
+): Promise<BenchService> {
   const dataDir = process.env.DATABASE_URL
     ? undefined
     : mkdtempSync(path.join(os.tmpdir(), 'sps-bench-'));
@@ -25,7 +29,12 @@ export async function startBenchService(): Promise<BenchService> {
   });
   const log = createLogger('warn');
   const db = await openDatabase(config, log, { poolSize: 20 });
-  const runner = await startWorker({ pool: db.pool, concurrency: config.workerConcurrency, log });
+  const runner = await startWorker({
+    pool: db.pool,
+    concurrency: config.workerConcurrency,
+    log,
+    connectors: opts.connectors,
+  });
   const app = await buildApp({ pool: db.pool, config, sessionSecret: 'bench'.repeat(8) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;

@@ -44,6 +44,15 @@ export async function startWorker(deps: WorkerDeps): Promise<Runner> {
     taskList: taskList({ pool: deps.pool, connectors: deps.connectors ?? builtinConnectors() }),
     crontab: CRONTAB,
     logger: workerLogger(deps.log),
-    pollInterval: POLL_INTERVAL_MS,
+    preset: {
+      worker: {
+        pollInterval: POLL_INTERVAL_MS,
+        // Fetch due jobs in batches and complete them in batches: 1,000 posts due at once
+        // then cost a few queries per batch instead of two per job. A job completed late
+        // after a crash is merely run again, and publication skips a post already done.
+        localQueue: { size: deps.concurrency * 4 },
+        completeJobBatchDelay: 0,
+      },
+    },
   });
 }

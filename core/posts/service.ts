@@ -117,7 +117,6 @@ export async function createPost(pool: Pool, caller: Caller, input: CreatePostIn
     !scheduleAt && !assetIds.length
       ? await insertPost(pool, row, actor)
       : await withTransaction(pool, async (tx) => {
-          if (scheduleAt) await lockSlots(tx, brandId, input.platform);
           const post = await insertPost(tx, row, actor);
           if (!post) return undefined;
           await setPostAssets(tx, post.id, assetIds);
@@ -243,9 +242,13 @@ export async function schedulePost(
   if (input.when) assertFuture(input.when, ['when']);
   return toPost(
     await withTransaction(pool, async (tx) => {
-      const post = await requirePost(tx, caller, postId);
-      await lockSlots(tx, post.brand_id, post.platform);
-      const at = input.when ?? (await nextFreeSlot(tx, post.brand_id, post.platform));
+      let at = input.when ?? null;
+      if (!at) {
+        // Only next-free-slot calls take the lock: an explicit time may be shared on purpose.
+        const post = await requirePost(tx, caller, postId);
+        await lockSlots(tx, post.brand_id, post.platform);
+        at = await nextFreeSlot(tx, post.brand_id, post.platform);
+      }
       if (!at)
         throw conflict('no_free_slot', 'Every posting slot of the next year is taken; pass when.');
       const row = await transition(tx, caller, postId, 'schedule', {

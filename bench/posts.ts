@@ -1,0 +1,107 @@
+// POST /v1/posts (draft) beside a bare Fastify route doing the same single-row INSERT, then
+// GET /v1/posts, then the delay from scheduled_for to published for 1,000 posts due at the
+// same second, published by the worker of `npm start` (WORKER_CONCURRENCY, default 4).
+// Issue targets: POST >= 0.5 of the bare route; median delay under 1 s.
+import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
+import { createAccount, setBudget } from '../core/accounts/service.ts';
+import { createApiKey } from '../core/apikeys/service.ts';
+import { upsertConnectedAccount } from '../core/connections/db.ts';
+import { type BenchService, fmt, load } from './support.ts';
+
+async function benchAccount(svc: BenchService, name: string) {
+  const account = await createAccount(svc.pool, {
+    email: `bench-${name}-${Date.now()}@example.com`,
+    password: 'bench password',
+    plan: 'business',
+  });
+  await setBudget(svc.pool, account.accountId, 100_000_000); // measure the path, not the 429s
+  const { key } = await createApiKey(svc.pool, account.accountId, { scopes: ['read', 'publish'] });
+  return { ...account, key };
+}
+
+export async function benchPostsApi(svc: BenchService, seconds: number) {
+  const acct = await benchAccount(svc, 'posts');
+  const headers = { authorization: `Bearer ${acct.key}`, 'content-type': 'application/json' };
+  const body = JSON.stringify({ platform: 'mastodon', body: 'Benchmark draft #bench' });
+
+  const bare = Fastify();
+  bare.post('/insert', async (req) => {
+    const b = req.body as { platform: string; body: string };
+    const { rows } = await svc.pool.query(
+      `insert into posts (account_id, brand_id, platform, kind, body)
+       values ($1, $2, $3, 'text', $4) returning id`,
+      [acct.accountId, acct.brand.id, b.platform, b.body],
+    );
+    return { id: rows[0].id };
+  });
+  await bare.listen({ port: 0, host: '127.0.0.1' });
+  const bareUrl = `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}/insert`;
+  const post = { method: 'POST', headers, body };
+
+  await load(bareUrl, { ...post, seconds: 1 }); // warm-up
+  await load(`${svc.baseUrl}/v1/posts`, { ...post, seconds: 1 });
+  const bareInsert = await load(bareUrl, { ...post, seconds });
+  const create = await load(`${svc.baseUrl}/v1/posts`, { ...post, seconds });
+  await bare.close();
+  const list = await load(`${svc.baseUrl}/v1/posts?limit=25`, { headers, seconds });
+
+  console.log('POST /v1/posts (draft) vs bare single-row INSERT; GET /v1/posts (25 rows)');
+  console.log(`  bare INSERT route  ${fmt(bareInsert)}`);
+  console.log(`  POST /v1/posts     ${fmt(create)}`);
+  console.log(`  ratio              ${(create.rps / bareInsert.rps).toFixed(2)} (target >= 0.50)`);
+  console.log(`  GET /v1/posts      ${fmt(list)}`);
+  return { bareInsert, create, list };
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+export async function benchPublicationDelay(svc: BenchService, count = 1000) {
+  const acct = await benchAccount(svc, 'publish');
+  await upsertConnectedAccount(svc.pool, {
+    accountId: acct.accountId,
+    brandId: acct.brand.id,
+    platform: 'mastodon',
+    handle: '@bench',
+  });
+  // All due at one whole second, at least 3 s ahead.
+  const due = new Date(Math.ceil((Date.now() + 3000) / 1000) * 1000);
+  const headers = { authorization: `Bearer ${acct.key}`, 'content-type': 'application/json' };
+  const ids: string[] = [];
+  const createOne = async (i: number) => {
+    const res = await fetch(`${svc.baseUrl}/v1/posts`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ platform: 'mastodon', body: `due ${i}`, schedule_at: due.toISOString() }),
+    });
+    if (res.status !== 201) throw new Error(`create failed: ${res.status} ${await res.text()}`);
+    ids.push(((await res.json()) as { id: string }).id);
+  };
+  for (let i = 0; i < count; i += 50)
+    await Promise.all(Array.from({ length: Math.min(50, count - i) }, (_, j) => createOne(i + j)));
+  const createdBy = Date.now();
+  if (createdBy >= due.getTime()) console.log('  (warning: creation overran the due time)');
+
+  let rows: { status: string; delay_ms: number }[] = [];
+  const deadline = due.getTime() + 60_000;
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 200));
+    ({ rows } = await svc.pool.query(
+      `select status, extract(epoch from (published_at - scheduled_for)) * 1000 as delay_ms
+       from posts where id = any($1::bigint[]) and status in ('published', 'failed')`,
+      [ids],
+    ));
+    if (rows.length === count) break;
+  }
+  const delays = rows
+    .filter((r) => r.status === 'published')
+    .map((r) => Number(r.delay_ms))
+    .sort((a, b) => a - b);
+  const failed = rows.filter((r) => r.status === 'failed').length;
+  console.log(`Publication delay: ${count} posts due at the same second (WORKER_CONCURRENCY=${process.env.WORKER_CONCURRENCY ?? 4})`);
+  console.log(
+    `  published ${delays.length}/${count}, failed ${failed}; delay median ${Math.round(percentile(delays, 50))} ms, p99 ${Math.round(percentile(delays, 99))} ms, max ${Math.round(delays.at(-1) ?? Number.NaN)} ms (target: median < 1000 ms)`,
+  );
+  return { median: percentile(delays, 50), p99: percentile(delays, 99), published: delays.length };
+}
