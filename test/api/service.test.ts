@@ -17,13 +17,16 @@ describe('health', () => {
   });
 
   it('/readyz answers 503 when migrations are missing', async () => {
-    await server.pool.query('delete from schema_migrations where version = 1');
+    const { rows } = await server.pool.query(
+      'delete from schema_migrations where version = (select max(version) from schema_migrations) returning version, name',
+    );
     const res = await call(server, 'GET', '/readyz');
     expect(res.status).toBe(503);
     expect(res.body.detail).toMatch(/migrations pending/);
-    await server.pool.query(
-      `insert into schema_migrations (version, name) values (1, '001_accounts.sql')`,
-    );
+    await server.pool.query('insert into schema_migrations (version, name) values ($1, $2)', [
+      rows[0].version,
+      rows[0].name,
+    ]);
   });
 });
 
