@@ -73,7 +73,11 @@ export async function benchPublicationDelay(svc: BenchService, count = 1000) {
     const res = await fetch(`${svc.baseUrl}/v1/posts`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ platform: 'mastodon', body: `due ${i}`, schedule_at: due.toISOString() }),
+      body: JSON.stringify({
+        platform: 'mastodon',
+        body: `due ${i}`,
+        schedule_at: due.toISOString(),
+      }),
     });
     if (res.status !== 201) throw new Error(`create failed: ${res.status} ${await res.text()}`);
     ids.push(((await res.json()) as { id: string }).id);
@@ -99,7 +103,9 @@ export async function benchPublicationDelay(svc: BenchService, count = 1000) {
     .map((r) => Number(r.delay_ms))
     .sort((a, b) => a - b);
   const failed = rows.filter((r) => r.status === 'failed').length;
-  console.log(`Publication delay: ${count} posts due at the same second (WORKER_CONCURRENCY=${process.env.WORKER_CONCURRENCY ?? 4})`);
+  console.log(
+    `Publication delay: ${count} posts due at the same second (WORKER_CONCURRENCY=${process.env.WORKER_CONCURRENCY ?? 4})`,
+  );
   console.log(
     `  published ${delays.length}/${count}, failed ${failed}; delay median ${Math.round(percentile(delays, 50))} ms, p99 ${Math.round(percentile(delays, 99))} ms, max ${Math.round(delays.at(-1) ?? Number.NaN)} ms (target: median < 1000 ms)`,
   );

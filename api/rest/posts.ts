@@ -97,7 +97,6 @@ export const postRoutes: FastifyPluginAsync<{ pool: Pool }> = async (base, { poo
         },
       },
     },
-    async (req) =>
-      rejectPost(pool, principalOf(req), req.params.post_id, req.body ?? {}),
+    async (req) => rejectPost(pool, principalOf(req), req.params.post_id, req.body ?? {}),
   );
 };

@@ -19,7 +19,14 @@ export async function findOwnedAssets(
 
 export async function insertAsset(
   db: Queryable,
-  a: { accountId: string; brandId?: string | null; kind: MediaKind; mime: string; bytes?: number; filename?: string },
+  a: {
+    accountId: string;
+    brandId?: string | null;
+    kind: MediaKind;
+    mime: string;
+    bytes?: number;
+    filename?: string;
+  },
 ): Promise<AssetRef> {
   const { rows } = await db.query<AssetRef>(
     `insert into assets (account_id, brand_id, kind, mime, bytes, filename)

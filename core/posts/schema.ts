@@ -25,7 +25,10 @@ export const Kind = z
 
 /** A schedule time: ISO-8601 with a UTC offset (a time without one is ambiguous). */
 export const ScheduleTime = z.iso
-  .datetime({ offset: true, message: 'must be an ISO-8601 time with an offset, e.g. 2026-12-01T09:00:00Z' })
+  .datetime({
+    offset: true,
+    message: 'must be an ISO-8601 time with an offset, e.g. 2026-12-01T09:00:00Z',
+  })
   .describe('ISO-8601 time with a UTC offset (Z or +hh:mm), in the future.');
 
 const Body = z.string().max(100_000).describe('Post text.');
@@ -57,12 +60,21 @@ export const UpdatePostInput = z
   .object({
     body: Body.optional(),
     hashtags: Hashtags.nullable().optional().describe('New hashtags; null clears them.'),
-    headline: z.string().trim().max(300).nullable().optional().describe('Title, where the platform shows one.'),
+    headline: z
+      .string()
+      .trim()
+      .max(300)
+      .nullable()
+      .optional()
+      .describe('Title, where the platform shows one.'),
     kind: Kind.optional(),
     asset_ids: AssetIds.optional().describe('The new attachment list (replaces the old one).'),
   })
   .strict()
-  .refine((u) => Object.values(u).some((v) => v !== undefined), 'give at least one field to change');
+  .refine(
+    (u) => Object.values(u).some((v) => v !== undefined),
+    'give at least one field to change',
+  );
 export type UpdatePostInput = z.infer<typeof UpdatePostInput>;
 
 export const RejectPostInput = z

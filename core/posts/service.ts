@@ -100,7 +100,11 @@ function assertFits(shape: PostShape): void {
   if (issues.length) throw new ValidationFailed(issues);
 }
 
-export async function createPost(pool: Pool, caller: Caller, input: CreatePostInput): Promise<Post> {
+export async function createPost(
+  pool: Pool,
+  caller: Caller,
+  input: CreatePostInput,
+): Promise<Post> {
   const brandId = brandFor(caller, input.brand_id, 'brand_id');
   const assetIds = input.asset_ids ?? [];
   const media = await mediaKinds(pool, caller.accountId, assetIds);
@@ -137,10 +141,10 @@ export async function listPosts(pool: Pool, caller: Caller, q: ListPostsQuery): 
   });
   // An explicit brand must be the account's: an empty list would hide a wrong id.
   if (!rows.length && q.brand_id) {
-    const { rowCount } = await pool.query('select 1 from brands where id = $1 and account_id = $2', [
-      brandId,
-      caller.accountId,
-    ]);
+    const { rowCount } = await pool.query(
+      'select 1 from brands where id = $1 and account_id = $2',
+      [brandId, caller.accountId],
+    );
     if (!rowCount) throw notFound('Brand');
   }
   return rows.map(toPost);
@@ -303,7 +307,9 @@ export async function updatePost(
               scheduled_for = null, approved_at = null,
               rejection_reason = null, rejection_code = null`,
         params: [next.body, next.hashtags, next.headline, next.kind],
-        detail: { fields: Object.keys(input).filter((k) => input[k as keyof UpdatePostInput] !== undefined) },
+        detail: {
+          fields: Object.keys(input).filter((k) => input[k as keyof UpdatePostInput] !== undefined),
+        },
       });
       if (input.asset_ids) await setPostAssets(tx, postId, assetIds);
       await cancelPublication(tx, postId);

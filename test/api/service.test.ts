@@ -48,6 +48,14 @@ describe('OpenAPI', () => {
     expect(createKey.properties.scopes.items.enum).toContain('engage');
     expect(createKey.additionalProperties).toBe(false);
     expect(doc.paths['/healthz']).toBeUndefined();
+    const create = doc.paths['/v1/posts'].post;
+    const input = create.requestBody.content['application/json'].schema;
+    expect(input.required).toEqual(['platform', 'body']);
+    expect(input.properties.platform.enum).toContain('bluesky');
+    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '422']));
+    const list = doc.paths['/v1/posts'].get.parameters.map((p: any) => p.name);
+    expect(list).toEqual(['status_filter', 'limit', 'brand_id']);
+    expect(doc.paths['/v1/posts/{post_id}/reject'].post.responses['409']).toBeDefined();
   });
 
   it('serves a docs page at /docs', async () => {

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAsset } from '../../core/assets/db.ts';
 import { createBrand } from '../../core/brands/service.ts';
+import { POST_STATUSES, type PostStatus } from '../../core/posts/schema.ts';
 import {
   ALLOWED_FROM,
   approvePost,
@@ -15,7 +16,6 @@ import {
   unschedulePost,
   updatePost,
 } from '../../core/posts/service.ts';
-import { POST_STATUSES, type PostStatus } from '../../core/posts/schema.ts';
 import { makeAccount, startServer, type TestAccount, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
@@ -25,7 +25,11 @@ let caller: Caller;
 beforeAll(async () => {
   server = await startServer();
   owner = await makeAccount(server.pool);
-  caller = { accountId: owner.accountId, selectedBrandId: owner.brandId, credential: { kind: 'api_key', id: '7' } };
+  caller = {
+    accountId: owner.accountId,
+    selectedBrandId: owner.brandId,
+    credential: { kind: 'api_key', id: '7' },
+  };
 });
 afterAll(() => server.close());
 
@@ -44,15 +48,27 @@ async function postIn(status: PostStatus, platform: 'x' | 'mastodon' = 'x') {
 const statusOf = async (id: string) =>
   (await server.pool.query('select status from posts where id = $1', [id])).rows[0].status;
 const jobOf = async (id: string) =>
-  (await server.pool.query('select run_at from graphile_worker.jobs where key = $1', [`publish_post:${id}`]))
-    .rows[0];
+  (
+    await server.pool.query('select run_at from graphile_worker.jobs where key = $1', [
+      `publish_post:${id}`,
+    ])
+  ).rows[0];
 
 const OPERATIONS = {
   approve: { run: (id: string) => approvePost(server.pool, caller, id), to: 'approved' },
-  reject: { run: (id: string) => rejectPost(server.pool, caller, id, { reason: 'no' }), to: 'rejected' },
-  schedule: { run: (id: string) => schedulePost(server.pool, caller, id, { when: hourAhead() }), to: 'scheduled' },
+  reject: {
+    run: (id: string) => rejectPost(server.pool, caller, id, { reason: 'no' }),
+    to: 'rejected',
+  },
+  schedule: {
+    run: (id: string) => schedulePost(server.pool, caller, id, { when: hourAhead() }),
+    to: 'scheduled',
+  },
   unschedule: { run: (id: string) => unschedulePost(server.pool, caller, id), to: 'approved' },
-  update: { run: (id: string) => updatePost(server.pool, caller, id, { body: 'edited' }), to: 'draft' },
+  update: {
+    run: (id: string) => updatePost(server.pool, caller, id, { body: 'edited' }),
+    to: 'draft',
+  },
 } as const;
 
 describe('every operation from every status', () => {
@@ -72,7 +88,11 @@ describe('every operation from every status', () => {
       expect(post.status).toBe(spec.to);
       expect(await statusOf(id)).toBe(spec.to);
     } else {
-      await expect(spec.run(id)).rejects.toMatchObject({ status: 409, code: 'invalid_status', extra: { status: from } });
+      await expect(spec.run(id)).rejects.toMatchObject({
+        status: 409,
+        code: 'invalid_status',
+        extra: { status: from },
+      });
       expect(await statusOf(id)).toBe(from);
     }
   });
@@ -84,13 +104,23 @@ describe('every operation from every status', () => {
       unschedule: ['scheduled'],
       update: ['draft', 'approved', 'rejected', 'scheduled', 'failed'],
     });
-    expect([...ALLOWED_FROM.schedule].sort()).toEqual(['approved', 'draft', 'failed', 'rejected', 'scheduled']);
+    expect([...ALLOWED_FROM.schedule].sort()).toEqual([
+      'approved',
+      'draft',
+      'failed',
+      'rejected',
+      'scheduled',
+    ]);
   });
 
   it("answers 404 for another account's post", async () => {
     const id = await postIn('draft');
     const stranger = await makeAccount(server.pool);
-    const theirs: Caller = { accountId: stranger.accountId, selectedBrandId: stranger.brandId, credential: { kind: 'api_key', id: '8' } };
+    const theirs: Caller = {
+      accountId: stranger.accountId,
+      selectedBrandId: stranger.brandId,
+      credential: { kind: 'api_key', id: '8' },
+    };
     for (const run of [
       () => approvePost(server.pool, theirs, id),
       () => schedulePost(server.pool, theirs, id, {}),
@@ -111,9 +141,10 @@ describe('jobs follow the row', () => {
     const second = new Date(Date.now() + 7_200_000).toISOString();
     await schedulePost(server.pool, caller, id, { when: second });
     expect((await jobOf(id)).run_at.toISOString()).toBe(second);
-    const { rows } = await server.pool.query('select count(*)::int as n from graphile_worker.jobs where key = $1', [
-      `publish_post:${id}`,
-    ]);
+    const { rows } = await server.pool.query(
+      'select count(*)::int as n from graphile_worker.jobs where key = $1',
+      [`publish_post:${id}`],
+    );
     expect(rows[0].n).toBe(1);
     await unschedulePost(server.pool, caller, id);
     expect(await jobOf(id)).toBeUndefined();
@@ -122,8 +153,17 @@ describe('jobs follow the row', () => {
   it('editing a scheduled post returns it to draft and removes its job', async () => {
     const id = await postIn('draft');
     await schedulePost(server.pool, caller, id, { when: hourAhead() });
-    const edited = await updatePost(server.pool, caller, id, { body: 'new copy', hashtags: '#new' });
-    expect(edited).toMatchObject({ status: 'draft', body: 'new copy', hashtags: '#new', scheduled_for: null, approved_at: null });
+    const edited = await updatePost(server.pool, caller, id, {
+      body: 'new copy',
+      hashtags: '#new',
+    });
+    expect(edited).toMatchObject({
+      status: 'draft',
+      body: 'new copy',
+      hashtags: '#new',
+      scheduled_for: null,
+      approved_at: null,
+    });
     expect(await jobOf(id)).toBeUndefined();
   });
 
@@ -148,14 +188,20 @@ describe('jobs follow the row', () => {
 describe('update', () => {
   it('re-checks the platform capabilities and refuses what does not fit', async () => {
     const id = await postIn('draft');
-    await expect(updatePost(server.pool, caller, id, { body: 'y'.repeat(281) })).rejects.toMatchObject({ status: 422 });
+    await expect(
+      updatePost(server.pool, caller, id, { body: 'y'.repeat(281) }),
+    ).rejects.toMatchObject({ status: 422 });
     const row = (await server.pool.query('select body from posts where id = $1', [id])).rows[0];
     expect(row.body).toBe('in draft');
   });
 
   it('replaces attachments and infers the kind from them', async () => {
     const id = await postIn('draft', 'mastodon');
-    const img = await insertAsset(server.pool, { accountId: owner.accountId, kind: 'image', mime: 'image/png' });
+    const img = await insertAsset(server.pool, {
+      accountId: owner.accountId,
+      kind: 'image',
+      mime: 'image/png',
+    });
     const post = await updatePost(server.pool, caller, id, { asset_ids: [img.id] });
     expect(post).toMatchObject({ asset_ids: [img.id], kind: 'image' });
     const cleared = await updatePost(server.pool, caller, id, { asset_ids: [] });
@@ -167,8 +213,20 @@ describe('update', () => {
 function utcSlotsAfter(after: Date, offsetHours = 0): string[] {
   const out: string[] = [];
   for (let day = -1; day < 5; day++) {
-    for (const [h, m] of [[9, 0], [12, 30], [17, 0]] as const) {
-      const d = new Date(Date.UTC(after.getUTCFullYear(), after.getUTCMonth(), after.getUTCDate() + day, h - offsetHours, m));
+    for (const [h, m] of [
+      [9, 0],
+      [12, 30],
+      [17, 0],
+    ] as const) {
+      const d = new Date(
+        Date.UTC(
+          after.getUTCFullYear(),
+          after.getUTCMonth(),
+          after.getUTCDate() + day,
+          h - offsetHours,
+          m,
+        ),
+      );
       if (d > after) out.push(d.toISOString());
     }
   }
@@ -195,7 +253,10 @@ describe('next free slot', () => {
   });
 
   it("uses the brand's time zone", async () => {
-    const brand = await createBrand(server.pool, owner.accountId, { name: 'Tokyo', timezone: 'Asia/Tokyo' });
+    const brand = await createBrand(server.pool, owner.accountId, {
+      name: 'Tokyo',
+      timezone: 'Asia/Tokyo',
+    });
     const me: Caller = { ...caller, selectedBrandId: brand.id };
     const post = await createPost(server.pool, me, { platform: 'x', body: 'konnichiwa' });
     const scheduled = await schedulePost(server.pool, me, post.id, {});
@@ -207,7 +268,9 @@ describe('next free slot', () => {
     const brand = await createBrand(server.pool, owner.accountId, { name: 'Busy' });
     const me: Caller = { ...caller, selectedBrandId: brand.id };
     const posts = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => createPost(server.pool, me, { platform: 'x', body: `p${i}` })),
+      Array.from({ length: 8 }, (_, i) =>
+        createPost(server.pool, me, { platform: 'x', body: `p${i}` }),
+      ),
     );
     const now = new Date();
     const scheduled = await Promise.all(posts.map((p) => schedulePost(server.pool, me, p.id, {})));

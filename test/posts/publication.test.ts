@@ -11,8 +11,19 @@ import { createLogger } from '../../core/logger.ts';
 import { publishScheduledPost } from '../../core/posts/publication.ts';
 import { schedulePost, unschedulePost } from '../../core/posts/service.ts';
 import { startWorker } from '../../workers/index.ts';
-import { type FakePlatform, platformConnector, startFakePlatform } from '../support/fakePlatform.ts';
-import { call, makeAccount, makeKey, startServer, type TestAccount, type TestServer } from '../support/server.ts';
+import {
+  type FakePlatform,
+  platformConnector,
+  startFakePlatform,
+} from '../support/fakePlatform.ts';
+import {
+  call,
+  makeAccount,
+  makeKey,
+  startServer,
+  type TestAccount,
+  type TestServer,
+} from '../support/server.ts';
 import { waitFor } from '../support/wait.ts';
 
 let server: TestServer;
@@ -118,8 +129,18 @@ describe('a scheduled post at its time', () => {
     );
     expect(audit.rows).toEqual([
       { action: 'create', from_status: null, to_status: 'scheduled', actor_kind: 'api_key' },
-      { action: 'publish', from_status: 'scheduled', to_status: 'publishing', actor_kind: 'system' },
-      { action: 'published', from_status: 'publishing', to_status: 'published', actor_kind: 'system' },
+      {
+        action: 'publish',
+        from_status: 'scheduled',
+        to_status: 'publishing',
+        actor_kind: 'system',
+      },
+      {
+        action: 'published',
+        from_status: 'publishing',
+        to_status: 'published',
+        actor_kind: 'system',
+      },
     ]);
     const listed = await call(server, 'GET', '/v1/posts?status_filter=published', { key });
     expect(listed.body.map((p: any) => p.id)).toContain(id);
@@ -132,7 +153,11 @@ describe('a scheduled post at its time', () => {
     expect(row.error).toMatch(/no connected bluesky account/);
     const [event] = await eventsOf(id);
     expect(event.type).toBe('post.failed');
-    expect(JSON.parse(event.body).post).toMatchObject({ status: 'failed', error: row.error, external_post_id: null });
+    expect(JSON.parse(event.body).post).toMatchObject({
+      status: 'failed',
+      error: row.error,
+      external_post_id: null,
+    });
   });
 
   it('fails at once when the platform refuses the post, keeping its message', async () => {
@@ -155,9 +180,10 @@ describe('a scheduled post at its time', () => {
     expect((await postRow(dropped)).status).toBe('approved');
     expect(platform.statuses.map((s) => s.text)).not.toContain('moved');
     expect(platform.statuses.map((s) => s.text)).not.toContain('dropped');
-    const { rows } = await server.pool.query('select run_at from graphile_worker.jobs where key = $1', [
-      `publish_post:${moved}`,
-    ]);
+    const { rows } = await server.pool.query(
+      'select run_at from graphile_worker.jobs where key = $1',
+      [`publish_post:${moved}`],
+    );
     expect(rows[0].run_at.toISOString()).toBe(later);
   });
 

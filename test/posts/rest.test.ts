@@ -2,7 +2,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAsset } from '../../core/assets/db.ts';
 import { createBrand, selectBrand } from '../../core/brands/service.ts';
-import { call, makeAccount, makeKey, startServer, type TestAccount, type TestServer } from '../support/server.ts';
+import {
+  call,
+  makeAccount,
+  makeKey,
+  startServer,
+  type TestAccount,
+  type TestServer,
+} from '../support/server.ts';
 
 let server: TestServer;
 let owner: TestAccount;
@@ -60,7 +67,11 @@ describe('POST /v1/posts', () => {
   });
 
   it.each([
-    ['a past schedule_at', { schedule_at: new Date(Date.now() - 1000).toISOString() }, 'schedule_at'],
+    [
+      'a past schedule_at',
+      { schedule_at: new Date(Date.now() - 1000).toISOString() },
+      'schedule_at',
+    ],
     ['a malformed schedule_at', { schedule_at: 'tomorrow at noon' }, 'schedule_at'],
     ['a schedule_at without offset', { schedule_at: '2099-01-01T09:00:00' }, 'schedule_at'],
     ['an unknown platform', { platform: 'myspace' }, 'platform'],
@@ -110,12 +121,24 @@ describe('POST /v1/posts', () => {
     it('refuses too many images and infers kinds from media', async () => {
       const images = [];
       for (let i = 0; i < 5; i++)
-        images.push((await insertAsset(server.pool, { accountId: owner.accountId, kind: 'image', mime: 'image/png' })).id);
+        images.push(
+          (
+            await insertAsset(server.pool, {
+              accountId: owner.accountId,
+              kind: 'image',
+              mime: 'image/png',
+            })
+          ).id,
+        );
       const tooMany = await create({ platform: 'bluesky', body: 'pics', asset_ids: images });
       expect(tooMany.status).toBe(422);
       expect(tooMany.body.detail[0].msg).toMatch(/carousel|at most 4/);
 
-      const four = await create({ platform: 'bluesky', body: 'pics', asset_ids: images.slice(0, 4) });
+      const four = await create({
+        platform: 'bluesky',
+        body: 'pics',
+        asset_ids: images.slice(0, 4),
+      });
       expect(four.status).toBe(201);
       expect(four.body.kind).toBe('image');
       expect(four.body.asset_ids).toEqual(images.slice(0, 4));
@@ -134,14 +157,25 @@ describe('POST /v1/posts', () => {
 
   describe('asset_ids', () => {
     it('refuses audio assets with 422', async () => {
-      const audio = await insertAsset(server.pool, { accountId: owner.accountId, kind: 'audio', mime: 'audio/mpeg' });
+      const audio = await insertAsset(server.pool, {
+        accountId: owner.accountId,
+        kind: 'audio',
+        mime: 'audio/mpeg',
+      });
       const res = await create({ platform: 'mastodon', body: 'listen', asset_ids: [audio.id] });
       expect(res.status).toBe(422);
-      expect(res.body.detail[0]).toMatchObject({ loc: ['body', 'asset_ids', 0], msg: expect.stringMatching(/audio/) });
+      expect(res.body.detail[0]).toMatchObject({
+        loc: ['body', 'asset_ids', 0],
+        msg: expect.stringMatching(/audio/),
+      });
     });
 
     it("answers 404 for another account's asset, like a missing one", async () => {
-      const theirs = await insertAsset(server.pool, { accountId: other.accountId, kind: 'image', mime: 'image/png' });
+      const theirs = await insertAsset(server.pool, {
+        accountId: other.accountId,
+        kind: 'image',
+        mime: 'image/png',
+      });
       const res = await create({ platform: 'mastodon', body: 'x', asset_ids: [theirs.id] });
       expect(res.status).toBe(404);
       const missing = await create({ platform: 'mastodon', body: 'x', asset_ids: ['999999'] });
@@ -157,7 +191,11 @@ describe('POST /v1/posts', () => {
       try {
         const res = await create({ platform: 'bluesky', body: 'for the second brand' });
         expect(res.body.brand_id).toBe(second.id);
-        const explicit = await create({ platform: 'bluesky', body: 'first', brand_id: owner.brandId });
+        const explicit = await create({
+          platform: 'bluesky',
+          body: 'first',
+          brand_id: owner.brandId,
+        });
         expect(explicit.body.brand_id).toBe(owner.brandId);
       } finally {
         await selectBrand(server.pool, owner.accountId, owner.brandId);
@@ -261,9 +299,13 @@ describe('favorite and unfavorite', () => {
 
   it("answers 404 for another account's post and for a malformed id", async () => {
     const { body: post } = await create({ platform: 'bluesky', body: 'mine' });
-    expect((await call(server, 'POST', `/v1/posts/${post.id}/favorite`, { key: otherKey })).status).toBe(404);
+    expect(
+      (await call(server, 'POST', `/v1/posts/${post.id}/favorite`, { key: otherKey })).status,
+    ).toBe(404);
     expect((await call(server, 'POST', '/v1/posts/abc/favorite', { key })).status).toBe(404);
-    expect((await call(server, 'DELETE', `/v1/posts/${post.id}/favorite`, { key: otherKey })).status).toBe(404);
+    expect(
+      (await call(server, 'DELETE', `/v1/posts/${post.id}/favorite`, { key: otherKey })).status,
+    ).toBe(404);
   });
 });
 
