@@ -1,6 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // graphql 16 ships CommonJS (main) and ESM (module) copies. Node, and so graphql-yoga in
+  // production, loads the CommonJS one; Vite would pick the ESM one for our own files, and two
+  // copies of graphql refuse each other's schema objects. Resolve it the way Node does.
+  resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/globalSetup.ts'],

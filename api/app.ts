@@ -16,6 +16,7 @@ import type { Config } from '../core/config.ts';
 import type { Pool } from '../core/db/pool.ts';
 import type { AuthContext } from './auth.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
+import { graphqlRoutes } from './graphql/index.ts';
 import { healthRoutes } from './health.ts';
 import { restRoutes } from './rest/index.ts';
 import { sessionRoutes } from './session/index.ts';
@@ -86,5 +87,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const auth: AuthContext = { pool: deps.pool, budget: createBudgetCounter(deps.pool) };
   app.addHook('onClose', () => auth.budget.stop());
   await app.register(restRoutes, { auth, prefix: '/v1' });
+  await app.register(graphqlRoutes, { auth });
   return Object.assign(app, { auth });
 }

@@ -58,25 +58,31 @@ export function errorBody(err: DomainError) {
   return { detail: err.message, code: err.code, ...err.extra };
 }
 
-export function sendError(reply: FastifyReply, err: DomainError) {
+/** Sends a domain error with its status and headers; `body` shapes it for the interface. */
+export function sendError(
+  reply: FastifyReply,
+  err: DomainError,
+  body: (err: DomainError) => unknown = errorBody,
+) {
   reply.headers(err.headers);
   if (err.code === 'unauthenticated') reply.header('WWW-Authenticate', 'Bearer');
-  return reply.code(err.status).type('application/json').send(errorBody(err));
+  return reply.code(err.status).type('application/json').send(body(err));
+}
+
+/** Any error a request raised, as the domain error it answers with (5xx logged, hidden). */
+export function asDomainError(err: FastifyError, req: FastifyRequest): DomainError {
+  if (err instanceof DomainError) return err;
+  if (hasZodFastifySchemaValidationErrors(err)) return new ValidationFailed(validationIssues(err));
+  const known = err.code ? FASTIFY_CODES[err.code] : undefined;
+  if (known) return new DomainError(known[0], known[1], known[2]);
+  const status = err.statusCode ?? 500;
+  if (status < 500) return new DomainError(status, 'bad_request', err.message);
+  req.log.error({ err }, 'request failed');
+  return new DomainError(500, 'internal_error', 'Internal server error.');
 }
 
 export function errorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
-  if (err instanceof DomainError) return sendError(reply, err);
-  if (hasZodFastifySchemaValidationErrors(err)) {
-    return sendError(reply, new ValidationFailed(validationIssues(err)));
-  }
-  const known = err.code ? FASTIFY_CODES[err.code] : undefined;
-  if (known) return sendError(reply, new DomainError(known[0], known[1], known[2]));
-  const status = err.statusCode ?? 500;
-  if (status < 500) {
-    return sendError(reply, new DomainError(status, 'bad_request', err.message));
-  }
-  req.log.error({ err }, 'request failed');
-  return sendError(reply, new DomainError(500, 'internal_error', 'Internal server error.'));
+  return sendError(reply, asDomainError(err, req));
 }
 
 export function notFoundHandler(req: FastifyRequest, reply: FastifyReply) {

@@ -1,0 +1,93 @@
+// POST /graphql, the GraphQL beta (SPEC.md "GraphQL (beta)"), served by graphql-yoga inside
+// Fastify. The bearer layer of REST runs first, so a bad key, a low plan or a spent budget
+// fail before execution; scopes are checked per field by the resolvers.
+import type { FastifyError, FastifyPluginAsync } from 'fastify';
+import { GraphQLError } from 'graphql';
+import { createYoga, maskError, type Plugin } from 'graphql-yoga';
+import { DomainError } from '../../core/errors.ts';
+import { type AuthContext, authenticateBearer, principalOf } from '../auth.ts';
+import { asDomainError, sendError } from '../errors.ts';
+import { requestErrorBody, toGraphQLError } from './errors.ts';
+import { GRAPHQL_LIMITS, LIMIT_RULES } from './limits.ts';
+import { type GraphQLContext, schema } from './schema.ts';
+
+const limitRules: Plugin = {
+  onValidate: ({ addValidationRule }) => {
+    for (const rule of LIMIT_RULES) addValidationRule(rule);
+  },
+};
+
+export const graphqlRoutes: FastifyPluginAsync<{ auth: AuthContext }> = async (app, { auth }) => {
+  const yoga = createYoga<GraphQLContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    graphiql: false,
+    landingPage: false,
+    batching: false,
+    logging: false,
+    plugins: [limitRules],
+    maskedErrors: {
+      maskError: (error, message, isDev) => {
+        const original = error instanceof GraphQLError ? error.originalError : error;
+        if (original instanceof DomainError)
+          return toGraphQLError(original, error instanceof GraphQLError ? error : undefined);
+        app.log.error({ err: original }, 'graphql resolver failed');
+        return maskError(error, message, isDev);
+      },
+    },
+  });
+
+  // Errors raised before yoga runs (auth, budget, a body that is not JSON) in GraphQL's shape.
+  app.setErrorHandler((err, req, reply) =>
+    sendError(reply, asDomainError(err as FastifyError, req), requestErrorBody),
+  );
+
+  app.post(
+    '/graphql',
+    {
+      schema: { hide: true },
+      onRequest: async (req, reply) => {
+        await authenticateBearer(auth, req, reply);
+      },
+    },
+    async (req, reply) => {
+      const query = (req.body as { query?: unknown } | null)?.query;
+      if (typeof query === 'string' && query.length > GRAPHQL_LIMITS.queryLength)
+        throw new DomainError(
+          400,
+          'query_too_long',
+          `The query string may hold at most ${GRAPHQL_LIMITS.queryLength} characters; it has ${query.length}. Pass dynamic content in variables.`,
+        );
+      // One JSON response whatever the client accepts: the beta serves no streams.
+      req.headers.accept = 'application/json';
+      const response = await yoga.handleNodeRequestAndResponse(req, reply, {
+        principal: principalOf(req),
+        pool: auth.pool,
+      });
+      const result = JSON.parse(await response.text()) as { data?: unknown; errors?: unknown };
+      // No `data` means the request never executed (syntax, validation, limits): 400 with
+      // `data: null`, whatever yoga's status for the client's Accept header would be.
+      const executed = 'data' in result;
+      reply.code(executed ? response.status : Math.max(400, response.status));
+      reply.type('application/json');
+      return executed ? result : { data: null, ...result };
+    },
+  );
+
+  app.route({
+    method: ['GET', 'PUT', 'PATCH', 'DELETE'],
+    url: '/graphql',
+    schema: { hide: true },
+    handler: async () => {
+      throw new DomainError(
+        405,
+        'method_not_allowed',
+        'GraphQL takes POST requests only.',
+        {},
+        {
+          Allow: 'POST',
+        },
+      );
+    },
+  });
+};
