@@ -18,6 +18,7 @@ import type { AuthContext } from './auth.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
 import { graphqlRoutes } from './graphql/index.ts';
 import { healthRoutes } from './health.ts';
+import { type McpOptions, mcpRoutes } from './mcp/index.ts';
 import { restRoutes } from './rest/index.ts';
 import { sessionRoutes } from './session/index.ts';
 
@@ -27,6 +28,7 @@ export type AppDeps = {
   /** Secret that signs dashboard session cookies. */
   sessionSecret: string;
   logger?: FastifyBaseLogger | boolean;
+  mcp?: McpOptions;
 };
 
 export type App = FastifyInstance & { auth: AuthContext };
@@ -88,5 +90,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onClose', () => auth.budget.stop());
   await app.register(restRoutes, { auth, prefix: '/v1' });
   await app.register(graphqlRoutes, { auth });
+  await app.register(mcpRoutes, { auth, config: deps.config, ...deps.mcp });
   return Object.assign(app, { auth });
 }

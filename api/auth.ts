@@ -10,13 +10,15 @@ import {
 } from '../core/auth/access.ts';
 import { authenticateApiKey } from '../core/auth/bearer.ts';
 import type { BudgetCounter } from '../core/auth/budget.ts';
-import type { Principal, Requirement } from '../core/auth/principal.ts';
+import type { Budget, Principal, Requirement } from '../core/auth/principal.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { unauthenticated } from '../core/errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
+    /** The account's request window after counting this request. */
+    budget?: Budget;
   }
   interface FastifyContextConfig {
     /** Scope and feature the operation needs beyond a valid credential. */
@@ -53,6 +55,7 @@ export async function authenticateBearer(
   reply.headers(budgetHeaders(window));
   assertWithinBudget(window);
   req.principal = auth.principal;
+  req.budget = window;
   return auth.principal;
 }
 

@@ -56,7 +56,8 @@ export const CreatePostInput = z
   .strict();
 export type CreatePostInput = z.infer<typeof CreatePostInput>;
 
-export const UpdatePostInput = z
+/** The fields update_post may change; give at least one. */
+export const UpdatePostFields = z
   .object({
     body: Body.optional(),
     hashtags: Hashtags.nullable().optional().describe('New hashtags; null clears them.'),
@@ -70,11 +71,13 @@ export const UpdatePostInput = z
     kind: Kind.optional(),
     asset_ids: AssetIds.optional().describe('The new attachment list (replaces the old one).'),
   })
-  .strict()
-  .refine(
-    (u) => Object.values(u).some((v) => v !== undefined),
-    'give at least one field to change',
-  );
+  .strict();
+export const atLeastOneChange = (u: Record<string, unknown>) =>
+  Object.entries(u).some(([k, v]) => k !== 'post_id' && v !== undefined);
+export const UpdatePostInput = UpdatePostFields.refine(
+  atLeastOneChange,
+  'give at least one field to change',
+);
 export type UpdatePostInput = z.infer<typeof UpdatePostInput>;
 
 export const RejectPostInput = z

@@ -2,6 +2,7 @@
 // accounts and keys through the same domain functions the CLI uses.
 import type { AddressInfo } from 'node:net';
 import { type App, buildApp } from '../../api/app.ts';
+import type { McpOptions } from '../../api/mcp/index.ts';
 import type { Plan, Scope } from '../../core/accounts/plans.ts';
 import { createAccount } from '../../core/accounts/service.ts';
 import { createApiKey } from '../../core/apikeys/service.ts';
@@ -29,11 +30,17 @@ export async function startServer(
     extend?: (app: App, pool: Pool) => Promise<void>;
     /** Share another server's database (a second API process); it is not dropped on close. */
     db?: TestDatabase;
+    mcp?: McpOptions;
   } = {},
 ): Promise<TestServer> {
   const db = opts.db ?? (await freshDatabase());
   const config = loadConfig({ DATABASE_URL: db.url, ...opts.env });
-  const app = await buildApp({ pool: db.pool, config, sessionSecret: TEST_SESSION_SECRET });
+  const app = await buildApp({
+    pool: db.pool,
+    config,
+    sessionSecret: TEST_SESSION_SECRET,
+    mcp: opts.mcp,
+  });
   if (opts.extend) await opts.extend(app, db.pool);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;

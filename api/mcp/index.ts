@@ -1,0 +1,134 @@
+// POST /mcp: the MCP server over Streamable HTTP, stateless (no Mcp-Session-Id). Origin,
+// protocol revision and the bearer layer of REST are checked before anything is parsed as
+// MCP; then one SDK server and transport serve this request only.
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Config } from '../../core/config.ts';
+import { DomainError } from '../../core/errors.ts';
+import { type AuthContext, authenticateBearer, principalOf } from '../auth.ts';
+import { asDomainError, sendError } from '../errors.ts';
+import { compileTools, type ToolDefinition } from './registry.ts';
+import { buildMcpServer, PROTOCOL_VERSIONS } from './server.ts';
+import { ACCOUNT_TOOLS } from './tools/account.ts';
+import { POST_TOOLS } from './tools/posts.ts';
+
+export type McpOptions = {
+  /** Seconds between SSE keepalives during a slow call (10 s; tests shorten it). */
+  keepAliveMs?: number;
+  /** Tools added by tests (e.g. a deliberately slow one). */
+  extraTools?: ToolDefinition[];
+};
+
+/** A refusal before MCP dispatch, as a JSON-RPC error object (id unknown: null). */
+const jsonRpcError = (err: DomainError) => ({
+  jsonrpc: '2.0',
+  id: null,
+  error: { code: -32000, message: err.message, data: { code: err.code, ...err.extra } },
+});
+
+/** Node's header map as web Headers, for the SDK's web-standard transport. */
+function webHeaders(req: FastifyRequest): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  return headers;
+}
+
+export const mcpRoutes: FastifyPluginAsync<
+  { auth: AuthContext; config: Config } & McpOptions
+> = async (app, opts) => {
+  const registry = compileTools([...ACCOUNT_TOOLS, ...POST_TOOLS, ...(opts.extraTools ?? [])]);
+  const ownOrigin = new URL(opts.config.publicBaseUrl).origin;
+  const keepAliveMs = opts.keepAliveMs ?? 10_000;
+
+  app.setErrorHandler((err, req, reply) =>
+    sendError(reply, asDomainError(err as FastifyError, req), jsonRpcError),
+  );
+
+  const checkOrigin = async (req: FastifyRequest) => {
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin !== ownOrigin)
+      throw new DomainError(403, 'origin_mismatch', `Origin ${origin} may not call this server.`);
+  };
+  const checkProtocolVersion = async (req: FastifyRequest) => {
+    const version = req.headers['mcp-protocol-version'];
+    if (version !== undefined && !PROTOCOL_VERSIONS.includes(String(version)))
+      throw new DomainError(
+        400,
+        'unsupported_protocol_version',
+        `MCP-Protocol-Version ${version} is not supported; use one of ${PROTOCOL_VERSIONS.join(', ')}.`,
+      );
+  };
+
+  app.post(
+    '/mcp',
+    {
+      schema: { hide: true },
+      onRequest: [
+        checkOrigin,
+        checkProtocolVersion,
+        async (req, reply) => {
+          await authenticateBearer(opts.auth, req, reply);
+        },
+      ],
+    },
+    async (req, reply) => {
+      const server = buildMcpServer(registry, {
+        pool: opts.auth.pool,
+        principal: principalOf(req),
+        budget: req.budget!,
+      });
+      // A client that accepts only JSON (SPEC.md's own example) gets one JSON response; the
+      // SDK would answer it 406, so it is told both are fine and set to answer in JSON.
+      const streams = (req.headers.accept ?? '').includes('text/event-stream');
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: !streams,
+        keepAliveMs,
+      });
+      await server.connect(transport);
+      const headers = webHeaders(req);
+      headers.set('accept', 'application/json, text/event-stream');
+      const response = await transport.handleRequest(
+        new Request(new URL('/mcp', ownOrigin), { method: 'POST', headers }),
+        { parsedBody: req.body },
+      );
+      const close = () => {
+        void transport.close();
+        void server.close();
+      };
+      reply.code(response.status);
+      response.headers.forEach((value, name) => {
+        reply.header(name, value);
+      });
+      if (!response.body || !response.headers.get('content-type')?.includes('text/event-stream')) {
+        const text = await response.text();
+        close();
+        return reply.send(text || null);
+      }
+      reply.raw.once('close', close);
+      return reply.send(Readable.fromWeb(response.body as WebReadableStream));
+    },
+  );
+
+  app.route({
+    method: ['GET', 'DELETE', 'PUT', 'PATCH'],
+    url: '/mcp',
+    schema: { hide: true },
+    handler: async () => {
+      throw new DomainError(
+        405,
+        'method_not_allowed',
+        'MCP takes POST requests only.',
+        {},
+        {
+          Allow: 'POST',
+        },
+      );
+    },
+  });
+};

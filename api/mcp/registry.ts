@@ -1,0 +1,106 @@
+// The MCP tool registry: one declaration per tool (schemas, scope, gates, annotations,
+// handler), compiled once at start into the listings tools/list serves, then filtered per
+// request by the credential.
+import { z } from 'zod';
+import type { Feature, Scope } from '../../core/accounts/plans.ts';
+import type { Budget, Principal } from '../../core/auth/principal.ts';
+import type { Pool } from '../../core/db/pool.ts';
+
+/** What a tool handler gets besides its arguments. */
+export type ToolContext = {
+  pool: Pool;
+  principal: Principal;
+  budget: Budget;
+  /** Reports progress when the client asked for it (a progressToken); a no-op otherwise. */
+  progress: (done: number, total?: number, message?: string) => Promise<void>;
+  signal: AbortSignal;
+};
+
+export type ToolAnnotations = {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+};
+
+export type ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodObject = z.ZodObject> = {
+  name: string;
+  title: string;
+  /** For a model that has never seen the service: "Use this tool when you need to: ...". */
+  description: string;
+  /** Strict: unknown arguments are rejected. */
+  input: I;
+  output: O;
+  /** Scope needed; omitted: any valid credential. */
+  scope?: Scope;
+  /** Feature gate checked at execution (the tool is still listed). */
+  feature?: Feature;
+  /** Parked tools are listed and callable only with the `parked_video` gate. */
+  parked?: boolean;
+  /** `admin_` tools: never listed for, nor callable by, ordinary accounts. */
+  adminOnly?: boolean;
+  annotations: ToolAnnotations;
+  run: (ctx: ToolContext, args: z.output<I>) => Promise<z.input<O>>;
+};
+
+/** Keeps a tool's argument and result types tied to its schemas. */
+export const defineTool = <I extends z.ZodType, O extends z.ZodObject>(t: ToolDefinition<I, O>) =>
+  t as unknown as ToolDefinition;
+
+/** Members every result may carry when it was cut to the size limit. */
+export const TRUNCATION = {
+  truncated: z.boolean().optional().describe('True when the result was cut to fit 40 KB.'),
+  omitted: z.number().int().optional().describe('How many list items were left out.'),
+};
+
+export type ToolListing = {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown>;
+  annotations: ToolAnnotations & { title: string };
+};
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+  return rest;
+}
+
+export type ToolRegistry = {
+  /** The listings this principal may see, in declaration order. */
+  list(p: Principal): ToolListing[];
+  /** The tool this principal may call by that name, if any. */
+  find(name: string, p: Principal): ToolDefinition | undefined;
+};
+
+const visible = (t: ToolDefinition, p: Principal, byScope: boolean) =>
+  !t.adminOnly &&
+  (!t.parked || p.features.includes('parked_video')) &&
+  (!byScope || !t.scope || p.scopes.includes(t.scope));
+
+export function compileTools(defs: ToolDefinition[]): ToolRegistry {
+  const names = new Set<string>();
+  const compiled = defs.map((def) => {
+    if (names.has(def.name)) throw new Error(`tool ${def.name} is declared twice`);
+    names.add(def.name);
+    const listing: ToolListing = {
+      name: def.name,
+      title: def.title,
+      description: def.description,
+      inputSchema: jsonSchema(def.input, 'input'),
+      outputSchema: jsonSchema(def.output.extend(TRUNCATION), 'output'),
+      annotations: { title: def.title, ...def.annotations },
+    };
+    return { def, listing };
+  });
+  const byName = new Map(compiled.map((c) => [c.def.name, c.def]));
+  return {
+    list: (p) => compiled.filter((c) => visible(c.def, p, true)).map((c) => c.listing),
+    // A tool hidden only by scope is still found, so calling it says which scope it needs.
+    find: (name, p) => {
+      const def = byName.get(name);
+      return def && visible(def, p, false) ? def : undefined;
+    },
+  };
+}

@@ -1,0 +1,72 @@
+// MCP tools for account and routing: whoami, list_brands, list_accounts, get_usage.
+import { z } from 'zod';
+import { describeMe, MeOutput } from '../../../core/accounts/me.ts';
+import { describeUsage, Usage } from '../../../core/accounts/usage.ts';
+import { Brand, brandsOf, requireOwnedBrand } from '../../../core/brands/service.ts';
+import { ConnectedAccount, listConnectedAccounts } from '../../../core/connections/service.ts';
+import { IdInput } from '../../../core/ids.ts';
+import { defineTool } from '../registry.ts';
+
+const NoArguments = z.object({}).strict();
+const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
+
+export const ACCOUNT_TOOLS = [
+  defineTool({
+    name: 'whoami',
+    title: 'Who am I',
+    description:
+      'The account behind this credential: e-mail, effective plan and the scopes this key holds. Use this tool when you need to: check which account you act for, or which tools your scopes allow, before doing anything else.',
+    input: NoArguments,
+    output: MeOutput,
+    annotations: readOnly,
+    run: async (ctx) => describeMe(ctx.principal),
+  }),
+
+  defineTool({
+    name: 'list_brands',
+    title: 'List brands',
+    description:
+      "The account's brands: numeric id (the brand_id other tools take), uuid (create_design takes it), name, time zone of its posting slots, and which one is selected (the default wherever brand_id is omitted). Use this tool when you need to: pick the brand to post for.",
+    input: NoArguments,
+    output: z.object({ brands: z.array(Brand.extend({ selected: z.boolean() })) }),
+    scope: 'read',
+    annotations: readOnly,
+    run: async (ctx) => ({
+      brands: (await brandsOf(ctx.pool, ctx.principal.accountId)).map((b) => ({
+        ...b,
+        selected: b.id === ctx.principal.selectedBrandId,
+      })),
+    }),
+  }),
+
+  defineTool({
+    name: 'list_accounts',
+    title: 'List connected accounts',
+    description:
+      'The social accounts connected per brand (one per platform), with their health: `needs_reconnect` means posts to it will fail until the operator reconnects it. Use this tool when you need to: know which platforms a brand can publish to before scheduling.',
+    input: z
+      .object({ brand_id: IdInput.optional().describe('Only this brand. Omitted: every brand.') })
+      .strict(),
+    output: z.object({ accounts: z.array(ConnectedAccount) }),
+    scope: 'read',
+    annotations: readOnly,
+    run: async (ctx, args) => {
+      if (args.brand_id) await requireOwnedBrand(ctx.pool, ctx.principal.accountId, args.brand_id);
+      return {
+        accounts: await listConnectedAccounts(ctx.pool, ctx.principal.accountId, args.brand_id),
+      };
+    },
+  }),
+
+  defineTool({
+    name: 'get_usage',
+    title: 'Get usage',
+    description:
+      'Plan, request budget used and left this minute (shared with REST and GraphQL), media storage used, credits, and post counts by status. Use this tool when you need to: pace a batch of calls or check remaining credits.',
+    input: NoArguments,
+    output: Usage,
+    scope: 'read',
+    annotations: { ...readOnly, idempotentHint: false },
+    run: async (ctx) => describeUsage(ctx.pool, ctx.principal, ctx.budget),
+  }),
+];

@@ -1,0 +1,209 @@
+// MCP tools for posts: inspection, drafting and review, scheduling, and the audit log. Each
+// calls the same domain function as REST (core/posts/service.ts).
+import { z } from 'zod';
+import { AuditEntry, AuditQuery, listAudit } from '../../../core/audit/service.ts';
+import { requireOwnedBrand } from '../../../core/brands/service.ts';
+import { invalid } from '../../../core/errors.ts';
+import { IdInput } from '../../../core/ids.ts';
+import { QueueSummary, queueSummary } from '../../../core/posts/queue.ts';
+import {
+  atLeastOneChange,
+  CreatePostInput,
+  ListPostsQuery,
+  Post,
+  PostReceipt,
+  RejectPostInput,
+  SchedulePostInput,
+  UpdatePostFields,
+} from '../../../core/posts/schema.ts';
+import {
+  approvePost,
+  createPost,
+  favoritePost,
+  getPost,
+  listPosts,
+  rejectPost,
+  schedulePost,
+  unfavoritePost,
+  unschedulePost,
+  updatePost,
+} from '../../../core/posts/service.ts';
+import { defineTool } from '../registry.ts';
+
+const PostId = IdInput.describe('Post id (from list_posts or create_post).');
+const ById = z.object({ post_id: PostId }).strict();
+const PostOut = z.object({ post: Post });
+const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
+const write = { readOnlyHint: false, destructiveHint: false, openWorldHint: false };
+
+export const POST_TOOLS = [
+  defineTool({
+    name: 'list_posts',
+    title: 'List posts',
+    description:
+      'Posts of one status for a brand, newest first (drafts by default; at most 100, no paging). Statuses: draft, approved, rejected, scheduled, publishing, published, failed. Use this tool when you need to: review drafts, see what is scheduled, or reconcile published and failed posts.',
+    input: ListPostsQuery,
+    output: z.object({ posts: z.array(Post) }),
+    scope: 'read',
+    annotations: readOnly,
+    run: async (ctx, args) => ({ posts: await listPosts(ctx.pool, ctx.principal, args) }),
+  }),
+
+  defineTool({
+    name: 'get_post',
+    title: 'Get a post',
+    description:
+      'One full post: copy, hashtags, status, schedule, attachments, rejection, and its publication outcome (external_post_id, permalink_url, error). Use this tool when you need to: read a post before editing it, or check whether it was published.',
+    input: ById,
+    output: PostOut,
+    scope: 'read',
+    annotations: readOnly,
+    run: async (ctx, { post_id }) => ({ post: await getPost(ctx.pool, ctx.principal, post_id) }),
+  }),
+
+  defineTool({
+    name: 'get_queue_summary',
+    title: 'Get queue summary',
+    description:
+      "Counts of a brand's posts by status and by platform, and its next 10 scheduled posts. Use this tool when you need to: see at a glance how full the schedule is before planning more posts.",
+    input: z
+      .object({ brand_id: IdInput.optional().describe('Brand. Omitted: the selected brand.') })
+      .strict(),
+    output: QueueSummary,
+    scope: 'read',
+    annotations: readOnly,
+    run: async (ctx, args) => {
+      const brandId = args.brand_id ?? ctx.principal.selectedBrandId;
+      if (!brandId) throw invalid(['brand_id'], 'no brand is selected; pass brand_id');
+      await requireOwnedBrand(ctx.pool, ctx.principal.accountId, brandId);
+      return queueSummary(ctx.pool, ctx.principal, brandId);
+    },
+  }),
+
+  defineTool({
+    name: 'create_post',
+    title: 'Create a post',
+    description:
+      'Creates a draft for one platform (it does not publish). With a future schedule_at (ISO-8601 with offset) the post is scheduled directly. The platform checks its limits (text length, kind, media) and refuses what it cannot carry, saying why. Use this tool when you need to: draft a post for review, or schedule one at a known time.',
+    input: CreatePostInput,
+    output: z.object({ post: PostReceipt }),
+    scope: 'publish',
+    annotations: { ...write, idempotentHint: false },
+    run: async (ctx, args) => ({ post: await createPost(ctx.pool, ctx.principal, args) }),
+  }),
+
+  defineTool({
+    name: 'update_post',
+    title: 'Update a post',
+    description:
+      "Edits a post's copy, hashtags, headline, kind or attachments. An edited post needs approval again: it returns to draft, and a scheduled post is unscheduled. Published and publishing posts cannot be edited. Use this tool when you need to: revise a draft after review.",
+    input: UpdatePostFields.extend({ post_id: PostId }).refine(
+      atLeastOneChange,
+      'give at least one field to change',
+    ),
+    output: PostOut,
+    scope: 'publish',
+    annotations: { ...write, idempotentHint: true },
+    run: async (ctx, { post_id, ...changes }) => ({
+      post: await updatePost(ctx.pool, ctx.principal, post_id, changes),
+    }),
+  }),
+
+  defineTool({
+    name: 'approve_post',
+    title: 'Approve a post',
+    description:
+      'Approves a draft or rejected post (it is not scheduled by this). Use this tool when you need to: mark a reviewed post ready, to schedule later.',
+    input: ById,
+    output: PostOut,
+    scope: 'publish',
+    annotations: { ...write, idempotentHint: false },
+    run: async (ctx, { post_id }) => ({
+      post: await approvePost(ctx.pool, ctx.principal, post_id),
+    }),
+  }),
+
+  defineTool({
+    name: 'reject_post',
+    title: 'Reject a post',
+    description:
+      'Rejects a post, with an optional reason and code kept on it; a scheduled post is unscheduled. Published and publishing posts cannot be rejected. Use this tool when you need to: send a draft back with the reason it is not fit to publish.',
+    input: RejectPostInput.extend({ post_id: PostId }),
+    output: PostOut,
+    scope: 'publish',
+    annotations: { ...write, idempotentHint: true },
+    run: async (ctx, { post_id, ...why }) => ({
+      post: await rejectPost(ctx.pool, ctx.principal, post_id, why),
+    }),
+  }),
+
+  defineTool({
+    name: 'favorite_post',
+    title: 'Star a post',
+    description:
+      'Stars a post (sets favorited_at); starring is not a status. Use this tool when you need to: mark a post to come back to or reuse.',
+    input: ById,
+    output: PostOut,
+    scope: 'publish',
+    annotations: { ...write, idempotentHint: true },
+    run: async (ctx, { post_id }) => ({
+      post: await favoritePost(ctx.pool, ctx.principal, post_id),
+    }),
+  }),
+
+  defineTool({
+    name: 'unfavorite_post',
+    title: 'Unstar a post',
+    description:
+      'Clears the star of a post (favorited_at becomes null). Use this tool when you need to: undo favorite_post.',
+    input: ById,
+    output: PostOut,
+    scope: 'publish',
+    annotations: { ...write, idempotentHint: true },
+    run: async (ctx, { post_id }) => ({
+      post: await unfavoritePost(ctx.pool, ctx.principal, post_id),
+    }),
+  }),
+
+  defineTool({
+    name: 'schedule_post',
+    title: 'Schedule a post',
+    description:
+      "Schedules a draft, approved, rejected or failed post (and approves it) at `when`, a future ISO-8601 time with offset, or, when `when` is omitted, at the brand's next free posting slot (09:00, 12:30, 17:00 in the brand's time zone, one post per platform a slot). On a scheduled post it moves the time. Use this tool when you need to: put a reviewed post in the queue.",
+    input: SchedulePostInput.extend({ post_id: PostId }),
+    output: PostOut,
+    scope: 'publish',
+    annotations: { ...write, idempotentHint: false },
+    run: async (ctx, { post_id, ...at }) => ({
+      post: await schedulePost(ctx.pool, ctx.principal, post_id, at),
+    }),
+  }),
+
+  defineTool({
+    name: 'unschedule_post',
+    title: 'Unschedule a post',
+    description:
+      'Takes a scheduled post out of the queue; it stays approved. Use this tool when you need to: hold a post back without rejecting it.',
+    input: ById,
+    output: PostOut,
+    scope: 'publish',
+    annotations: { ...write, idempotentHint: false },
+    run: async (ctx, { post_id }) => ({
+      post: await unschedulePost(ctx.pool, ctx.principal, post_id),
+    }),
+  }),
+
+  defineTool({
+    name: 'get_audit',
+    title: 'Get audit log',
+    description:
+      "The account's audit log, newest first: every post transition with who made it (key, session, OAuth client or the service itself). Filter by post and time. Use this tool when you need to: find out who changed, scheduled or published a post, and when.",
+    input: AuditQuery,
+    output: z.object({ entries: z.array(AuditEntry) }),
+    scope: 'read',
+    annotations: readOnly,
+    run: async (ctx, args) => ({
+      entries: await listAudit(ctx.pool, ctx.principal.accountId, args),
+    }),
+  }),
+];

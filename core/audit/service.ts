@@ -1,0 +1,52 @@
+// Reading the audit log (MCP get_audit): the account's post transitions with their actors.
+import { z } from 'zod';
+import type { Queryable } from '../db/pool.ts';
+import { IdInput } from '../ids.ts';
+
+export const AuditQuery = z
+  .object({
+    post_id: IdInput.optional().describe('Only this post.'),
+    since: z.iso.datetime({ offset: true }).optional().describe('Entries at or after this time.'),
+    until: z.iso.datetime({ offset: true }).optional().describe('Entries before this time.'),
+    limit: z.number().int().min(1).max(200).default(50).describe('Rows, newest first (1-200).'),
+  })
+  .strict();
+export type AuditQuery = z.infer<typeof AuditQuery>;
+
+export const AuditEntry = z.object({
+  id: z.string(),
+  post_id: z.string().nullable(),
+  action: z.string(),
+  from_status: z.string().nullable(),
+  to_status: z.string().nullable(),
+  actor: z.object({ kind: z.string(), id: z.string().nullable() }),
+  detail: z.record(z.string(), z.unknown()).nullable(),
+  created_at: z.string(),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+
+export async function listAudit(
+  db: Queryable,
+  accountId: string,
+  q: AuditQuery,
+): Promise<AuditEntry[]> {
+  const { rows } = await db.query(
+    `select id, post_id, action, from_status, to_status, actor_kind, actor_id, detail, created_at
+     from audit_log
+     where account_id = $1 and ($2::bigint is null or post_id = $2)
+       and ($3::timestamptz is null or created_at >= $3)
+       and ($4::timestamptz is null or created_at < $4)
+     order by id desc limit $5`,
+    [accountId, q.post_id ?? null, q.since ?? null, q.until ?? null, q.limit],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    post_id: r.post_id,
+    action: r.action,
+    from_status: r.from_status,
+    to_status: r.to_status,
+    actor: { kind: r.actor_kind, id: r.actor_id },
+    detail: r.detail,
+    created_at: r.created_at.toISOString(),
+  }));
+}

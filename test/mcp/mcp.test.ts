@@ -1,0 +1,454 @@
+// The MCP server at /mcp (SPEC.md "MCP"), driven by the SDK's own client over Streamable HTTP
+// against a listening server, plus raw requests for what a client library would hide.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineTool } from '../../api/mcp/registry.ts';
+import { setFeature } from '../../core/accounts/service.ts';
+import {
+  call,
+  makeAccount,
+  makeKey,
+  startServer,
+  type TestAccount,
+  type TestServer,
+} from '../support/server.ts';
+
+const slowTool = defineTool({
+  name: 'slow_echo',
+  title: 'Slow echo',
+  description: 'Test only: waits, reporting progress, then echoes.',
+  input: z.object({ text: z.string(), ms: z.number().int() }).strict(),
+  output: z.object({ text: z.string() }),
+  annotations: { readOnlyHint: true },
+  run: async (ctx, args) => {
+    for (let i = 1; i <= 3; i++) {
+      await new Promise((r) => setTimeout(r, args.ms / 3));
+      await ctx.progress(i, 3, `step ${i}`);
+    }
+    return { text: args.text };
+  },
+});
+const parkedTool = defineTool({
+  name: 'video_status',
+  title: 'Video status',
+  description: 'Test stand-in for a parked tool.',
+  input: z.object({}).strict(),
+  output: z.object({ ok: z.boolean() }),
+  parked: true,
+  annotations: { readOnlyHint: true },
+  run: async () => ({ ok: true }),
+});
+const adminTool = defineTool({
+  name: 'admin_purge',
+  title: 'Admin purge',
+  description: 'Test stand-in for an admin tool.',
+  input: z.object({}).strict(),
+  output: z.object({ ok: z.boolean() }),
+  adminOnly: true,
+  annotations: { destructiveHint: true },
+  run: async () => ({ ok: true }),
+});
+
+let server: TestServer;
+let owner: TestAccount;
+let writer: string;
+let reader: string;
+
+beforeAll(async () => {
+  server = await startServer({
+    mcp: { keepAliveMs: 100, extraTools: [slowTool, parkedTool, adminTool] },
+  });
+  owner = await makeAccount(server.pool);
+  writer = await makeKey(server.pool, owner.accountId, ['read', 'publish']);
+  reader = await makeKey(server.pool, owner.accountId, ['read']);
+});
+afterAll(() => server.close());
+
+async function connect(key: string) {
+  const client = new Client({ name: 'test-client', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${key}` } },
+  });
+  await client.connect(transport);
+  return client;
+}
+
+/** One raw JSON-RPC POST, the way SPEC.md's example sends it. */
+const rpc = (body: unknown, opts: { key?: string; headers?: Record<string, string> } = {}) =>
+  call(server, 'POST', '/mcp', {
+    key: opts.key ?? writer,
+    body,
+    headers: { accept: 'application/json', ...opts.headers },
+  });
+
+const tool = async (client: Client, name: string, args: Record<string, unknown>) => {
+  const res = await client.callTool({ name, arguments: args });
+  if (res.isError) throw new Error(JSON.stringify(res.content));
+  return res.structuredContent as any;
+};
+
+describe('transport', () => {
+  it.each(['2024-11-05', '2025-03-26', '2025-06-18'])(
+    'negotiates revision %s in initialize, issuing no session',
+    async (version) => {
+      const res = await rpc({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: version,
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.result.protocolVersion).toBe(version);
+      expect(res.body.result.serverInfo.name).toBe('social-publishing-service');
+      expect(res.headers.get('mcp-session-id')).toBeNull();
+    },
+  );
+
+  it('answers an unknown requested revision with its newest', async () => {
+    const res = await rpc({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2099-01-01',
+        capabilities: {},
+        clientInfo: { name: 'raw', version: '1' },
+      },
+    });
+    expect(res.body.result.protocolVersion).toBe('2025-06-18');
+  });
+
+  it('refuses an unsupported MCP-Protocol-Version header with 400 and a JSON-RPC error', async () => {
+    for (const version of ['2025-11-25', '1999-01-01']) {
+      const res = await rpc(
+        { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+        { headers: { 'mcp-protocol-version': version } },
+      );
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
+    }
+  });
+
+  it('answers a client that accepts only JSON with one JSON response', async () => {
+    const res = await rpc(
+      { jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} },
+      { headers: { 'mcp-protocol-version': '2025-06-18' } },
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    expect(res.body.id).toBe(7);
+    expect(res.body.result.tools.length).toBeGreaterThan(5);
+  });
+
+  it('accepts a notification with 202', async () => {
+    const res = await rpc({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    expect(res.status).toBe(202);
+  });
+
+  it.each(['GET', 'DELETE'])('answers %s with 405 and Allow: POST', async (method) => {
+    const res = await call(server, method, '/mcp', { key: writer });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+  });
+
+  it('refuses a foreign Origin with 403', async () => {
+    const res = await rpc(
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+      { headers: { origin: 'https://evil.example' } },
+    );
+    expect(res.status).toBe(403);
+  });
+});
+
+describe('auth', () => {
+  it('401 with WWW-Authenticate without a key', async () => {
+    const res = await call(server, 'POST', '/mcp', {
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      headers: { accept: 'application/json' },
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expect(res.body.error.data.code).toBe('unauthenticated');
+  });
+
+  it('403 plan_required on the free plan', async () => {
+    const free = await makeAccount(server.pool, 'free');
+    const res = await rpc(
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+      { key: await makeKey(server.pool, free.accountId, ['read']) },
+    );
+    expect(res.status).toBe(403);
+    expect(res.body.error.data.code).toBe('plan_required');
+  });
+});
+
+describe('tools/list', () => {
+  it('shows a read-only key no write tools', async () => {
+    const client = await connect(reader);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(
+      expect.arrayContaining(['whoami', 'list_brands', 'list_posts', 'get_post', 'get_audit']),
+    );
+    for (const write of [
+      'create_post',
+      'update_post',
+      'schedule_post',
+      'reject_post',
+      'favorite_post',
+    ])
+      expect(names).not.toContain(write);
+    await client.close();
+  });
+
+  it('shows a publish key the write tools, never admin tools, and parked tools only with the gate', async () => {
+    const client = await connect(writer);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'create_post',
+        'update_post',
+        'approve_post',
+        'schedule_post',
+        'unschedule_post',
+      ]),
+    );
+    expect(names).not.toContain('admin_purge');
+    expect(names).not.toContain('video_status');
+    await client.close();
+
+    const gated = await makeAccount(server.pool);
+    await setFeature(server.pool, gated.accountId, 'parked_video', true);
+    const parkedClient = await connect(await makeKey(server.pool, gated.accountId, ['read']));
+    const gatedNames = (await parkedClient.listTools()).tools.map((t) => t.name);
+    expect(gatedNames).toContain('video_status');
+    expect(gatedNames).not.toContain('admin_purge');
+    await parkedClient.close();
+  });
+
+  it('gives self-contained input schemas with descriptions, refusing unknown arguments', async () => {
+    const client = await connect(writer);
+    const { tools } = await client.listTools();
+    for (const t of tools) {
+      expect(JSON.stringify(t.inputSchema)).not.toContain('$ref');
+      expect(t.inputSchema.type).toBe('object');
+      expect((t.inputSchema as any).additionalProperties).toBe(false);
+      expect(t.description).toMatch(/Use this tool when you need to|Test/);
+    }
+    const create = tools.find((t) => t.name === 'create_post')!;
+    expect((create.inputSchema.properties as any).platform.enum).toContain('mastodon');
+    expect(create.inputSchema.required).toEqual(['platform', 'body']);
+    expect(create.annotations).toMatchObject({ readOnlyHint: false });
+    await client.close();
+  });
+});
+
+describe('tools/call', () => {
+  it('rejects an unknown argument, and an unknown tool, as protocol errors', async () => {
+    const client = await connect(writer);
+    await expect(client.callTool({ name: 'whoami', arguments: { colour: 'red' } })).rejects.toThrow(
+      /colour|Unrecognized/i,
+    );
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(
+      /Unknown tool/,
+    );
+    await expect(client.callTool({ name: 'admin_purge', arguments: {} })).rejects.toThrow(
+      /Unknown tool/,
+    );
+    await client.close();
+  });
+
+  it('answers a tool failure with isError and a message', async () => {
+    const client = await connect(writer);
+    const res = await client.callTool({ name: 'get_post', arguments: { post_id: '999999' } });
+    expect(res.isError).toBe(true);
+    expect((res.content as any)[0].text).toMatch(/not_found: Post not found/);
+    const scoped = await connect(reader);
+    const denied = await scoped.callTool({
+      name: 'create_post',
+      arguments: { platform: 'x', body: 'x' },
+    });
+    expect(denied.isError).toBe(true);
+    expect((denied.content as any)[0].text).toMatch(/missing_scope/);
+    await client.close();
+    await scoped.close();
+  });
+
+  it('answers whoami with JSON text and structuredContent', async () => {
+    const client = await connect(reader);
+    const res = await client.callTool({ name: 'whoami', arguments: {} });
+    expect(res.structuredContent).toEqual({ email: owner.email, plan: 'plus', scopes: ['read'] });
+    expect(JSON.parse((res.content as any)[0].text)).toEqual(res.structuredContent);
+    await client.close();
+  });
+
+  it('drafts, approves, schedules, unschedules and rejects, as REST then sees', async () => {
+    const client = await connect(writer);
+    const { post } = await tool(client, 'create_post', { platform: 'mastodon', body: 'via MCP' });
+    const rest = (id: string) =>
+      call(server, 'GET', `/v1/posts?status_filter=${id}`, { key: writer });
+    expect((await rest('draft')).body.map((p: any) => p.id)).toContain(post.id);
+
+    await tool(client, 'approve_post', { post_id: post.id });
+    expect((await rest('approved')).body.map((p: any) => p.id)).toContain(post.id);
+
+    const when = new Date(Date.now() + 86_400_000).toISOString();
+    const scheduled = await tool(client, 'schedule_post', { post_id: post.id, when });
+    expect(scheduled.post).toMatchObject({ status: 'scheduled', scheduled_for: when });
+    expect((await rest('scheduled')).body.map((p: any) => p.id)).toContain(post.id);
+
+    await tool(client, 'unschedule_post', { post_id: post.id });
+    expect((await rest('approved')).body.map((p: any) => p.id)).toContain(post.id);
+
+    const nextSlot = await tool(client, 'schedule_post', { post_id: post.id });
+    expect(nextSlot.post.status).toBe('scheduled');
+    expect(['09:00', '12:30', '17:00']).toContain(nextSlot.post.scheduled_for.slice(11, 16));
+
+    const rejected = await tool(client, 'reject_post', {
+      post_id: post.id,
+      reason: 'tone',
+      code: 'voice',
+    });
+    expect(rejected.post).toMatchObject({
+      status: 'rejected',
+      rejection: { reason: 'tone', code: 'voice' },
+    });
+    expect((await rest('rejected')).body.map((p: any) => p.id)).toContain(post.id);
+
+    const edited = await tool(client, 'update_post', { post_id: post.id, body: 'better copy' });
+    expect(edited.post).toMatchObject({ status: 'draft', body: 'better copy' });
+    await expect(
+      client.callTool({ name: 'update_post', arguments: { post_id: post.id } }),
+    ).rejects.toThrow(/at least one field/);
+
+    const starred = await tool(client, 'favorite_post', { post_id: post.id });
+    expect(starred.post.favorited_at).not.toBeNull();
+    expect(
+      (await tool(client, 'unfavorite_post', { post_id: post.id })).post.favorited_at,
+    ).toBeNull();
+
+    const audit = await tool(client, 'get_audit', { post_id: post.id });
+    expect(audit.entries.map((e: any) => e.action)).toEqual([
+      'favorite',
+      'favorite',
+      'update',
+      'reject',
+      'schedule',
+      'unschedule',
+      'schedule',
+      'approve',
+      'create',
+    ]);
+    const queue = await tool(client, 'get_queue_summary', {});
+    expect(queue.by_status.draft).toBeGreaterThan(0);
+    const usage = await tool(client, 'get_usage', {});
+    expect(usage).toMatchObject({ plan: 'plus', request_budget: { limit: 600 } });
+    const brands = await tool(client, 'list_brands', {});
+    expect(brands.brands[0]).toMatchObject({
+      id: owner.brandId,
+      uuid: owner.brandUuid,
+      selected: true,
+    });
+    expect((await tool(client, 'list_accounts', {})).accounts).toEqual([]);
+    const full = await tool(client, 'get_post', { post_id: post.id });
+    expect(full.post).toMatchObject({ id: post.id, brand_uuid: owner.brandUuid });
+    await client.close();
+  });
+});
+
+describe('result size', () => {
+  it('caps a result at 40 KB with an explicit truncated marker, never cut JSON', async () => {
+    const acct = await makeAccount(server.pool);
+    const key = await makeKey(server.pool, acct.accountId, ['read', 'publish']);
+    for (let i = 0; i < 40; i++)
+      await call(server, 'POST', '/v1/posts', {
+        key,
+        body: { platform: 'facebook', body: `${i} ${'words '.repeat(300)}` },
+      });
+    const client = await connect(key);
+    const res = await client.callTool({ name: 'list_posts', arguments: { limit: 100 } });
+    const text = (res.content as any)[0].text as string;
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(40 * 1024);
+    const parsed = JSON.parse(text);
+    expect(parsed.truncated).toBe(true);
+    expect(parsed.omitted).toBe(40 - parsed.posts.length);
+    expect(parsed.posts.length).toBeGreaterThan(0);
+    await client.close();
+  });
+
+  it('cuts one oversized text with a marker', async () => {
+    const acct = await makeAccount(server.pool);
+    const key = await makeKey(server.pool, acct.accountId, ['read', 'publish']);
+    const created = await call(server, 'POST', '/v1/posts', {
+      key,
+      body: { platform: 'facebook', body: 'z'.repeat(60_000) },
+    });
+    const client = await connect(key);
+    const res = await client.callTool({
+      name: 'get_post',
+      arguments: { post_id: created.body.id },
+    });
+    const text = (res.content as any)[0].text as string;
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(40 * 1024);
+    const parsed = JSON.parse(text);
+    expect(parsed.truncated).toBe(true);
+    expect(parsed.post.body).toMatch(/… \[truncated \d+ characters\]$/);
+    await client.close();
+  });
+});
+
+describe('a slow call', () => {
+  it('streams keepalives and progress to a client that accepts SSE', async () => {
+    const res = await fetch(`${server.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${writer}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: {
+          name: 'slow_echo',
+          arguments: { text: 'hi', ms: 600 },
+          _meta: { progressToken: 'p1' },
+        },
+      }),
+    });
+    expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const stream = await res.text();
+    expect(stream.match(/: keepalive/g)?.length ?? 0).toBeGreaterThanOrEqual(3);
+    const events = stream
+      .split('\n')
+      .filter((l) => l.startsWith('data: '))
+      .map((l) => JSON.parse(l.slice(6)));
+    expect(
+      events.filter((e) => e.method === 'notifications/progress').map((e) => e.params.progress),
+    ).toEqual([1, 2, 3]);
+    expect(events.at(-1)).toMatchObject({ id: 3, result: { structuredContent: { text: 'hi' } } });
+  });
+});
+
+describe('prompts', () => {
+  it('lists the four shipped prompts and renders one with its arguments', async () => {
+    const client = await connect(reader);
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual([
+      'content_ops',
+      'weekly_review',
+      'repurpose_source',
+      'plan_week',
+    ]);
+    const got = await client.getPrompt({ name: 'plan_week', arguments: { theme: 'launch week' } });
+    expect((got.messages[0]!.content as any).text).toMatch(/launch week[\s\S]*schedule_post/);
+    await expect(client.getPrompt({ name: 'plan_week', arguments: {} })).rejects.toThrow(/theme/);
+    await client.close();
+  });
+});
