@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark, printed as figures. Traffic goes to loopback only.
 import type { Connectors } from '../core/connectors/connector.ts';
+import { benchMcp } from './mcp.ts';
 import { benchMe } from './me.ts';
 import { benchPostsApi, benchPublicationDelay } from './posts.ts';
 import { startBenchService } from './support.ts';
@@ -17,6 +18,7 @@ const svc = await startBenchService({ connectors });
 try {
   await benchMe(svc, seconds);
   await benchPostsApi(svc, seconds);
+  await benchMcp(svc, seconds);
   await benchPublicationDelay(svc);
 } finally {
   await svc.stop();

@@ -9,6 +9,7 @@ import type { Config } from '../../core/config.ts';
 import { DomainError } from '../../core/errors.ts';
 import { type AuthContext, authenticateBearer, principalOf } from '../auth.ts';
 import { asDomainError, sendError } from '../errors.ts';
+import { exchangeJson } from './jsonTransport.ts';
 import { compileTools, type ToolDefinition } from './registry.ts';
 import { buildMcpServer, PROTOCOL_VERSIONS } from './server.ts';
 import { ACCOUNT_TOOLS } from './tools/account.ts';
@@ -82,19 +83,24 @@ export const mcpRoutes: FastifyPluginAsync<
         principal: principalOf(req),
         budget: req.budget!,
       });
-      // A client that accepts only JSON (SPEC.md's own example) gets one JSON response; the
-      // SDK would answer it 406, so it is told both are fine and set to answer in JSON.
       const streams = (req.headers.accept ?? '').includes('text/event-stream');
+      if (!streams) {
+        const exchange = await exchangeJson(req.body, async (transport) => {
+          await server.connect(transport);
+          return () => server.close();
+        });
+        reply.code(exchange.status);
+        return exchange.status === 202 ? reply.send() : exchange.body;
+      }
+      // A client that accepts SSE gets the SDK's transport: progress and keepalives stream.
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
-        enableJsonResponse: !streams,
+        enableJsonResponse: false,
         keepAliveMs,
       });
       await server.connect(transport);
-      const headers = webHeaders(req);
-      headers.set('accept', 'application/json, text/event-stream');
       const response = await transport.handleRequest(
-        new Request(new URL('/mcp', ownOrigin), { method: 'POST', headers }),
+        new Request(new URL('/mcp', ownOrigin), { method: 'POST', headers: webHeaders(req) }),
         { parsedBody: req.body },
       );
       const close = () => {

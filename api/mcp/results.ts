@@ -42,8 +42,13 @@ function cutLongestString(value: unknown, keep: number): unknown {
   return copy;
 }
 
-export function capResult(result: Record<string, unknown>): Record<string, unknown> {
-  if (size(result) <= RESULT_LIMIT_BYTES) return result;
+/** The result within the limit, and its JSON text (serialized once). */
+export function capResult(result: Record<string, unknown>): {
+  result: Record<string, unknown>;
+  text: string;
+} {
+  const text = JSON.stringify(result);
+  if (Buffer.byteLength(text) <= RESULT_LIMIT_BYTES) return { result, text };
   let out: Record<string, unknown> = { ...result, truncated: true };
   const key = largestArray(result);
   if (key) {
@@ -64,5 +69,5 @@ export function capResult(result: Record<string, unknown>): Record<string, unkno
     if (cut) out = cut;
     else keep = Math.floor(keep / 2);
   }
-  return out;
+  return { result: out, text: JSON.stringify(out) };
 }

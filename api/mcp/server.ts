@@ -44,10 +44,10 @@ async function callTool(
         ErrorCode.InvalidParams,
         `Invalid arguments for ${name}: ${issueText(parsed.error.issues)}`,
       );
-    const result = capResult(
+    const { result, text } = capResult(
       (await tool.run({ ...ctx, ...extra }, parsed.data)) as Record<string, unknown>,
     );
-    return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+    return { content: [{ type: 'text', text }], structuredContent: result };
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
     // A tool failure, not a protocol one: the model reads the message and can adjust.

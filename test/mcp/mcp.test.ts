@@ -146,6 +146,12 @@ describe('transport', () => {
     expect(res.body.result.tools.length).toBeGreaterThan(5);
   });
 
+  it('refuses a body that is not JSON-RPC 2.0 with a JSON-RPC error', async () => {
+    const res = await rpc({ hello: 'world' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+  });
+
   it('accepts a notification with 202', async () => {
     const res = await rpc({ jsonrpc: '2.0', method: 'notifications/initialized' });
     expect(res.status).toBe(202);
