@@ -62,20 +62,23 @@ export async function insertPost(
   const { rows } = await db.query<PostRow>({
     name: 'insert_post',
     text: `
-      with p as (
+      with b as (
+        select id, uuid from brands where id = $2 and account_id = $1
+      ), p as (
         insert into posts (account_id, brand_id, platform, kind, body, hashtags, status,
                            scheduled_for, approved_at)
         select $1, b.id, $3, $4, $5, $6,
                case when $7::timestamptz is null then 'draft' else 'scheduled' end,
                $7::timestamptz,
                case when $7::timestamptz is null then null else now() end
-        from brands b where b.id = $2 and b.account_id = $1
+        from b
         returning *
       ), a as (
         insert into audit_log (account_id, post_id, action, to_status, actor_kind, actor_id)
         select account_id, id, 'create', status, $8, $9 from p
       )
-      ${selectPosts('p')}`,
+      -- A new post has no attachments yet: the caller adds them in the same transaction.
+      select p.*, b.uuid as brand_uuid, '{}'::text[] as asset_ids from p, b`,
     values: [
       p.accountId,
       p.brandId,
