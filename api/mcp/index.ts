@@ -99,8 +99,11 @@ export const mcpRoutes: FastifyPluginAsync<
         keepAliveMs,
       });
       await server.connect(transport);
+      const headers = webHeaders(req);
+      // The SDK also insists on application/json in Accept; SSE is what this client wants.
+      headers.set('accept', 'application/json, text/event-stream');
       const response = await transport.handleRequest(
-        new Request(new URL('/mcp', ownOrigin), { method: 'POST', headers: webHeaders(req) }),
+        new Request(new URL('/mcp', ownOrigin), { method: 'POST', headers }),
         { parsedBody: req.body },
       );
       const close = () => {

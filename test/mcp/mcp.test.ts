@@ -338,6 +338,8 @@ describe('tools/call', () => {
       (await tool(client, 'unfavorite_post', { post_id: post.id })).post.favorited_at,
     ).toBeNull();
 
+    const future = new Date(Date.now() + 60_000).toISOString();
+    expect((await tool(client, 'get_audit', { post_id: post.id, since: future })).entries).toEqual([]);
     const audit = await tool(client, 'get_audit', { post_id: post.id });
     expect(audit.entries.map((e: any) => e.action)).toEqual([
       'favorite',
@@ -415,7 +417,7 @@ describe('a slow call', () => {
       headers: {
         authorization: `Bearer ${writer}`,
         'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
+        accept: 'text/event-stream',
       },
       body: JSON.stringify({
         jsonrpc: '2.0',
