@@ -339,7 +339,9 @@ describe('tools/call', () => {
     ).toBeNull();
 
     const future = new Date(Date.now() + 60_000).toISOString();
-    expect((await tool(client, 'get_audit', { post_id: post.id, since: future })).entries).toEqual([]);
+    expect((await tool(client, 'get_audit', { post_id: post.id, since: future })).entries).toEqual(
+      [],
+    );
     const audit = await tool(client, 'get_audit', { post_id: post.id });
     expect(audit.entries.map((e: any) => e.action)).toEqual([
       'favorite',
