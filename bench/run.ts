@@ -4,8 +4,12 @@ import { benchMcp } from './mcp.ts';
 import { benchMe } from './me.ts';
 import { benchPostsApi, benchPublicationDelay } from './posts.ts';
 import { startBenchService } from './support.ts';
+import { benchWebhooks } from './webhooks.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+// Webhook receivers run on loopback, which the outbound guard refuses unless allowed.
+process.env.OUTBOUND_ALLOWLIST ??= '127.0.0.0/8';
+process.env.OUTBOUND_ALLOW_HTTP ??= 'true';
 // A platform that accepts every post at once: the delay measured is the service's own.
 const instant = {
   publish: async (req: { idempotencyKey: string }) => ({
@@ -20,6 +24,7 @@ try {
   await benchPostsApi(svc, seconds);
   await benchMcp(svc, seconds);
   await benchPublicationDelay(svc);
+  await benchWebhooks(svc);
 } finally {
   await svc.stop();
 }

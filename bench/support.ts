@@ -10,6 +10,7 @@ import { loadConfig } from '../core/config.ts';
 import type { Connectors } from '../core/connectors/connector.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { createLogger } from '../core/logger.ts';
+import { outboundPolicy } from '../core/outbound/guard.ts';
 import { openDatabase } from '../core/runtime.ts';
 import { startWorker } from '../workers/index.ts';
 
@@ -34,6 +35,7 @@ export async function startBenchService(
     concurrency: config.workerConcurrency,
     log,
     connectors: opts.connectors,
+    outbound: outboundPolicy(config),
   });
   const app = await buildApp({ pool: db.pool, config, sessionSecret: 'bench'.repeat(8) });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -5,6 +5,7 @@
 import { buildApp } from '../api/app.ts';
 import { ConfigError, loadConfig } from '../core/config.ts';
 import { createLogger } from '../core/logger.ts';
+import { outboundPolicy } from '../core/outbound/guard.ts';
 import { openDatabase } from '../core/runtime.ts';
 import { loadLocalSecrets } from '../core/secrets.ts';
 import { startWorker } from '../workers/index.ts';
@@ -27,6 +28,7 @@ async function main(role: Role) {
       pool: db.pool,
       concurrency: config.workerConcurrency,
       log: log.child({ role: 'worker' }),
+      outbound: outboundPolicy(config),
     });
     stops.push(() => runner.stop());
     log.info({ concurrency: config.workerConcurrency }, 'worker started');

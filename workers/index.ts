@@ -3,8 +3,10 @@ import { type Runner, run, type TaskList, Logger as WorkerLogger } from 'graphil
 import { builtinConnectors, type Connectors } from '../core/connectors/connector.ts';
 import type { Pool } from '../core/db/pool.ts';
 import type { Logger } from '../core/logger.ts';
+import type { OutboundPolicy } from '../core/outbound/guard.ts';
 import { PUBLISH_POST_TASK } from '../core/posts/publicationJobs.ts';
 import { cleanupSessions } from './cleanupSessions.ts';
+import { deliverWebhookTask } from './deliverWebhook.ts';
 import { publishPost } from './publishPost.ts';
 
 export type WorkerDeps = {
@@ -13,12 +15,19 @@ export type WorkerDeps = {
   log: Logger;
   /** Platform connectors; the shipped ones when omitted (tests and benchmarks add theirs). */
   connectors?: Connectors;
+  /** Where outbound requests (webhook deliveries) may go; public https only when omitted. */
+  outbound?: OutboundPolicy;
 };
 
-export function taskList(deps: { pool: Pool; connectors: Connectors }): TaskList {
+export function taskList(deps: {
+  pool: Pool;
+  connectors: Connectors;
+  outbound: OutboundPolicy;
+}): TaskList {
   return {
     cleanup_sessions: cleanupSessions(deps.pool),
     [PUBLISH_POST_TASK]: publishPost(deps),
+    deliver_webhook: deliverWebhookTask(deps),
   };
 }
 
@@ -41,7 +50,11 @@ export async function startWorker(deps: WorkerDeps): Promise<Runner> {
     pgPool: deps.pool,
     concurrency: deps.concurrency,
     noHandleSignals: true,
-    taskList: taskList({ pool: deps.pool, connectors: deps.connectors ?? builtinConnectors() }),
+    taskList: taskList({
+      pool: deps.pool,
+      connectors: deps.connectors ?? builtinConnectors(),
+      outbound: deps.outbound ?? { allowlist: [], allowHttp: false },
+    }),
     crontab: CRONTAB,
     logger: workerLogger(deps.log),
     preset: {

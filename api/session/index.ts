@@ -1,4 +1,4 @@
-// Dashboard session routes (CONTRACT.md): /auth, /apikeys (and /webhooks later).
+// Dashboard session routes (CONTRACT.md): /auth, /apikeys, /webhooks.
 // They refuse bearer credentials, and refuse state-changing requests from a foreign Origin.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Config } from '../../core/config.ts';
@@ -7,6 +7,7 @@ import { DomainError, forbidden } from '../../core/errors.ts';
 import { principalForSession } from '../../core/sessions/service.ts';
 import { apiKeyRoutes } from './apikeys.ts';
 import { authRoutes } from './auth.ts';
+import { webhookRoutes } from './webhooks.ts';
 
 export const SESSION_COOKIE = 'sps_session';
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -46,4 +47,5 @@ export const sessionRoutes: FastifyPluginAsync<SessionDeps> = async (app, deps) 
   });
   await app.register(authRoutes, deps);
   await app.register(apiKeyRoutes, deps);
+  await app.register(webhookRoutes, deps);
 };

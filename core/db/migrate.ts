@@ -33,6 +33,8 @@ export async function migrate(pool: Pool): Promise<string[]> {
   const applied: string[] = [];
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    // Graphile Worker's schema first: our migrations may call graphile_worker.add_job.
+    await runMigrations({ pgPool: pool, logger: silentLogger });
     await client.query(`create table if not exists schema_migrations (
       version int primary key, name text not null, applied_at timestamptz not null default now())`);
     const { rows } = await client.query<{ version: number }>(
@@ -55,7 +57,6 @@ export async function migrate(pool: Pool): Promise<string[]> {
       }
       applied.push(m.name);
     }
-    await runMigrations({ pgPool: pool, logger: silentLogger });
   } finally {
     await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
     client.release();

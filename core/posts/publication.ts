@@ -1,6 +1,6 @@
 // Publishing a scheduled post at its time: claim it (`scheduled` to `publishing`), hand it to
 // the connector of the brand's connected account, then record `published` or `failed` with
-// its event row, in one statement. A post is published at most once per publication_seq:
+// its event row and the event's webhook deliveries, in one statement. A post is published at most once per publication_seq:
 // a retried job resumes the same attempt with the same idempotency key.
 import { z } from 'zod';
 import {
@@ -75,12 +75,14 @@ with p as (
 ), e as (
   insert into events (account_id, type, post_id, body)
   select account_id, 'post.' || status, id, $7 from p
+  returning id, account_id, type
 ), a as (
   insert into audit_log (account_id, post_id, action, from_status, to_status, actor_kind,
                          detail)
   select account_id, id, status, 'publishing', status, 'system', $8::jsonb from p
 )
-select id from p`;
+select p.id, (select enqueue_event_deliveries(e.id, e.account_id, e.type) from e) as deliveries
+from p`;
 
 type Outcome =
   | { status: 'published'; publication: Publication }

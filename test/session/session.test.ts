@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBrand } from '../../core/brands/service.ts';
 import {
   call,
+  login as loginAs,
   makeAccount,
   startServer,
   type TestAccount,
@@ -16,14 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function login(acct: TestAccount): Promise<string> {
-  const res = await call(server, 'POST', '/auth/login', {
-    body: { email: acct.email, password: acct.password },
-  });
-  expect(res.status).toBe(200);
-  const cookie = res.headers.get('set-cookie')!;
-  return cookie.split(';')[0]!;
-}
+const login = (acct: TestAccount) => loginAs(server, acct);
 
 const withCookie = (cookie: string, extra: Record<string, string> = {}) => ({
   headers: { cookie, ...extra },

@@ -1,6 +1,7 @@
 // A real listening server on loopback over a fresh database, plus fixtures that create
 // accounts and keys through the same domain functions the CLI uses.
 import type { AddressInfo } from 'node:net';
+import type { FastifyBaseLogger } from 'fastify';
 import { type App, buildApp } from '../../api/app.ts';
 import type { McpOptions } from '../../api/mcp/index.ts';
 import type { Plan, Scope } from '../../core/accounts/plans.ts';
@@ -31,6 +32,8 @@ export async function startServer(
     /** Share another server's database (a second API process); it is not dropped on close. */
     db?: TestDatabase;
     mcp?: McpOptions;
+    /** A logger for the app (tests that inspect what is logged). */
+    logger?: FastifyBaseLogger;
   } = {},
 ): Promise<TestServer> {
   const db = opts.db ?? (await freshDatabase());
@@ -40,6 +43,7 @@ export async function startServer(
     config,
     sessionSecret: TEST_SESSION_SECRET,
     mcp: opts.mcp,
+    logger: opts.logger,
   });
   if (opts.extend) await opts.extend(app, db.pool);
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -84,6 +88,15 @@ export async function makeKey(pool: Pool, accountId: string, scopes: Scope[] = [
 }
 
 export type Reply = { status: number; headers: Headers; body: any };
+
+/** Signs in to the dashboard; returns the `cookie` header value of the session. */
+export async function login(server: { baseUrl: string }, acct: TestAccount): Promise<string> {
+  const res = await call(server, 'POST', '/auth/login', {
+    body: { email: acct.email, password: acct.password },
+  });
+  if (res.status !== 200) throw new Error(`login failed: ${res.status}`);
+  return res.headers.get('set-cookie')!.split(';')[0]!;
+}
 
 /** One HTTP request to the test server; JSON in and out. */
 export async function call(

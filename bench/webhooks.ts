@@ -1,0 +1,126 @@
+// Webhook deliveries per second to a local receiver that answers 204, and the delay from a
+// post's `published` commit to the receiver's arrival (median, p99). Issue target: median
+// under 100 ms. The service must allow loopback (OUTBOUND_ALLOWLIST, OUTBOUND_ALLOW_HTTP).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAccount, setBudget } from '../core/accounts/service.ts';
+import { createApiKey } from '../core/apikeys/service.ts';
+import { upsertConnectedAccount } from '../core/connections/db.ts';
+import type { BenchService } from './support.ts';
+
+async function startBenchReceiver(onArrival: (body: string) => void) {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      onArrival(body);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+async function endpointAccount(svc: BenchService, name: string, url: string) {
+  const account = await createAccount(svc.pool, {
+    email: `bench-${name}-${Date.now()}@example.com`,
+    password: 'bench password',
+    plan: 'business',
+  });
+  await setBudget(svc.pool, account.accountId, 100_000_000);
+  await svc.pool.query(
+    `insert into webhook_endpoints (account_id, url, events, secret)
+     values ($1, $2, '{post.published,post.failed}', 'whsec_bench')`,
+    [account.accountId, url],
+  );
+  return account;
+}
+
+export async function benchWebhooks(svc: BenchService, events = 2000, posts = 200) {
+  // Throughput: events written at once, each fanned out to one endpoint.
+  let arrived = 0;
+  let allArrived: () => void = () => {};
+  const done = new Promise<void>((r) => {
+    allArrived = r;
+  });
+  const sink = await startBenchReceiver(() => {
+    if (++arrived === events) allArrived();
+  });
+  const thru = await endpointAccount(svc, 'webhooks', sink.url);
+  const started = Date.now();
+  await svc.pool.query(
+    `with e as (
+       insert into events (account_id, type, body)
+       select $1, 'post.published', json_build_object('event', 'post.published', 'n', n)::text
+       from generate_series(1, $2) n
+       returning id, account_id, type
+     )
+     select count(enqueue_event_deliveries(id, account_id, type)) from e`,
+    [thru.accountId, events],
+  );
+  await Promise.race([done, new Promise((r) => setTimeout(r, 120_000))]);
+  const seconds = (Date.now() - started) / 1000;
+  await sink.close();
+
+  // Delay: posts published one after another, each delivered to a receiver.
+  const arrivals = new Map<string, number>();
+  const receiver = await startBenchReceiver((body) => {
+    arrivals.set((JSON.parse(body) as { post: { id: string } }).post.id, Date.now());
+  });
+  const acct = await endpointAccount(svc, 'webhook-delay', receiver.url);
+  await upsertConnectedAccount(svc.pool, {
+    accountId: acct.accountId,
+    brandId: acct.brand.id,
+    platform: 'mastodon',
+    handle: '@bench',
+  });
+  const { key } = await createApiKey(svc.pool, acct.accountId, { scopes: ['publish'] });
+  const first = Date.now() + 2000;
+  const ids: string[] = [];
+  for (let i = 0; i < posts; i++) {
+    const res = await fetch(`${svc.baseUrl}/v1/posts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        platform: 'mastodon',
+        body: `webhook ${i}`,
+        schedule_at: new Date(first + i * 20).toISOString(),
+      }),
+    });
+    ids.push(((await res.json()) as { id: string }).id);
+  }
+  const deadline = first + posts * 20 + 30_000;
+  while (arrivals.size < posts && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100));
+  const { rows } = await svc.pool.query<{ id: string; published_ms: number }>(
+    `select id, extract(epoch from published_at) * 1000 as published_ms from posts
+     where id = any($1::bigint[]) and status = 'published'`,
+    [ids],
+  );
+  await receiver.close();
+  const delays = rows
+    .filter((r) => arrivals.has(r.id))
+    .map((r) => arrivals.get(r.id)! - Number(r.published_ms))
+    .sort((a, b) => a - b);
+
+  console.log('Webhook deliveries to a loopback receiver answering 204');
+  console.log(
+    `  throughput         ${Math.round(events / seconds)} deliveries/s (${arrived}/${events} in ${seconds.toFixed(1)} s)`,
+  );
+  console.log(
+    `  publish → arrival  median ${Math.round(percentile(delays, 50))} ms, p99 ${Math.round(percentile(delays, 99))} ms over ${delays.length} posts (target: median < 100 ms)`,
+  );
+  return {
+    perSecond: events / seconds,
+    median: percentile(delays, 50),
+    p99: percentile(delays, 99),
+  };
+}

@@ -1,0 +1,129 @@
+// The one way the service sends a request to an address a user supplied (webhooks now; URL
+// ingest, generation sources and platform instances later). The name is resolved once, every
+// resulting address is checked, and the connection goes to the checked address (the socket's
+// `lookup` is pinned), so DNS rebinding between check and connect cannot slip through.
+// Redirects are never followed here; time and response size are capped.
+import { lookup as dnsLookup } from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
+import { type Cidr, isAllowedAddress, parseAllowlist } from './addresses.ts';
+
+export type OutboundPolicy = { allowlist: Cidr[]; allowHttp: boolean };
+
+export const outboundPolicy = (config: {
+  outboundAllowlist: string[];
+  outboundAllowHttp: boolean;
+}): OutboundPolicy => ({
+  allowlist: parseAllowlist(config.outboundAllowlist),
+  allowHttp: config.outboundAllowHttp,
+});
+
+/** A request the guard refused to send; the message says why. */
+export class OutboundRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OutboundRefused';
+  }
+}
+
+/** Checks the URL's form: a parsable http(s) URL, https unless the policy allows http. */
+export function checkUrlForm(raw: string, policy: OutboundPolicy): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new OutboundRefused('not a valid URL');
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp))
+    throw new OutboundRefused(
+      policy.allowHttp ? 'the URL must use http or https' : 'the URL must use https',
+    );
+  if (url.username || url.password) throw new OutboundRefused('the URL may not carry credentials');
+  return url;
+}
+
+export type CheckedTarget = { url: URL; address: string; family: 4 | 6 };
+
+/** Resolves the URL's host and checks every address; the first becomes the one to connect to. */
+export async function resolveChecked(raw: string, policy: OutboundPolicy): Promise<CheckedTarget> {
+  const url = checkUrlForm(raw, policy);
+  // WHATWG URL has already turned decimal, octal and hex IPv4 forms into dotted quads.
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const addresses = isIP(host)
+    ? [{ address: host, family: isIP(host) as 4 | 6 }]
+    : await dnsLookup(host, { all: true, verbatim: true }).catch(() => {
+        throw new OutboundRefused(`the host ${host} does not resolve`);
+      });
+  if (!addresses.length) throw new OutboundRefused(`the host ${host} does not resolve`);
+  const refused = addresses.find((a) => !isAllowedAddress(a.address, policy.allowlist));
+  if (refused)
+    throw new OutboundRefused(
+      `${host} resolves to ${refused.address}, which is not a public address`,
+    );
+  const first = addresses[0]!;
+  return { url, address: first.address, family: first.family as 4 | 6 };
+}
+
+export type OutboundResponse = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
+
+/**
+ * Sends one request to a checked target. Resolves with the response (any status, redirects
+ * included, never followed); rejects on network errors, timeouts and oversized responses.
+ */
+export function sendChecked(
+  target: CheckedTarget,
+  init: {
+    method: string;
+    headers: Record<string, string>;
+    body?: Buffer | string;
+    timeoutMs: number;
+    maxResponseBytes: number;
+  },
+): Promise<OutboundResponse> {
+  const pinned: LookupFunction = (_host, options, callback) => {
+    if ((options as { all?: boolean }).all)
+      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+        { address: target.address, family: target.family },
+      ]);
+    else callback(null, target.address, target.family);
+  };
+  const client = target.url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = client.request(
+      target.url,
+      {
+        method: init.method,
+        headers: init.headers,
+        lookup: pinned,
+        agent: false,
+        signal: AbortSignal.timeout(init.timeoutMs),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > init.maxResponseBytes) {
+            req.destroy(new OutboundRefused('the response is larger than allowed'));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', (err) =>
+      reject(err.name === 'AbortError' ? new Error(`timed out after ${init.timeoutMs} ms`) : err),
+    );
+    req.end(init.body);
+  });
+}
