@@ -85,8 +85,7 @@ export async function deliverWebhook(
   );
   const delivery = rows[0];
   // Gone with its endpoint, already settled, or a stale job for an earlier attempt.
-  if (delivery?.status !== 'pending' || delivery.attempts !== job.attempt - 1)
-    return 'skipped';
+  if (delivery?.status !== 'pending' || delivery.attempts !== job.attempt - 1) return 'skipped';
 
   const started = new Date();
   const outcome = await attempt(delivery.url, delivery.secret, delivery.body, policy);
