@@ -11,9 +11,11 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import type { MediaDeps } from '../core/assets/service.ts';
 import { createBudgetCounter } from '../core/auth/budget.ts';
 import type { Config } from '../core/config.ts';
 import type { Pool } from '../core/db/pool.ts';
+import { type Storage, storageFor } from '../core/storage/storage.ts';
 import type { AuthContext } from './auth.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
 import { graphqlRoutes } from './graphql/index.ts';
@@ -29,6 +31,8 @@ export type AppDeps = {
   sessionSecret: string;
   logger?: FastifyBaseLogger | boolean;
   mcp?: McpOptions;
+  /** Asset storage; the configured driver when omitted. */
+  storage?: Storage;
 };
 
 export type App = FastifyInstance & { auth: AuthContext };
@@ -88,8 +92,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(sessionRoutes, { pool: deps.pool, config: deps.config });
   const auth: AuthContext = { pool: deps.pool, budget: createBudgetCounter(deps.pool) };
   app.addHook('onClose', () => auth.budget.stop());
-  await app.register(restRoutes, { auth, prefix: '/v1' });
+  const media: MediaDeps = {
+    pool: deps.pool,
+    storage: deps.storage ?? storageFor(deps.config),
+    publicBaseUrl: deps.config.publicBaseUrl,
+  };
+  await app.register(restRoutes, { auth, media, prefix: '/v1' });
   await app.register(graphqlRoutes, { auth });
-  await app.register(mcpRoutes, { auth, config: deps.config, ...deps.mcp });
+  await app.register(mcpRoutes, { auth, config: deps.config, media, ...deps.mcp });
   return Object.assign(app, { auth });
 }

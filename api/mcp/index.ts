@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { MediaDeps } from '../../core/assets/service.ts';
 import type { Config } from '../../core/config.ts';
 import { DomainError } from '../../core/errors.ts';
 import { type AuthContext, authenticateBearer, principalOf } from '../auth.ts';
@@ -13,6 +14,7 @@ import { exchangeJson } from './jsonTransport.ts';
 import { compileTools, type ToolDefinition } from './registry.ts';
 import { buildMcpServer, PROTOCOL_VERSIONS } from './server.ts';
 import { ACCOUNT_TOOLS } from './tools/account.ts';
+import { LIBRARY_TOOLS } from './tools/library.ts';
 import { POST_TOOLS } from './tools/posts.ts';
 
 export type McpOptions = {
@@ -40,9 +42,14 @@ function webHeaders(req: FastifyRequest): Headers {
 }
 
 export const mcpRoutes: FastifyPluginAsync<
-  { auth: AuthContext; config: Config } & McpOptions
+  { auth: AuthContext; config: Config; media: MediaDeps } & McpOptions
 > = async (app, opts) => {
-  const registry = compileTools([...ACCOUNT_TOOLS, ...POST_TOOLS, ...(opts.extraTools ?? [])]);
+  const registry = compileTools([
+    ...ACCOUNT_TOOLS,
+    ...POST_TOOLS,
+    ...LIBRARY_TOOLS,
+    ...(opts.extraTools ?? []),
+  ]);
   const ownOrigin = new URL(opts.config.publicBaseUrl).origin;
   const keepAliveMs = opts.keepAliveMs ?? 10_000;
 
@@ -80,6 +87,7 @@ export const mcpRoutes: FastifyPluginAsync<
     async (req, reply) => {
       const server = buildMcpServer(registry, {
         pool: opts.auth.pool,
+        media: opts.media,
         principal: principalOf(req),
         budget: req.budget!,
       });

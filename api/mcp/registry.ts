@@ -3,12 +3,15 @@
 // request by the credential.
 import { z } from 'zod';
 import type { Feature, Scope } from '../../core/accounts/plans.ts';
+import type { MediaDeps } from '../../core/assets/service.ts';
 import type { Budget, Principal } from '../../core/auth/principal.ts';
 import type { Pool } from '../../core/db/pool.ts';
 
 /** What a tool handler gets besides its arguments. */
 export type ToolContext = {
   pool: Pool;
+  /** The media library's storage and addresses. */
+  media: MediaDeps;
   principal: Principal;
   budget: Budget;
   /** Reports progress when the client asked for it (a progressToken); a no-op otherwise. */

@@ -1,13 +1,16 @@
 // The /v1 REST folder: every route here takes a bearer credential, checked by one hook.
 import type { FastifyPluginAsync } from 'fastify';
+import type { MediaDeps } from '../../core/assets/service.ts';
 import { type AuthContext, bearerAuthHook } from '../auth.ts';
+import { assetRoutes } from './assets.ts';
 import { meRoutes } from './me.ts';
 import { postRoutes } from './posts.ts';
 
-export type RestDeps = { auth: AuthContext };
+export type RestDeps = { auth: AuthContext; media: MediaDeps };
 
-export const restRoutes: FastifyPluginAsync<RestDeps> = async (app, { auth }) => {
+export const restRoutes: FastifyPluginAsync<RestDeps> = async (app, { auth, media }) => {
   app.addHook('onRequest', bearerAuthHook(auth));
   await app.register(meRoutes);
   await app.register(postRoutes, { pool: auth.pool });
+  await app.register(assetRoutes, { media });
 };

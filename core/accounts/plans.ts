@@ -32,3 +32,11 @@ export const REQUEST_BUDGET_PER_MINUTE: Record<Plan, number> = {
   pro: 1200,
   business: 3000,
 };
+
+/** Media library storage per account. */
+export const STORAGE_QUOTA_BYTES: Record<Plan, number> = {
+  free: 500 * 1024 ** 2,
+  plus: 10 * 1024 ** 3,
+  pro: 50 * 1024 ** 3,
+  business: 200 * 1024 ** 3,
+};

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../../api/mcp/registry.ts';
 import { setFeature } from '../../core/accounts/service.ts';
+import { insertAsset } from '../../core/assets/db.ts';
 import {
   call,
   makeAccount,
@@ -368,6 +369,35 @@ describe('tools/call', () => {
     const full = await tool(client, 'get_post', { post_id: post.id });
     expect(full.post).toMatchObject({ id: post.id, brand_uuid: owner.brandUuid });
     await client.close();
+  });
+});
+
+describe('library tools', () => {
+  it('lists assets for read keys and deletes them only with the media scope', async () => {
+    const acct = await makeAccount(server.pool);
+    const asset = await insertAsset(server.pool, {
+      accountId: acct.accountId,
+      kind: 'image',
+      mime: 'image/png',
+      filename: 'a.png',
+    });
+    const readerClient = await connect(await makeKey(server.pool, acct.accountId, ['read']));
+    const names = (await readerClient.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('list_assets');
+    expect(names).not.toContain('delete_asset');
+    const listed = await tool(readerClient, 'list_assets', {});
+    expect(listed.assets.map((a: any) => a.id)).toEqual([asset.id]);
+    expect(listed.storage.quota_bytes).toBeGreaterThan(0);
+    await readerClient.close();
+    const mediaClient = await connect(
+      await makeKey(server.pool, acct.accountId, ['read', 'media']),
+    );
+    expect(await tool(mediaClient, 'delete_asset', { asset_id: asset.id })).toEqual({
+      deleted: true,
+      asset_id: asset.id,
+    });
+    expect((await tool(mediaClient, 'list_assets', {})).assets).toEqual([]);
+    await mediaClient.close();
   });
 });
 

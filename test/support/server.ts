@@ -1,6 +1,9 @@
 // A real listening server on loopback over a fresh database, plus fixtures that create
 // accounts and keys through the same domain functions the CLI uses.
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { type App, buildApp } from '../../api/app.ts';
 import type { McpOptions } from '../../api/mcp/index.ts';
@@ -16,6 +19,7 @@ export type TestServer = {
   app: App;
   pool: Pool;
   db: TestDatabase;
+  dataDir: string;
   close: () => Promise<void>;
 };
 
@@ -37,7 +41,9 @@ export async function startServer(
   } = {},
 ): Promise<TestServer> {
   const db = opts.db ?? (await freshDatabase());
-  const config = loadConfig({ DATABASE_URL: db.url, ...opts.env });
+  // Each server keeps its media (and anything else under DATA_DIR) in its own directory.
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sps-test-data-'));
+  const config = loadConfig({ DATABASE_URL: db.url, DATA_DIR: dataDir, ...opts.env });
   const app = await buildApp({
     pool: db.pool,
     config,
@@ -53,8 +59,10 @@ export async function startServer(
     app,
     pool: db.pool,
     db,
+    dataDir,
     close: async () => {
       await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
       if (!opts.db) await db.drop();
     },
   };

@@ -1,0 +1,118 @@
+// /v1/assets (SPEC.md "REST: media"): listing, raw image upload, serving and deleting bytes.
+// Domain: core/assets/service.ts. Chunked video and URL ingest come next.
+import type { Readable } from 'node:stream';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { Asset, AssetList, ListAssetsQuery, UploadQuery } from '../../core/assets/schema.ts';
+import {
+  deleteAsset,
+  listAssets,
+  type MediaDeps,
+  readAsset,
+  uploadImage,
+} from '../../core/assets/service.ts';
+import { principalOf } from '../auth.ts';
+import { bearerErrors, bearerSecurity, ErrorBody, NoContent } from './schemas.ts';
+
+const AssetParams = z.object({ asset_id: z.string().describe('Asset id.') });
+const common = { tags: ['media'], security: bearerSecurity };
+
+export const assetRoutes: FastifyPluginAsync<{ media: MediaDeps }> = async (base, { media }) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  // Raw media bodies stay streams: the upload counts and spools them itself, with its cap.
+  app.addContentTypeParser(/^(image|video|audio)\/[\w.+-]+$/, (_req, payload, done) =>
+    done(null, payload),
+  );
+
+  app.get(
+    '/assets',
+    {
+      config: { requires: { scope: 'read' } },
+      schema: {
+        ...common,
+        summary: 'List library assets, newest first, with cursor paging and storage used',
+        querystring: ListAssetsQuery,
+        response: { 200: AssetList, 404: ErrorBody, 422: ErrorBody, ...bearerErrors },
+      },
+    },
+    async (req) => listAssets(media, principalOf(req), req.query),
+  );
+
+  app.post(
+    '/assets/upload',
+    {
+      config: { requires: { scope: 'media' } },
+      schema: {
+        ...common,
+        summary: 'Upload raw image bytes (not multipart; at most 15 MB; video is refused)',
+        querystring: UploadQuery,
+        response: {
+          201: Asset,
+          404: ErrorBody,
+          413: ErrorBody,
+          415: ErrorBody,
+          422: ErrorBody,
+          ...bearerErrors,
+        },
+      },
+    },
+    async (req, reply) => {
+      const length = req.headers['content-length'];
+      const asset = await uploadImage(media, principalOf(req), {
+        body: req.body as Readable,
+        contentType: String(req.headers['content-type'] ?? ''),
+        contentLength: length === undefined ? undefined : Number(length),
+        ...req.query,
+      });
+      return reply.code(201).send(asset);
+    },
+  );
+
+  for (const [suffix, thumbnail] of [
+    ['content', false],
+    ['thumbnail', true],
+  ] as const)
+    app.get(
+      `/assets/:asset_id/${suffix}`,
+      {
+        config: { requires: { scope: 'read' } },
+        schema: {
+          ...common,
+          summary: thumbnail ? "An asset's thumbnail (WebP)" : "An asset's bytes",
+          params: AssetParams,
+          response: {
+            200: z.any().describe('The bytes, with their media type.'),
+            404: ErrorBody,
+            ...bearerErrors,
+          },
+        },
+      },
+      async (req, reply) => {
+        const { mime, stream } = await readAsset(
+          media,
+          principalOf(req).accountId,
+          req.params.asset_id,
+          thumbnail,
+        );
+        return reply.type(mime).header('cache-control', 'private, max-age=3600').send(stream);
+      },
+    );
+
+  app.delete(
+    '/assets/:asset_id',
+    {
+      config: { requires: { scope: 'media' } },
+      schema: {
+        ...common,
+        summary: 'Delete an asset and its bytes (404 when not found for the account)',
+        params: AssetParams,
+        response: { 204: NoContent, 404: ErrorBody, ...bearerErrors },
+      },
+    },
+    async (req, reply) => {
+      await deleteAsset(media, principalOf(req).accountId, req.params.asset_id);
+      return reply.code(204).send(null);
+    },
+  );
+};

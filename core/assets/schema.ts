@@ -1,0 +1,62 @@
+// Asset (media library) records and listing (SPEC.md "Asset", "REST: media").
+import { z } from 'zod';
+import { IdInput } from '../ids.ts';
+
+export const ASSET_KINDS = ['image', 'video', 'audio'] as const;
+
+/** Largest raw image upload (SPEC.md "Limits"). */
+export const MAX_IMAGE_BYTES = 15 * 1024 * 1024;
+
+export const Asset = z.object({
+  id: z.string(),
+  kind: z.enum(ASSET_KINDS),
+  mime: z.string().describe('Media type probed from the bytes, not taken from the request.'),
+  bytes: z.number(),
+  width: z.number().nullable(),
+  height: z.number().nullable(),
+  duration_s: z.number().nullable(),
+  filename: z.string().nullable(),
+  brand_id: z.string().nullable(),
+  sha256: z.string().nullable(),
+  url: z.string().describe('Where the bytes are served (needs the owner’s credential).'),
+  thumbnail_url: z.string().nullable(),
+  created_at: z.string(),
+});
+export type Asset = z.infer<typeof Asset>;
+
+export const ListAssetsQuery = z
+  .object({
+    kind: z.enum(ASSET_KINDS).optional().describe('Only this kind.'),
+    brand_id: IdInput.optional().describe('Only assets of this brand.'),
+    q: z.string().trim().max(200).optional().describe('Filename contains this text.'),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(200)
+      .default(50)
+      .describe('Rows, 1-200 (default 50).'),
+    cursor: z.string().max(100).optional().describe('next_cursor of the previous page.'),
+  })
+  .strict();
+export type ListAssetsQuery = z.infer<typeof ListAssetsQuery>;
+
+export const StorageUsage = z.object({
+  used_bytes: z.number(),
+  quota_bytes: z.number().describe('The plan’s storage quota.'),
+});
+
+export const AssetList = z.object({
+  assets: z.array(Asset),
+  next_cursor: z.string().nullable().describe('Pass as cursor for the next page; null at the end.'),
+  storage: StorageUsage,
+});
+export type AssetList = z.infer<typeof AssetList>;
+
+export const UploadQuery = z
+  .object({
+    brand_id: IdInput.optional().describe('Brand to file the asset under.'),
+    filename: z.string().trim().max(255).optional().describe('Original file name.'),
+  })
+  .strict();
+export type UploadQuery = z.infer<typeof UploadQuery>;

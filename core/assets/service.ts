@@ -1,0 +1,243 @@
+// The media library: raw image upload (probed with sharp, thumbnailed, counted against the
+// plan's storage quota), listing with cursor paging, reading and deleting bytes.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import sharp from 'sharp';
+import { type Plan, STORAGE_QUOTA_BYTES } from '../accounts/plans.ts';
+import { requireOwnedBrand } from '../brands/service.ts';
+import { type Pool, withTransaction } from '../db/pool.ts';
+import { DomainError, invalid, notFound } from '../errors.ts';
+import { isId } from '../ids.ts';
+import type { Storage } from '../storage/storage.ts';
+import {
+  type Asset,
+  type AssetList,
+  type ListAssetsQuery,
+  MAX_IMAGE_BYTES,
+  type UploadQuery,
+} from './schema.ts';
+
+export type MediaDeps = { pool: Pool; storage: Storage; publicBaseUrl: string };
+type Owner = { accountId: string; plan: Plan };
+
+/** sharp's format names for the images we keep, with their media types. */
+const IMAGE_FORMATS: Record<string, string> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  avif: 'image/avif',
+};
+
+const tooLarge = (what: string) => new DomainError(413, 'body_too_large', what);
+
+type AssetRow = {
+  id: string;
+  kind: Asset['kind'];
+  mime: string;
+  bytes: string;
+  width: number | null;
+  height: number | null;
+  duration_s: string | null;
+  filename: string | null;
+  brand_id: string | null;
+  sha256: string | null;
+  thumb_key: string | null;
+  created_at: Date;
+};
+
+const toAsset = (r: AssetRow, base: string): Asset => ({
+  id: r.id,
+  kind: r.kind,
+  mime: r.mime,
+  bytes: Number(r.bytes),
+  width: r.width,
+  height: r.height,
+  duration_s: r.duration_s === null ? null : Number(r.duration_s),
+  filename: r.filename,
+  brand_id: r.brand_id,
+  sha256: r.sha256,
+  url: `${base}/v1/assets/${r.id}/content`,
+  thumbnail_url: r.thumb_key ? `${base}/v1/assets/${r.id}/thumbnail` : null,
+  created_at: r.created_at.toISOString(),
+});
+
+/** Streams a request body to a temporary file, counting and hashing, up to `limit` bytes. */
+async function spool(
+  body: Readable,
+  limit: number,
+): Promise<{ file: string; bytes: number; sha256: string }> {
+  const file = path.join(os.tmpdir(), `sps-upload-${randomBytes(8).toString('hex')}`);
+  const hash = createHash('sha256');
+  let bytes = 0;
+  const meter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      bytes += chunk.length;
+      if (bytes > limit) return done(tooLarge(`An image upload holds at most ${limit} bytes.`));
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(body, meter, createWriteStream(file));
+  } catch (err) {
+    await rm(file, { force: true });
+    // Stop reading a body we refused: the client learns at once.
+    body.destroy();
+    throw err;
+  }
+  return { file, bytes, sha256: hash.digest('hex') };
+}
+
+async function storageUsed(db: Pick<Pool, 'query'>, accountId: string): Promise<number> {
+  const { rows } = await db.query<{ used: string }>(
+    'select coalesce(sum(bytes), 0) as used from assets where account_id = $1',
+    [accountId],
+  );
+  return Number(rows[0]!.used);
+}
+
+/** Stores a raw image upload as an asset. Video and audio are refused here. */
+export async function uploadImage(
+  deps: MediaDeps,
+  owner: Owner,
+  upload: { body: Readable; contentType: string; contentLength?: number } & UploadQuery,
+): Promise<Asset> {
+  if (!upload.contentType.startsWith('image/'))
+    throw new DomainError(
+      415,
+      'unsupported_media_type',
+      upload.contentType.startsWith('video/')
+        ? 'Videos go through the chunked upload: POST /v1/assets/upload/init, then parts, then finish.'
+        : 'Send raw image bytes with an image Content-Type (image/png, image/jpeg, ...).',
+    );
+  if (upload.contentLength !== undefined && upload.contentLength > MAX_IMAGE_BYTES)
+    throw tooLarge(`An image upload holds at most ${MAX_IMAGE_BYTES} bytes.`);
+  if (upload.brand_id) await requireOwnedBrand(deps.pool, owner.accountId, upload.brand_id);
+
+  const spooled = await spool(upload.body, MAX_IMAGE_BYTES);
+  const keys: string[] = [];
+  try {
+    const meta = await sharp(spooled.file)
+      .metadata()
+      .catch(() => undefined);
+    const mime = meta?.format ? IMAGE_FORMATS[meta.format] : undefined;
+    if (!meta || !mime)
+      throw invalid(
+        ['body'],
+        'the bytes are not a decodable image (JPEG, PNG, WebP, GIF or AVIF)',
+        'not_an_image',
+      );
+    const base = `assets/${owner.accountId}/${randomUUID()}`;
+    const thumb = await sharp(spooled.file)
+      .rotate()
+      .resize(320, 320, { fit: 'inside' })
+      .webp()
+      .toBuffer();
+    await deps.storage.put(base, createReadStream(spooled.file));
+    keys.push(base);
+    await deps.storage.put(`${base}.thumb.webp`, Readable.from(thumb));
+    keys.push(`${base}.thumb.webp`);
+
+    const row = await withTransaction(deps.pool, async (tx) => {
+      // The account row lock makes the quota check and the insert one step.
+      await tx.query('select 1 from accounts where id = $1 for update', [owner.accountId]);
+      const used = await storageUsed(tx, owner.accountId);
+      const quota = STORAGE_QUOTA_BYTES[owner.plan];
+      if (used + spooled.bytes > quota)
+        throw tooLarge(
+          `Storage quota of ${quota} bytes would be exceeded (${used} used); delete assets first.`,
+        );
+      const { rows } = await tx.query<AssetRow>(
+        `insert into assets (account_id, brand_id, kind, mime, bytes, filename, sha256, width, height,
+                             storage_key, thumb_key)
+         values ($1, $2, 'image', $3, $4, $5, $6, $7, $8, $9, $10) returning *`,
+        [
+          owner.accountId,
+          upload.brand_id ?? null,
+          mime,
+          spooled.bytes,
+          upload.filename ?? null,
+          spooled.sha256,
+          meta.width ?? null,
+          meta.height ?? null,
+          base,
+          `${base}.thumb.webp`,
+        ],
+      );
+      return rows[0]!;
+    });
+    keys.length = 0;
+    return toAsset(row, deps.publicBaseUrl);
+  } finally {
+    await rm(spooled.file, { force: true });
+    for (const key of keys) await deps.storage.delete(key).catch(() => undefined);
+  }
+}
+
+const encodeCursor = (id: string) => Buffer.from(`a:${id}`).toString('base64url');
+function decodeCursor(cursor: string): string {
+  const raw = Buffer.from(cursor, 'base64url').toString();
+  const id = raw.startsWith('a:') ? raw.slice(2) : '';
+  if (!isId(id)) throw invalid(['query', 'cursor'], 'not a cursor this listing returned');
+  return id;
+}
+
+export async function listAssets(
+  deps: MediaDeps,
+  owner: Owner,
+  q: ListAssetsQuery,
+): Promise<AssetList> {
+  if (q.brand_id) await requireOwnedBrand(deps.pool, owner.accountId, q.brand_id);
+  const after = q.cursor ? decodeCursor(q.cursor) : null;
+  const { rows } = await deps.pool.query<AssetRow>(
+    `select * from assets
+     where account_id = $1
+       and ($2::text is null or kind = $2)
+       and ($3::bigint is null or brand_id = $3)
+       and ($4::text is null or lower(filename) like '%' || lower($4) || '%')
+       and ($5::bigint is null or id < $5)
+     order by id desc limit $6`,
+    [owner.accountId, q.kind ?? null, q.brand_id ?? null, q.q ?? null, after, q.limit + 1],
+  );
+  const page = rows.slice(0, q.limit);
+  return {
+    assets: page.map((r) => toAsset(r, deps.publicBaseUrl)),
+    next_cursor: rows.length > q.limit ? encodeCursor(page.at(-1)!.id) : null,
+    storage: {
+      used_bytes: await storageUsed(deps.pool, owner.accountId),
+      quota_bytes: STORAGE_QUOTA_BYTES[owner.plan],
+    },
+  };
+}
+
+async function ownedRow(deps: MediaDeps, accountId: string, id: string) {
+  const { rows } = isId(id)
+    ? await deps.pool.query<AssetRow & { storage_key: string | null }>(
+        'select * from assets where id = $1 and account_id = $2',
+        [id, accountId],
+      )
+    : { rows: [] };
+  if (!rows[0]) throw notFound('Asset');
+  return rows[0];
+}
+
+/** The asset's bytes (or its thumbnail) for its owner. */
+export async function readAsset(deps: MediaDeps, accountId: string, id: string, thumbnail = false) {
+  const row = await ownedRow(deps, accountId, id);
+  const key = thumbnail ? row.thumb_key : row.storage_key;
+  if (!key) throw notFound(thumbnail ? 'Thumbnail' : 'Asset content');
+  return { mime: thumbnail ? 'image/webp' : row.mime, stream: await deps.storage.get(key) };
+}
+
+/** Deletes the asset and its bytes; the storage it held is free at once. */
+export async function deleteAsset(deps: MediaDeps, accountId: string, id: string): Promise<void> {
+  const row = await ownedRow(deps, accountId, id);
+  await deps.pool.query('delete from assets where id = $1', [row.id]);
+  for (const key of [row.storage_key, row.thumb_key]) if (key) await deps.storage.delete(key);
+}
