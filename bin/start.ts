@@ -8,6 +8,7 @@ import { createLogger } from '../core/logger.ts';
 import { outboundPolicy } from '../core/outbound/guard.ts';
 import { openDatabase } from '../core/runtime.ts';
 import { loadLocalSecrets } from '../core/secrets.ts';
+import { storageFor } from '../core/storage/storage.ts';
 import { startWorker } from '../workers/index.ts';
 
 const ROLES = ['all', 'api', 'worker', 'migrate'] as const;
@@ -29,6 +30,7 @@ async function main(role: Role) {
       concurrency: config.workerConcurrency,
       log: log.child({ role: 'worker' }),
       outbound: outboundPolicy(config),
+      storage: storageFor(config),
     });
     stops.push(() => runner.stop());
     log.info({ concurrency: config.workerConcurrency }, 'worker started');

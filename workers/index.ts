@@ -5,7 +5,9 @@ import type { Pool } from '../core/db/pool.ts';
 import type { Logger } from '../core/logger.ts';
 import type { OutboundPolicy } from '../core/outbound/guard.ts';
 import { PUBLISH_POST_TASK } from '../core/posts/publicationJobs.ts';
+import type { Storage } from '../core/storage/storage.ts';
 import { cleanupSessions } from './cleanupSessions.ts';
+import { cleanupUploads } from './cleanupUploads.ts';
 import { deliverWebhookTask } from './deliverWebhook.ts';
 import { publishPost } from './publishPost.ts';
 
@@ -17,17 +19,22 @@ export type WorkerDeps = {
   connectors?: Connectors;
   /** Where outbound requests (webhook deliveries) may go; public https only when omitted. */
   outbound?: OutboundPolicy;
+  /** Asset storage, for cleaning expired uploads; omitted: that cron job is not registered. */
+  storage?: Storage;
 };
 
 export function taskList(deps: {
   pool: Pool;
   connectors: Connectors;
   outbound: OutboundPolicy;
+  storage?: Storage;
 }): TaskList {
+  const storage = deps.storage;
   return {
     cleanup_sessions: cleanupSessions(deps.pool),
     [PUBLISH_POST_TASK]: publishPost(deps),
     deliver_webhook: deliverWebhookTask(deps),
+    ...(storage ? { cleanup_uploads: cleanupUploads({ pool: deps.pool, storage }) } : {}),
   };
 }
 
@@ -36,6 +43,7 @@ export function taskList(deps: {
 const POLL_INTERVAL_MS = 250;
 
 const CRONTAB = ['0 * * * * cleanup_sessions'].join('\n');
+const UPLOADS_CRONTAB = '30 * * * * cleanup_uploads';
 
 /** Bridges Graphile Worker's logger to our JSON logger. */
 function workerLogger(log: Logger): WorkerLogger {
@@ -54,8 +62,9 @@ export async function startWorker(deps: WorkerDeps): Promise<Runner> {
       pool: deps.pool,
       connectors: deps.connectors ?? builtinConnectors(),
       outbound: deps.outbound ?? { allowlist: [], allowHttp: false },
+      storage: deps.storage,
     }),
-    crontab: CRONTAB,
+    crontab: deps.storage ? `${CRONTAB}\n${UPLOADS_CRONTAB}` : CRONTAB,
     logger: workerLogger(deps.log),
     preset: {
       worker: {

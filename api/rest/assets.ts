@@ -1,10 +1,21 @@
 // /v1/assets (SPEC.md "REST: media"): listing, raw image upload, serving and deleting bytes.
-// Domain: core/assets/service.ts. Chunked video and URL ingest come next.
+// Domain: core/assets/service.ts and chunked.ts. URL ingest comes next.
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Asset, AssetList, ListAssetsQuery, UploadQuery } from '../../core/assets/schema.ts';
+import { finishUpload, initUpload, putPart } from '../../core/assets/chunked.ts';
+import {
+  Asset,
+  AssetList,
+  FinishUploadInput,
+  InitUploadInput,
+  ListAssetsQuery,
+  PartQuery,
+  PartReceipt,
+  UploadQuery,
+  UploadSession,
+} from '../../core/assets/schema.ts';
 import {
   deleteAsset,
   listAssets,
@@ -22,6 +33,9 @@ export const assetRoutes: FastifyPluginAsync<{ media: MediaDeps }> = async (base
   const app = base.withTypeProvider<ZodTypeProvider>();
   // Raw media bodies stay streams: the upload counts and spools them itself, with its cap.
   app.addContentTypeParser(/^(image|video|audio)\/[\w.+-]+$/, (_req, payload, done) =>
+    done(null, payload),
+  );
+  app.addContentTypeParser('application/octet-stream', (_req, payload, done) =>
     done(null, payload),
   );
 
@@ -67,6 +81,65 @@ export const assetRoutes: FastifyPluginAsync<{ media: MediaDeps }> = async (base
       });
       return reply.code(201).send(asset);
     },
+  );
+
+  app.post(
+    '/assets/upload/init',
+    {
+      config: { requires: { scope: 'media' } },
+      schema: {
+        ...common,
+        summary: 'Start a chunked video upload: answers upload_id and part_bytes (use them)',
+        body: InitUploadInput,
+        response: { 201: UploadSession, 404: ErrorBody, 422: ErrorBody, ...bearerErrors },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await initUpload(media, principalOf(req), req.body)),
+  );
+
+  app.put(
+    '/assets/upload/part',
+    {
+      config: { requires: { scope: 'media' } },
+      schema: {
+        ...common,
+        summary:
+          'Send one chunk (application/octet-stream, at most part_bytes); resending replaces it',
+        querystring: PartQuery,
+        response: {
+          200: PartReceipt,
+          404: ErrorBody,
+          413: ErrorBody,
+          422: ErrorBody,
+          ...bearerErrors,
+        },
+      },
+    },
+    async (req) => {
+      const length = req.headers['content-length'];
+      return putPart(
+        media,
+        principalOf(req),
+        req.query,
+        req.body as Readable,
+        length === undefined ? undefined : Number(length),
+      );
+    },
+  );
+
+  app.post(
+    '/assets/upload/finish',
+    {
+      config: { requires: { scope: 'media' } },
+      schema: {
+        ...common,
+        summary: 'Join the chunks, probe the video and file it as an asset',
+        body: FinishUploadInput,
+        response: { 201: Asset, 404: ErrorBody, 413: ErrorBody, 422: ErrorBody, ...bearerErrors },
+      },
+    },
+    async (req, reply) =>
+      reply.code(201).send(await finishUpload(media, principalOf(req), req.body)),
   );
 
   for (const [suffix, thumbnail] of [

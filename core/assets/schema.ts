@@ -60,3 +60,57 @@ export const UploadQuery = z
   })
   .strict();
 export type UploadQuery = z.infer<typeof UploadQuery>;
+
+/** Largest chunked upload (SPEC.md "Limits": video via URL ingest 500 MB, the same here). */
+export const MAX_CHUNKED_BYTES = 500 * 1024 * 1024;
+export const MAX_PARTS = 80;
+
+export const InitUploadInput = z
+  .object({
+    filename: z.string().trim().min(1).max(255).describe('Original file name.'),
+    size_bytes: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_CHUNKED_BYTES)
+      .describe('Total size, at most 500 MB.'),
+    brand_id: IdInput.optional().describe('Brand to file the asset under.'),
+  })
+  .strict();
+export type InitUploadInput = z.infer<typeof InitUploadInput>;
+
+export const UploadSession = z.object({
+  upload_id: z.string().describe('URL-encode it in the part query.'),
+  part_bytes: z
+    .number()
+    .describe('Largest chunk: split the file into chunks of at most this size.'),
+  parts: z.number().describe('How many chunks that makes (what finish expects).'),
+  expires_at: z.string(),
+});
+
+export const PartQuery = z
+  .object({
+    upload_id: z.string().uuid().describe('From init.'),
+    index: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_PARTS - 1)
+      .describe('Zero-based chunk index.'),
+  })
+  .strict();
+export type PartQuery = z.infer<typeof PartQuery>;
+
+export const PartReceipt = z.object({
+  upload_id: z.string(),
+  index: z.number(),
+  bytes: z.number(),
+});
+
+export const FinishUploadInput = z
+  .object({
+    upload_id: z.string().uuid(),
+    parts: z.number().int().min(1).max(MAX_PARTS).describe('Number of chunks sent (1-80).'),
+  })
+  .strict();
+export type FinishUploadInput = z.infer<typeof FinishUploadInput>;

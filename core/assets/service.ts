@@ -1,12 +1,9 @@
 // The media library: raw image upload (probed with sharp, thumbnailed, counted against the
 // plan's storage quota), listing with cursor paging, reading and deleting bytes.
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { type Plan, STORAGE_QUOTA_BYTES } from '../accounts/plans.ts';
 import { requireOwnedBrand } from '../brands/service.ts';
@@ -21,6 +18,7 @@ import {
   MAX_IMAGE_BYTES,
   type UploadQuery,
 } from './schema.ts';
+import { spoolToTemp, tooLarge } from './spool.ts';
 
 export type MediaDeps = { pool: Pool; storage: Storage; publicBaseUrl: string };
 type Owner = { accountId: string; plan: Plan };
@@ -34,9 +32,7 @@ const IMAGE_FORMATS: Record<string, string> = {
   avif: 'image/avif',
 };
 
-const tooLarge = (what: string) => new DomainError(413, 'body_too_large', what);
-
-type AssetRow = {
+export type AssetRow = {
   id: string;
   kind: Asset['kind'];
   mime: string;
@@ -51,7 +47,7 @@ type AssetRow = {
   created_at: Date;
 };
 
-const toAsset = (r: AssetRow, base: string): Asset => ({
+export const toAsset = (r: AssetRow, base: string): Asset => ({
   id: r.id,
   kind: r.kind,
   mime: r.mime,
@@ -67,34 +63,7 @@ const toAsset = (r: AssetRow, base: string): Asset => ({
   created_at: r.created_at.toISOString(),
 });
 
-/** Streams a request body to a temporary file, counting and hashing, up to `limit` bytes. */
-async function spool(
-  body: Readable,
-  limit: number,
-): Promise<{ file: string; bytes: number; sha256: string }> {
-  const file = path.join(os.tmpdir(), `sps-upload-${randomBytes(8).toString('hex')}`);
-  const hash = createHash('sha256');
-  let bytes = 0;
-  const meter = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      bytes += chunk.length;
-      if (bytes > limit) return done(tooLarge(`An image upload holds at most ${limit} bytes.`));
-      hash.update(chunk);
-      done(null, chunk);
-    },
-  });
-  try {
-    await pipeline(body, meter, createWriteStream(file));
-  } catch (err) {
-    await rm(file, { force: true });
-    // Stop reading a body we refused: the client learns at once.
-    body.destroy();
-    throw err;
-  }
-  return { file, bytes, sha256: hash.digest('hex') };
-}
-
-async function storageUsed(db: Pick<Pool, 'query'>, accountId: string): Promise<number> {
+export async function storageUsed(db: Pick<Pool, 'query'>, accountId: string): Promise<number> {
   const { rows } = await db.query<{ used: string }>(
     'select coalesce(sum(bytes), 0) as used from assets where account_id = $1',
     [accountId],
@@ -120,7 +89,11 @@ export async function uploadImage(
     throw tooLarge(`An image upload holds at most ${MAX_IMAGE_BYTES} bytes.`);
   if (upload.brand_id) await requireOwnedBrand(deps.pool, owner.accountId, upload.brand_id);
 
-  const spooled = await spool(upload.body, MAX_IMAGE_BYTES);
+  const spooled = await spoolToTemp(
+    upload.body,
+    MAX_IMAGE_BYTES,
+    `An image upload holds at most ${MAX_IMAGE_BYTES} bytes.`,
+  );
   const keys: string[] = [];
   try {
     const meta = await sharp(spooled.file)

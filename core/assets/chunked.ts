@@ -1,0 +1,189 @@
+// Chunked upload of video (and audio): init fixes the chunk size, parts arrive in any order
+// (a repeated part replaces itself), finish joins them in order into one file, probes it
+// with ffprobe and files it as an asset. Bytes stream through; memory stays flat.
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import type { Plan } from '../accounts/plans.ts';
+import { STORAGE_QUOTA_BYTES } from '../accounts/plans.ts';
+import { requireOwnedBrand } from '../brands/service.ts';
+import { withTransaction } from '../db/pool.ts';
+import { invalid, notFound } from '../errors.ts';
+import { probeMedia } from '../media/probe.ts';
+import type { Storage } from '../storage/storage.ts';
+import {
+  type Asset,
+  type FinishUploadInput,
+  type InitUploadInput,
+  MAX_PARTS,
+  type PartQuery,
+} from './schema.ts';
+import { type AssetRow, type MediaDeps, storageUsed, toAsset } from './service.ts';
+import { byteMeter, spoolToTemp, tooLarge } from './spool.ts';
+
+type Owner = { accountId: string; plan: Plan };
+const MIN_PART_BYTES = 8 * 1024 * 1024;
+const partKey = (uploadId: string, index: number) => `uploads/${uploadId}/${index}`;
+
+export async function initUpload(deps: MediaDeps, owner: Owner, input: InitUploadInput) {
+  if (input.brand_id) await requireOwnedBrand(deps.pool, owner.accountId, input.brand_id);
+  // Big enough that the file fits in 80 chunks, and never smaller than 8 MB.
+  const partBytes = Math.max(MIN_PART_BYTES, Math.ceil(input.size_bytes / MAX_PARTS));
+  const { rows } = await deps.pool.query<{ id: string; expires_at: Date }>(
+    `insert into upload_sessions (account_id, brand_id, filename, size_bytes, part_bytes)
+     values ($1, $2, $3, $4, $5) returning id, expires_at`,
+    [owner.accountId, input.brand_id ?? null, input.filename, input.size_bytes, partBytes],
+  );
+  return {
+    upload_id: rows[0]!.id,
+    part_bytes: partBytes,
+    parts: Math.ceil(input.size_bytes / partBytes),
+    expires_at: rows[0]!.expires_at.toISOString(),
+  };
+}
+
+type SessionRow = {
+  id: string;
+  brand_id: string | null;
+  filename: string;
+  size_bytes: string;
+  part_bytes: number;
+};
+
+async function requireSession(deps: MediaDeps, accountId: string, uploadId: string) {
+  const { rows } = await deps.pool.query<SessionRow>(
+    `select id, brand_id, filename, size_bytes, part_bytes from upload_sessions
+     where id = $1 and account_id = $2 and expires_at > now()`,
+    [uploadId, accountId],
+  );
+  if (!rows[0]) throw notFound('Upload session');
+  return rows[0];
+}
+
+/** Stores one chunk; sending the same index again replaces it (idempotent retries). */
+export async function putPart(
+  deps: MediaDeps,
+  owner: Owner,
+  q: PartQuery,
+  body: Readable,
+  contentLength?: number,
+) {
+  const session = await requireSession(deps, owner.accountId, q.upload_id);
+  const message = `A part holds at most part_bytes = ${session.part_bytes} bytes.`;
+  // Refused before reading when the size is announced; counted as it streams otherwise.
+  if (contentLength !== undefined && contentLength > session.part_bytes) throw tooLarge(message);
+  const meter = byteMeter(session.part_bytes, message);
+  try {
+    await deps.storage.put(partKey(session.id, q.index), body.pipe(meter.stream));
+  } catch (err) {
+    body.destroy();
+    throw err;
+  }
+  await deps.pool.query(
+    `insert into upload_parts (upload_id, index, bytes) values ($1, $2, $3)
+     on conflict (upload_id, index) do update set bytes = excluded.bytes, received_at = now()`,
+    [session.id, q.index, meter.bytes()],
+  );
+  return { upload_id: session.id, index: q.index, bytes: meter.bytes() };
+}
+
+/** The parts in order, as one stream. */
+async function* joined(storage: Storage, uploadId: string, parts: number): AsyncIterable<Buffer> {
+  for (let i = 0; i < parts; i++)
+    for await (const chunk of await storage.get(partKey(uploadId, i))) yield chunk;
+}
+
+async function dropParts(deps: MediaDeps, uploadId: string, indexes: number[]) {
+  for (const i of indexes) await deps.storage.delete(partKey(uploadId, i)).catch(() => undefined);
+}
+
+export async function finishUpload(
+  deps: MediaDeps,
+  owner: Owner,
+  input: FinishUploadInput,
+): Promise<Asset> {
+  const session = await requireSession(deps, owner.accountId, input.upload_id);
+  const { rows: parts } = await deps.pool.query<{ index: number; bytes: number }>(
+    'select index, bytes from upload_parts where upload_id = $1 order by index',
+    [session.id],
+  );
+  const received = parts.map((p) => p.index);
+  if (parts.length !== input.parts || received.some((index, i) => index !== i))
+    throw invalid(
+      ['body', 'parts'],
+      `parts is ${input.parts} but chunks ${received.length ? `0-${received.at(-1)} (${received.length} of them${received.some((x, i) => x !== i) ? ', with gaps' : ''})` : 'none'} were received`,
+    );
+  const total = parts.reduce((sum, p) => sum + p.bytes, 0);
+  if (total !== Number(session.size_bytes))
+    throw invalid(
+      ['body', 'parts'],
+      `the chunks hold ${total} bytes but init announced ${session.size_bytes}`,
+    );
+
+  const spooled = await spoolToTemp(
+    joined(deps.storage, session.id, parts.length),
+    total,
+    'size mismatch',
+  );
+  const key = `assets/${owner.accountId}/${randomUUID()}`;
+  let stored = false;
+  try {
+    const facts = await probeMedia(spooled.file);
+    if (!facts)
+      throw invalid(
+        ['body', 'upload_id'],
+        'the uploaded bytes are not a video or audio file ffprobe can read',
+        'not_media',
+      );
+    await deps.storage.put(key, createReadStream(spooled.file));
+    stored = true;
+    const row = await withTransaction(deps.pool, async (tx) => {
+      await tx.query('select 1 from accounts where id = $1 for update', [owner.accountId]);
+      const used = await storageUsed(tx, owner.accountId);
+      const quota = STORAGE_QUOTA_BYTES[owner.plan];
+      if (used + total > quota)
+        throw tooLarge(
+          `Storage quota of ${quota} bytes would be exceeded (${used} used); delete assets first.`,
+        );
+      const { rows } = await tx.query<AssetRow>(
+        `insert into assets (account_id, brand_id, kind, mime, bytes, filename, sha256, width, height,
+                             duration_s, storage_key)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning *`,
+        [
+          owner.accountId,
+          session.brand_id,
+          facts.kind,
+          facts.mime,
+          total,
+          session.filename,
+          spooled.sha256,
+          facts.width,
+          facts.height,
+          facts.durationS,
+          key,
+        ],
+      );
+      await tx.query('delete from upload_sessions where id = $1', [session.id]);
+      return rows[0]!;
+    });
+    stored = false;
+    await dropParts(deps, session.id, received);
+    return toAsset(row, deps.publicBaseUrl);
+  } finally {
+    await rm(spooled.file, { force: true });
+    if (stored) await deps.storage.delete(key).catch(() => undefined);
+  }
+}
+
+/** Cron: removes expired upload sessions and their parts. */
+export async function cleanupExpiredUploads(
+  deps: Pick<MediaDeps, 'pool' | 'storage'>,
+): Promise<number> {
+  const { rows } = await deps.pool.query<{ id: string; indexes: number[] }>(
+    `delete from upload_sessions s where expires_at <= now()
+     returning id, array(select index from upload_parts p where p.upload_id = s.id) as indexes`,
+  );
+  for (const r of rows) await dropParts(deps as MediaDeps, r.id, r.indexes);
+  return rows.length;
+}
