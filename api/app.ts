@@ -1,6 +1,7 @@
 // Builds the Fastify app: external plugins, then the app-wide error shape, then the route
 // folders (health, session routes, REST). Listening and shutdown belong to bin/start.ts.
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -96,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     pool: deps.pool,
     storage: deps.storage ?? storageFor(deps.config),
     publicBaseUrl: deps.config.publicBaseUrl,
+    tempDir: path.join(deps.config.dataDir, 'tmp'),
   };
   await app.register(restRoutes, { auth, media, prefix: '/v1' });
   await app.register(graphqlRoutes, { auth });

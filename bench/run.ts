@@ -2,6 +2,7 @@
 import type { Connectors } from '../core/connectors/connector.ts';
 import { benchMcp } from './mcp.ts';
 import { benchMe } from './me.ts';
+import { benchChunkedMemory, benchRawUpload } from './media.ts';
 import { benchPostsApi, benchPublicationDelay } from './posts.ts';
 import { startBenchService } from './support.ts';
 import { benchWebhooks } from './webhooks.ts';
@@ -25,6 +26,8 @@ try {
   await benchMcp(svc, seconds);
   await benchPublicationDelay(svc);
   await benchWebhooks(svc);
+  await benchRawUpload(svc, seconds);
+  await benchChunkedMemory(svc, 200);
 } finally {
   await svc.stop();
 }

@@ -14,7 +14,15 @@ import { outboundPolicy } from '../core/outbound/guard.ts';
 import { openDatabase } from '../core/runtime.ts';
 import { startWorker } from '../workers/index.ts';
 
-export type BenchService = { app: App; pool: Pool; baseUrl: string; stop: () => Promise<void> };
+export type BenchService = {
+  app: App;
+  pool: Pool;
+  baseUrl: string;
+  /** The bench database, for processes the bench starts beside the service. */
+  databaseUrl: string;
+  dataDir?: string;
+  stop: () => Promise<void>;
+};
 
 /** `connectors` stand in for the platforms (benchmarks never reach the network). */
 export async function startBenchService(
@@ -44,6 +52,8 @@ export async function startBenchService(
     app,
     pool: db.pool,
     baseUrl: `http://127.0.0.1:${port}`,
+    databaseUrl: db.url,
+    dataDir,
     stop: async () => {
       await app.close();
       await runner.stop();

@@ -8,7 +8,12 @@ import { createPool, type Pool } from './db/pool.ts';
 import type { Logger } from './logger.ts';
 import { loadLocalSecrets } from './secrets.ts';
 
-export type Database = { pool: Pool; close: () => Promise<void> };
+export type Database = {
+  pool: Pool;
+  /** The connection string, for starting other processes on the same database. */
+  url: string;
+  close: () => Promise<void>;
+};
 
 export async function openDatabase(
   config: Config,
@@ -40,6 +45,7 @@ export async function openDatabase(
   }
   return {
     pool,
+    url,
     close: async () => {
       await pool.end();
       await stopServer();

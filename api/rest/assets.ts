@@ -21,6 +21,7 @@ import {
   listAssets,
   type MediaDeps,
   readAsset,
+  readThumbnail,
   uploadImage,
 } from '../../core/assets/service.ts';
 import { principalOf } from '../auth.ts';
@@ -162,12 +163,8 @@ export const assetRoutes: FastifyPluginAsync<{ media: MediaDeps }> = async (base
         },
       },
       async (req, reply) => {
-        const { mime, stream } = await readAsset(
-          media,
-          principalOf(req).accountId,
-          req.params.asset_id,
-          thumbnail,
-        );
+        const read = thumbnail ? readThumbnail : readAsset;
+        const { mime, stream } = await read(media, principalOf(req).accountId, req.params.asset_id);
         return reply.type(mime).header('cache-control', 'private, max-age=3600').send(stream);
       },
     );

@@ -2,13 +2,9 @@
 // (a repeated part replaces itself), finish joins them in order into one file, probes it
 // with ffprobe and files it as an asset. Bytes stream through; memory stays flat.
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import type { Plan } from '../accounts/plans.ts';
-import { STORAGE_QUOTA_BYTES } from '../accounts/plans.ts';
 import { requireOwnedBrand } from '../brands/service.ts';
-import { withTransaction } from '../db/pool.ts';
 import { invalid, notFound } from '../errors.ts';
 import { probeMedia } from '../media/probe.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -19,10 +15,9 @@ import {
   MAX_PARTS,
   type PartQuery,
 } from './schema.ts';
-import { type AssetRow, type MediaDeps, storageUsed, toAsset } from './service.ts';
+import { fileWithinQuota, type MediaDeps, type Owner, toAsset } from './service.ts';
 import { byteMeter, spoolToTemp, tooLarge } from './spool.ts';
 
-type Owner = { accountId: string; plan: Plan };
 const MIN_PART_BYTES = 8 * 1024 * 1024;
 const partKey = (uploadId: string, index: number) => `uploads/${uploadId}/${index}`;
 
@@ -125,6 +120,7 @@ export async function finishUpload(
     joined(deps.storage, session.id, parts.length),
     total,
     'size mismatch',
+    deps.tempDir,
   );
   const key = `assets/${owner.accountId}/${randomUUID()}`;
   let stored = false;
@@ -136,37 +132,22 @@ export async function finishUpload(
         'the uploaded bytes are not a video or audio file ffprobe can read',
         'not_media',
       );
-    await deps.storage.put(key, createReadStream(spooled.file));
+    await deps.storage.putFile(key, spooled.file);
     stored = true;
-    const row = await withTransaction(deps.pool, async (tx) => {
-      await tx.query('select 1 from accounts where id = $1 for update', [owner.accountId]);
-      const used = await storageUsed(tx, owner.accountId);
-      const quota = STORAGE_QUOTA_BYTES[owner.plan];
-      if (used + total > quota)
-        throw tooLarge(
-          `Storage quota of ${quota} bytes would be exceeded (${used} used); delete assets first.`,
-        );
-      const { rows } = await tx.query<AssetRow>(
-        `insert into assets (account_id, brand_id, kind, mime, bytes, filename, sha256, width, height,
-                             duration_s, storage_key)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning *`,
-        [
-          owner.accountId,
-          session.brand_id,
-          facts.kind,
-          facts.mime,
-          total,
-          session.filename,
-          spooled.sha256,
-          facts.width,
-          facts.height,
-          facts.durationS,
-          key,
-        ],
-      );
-      await tx.query('delete from upload_sessions where id = $1', [session.id]);
-      return rows[0]!;
+    const row = await fileWithinQuota(deps, owner, {
+      accountId: owner.accountId,
+      brandId: session.brand_id,
+      kind: facts.kind,
+      mime: facts.mime,
+      bytes: total,
+      filename: session.filename,
+      sha256: spooled.sha256,
+      width: facts.width,
+      height: facts.height,
+      durationS: facts.durationS,
+      storageKey: key,
     });
+    await deps.pool.query('delete from upload_sessions where id = $1', [session.id]);
     stored = false;
     await dropParts(deps, session.id, received);
     return toAsset(row, deps.publicBaseUrl);

@@ -1,16 +1,21 @@
-// The media library: raw image upload (probed with sharp, thumbnailed, counted against the
+// The media library: raw image upload (probed with sharp, counted against the
 // plan's storage quota), listing with cursor paging, reading and deleting bytes.
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { type Plan, STORAGE_QUOTA_BYTES } from '../accounts/plans.ts';
 import { requireOwnedBrand } from '../brands/service.ts';
-import { type Pool, withTransaction } from '../db/pool.ts';
+import type { Pool } from '../db/pool.ts';
 import { DomainError, invalid, notFound } from '../errors.ts';
 import { isId } from '../ids.ts';
 import type { Storage } from '../storage/storage.ts';
+import {
+  deleteAssetRow,
+  insertAssetWithinQuota,
+  type StoredAsset,
+  storageUsedBytes,
+} from './db.ts';
 import {
   type Asset,
   type AssetList,
@@ -20,8 +25,14 @@ import {
 } from './schema.ts';
 import { spoolToTemp, tooLarge } from './spool.ts';
 
-export type MediaDeps = { pool: Pool; storage: Storage; publicBaseUrl: string };
-type Owner = { accountId: string; plan: Plan };
+export type MediaDeps = {
+  pool: Pool;
+  storage: Storage;
+  publicBaseUrl: string;
+  /** Where uploads are spooled before they are stored (beside the storage when it is fs). */
+  tempDir?: string;
+};
+export type Owner = { accountId: string; plan: Plan };
 
 /** sharp's format names for the images we keep, with their media types. */
 const IMAGE_FORMATS: Record<string, string> = {
@@ -59,16 +70,23 @@ export const toAsset = (r: AssetRow, base: string): Asset => ({
   brand_id: r.brand_id,
   sha256: r.sha256,
   url: `${base}/v1/assets/${r.id}/content`,
-  thumbnail_url: r.thumb_key ? `${base}/v1/assets/${r.id}/thumbnail` : null,
+  thumbnail_url: r.kind === 'image' ? `${base}/v1/assets/${r.id}/thumbnail` : null,
   created_at: r.created_at.toISOString(),
 });
 
-export async function storageUsed(db: Pick<Pool, 'query'>, accountId: string): Promise<number> {
-  const { rows } = await db.query<{ used: string }>(
-    'select coalesce(sum(bytes), 0) as used from assets where account_id = $1',
-    [accountId],
+/** Files stored bytes as an asset within the plan's quota, or answers 413. */
+export async function fileWithinQuota(
+  deps: MediaDeps,
+  owner: Owner,
+  asset: StoredAsset,
+): Promise<AssetRow> {
+  const quota = STORAGE_QUOTA_BYTES[owner.plan];
+  const row = await insertAssetWithinQuota(deps.pool, asset, quota);
+  if (row) return row as AssetRow;
+  const used = await storageUsedBytes(deps.pool, owner.accountId);
+  throw tooLarge(
+    `Storage quota of ${quota} bytes would be exceeded (${used} used); delete assets first.`,
   );
-  return Number(rows[0]!.used);
 }
 
 /** Stores a raw image upload as an asset. Video and audio are refused here. */
@@ -93,6 +111,7 @@ export async function uploadImage(
     upload.body,
     MAX_IMAGE_BYTES,
     `An image upload holds at most ${MAX_IMAGE_BYTES} bytes.`,
+    deps.tempDir,
   );
   const keys: string[] = [];
   try {
@@ -107,43 +126,21 @@ export async function uploadImage(
         'not_an_image',
       );
     const base = `assets/${owner.accountId}/${randomUUID()}`;
-    const thumb = await sharp(spooled.file)
-      .rotate()
-      .resize(320, 320, { fit: 'inside' })
-      .webp()
-      .toBuffer();
-    await deps.storage.put(base, createReadStream(spooled.file));
+    await deps.storage.putFile(base, spooled.file);
     keys.push(base);
-    await deps.storage.put(`${base}.thumb.webp`, Readable.from(thumb));
-    keys.push(`${base}.thumb.webp`);
 
-    const row = await withTransaction(deps.pool, async (tx) => {
-      // The account row lock makes the quota check and the insert one step.
-      await tx.query('select 1 from accounts where id = $1 for update', [owner.accountId]);
-      const used = await storageUsed(tx, owner.accountId);
-      const quota = STORAGE_QUOTA_BYTES[owner.plan];
-      if (used + spooled.bytes > quota)
-        throw tooLarge(
-          `Storage quota of ${quota} bytes would be exceeded (${used} used); delete assets first.`,
-        );
-      const { rows } = await tx.query<AssetRow>(
-        `insert into assets (account_id, brand_id, kind, mime, bytes, filename, sha256, width, height,
-                             storage_key, thumb_key)
-         values ($1, $2, 'image', $3, $4, $5, $6, $7, $8, $9, $10) returning *`,
-        [
-          owner.accountId,
-          upload.brand_id ?? null,
-          mime,
-          spooled.bytes,
-          upload.filename ?? null,
-          spooled.sha256,
-          meta.width ?? null,
-          meta.height ?? null,
-          base,
-          `${base}.thumb.webp`,
-        ],
-      );
-      return rows[0]!;
+    const row = await fileWithinQuota(deps, owner, {
+      accountId: owner.accountId,
+      brandId: upload.brand_id ?? null,
+      kind: 'image',
+      mime,
+      bytes: spooled.bytes,
+      filename: upload.filename ?? null,
+      sha256: spooled.sha256,
+      width: meta.width ?? null,
+      height: meta.height ?? null,
+      durationS: null,
+      storageKey: base,
     });
     keys.length = 0;
     return toAsset(row, deps.publicBaseUrl);
@@ -183,7 +180,7 @@ export async function listAssets(
     assets: page.map((r) => toAsset(r, deps.publicBaseUrl)),
     next_cursor: rows.length > q.limit ? encodeCursor(page.at(-1)!.id) : null,
     storage: {
-      used_bytes: await storageUsed(deps.pool, owner.accountId),
+      used_bytes: await storageUsedBytes(deps.pool, owner.accountId),
       quota_bytes: STORAGE_QUOTA_BYTES[owner.plan],
     },
   };
@@ -200,17 +197,43 @@ async function ownedRow(deps: MediaDeps, accountId: string, id: string) {
   return rows[0];
 }
 
-/** The asset's bytes (or its thumbnail) for its owner. */
-export async function readAsset(deps: MediaDeps, accountId: string, id: string, thumbnail = false) {
+/** The asset's bytes for its owner. */
+export async function readAsset(deps: MediaDeps, accountId: string, id: string) {
   const row = await ownedRow(deps, accountId, id);
-  const key = thumbnail ? row.thumb_key : row.storage_key;
-  if (!key) throw notFound(thumbnail ? 'Thumbnail' : 'Asset content');
-  return { mime: thumbnail ? 'image/webp' : row.mime, stream: await deps.storage.get(key) };
+  if (!row.storage_key) throw notFound('Asset content');
+  return { mime: row.mime, stream: await deps.storage.get(row.storage_key) };
+}
+
+/**
+ * An image's 320 px WebP thumbnail, made on first request and kept beside the image: upload
+ * stays as fast as storing the bytes, and images never viewed cost no thumbnail.
+ */
+export async function readThumbnail(deps: MediaDeps, accountId: string, id: string) {
+  const row = await ownedRow(deps, accountId, id);
+  if (row.kind !== 'image' || !row.storage_key) throw notFound('Thumbnail');
+  const key = `${row.storage_key}.thumb.webp`;
+  if (!row.thumb_key) {
+    const original = await streamToBuffer(await deps.storage.get(row.storage_key));
+    const thumb = await sharp(original)
+      .rotate()
+      .resize(320, 320, { fit: 'inside' })
+      .webp()
+      .toBuffer();
+    await deps.storage.put(key, Readable.from(thumb));
+    await deps.pool.query('update assets set thumb_key = $2 where id = $1', [row.id, key]);
+  }
+  return { mime: 'image/webp', stream: await deps.storage.get(key) };
+}
+
+async function streamToBuffer(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /** Deletes the asset and its bytes; the storage it held is free at once. */
 export async function deleteAsset(deps: MediaDeps, accountId: string, id: string): Promise<void> {
-  const row = await ownedRow(deps, accountId, id);
-  await deps.pool.query('delete from assets where id = $1', [row.id]);
+  const row = isId(id) ? await deleteAssetRow(deps.pool, accountId, id) : undefined;
+  if (!row) throw notFound('Asset');
   for (const key of [row.storage_key, row.thumb_key]) if (key) await deps.storage.delete(key);
 }

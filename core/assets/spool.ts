@@ -2,12 +2,14 @@
 // moment they exceed it, never held in memory.
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DomainError } from '../errors.ts';
+
+const madeDirs = new Set<string>();
 
 export const tooLarge = (message: string) => new DomainError(413, 'body_too_large', message);
 
@@ -26,16 +28,22 @@ export function byteMeter(limit: number, message: string) {
   return { stream, bytes: () => bytes, sha256: () => hash.digest('hex') };
 }
 
-export const tempFile = () =>
-  path.join(os.tmpdir(), `sps-upload-${randomBytes(8).toString('hex')}`);
+/** A new temporary file name in `dir` (beside the storage, so storing it can be a rename). */
+export const tempFile = (dir = os.tmpdir()) =>
+  path.join(dir, `sps-upload-${randomBytes(8).toString('hex')}`);
 
 /** Writes `source` to a new temporary file through a meter; removes the file on failure. */
 export async function spoolToTemp(
   source: Readable | AsyncIterable<Buffer>,
   limit: number,
   message: string,
+  dir?: string,
 ) {
-  const file = tempFile();
+  if (dir && !madeDirs.has(dir)) {
+    await mkdir(dir, { recursive: true });
+    madeDirs.add(dir);
+  }
+  const file = tempFile(dir);
   const meter = byteMeter(limit, message);
   try {
     await pipeline(source, meter.stream, createWriteStream(file));

@@ -10,6 +10,13 @@ import type { Storage } from './storage.ts';
 
 export function fsStorage(dataDir: string): Storage {
   const root = path.join(dataDir, 'media');
+  // Directories known to exist: creating one per write costs a syscall chain each time.
+  const made = new Set<string>();
+  const ensureDir = async (dir: string) => {
+    if (made.has(dir)) return;
+    await mkdir(dir, { recursive: true });
+    made.add(dir);
+  };
   const fileOf = (key: string) => {
     const file = path.resolve(root, key);
     if (!file.startsWith(`${root}${path.sep}`))
@@ -19,7 +26,7 @@ export function fsStorage(dataDir: string): Storage {
   return {
     async put(key, source) {
       const file = fileOf(key);
-      await mkdir(path.dirname(file), { recursive: true });
+      await ensureDir(path.dirname(file));
       const temp = `${file}.${randomBytes(6).toString('hex')}.part`;
       try {
         await pipeline(source, createWriteStream(temp));
@@ -27,6 +34,18 @@ export function fsStorage(dataDir: string): Storage {
       } catch (err) {
         await rm(temp, { force: true });
         throw err;
+      }
+    },
+    async putFile(key, source) {
+      const file = fileOf(key);
+      await ensureDir(path.dirname(file));
+      try {
+        await rename(source, file);
+      } catch (err) {
+        // Another file system (the temp directory elsewhere): copy, then drop the source.
+        if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+        await this.put(key, createReadStream(source));
+        await rm(source, { force: true });
       }
     },
     async get(key) {

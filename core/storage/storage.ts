@@ -7,6 +7,8 @@ import { fsStorage } from './fs.ts';
 export type Storage = {
   /** Writes the bytes under `key`; a crash never leaves a partial file under that key. */
   put(key: string, source: Readable): Promise<void>;
+  /** Moves a complete local file under `key` (a rename when it can be one). */
+  putFile(key: string, file: string): Promise<void>;
   /** The bytes under `key`; rejects when there are none. */
   get(key: string): Promise<Readable>;
   /** Removes `key`; removing a missing key is not an error. */

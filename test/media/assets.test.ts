@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_QUOTA_BYTES } from '../../core/accounts/plans.ts';
+import { insertAsset } from '../../core/assets/db.ts';
 import { MAX_IMAGE_BYTES } from '../../core/assets/schema.ts';
 import { createBrand } from '../../core/brands/service.ts';
 import {
@@ -118,10 +119,12 @@ describe('POST /v1/assets/upload', () => {
   it('refuses an upload over the storage quota with 413 and stores nothing', async () => {
     const acct = await makeAccount(server.pool);
     const k = await makeKey(server.pool, acct.accountId, ['media', 'read']);
-    await server.pool.query(
-      `insert into assets (account_id, kind, mime, bytes) values ($1, 'image', 'image/png', $2)`,
-      [acct.accountId, STORAGE_QUOTA_BYTES.plus - 10],
-    );
+    await insertAsset(server.pool, {
+      accountId: acct.accountId,
+      kind: 'image',
+      mime: 'image/png',
+      bytes: STORAGE_QUOTA_BYTES.plus - 10,
+    });
     const res = await upload(png, 'image/png', '', k);
     expect(res.status).toBe(413);
     expect(res.body.detail).toMatch(/quota/);

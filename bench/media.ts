@@ -1,0 +1,183 @@
+// Raw image upload throughput (MB/s) beside a bare Fastify route that streams the same bytes
+// to disk, and the API process's peak memory during a chunked video upload.
+// Issue targets: raw upload >= 0.5 of the bare route; peak memory under 300 MB for 200 MB.
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import Fastify from 'fastify';
+import sharp from 'sharp';
+import { createAccount, setBudget } from '../core/accounts/service.ts';
+import { createApiKey } from '../core/apikeys/service.ts';
+import { type BenchService, load } from './support.ts';
+
+async function mediaKey(svc: BenchService) {
+  const account = await createAccount(svc.pool, {
+    email: `bench-media-${Date.now()}@example.com`,
+    password: 'bench password',
+    plan: 'business',
+  });
+  await setBudget(svc.pool, account.accountId, 100_000_000);
+  return (await createApiKey(svc.pool, account.accountId, { scopes: ['read', 'media'] })).key;
+}
+
+/** A photo-sized JPEG: noise compresses badly, so it stays about 2 MB. */
+const photo = () =>
+  sharp(randomBytes(1200 * 900 * 3), { raw: { width: 1200, height: 900, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+
+export async function benchRawUpload(svc: BenchService, seconds: number) {
+  const key = await mediaKey(svc);
+  const body = await photo();
+  const bare = Fastify();
+  bare.addContentTypeParser(/^image\//, (_req, payload, done) => done(null, payload));
+  bare.post('/upload', async (req, reply) => {
+    const file = path.join(os.tmpdir(), `sps-bare-${randomBytes(6).toString('hex')}`);
+    await pipeline(req.body as NodeJS.ReadableStream, createWriteStream(file));
+    await rm(file);
+    return reply.code(201).send({ ok: true });
+  });
+  await bare.listen({ port: 0, host: '127.0.0.1' });
+  const bareUrl = `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}/upload`;
+  const upload = {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'image/jpeg' },
+    body: body as unknown as string,
+    connections: 16,
+  };
+  await load(bareUrl, { ...upload, seconds: 1 });
+  await load(`${svc.baseUrl}/v1/assets/upload`, { ...upload, seconds: 1 });
+  const bareRun = await load(bareUrl, { ...upload, seconds });
+  const ours = await load(`${svc.baseUrl}/v1/assets/upload`, { ...upload, seconds });
+  await bare.close();
+  const mb = body.length / 1024 / 1024;
+  console.log(`Raw image upload (${mb.toFixed(1)} MB JPEG, 16 connections)`);
+  console.log(
+    `  bare streaming route  ${(bareRun.rps * mb).toFixed(1)} MB/s  p99 ${bareRun.p99} ms`,
+  );
+  console.log(
+    `  POST /v1/assets/upload ${(ours.rps * mb).toFixed(1)} MB/s  p99 ${ours.p99} ms${ours.non2xx ? ` (non-2xx ${ours.non2xx})` : ''}`,
+  );
+  console.log(`  ratio                 ${(ours.rps / bareRun.rps).toFixed(2)} (target >= 0.50)`);
+  return { ratio: ours.rps / bareRun.rps };
+}
+
+/**
+ * Uploads a real video of about `megabytes` MB in chunks to an API process of its own
+ * (`bin/start.ts api` on the bench database) and reads that process's peak resident memory
+ * (VmHWM) from /proc, so the figure is the API's alone.
+ */
+export async function benchChunkedMemory(svc: BenchService, megabytes = 200) {
+  const { spawn } = await import('node:child_process');
+  const { readFile } = await import('node:fs/promises');
+  const api = spawn(
+    process.execPath,
+    [path.resolve(import.meta.dirname, '../bin/start.ts'), 'api'],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: svc.databaseUrl,
+        PORT: '0',
+        LOG_LEVEL: 'info',
+        DATA_DIR: svc.dataDir ?? os.tmpdir(),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    api.stdout.on('data', (d) => {
+      out += d;
+      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    api.once('exit', (code) => reject(new Error(`api exited ${code}: ${out}`)));
+  });
+  const peakOf = async () => {
+    const status = await readFile(`/proc/${api.pid}/status`, 'utf8');
+    return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024;
+  };
+  try {
+    return await chunkedUpload({ ...svc, baseUrl }, megabytes, peakOf);
+  } finally {
+    api.kill('SIGTERM');
+  }
+}
+
+async function chunkedUpload(svc: BenchService, megabytes: number, peakOf: () => Promise<number>) {
+  const { execFile } = await import('node:child_process');
+  const { promisify } = await import('node:util');
+  const { open, stat } = await import('node:fs/promises');
+  const ffmpeg = (await import('@ffmpeg-installer/ffmpeg')).default.path;
+  const file = path.join(os.tmpdir(), `sps-bench-${process.pid}.mp4`);
+  // Noise compresses badly: about 10 MB a second of 640x360 video.
+  await promisify(execFile)(ffmpeg, [
+    '-y',
+    '-loglevel',
+    'error',
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'yuv420p',
+    '-s',
+    '640x360',
+    '-r',
+    '25',
+    '-t',
+    String(Math.ceil(megabytes / 10)),
+    '-i',
+    '/dev/urandom',
+    '-c:v',
+    'mpeg4',
+    '-q:v',
+    '2',
+    file,
+  ]);
+  const size = (await stat(file)).size;
+  const key = await mediaKey(svc);
+  const auth = { authorization: `Bearer ${key}` };
+  const baseline = await peakOf();
+  const started = Date.now();
+  const init = (await (
+    await fetch(`${svc.baseUrl}/v1/assets/upload/init`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ filename: 'bench.mp4', size_bytes: size }),
+    })
+  ).json()) as { upload_id: string; part_bytes: number; parts: number };
+  const handle = await open(file);
+  for (let i = 0; i < init.parts; i++) {
+    const chunk = Buffer.alloc(Math.min(init.part_bytes, size - i * init.part_bytes));
+    await handle.read(chunk, 0, chunk.length, i * init.part_bytes);
+    const res = await fetch(
+      `${svc.baseUrl}/v1/assets/upload/part?upload_id=${encodeURIComponent(init.upload_id)}&index=${i}`,
+      {
+        method: 'PUT',
+        headers: { ...auth, 'content-type': 'application/octet-stream' },
+        body: chunk,
+      },
+    );
+    if (res.status !== 200) throw new Error(`part ${i}: ${res.status} ${await res.text()}`);
+  }
+  await handle.close();
+  const done = await fetch(`${svc.baseUrl}/v1/assets/upload/finish`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ upload_id: init.upload_id, parts: init.parts }),
+  });
+  const asset = (await done.json()) as { duration_s: number; bytes: number };
+  const peak = await peakOf();
+  await rm(file, { force: true });
+  const mb = (n: number) => Math.round(n / 1024 / 1024);
+  console.log(
+    `Chunked upload of a ${mb(size)} MB video (${init.parts} parts of ${mb(init.part_bytes)} MB)`,
+  );
+  console.log(
+    `  status ${done.status}, duration_s ${asset.duration_s}, ${((Date.now() - started) / 1000).toFixed(1)} s; API process peak RSS ${mb(peak)} MB (${mb(baseline)} MB before; target < 300 MB)`,
+  );
+  return { peakMb: mb(peak) };
+}
