@@ -6,7 +6,9 @@ FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 # Production dependencies only; Node 24 comes from the base image.
-RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force \
+  # The ffmpeg and ffprobe binaries from npm must be executable by the non-root user.
+  && chmod 755 node_modules/@ffmpeg-installer/linux-*/ffmpeg node_modules/@ffprobe-installer/linux-*/ffprobe
 
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
