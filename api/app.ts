@@ -16,6 +16,7 @@ import type { MediaDeps } from '../core/assets/service.ts';
 import { createBudgetCounter } from '../core/auth/budget.ts';
 import type { Config } from '../core/config.ts';
 import type { Pool } from '../core/db/pool.ts';
+import { outboundPolicy } from '../core/outbound/guard.ts';
 import { type Storage, storageFor } from '../core/storage/storage.ts';
 import type { AuthContext } from './auth.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
@@ -98,6 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     storage: deps.storage ?? storageFor(deps.config),
     publicBaseUrl: deps.config.publicBaseUrl,
     tempDir: path.join(deps.config.dataDir, 'tmp'),
+    outbound: outboundPolicy(deps.config),
   };
   await app.register(restRoutes, { auth, media, prefix: '/v1' });
   await app.register(graphqlRoutes, { auth });

@@ -1,14 +1,16 @@
 // /v1/assets (SPEC.md "REST: media"): listing, raw image upload, serving and deleting bytes.
-// Domain: core/assets/service.ts and chunked.ts. URL ingest comes next.
+// Domain: core/assets/service.ts, chunked.ts and ingest.ts.
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { finishUpload, initUpload, putPart } from '../../core/assets/chunked.ts';
+import { ingestFromUrl } from '../../core/assets/ingest.ts';
 import {
   Asset,
   AssetList,
   FinishUploadInput,
+  IngestInput,
   InitUploadInput,
   ListAssetsQuery,
   PartQuery,
@@ -52,6 +54,21 @@ export const assetRoutes: FastifyPluginAsync<{ media: MediaDeps }> = async (base
       },
     },
     async (req) => listAssets(media, principalOf(req), req.query),
+  );
+
+  app.post(
+    '/assets',
+    {
+      config: { requires: { scope: 'media' } },
+      schema: {
+        ...common,
+        summary: 'Import a public image or video by URL (at most 3 redirects, each checked)',
+        body: IngestInput,
+        response: { 201: Asset, 404: ErrorBody, 413: ErrorBody, 422: ErrorBody, ...bearerErrors },
+      },
+    },
+    async (req, reply) =>
+      reply.code(201).send(await ingestFromUrl(media, principalOf(req), req.body)),
   );
 
   app.post(

@@ -122,34 +122,52 @@ export async function finishUpload(
     'size mismatch',
     deps.tempDir,
   );
+  const asset = await fileMediaFile(deps, owner, spooled, {
+    brandId: session.brand_id,
+    filename: session.filename,
+    loc: ['body', 'upload_id'],
+  });
+  await deps.pool.query('delete from upload_sessions where id = $1', [session.id]);
+  await dropParts(deps, session.id, received);
+  return asset;
+}
+
+/**
+ * Probes a spooled video or audio file, stores it and files it as an asset within the
+ * quota; the temporary file is gone afterwards, whatever happens.
+ */
+export async function fileMediaFile(
+  deps: MediaDeps,
+  owner: Owner,
+  spooled: { file: string; bytes: number; sha256: string },
+  meta: { brandId: string | null; filename: string | null; loc: (string | number)[] },
+): Promise<Asset> {
   const key = `assets/${owner.accountId}/${randomUUID()}`;
   let stored = false;
   try {
     const facts = await probeMedia(spooled.file);
     if (!facts)
       throw invalid(
-        ['body', 'upload_id'],
-        'the uploaded bytes are not a video or audio file ffprobe can read',
+        meta.loc,
+        'the bytes are not a video or audio file ffprobe can read',
         'not_media',
       );
     await deps.storage.putFile(key, spooled.file);
     stored = true;
     const row = await fileWithinQuota(deps, owner, {
       accountId: owner.accountId,
-      brandId: session.brand_id,
+      brandId: meta.brandId,
       kind: facts.kind,
       mime: facts.mime,
-      bytes: total,
-      filename: session.filename,
+      bytes: spooled.bytes,
+      filename: meta.filename,
       sha256: spooled.sha256,
       width: facts.width,
       height: facts.height,
       durationS: facts.durationS,
       storageKey: key,
     });
-    await deps.pool.query('delete from upload_sessions where id = $1', [session.id]);
     stored = false;
-    await dropParts(deps, session.id, received);
     return toAsset(row, deps.publicBaseUrl);
   } finally {
     await rm(spooled.file, { force: true });

@@ -114,3 +114,17 @@ export const FinishUploadInput = z
   })
   .strict();
 export type FinishUploadInput = z.infer<typeof FinishUploadInput>;
+
+export const IngestInput = z
+  .object({
+    url: z.string().max(2_000).describe('A public, directly downloadable image or video file.'),
+    brand_id: IdInput.optional().describe('Brand to file the asset under.'),
+    filename: z
+      .string()
+      .trim()
+      .max(255)
+      .optional()
+      .describe('Name to keep; default: from the URL.'),
+  })
+  .strict();
+export type IngestInput = z.infer<typeof IngestInput>;

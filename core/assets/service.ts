@@ -9,6 +9,7 @@ import { requireOwnedBrand } from '../brands/service.ts';
 import type { Pool } from '../db/pool.ts';
 import { DomainError, invalid, notFound } from '../errors.ts';
 import { isId } from '../ids.ts';
+import type { OutboundPolicy } from '../outbound/guard.ts';
 import type { Storage } from '../storage/storage.ts';
 import {
   deleteAssetRow,
@@ -31,6 +32,8 @@ export type MediaDeps = {
   publicBaseUrl: string;
   /** Where uploads are spooled before they are stored (beside the storage when it is fs). */
   tempDir?: string;
+  /** Where URL ingest may fetch from. */
+  outbound: OutboundPolicy;
 };
 export type Owner = { accountId: string; plan: Plan };
 

@@ -68,20 +68,16 @@ export async function resolveChecked(raw: string, policy: OutboundPolicy): Promi
 
 export type OutboundResponse = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
 
-/**
- * Sends one request to a checked target. Resolves with the response (any status, redirects
- * included, never followed); rejects on network errors, timeouts and oversized responses.
- */
-export function sendChecked(
+/** Opens one request to a checked target and resolves with the response as a stream. */
+export function requestChecked(
   target: CheckedTarget,
   init: {
     method: string;
     headers: Record<string, string>;
     body?: Buffer | string;
     timeoutMs: number;
-    maxResponseBytes: number;
   },
-): Promise<OutboundResponse> {
+): Promise<http.IncomingMessage> {
   const pinned: LookupFunction = (_host, options, callback) => {
     if ((options as { all?: boolean }).all)
       (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
@@ -100,30 +96,66 @@ export function sendChecked(
         agent: false,
         signal: AbortSignal.timeout(init.timeoutMs),
       },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > init.maxResponseBytes) {
-            req.destroy(new OutboundRefused('the response is larger than allowed'));
-            return;
-          }
-          chunks.push(chunk);
-        });
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks),
-          }),
-        );
-        res.on('error', reject);
-      },
+      resolve,
     );
     req.on('error', (err) =>
       reject(err.name === 'AbortError' ? new Error(`timed out after ${init.timeoutMs} ms`) : err),
     );
     req.end(init.body);
   });
+}
+
+/**
+ * Sends one request to a checked target. Resolves with the response (any status, redirects
+ * included, never followed); rejects on network errors, timeouts and oversized responses.
+ */
+export async function sendChecked(
+  target: CheckedTarget,
+  init: {
+    method: string;
+    headers: Record<string, string>;
+    body?: Buffer | string;
+    timeoutMs: number;
+    maxResponseBytes: number;
+  },
+): Promise<OutboundResponse> {
+  const res = await requestChecked(target, init);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res) {
+    size += (chunk as Buffer).length;
+    if (size > init.maxResponseBytes) {
+      res.destroy();
+      throw new OutboundRefused('the response is larger than allowed');
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) };
+}
+
+/**
+ * GETs a URL, following up to `maxRedirects` redirects, each target checked again. Resolves
+ * with the final response as a stream (the caller caps what it reads).
+ */
+export async function getFollowing(
+  raw: string,
+  policy: OutboundPolicy,
+  opts: { maxRedirects: number; timeoutMs: number; headers?: Record<string, string> },
+): Promise<{ url: URL; response: http.IncomingMessage }> {
+  let current = raw;
+  for (let hop = 0; ; hop++) {
+    const target = await resolveChecked(current, policy);
+    const response = await requestChecked(target, {
+      method: 'GET',
+      headers: { 'user-agent': 'social-publishing-service/1', ...opts.headers },
+      timeoutMs: opts.timeoutMs,
+    });
+    const status = response.statusCode ?? 0;
+    const location = response.headers.location;
+    if (status < 300 || status >= 400 || !location) return { url: target.url, response };
+    response.resume();
+    if (hop >= opts.maxRedirects)
+      throw new OutboundRefused(`more than ${opts.maxRedirects} redirects`);
+    current = new URL(location, target.url).toString();
+  }
 }

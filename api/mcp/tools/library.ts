@@ -1,7 +1,11 @@
-// MCP tools for the media library: list_assets and delete_asset (same domain as REST).
+// MCP tools for the media library: list_assets, upload_asset and delete_asset (same domain
+// functions as REST).
+
+import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { AssetList, ListAssetsQuery } from '../../../core/assets/schema.ts';
-import { deleteAsset, listAssets } from '../../../core/assets/service.ts';
+import { ingestFromUrl } from '../../../core/assets/ingest.ts';
+import { Asset, AssetList, ListAssetsQuery, MAX_IMAGE_BYTES } from '../../../core/assets/schema.ts';
+import { deleteAsset, listAssets, uploadImage } from '../../../core/assets/service.ts';
 import { IdInput } from '../../../core/ids.ts';
 import { defineTool } from '../registry.ts';
 
@@ -16,6 +20,56 @@ export const LIBRARY_TOOLS = [
     scope: 'read',
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     run: async (ctx, args) => listAssets(ctx.media, ctx.principal, args),
+  }),
+  defineTool({
+    name: 'upload_asset',
+    title: 'Upload an asset',
+    description:
+      'Adds an image or video to the media library, from a public URL (a direct link to the file; pages are refused) or from base64 image bytes (at most 15 MB). Videos from your machine go through the REST chunked upload instead. Use this tool when you need to: get an asset id to attach to a post.',
+    input: z
+      .object({
+        url: z
+          .string()
+          .max(2_000)
+          .optional()
+          .describe('Public, directly downloadable image or video.'),
+        data_base64: z
+          .string()
+          .max(Math.ceil((MAX_IMAGE_BYTES * 4) / 3) + 4)
+          .optional()
+          .describe('Image bytes, base64-encoded (JPEG, PNG, WebP, GIF or AVIF).'),
+        filename: z.string().trim().max(255).optional(),
+        brand_id: IdInput.optional().describe('Brand to file it under.'),
+      })
+      .strict()
+      .refine(
+        (a) => (a.url === undefined) !== (a.data_base64 === undefined),
+        'give exactly one of url or data_base64',
+      ),
+    output: Asset,
+    scope: 'media',
+    annotations: {
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: true,
+    },
+    run: async (ctx, args) => {
+      if (args.url)
+        return ingestFromUrl(ctx.media, ctx.principal, {
+          url: args.url,
+          filename: args.filename,
+          brand_id: args.brand_id,
+        });
+      const bytes = Buffer.from(args.data_base64 ?? '', 'base64');
+      return uploadImage(ctx.media, ctx.principal, {
+        body: Readable.from([bytes]),
+        contentType: 'image/*',
+        contentLength: bytes.length,
+        filename: args.filename,
+        brand_id: args.brand_id,
+      });
+    },
   }),
   defineTool({
     name: 'delete_asset',

@@ -1,0 +1,85 @@
+// URL ingest (POST /v1/assets): downloads a public image or video through the outbound guard,
+// following at most three redirects, each checked, and files it like an upload. A page, a
+// login wall, anything not media, or a private address is refused with a 422 that says why.
+import path from 'node:path';
+import { requireOwnedBrand } from '../brands/service.ts';
+import { invalid } from '../errors.ts';
+import { getFollowing, OutboundRefused } from '../outbound/guard.ts';
+import { fileMediaFile } from './chunked.ts';
+import { type Asset, type IngestInput, MAX_CHUNKED_BYTES } from './schema.ts';
+import { type MediaDeps, type Owner, uploadImage } from './service.ts';
+import { spoolToTemp, tooLarge } from './spool.ts';
+
+const MAX_REDIRECTS = 3;
+/** A 500 MB video on a slow link still finishes; the guard's timeout covers the whole body. */
+const INGEST_TIMEOUT_MS = 10 * 60_000;
+
+function filenameOf(url: URL): string | null {
+  const base = path.posix.basename(decodeURIComponent(url.pathname));
+  return base && base !== '/' ? base.slice(0, 255) : null;
+}
+
+export async function ingestFromUrl(
+  deps: MediaDeps,
+  owner: Owner,
+  input: IngestInput,
+): Promise<Asset> {
+  if (input.brand_id) await requireOwnedBrand(deps.pool, owner.accountId, input.brand_id);
+  const loc = ['body', 'url'];
+  let fetched: Awaited<ReturnType<typeof getFollowing>>;
+  try {
+    fetched = await getFollowing(input.url, deps.outbound, {
+      maxRedirects: MAX_REDIRECTS,
+      timeoutMs: INGEST_TIMEOUT_MS,
+      headers: { accept: 'image/*, video/*, audio/*' },
+    });
+  } catch (err) {
+    const why =
+      err instanceof OutboundRefused
+        ? err.message
+        : `it could not be fetched (${(err as Error).message})`;
+    throw invalid(loc, `cannot ingest this URL: ${why}`);
+  }
+  const { response, url } = fetched;
+  const status = response.statusCode ?? 0;
+  if (status !== 200) {
+    response.resume();
+    throw invalid(
+      loc,
+      `the URL answered HTTP ${status}; ingest needs a public, downloadable file (not a page behind a login)`,
+    );
+  }
+  const type = String(response.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+  const length = response.headers['content-length'];
+  const contentLength = length === undefined ? undefined : Number(length);
+  const filename = input.filename ?? filenameOf(url);
+
+  if (type.startsWith('image/'))
+    return uploadImage(deps, owner, {
+      body: response,
+      contentType: type,
+      contentLength,
+      brand_id: input.brand_id,
+      filename: filename ?? undefined,
+    });
+
+  if (type.startsWith('video/') || type.startsWith('audio/')) {
+    const message = `A media file from a URL holds at most ${MAX_CHUNKED_BYTES} bytes.`;
+    if (contentLength !== undefined && contentLength > MAX_CHUNKED_BYTES) {
+      response.destroy();
+      throw tooLarge(message);
+    }
+    const spooled = await spoolToTemp(response, MAX_CHUNKED_BYTES, message, deps.tempDir);
+    return fileMediaFile(deps, owner, spooled, { brandId: input.brand_id ?? null, filename, loc });
+  }
+
+  response.destroy();
+  throw invalid(
+    loc,
+    `the URL serves ${type || 'no content type'}, not an image or video file; link the file itself, not a page that shows it`,
+    'not_media',
+  );
+}

@@ -1,0 +1,132 @@
+// URL ingest (POST /v1/assets): public images and videos through the outbound guard, at most
+// three checked redirects, and clear refusals for pages, errors and private addresses.
+import { execFile } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
+import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
+
+let server: TestServer;
+let files: Server;
+let base: string;
+let key: string;
+let png: Buffer;
+let mp4: Buffer;
+
+beforeAll(async () => {
+  server = await startServer({
+    env: { OUTBOUND_ALLOWLIST: '127.0.0.0/8', OUTBOUND_ALLOW_HTTP: 'true' },
+  });
+  const acct = await makeAccount(server.pool);
+  key = await makeKey(server.pool, acct.accountId, ['read', 'media']);
+  png = await sharp({ create: { width: 30, height: 20, channels: 3, background: '#0a0' } })
+    .png()
+    .toBuffer();
+  const { stdout } = await promisify(execFile)(
+    ffmpegInstaller.path,
+    [
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=duration=1:size=160x120:rate=10',
+      '-c:v',
+      'mpeg4',
+      '-f',
+      'mp4',
+      '-movflags',
+      'frag_keyframe+empty_moov',
+      'pipe:1',
+    ],
+    { encoding: 'buffer', maxBuffer: 50 * 1024 * 1024 },
+  );
+  mp4 = stdout;
+  files = createServer((req, res) => {
+    const url = req.url ?? '/';
+    const redirect = /^\/r(\d+)$/.exec(url);
+    if (redirect) {
+      const n = Number(redirect[1]);
+      return res.writeHead(302, { location: n > 1 ? `/r${n - 1}` : '/photo.png' }).end();
+    }
+    if (url === '/photo.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(png);
+    if (url === '/clip.mp4') return res.writeHead(200, { 'content-type': 'video/mp4' }).end(mp4);
+    if (url === '/page.html')
+      return res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>');
+    if (url === '/fake.png')
+      return res.writeHead(200, { 'content-type': 'image/png' }).end('<html>login</html>');
+    if (url === '/private') return res.writeHead(401).end();
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => files.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((r) => files.close(r));
+  await server.close();
+});
+
+const ingest = (url: string, k = key, s: { baseUrl: string } = server) =>
+  call(s, 'POST', '/v1/assets', { key: k, body: { url } });
+
+describe('POST /v1/assets', () => {
+  it('imports an image, naming it after the URL', async () => {
+    const res = await ingest(`${base}/photo.png`);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      kind: 'image',
+      mime: 'image/png',
+      width: 30,
+      height: 20,
+      filename: 'photo.png',
+      bytes: png.length,
+    });
+  });
+
+  it('imports a video, probed with ffprobe', async () => {
+    const res = await ingest(`${base}/clip.mp4`);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      kind: 'video',
+      mime: 'video/mp4',
+      width: 160,
+      height: 120,
+      filename: 'clip.mp4',
+    });
+    expect(res.body.duration_s).toBeGreaterThan(0.5);
+  });
+
+  it('follows three redirects and refuses a fourth', async () => {
+    expect((await ingest(`${base}/r3`)).status).toBe(201);
+    const four = await ingest(`${base}/r4`);
+    expect(four.status).toBe(422);
+    expect(four.body.detail[0].msg).toMatch(/more than 3 redirects/);
+  });
+
+  it.each([
+    ['/page.html', /text\/html, not an image or video/],
+    ['/fake.png', /not a decodable image/],
+    ['/private', /HTTP 401/],
+    ['/missing', /HTTP 404/],
+  ])('refuses %s with a 422 that says why', async (path, why) => {
+    const res = await ingest(`${base}${path}`);
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0].msg).toMatch(why);
+  });
+
+  it('refuses a loopback address when the allowlist is empty, without fetching', async () => {
+    const strict = await startServer({ env: { OUTBOUND_ALLOW_HTTP: 'true' } });
+    try {
+      const acct = await makeAccount(strict.pool);
+      const k = await makeKey(strict.pool, acct.accountId, ['media']);
+      const res = await ingest(`${base}/photo.png`, k, strict);
+      expect(res.status).toBe(422);
+      expect(res.body.detail[0].msg).toMatch(/not a public address/);
+    } finally {
+      await strict.close();
+    }
+  });
+});
