@@ -13,6 +13,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { MediaDeps } from '../core/assets/service.ts';
+import { assetUrlKey } from '../core/assets/signedUrls.ts';
 import { createBudgetCounter } from '../core/auth/budget.ts';
 import type { Config } from '../core/config.ts';
 import type { Pool } from '../core/db/pool.ts';
@@ -23,6 +24,7 @@ import { errorHandler, notFoundHandler } from './errors.ts';
 import { graphqlRoutes } from './graphql/index.ts';
 import { healthRoutes } from './health.ts';
 import { type McpOptions, mcpRoutes } from './mcp/index.ts';
+import { signedMediaRoutes } from './media.ts';
 import { restRoutes } from './rest/index.ts';
 import { sessionRoutes } from './session/index.ts';
 
@@ -100,7 +102,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     publicBaseUrl: deps.config.publicBaseUrl,
     tempDir: path.join(deps.config.dataDir, 'tmp'),
     outbound: outboundPolicy(deps.config),
+    urlKey: assetUrlKey(deps.sessionSecret),
   };
+  await app.register(signedMediaRoutes, { media });
   await app.register(restRoutes, { auth, media, prefix: '/v1' });
   await app.register(graphqlRoutes, { auth });
   await app.register(mcpRoutes, { auth, config: deps.config, media, ...deps.mcp });

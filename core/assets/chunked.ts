@@ -168,7 +168,7 @@ export async function fileMediaFile(
       storageKey: key,
     });
     stored = false;
-    return toAsset(row, deps.publicBaseUrl);
+    return toAsset(row, deps);
   } finally {
     await rm(spooled.file, { force: true });
     if (stored) await deps.storage.delete(key).catch(() => undefined);

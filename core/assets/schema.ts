@@ -19,6 +19,10 @@ export const Asset = z.object({
   brand_id: z.string().nullable(),
   sha256: z.string().nullable(),
   url: z.string().describe('Where the bytes are served (needs the owner’s credential).'),
+  signed_url: z
+    .string()
+    .nullable()
+    .describe('The bytes without a credential, for one hour from this response.'),
   thumbnail_url: z.string().nullable(),
   created_at: z.string(),
 });

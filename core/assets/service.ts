@@ -24,6 +24,7 @@ import {
   MAX_IMAGE_BYTES,
   type UploadQuery,
 } from './schema.ts';
+import { signAssetUrl, verifyAssetSignature } from './signedUrls.ts';
 import { spoolToTemp, tooLarge } from './spool.ts';
 
 export type MediaDeps = {
@@ -34,6 +35,8 @@ export type MediaDeps = {
   tempDir?: string;
   /** Where URL ingest may fetch from. */
   outbound: OutboundPolicy;
+  /** Signs expiring asset addresses (signed_url); none are given out without it. */
+  urlKey?: Buffer;
 };
 export type Owner = { accountId: string; plan: Plan };
 
@@ -61,7 +64,7 @@ export type AssetRow = {
   created_at: Date;
 };
 
-export const toAsset = (r: AssetRow, base: string): Asset => ({
+export const toAsset = (r: AssetRow, deps: Pick<MediaDeps, 'publicBaseUrl' | 'urlKey'>): Asset => ({
   id: r.id,
   kind: r.kind,
   mime: r.mime,
@@ -72,8 +75,9 @@ export const toAsset = (r: AssetRow, base: string): Asset => ({
   filename: r.filename,
   brand_id: r.brand_id,
   sha256: r.sha256,
-  url: `${base}/v1/assets/${r.id}/content`,
-  thumbnail_url: r.kind === 'image' ? `${base}/v1/assets/${r.id}/thumbnail` : null,
+  url: `${deps.publicBaseUrl}/v1/assets/${r.id}/content`,
+  signed_url: deps.urlKey ? signAssetUrl(deps.publicBaseUrl, deps.urlKey, r.id) : null,
+  thumbnail_url: r.kind === 'image' ? `${deps.publicBaseUrl}/v1/assets/${r.id}/thumbnail` : null,
   created_at: r.created_at.toISOString(),
 });
 
@@ -146,7 +150,7 @@ export async function uploadImage(
       storageKey: base,
     });
     keys.length = 0;
-    return toAsset(row, deps.publicBaseUrl);
+    return toAsset(row, deps);
   } finally {
     await rm(spooled.file, { force: true });
     for (const key of keys) await deps.storage.delete(key).catch(() => undefined);
@@ -180,7 +184,7 @@ export async function listAssets(
   );
   const page = rows.slice(0, q.limit);
   return {
-    assets: page.map((r) => toAsset(r, deps.publicBaseUrl)),
+    assets: page.map((r) => toAsset(r, deps)),
     next_cursor: rows.length > q.limit ? encodeCursor(page.at(-1)!.id) : null,
     storage: {
       used_bytes: await storageUsedBytes(deps.pool, owner.accountId),
@@ -198,6 +202,18 @@ async function ownedRow(deps: MediaDeps, accountId: string, id: string) {
     : { rows: [] };
   if (!rows[0]) throw notFound('Asset');
   return rows[0];
+}
+
+/** The asset's bytes for whoever holds a valid signed address. */
+export async function readSignedAsset(deps: MediaDeps, id: string, expires: number, sig: string) {
+  if (!deps.urlKey || !isId(id) || !verifyAssetSignature(deps.urlKey, id, expires, sig))
+    throw notFound('Asset');
+  const { rows } = await deps.pool.query<{ mime: string; storage_key: string | null }>(
+    'select mime, storage_key from assets where id = $1',
+    [id],
+  );
+  if (!rows[0]?.storage_key) throw notFound('Asset');
+  return { mime: rows[0].mime, stream: await deps.storage.get(rows[0].storage_key) };
 }
 
 /** The asset's bytes for its owner. */

@@ -6,12 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_QUOTA_BYTES } from '../../core/accounts/plans.ts';
 import { insertAsset } from '../../core/assets/db.ts';
 import { MAX_IMAGE_BYTES } from '../../core/assets/schema.ts';
+import { assetUrlKey, signAssetUrl } from '../../core/assets/signedUrls.ts';
 import { createBrand } from '../../core/brands/service.ts';
 import {
   call,
   makeAccount,
   makeKey,
   startServer,
+  TEST_SESSION_SECRET,
   type TestAccount,
   type TestServer,
 } from '../support/server.ts';
@@ -137,6 +139,23 @@ describe('POST /v1/assets/upload', () => {
     const res = await upload(png, 'image/png', '', reader);
     expect(res.status).toBe(403);
     expect(res.body.required_scope).toBe('media');
+  });
+});
+
+describe('signed addresses', () => {
+  it('serve the bytes without a credential until they expire, and nothing when tampered with', async () => {
+    const { body: asset } = await upload(png, 'image/png');
+    const signed = new URL(asset.signed_url);
+    const open = await fetch(`${server.baseUrl}${signed.pathname}${signed.search}`);
+    expect(open.status).toBe(200);
+    expect(Buffer.from(await open.arrayBuffer()).equals(png)).toBe(true);
+    const tampered = `${server.baseUrl}${signed.pathname}?expires=${signed.searchParams.get('expires')}&sig=x${signed.searchParams.get('sig')!.slice(1)}`;
+    expect((await fetch(tampered)).status).toBe(404);
+    const key = assetUrlKey(TEST_SESSION_SECRET);
+    const expired = new URL(signAssetUrl(server.baseUrl, key, asset.id, Date.now() - 2 * 3600_000));
+    expect((await fetch(`${server.baseUrl}${expired.pathname}${expired.search}`)).status).toBe(404);
+    const later = new URL(signAssetUrl(server.baseUrl, key, asset.id));
+    expect((await fetch(`${server.baseUrl}${later.pathname}${later.search}`)).status).toBe(200);
   });
 });
 
