@@ -27,7 +27,7 @@ try {
   await benchPublicationDelay(svc);
   await benchWebhooks(svc);
   await benchRawUpload(svc, seconds);
-  await benchChunkedMemory(svc, 200);
+  await benchChunkedMemory(svc, 500);
 } finally {
   await svc.stop();
 }
