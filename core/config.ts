@@ -9,32 +9,47 @@ const boolean = z
 
 const cidr = z.string().regex(/^[0-9a-fA-F:.]+\/\d{1,3}$/, 'expected a CIDR such as 127.0.0.0/8');
 
-const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('127.0.0.1'),
-  PUBLIC_BASE_URL: z.url().optional(),
-  DATABASE_URL: z.string().min(1).optional(),
-  DATA_DIR: z.string().min(1).default('./data'),
-  STORAGE: z.enum(['fs', 's3']).default('fs'),
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
-  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  OUTBOUND_ALLOWLIST: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(cidr)),
-  OUTBOUND_ALLOW_HTTP: boolean.default(false),
-  LLM_BASE_URL: z.url().optional(),
-  LLM_API_KEY: z.string().optional(),
-  LLM_MODEL: z.string().optional(),
-  SIGNUP: z.enum(['first', 'open', 'closed']).default('first'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-});
+const envSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    PUBLIC_BASE_URL: z.url().optional(),
+    DATABASE_URL: z.string().min(1).optional(),
+    DATA_DIR: z.string().min(1).default('./data'),
+    STORAGE: z.enum(['fs', 's3']).default('fs'),
+    WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
+    SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    OUTBOUND_ALLOWLIST: z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(cidr)),
+    OUTBOUND_ALLOW_HTTP: boolean.default(false),
+    LLM_BASE_URL: z.url().optional(),
+    LLM_API_KEY: z.string().optional(),
+    LLM_MODEL: z.string().optional(),
+    SIGNUP: z.enum(['first', 'open', 'closed']).default('first'),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
+    S3_ENDPOINT: z.url().optional(),
+    S3_BUCKET: z.string().min(1).optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    S3_FORCE_PATH_STYLE: boolean.default(false),
+  })
+  .superRefine((e, ctx) => {
+    if (e.STORAGE !== 's3') return;
+    for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const)
+      if (!e[name])
+        ctx.addIssue({ code: 'custom', path: [name], message: 'required when STORAGE=s3' });
+  });
 
 export type Config = {
   port: number;
@@ -43,6 +58,17 @@ export type Config = {
   databaseUrl: string | undefined;
   dataDir: string;
   storage: 'fs' | 's3';
+  /** S3-compatible bucket, when storage is s3. */
+  s3:
+    | {
+        endpoint: string | undefined;
+        bucket: string;
+        region: string;
+        accessKeyId: string;
+        secretAccessKey: string;
+        forcePathStyle: boolean;
+      }
+    | undefined;
   workerConcurrency: number;
   /** Explicit secret; when absent one is generated once into DATA_DIR (see core/secrets.ts). */
   sessionSecret: string | undefined;
@@ -72,6 +98,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     dataDir: path.resolve(e.DATA_DIR),
     storage: e.STORAGE,
+    s3:
+      e.STORAGE === 's3'
+        ? {
+            endpoint: e.S3_ENDPOINT,
+            bucket: e.S3_BUCKET!,
+            region: e.S3_REGION,
+            accessKeyId: e.S3_ACCESS_KEY_ID!,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          }
+        : undefined,
     workerConcurrency: e.WORKER_CONCURRENCY,
     sessionSecret: e.SESSION_SECRET,
     outboundAllowlist: e.OUTBOUND_ALLOWLIST,

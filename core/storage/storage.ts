@@ -1,8 +1,9 @@
-// Where asset bytes live, behind one small interface: `fs` now (files under
-// $DATA_DIR/media); `s3` plugs in here next.
+// Where asset bytes live, behind one small interface: `fs` (files under $DATA_DIR/media) or
+// `s3` (any S3-compatible bucket).
 import type { Readable } from 'node:stream';
 import type { Config } from '../config.ts';
 import { fsStorage } from './fs.ts';
+import { s3Storage } from './s3.ts';
 
 export type Storage = {
   /** Writes the bytes under `key`; a crash never leaves a partial file under that key. */
@@ -15,7 +16,7 @@ export type Storage = {
   delete(key: string): Promise<void>;
 };
 
-export function storageFor(config: Pick<Config, 'storage' | 'dataDir'>): Storage {
-  if (config.storage === 's3') throw new Error('STORAGE=s3 is not available yet; use fs');
+export function storageFor(config: Pick<Config, 'storage' | 'dataDir' | 's3'>): Storage {
+  if (config.storage === 's3' && config.s3) return s3Storage(config.s3);
   return fsStorage(config.dataDir);
 }

@@ -393,6 +393,23 @@ describe('library tools', () => {
     const mediaClient = await connect(
       await makeKey(server.pool, acct.accountId, ['read', 'media']),
     );
+    const png = await sharp({ create: { width: 8, height: 6, channels: 3, background: '#f00' } })
+      .png()
+      .toBuffer();
+    const uploaded = await tool(mediaClient, 'upload_asset', {
+      data_base64: png.toString('base64'),
+      filename: 'dot.png',
+    });
+    expect(uploaded).toMatchObject({ kind: 'image', mime: 'image/png', width: 8, height: 6 });
+    await expect(mediaClient.callTool({ name: 'upload_asset', arguments: {} })).rejects.toThrow(
+      /exactly one/,
+    );
+    const bad = await mediaClient.callTool({
+      name: 'upload_asset',
+      arguments: { data_base64: Buffer.from('nope').toString('base64') },
+    });
+    expect(bad.isError).toBe(true);
+    await tool(mediaClient, 'delete_asset', { asset_id: uploaded.id });
     expect(await tool(mediaClient, 'delete_asset', { asset_id: asset.id })).toEqual({
       deleted: true,
       asset_id: asset.id,

@@ -8,6 +8,7 @@ import { insertAsset } from '../../core/assets/db.ts';
 import { MAX_IMAGE_BYTES } from '../../core/assets/schema.ts';
 import { assetUrlKey, signAssetUrl } from '../../core/assets/signedUrls.ts';
 import { createBrand } from '../../core/brands/service.ts';
+import { type LocalS3, startLocalS3 } from '../support/s3.ts';
 import {
   call,
   makeAccount,
@@ -18,243 +19,264 @@ import {
   type TestServer,
 } from '../support/server.ts';
 
-let server: TestServer;
-let owner: TestAccount;
-let key: string;
-let png: Buffer;
-let jpeg: Buffer;
+// Both storage drivers run the same suite: fs, and s3 against a local S3-compatible server.
+describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
+  let s3: LocalS3 | undefined;
+  let server: TestServer;
+  let owner: TestAccount;
+  let key: string;
+  let png: Buffer;
+  let jpeg: Buffer;
 
-const image = (format: 'png' | 'jpeg', width = 64, height = 48) =>
-  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 90 } } })
-    [format]()
-    .toBuffer();
-
-beforeAll(async () => {
-  server = await startServer();
-  owner = await makeAccount(server.pool);
-  key = await makeKey(server.pool, owner.accountId, ['read', 'media', 'publish']);
-  png = await image('png');
-  jpeg = await image('jpeg', 80, 60);
-});
-afterAll(() => server.close());
-
-async function upload(bytes: Buffer, contentType: string, query = '', k = key) {
-  const res = await fetch(`${server.baseUrl}/v1/assets/upload${query}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${k}`, 'content-type': contentType },
-    body: new Uint8Array(bytes),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
-
-/** GET an asset address the service gave out, on this test server. */
-const fetchAs = (url: string, k: string) =>
-  fetch(`${server.baseUrl}${new URL(url).pathname}`, { headers: { authorization: `Bearer ${k}` } });
-
-const countAssets = async () =>
-  (await server.pool.query('select count(*)::int as n from assets')).rows[0].n;
-const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-
-describe('POST /v1/assets/upload', () => {
-  it.each([
-    ['PNG', () => png, 'image/png', 64, 48],
-    ['JPEG', () => jpeg, 'image/jpeg', 80, 60],
-  ])('stores a %s with the facts probed from its bytes', async (_n, bytes, type, width, height) => {
-    const res = await upload(bytes(), type, '?filename=banner.img');
-    expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({
-      kind: 'image',
-      mime: type,
-      bytes: bytes().length,
-      width,
-      height,
-      duration_s: null,
-      filename: 'banner.img',
-      sha256: sha(bytes()),
-    });
-    const content = await fetchAs(res.body.url, key);
-    expect(content.headers.get('content-type')).toBe(type);
-    expect(Buffer.from(await content.arrayBuffer()).equals(bytes())).toBe(true);
-    const thumb = await fetchAs(res.body.thumbnail_url, key);
-    expect((await sharp(Buffer.from(await thumb.arrayBuffer())).metadata()).format).toBe('webp');
-  });
-
-  it('takes the media type from the bytes, not the header', async () => {
-    const res = await upload(png, 'image/jpeg');
-    expect(res.status).toBe(201);
-    expect(res.body.mime).toBe('image/png');
-  });
-
-  it('refuses a PNG sent as video/mp4: video goes through the chunked upload', async () => {
-    const before = await countAssets();
-    const res = await upload(png, 'video/mp4');
-    expect(res.status).toBe(415);
-    expect(res.body.detail).toMatch(/chunked/);
-    expect(await countAssets()).toBe(before);
-  });
-
-  it('refuses bytes that are not a decodable image, storing nothing', async () => {
-    const before = await countAssets();
-    const res = await upload(Buffer.from('<html>not an image</html>'), 'image/png');
-    expect(res.status).toBe(422);
-    expect(res.body.detail[0].type).toBe('not_an_image');
-    expect(await countAssets()).toBe(before);
-  });
-
-  it('accepts exactly 15 MB and refuses one byte more with 413', async () => {
-    const big = await sharp({
-      create: { width: 64, height: 64, channels: 3, background: '#336699' },
-    })
-      .jpeg()
+  const image = (format: 'png' | 'jpeg', width = 64, height = 48) =>
+    sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 90 } } })
+      [format]()
       .toBuffer();
-    // A JPEG decodes up to its end marker; padding after it makes the size exact.
-    const exact = Buffer.concat([big, Buffer.alloc(MAX_IMAGE_BYTES - big.length)]);
-    const ok = await upload(exact, 'image/jpeg');
-    expect(ok.status).toBe(201);
-    expect(ok.body.bytes).toBe(MAX_IMAGE_BYTES);
-    const before = await countAssets();
-    const over = await upload(Buffer.concat([exact, Buffer.from([0])]), 'image/jpeg');
-    expect(over.status).toBe(413);
-    expect(await countAssets()).toBe(before);
-  });
 
-  it('refuses an upload over the storage quota with 413 and stores nothing', async () => {
-    const acct = await makeAccount(server.pool);
-    const k = await makeKey(server.pool, acct.accountId, ['media', 'read']);
-    await insertAsset(server.pool, {
-      accountId: acct.accountId,
-      kind: 'image',
-      mime: 'image/png',
-      bytes: STORAGE_QUOTA_BYTES.plus - 10,
-    });
-    const res = await upload(png, 'image/png', '', k);
-    expect(res.status).toBe(413);
-    expect(res.body.detail).toMatch(/quota/);
-    const list = await call(server, 'GET', '/v1/assets', { key: k });
-    expect(list.body.assets).toHaveLength(1);
-  });
-
-  it('needs the media scope', async () => {
-    const reader = await makeKey(server.pool, owner.accountId, ['read']);
-    const res = await upload(png, 'image/png', '', reader);
-    expect(res.status).toBe(403);
-    expect(res.body.required_scope).toBe('media');
-  });
-});
-
-describe('signed addresses', () => {
-  it('serve the bytes without a credential until they expire, and nothing when tampered with', async () => {
-    const { body: asset } = await upload(png, 'image/png');
-    const signed = new URL(asset.signed_url);
-    const open = await fetch(`${server.baseUrl}${signed.pathname}${signed.search}`);
-    expect(open.status).toBe(200);
-    expect(Buffer.from(await open.arrayBuffer()).equals(png)).toBe(true);
-    const tampered = `${server.baseUrl}${signed.pathname}?expires=${signed.searchParams.get('expires')}&sig=x${signed.searchParams.get('sig')!.slice(1)}`;
-    expect((await fetch(tampered)).status).toBe(404);
-    const key = assetUrlKey(TEST_SESSION_SECRET);
-    const expired = new URL(signAssetUrl(server.baseUrl, key, asset.id, Date.now() - 2 * 3600_000));
-    expect((await fetch(`${server.baseUrl}${expired.pathname}${expired.search}`)).status).toBe(404);
-    const later = new URL(signAssetUrl(server.baseUrl, key, asset.id));
-    expect((await fetch(`${server.baseUrl}${later.pathname}${later.search}`)).status).toBe(200);
-  });
-});
-
-describe('GET /v1/assets', () => {
-  let acct: TestAccount;
-  let k: string;
-  let brandId: string;
   beforeAll(async () => {
-    acct = await makeAccount(server.pool);
-    k = await makeKey(server.pool, acct.accountId, ['read', 'media']);
-    brandId = (await createBrand(server.pool, acct.accountId, { name: 'Other' })).id;
-    for (let i = 0; i < 5; i++) await upload(png, 'image/png', `?filename=photo-${i}.png`, k);
-    await upload(jpeg, 'image/jpeg', `?filename=logo.jpg&brand_id=${brandId}`, k);
+    s3 = driver === 's3' ? await startLocalS3() : undefined;
+    server = await startServer({ env: s3?.env ?? {} });
+    owner = await makeAccount(server.pool);
+    key = await makeKey(server.pool, owner.accountId, ['read', 'media', 'publish']);
+    png = await image('png');
+    jpeg = await image('jpeg', 80, 60);
+  });
+  afterAll(async () => {
+    await server.close();
+    await s3?.close();
   });
 
-  it('lists newest first with storage used and the quota', async () => {
-    const res = await call(server, 'GET', '/v1/assets', { key: k });
-    expect(res.status).toBe(200);
-    expect(res.body.assets.map((a: any) => a.filename)).toEqual([
-      'logo.jpg',
-      'photo-4.png',
-      'photo-3.png',
-      'photo-2.png',
-      'photo-1.png',
-      'photo-0.png',
-    ]);
-    expect(res.body.storage).toEqual({
-      used_bytes: png.length * 5 + jpeg.length,
-      quota_bytes: STORAGE_QUOTA_BYTES.plus,
+  async function upload(bytes: Buffer, contentType: string, query = '', k = key) {
+    const res = await fetch(`${server.baseUrl}/v1/assets/upload${query}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${k}`, 'content-type': contentType },
+      body: new Uint8Array(bytes),
     });
-    expect(res.body.next_cursor).toBeNull();
-  });
+    return { status: res.status, body: (await res.json()) as any };
+  }
 
-  it('pages with an opaque cursor until next_cursor is null', async () => {
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const res: any = await call(
-        server,
-        'GET',
-        `/v1/assets?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-        { key: k },
-      );
-      seen.push(...res.body.assets.map((a: any) => a.id));
-      cursor = res.body.next_cursor;
-    } while (cursor);
-    expect(seen).toHaveLength(6);
-    expect(new Set(seen).size).toBe(6);
-    expect((await call(server, 'GET', '/v1/assets?cursor=bogus', { key: k })).status).toBe(422);
-  });
+  /** GET an asset address the service gave out, on this test server. */
+  const fetchAs = (url: string, k: string) =>
+    fetch(`${server.baseUrl}${new URL(url).pathname}`, {
+      headers: { authorization: `Bearer ${k}` },
+    });
 
-  it('filters by q, kind and brand_id, and bounds limit to 1-200', async () => {
-    expect((await call(server, 'GET', '/v1/assets?q=LOGO', { key: k })).body.assets).toHaveLength(
-      1,
+  const countAssets = async () =>
+    (await server.pool.query('select count(*)::int as n from assets')).rows[0].n;
+  const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+  describe('POST /v1/assets/upload', () => {
+    it.each([
+      ['PNG', () => png, 'image/png', 64, 48],
+      ['JPEG', () => jpeg, 'image/jpeg', 80, 60],
+    ])(
+      'stores a %s with the facts probed from its bytes',
+      async (_n, bytes, type, width, height) => {
+        const res = await upload(bytes(), type, '?filename=banner.img');
+        expect(res.status).toBe(201);
+        expect(res.body).toMatchObject({
+          kind: 'image',
+          mime: type,
+          bytes: bytes().length,
+          width,
+          height,
+          duration_s: null,
+          filename: 'banner.img',
+          sha256: sha(bytes()),
+        });
+        const content = await fetchAs(res.body.url, key);
+        expect(content.headers.get('content-type')).toBe(type);
+        expect(Buffer.from(await content.arrayBuffer()).equals(bytes())).toBe(true);
+        const thumb = await fetchAs(res.body.thumbnail_url, key);
+        expect((await sharp(Buffer.from(await thumb.arrayBuffer())).metadata()).format).toBe(
+          'webp',
+        );
+      },
     );
-    expect(
-      (await call(server, 'GET', '/v1/assets?kind=video', { key: k })).body.assets,
-    ).toHaveLength(0);
-    expect(
-      (await call(server, 'GET', `/v1/assets?brand_id=${brandId}`, { key: k })).body.assets.map(
-        (a: any) => a.filename,
-      ),
-    ).toEqual(['logo.jpg']);
-    expect((await call(server, 'GET', '/v1/assets?limit=0', { key: k })).status).toBe(422);
-    expect((await call(server, 'GET', '/v1/assets?limit=201', { key: k })).status).toBe(422);
-    expect(
-      (await call(server, 'GET', `/v1/assets?brand_id=${owner.brandId}`, { key: k })).status,
-    ).toBe(404);
-  });
 
-  it("never shows another account's assets", async () => {
-    const res = await call(server, 'GET', '/v1/assets', { key });
-    expect(res.body.assets.map((a: any) => a.filename)).not.toContain('logo.jpg');
-  });
-});
-
-describe('DELETE /v1/assets/{id}', () => {
-  it('deletes with 204, frees storage, and then answers 404; another account gets 404', async () => {
-    const acct = await makeAccount(server.pool);
-    const k = await makeKey(server.pool, acct.accountId, ['read', 'media']);
-    const { body: asset } = await upload(png, 'image/png', '', k);
-    expect((await call(server, 'DELETE', `/v1/assets/${asset.id}`, { key })).status).toBe(404);
-    const res = await call(server, 'DELETE', `/v1/assets/${asset.id}`, { key: k });
-    expect(res.status).toBe(204);
-    expect(res.body).toBeNull();
-    expect((await call(server, 'DELETE', `/v1/assets/${asset.id}`, { key: k })).status).toBe(404);
-    expect((await call(server, 'GET', '/v1/assets', { key: k })).body.storage.used_bytes).toBe(0);
-    expect((await fetchAs(asset.url, k)).status).toBe(404);
-  });
-
-  it('an uploaded image attaches to a post; the content is not served to another account', async () => {
-    const { body: asset } = await upload(png, 'image/png');
-    const post = await call(server, 'POST', '/v1/posts', {
-      key,
-      body: { platform: 'bluesky', body: 'pic', asset_ids: [asset.id] },
+    it('takes the media type from the bytes, not the header', async () => {
+      const res = await upload(png, 'image/jpeg');
+      expect(res.status).toBe(201);
+      expect(res.body.mime).toBe('image/png');
     });
-    expect(post.body).toMatchObject({ kind: 'image', asset_ids: [asset.id] });
-    const other = await makeAccount(server.pool);
-    const otherKey = await makeKey(server.pool, other.accountId, ['read']);
-    expect((await fetchAs(asset.url, otherKey)).status).toBe(404);
+
+    it('refuses a PNG sent as video/mp4: video goes through the chunked upload', async () => {
+      const before = await countAssets();
+      const res = await upload(png, 'video/mp4');
+      expect(res.status).toBe(415);
+      expect(res.body.detail).toMatch(/chunked/);
+      expect(await countAssets()).toBe(before);
+    });
+
+    it('refuses bytes that are not a decodable image, storing nothing', async () => {
+      const before = await countAssets();
+      const res = await upload(Buffer.from('<html>not an image</html>'), 'image/png');
+      expect(res.status).toBe(422);
+      expect(res.body.detail[0].type).toBe('not_an_image');
+      expect(await countAssets()).toBe(before);
+    });
+
+    it('accepts exactly 15 MB and refuses one byte more with 413', async () => {
+      const big = await sharp({
+        create: { width: 64, height: 64, channels: 3, background: '#336699' },
+      })
+        .jpeg()
+        .toBuffer();
+      // A JPEG decodes up to its end marker; padding after it makes the size exact.
+      const exact = Buffer.concat([big, Buffer.alloc(MAX_IMAGE_BYTES - big.length)]);
+      const ok = await upload(exact, 'image/jpeg');
+      expect(ok.status).toBe(201);
+      expect(ok.body.bytes).toBe(MAX_IMAGE_BYTES);
+      const before = await countAssets();
+      const over = await upload(Buffer.concat([exact, Buffer.from([0])]), 'image/jpeg');
+      expect(over.status).toBe(413);
+      expect(await countAssets()).toBe(before);
+    });
+
+    it('refuses an upload over the storage quota with 413 and stores nothing', async () => {
+      const acct = await makeAccount(server.pool);
+      const k = await makeKey(server.pool, acct.accountId, ['media', 'read']);
+      await insertAsset(server.pool, {
+        accountId: acct.accountId,
+        kind: 'image',
+        mime: 'image/png',
+        bytes: STORAGE_QUOTA_BYTES.plus - 10,
+      });
+      const res = await upload(png, 'image/png', '', k);
+      expect(res.status).toBe(413);
+      expect(res.body.detail).toMatch(/quota/);
+      const list = await call(server, 'GET', '/v1/assets', { key: k });
+      expect(list.body.assets).toHaveLength(1);
+    });
+
+    it('needs the media scope', async () => {
+      const reader = await makeKey(server.pool, owner.accountId, ['read']);
+      const res = await upload(png, 'image/png', '', reader);
+      expect(res.status).toBe(403);
+      expect(res.body.required_scope).toBe('media');
+    });
+  });
+
+  describe('signed addresses', () => {
+    it('serve the bytes without a credential until they expire, and nothing when tampered with', async () => {
+      const { body: asset } = await upload(png, 'image/png');
+      const signed = new URL(asset.signed_url);
+      const open = await fetch(`${server.baseUrl}${signed.pathname}${signed.search}`);
+      expect(open.status).toBe(200);
+      expect(Buffer.from(await open.arrayBuffer()).equals(png)).toBe(true);
+      const sig = signed.searchParams.get('sig')!;
+      const flipped = `${sig[0] === 'A' ? 'B' : 'A'}${sig.slice(1)}`;
+      const tampered = `${server.baseUrl}${signed.pathname}?expires=${signed.searchParams.get('expires')}&sig=${flipped}`;
+      expect((await fetch(tampered)).status).toBe(404);
+      const key = assetUrlKey(TEST_SESSION_SECRET);
+      const expired = new URL(
+        signAssetUrl(server.baseUrl, key, asset.id, Date.now() - 2 * 3600_000),
+      );
+      expect((await fetch(`${server.baseUrl}${expired.pathname}${expired.search}`)).status).toBe(
+        404,
+      );
+      const later = new URL(signAssetUrl(server.baseUrl, key, asset.id));
+      expect((await fetch(`${server.baseUrl}${later.pathname}${later.search}`)).status).toBe(200);
+    });
+  });
+
+  describe('GET /v1/assets', () => {
+    let acct: TestAccount;
+    let k: string;
+    let brandId: string;
+    beforeAll(async () => {
+      acct = await makeAccount(server.pool);
+      k = await makeKey(server.pool, acct.accountId, ['read', 'media']);
+      brandId = (await createBrand(server.pool, acct.accountId, { name: 'Other' })).id;
+      for (let i = 0; i < 5; i++) await upload(png, 'image/png', `?filename=photo-${i}.png`, k);
+      await upload(jpeg, 'image/jpeg', `?filename=logo.jpg&brand_id=${brandId}`, k);
+    });
+
+    it('lists newest first with storage used and the quota', async () => {
+      const res = await call(server, 'GET', '/v1/assets', { key: k });
+      expect(res.status).toBe(200);
+      expect(res.body.assets.map((a: any) => a.filename)).toEqual([
+        'logo.jpg',
+        'photo-4.png',
+        'photo-3.png',
+        'photo-2.png',
+        'photo-1.png',
+        'photo-0.png',
+      ]);
+      expect(res.body.storage).toEqual({
+        used_bytes: png.length * 5 + jpeg.length,
+        quota_bytes: STORAGE_QUOTA_BYTES.plus,
+      });
+      expect(res.body.next_cursor).toBeNull();
+    });
+
+    it('pages with an opaque cursor until next_cursor is null', async () => {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const res: any = await call(
+          server,
+          'GET',
+          `/v1/assets?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          { key: k },
+        );
+        seen.push(...res.body.assets.map((a: any) => a.id));
+        cursor = res.body.next_cursor;
+      } while (cursor);
+      expect(seen).toHaveLength(6);
+      expect(new Set(seen).size).toBe(6);
+      expect((await call(server, 'GET', '/v1/assets?cursor=bogus', { key: k })).status).toBe(422);
+    });
+
+    it('filters by q, kind and brand_id, and bounds limit to 1-200', async () => {
+      expect((await call(server, 'GET', '/v1/assets?q=LOGO', { key: k })).body.assets).toHaveLength(
+        1,
+      );
+      expect(
+        (await call(server, 'GET', '/v1/assets?kind=video', { key: k })).body.assets,
+      ).toHaveLength(0);
+      expect(
+        (await call(server, 'GET', `/v1/assets?brand_id=${brandId}`, { key: k })).body.assets.map(
+          (a: any) => a.filename,
+        ),
+      ).toEqual(['logo.jpg']);
+      expect((await call(server, 'GET', '/v1/assets?limit=0', { key: k })).status).toBe(422);
+      expect((await call(server, 'GET', '/v1/assets?limit=201', { key: k })).status).toBe(422);
+      expect(
+        (await call(server, 'GET', `/v1/assets?brand_id=${owner.brandId}`, { key: k })).status,
+      ).toBe(404);
+    });
+
+    it("never shows another account's assets", async () => {
+      const res = await call(server, 'GET', '/v1/assets', { key });
+      expect(res.body.assets.map((a: any) => a.filename)).not.toContain('logo.jpg');
+    });
+  });
+
+  describe('DELETE /v1/assets/{id}', () => {
+    it('deletes with 204, frees storage, and then answers 404; another account gets 404', async () => {
+      const acct = await makeAccount(server.pool);
+      const k = await makeKey(server.pool, acct.accountId, ['read', 'media']);
+      const { body: asset } = await upload(png, 'image/png', '', k);
+      expect((await call(server, 'DELETE', `/v1/assets/${asset.id}`, { key })).status).toBe(404);
+      const res = await call(server, 'DELETE', `/v1/assets/${asset.id}`, { key: k });
+      expect(res.status).toBe(204);
+      expect(res.body).toBeNull();
+      expect((await call(server, 'DELETE', `/v1/assets/${asset.id}`, { key: k })).status).toBe(404);
+      expect((await call(server, 'GET', '/v1/assets', { key: k })).body.storage.used_bytes).toBe(0);
+      expect((await fetchAs(asset.url, k)).status).toBe(404);
+    });
+
+    it('an uploaded image attaches to a post; the content is not served to another account', async () => {
+      const { body: asset } = await upload(png, 'image/png');
+      const post = await call(server, 'POST', '/v1/posts', {
+        key,
+        body: { platform: 'bluesky', body: 'pic', asset_ids: [asset.id] },
+      });
+      expect(post.body).toMatchObject({ kind: 'image', asset_ids: [asset.id] });
+      const other = await makeAccount(server.pool);
+      const otherKey = await makeKey(server.pool, other.accountId, ['read']);
+      expect((await fetchAs(asset.url, otherKey)).status).toBe(404);
+    });
   });
 });

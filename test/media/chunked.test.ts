@@ -9,169 +9,179 @@ import { promisify } from 'node:util';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupExpiredUploads } from '../../core/assets/chunked.ts';
-import { fsStorage } from '../../core/storage/fs.ts';
+import { loadConfig } from '../../core/config.ts';
+import { storageFor } from '../../core/storage/storage.ts';
+import { type LocalS3, startLocalS3 } from '../support/s3.ts';
 import { call, makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
 
-let server: TestServer;
-let key: string;
-let video: Buffer;
-const file = path.join(os.tmpdir(), `sps-test-${process.pid}.mp4`);
+// Both storage drivers run the same suite: fs, and s3 against a local S3-compatible server.
+describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
+  let s3: LocalS3 | undefined;
+  let server: TestServer;
+  let key: string;
+  let video: Buffer;
+  const file = path.join(os.tmpdir(), `sps-test-${process.pid}-${driver}.mp4`);
 
-beforeAll(async () => {
-  server = await startServer();
-  const acct = await makeAccount(server.pool);
-  key = await makeKey(server.pool, acct.accountId, ['read', 'media']);
-  // Two seconds of noise compress badly: about 20 MB, so three chunks of 8 MB.
-  await promisify(execFile)(ffmpegInstaller.path, [
-    '-y',
-    '-loglevel',
-    'error',
-    '-f',
-    'rawvideo',
-    '-pix_fmt',
-    'yuv420p',
-    '-s',
-    '640x360',
-    '-r',
-    '25',
-    '-t',
-    '2',
-    '-i',
-    '/dev/urandom',
-    '-c:v',
-    'mpeg4',
-    '-q:v',
-    '2',
-    file,
-  ]);
-  video = await readFile(file);
-});
-afterAll(async () => {
-  await rm(file, { force: true });
-  await server.close();
-});
-
-const init = (body: unknown, k = key) =>
-  call(server, 'POST', '/v1/assets/upload/init', { key: k, body });
-const finish = (body: unknown, k = key) =>
-  call(server, 'POST', '/v1/assets/upload/finish', { key: k, body });
-async function part(uploadId: string, index: number, bytes: Buffer, k = key) {
-  const res = await fetch(
-    `${server.baseUrl}/v1/assets/upload/part?upload_id=${encodeURIComponent(uploadId)}&index=${index}`,
-    {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${k}`, 'content-type': 'application/octet-stream' },
-      body: new Uint8Array(bytes),
-    },
-  );
-  return { status: res.status, body: (await res.json()) as any };
-}
-const chunks = (bytes: Buffer, size: number) =>
-  Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) =>
-    bytes.subarray(i * size, (i + 1) * size),
-  );
-
-describe('chunked upload', () => {
-  it('joins chunks sent out of order and repeated, probes the video, and serves it back', async () => {
-    const session = await init({ filename: 'clip.mp4', size_bytes: video.length });
-    expect(session.status).toBe(201);
-    const { upload_id, part_bytes, parts } = session.body;
-    expect(part_bytes).toBeGreaterThanOrEqual(8 * 1024 * 1024);
-    const pieces = chunks(video, part_bytes);
-    expect(parts).toBe(pieces.length);
-    expect(pieces.length).toBeGreaterThanOrEqual(2);
-    for (const i of [...pieces.keys()].reverse())
-      expect((await part(upload_id, i, pieces[i]!)).status).toBe(200);
-    expect((await part(upload_id, 0, pieces[0]!)).body).toEqual({
-      upload_id,
-      index: 0,
-      bytes: pieces[0]!.length,
-    });
-
-    const done = await finish({ upload_id, parts: pieces.length });
-    expect(done.status).toBe(201);
-    expect(done.body).toMatchObject({
-      kind: 'video',
-      mime: 'video/mp4',
-      bytes: video.length,
-      width: 640,
-      height: 360,
-      filename: 'clip.mp4',
-      sha256: createHash('sha256').update(video).digest('hex'),
-    });
-    expect(done.body.duration_s).toBeCloseTo(2, 0);
-    const listed = await call(server, 'GET', '/v1/assets?kind=video', { key });
-    expect(listed.body.assets[0]).toMatchObject({
-      id: done.body.id,
-      duration_s: done.body.duration_s,
-    });
-    const served = await fetch(`${server.baseUrl}/v1/assets/${done.body.id}/content`, {
-      headers: { authorization: `Bearer ${key}` },
-    });
-    expect(Buffer.from(await served.arrayBuffer()).equals(video)).toBe(true);
-    // The session is gone once finished.
-    expect((await finish({ upload_id, parts: pieces.length })).status).toBe(404);
+  beforeAll(async () => {
+    s3 = driver === 's3' ? await startLocalS3() : undefined;
+    server = await startServer({ env: s3?.env ?? {} });
+    const acct = await makeAccount(server.pool);
+    key = await makeKey(server.pool, acct.accountId, ['read', 'media']);
+    // Two seconds of noise compress badly: about 20 MB, so three chunks of 8 MB.
+    await promisify(execFile)(ffmpegInstaller.path, [
+      '-y',
+      '-loglevel',
+      'error',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'yuv420p',
+      '-s',
+      '640x360',
+      '-r',
+      '25',
+      '-t',
+      '2',
+      '-i',
+      '/dev/urandom',
+      '-c:v',
+      'mpeg4',
+      '-q:v',
+      '2',
+      file,
+    ]);
+    video = await readFile(file);
+  });
+  afterAll(async () => {
+    await rm(file, { force: true });
+    await server.close();
+    await s3?.close();
   });
 
-  it('refuses a part larger than part_bytes with 413', async () => {
-    const { body } = await init({ filename: 'a.mp4', size_bytes: 20 * 1024 * 1024 });
-    const res = await part(body.upload_id, 0, Buffer.alloc(body.part_bytes + 1));
-    expect(res.status).toBe(413);
-  });
-
-  it('checks parts against the chunks received and the announced size', async () => {
-    const { body } = await init({ filename: 'a.mp4', size_bytes: 30 });
-    await part(body.upload_id, 0, Buffer.alloc(10));
-    await part(body.upload_id, 2, Buffer.alloc(10));
-    const gap = await finish({ upload_id: body.upload_id, parts: 2 });
-    expect(gap.status).toBe(422);
-    expect(gap.body.detail[0].msg).toMatch(/gaps|received/);
-    await part(body.upload_id, 1, Buffer.alloc(5));
-    const short = await finish({ upload_id: body.upload_id, parts: 3 });
-    expect(short.status).toBe(422);
-    expect(short.body.detail[0].msg).toMatch(/25 bytes but init announced 30/);
-  });
-
-  it('bounds parts to 1-80 and size_bytes to 500 MB', async () => {
-    const { body } = await init({ filename: 'a.mp4', size_bytes: 100 });
-    expect((await finish({ upload_id: body.upload_id, parts: 81 })).status).toBe(422);
-    expect((await finish({ upload_id: body.upload_id, parts: 0 })).status).toBe(422);
-    expect((await part(body.upload_id, 80, Buffer.alloc(1))).status).toBe(422);
-    expect((await part(body.upload_id, 79, Buffer.alloc(1))).status).toBe(200);
-    expect((await init({ filename: 'big.mp4', size_bytes: 500 * 1024 * 1024 + 1 })).status).toBe(
-      422,
+  const init = (body: unknown, k = key) =>
+    call(server, 'POST', '/v1/assets/upload/init', { key: k, body });
+  const finish = (body: unknown, k = key) =>
+    call(server, 'POST', '/v1/assets/upload/finish', { key: k, body });
+  async function part(uploadId: string, index: number, bytes: Buffer, k = key) {
+    const res = await fetch(
+      `${server.baseUrl}/v1/assets/upload/part?upload_id=${encodeURIComponent(uploadId)}&index=${index}`,
+      {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${k}`, 'content-type': 'application/octet-stream' },
+        body: new Uint8Array(bytes),
+      },
     );
-    expect((await init({ filename: 'big.mp4', size_bytes: 500 * 1024 * 1024 })).status).toBe(201);
-  });
-
-  it('refuses bytes that are not video at finish, storing no asset', async () => {
-    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
-    const { body } = await init({ filename: 'fake.mp4', size_bytes: png.length });
-    await part(body.upload_id, 0, png);
-    const res = await finish({ upload_id: body.upload_id, parts: 1 });
-    expect(res.status).toBe(422);
-    expect(res.body.detail[0].type).toBe('not_media');
-  });
-
-  it("answers 404 for another account's upload session", async () => {
-    const { body } = await init({ filename: 'a.mp4', size_bytes: 10 });
-    const other = await makeAccount(server.pool);
-    const otherKey = await makeKey(server.pool, other.accountId, ['media']);
-    expect((await part(body.upload_id, 0, Buffer.alloc(10), otherKey)).status).toBe(404);
-    expect((await finish({ upload_id: body.upload_id, parts: 1 }, otherKey)).status).toBe(404);
-  });
-
-  it('cleans expired sessions and their parts', async () => {
-    const { body } = await init({ filename: 'a.mp4', size_bytes: 10 });
-    await part(body.upload_id, 0, Buffer.alloc(10));
-    await server.pool.query(
-      `update upload_sessions set expires_at = now() - interval '1 second' where id = $1`,
-      [body.upload_id],
+    return { status: res.status, body: (await res.json()) as any };
+  }
+  const chunks = (bytes: Buffer, size: number) =>
+    Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) =>
+      bytes.subarray(i * size, (i + 1) * size),
     );
-    const storage = fsStorage(server.dataDir);
-    const removed = await cleanupExpiredUploads({ pool: server.pool, storage });
-    expect(removed).toBeGreaterThanOrEqual(1);
-    await expect(storage.get(`uploads/${body.upload_id}/0`)).rejects.toThrow();
-    expect((await part(body.upload_id, 0, Buffer.alloc(10))).status).toBe(404);
+
+  describe('chunked upload', () => {
+    it('joins chunks sent out of order and repeated, probes the video, and serves it back', async () => {
+      const session = await init({ filename: 'clip.mp4', size_bytes: video.length });
+      expect(session.status).toBe(201);
+      const { upload_id, part_bytes, parts } = session.body;
+      expect(part_bytes).toBeGreaterThanOrEqual(8 * 1024 * 1024);
+      const pieces = chunks(video, part_bytes);
+      expect(parts).toBe(pieces.length);
+      expect(pieces.length).toBeGreaterThanOrEqual(2);
+      for (const i of [...pieces.keys()].reverse())
+        expect((await part(upload_id, i, pieces[i]!)).status).toBe(200);
+      expect((await part(upload_id, 0, pieces[0]!)).body).toEqual({
+        upload_id,
+        index: 0,
+        bytes: pieces[0]!.length,
+      });
+
+      const done = await finish({ upload_id, parts: pieces.length });
+      expect(done.status).toBe(201);
+      expect(done.body).toMatchObject({
+        kind: 'video',
+        mime: 'video/mp4',
+        bytes: video.length,
+        width: 640,
+        height: 360,
+        filename: 'clip.mp4',
+        sha256: createHash('sha256').update(video).digest('hex'),
+      });
+      expect(done.body.duration_s).toBeCloseTo(2, 0);
+      const listed = await call(server, 'GET', '/v1/assets?kind=video', { key });
+      expect(listed.body.assets[0]).toMatchObject({
+        id: done.body.id,
+        duration_s: done.body.duration_s,
+      });
+      const served = await fetch(`${server.baseUrl}/v1/assets/${done.body.id}/content`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      expect(Buffer.from(await served.arrayBuffer()).equals(video)).toBe(true);
+      // The session is gone once finished.
+      expect((await finish({ upload_id, parts: pieces.length })).status).toBe(404);
+    });
+
+    it('refuses a part larger than part_bytes with 413', async () => {
+      const { body } = await init({ filename: 'a.mp4', size_bytes: 20 * 1024 * 1024 });
+      const res = await part(body.upload_id, 0, Buffer.alloc(body.part_bytes + 1));
+      expect(res.status).toBe(413);
+    });
+
+    it('checks parts against the chunks received and the announced size', async () => {
+      const { body } = await init({ filename: 'a.mp4', size_bytes: 30 });
+      await part(body.upload_id, 0, Buffer.alloc(10));
+      await part(body.upload_id, 2, Buffer.alloc(10));
+      const gap = await finish({ upload_id: body.upload_id, parts: 2 });
+      expect(gap.status).toBe(422);
+      expect(gap.body.detail[0].msg).toMatch(/gaps|received/);
+      await part(body.upload_id, 1, Buffer.alloc(5));
+      const short = await finish({ upload_id: body.upload_id, parts: 3 });
+      expect(short.status).toBe(422);
+      expect(short.body.detail[0].msg).toMatch(/25 bytes but init announced 30/);
+    });
+
+    it('bounds parts to 1-80 and size_bytes to 500 MB', async () => {
+      const { body } = await init({ filename: 'a.mp4', size_bytes: 100 });
+      expect((await finish({ upload_id: body.upload_id, parts: 81 })).status).toBe(422);
+      expect((await finish({ upload_id: body.upload_id, parts: 0 })).status).toBe(422);
+      expect((await part(body.upload_id, 80, Buffer.alloc(1))).status).toBe(422);
+      expect((await part(body.upload_id, 79, Buffer.alloc(1))).status).toBe(200);
+      expect((await init({ filename: 'big.mp4', size_bytes: 500 * 1024 * 1024 + 1 })).status).toBe(
+        422,
+      );
+      expect((await init({ filename: 'big.mp4', size_bytes: 500 * 1024 * 1024 })).status).toBe(201);
+    });
+
+    it('refuses bytes that are not video at finish, storing no asset', async () => {
+      const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+      const { body } = await init({ filename: 'fake.mp4', size_bytes: png.length });
+      await part(body.upload_id, 0, png);
+      const res = await finish({ upload_id: body.upload_id, parts: 1 });
+      expect(res.status).toBe(422);
+      expect(res.body.detail[0].type).toBe('not_media');
+    });
+
+    it("answers 404 for another account's upload session", async () => {
+      const { body } = await init({ filename: 'a.mp4', size_bytes: 10 });
+      const other = await makeAccount(server.pool);
+      const otherKey = await makeKey(server.pool, other.accountId, ['media']);
+      expect((await part(body.upload_id, 0, Buffer.alloc(10), otherKey)).status).toBe(404);
+      expect((await finish({ upload_id: body.upload_id, parts: 1 }, otherKey)).status).toBe(404);
+    });
+
+    it('cleans expired sessions and their parts', async () => {
+      const { body } = await init({ filename: 'a.mp4', size_bytes: 10 });
+      await part(body.upload_id, 0, Buffer.alloc(10));
+      await server.pool.query(
+        `update upload_sessions set expires_at = now() - interval '1 second' where id = $1`,
+        [body.upload_id],
+      );
+      const storage = storageFor(
+        loadConfig({ DATABASE_URL: server.db.url, DATA_DIR: server.dataDir, ...s3?.env }),
+      );
+      const removed = await cleanupExpiredUploads({ pool: server.pool, storage });
+      expect(removed).toBeGreaterThanOrEqual(1);
+      await expect(storage.get(`uploads/${body.upload_id}/0`)).rejects.toThrow();
+      expect((await part(body.upload_id, 0, Buffer.alloc(10))).status).toBe(404);
+    });
   });
 });
