@@ -26,10 +26,10 @@ async function mediaKey(svc: BenchService) {
   return (await createApiKey(svc.pool, account.accountId, { scopes: ['read', 'media'] })).key;
 }
 
-/** A photo-sized JPEG: noise compresses badly, so it stays about 2 MB. */
+/** A phone-photo-sized JPEG (about 3 MB): noise compresses badly. */
 const photo = () =>
-  sharp(randomBytes(1200 * 900 * 3), { raw: { width: 1200, height: 900, channels: 3 } })
-    .jpeg({ quality: 90 })
+  sharp(randomBytes(2000 * 1500 * 3), { raw: { width: 2000, height: 1500, channels: 3 } })
+    .jpeg({ quality: 85 })
     .toBuffer();
 
 export async function benchRawUpload(svc: BenchService, seconds: number) {
