@@ -9,6 +9,7 @@ import { requireOwnedBrand } from '../brands/service.ts';
 import type { Pool } from '../db/pool.ts';
 import { DomainError, invalid, notFound } from '../errors.ts';
 import { isId } from '../ids.ts';
+import { videoFrame } from '../media/frame.ts';
 import type { OutboundPolicy } from '../outbound/guard.ts';
 import type { Storage } from '../storage/storage.ts';
 import {
@@ -77,7 +78,7 @@ export const toAsset = (r: AssetRow, deps: Pick<MediaDeps, 'publicBaseUrl' | 'ur
   sha256: r.sha256,
   url: `${deps.publicBaseUrl}/v1/assets/${r.id}/content`,
   signed_url: deps.urlKey ? signAssetUrl(deps.publicBaseUrl, deps.urlKey, r.id) : null,
-  thumbnail_url: r.kind === 'image' ? `${deps.publicBaseUrl}/v1/assets/${r.id}/thumbnail` : null,
+  thumbnail_url: r.kind === 'audio' ? null : `${deps.publicBaseUrl}/v1/assets/${r.id}/thumbnail`,
   created_at: r.created_at.toISOString(),
 });
 
@@ -224,24 +225,40 @@ export async function readAsset(deps: MediaDeps, accountId: string, id: string) 
 }
 
 /**
- * An image's 320 px WebP thumbnail, made on first request and kept beside the image: upload
- * stays as fast as storing the bytes, and images never viewed cost no thumbnail.
+ * A 320 px WebP thumbnail of an image, or of a video's frame at one second (or mid-way in a
+ * shorter one), made on first request and kept beside the original: uploads stay as fast as
+ * storing the bytes, and media never viewed cost no thumbnail.
  */
 export async function readThumbnail(deps: MediaDeps, accountId: string, id: string) {
   const row = await ownedRow(deps, accountId, id);
-  if (row.kind !== 'image' || !row.storage_key) throw notFound('Thumbnail');
+  if (row.kind === 'audio' || !row.storage_key) throw notFound('Thumbnail');
   const key = `${row.storage_key}.thumb.webp`;
   if (!row.thumb_key) {
-    const original = await streamToBuffer(await deps.storage.get(row.storage_key));
-    const thumb = await sharp(original)
-      .rotate()
-      .resize(320, 320, { fit: 'inside' })
-      .webp()
-      .toBuffer();
-    await deps.storage.put(key, Readable.from(thumb));
+    const still =
+      row.kind === 'image'
+        ? await streamToBuffer(await deps.storage.get(row.storage_key))
+        : await frameOf(deps, row);
+    const thumb = await sharp(still).rotate().resize(320, 320, { fit: 'inside' }).webp().toBuffer();
+    await deps.storage.put(key, Readable.from([thumb]));
     await deps.pool.query('update assets set thumb_key = $2 where id = $1', [row.id, key]);
   }
   return { mime: 'image/webp', stream: await deps.storage.get(key) };
+}
+
+/** A video's frame; ffmpeg needs a seekable file, so the video is copied to a local one. */
+async function frameOf(deps: MediaDeps, row: AssetRow & { storage_key: string | null }) {
+  const spooled = await spoolToTemp(
+    await deps.storage.get(row.storage_key!),
+    Number(row.bytes),
+    'size',
+    deps.tempDir,
+  );
+  try {
+    const duration = row.duration_s === null ? 0 : Number(row.duration_s);
+    return await videoFrame(spooled.file, Math.min(1, duration / 2));
+  } finally {
+    await rm(spooled.file, { force: true });
+  }
 }
 
 async function streamToBuffer(stream: Readable): Promise<Buffer> {

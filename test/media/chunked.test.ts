@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupExpiredUploads } from '../../core/assets/chunked.ts';
 import { loadConfig } from '../../core/config.ts';
@@ -116,6 +117,12 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
         headers: { authorization: `Bearer ${key}` },
       });
       expect(Buffer.from(await served.arrayBuffer()).equals(video)).toBe(true);
+      const thumb = await fetch(`${server.baseUrl}/v1/assets/${done.body.id}/thumbnail`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      expect(thumb.status).toBe(200);
+      const still = await sharp(Buffer.from(await thumb.arrayBuffer())).metadata();
+      expect(still).toMatchObject({ format: 'webp', width: 320, height: 180 });
       // The session is gone once finished.
       expect((await finish({ upload_id, parts: pieces.length })).status).toBe(404);
     });
