@@ -90,6 +90,16 @@ export const UploadSession = z.object({
     .describe('Largest chunk: split the file into chunks of at most this size.'),
   parts: z.number().describe('How many chunks that makes (what finish expects).'),
   expires_at: z.string(),
+  grant: z
+    .object({
+      method: z.literal('PUT'),
+      part_urls: z
+        .array(z.string())
+        .describe('Chunk i goes to part_urls[i], as the raw bytes; then call finish as usual.'),
+      expires_at: z.string(),
+    })
+    .optional()
+    .describe('With bucket storage: send the chunks straight to the bucket instead.'),
 });
 
 export const PartQuery = z

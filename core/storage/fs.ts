@@ -52,6 +52,10 @@ export function fsStorage(dataDir: string): Storage {
       await stat(file);
       return createReadStream(file);
     },
+    async size(key) {
+      const info = await stat(fileOf(key)).catch(() => undefined);
+      return info?.size;
+    },
     async delete(key) {
       await rm(fileOf(key), { force: true });
     },

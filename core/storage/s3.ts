@@ -6,10 +6,12 @@ import { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadObjectCommand,
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Config } from '../config.ts';
 import type { Storage } from './storage.ts';
 
@@ -53,6 +55,21 @@ export function s3Storage(s: S3Settings): Storage {
       return res.Body instanceof Readable
         ? res.Body
         : Readable.fromWeb(res.Body.transformToWebStream() as never);
+    },
+    async size(key) {
+      try {
+        return (await client.send(new HeadObjectCommand({ Bucket, Key: key }))).ContentLength;
+      } catch (err) {
+        if ((err as { name?: string }).name === 'NotFound') return undefined;
+        throw err;
+      }
+    },
+    async presignPuts(keys, expiresInS) {
+      return Promise.all(
+        keys.map((Key) =>
+          getSignedUrl(client, new PutObjectCommand({ Bucket, Key }), { expiresIn: expiresInS }),
+        ),
+      );
     },
     async delete(key) {
       await client.send(new DeleteObjectCommand({ Bucket, Key: key }));

@@ -14,6 +14,13 @@ export type Storage = {
   get(key: string): Promise<Readable>;
   /** Removes `key`; removing a missing key is not an error. */
   delete(key: string): Promise<void>;
+  /** The size of the object under `key`, or undefined when there is none. */
+  size(key: string): Promise<number | undefined>;
+  /**
+   * Addresses a client can PUT bytes to directly, one per key, valid `expiresInS` seconds.
+   * Only drivers with their own HTTP endpoint have it (s3).
+   */
+  presignPuts?(keys: string[], expiresInS: number): Promise<string[]>;
 };
 
 export function storageFor(config: Pick<Config, 'storage' | 'dataDir' | 's3'>): Storage {

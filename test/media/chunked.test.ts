@@ -127,6 +127,32 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
       expect((await finish({ upload_id, parts: pieces.length })).status).toBe(404);
     });
 
+    it('grants direct chunk uploads to the bucket with s3 storage, and finish works the same', async () => {
+      const session = await init({ filename: 'direct.mp4', size_bytes: video.length });
+      if (driver === 'fs') {
+        expect(session.body.grant).toBeUndefined();
+        return;
+      }
+      const { upload_id, part_bytes, grant } = session.body;
+      const pieces = chunks(video, part_bytes);
+      expect(grant.part_urls).toHaveLength(pieces.length);
+      for (const [i, url] of grant.part_urls.entries()) {
+        const res = await fetch(url, { method: 'PUT', body: new Uint8Array(pieces[i]!) });
+        expect(res.status).toBe(200);
+      }
+      const done = await finish({ upload_id, parts: pieces.length });
+      expect(done.status).toBe(201);
+      expect(done.body).toMatchObject({
+        kind: 'video',
+        bytes: video.length,
+        filename: 'direct.mp4',
+      });
+      const served = await fetch(`${server.baseUrl}/v1/assets/${done.body.id}/content`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      expect(Buffer.from(await served.arrayBuffer()).equals(video)).toBe(true);
+    });
+
     it('refuses a part larger than part_bytes with 413', async () => {
       const { body } = await init({ filename: 'a.mp4', size_bytes: 20 * 1024 * 1024 });
       const res = await part(body.upload_id, 0, Buffer.alloc(body.part_bytes + 1));
