@@ -1,7 +1,15 @@
 // The worker role: a Graphile Worker runner on the shared pool, with one task per file.
-import { type Runner, run, type TaskList, Logger as WorkerLogger } from 'graphile-worker';
+import { EventEmitter } from 'node:events';
+import {
+  type Runner,
+  run,
+  type TaskList,
+  type WorkerEvents,
+  Logger as WorkerLogger,
+} from 'graphile-worker';
 import { builtinConnectors, type Connectors } from '../core/connectors/connector.ts';
 import type { Pool } from '../core/db/pool.ts';
+import { forgetWorkers, heartbeat, sweepDeadWorkers } from '../core/jobs/liveness.ts';
 import type { Logger } from '../core/logger.ts';
 import type { OutboundPolicy } from '../core/outbound/guard.ts';
 import { PUBLISH_POST_TASK } from '../core/posts/publicationJobs.ts';
@@ -21,7 +29,12 @@ export type WorkerDeps = {
   outbound?: OutboundPolicy;
   /** Asset storage, for cleaning expired uploads; omitted: that cron job is not registered. */
   storage?: Storage;
+  /** Heartbeat and sweep timing (tests shorten it). */
+  liveness?: { heartbeatMs: number; staleAfterMs: number };
 };
+
+/** Every 5 s; a worker silent for 30 s is dead, and its jobs run again elsewhere. */
+const LIVENESS = { heartbeatMs: 5_000, staleAfterMs: 30_000 };
 
 export function taskList(deps: {
   pool: Pool;
@@ -54,10 +67,16 @@ function workerLogger(log: Logger): WorkerLogger {
 }
 
 export async function startWorker(deps: WorkerDeps): Promise<Runner> {
-  return run({
+  // The ids this process locks jobs under, learnt from the runner's events as it starts.
+  const ids = new Set<string>();
+  const events = new EventEmitter() as WorkerEvents;
+  events.on('pool:create', ({ workerPool }) => ids.add(workerPool.id));
+  events.on('worker:create', ({ worker }) => ids.add(worker.workerId));
+  const runner = await run({
     pgPool: deps.pool,
     concurrency: deps.concurrency,
     noHandleSignals: true,
+    events,
     taskList: taskList({
       pool: deps.pool,
       connectors: deps.connectors ?? builtinConnectors(),
@@ -77,4 +96,24 @@ export async function startWorker(deps: WorkerDeps): Promise<Runner> {
       },
     },
   });
+  const liveness = deps.liveness ?? LIVENESS;
+  const beat = async () => {
+    try {
+      await heartbeat(deps.pool, [...ids]);
+      const swept = await sweepDeadWorkers(deps.pool, liveness.staleAfterMs);
+      if (swept.length) deps.log.warn({ workers: swept }, 'released the jobs of dead workers');
+    } catch (err) {
+      deps.log.error({ err }, 'worker heartbeat failed');
+    }
+  };
+  await beat();
+  const timer = setInterval(beat, liveness.heartbeatMs);
+  timer.unref();
+  const stop = runner.stop.bind(runner);
+  runner.stop = async (reason?: string) => {
+    clearInterval(timer);
+    await stop(reason);
+    await forgetWorkers(deps.pool, [...ids]).catch(() => undefined);
+  };
+  return runner;
 }

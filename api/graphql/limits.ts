@@ -1,11 +1,11 @@
 // The breadth limits of the GraphQL beta (SPEC.md "Limits"), as validation rules: a query
 // failing one is refused before execution, like any invalid query (HTTP 400).
 import {
-  type FragmentDefinitionNode,
   GraphQLError,
   Kind,
   NoSchemaIntrospectionCustomRule,
   type SelectionSetNode,
+  type ValidationContext,
   type ValidationRule,
 } from 'graphql';
 
@@ -18,61 +18,70 @@ export const GRAPHQL_LIMITS = {
   selectedFields: 60,
 } as const;
 
-type Fragments = (name: string) => FragmentDefinitionNode | undefined | null;
-
 /**
  * Counts the fields of a selection set with fragments expanded where they are used: only
- * the set's own level, or every level below it too. A fragment cycle counts once (the
- * standard NoFragmentCycles rule reports it).
+ * the set's own level, or every level below it too. Each fragment is counted once and
+ * remembered, so a fragment spread many times over (each spreading the next twice, say)
+ * costs linear time instead of doubling per level. A spread back into a fragment being
+ * expanded counts 0: the cycle makes the query invalid anyway (NoFragmentCycles reports it).
  */
-function countFields(
-  set: SelectionSetNode,
-  fragments: Fragments,
-  deep: boolean,
-  expanding: ReadonlySet<string> = new Set(),
-): number {
-  let n = 0;
-  for (const sel of set.selections) {
-    if (sel.kind === Kind.FIELD) {
-      n += 1;
-      if (deep && sel.selectionSet) n += countFields(sel.selectionSet, fragments, deep, expanding);
-    } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-      n += countFields(sel.selectionSet, fragments, deep, expanding);
-    } else {
-      const name = sel.name.value;
-      const fragment = fragments(name);
-      if (!fragment || expanding.has(name)) continue;
-      n += countFields(fragment.selectionSet, fragments, deep, new Set([...expanding, name]));
+function fieldCounter(context: ValidationContext, deep: boolean) {
+  const known = new Map<string, number>();
+  const expanding = new Set<string>();
+
+  const fragmentFields = (name: string): number => {
+    const seen = known.get(name);
+    if (seen !== undefined) return seen;
+    const fragment = context.getFragment(name);
+    if (!fragment || expanding.has(name)) return 0;
+    expanding.add(name);
+    const n = count(fragment.selectionSet);
+    expanding.delete(name);
+    known.set(name, n);
+    return n;
+  };
+
+  const count = (set: SelectionSetNode): number => {
+    let n = 0;
+    for (const sel of set.selections) {
+      if (sel.kind === Kind.FIELD)
+        n += 1 + (deep && sel.selectionSet ? count(sel.selectionSet) : 0);
+      else if (sel.kind === Kind.INLINE_FRAGMENT) n += count(sel.selectionSet);
+      else n += fragmentFields(sel.name.value);
     }
-  }
-  return n;
+    return n;
+  };
+  return count;
 }
 
-const breadthLimits: ValidationRule = (context) => ({
-  OperationDefinition(node) {
-    const fragments: Fragments = (name) => context.getFragment(name);
-    const max =
-      node.operation === 'mutation'
-        ? GRAPHQL_LIMITS.rootFieldsPerMutation
-        : GRAPHQL_LIMITS.rootFieldsPerQuery;
-    const roots = countFields(node.selectionSet, fragments, false);
-    if (roots > max)
-      context.reportError(
-        new GraphQLError(
-          `A ${node.operation} may select at most ${max} root field(s); this one selects ${roots}.`,
-          { nodes: node, extensions: { code: 'too_many_root_fields' } },
-        ),
-      );
-    const total = countFields(node.selectionSet, fragments, true);
-    if (total > GRAPHQL_LIMITS.selectedFields)
-      context.reportError(
-        new GraphQLError(
-          `An operation may select at most ${GRAPHQL_LIMITS.selectedFields} fields; this one selects ${total}.`,
-          { nodes: node, extensions: { code: 'too_many_fields' } },
-        ),
-      );
-  },
-});
+const breadthLimits: ValidationRule = (context) => {
+  const rootFields = fieldCounter(context, false);
+  const allFields = fieldCounter(context, true);
+  return {
+    OperationDefinition(node) {
+      const max =
+        node.operation === 'mutation'
+          ? GRAPHQL_LIMITS.rootFieldsPerMutation
+          : GRAPHQL_LIMITS.rootFieldsPerQuery;
+      const roots = rootFields(node.selectionSet);
+      if (roots > max)
+        context.reportError(
+          new GraphQLError(
+            `A ${node.operation} may select at most ${max} root field(s); this one selects ${roots}.`,
+            { nodes: node, extensions: { code: 'too_many_root_fields' } },
+          ),
+        );
+      const total = allFields(node.selectionSet);
+      if (total > GRAPHQL_LIMITS.selectedFields)
+        context.reportError(
+          new GraphQLError(
+            `An operation may select at most ${GRAPHQL_LIMITS.selectedFields} fields; this one selects ${total}.`,
+            { nodes: node, extensions: { code: 'too_many_fields' } },
+          ),
+        );
+    },
+  };
+};
 
 /** Rules added to graphql's standard validation: the limits, and no introspection. */
 export const LIMIT_RULES: ValidationRule[] = [breadthLimits, NoSchemaIntrospectionCustomRule];

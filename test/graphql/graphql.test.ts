@@ -1,5 +1,6 @@
 // The GraphQL beta (SPEC.md "GraphQL (beta)"): the three operations, the same keys, scopes,
 // plan and budget as REST, and the limits, each one under and one over its bound.
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setBudget } from '../../core/accounts/service.ts';
 import {
@@ -30,6 +31,26 @@ const gql = (
   k: string | undefined = key,
   headers = {},
 ) => call(server, 'POST', '/graphql', { key: k, body: { query, variables }, headers });
+
+/** A POST with no Accept header at all (fetch always sends one). */
+function postWithoutAccept(query: string): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${server.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    });
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => {
+        text += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify({ query }));
+  });
+}
 
 const CREATE = `mutation Create($input: CreatePostInput!) {
   createPost(input: $input) { id platform kind status scheduledAt }
@@ -156,6 +177,14 @@ describe('posts', () => {
     expect(res.body.errors[0].extensions.code).toBe('not_found');
   });
 
+  it('answers an unknown status with HTTP 200, validation_failed and the argument name', async () => {
+    const res = await gql(POSTS, { status: 'archived' }, listKey);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toBeNull();
+    expect(res.body.errors[0].extensions.code).toBe('validation_failed');
+    expect(res.body.errors[0].extensions.detail[0].loc).toEqual(['status']);
+  });
+
   it('needs the read scope', async () => {
     const writeOnly = await makeKey(server.pool, owner.accountId, ['publish']);
     const res = await gql('{ posts { id } }', undefined, writeOnly);
@@ -200,10 +229,28 @@ describe('refused before execution', () => {
     expect(res.body.errors[0].extensions.code).toBe('rate_limited');
   });
 
-  it('405 with Allow: POST for GET', async () => {
+  it('405 with Allow: POST for GET and the other methods', async () => {
     const res = await call(server, 'GET', '/graphql?query={me{email}}', { key });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST');
+    expect(res.body.errors[0].extensions.code).toBe('method_not_allowed');
+    for (const method of ['PUT', 'PATCH', 'DELETE']) {
+      const other = await call(server, method, '/graphql', {
+        key,
+        body: { query: '{ me { email } }' },
+      });
+      expect(other.status).toBe(405);
+      expect(other.headers.get('allow')).toBe('POST');
+    }
+  });
+});
+
+describe('OpenAPI', () => {
+  it('is still served, without the GraphQL route', async () => {
+    const res = await call(server, 'GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.paths['/v1/me']).toBeDefined();
+    expect(res.body.paths['/graphql']).toBeUndefined();
   });
 });
 
@@ -219,7 +266,17 @@ describe('syntax, validation and limits: HTTP 400, data null, errors', () => {
     async (accept) => refused(await gql('{ me { email ', undefined, key, { accept })),
   );
 
+  it('a syntax error with no Accept header (yoga alone would answer 200)', async () => {
+    refused(await postWithoutAccept('{ me { email '));
+    refused(await postWithoutAccept('{ me { password } }'));
+    expect((await postWithoutAccept('{ me { email } }')).status).toBe(200);
+  });
+
   it('an unknown field', async () => refused(await gql('{ me { password } }')));
+
+  it('a body without a query', async () => {
+    refused(await call(server, 'POST', '/graphql', { key, body: { variables: {} } }));
+  });
 
   it('introspection', async () => {
     refused(await gql('{ __schema { types { name } } }'));
@@ -250,6 +307,13 @@ describe('syntax, validation and limits: HTTP 400, data null, errors', () => {
     const q = `query { ...A ...B } fragment A on Query { a: me { plan } b: me { plan } c: me { plan } d: me { plan } e: me { plan } }
       fragment B on Query { f: me { plan } g: me { plan } h: me { plan } i: me { plan } }`;
     refused(await gql(q));
+  });
+
+  it('root fields counted through inline fragments, __typename included', async () => {
+    const q = (n: number) =>
+      `{ __typename ... on Query { ${Array.from({ length: n - 1 }, (_, i) => `m${i}: me { plan }`).join(' ')} } }`;
+    expect((await gql(q(8))).status).toBe(200);
+    refused(await gql(q(9)));
   });
 
   it('root fields in a mutation: 1 passes, 2 do not, and nothing is created', async () => {
@@ -289,5 +353,42 @@ describe('syntax, validation and limits: HTTP 400, data null, errors', () => {
     const over = await gql(query(61));
     refused(over);
     expect(over.body.errors[0].extensions.code).toBe('too_many_fields');
+  });
+
+  it('selected fields counted through fragments at every use', async () => {
+    // 1 (me) + 6 uses of a 10-field fragment = 61.
+    const fields = Array.from({ length: 10 }, (_, i) => `f${i}: email`).join(' ');
+    const uses = (n: number) => Array.from({ length: n }, (_, i) => `u${i}: me { ...F }`).join(' ');
+    const ok = await gql(
+      `{ ${uses(5)} me { email plan scopes ...F } } fragment F on Me { ${fields} }`,
+    );
+    expect(ok.status).toBe(200);
+    const over = await gql(
+      `{ me { ...F ...F ...F ...F ...F ...F } } fragment F on Me { ${fields} }`,
+    );
+    refused(over);
+    expect(over.body.errors[0].extensions.code).toBe('too_many_fields');
+  });
+
+  it('fragments that double at each level are refused at once, not expanded', async () => {
+    // 50 levels would be 2^49 fields; counting each fragment once keeps this instant.
+    const levels = Array.from({ length: 50 }, (_, i) =>
+      i < 49
+        ? `fragment F${i} on Me { ...F${i + 1} ...F${i + 1} }`
+        : `fragment F${i} on Me { email }`,
+    );
+    const started = Date.now();
+    const res = await gql(`{ me { ...F0 } } ${levels.join(' ')}`);
+    refused(res);
+    expect(res.body.errors[0].extensions.code).toBe('too_many_fields');
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('a fragment cycle is refused, not followed', async () => {
+    const res = await gql(
+      '{ me { ...A } } fragment A on Me { email ...B } fragment B on Me { plan ...A }',
+    );
+    refused(res);
+    expect(res.body.errors[0].message).toMatch(/within itself/);
   });
 });

@@ -1,0 +1,39 @@
+// Worker liveness: a worker process heartbeats the ids its jobs are locked under (its pool's
+// and its workers'); any process sweeps ids whose heartbeat stopped and releases their jobs
+// (Graphile Worker's force_unlock_workers), so a job left locked by a killed worker runs again
+// within seconds. Jobs must therefore be safe to run again (publication is, by design).
+import os from 'node:os';
+import type { Pool } from '../db/pool.ts';
+
+export async function heartbeat(pool: Pool, workerIds: string[]): Promise<void> {
+  if (!workerIds.length) return;
+  await pool.query(
+    `insert into worker_heartbeats (worker_id, pid, host)
+     select unnest($1::text[]), $2, $3
+     on conflict (worker_id) do update set last_seen_at = now()`,
+    [workerIds, process.pid, os.hostname()],
+  );
+}
+
+/** A clean stop: the ids are gone, nothing to sweep. */
+export async function forgetWorkers(pool: Pool, workerIds: string[]): Promise<void> {
+  if (!workerIds.length) return;
+  await pool.query('delete from worker_heartbeats where worker_id = any($1::text[])', [workerIds]);
+}
+
+/** Releases the jobs of every worker silent for `staleAfterMs`; returns those worker ids. */
+export async function sweepDeadWorkers(pool: Pool, staleAfterMs: number): Promise<string[]> {
+  const { rows } = await pool.query<{ ids: string[] | null }>(
+    `with dead as (
+       delete from worker_heartbeats
+       where last_seen_at < now() - $1 * interval '1 millisecond'
+       returning worker_id
+     )
+     select array_agg(worker_id) as ids from dead`,
+    [staleAfterMs],
+  );
+  const ids = rows[0]?.ids ?? [];
+  if (ids.length)
+    await pool.query('select graphile_worker.force_unlock_workers($1::text[])', [ids]);
+  return ids;
+}

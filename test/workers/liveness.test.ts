@@ -1,0 +1,88 @@
+// Worker liveness: a worker killed mid-job (after the platform call, before the commit) has
+// its job released by another worker's sweeper once its heartbeat stops, and the post is
+// published exactly once; a worker that stops cleanly leaves nothing to sweep.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upsertConnectedAccount } from '../../core/connections/db.ts';
+import { createLogger } from '../../core/logger.ts';
+import { startWorker } from '../../workers/index.ts';
+import {
+  type FakePlatform,
+  platformConnector,
+  startFakePlatform,
+} from '../support/fakePlatform.ts';
+import { call, makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
+import { waitFor } from '../support/wait.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+let server: TestServer;
+let platform: FakePlatform;
+
+beforeAll(async () => {
+  server = await startServer();
+  platform = await startFakePlatform();
+});
+afterAll(async () => {
+  await platform.close();
+  await server.close();
+});
+
+const heartbeats = async () =>
+  (await server.pool.query('select worker_id from worker_heartbeats')).rows.map((r) => r.worker_id);
+
+describe('a worker killed mid-publication', () => {
+  it('has its job released by the sweeper and the post published exactly once', async () => {
+    const acct = await makeAccount(server.pool);
+    await upsertConnectedAccount(server.pool, {
+      accountId: acct.accountId,
+      brandId: acct.brandId,
+      platform: 'mastodon',
+      handle: '@b',
+    });
+    const key = await makeKey(server.pool, acct.accountId, ['publish']);
+    const post = await call(server, 'POST', '/v1/posts', {
+      key,
+      body: {
+        platform: 'mastodon',
+        body: 'swept once',
+        schedule_at: new Date(Date.now() + 300).toISOString(),
+      },
+    });
+    const child = spawn(process.execPath, [path.join(ROOT, 'test/support/crashingWorker.ts')], {
+      env: { ...process.env, DATABASE_URL: server.db.url, PLATFORM_URL: platform.url },
+    });
+    expect(await new Promise((r) => child.once('exit', (_c, sig) => r(sig)))).toBe('SIGKILL');
+    expect((await heartbeats()).length).toBeGreaterThan(0); // the dead worker's, going stale
+
+    const started = Date.now();
+    const survivor = await startWorker({
+      pool: server.pool,
+      concurrency: 2,
+      log: createLogger('silent'),
+      connectors: { mastodon: platformConnector(platform.url) },
+      liveness: { heartbeatMs: 200, staleAfterMs: 1000 },
+    });
+    try {
+      const row = await waitFor(
+        async () => {
+          const r = (
+            await server.pool.query('select status, external_post_id from posts where id = $1', [
+              post.body.id,
+            ])
+          ).rows[0];
+          return r.status === 'published' && r;
+        },
+        { timeoutMs: 8000, what: 'the swept job to publish' },
+      );
+      expect(Date.now() - started).toBeLessThan(5000);
+      const statuses = platform.statuses.filter((s) => s.text === 'swept once');
+      expect(statuses).toHaveLength(1);
+      expect(row.external_post_id).toBe(statuses[0]!.id);
+    } finally {
+      await survivor.stop();
+    }
+    expect(await heartbeats()).toEqual([]);
+  });
+});
