@@ -4,6 +4,7 @@ import { bearerAuthHook } from '../../api/auth.ts';
 import { setBudget, setFeature, setPlan } from '../../core/accounts/service.ts';
 import { deleteApiKey } from '../../core/apikeys/service.ts';
 import { call, makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
+import { awayFromMinuteBoundary } from '../support/wait.ts';
 
 let server: TestServer;
 
@@ -123,6 +124,7 @@ describe('request budget', () => {
   });
 
   it('is one budget per account, shared by all its keys', async () => {
+    await awayFromMinuteBoundary();
     const acct = await makeAccount(server.pool);
     await setBudget(server.pool, acct.accountId, 2);
     const a = await makeKey(server.pool, acct.accountId);
@@ -136,6 +138,7 @@ describe('request budget', () => {
   });
 
   it('is shared by every API process through Postgres', async () => {
+    await awayFromMinuteBoundary();
     const second = await startServer({ db: server.db });
     try {
       const acct = await makeAccount(server.pool);

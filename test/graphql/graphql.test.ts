@@ -1,7 +1,7 @@
 // The GraphQL beta (SPEC.md "GraphQL (beta)"): the three operations, the same keys, scopes,
 // plan and budget as REST, and the limits, each one under and one over its bound.
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { setBudget } from '../../core/accounts/service.ts';
 import {
   call,
@@ -11,6 +11,7 @@ import {
   type TestAccount,
   type TestServer,
 } from '../support/server.ts';
+import { awayFromMinuteBoundary } from '../support/wait.ts';
 
 let server: TestServer;
 let owner: TestAccount;
@@ -185,6 +186,25 @@ describe('posts', () => {
     expect(res.body.errors[0].extensions.detail[0].loc).toEqual(['status']);
   });
 
+  it('masks an unexpected failure: no internals in the message', async () => {
+    const query = server.pool.query.bind(server.pool) as (...a: unknown[]) => unknown;
+    const spy = vi
+      .spyOn(server.pool, 'query')
+      .mockImplementation(((...a: unknown[]) =>
+        (a[0] as { name?: string })?.name === 'list_posts'
+          ? Promise.reject(new Error('relation "secret_table" does not exist'))
+          : query(...a)) as never);
+    try {
+      const res = await gql(POSTS, {}, listKey);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toBeNull();
+      expect(res.body.errors[0].message).toBe('Unexpected error.');
+      expect(JSON.stringify(res.body)).not.toContain('secret_table');
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('needs the read scope', async () => {
     const writeOnly = await makeKey(server.pool, owner.accountId, ['publish']);
     const res = await gql('{ posts { id } }', undefined, writeOnly);
@@ -218,6 +238,7 @@ describe('refused before execution', () => {
   });
 
   it('429 once the account budget is spent, counted with REST', async () => {
+    await awayFromMinuteBoundary();
     const acct = await makeAccount(server.pool);
     const k = await makeKey(server.pool, acct.accountId, ['read']);
     await setBudget(server.pool, acct.accountId, 2);

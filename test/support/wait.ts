@@ -12,3 +12,12 @@ export async function waitFor<T>(
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/**
+ * Waits, if needed, until at least `marginMs` remain in the current minute: request-budget
+ * windows are whole minutes, and a test counting requests must not straddle two.
+ */
+export async function awayFromMinuteBoundary(marginMs = 5_000): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < marginMs) await new Promise((r) => setTimeout(r, left + 50));
+}
