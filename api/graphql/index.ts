@@ -37,6 +37,10 @@ export const graphqlRoutes: FastifyPluginAsync<{ auth: AuthContext }> = async (a
     },
   });
 
+  // JSON only: Fastify's built-in text/plain parser would hand yoga a string body, which it
+  // answers with an empty, non-JSON response. Without the parser such a request is a 415.
+  app.removeContentTypeParser('text/plain');
+
   // Errors raised before yoga runs (auth, budget, a body that is not JSON) in GraphQL's shape.
   app.setErrorHandler((err, req, reply) =>
     sendError(reply, asDomainError(err as FastifyError, req), requestErrorBody),
@@ -51,7 +55,15 @@ export const graphqlRoutes: FastifyPluginAsync<{ auth: AuthContext }> = async (a
       },
     },
     async (req, reply) => {
-      const query = (req.body as { query?: unknown } | null)?.query;
+      // A JSON array is a batch, which yoga refuses itself; any other non-object has nothing
+      // to run, and yoga would answer it with the JSON parser's message.
+      if (typeof req.body !== 'object' || req.body === null)
+        throw new DomainError(
+          400,
+          'invalid_request',
+          'Send a JSON object with "query" and optionally "variables" and "operationName".',
+        );
+      const query = (req.body as { query?: unknown }).query;
       if (typeof query === 'string' && query.length > GRAPHQL_LIMITS.queryLength)
         throw new DomainError(
           400,
@@ -64,9 +76,19 @@ export const graphqlRoutes: FastifyPluginAsync<{ auth: AuthContext }> = async (a
         principal: principalOf(req),
         pool: auth.pool,
       });
-      const result = JSON.parse(await response.text()) as { data?: unknown; errors?: unknown };
-      // No `data` means the request never executed (syntax, validation, limits): 400 with
-      // `data: null`, whatever yoga's status for the client's Accept header would be.
+      // Yoga answers JSON to every JSON object sent with this Accept; anything else is a
+      // request it refused without a body, passed on with its status.
+      if (!response.headers.get('content-type')?.includes('json'))
+        throw new DomainError(
+          Math.max(400, response.status),
+          'invalid_request',
+          'The request is not a GraphQL request.',
+        );
+      const result = (await response.json()) as { data?: unknown; errors?: unknown };
+      // No `data` means the request never executed (syntax, validation, limits, variables).
+      // Yoga answers those 200 for Accept: application/json (and so for */* or none) and 400
+      // only for application/graphql-response+json, without `data` either way; the beta
+      // answers 400 with `data: null` whatever the client accepts.
       const executed = 'data' in result;
       reply.code(executed ? response.status : Math.max(400, response.status));
       reply.type('application/json');

@@ -295,8 +295,26 @@ describe('syntax, validation and limits: HTTP 400, data null, errors', () => {
 
   it('an unknown field', async () => refused(await gql('{ me { password } }')));
 
-  it('a body without a query', async () => {
+  it('a body without a query, a batch, or a body that is not an object', async () => {
     refused(await call(server, 'POST', '/graphql', { key, body: { variables: {} } }));
+    refused(await call(server, 'POST', '/graphql', { key, body: [{ query: '{ me { email } }' }] }));
+    const nothing = await call(server, 'POST', '/graphql', { key, body: null });
+    refused(nothing);
+    expect(nothing.body.errors[0].extensions.code).toBe('invalid_request');
+  });
+
+  it('variables of the wrong type', async () => {
+    refused(await gql('query($n: Int) { posts(limit: $n) { id } }', { n: 'ten' }));
+  });
+
+  it('a body that is not JSON is 415, in the same shape', async () => {
+    const res = await call(server, 'POST', '/graphql', {
+      key,
+      raw: '{ me { email } }',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(res.status).toBe(415);
+    expect(res.body.errors[0].extensions.code).toBe('unsupported_media_type');
   });
 
   it('introspection', async () => {
