@@ -4,6 +4,7 @@
 // pool closes and an embedded Postgres this process started stops cleanly.
 import { buildApp } from '../api/app.ts';
 import { ConfigError, loadConfig } from '../core/config.ts';
+import { credentialsKey } from '../core/connections/credentials.ts';
 import { createLogger } from '../core/logger.ts';
 import { outboundPolicy } from '../core/outbound/guard.ts';
 import { openDatabase } from '../core/runtime.ts';
@@ -31,6 +32,9 @@ async function main(role: Role) {
       log: log.child({ role: 'worker' }),
       outbound: outboundPolicy(config),
       storage: storageFor(config),
+      credentialsKey: credentialsKey(
+        config.credentialsKey ?? loadLocalSecrets(config.dataDir).credentialsKey,
+      ),
     });
     stops.push(() => runner.stop());
     log.info({ concurrency: config.workerConcurrency }, 'worker started');

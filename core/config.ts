@@ -19,6 +19,10 @@ const envSchema = z
     STORAGE: z.enum(['fs', 's3']).default('fs'),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
     SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    CREDENTIALS_KEY: z
+      .string()
+      .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
+      .optional(),
     OUTBOUND_ALLOWLIST: z
       .string()
       .default('')
@@ -72,6 +76,8 @@ export type Config = {
   workerConcurrency: number;
   /** Explicit secret; when absent one is generated once into DATA_DIR (see core/secrets.ts). */
   sessionSecret: string | undefined;
+  /** Seals platform credentials (base64, 32 bytes); when absent, generated into DATA_DIR. */
+  credentialsKey: string | undefined;
   outboundAllowlist: string[];
   outboundAllowHttp: boolean;
   llm: { baseUrl: string; apiKey: string | undefined; model: string | undefined } | undefined;
@@ -111,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     workerConcurrency: e.WORKER_CONCURRENCY,
     sessionSecret: e.SESSION_SECRET,
+    credentialsKey: e.CREDENTIALS_KEY,
     outboundAllowlist: e.OUTBOUND_ALLOWLIST,
     outboundAllowHttp: e.OUTBOUND_ALLOW_HTTP,
     llm: e.LLM_BASE_URL

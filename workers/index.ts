@@ -7,7 +7,9 @@ import {
   type WorkerEvents,
   Logger as WorkerLogger,
 } from 'graphile-worker';
-import { builtinConnectors, type Connectors } from '../core/connectors/connector.ts';
+import type { CredentialsKey } from '../core/connections/credentials.ts';
+import { builtinConnectors } from '../core/connectors/builtin.ts';
+import type { Connectors } from '../core/connectors/connector.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { forgetWorkers, heartbeat, sweepDeadWorkers } from '../core/jobs/liveness.ts';
 import type { Logger } from '../core/logger.ts';
@@ -29,6 +31,8 @@ export type WorkerDeps = {
   outbound?: OutboundPolicy;
   /** Asset storage, for cleaning expired uploads; omitted: that cron job is not registered. */
   storage?: Storage;
+  /** Opens connected accounts' credentials. */
+  credentialsKey?: CredentialsKey;
   /** Heartbeat and sweep timing (tests shorten it). */
   liveness?: { heartbeatMs: number; staleAfterMs: number };
 };
@@ -39,6 +43,7 @@ const LIVENESS = { heartbeatMs: 5_000, staleAfterMs: 30_000 };
 export function taskList(deps: {
   pool: Pool;
   connectors: Connectors;
+  credentialsKey?: CredentialsKey;
   outbound: OutboundPolicy;
   storage?: Storage;
 }): TaskList {
@@ -72,6 +77,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Runner> {
   const events = new EventEmitter() as WorkerEvents;
   events.on('pool:create', ({ workerPool }) => ids.add(workerPool.id));
   events.on('worker:create', ({ worker }) => ids.add(worker.workerId));
+  const outbound = deps.outbound ?? { allowlist: [], allowHttp: false };
   const runner = await run({
     pgPool: deps.pool,
     concurrency: deps.concurrency,
@@ -79,8 +85,9 @@ export async function startWorker(deps: WorkerDeps): Promise<Runner> {
     events,
     taskList: taskList({
       pool: deps.pool,
-      connectors: deps.connectors ?? builtinConnectors(),
-      outbound: deps.outbound ?? { allowlist: [], allowHttp: false },
+      connectors: deps.connectors ?? builtinConnectors({ outbound, storage: deps.storage }),
+      credentialsKey: deps.credentialsKey,
+      outbound,
       storage: deps.storage,
     }),
     crontab: deps.storage ? `${CRONTAB}\n${UPLOADS_CRONTAB}` : CRONTAB,

@@ -14,18 +14,33 @@ export type ConnectedAccountRow = {
   created_at: Date;
 };
 
-/** Connects (or reconnects) the brand's account on a platform. */
+/** Connects (or reconnects) the brand's account on a platform, with sealed credentials. */
 export async function upsertConnectedAccount(
   db: Queryable,
-  c: { accountId: string; brandId: string; platform: Platform; handle: string },
+  c: {
+    accountId: string;
+    brandId: string;
+    platform: Platform;
+    handle: string;
+    credentials?: Buffer;
+  },
 ): Promise<ConnectedAccountRow> {
   const { rows } = await db.query<ConnectedAccountRow>(
-    `insert into connected_accounts (account_id, brand_id, platform, handle)
-     values ($1, $2, $3, $4)
+    `insert into connected_accounts (account_id, brand_id, platform, handle, credentials)
+     values ($1, $2, $3, $4, $5)
      on conflict (brand_id, platform)
-       do update set handle = excluded.handle, status = 'active', last_error = null
-     returning *`,
-    [c.accountId, c.brandId, c.platform, c.handle],
+       do update set handle = excluded.handle, credentials = excluded.credentials,
+                     status = 'active', last_error = null
+     returning id, account_id, brand_id, platform, handle, status, last_error, created_at`,
+    [c.accountId, c.brandId, c.platform, c.handle, c.credentials ?? null],
   );
   return rows[0]!;
+}
+
+/** A publication found the credentials revoked or expired: posts fail until reconnected. */
+export async function markNeedsReconnect(db: Queryable, connectedAccountId: string, error: string) {
+  await db.query(
+    `update connected_accounts set status = 'needs_reconnect', last_error = $2 where id = $1`,
+    [connectedAccountId, error],
+  );
 }

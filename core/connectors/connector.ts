@@ -11,11 +11,11 @@ export type PublishRequest = {
     body: string;
     hashtags: string | null;
     headline: string | null;
-    /** Attached library assets, in order. */
-    media: { id: string; kind: MediaKind; mime: string }[];
+    /** Attached library assets, in order (`storageKey` reads their bytes from storage). */
+    media: { id: string; kind: MediaKind; mime: string; storageKey: string | null }[];
   };
-  /** The brand's connected account on the post's platform. */
-  account: { id: string; handle: string };
+  /** The brand's connected account on the post's platform, with its opened credentials. */
+  account: { id: string; handle: string; credentials: Record<string, unknown> };
   /**
    * Stable for one publication attempt of one post, also across job retries: a connector
    * must make a repeated call with the same key publish nothing new (the platform's
@@ -46,12 +46,12 @@ export type Connectors = Partial<Record<Platform, Connector>>;
  */
 export class PublicationError extends Error {
   readonly retryable: boolean;
-  constructor(message: string, opts: { retryable: boolean; cause?: unknown }) {
+  /** The platform refused the credentials: the account needs reconnecting. */
+  readonly reconnect: boolean;
+  constructor(message: string, opts: { retryable: boolean; reconnect?: boolean; cause?: unknown }) {
     super(message, { cause: opts.cause });
     this.name = 'PublicationError';
     this.retryable = opts.retryable;
+    this.reconnect = opts.reconnect ?? false;
   }
 }
-
-/** The connectors shipped with the service (none yet: the connectors issue adds them). */
-export const builtinConnectors = (): Connectors => ({});

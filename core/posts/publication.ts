@@ -3,6 +3,8 @@
 // its event row and the event's webhook deliveries, in one statement. A post is published at most once per publication_seq:
 // a retried job resumes the same attempt with the same idempotency key.
 import { z } from 'zod';
+import { type CredentialsKey, openCredentials } from '../connections/credentials.ts';
+import { markNeedsReconnect } from '../connections/db.ts';
 import {
   type Connectors,
   type Publication,
@@ -32,8 +34,13 @@ type Claim = {
   hashtags: string | null;
   headline: string | null;
   publication_seq: number;
-  account: { id: string; handle: string; status: 'active' | 'needs_reconnect' } | null;
-  media: { id: string; kind: MediaKind; mime: string }[];
+  account: {
+    id: string;
+    handle: string;
+    status: 'active' | 'needs_reconnect';
+    credentials: string | null;
+  } | null;
+  media: { id: string; kind: MediaKind; mime: string; storageKey: string | null }[];
 };
 
 // Takes a due post, or finds the attempt a crashed or failed run of this job left in
@@ -56,11 +63,13 @@ with claimed as (
 )
 select t.claimed, t.id, t.uuid, t.account_id, t.platform, t.kind, t.body, t.hashtags,
        t.headline, t.publication_seq,
-       (select json_build_object('id', ca.id::text, 'handle', ca.handle, 'status', ca.status)
+       (select json_build_object('id', ca.id::text, 'handle', ca.handle, 'status', ca.status,
+                                 'credentials', encode(ca.credentials, 'base64'))
         from connected_accounts ca
         where ca.brand_id = t.brand_id and ca.platform = t.platform) as account,
        coalesce((select json_agg(json_build_object('id', a.id::text, 'kind', a.kind,
-                                                   'mime', a.mime) order by pa.position)
+                                                   'mime', a.mime, 'storageKey', a.storage_key)
+                                 order by pa.position)
                  from post_assets pa join assets a on a.id = pa.asset_id
                  where pa.post_id = t.id), '[]') as media
 from target t`;
@@ -128,9 +137,15 @@ const PUBLISH_TIMEOUT_MS = 60_000;
  * Runs one publication job. Throws (so the job is retried, the post staying `publishing`)
  * only for a retryable failure with attempts left.
  */
+export type PublicationDeps = {
+  connectors: Connectors;
+  /** Opens connected accounts' credentials; without it, accounts with credentials fail. */
+  credentialsKey?: CredentialsKey;
+};
+
 export async function publishScheduledPost(
   pool: Pool,
-  connectors: Connectors,
+  { connectors, credentialsKey }: PublicationDeps,
   job: PublishJob,
   attempt: { number: number; max: number; signal: AbortSignal },
 ): Promise<PublicationResult> {
@@ -153,6 +168,15 @@ export async function publishScheduledPost(
     return fail(`The connected ${platform} account ${account.handle} needs to be reconnected.`);
   const connector = connectors[platform];
   if (!connector) return fail(`Publishing to ${platform} is not available in this version.`);
+  let credentials: Record<string, unknown> = {};
+  if (account.credentials) {
+    if (!credentialsKey) return fail('The credentials key is missing; the account cannot be used.');
+    try {
+      credentials = openCredentials(credentialsKey, Buffer.from(account.credentials, 'base64'));
+    } catch {
+      return fail(`The stored ${platform} credentials cannot be opened; reconnect the account.`);
+    }
+  }
 
   const request: PublishRequest = {
     post: {
@@ -165,7 +189,7 @@ export async function publishScheduledPost(
       headline: claim.headline,
       media: claim.media,
     },
-    account: { id: account.id, handle: account.handle },
+    account: { id: account.id, handle: account.handle, credentials },
     idempotencyKey: idempotencyKey(claim),
     signal: AbortSignal.any([attempt.signal, AbortSignal.timeout(PUBLISH_TIMEOUT_MS)]),
   };
@@ -175,6 +199,8 @@ export async function publishScheduledPost(
   } catch (err) {
     const retryable = !(err instanceof PublicationError) || err.retryable;
     if (retryable && attempt.number < attempt.max) throw err;
+    if (err instanceof PublicationError && err.reconnect)
+      await markNeedsReconnect(pool, account.id, err.message);
     return fail(err instanceof Error ? err.message : String(err));
   }
   await finish(pool, claim, { status: 'published', publication });

@@ -191,7 +191,7 @@ describe('a scheduled post at its time', () => {
     const id = await schedule('mastodon', 'stale', inMs(3_600_000));
     const result = await publishScheduledPost(
       server.pool,
-      { mastodon: platformConnector(platform.url) },
+      { connectors: { mastodon: platformConnector(platform.url) } },
       { post_id: id, scheduled_for: inMs(1000) },
       { number: 1, max: 5, signal: new AbortController().signal },
     );

@@ -1,0 +1,26 @@
+// Platform credentials at rest: AES-256-GCM with a random nonce per seal. The sealed bytes are
+// nonce (12) | tag (16) | ciphertext; tampering or a wrong key fails to open.
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+export type CredentialsKey = Buffer;
+
+/** The 32-byte key from its base64 form (DATA_DIR/secrets.json or CREDENTIALS_KEY). */
+export function credentialsKey(base64: string): CredentialsKey {
+  const key = Buffer.from(base64, 'base64');
+  if (key.length !== 32) throw new Error('the credentials key must be 32 bytes, base64-encoded');
+  return key;
+}
+
+export function sealCredentials(key: CredentialsKey, value: Record<string, unknown>): Buffer {
+  const nonce = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, nonce);
+  const body = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
+  return Buffer.concat([nonce, cipher.getAuthTag(), body]);
+}
+
+export function openCredentials(key: CredentialsKey, sealed: Buffer): Record<string, unknown> {
+  const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, 12));
+  decipher.setAuthTag(sealed.subarray(12, 28));
+  const plain = Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]);
+  return JSON.parse(plain.toString('utf8')) as Record<string, unknown>;
+}

@@ -1,0 +1,196 @@
+// The Mastodon connector against a local server that follows Mastodon's documented behaviour:
+// media uploads answered 202 and polled until processed, statuses deduplicated by
+// Idempotency-Key, and 401 for a revoked token.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Runner } from 'graphile-worker';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../core/config.ts';
+import { credentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
+import { upsertConnectedAccount } from '../../core/connections/db.ts';
+import { mastodonConnector } from '../../core/connectors/mastodon.ts';
+import { createLogger } from '../../core/logger.ts';
+import { outboundPolicy } from '../../core/outbound/guard.ts';
+import { storageFor } from '../../core/storage/storage.ts';
+import { startWorker } from '../../workers/index.ts';
+import { call, makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
+import { waitFor } from '../support/wait.ts';
+
+const ENV = { OUTBOUND_ALLOWLIST: '127.0.0.0/8', OUTBOUND_ALLOW_HTTP: 'true' };
+const KEY = credentialsKey(Buffer.alloc(32, 7).toString('base64'));
+type Status = { id: string; status: string; media_ids: string[]; url: string };
+
+let server: TestServer;
+let instance: Server;
+let instanceUrl: string;
+let worker: Runner;
+const statuses: Status[] = [];
+const byKey = new Map<string, Status>();
+const mediaPolls = new Map<string, number>();
+
+beforeAll(async () => {
+  server = await startServer({ env: ENV });
+  instance = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const json = (status: number, body: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (req.headers.authorization !== 'Bearer good-token')
+        return json(401, { error: 'The access token is invalid' });
+      if (req.method === 'POST' && req.url === '/api/v2/media') {
+        if (!String(req.headers['content-type']).startsWith('multipart/form-data'))
+          return json(422, { error: 'no file' });
+        const id = `m${mediaPolls.size + 1}`;
+        mediaPolls.set(id, 0);
+        return json(202, { id, type: 'image', url: null });
+      }
+      const media = /^\/api\/v1\/media\/(\w+)$/.exec(req.url ?? '');
+      if (req.method === 'GET' && media) {
+        const polls = (mediaPolls.get(media[1]!) ?? 0) + 1;
+        mediaPolls.set(media[1]!, polls);
+        return polls < 2
+          ? json(206, { id: media[1], url: null })
+          : json(200, { id: media[1], url: `${instanceUrl}/m/${media[1]}.png` });
+      }
+      if (req.method === 'POST' && req.url === '/api/v1/statuses') {
+        const key = String(req.headers['idempotency-key'] ?? '');
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        let status = byKey.get(key);
+        if (!status) {
+          const id = String(100 + statuses.length);
+          status = {
+            id,
+            status: body.status,
+            media_ids: body.media_ids ?? [],
+            url: `${instanceUrl}/@brand/${id}`,
+          };
+          statuses.push(status);
+          if (key) byKey.set(key, status);
+        }
+        return json(200, status);
+      }
+      json(404, { error: 'Record not found' });
+    });
+  });
+  await new Promise<void>((r) => instance.listen(0, '127.0.0.1', r));
+  instanceUrl = `http://127.0.0.1:${(instance.address() as AddressInfo).port}`;
+  const config = loadConfig({ DATABASE_URL: server.db.url, DATA_DIR: server.dataDir, ...ENV });
+  worker = await startWorker({
+    pool: server.pool,
+    concurrency: 2,
+    log: createLogger('silent'),
+    outbound: outboundPolicy(config),
+    storage: storageFor(config),
+    credentialsKey: KEY,
+  });
+});
+afterAll(async () => {
+  await worker.stop();
+  await new Promise((r) => instance.close(r));
+  await server.close();
+});
+
+async function connectedBrand(token: string) {
+  const acct = await makeAccount(server.pool);
+  const connected = await upsertConnectedAccount(server.pool, {
+    accountId: acct.accountId,
+    brandId: acct.brandId,
+    platform: 'mastodon',
+    handle: '@brand',
+    credentials: sealCredentials(KEY, { instance: instanceUrl, access_token: token }),
+  });
+  const key = await makeKey(server.pool, acct.accountId, ['read', 'publish', 'media']);
+  return { acct, key, connected };
+}
+
+const settled = (id: string) =>
+  waitFor(async () => {
+    const row = (await server.pool.query('select * from posts where id = $1', [id])).rows[0];
+    return ['published', 'failed'].includes(row.status) && row;
+  });
+
+describe('the Mastodon connector', () => {
+  it('publishes a scheduled post with an image: media processed, then the status', async () => {
+    const { key } = await connectedBrand('good-token');
+    const png = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#09f' } })
+      .png()
+      .toBuffer();
+    const up = await fetch(`${server.baseUrl}/v1/assets/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'image/png' },
+      body: new Uint8Array(png),
+    });
+    const asset = (await up.json()) as { id: string };
+    const post = await call(server, 'POST', '/v1/posts', {
+      key,
+      body: {
+        platform: 'mastodon',
+        body: 'Hello fediverse',
+        hashtags: '#launch',
+        asset_ids: [asset.id],
+        schedule_at: new Date(Date.now() + 300).toISOString(),
+      },
+    });
+    const row = await settled(post.body.id);
+    expect(row.status).toBe('published');
+    const status = statuses.find((s) => s.id === row.external_post_id)!;
+    expect(status).toMatchObject({ status: 'Hello fediverse\n\n#launch', media_ids: ['m1'] });
+    expect(row.permalink_url).toBe(status.url);
+    expect(mediaPolls.get('m1')).toBe(2);
+  });
+
+  it('creates one status when an attempt is retried with the same idempotency key', async () => {
+    const connector = mastodonConnector({
+      outbound: outboundPolicy(loadConfig({ DATABASE_URL: 'x', ...ENV })),
+      storage: storageFor(loadConfig({ DATABASE_URL: 'x', DATA_DIR: server.dataDir })),
+    });
+    const request = {
+      post: {
+        id: '1',
+        uuid: 'u',
+        platform: 'mastodon' as const,
+        kind: 'text' as const,
+        body: 'once',
+        hashtags: null,
+        headline: null,
+        media: [],
+      },
+      account: {
+        id: '1',
+        handle: '@b',
+        credentials: { instance: instanceUrl, access_token: 'good-token' },
+      },
+      idempotencyKey: 'attempt-key-1',
+      signal: new AbortController().signal,
+    };
+    const first = await connector.publish(request);
+    const again = await connector.publish(request);
+    expect(again).toEqual(first);
+    expect(statuses.filter((s) => s.status === 'once')).toHaveLength(1);
+  });
+
+  it('fails the post and marks the account needs_reconnect when the token is revoked', async () => {
+    const { key, connected } = await connectedBrand('revoked-token');
+    const post = await call(server, 'POST', '/v1/posts', {
+      key,
+      body: {
+        platform: 'mastodon',
+        body: 'nope',
+        schedule_at: new Date(Date.now() + 300).toISOString(),
+      },
+    });
+    const row = await settled(post.body.id);
+    expect(row).toMatchObject({
+      status: 'failed',
+      error: 'Mastodon answered 401: The access token is invalid',
+    });
+    const account = (
+      await server.pool.query('select status, last_error from connected_accounts where id = $1', [
+        connected.id,
+      ])
+    ).rows[0];
+    expect(account).toEqual({ status: 'needs_reconnect', last_error: row.error });
+  });
+});
