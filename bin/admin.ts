@@ -40,7 +40,7 @@ async function main(argv: string[]): Promise<number> {
     poolSize: 2,
   });
   try {
-    const out = await COMMANDS[resolved.name]!.run(db.pool, values);
+    const out = await COMMANDS[resolved.name]!.run(db.pool, values, { config });
     process.stdout.write(`${JSON.stringify(out)}\n`);
     return 0;
   } finally {

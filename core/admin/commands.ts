@@ -4,12 +4,24 @@ import { z } from 'zod';
 import { Feature, Plan, Scope } from '../accounts/plans.ts';
 import * as accounts from '../accounts/service.ts';
 import { createApiKey } from '../apikeys/service.ts';
-import { createBrand } from '../brands/service.ts';
+import { createBrand, requireOwnedBrand } from '../brands/service.ts';
+import type { Config } from '../config.ts';
+import { credentialsKey, sealCredentials } from '../connections/credentials.ts';
+import { upsertConnectedAccount } from '../connections/db.ts';
+import { verifyConnection } from '../connectors/verify.ts';
 import type { Pool } from '../db/pool.ts';
 import { DomainError } from '../errors.ts';
+import { outboundPolicy } from '../outbound/guard.ts';
+import { PLATFORMS } from '../platforms/capabilities.ts';
+import { loadLocalSecrets } from '../secrets.ts';
 
 type Flags = Record<string, string | boolean | undefined>;
-type Command = { usage: string; run: (pool: Pool, flags: Flags) => Promise<unknown> };
+/** What a command may need besides the database. */
+export type CommandContext = { config: Config };
+type Command = {
+  usage: string;
+  run: (pool: Pool, flags: Flags, ctx: CommandContext) => Promise<unknown>;
+};
 
 const email = z.string().trim().email('must be an e-mail address');
 const scopeList = z
@@ -128,15 +140,38 @@ export const COMMANDS: Record<string, Command> = {
   },
   connect: {
     usage: 'connect --email E --brand-id B --platform P --config JSON',
-    run: async () => {
-      // Connected accounts and the platform credential checks arrive with the platform
-      // connectors; until then the command exists and says so rather than storing
-      // credentials it cannot verify.
-      throw new DomainError(
-        501,
-        'not_implemented',
-        'connect is not available yet: platform connectors are not built in this version.',
+    run: async (pool, flags, { config }) => {
+      const f = parse(
+        z.object({
+          email,
+          'brand-id': z.string().regex(/^\d+$/, 'must be a brand id'),
+          platform: z.enum(PLATFORMS),
+          config: z.string().transform((v, ctx) => {
+            try {
+              return JSON.parse(v) as Record<string, unknown>;
+            } catch {
+              ctx.addIssue({ code: 'custom', message: 'must be a JSON object' });
+              return z.NEVER;
+            }
+          }),
+        }),
+        flags,
       );
+      const account = await accounts.requireAccountByEmail(pool, f.email);
+      await requireOwnedBrand(pool, account.id, f['brand-id']);
+      // The credentials are checked with the platform before anything is stored.
+      const handle = await verifyConnection(f.platform, f.config, outboundPolicy(config));
+      const key = credentialsKey(
+        config.credentialsKey ?? loadLocalSecrets(config.dataDir).credentialsKey,
+      );
+      const connected = await upsertConnectedAccount(pool, {
+        accountId: account.id,
+        brandId: f['brand-id'],
+        platform: f.platform,
+        handle,
+        credentials: sealCredentials(key, f.config),
+      });
+      return { id: connected.id, platform: connected.platform, handle: connected.handle };
     },
   },
 };

@@ -112,3 +112,12 @@ export function mastodonConnector(deps: { outbound: OutboundPolicy; storage: Sto
     },
   };
 }
+
+/** Checks the token with the instance; answers the handle, `@user@instance`. */
+export async function verifyMastodon(policy: OutboundPolicy, credentials: Record<string, unknown>) {
+  const creds = credentialsOf(credentials);
+  const { json } = await call(policy, creds, '/api/v1/accounts/verify_credentials', {
+    method: 'GET',
+  });
+  return `@${String(json.acct ?? json.username)}@${new URL(creds.instance).host}`;
+}

@@ -7,13 +7,18 @@ import type { Runner } from 'graphile-worker';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../core/config.ts';
-import { credentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
+import {
+  credentialsKey,
+  openCredentials,
+  sealCredentials,
+} from '../../core/connections/credentials.ts';
 import { upsertConnectedAccount } from '../../core/connections/db.ts';
 import { mastodonConnector } from '../../core/connectors/mastodon.ts';
 import { createLogger } from '../../core/logger.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { storageFor } from '../../core/storage/storage.ts';
 import { startWorker } from '../../workers/index.ts';
+import { admin } from '../support/processes.ts';
 import { call, makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -39,6 +44,8 @@ beforeAll(async () => {
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       if (req.headers.authorization !== 'Bearer good-token')
         return json(401, { error: 'The access token is invalid' });
+      if (req.method === 'GET' && req.url === '/api/v1/accounts/verify_credentials')
+        return json(200, { id: '1', username: 'brand', acct: 'brand' });
       if (req.method === 'POST' && req.url === '/api/v2/media') {
         if (!String(req.headers['content-type']).startsWith('multipart/form-data'))
           return json(422, { error: 'no file' });
@@ -110,6 +117,63 @@ const settled = (id: string) =>
     const row = (await server.pool.query('select * from posts where id = $1', [id])).rows[0];
     return ['published', 'failed'].includes(row.status) && row;
   });
+
+describe('npm run admin -- connect', () => {
+  it('checks the token with the instance, then stores it sealed', async () => {
+    const acct = await makeAccount(server.pool);
+    const args = (token: string) => [
+      'connect',
+      '--email',
+      acct.email,
+      '--brand-id',
+      acct.brandId,
+      '--platform',
+      'mastodon',
+      '--config',
+      JSON.stringify({ instance: instanceUrl, access_token: token }),
+    ];
+    const env = {
+      ...ENV,
+      CREDENTIALS_KEY: Buffer.alloc(32, 7).toString('base64'),
+      DATA_DIR: server.dataDir,
+    };
+    const refused = await admin(server.db.url, args('wrong-token'), env);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/not accepted: Mastodon answered 401/);
+    const ok = await admin(server.db.url, args('good-token'), env);
+    expect(ok.code).toBe(0);
+    expect(ok.json).toEqual({
+      id: expect.any(String),
+      platform: 'mastodon',
+      handle: `@brand@${new URL(instanceUrl).host}`,
+    });
+    const { rows } = await server.pool.query(
+      'select credentials from connected_accounts where id = $1',
+      [ok.json.id],
+    );
+    expect(rows[0].credentials.toString('latin1')).not.toContain('good-token');
+    expect(openCredentials(KEY, rows[0].credentials)).toEqual({
+      instance: instanceUrl,
+      access_token: 'good-token',
+    });
+    const other = await admin(
+      server.db.url,
+      [
+        'connect',
+        '--email',
+        acct.email,
+        '--brand-id',
+        acct.brandId,
+        '--platform',
+        'bluesky',
+        '--config',
+        '{}',
+      ],
+      env,
+    );
+    expect(other.stderr).toMatch(/not available yet/);
+  });
+});
 
 describe('the Mastodon connector', () => {
   it('publishes a scheduled post with an image: media processed, then the status', async () => {

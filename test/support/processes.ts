@@ -8,12 +8,16 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export type CliResult = { code: number; stdout: string; stderr: string; json: any };
 
 /** Runs `node bin/admin.ts ...args` against a database and returns its output. */
-export function admin(databaseUrl: string, args: string[]): Promise<CliResult> {
+export function admin(
+  databaseUrl: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [path.join(ROOT, 'bin/admin.ts'), ...args],
-      { env: { ...process.env, DATABASE_URL: databaseUrl }, cwd: ROOT },
+      { env: { ...process.env, DATABASE_URL: databaseUrl, ...env }, cwd: ROOT },
       (err, stdout, stderr) => {
         let json: unknown;
         try {
