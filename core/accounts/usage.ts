@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { Budget, Principal } from '../auth/principal.ts';
 import type { Queryable } from '../db/pool.ts';
-import { Plan } from './plans.ts';
+import { Plan, STORAGE_QUOTA_BYTES } from './plans.ts';
 
 export const Usage = z.object({
   plan: Plan,
@@ -12,7 +12,10 @@ export const Usage = z.object({
     remaining: z.number(),
     resets_at: z.string(),
   }),
-  storage: z.object({ used_bytes: z.number().describe('Bytes held in the media library.') }),
+  storage: z.object({
+    used_bytes: z.number().describe('Bytes held in the media library.'),
+    quota_bytes: z.number().describe('The plan’s storage quota.'),
+  }),
   credits: z.number(),
   posts_by_status: z.record(z.string(), z.number()),
 });
@@ -25,7 +28,7 @@ export async function describeUsage(db: Queryable, p: Principal, budget: Budget)
     posts: Record<string, number> | null;
   }>(
     `select a.credits,
-            (select coalesce(sum(bytes), 0) from assets where account_id = a.id) as used_bytes,
+            a.storage_used_bytes as used_bytes,
             (select json_object_agg(status, n) from
                (select status, count(*)::int as n from posts where account_id = a.id group by status) s
             ) as posts
@@ -41,7 +44,7 @@ export async function describeUsage(db: Queryable, p: Principal, budget: Budget)
       remaining: Math.max(0, budget.limit - budget.used),
       resets_at: budget.resetAt.toISOString(),
     },
-    storage: { used_bytes: Number(row.used_bytes) },
+    storage: { used_bytes: Number(row.used_bytes), quota_bytes: STORAGE_QUOTA_BYTES[p.plan] },
     credits: Number(row.credits),
     posts_by_status: row.posts ?? {},
   };

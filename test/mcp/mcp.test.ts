@@ -359,7 +359,11 @@ describe('tools/call', () => {
     const queue = await tool(client, 'get_queue_summary', {});
     expect(queue.by_status.draft).toBeGreaterThan(0);
     const usage = await tool(client, 'get_usage', {});
-    expect(usage).toMatchObject({ plan: 'plus', request_budget: { limit: 600 } });
+    expect(usage).toMatchObject({
+      plan: 'plus',
+      request_budget: { limit: 600 },
+      storage: { used_bytes: 0, quota_bytes: 10 * 1024 ** 3 },
+    });
     const brands = await tool(client, 'list_brands', {});
     expect(brands.brands[0]).toMatchObject({
       id: owner.brandId,
