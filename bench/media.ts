@@ -14,6 +14,7 @@ import Fastify from 'fastify';
 import sharp from 'sharp';
 import { createAccount, setBudget } from '../core/accounts/service.ts';
 import { createApiKey } from '../core/apikeys/service.ts';
+import { makeNoiseVideo } from '../test/support/noiseVideo.ts';
 import { type BenchService, type LoadResult, load } from './support.ts';
 
 async function mediaKey(svc: BenchService) {
@@ -126,31 +127,8 @@ export async function benchChunkedMemory(svc: BenchService, megabytes = 200) {
 
 async function chunkedUpload(svc: BenchService, megabytes: number, peakOf: () => Promise<number>) {
   const { open, stat } = await import('node:fs/promises');
-  const ffmpeg = (await import('@ffmpeg-installer/ffmpeg')).default.path;
   const file = path.join(os.tmpdir(), `sps-bench-${process.pid}.mp4`);
-  // Noise compresses badly: about 10 MB a second of 640x360 video.
-  await promisify(execFile)(ffmpeg, [
-    '-y',
-    '-loglevel',
-    'error',
-    '-f',
-    'rawvideo',
-    '-pix_fmt',
-    'yuv420p',
-    '-s',
-    '640x360',
-    '-r',
-    '25',
-    '-t',
-    String(Math.ceil(megabytes / 10)),
-    '-i',
-    '/dev/urandom',
-    '-c:v',
-    'mpeg4',
-    '-q:v',
-    '2',
-    file,
-  ]);
+  await makeNoiseVideo(file, Math.ceil(megabytes / 10));
   const size = (await stat(file)).size;
   const key = await mediaKey(svc);
   const auth = { authorization: `Bearer ${key}` };

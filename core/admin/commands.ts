@@ -10,7 +10,6 @@ import { credentialsKey, sealCredentials } from '../connections/credentials.ts';
 import { upsertConnectedAccount } from '../connections/db.ts';
 import { verifyConnection } from '../connectors/verify.ts';
 import type { Pool } from '../db/pool.ts';
-import { DomainError } from '../errors.ts';
 import { outboundPolicy } from '../outbound/guard.ts';
 import { PLATFORMS } from '../platforms/capabilities.ts';
 import { loadLocalSecrets } from '../secrets.ts';

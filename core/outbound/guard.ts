@@ -68,15 +68,18 @@ export async function resolveChecked(raw: string, policy: OutboundPolicy): Promi
 
 export type OutboundResponse = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
 
+export type CheckedRequest = {
+  method: string;
+  headers: Record<string, string>;
+  body?: Buffer | string;
+  /** Covers the whole exchange, the response body included. */
+  timeoutMs: number;
+};
+
 /** Opens one request to a checked target and resolves with the response as a stream. */
 export function requestChecked(
   target: CheckedTarget,
-  init: {
-    method: string;
-    headers: Record<string, string>;
-    body?: Buffer | string;
-    timeoutMs: number;
-  },
+  init: CheckedRequest,
 ): Promise<http.IncomingMessage> {
   const pinned: LookupFunction = (_host, options, callback) => {
     if ((options as { all?: boolean }).all)
@@ -111,13 +114,7 @@ export function requestChecked(
  */
 export async function sendChecked(
   target: CheckedTarget,
-  init: {
-    method: string;
-    headers: Record<string, string>;
-    body?: Buffer | string;
-    timeoutMs: number;
-    maxResponseBytes: number;
-  },
+  init: CheckedRequest & { maxResponseBytes: number },
 ): Promise<OutboundResponse> {
   const res = await requestChecked(target, init);
   const chunks: Buffer[] = [];

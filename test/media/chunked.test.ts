@@ -1,17 +1,13 @@
-// Chunked video upload (SPEC.md "Upload session"): a real MP4 made by ffmpeg here, sent in
-// chunks of part_bytes out of order with a repeat, joined, probed and served back.
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupExpiredUploads } from '../../core/assets/chunked.ts';
 import { loadConfig } from '../../core/config.ts';
 import { storageFor } from '../../core/storage/storage.ts';
+import { makeNoiseVideo } from '../support/noiseVideo.ts';
 import { type LocalS3, startLocalS3 } from '../support/s3.ts';
 import { call, makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
 
@@ -28,29 +24,8 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
     server = await startServer({ env: s3?.env ?? {} });
     const acct = await makeAccount(server.pool);
     key = await makeKey(server.pool, acct.accountId, ['read', 'media']);
-    // Two seconds of noise compress badly: about 20 MB, so three chunks of 8 MB.
-    await promisify(execFile)(ffmpegInstaller.path, [
-      '-y',
-      '-loglevel',
-      'error',
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'yuv420p',
-      '-s',
-      '640x360',
-      '-r',
-      '25',
-      '-t',
-      '2',
-      '-i',
-      '/dev/urandom',
-      '-c:v',
-      'mpeg4',
-      '-q:v',
-      '2',
-      file,
-    ]);
+    // Two seconds: about 20 MB, so three chunks of 8 MB.
+    await makeNoiseVideo(file, 2);
     video = await readFile(file);
   });
   afterAll(async () => {
