@@ -1,9 +1,10 @@
 // The queue at a glance (MCP get_queue_summary): posts by status and platform, and the next
 // scheduled ones.
 import { z } from 'zod';
+import { requireOwnedBrand } from '../brands/service.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { PostStatus } from './schema.ts';
-import type { Caller } from './service.ts';
+import { brandFor, type Caller } from './service.ts';
 
 export const QueueSummary = z.object({
   brand_id: z.string(),
@@ -24,11 +25,14 @@ export const QueueSummary = z.object({
 });
 export type QueueSummary = z.infer<typeof QueueSummary>;
 
+/** The summary of one brand: the one given (owned), else the selected one. */
 export async function queueSummary(
   db: Queryable,
   caller: Caller,
-  brandId: string,
+  requestedBrandId: string | undefined,
 ): Promise<QueueSummary> {
+  const brandId = brandFor(caller, requestedBrandId, 'brand_id');
+  await requireOwnedBrand(db, caller.accountId, brandId);
   const counts = await db.query<{ platform: string; status: PostStatus; n: number }>(
     `select platform, status, count(*)::int as n from posts
      where account_id = $1 and brand_id = $2 group by platform, status`,

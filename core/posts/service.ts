@@ -3,6 +3,7 @@
 import { findOwnedAssets } from '../assets/db.ts';
 import { actorOf } from '../audit/actor.ts';
 import type { Principal } from '../auth/principal.ts';
+import { requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { conflict, invalid, notFound, ValidationFailed } from '../errors.ts';
 import { isId } from '../ids.ts';
@@ -70,7 +71,8 @@ export const toPost = (r: PostRow): Post => ({
   updated_at: r.updated_at.toISOString(),
 });
 
-function brandFor(caller: Caller, brandId: string | undefined, field: string): string {
+/** The brand an operation is for: the one given, else the one selected in the dashboard. */
+export function brandFor(caller: Caller, brandId: string | undefined, field: string): string {
   const id = brandId ?? caller.selectedBrandId;
   if (!id) throw invalid([field], 'no brand is selected in the dashboard; pass brand_id');
   return id;
@@ -140,13 +142,7 @@ export async function listPosts(pool: Pool, caller: Caller, q: ListPostsQuery): 
     limit: q.limit,
   });
   // An explicit brand must be the account's: an empty list would hide a wrong id.
-  if (!rows.length && q.brand_id) {
-    const { rowCount } = await pool.query(
-      'select 1 from brands where id = $1 and account_id = $2',
-      [brandId, caller.accountId],
-    );
-    if (!rowCount) throw notFound('Brand');
-  }
+  if (!rows.length && q.brand_id) await requireOwnedBrand(pool, caller.accountId, brandId);
   return rows.map(toPost);
 }
 

@@ -2,8 +2,6 @@
 // calls the same domain function as REST (core/posts/service.ts).
 import { z } from 'zod';
 import { AuditEntry, AuditQuery, listAudit } from '../../../core/audit/service.ts';
-import { requireOwnedBrand } from '../../../core/brands/service.ts';
-import { invalid } from '../../../core/errors.ts';
 import { IdInput } from '../../../core/ids.ts';
 import { QueueSummary, queueSummary } from '../../../core/posts/queue.ts';
 import {
@@ -72,12 +70,7 @@ export const POST_TOOLS = [
     output: QueueSummary,
     scope: 'read',
     annotations: readOnly,
-    run: async (ctx, args) => {
-      const brandId = args.brand_id ?? ctx.principal.selectedBrandId;
-      if (!brandId) throw invalid(['brand_id'], 'no brand is selected; pass brand_id');
-      await requireOwnedBrand(ctx.pool, ctx.principal.accountId, brandId);
-      return queueSummary(ctx.pool, ctx.principal, brandId);
-    },
+    run: async (ctx, args) => queueSummary(ctx.pool, ctx.principal, args.brand_id),
   }),
 
   defineTool({
