@@ -15,6 +15,7 @@ export const publishPost =
       number: helpers.job.attempts,
       max: helpers.job.max_attempts,
       signal: helpers.abortSignal,
+      jobId: helpers.job.id,
     });
     helpers.logger.info(`post ${job.post_id}: ${result}`);
   };

@@ -159,7 +159,7 @@ export const COMMANDS: Record<string, Command> = {
       const account = await accounts.requireAccountByEmail(pool, f.email);
       await requireOwnedBrand(pool, account.id, f['brand-id']);
       // The credentials are checked with the platform before anything is stored.
-      const handle = await verifyConnection(f.platform, f.config, outboundPolicy(config));
+      const verified = await verifyConnection(f.platform, f.config, outboundPolicy(config));
       const key = credentialsKey(
         config.credentialsKey ?? loadLocalSecrets(config.dataDir).credentialsKey,
       );
@@ -167,8 +167,8 @@ export const COMMANDS: Record<string, Command> = {
         accountId: account.id,
         brandId: f['brand-id'],
         platform: f.platform,
-        handle,
-        credentials: sealCredentials(key, f.config),
+        handle: verified.handle,
+        credentials: sealCredentials(key, verified.credentials),
       });
       return { id: connected.id, platform: connected.platform, handle: connected.handle };
     },

@@ -29,6 +29,7 @@ export type StoredAsset = {
   height: number | null;
   durationS: number | null;
   storageKey: string;
+  altText?: string | null;
 };
 
 /**
@@ -46,8 +47,8 @@ export async function insertAssetWithinQuota(db: Queryable, a: StoredAsset, quot
         returning id
       )
       insert into assets (account_id, brand_id, kind, mime, bytes, filename, sha256, width, height,
-                          duration_s, storage_key)
-      select acct.id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 from acct
+                          duration_s, storage_key, alt_text)
+      select acct.id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13 from acct
       returning *`,
     values: [
       a.accountId,
@@ -62,6 +63,7 @@ export async function insertAssetWithinQuota(db: Queryable, a: StoredAsset, quot
       a.durationS,
       a.storageKey,
       quota,
+      a.altText ?? null,
     ],
   });
   return rows[0];

@@ -64,6 +64,7 @@ export async function ingestFromUrl(
       contentLength,
       brand_id: input.brand_id,
       filename: filename ?? undefined,
+      alt_text: input.alt_text,
     });
 
   if (type.startsWith('video/') || type.startsWith('audio/')) {

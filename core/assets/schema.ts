@@ -7,6 +7,14 @@ export const ASSET_KINDS = ['image', 'video', 'audio'] as const;
 /** Largest raw image upload (SPEC.md "Limits"). */
 export const MAX_IMAGE_BYTES = 15 * 1024 * 1024;
 
+/** Mastodon takes 1,500 characters of description; the tightest of the platforms that take it. */
+export const AltText = z
+  .string()
+  .trim()
+  .min(1)
+  .max(1_500)
+  .describe('Alternative text for screen readers, at most 1,500 characters.');
+
 export const Asset = z.object({
   id: z.string(),
   kind: z.enum(ASSET_KINDS),
@@ -16,6 +24,10 @@ export const Asset = z.object({
   height: z.number().nullable(),
   duration_s: z.number().nullable(),
   filename: z.string().nullable(),
+  alt_text: z
+    .string()
+    .nullable()
+    .describe('Alternative text, sent with the image where the platform takes it.'),
   brand_id: z.string().nullable(),
   sha256: z.string().nullable(),
   url: z.string().describe('Where the bytes are served (needs the owner’s credential).'),
@@ -61,6 +73,7 @@ export const UploadQuery = z
   .object({
     brand_id: IdInput.optional().describe('Brand to file the asset under.'),
     filename: z.string().trim().max(255).optional().describe('Original file name.'),
+    alt_text: AltText.optional(),
   })
   .strict();
 export type UploadQuery = z.infer<typeof UploadQuery>;
@@ -139,6 +152,7 @@ export const IngestInput = z
       .max(255)
       .optional()
       .describe('Name to keep; default: from the URL.'),
+    alt_text: AltText.optional().describe('Alternative text of an image.'),
   })
   .strict();
 export type IngestInput = z.infer<typeof IngestInput>;

@@ -59,6 +59,7 @@ export type AssetRow = {
   height: number | null;
   duration_s: string | null;
   filename: string | null;
+  alt_text: string | null;
   brand_id: string | null;
   sha256: string | null;
   thumb_key: string | null;
@@ -74,6 +75,7 @@ export const toAsset = (r: AssetRow, deps: Pick<MediaDeps, 'publicBaseUrl' | 'ur
   height: r.height,
   duration_s: r.duration_s === null ? null : Number(r.duration_s),
   filename: r.filename,
+  alt_text: r.alt_text,
   brand_id: r.brand_id,
   sha256: r.sha256,
   url: `${deps.publicBaseUrl}/v1/assets/${r.id}/content`,
@@ -144,6 +146,7 @@ export async function uploadImage(
       mime,
       bytes: spooled.bytes,
       filename: upload.filename ?? null,
+      altText: upload.alt_text ?? null,
       sha256: spooled.sha256,
       width: meta.width ?? null,
       height: meta.height ?? null,

@@ -44,3 +44,23 @@ export async function markNeedsReconnect(db: Queryable, connectedAccountId: stri
     [connectedAccountId, error],
   );
 }
+
+/** A publication failed for another reason: the account stays usable; the reason is kept. */
+export async function recordAccountError(db: Queryable, connectedAccountId: string, error: string) {
+  await db.query('update connected_accounts set last_error = $2 where id = $1', [
+    connectedAccountId,
+    error,
+  ]);
+}
+
+/** Replaces the sealed credentials (a connector refreshed its session). */
+export async function saveSealedCredentials(
+  db: Queryable,
+  connectedAccountId: string,
+  sealed: Buffer,
+) {
+  await db.query('update connected_accounts set credentials = $2 where id = $1', [
+    connectedAccountId,
+    sealed,
+  ]);
+}

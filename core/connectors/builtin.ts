@@ -1,13 +1,22 @@
-// The connectors shipped with the service. Bluesky comes next.
+// The connectors shipped with the service: Bluesky and Mastodon. They read the bytes of
+// attached assets from storage, so a worker without storage has none.
 import type { OutboundPolicy } from '../outbound/guard.ts';
 import type { Storage } from '../storage/storage.ts';
+import { blueskyConnector } from './bluesky/index.ts';
 import type { Connectors } from './connector.ts';
 import { mastodonConnector } from './mastodon.ts';
 
-export const builtinConnectors = (deps: {
+export type ConnectorDeps = {
   outbound: OutboundPolicy;
   storage?: Storage;
-}): Connectors =>
-  deps.storage
-    ? { mastodon: mastodonConnector({ outbound: deps.outbound, storage: deps.storage }) }
-    : {};
+  /** Per platform request; 30 s when omitted. */
+  requestTimeoutMs?: number;
+};
+
+export function builtinConnectors({ storage, ...rest }: ConnectorDeps): Connectors {
+  if (!storage) return {};
+  return {
+    bluesky: blueskyConnector({ ...rest, storage }),
+    mastodon: mastodonConnector({ ...rest, storage }),
+  };
+}

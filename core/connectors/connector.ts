@@ -2,6 +2,17 @@
 // of `publish`; the real connectors (Bluesky, Mastodon, ...) plug in here.
 import type { Kind, MediaKind, Platform } from '../platforms/capabilities.ts';
 
+export type PublishMedia = {
+  id: string;
+  kind: MediaKind;
+  mime: string;
+  storageKey: string | null;
+  width: number | null;
+  height: number | null;
+  /** Alternative text, for platforms that take it. */
+  alt: string | null;
+};
+
 export type PublishRequest = {
   post: {
     id: string;
@@ -11,11 +22,19 @@ export type PublishRequest = {
     body: string;
     hashtags: string | null;
     headline: string | null;
+    /** When the post was due: stable across retries, so records built from it are too. */
+    scheduledFor: Date;
     /** Attached library assets, in order (`storageKey` reads their bytes from storage). */
-    media: { id: string; kind: MediaKind; mime: string; storageKey: string | null }[];
+    media: PublishMedia[];
   };
   /** The brand's connected account on the post's platform, with its opened credentials. */
-  account: { id: string; handle: string; credentials: Record<string, unknown> };
+  account: {
+    id: string;
+    handle: string;
+    credentials: Record<string, unknown>;
+    /** Stores changed credentials (a refreshed session), sealed, for the next publication. */
+    saveCredentials(next: Record<string, unknown>): Promise<void>;
+  };
   /**
    * Stable for one publication attempt of one post, also across job retries: a connector
    * must make a repeated call with the same key publish nothing new (the platform's
@@ -48,10 +67,16 @@ export class PublicationError extends Error {
   readonly retryable: boolean;
   /** The platform refused the credentials: the account needs reconnecting. */
   readonly reconnect: boolean;
-  constructor(message: string, opts: { retryable: boolean; reconnect?: boolean; cause?: unknown }) {
+  /** The platform's `Retry-After`: the next attempt waits at least this long. */
+  readonly retryAfterMs: number | undefined;
+  constructor(
+    message: string,
+    opts: { retryable: boolean; reconnect?: boolean; retryAfterMs?: number; cause?: unknown },
+  ) {
     super(message, { cause: opts.cause });
     this.name = 'PublicationError';
     this.retryable = opts.retryable;
     this.reconnect = opts.reconnect ?? false;
+    this.retryAfterMs = opts.retryAfterMs;
   }
 }

@@ -1,12 +1,14 @@
 // Mastodon (any instance, through the outbound guard): media through POST /api/v2/media (202
 // while processing, then polled), then POST /api/v1/statuses with an Idempotency-Key derived
-// from the publication attempt, so a retried attempt cannot post twice.
-// Docs: docs.joinmastodon.org/methods/media, docs.joinmastodon.org/methods/statuses.
+// from the publication attempt, so a retried attempt cannot post twice. The instance's own
+// limits (GET /api/v2/instance) are read once an hour and checked before anything is sent.
+// Docs: docs.joinmastodon.org/methods/media, /methods/statuses, /methods/instance.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type OutboundPolicy, resolveChecked, sendChecked } from '../outbound/guard.ts';
-import { publishedText } from '../posts/platformFit.ts';
-import type { Storage } from '../storage/storage.ts';
-import { type Connector, PublicationError } from './connector.ts';
+import type { OutboundPolicy } from '../outbound/guard.ts';
+import { publishedParts } from '../posts/platformFit.ts';
+import { readAll, type Storage } from '../storage/storage.ts';
+import { type Connector, PublicationError, type PublishMedia } from './connector.ts';
+import { type PlatformRequest, type PlatformResponse, platformRequest, refusal } from './http.ts';
 
 type Credentials = { instance: string; access_token: string };
 
@@ -14,74 +16,99 @@ function credentialsOf(c: Record<string, unknown>): Credentials {
   if (typeof c.instance !== 'string' || typeof c.access_token !== 'string')
     throw new PublicationError(
       'The Mastodon account lacks instance or access_token; reconnect it.',
-      {
-        retryable: false,
-        reconnect: true,
-      },
+      { retryable: false, reconnect: true },
     );
   return { instance: c.instance.replace(/\/+$/, ''), access_token: c.access_token };
 }
 
-/** One call to the instance; maps its failures to retryable or final publication errors. */
-async function call(
-  policy: OutboundPolicy,
-  creds: Credentials,
+type Client = (
   path: string,
-  init: { method: string; headers?: Record<string, string>; body?: Buffer | string },
-): Promise<{ status: number; json: Record<string, unknown> }> {
-  let res: Awaited<ReturnType<typeof sendChecked>>;
-  try {
-    const target = await resolveChecked(`${creds.instance}${path}`, policy);
-    res = await sendChecked(target, {
-      method: init.method,
-      headers: { authorization: `Bearer ${creds.access_token}`, ...init.headers },
-      body: init.body,
-      timeoutMs: 30_000,
-      maxResponseBytes: 1024 * 1024,
+  init: Omit<PlatformRequest, 'timeoutMs'>,
+) => Promise<{ status: number; json: Record<string, unknown> }>;
+
+/** Calls on one instance with one token; non-2xx answers become publication errors. */
+function client(policy: OutboundPolicy, creds: Credentials, timeoutMs: number): Client {
+  return async (path, init) => {
+    const res: PlatformResponse = await platformRequest(
+      policy,
+      'Mastodon',
+      `${creds.instance}${path}`,
+      {
+        ...init,
+        headers: { authorization: `Bearer ${creds.access_token}`, ...init.headers },
+        timeoutMs,
+      },
+    );
+    if (res.status >= 200 && res.status < 300) return res;
+    throw refusal('Mastodon', res, String(res.json.error ?? 'no reason given'), {
+      reconnect: res.status === 401,
     });
-  } catch (err) {
-    throw new PublicationError(`Mastodon could not be reached: ${(err as Error).message}`, {
-      retryable: true,
-      cause: err,
-    });
-  }
-  let json: Record<string, unknown> = {};
-  try {
-    json = JSON.parse(res.body.toString('utf8')) as Record<string, unknown>;
-  } catch {}
-  if (res.status >= 200 && res.status < 300) return { status: res.status, json };
-  const message = `Mastodon answered ${res.status}: ${String(json.error ?? 'no reason given')}`;
-  throw new PublicationError(message, {
-    retryable: res.status >= 500 || res.status === 429,
-    reconnect: res.status === 401,
-  });
+  };
 }
 
-async function uploadMedia(
-  policy: OutboundPolicy,
-  creds: Credentials,
-  storage: Storage,
-  media: { mime: string; storageKey: string | null },
-) {
+export type InstanceLimits = {
+  maxCharacters: number;
+  maxMedia: number;
+  imageSizeLimit: number | null;
+  videoSizeLimit: number | null;
+};
+
+/** Mastodon's defaults, for instances that do not publish their configuration. */
+const DEFAULT_LIMITS: InstanceLimits = {
+  maxCharacters: 500,
+  maxMedia: 4,
+  imageSizeLimit: null,
+  videoSizeLimit: null,
+};
+const LIMITS_TTL_MS = 60 * 60 * 1000;
+
+async function fetchLimits(call: Client): Promise<InstanceLimits> {
+  let json: Record<string, unknown>;
+  try {
+    ({ json } = await call('/api/v2/instance', { method: 'GET' }));
+  } catch (err) {
+    // An older instance without v2 keeps the defaults; an unreachable one is retried.
+    if (err instanceof PublicationError && !err.retryable) return DEFAULT_LIMITS;
+    throw err;
+  }
+  const conf = (json.configuration ?? {}) as Record<string, Record<string, unknown>>;
+  const num = (v: unknown) => (typeof v === 'number' && v > 0 ? v : null);
+  return {
+    maxCharacters: num(conf.statuses?.max_characters) ?? DEFAULT_LIMITS.maxCharacters,
+    maxMedia: num(conf.statuses?.max_media_attachments) ?? DEFAULT_LIMITS.maxMedia,
+    imageSizeLimit: num(conf.media_attachments?.image_size_limit),
+    videoSizeLimit: num(conf.media_attachments?.video_size_limit),
+  };
+}
+
+/**
+ * Length as Mastodon counts it: characters, with every URL as 23 and a remote mention as its
+ * local part only (docs.joinmastodon.org/user/posting/#text).
+ */
+export function mastodonLength(text: string): number {
+  const counted = text
+    .replace(/https?:\/\/\S+/g, 'x'.repeat(23))
+    .replace(/(^|\s)(@\w+)@[\w.-]+\w/g, '$1$2');
+  return [...counted].length;
+}
+
+async function uploadMedia(call: Client, storage: Storage, media: PublishMedia) {
   if (!media.storageKey)
     throw new PublicationError('An attached asset has no stored bytes.', { retryable: false });
-  const chunks: Buffer[] = [];
-  for await (const chunk of await storage.get(media.storageKey)) chunks.push(chunk as Buffer);
   const form = new FormData();
-  form.append('file', new Blob([Buffer.concat(chunks)], { type: media.mime }), 'upload');
+  const bytes = await readAll(storage, media.storageKey);
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: media.mime }), 'upload');
+  if (media.alt) form.append('description', media.alt);
   const encoded = new Request('http://form.invalid', { method: 'POST', body: form });
-  const body = Buffer.from(await encoded.arrayBuffer());
-  const uploaded = await call(policy, creds, '/api/v2/media', {
+  const uploaded = await call('/api/v2/media', {
     method: 'POST',
     headers: { 'content-type': encoded.headers.get('content-type')! },
-    body,
+    body: Buffer.from(await encoded.arrayBuffer()),
   });
   const id = String(uploaded.json.id);
   // 202: still processing; the attachment is usable once it has a url.
   for (let i = 0; uploaded.status === 202 && i < 60; i++) {
-    const polled = await call(policy, creds, `/api/v1/media/${encodeURIComponent(id)}`, {
-      method: 'GET',
-    });
+    const polled = await call(`/api/v1/media/${encodeURIComponent(id)}`, { method: 'GET' });
     if (polled.status === 200 && polled.json.url) return id;
     await sleep(500);
   }
@@ -90,24 +117,75 @@ async function uploadMedia(
   return id;
 }
 
-export function mastodonConnector(deps: { outbound: OutboundPolicy; storage: Storage }): Connector {
+export type MastodonDeps = {
+  outbound: OutboundPolicy;
+  storage: Storage;
+  /** Per request; tests shorten it. */
+  requestTimeoutMs?: number;
+};
+
+export function mastodonConnector(deps: MastodonDeps): Connector {
+  const limitsByInstance = new Map<string, { limits: InstanceLimits; at: number }>();
+  const limitsOf = async (instance: string, call: Client) => {
+    const cached = limitsByInstance.get(instance);
+    if (cached && Date.now() - cached.at < LIMITS_TTL_MS) return cached.limits;
+    const limits = await fetchLimits(call);
+    limitsByInstance.set(instance, { limits, at: Date.now() });
+    return limits;
+  };
+
   return {
     async publish(req) {
       const creds = credentialsOf(req.account.credentials);
+      const call = client(deps.outbound, creds, deps.requestTimeoutMs ?? 30_000);
+      const { post } = req;
+      const parts = publishedParts(post.kind, post.body, post.hashtags);
+      const limits = await limitsOf(creds.instance, call);
+      const host = new URL(creds.instance).host;
+      const final = (msg: string) => new PublicationError(msg, { retryable: false });
+      const long = parts.find((p) => mastodonLength(p) > limits.maxCharacters);
+      if (long !== undefined)
+        throw final(
+          `${host} allows ${limits.maxCharacters} characters a status; this one has ${mastodonLength(long)}.`,
+        );
+      if (post.media.length > limits.maxMedia)
+        throw final(
+          `${host} allows ${limits.maxMedia} attachments a status; this post has ${post.media.length}.`,
+        );
+      for (const media of post.media) {
+        const limit = media.kind === 'video' ? limits.videoSizeLimit : limits.imageSizeLimit;
+        const size =
+          (limit && media.storageKey && (await deps.storage.size(media.storageKey))) || 0;
+        if (limit && size > limit)
+          throw final(
+            `${host} takes ${media.kind}s up to ${limit} bytes; asset ${media.id} has ${size}.`,
+          );
+      }
+
       const mediaIds: string[] = [];
-      for (const media of req.post.media)
-        mediaIds.push(await uploadMedia(deps.outbound, creds, deps.storage, media));
-      const { json } = await call(deps.outbound, creds, '/api/v1/statuses', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'idempotency-key': req.idempotencyKey },
-        body: JSON.stringify({
-          status: publishedText(req.post.body, req.post.hashtags),
-          ...(mediaIds.length ? { media_ids: mediaIds } : {}),
-        }),
-      });
+      for (const media of post.media) mediaIds.push(await uploadMedia(call, deps.storage, media));
+      // A thread is a chain of replies; each part has its own idempotency key.
+      let first: Record<string, unknown> | undefined;
+      let previous: string | undefined;
+      for (const [i, text] of parts.entries()) {
+        const { json } = await call('/api/v1/statuses', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'idempotency-key': i === 0 ? req.idempotencyKey : `${req.idempotencyKey}.${i}`,
+          },
+          body: JSON.stringify({
+            status: text,
+            ...(i === 0 && mediaIds.length ? { media_ids: mediaIds } : {}),
+            ...(previous ? { in_reply_to_id: previous } : {}),
+          }),
+        });
+        first ??= json;
+        previous = String(json.id);
+      }
       return {
-        externalPostId: String(json.id),
-        permalinkUrl: typeof json.url === 'string' ? json.url : null,
+        externalPostId: String(first!.id),
+        permalinkUrl: typeof first!.url === 'string' ? first!.url : null,
       };
     },
   };
@@ -116,7 +194,11 @@ export function mastodonConnector(deps: { outbound: OutboundPolicy; storage: Sto
 /** Checks the token with the instance; answers the handle, `@user@instance`. */
 export async function verifyMastodon(policy: OutboundPolicy, credentials: Record<string, unknown>) {
   const creds = credentialsOf(credentials);
-  const { json } = await call(policy, creds, '/api/v1/accounts/verify_credentials', {
+  const { json } = await client(
+    policy,
+    creds,
+    30_000,
+  )('/api/v1/accounts/verify_credentials', {
     method: 'GET',
   });
   return `@${String(json.acct ?? json.username)}@${new URL(creds.instance).host}`;

@@ -1,24 +1,39 @@
 // Checking credentials with the platform before a connected account is stored (the operator
-// CLI's `connect`): answers the account's handle, or a clear refusal.
+// CLI's `connect`): answers the account's handle and the credentials to store (a connector may
+// add a session to them), or a clear refusal.
 import { DomainError } from '../errors.ts';
 import type { OutboundPolicy } from '../outbound/guard.ts';
 import type { Platform } from '../platforms/capabilities.ts';
+import { verifyBluesky } from './bluesky/index.ts';
 import { PublicationError } from './connector.ts';
 import { verifyMastodon } from './mastodon.ts';
+
+type Verified = { handle: string; credentials: Record<string, unknown> };
+
+const VERIFIERS: Partial<
+  Record<Platform, (p: OutboundPolicy, c: Record<string, unknown>) => Promise<Verified>>
+> = {
+  bluesky: verifyBluesky,
+  mastodon: async (policy, credentials) => ({
+    handle: await verifyMastodon(policy, credentials),
+    credentials,
+  }),
+};
 
 export async function verifyConnection(
   platform: Platform,
   credentials: Record<string, unknown>,
   policy: OutboundPolicy,
-): Promise<string> {
-  if (platform !== 'mastodon')
+): Promise<Verified> {
+  const verify = VERIFIERS[platform];
+  if (!verify)
     throw new DomainError(
       501,
       'not_implemented',
-      `connect for ${platform} is not available yet; mastodon is.`,
+      `connect for ${platform} is not available yet; ${Object.keys(VERIFIERS).join(' and ')} are.`,
     );
   try {
-    return await verifyMastodon(policy, credentials);
+    return await verify(policy, credentials);
   } catch (err) {
     if (err instanceof PublicationError)
       throw new DomainError(

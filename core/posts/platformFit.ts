@@ -23,6 +23,14 @@ export type PostShape = {
 export const publishedText = (body: string, hashtags: string | null) =>
   hashtags ? `${body}\n\n${hashtags}` : body;
 
+/** The texts the platform receives, one per record: a thread's parts, hashtags on the last. */
+export function publishedParts(kind: Kind, body: string, hashtags: string | null): string[] {
+  if (kind !== 'thread') return [publishedText(body, hashtags)];
+  const parts = splitThread(body);
+  if (parts.length) parts[parts.length - 1] = publishedText(parts.at(-1)!, hashtags);
+  return parts;
+}
+
 /** The kind a post gets when none is given: from its media, `text` without any. */
 export function inferKind(platform: Platform, media: MediaKind[]): Kind {
   if (media.length === 0) return 'text';
@@ -69,7 +77,7 @@ function textIssues(p: PostShape): ValidationIssue[] {
   const caps = CAPABILITIES[p.platform];
   const unit = caps.countBy === 'grapheme' ? 'graphemes' : 'characters';
   if (p.kind === 'thread') {
-    const parts = splitThread(p.body);
+    const parts = publishedParts(p.kind, p.body, p.hashtags);
     if (parts.length < 2 || parts.length > caps.maxThreadParts)
       return [
         issue(
@@ -77,8 +85,6 @@ function textIssues(p: PostShape): ValidationIssue[] {
           `a thread on ${p.platform} needs 2 to ${caps.maxThreadParts} parts separated by lines holding only "---"; it has ${parts.length}`,
         ),
       ];
-    // Hashtags go with the last part.
-    parts[parts.length - 1] = publishedText(parts.at(-1)!, p.hashtags);
     const long = parts.findIndex((part) => textLength(part, caps.countBy) > caps.maxText);
     if (long === -1) return [];
     return [

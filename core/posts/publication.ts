@@ -3,17 +3,26 @@
 // its event row and the event's webhook deliveries, in one statement. A post is published at most once per publication_seq:
 // a retried job resumes the same attempt with the same idempotency key.
 import { z } from 'zod';
-import { type CredentialsKey, openCredentials } from '../connections/credentials.ts';
-import { markNeedsReconnect } from '../connections/db.ts';
+import {
+  type CredentialsKey,
+  openCredentials,
+  sealCredentials,
+} from '../connections/credentials.ts';
+import {
+  markNeedsReconnect,
+  recordAccountError,
+  saveSealedCredentials,
+} from '../connections/db.ts';
 import {
   type Connectors,
   type Publication,
   PublicationError,
+  type PublishMedia,
   type PublishRequest,
 } from '../connectors/connector.ts';
 import type { Pool } from '../db/pool.ts';
 import { isId } from '../ids.ts';
-import type { Kind, MediaKind, Platform } from '../platforms/capabilities.ts';
+import type { Kind, Platform } from '../platforms/capabilities.ts';
 import { postEventBody } from './events.ts';
 
 /** The publish_post job payload, written by ./publicationJobs.ts. */
@@ -33,6 +42,7 @@ type Claim = {
   body: string;
   hashtags: string | null;
   headline: string | null;
+  scheduled_for: Date;
   publication_seq: number;
   account: {
     id: string;
@@ -40,7 +50,7 @@ type Claim = {
     status: 'active' | 'needs_reconnect';
     credentials: string | null;
   } | null;
-  media: { id: string; kind: MediaKind; mime: string; storageKey: string | null }[];
+  media: PublishMedia[];
 };
 
 // Takes a due post, or finds the attempt a crashed or failed run of this job left in
@@ -62,13 +72,15 @@ with claimed as (
     and not exists (select 1 from claimed)
 )
 select t.claimed, t.id, t.uuid, t.account_id, t.platform, t.kind, t.body, t.hashtags,
-       t.headline, t.publication_seq,
+       t.headline, t.scheduled_for, t.publication_seq,
        (select json_build_object('id', ca.id::text, 'handle', ca.handle, 'status', ca.status,
                                  'credentials', encode(ca.credentials, 'base64'))
         from connected_accounts ca
         where ca.brand_id = t.brand_id and ca.platform = t.platform) as account,
        coalesce((select json_agg(json_build_object('id', a.id::text, 'kind', a.kind,
-                                                   'mime', a.mime, 'storageKey', a.storage_key)
+                                                   'mime', a.mime, 'storageKey', a.storage_key,
+                                                   'width', a.width, 'height', a.height,
+                                                   'alt', a.alt_text)
                                  order by pa.position)
                  from post_assets pa join assets a on a.id = pa.asset_id
                  where pa.post_id = t.id), '[]') as media
@@ -130,6 +142,21 @@ export type PublicationResult = 'published' | 'failed' | 'skipped';
 export const idempotencyKey = (claim: Pick<Claim, 'uuid' | 'publication_seq'>) =>
   `${claim.uuid}.${claim.publication_seq}`;
 
+/** The longest Retry-After honoured; a platform asking for more is retried after this. */
+const MAX_RETRY_AFTER_MS = 10 * 60_000;
+
+/**
+ * Moves the failing job's next run to at least `ms` from now. Graphile Worker's failure
+ * handling adds its backoff to `greatest(now(), run_at)`, so the retry comes after both.
+ */
+async function deferRetry(pool: Pool, jobId: string, ms: number) {
+  await pool.query(
+    `update graphile_worker._private_jobs set run_at = now() + $2 * interval '1 millisecond'
+     where id = $1`,
+    [jobId, Math.min(ms, MAX_RETRY_AFTER_MS)],
+  );
+}
+
 /** How long a connector may take for one publication. */
 const PUBLISH_TIMEOUT_MS = 60_000;
 
@@ -147,7 +174,7 @@ export async function publishScheduledPost(
   pool: Pool,
   { connectors, credentialsKey }: PublicationDeps,
   job: PublishJob,
-  attempt: { number: number; max: number; signal: AbortSignal },
+  attempt: { number: number; max: number; signal: AbortSignal; jobId?: string },
 ): Promise<PublicationResult> {
   const { rows } = await pool.query<Claim>({
     name: 'claim_publication',
@@ -187,9 +214,18 @@ export async function publishScheduledPost(
       body: claim.body,
       hashtags: claim.hashtags,
       headline: claim.headline,
+      scheduledFor: new Date(claim.scheduled_for),
       media: claim.media,
     },
-    account: { id: account.id, handle: account.handle, credentials },
+    account: {
+      id: account.id,
+      handle: account.handle,
+      credentials,
+      saveCredentials: async (next) => {
+        if (credentialsKey)
+          await saveSealedCredentials(pool, account.id, sealCredentials(credentialsKey, next));
+      },
+    },
     idempotencyKey: idempotencyKey(claim),
     signal: AbortSignal.any([attempt.signal, AbortSignal.timeout(PUBLISH_TIMEOUT_MS)]),
   };
@@ -198,10 +234,16 @@ export async function publishScheduledPost(
     publication = await connector.publish(request);
   } catch (err) {
     const retryable = !(err instanceof PublicationError) || err.retryable;
-    if (retryable && attempt.number < attempt.max) throw err;
+    if (retryable && attempt.number < attempt.max) {
+      if (err instanceof PublicationError && err.retryAfterMs && attempt.jobId)
+        await deferRetry(pool, attempt.jobId, err.retryAfterMs);
+      throw err;
+    }
+    const message = err instanceof Error ? err.message : String(err);
     if (err instanceof PublicationError && err.reconnect)
-      await markNeedsReconnect(pool, account.id, err.message);
-    return fail(err instanceof Error ? err.message : String(err));
+      await markNeedsReconnect(pool, account.id, message);
+    else await recordAccountError(pool, account.id, message);
+    return fail(message);
   }
   await finish(pool, claim, { status: 'published', publication });
   return 'published';

@@ -27,3 +27,10 @@ export function storageFor(config: Pick<Config, 'storage' | 'dataDir' | 's3'>): 
   if (config.storage === 's3' && config.s3) return s3Storage(config.s3);
   return fsStorage(config.dataDir);
 }
+
+/** The whole object under `key` in memory; for objects known to be small (images). */
+export async function readAll(storage: Storage, key: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await storage.get(key)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}

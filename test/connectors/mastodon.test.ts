@@ -13,7 +13,7 @@ import {
   sealCredentials,
 } from '../../core/connections/credentials.ts';
 import { upsertConnectedAccount } from '../../core/connections/db.ts';
-import { mastodonConnector } from '../../core/connectors/mastodon.ts';
+import { builtinConnectors } from '../../core/connectors/builtin.ts';
 import { createLogger } from '../../core/logger.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { storageFor } from '../../core/storage/storage.ts';
@@ -24,7 +24,18 @@ import { waitFor } from '../support/wait.ts';
 
 const ENV = { OUTBOUND_ALLOWLIST: '127.0.0.0/8', OUTBOUND_ALLOW_HTTP: 'true' };
 const KEY = credentialsKey(Buffer.alloc(32, 7).toString('base64'));
-type Status = { id: string; status: string; media_ids: string[]; url: string };
+type Status = {
+  id: string;
+  status: string;
+  media_ids: string[];
+  in_reply_to_id: string | null;
+  url: string;
+};
+/** The instance's own limit, below the 500 the service checks at create time. */
+const INSTANCE_MAX_CHARACTERS = 450;
+const BUSY_RETRY_AFTER_S = 4;
+/** The connector's per-request timeout; the instance sits on "slow" statuses longer. */
+const REQUEST_TIMEOUT_MS = 1_000;
 
 let server: TestServer;
 let instance: Server;
@@ -33,6 +44,9 @@ let worker: Runner;
 const statuses: Status[] = [];
 const byKey = new Map<string, Status>();
 const mediaPolls = new Map<string, number>();
+const requests: { body: string; at: number }[] = [];
+let instanceReads = 0;
+const soon = () => new Date(Date.now() + 300).toISOString();
 
 beforeAll(async () => {
   server = await startServer({ env: ENV });
@@ -44,6 +58,16 @@ beforeAll(async () => {
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       if (req.headers.authorization !== 'Bearer good-token')
         return json(401, { error: 'The access token is invalid' });
+      if (req.method === 'GET' && req.url === '/api/v2/instance') {
+        instanceReads++;
+        return json(200, {
+          domain: '127.0.0.1',
+          configuration: {
+            statuses: { max_characters: INSTANCE_MAX_CHARACTERS, max_media_attachments: 4 },
+            media_attachments: { image_size_limit: 16777216, video_size_limit: 103809024 },
+          },
+        });
+      }
       if (req.method === 'GET' && req.url === '/api/v1/accounts/verify_credentials')
         return json(200, { id: '1', username: 'brand', acct: 'brand' });
       if (req.method === 'POST' && req.url === '/api/v2/media') {
@@ -64,6 +88,13 @@ beforeAll(async () => {
       if (req.method === 'POST' && req.url === '/api/v1/statuses') {
         const key = String(req.headers['idempotency-key'] ?? '');
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        const seen = requests.filter((r) => r.body === body.status).length;
+        requests.push({ body: body.status, at: Date.now() });
+        // "busy": the first try is throttled, as Mastodon's rate limiter answers.
+        if (body.status.startsWith('busy') && seen === 0)
+          return res
+            .writeHead(429, { 'retry-after': String(BUSY_RETRY_AFTER_S) })
+            .end('{"error":"Too many requests"}');
         let status = byKey.get(key);
         if (!status) {
           const id = String(100 + statuses.length);
@@ -71,10 +102,16 @@ beforeAll(async () => {
             id,
             status: body.status,
             media_ids: body.media_ids ?? [],
+            in_reply_to_id: body.in_reply_to_id ?? null,
             url: `${instanceUrl}/@brand/${id}`,
           };
           statuses.push(status);
           if (key) byKey.set(key, status);
+        }
+        // "slow": the first try creates the status but answers after the client gave up.
+        if (body.status.startsWith('slow') && seen === 0) {
+          setTimeout(() => json(200, status), REQUEST_TIMEOUT_MS * 3);
+          return;
         }
         return json(200, status);
       }
@@ -89,7 +126,11 @@ beforeAll(async () => {
     concurrency: 2,
     log: createLogger('silent'),
     outbound: outboundPolicy(config),
-    storage: storageFor(config),
+    connectors: builtinConnectors({
+      outbound: outboundPolicy(config),
+      storage: storageFor(config),
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+    }),
     credentialsKey: KEY,
   });
 });
@@ -165,7 +206,7 @@ describe('npm run admin -- connect', () => {
         '--brand-id',
         acct.brandId,
         '--platform',
-        'bluesky',
+        'x',
         '--config',
         '{}',
       ],
@@ -205,34 +246,67 @@ describe('the Mastodon connector', () => {
     expect(mediaPolls.get('m1')).toBe(2);
   });
 
-  it('creates one status when an attempt is retried with the same idempotency key', async () => {
-    const connector = mastodonConnector({
-      outbound: outboundPolicy(loadConfig({ DATABASE_URL: 'x', ...ENV })),
-      storage: storageFor(loadConfig({ DATABASE_URL: 'x', DATA_DIR: server.dataDir })),
+  it('creates one status when a publication is retried after a timeout', async () => {
+    const { key } = await connectedBrand('good-token');
+    const post = await call(server, 'POST', '/v1/posts', {
+      key,
+      body: { platform: 'mastodon', body: 'slow once', schedule_at: soon() },
     });
-    const request = {
-      post: {
-        id: '1',
-        uuid: 'u',
-        platform: 'mastodon' as const,
-        kind: 'text' as const,
-        body: 'once',
-        hashtags: null,
-        headline: null,
-        media: [],
+    const row = await settled(post.body.id);
+    // The first request created the status but answered after the connector gave up; the
+    // job's retry sent the same Idempotency-Key and got that status back.
+    expect(requests.filter((r) => r.body === 'slow once')).toHaveLength(2);
+    const created = statuses.filter((s) => s.status === 'slow once');
+    expect(created).toHaveLength(1);
+    expect(row).toMatchObject({ status: 'published', external_post_id: created[0]!.id });
+  });
+
+  it('waits out a 429 Retry-After before the retry', async () => {
+    const { key } = await connectedBrand('good-token');
+    const post = await call(server, 'POST', '/v1/posts', {
+      key,
+      body: { platform: 'mastodon', body: 'busy once', schedule_at: soon() },
+    });
+    const row = await settled(post.body.id);
+    expect(row.status).toBe('published');
+    const [first, second] = requests.filter((r) => r.body === 'busy once');
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(BUSY_RETRY_AFTER_S * 1000);
+  });
+
+  it('checks the instance limits, read once, before sending anything', async () => {
+    const { key } = await connectedBrand('good-token');
+    const long = 'x'.repeat(INSTANCE_MAX_CHARACTERS + 1);
+    const post = await call(server, 'POST', '/v1/posts', {
+      key,
+      body: { platform: 'mastodon', body: long, schedule_at: soon() },
+    });
+    expect(post.status).toBe(201);
+    const row = await settled(post.body.id);
+    expect(row.status).toBe('failed');
+    expect(row.error).toBe(
+      `${new URL(instanceUrl).host} allows ${INSTANCE_MAX_CHARACTERS} characters a status; this one has ${long.length}.`,
+    );
+    expect(statuses.some((s) => s.status === long)).toBe(false);
+    expect(instanceReads).toBe(1);
+  });
+
+  it('publishes a thread as a chain of replies', async () => {
+    const { key } = await connectedBrand('good-token');
+    const post = await call(server, 'POST', '/v1/posts', {
+      key,
+      body: {
+        platform: 'mastodon',
+        kind: 'thread',
+        body: 'thread one\n---\nthread two',
+        hashtags: '#t',
+        schedule_at: soon(),
       },
-      account: {
-        id: '1',
-        handle: '@b',
-        credentials: { instance: instanceUrl, access_token: 'good-token' },
-      },
-      idempotencyKey: 'attempt-key-1',
-      signal: new AbortController().signal,
-    };
-    const first = await connector.publish(request);
-    const again = await connector.publish(request);
-    expect(again).toEqual(first);
-    expect(statuses.filter((s) => s.status === 'once')).toHaveLength(1);
+    });
+    const row = await settled(post.body.id);
+    expect(row.status).toBe('published');
+    const first = statuses.find((s) => s.id === row.external_post_id)!;
+    const second = statuses.find((s) => s.in_reply_to_id === first.id)!;
+    expect([first.status, second.status]).toEqual(['thread one', 'thread two\n\n#t']);
   });
 
   it('fails the post and marks the account needs_reconnect when the token is revoked', async () => {

@@ -1,0 +1,167 @@
+// Bluesky (AT Protocol, plain XRPC): images and video as blobs (com.atproto.repo.uploadBlob),
+// facets for links, mentions and tags, threads as reply chains, and every record written with
+// com.atproto.repo.putRecord under a TID derived from the publication attempt with
+// `swapRecord: null` ("must not exist yet"). A retry of the attempt writes the identical record
+// under the same key: the PDS answers it without a new commit, or `InvalidSwap` when the
+// record is there already, and either way the post keeps its one record and its `at://` URI.
+// Docs: docs.bsky.app/docs/advanced-guides/posts, atproto.com/specs/record-key.
+import type { OutboundPolicy } from '../../outbound/guard.ts';
+import { publishedParts } from '../../posts/platformFit.ts';
+import { readAll, type Storage } from '../../storage/storage.ts';
+import {
+  type Connector,
+  PublicationError,
+  type PublishMedia,
+  type PublishRequest,
+} from '../connector.ts';
+import { facetsOf } from './facets.ts';
+import { fitImage } from './images.ts';
+import { BlueskyClient, type BlueskySession, blueskyCredentials } from './session.ts';
+import { deterministicTid } from './tid.ts';
+
+const POST = 'app.bsky.feed.post';
+/** app.bsky.embed.video: video blobs up to 100 MB, mp4 only. */
+const VIDEO_MAX_BYTES = 100_000_000;
+
+type StrongRef = { uri: string; cid: string };
+
+async function uploadBlob(client: BlueskyClient, data: Buffer, mime: string): Promise<unknown> {
+  const res = await client.call('com.atproto.repo.uploadBlob', {
+    method: 'POST',
+    bytes: { data, mime },
+  });
+  return res.json.blob;
+}
+
+async function embedOf(client: BlueskyClient, storage: Storage, media: PublishMedia[]) {
+  if (media.length === 0) return undefined;
+  const bytesOf = (m: PublishMedia) => {
+    if (!m.storageKey)
+      throw new PublicationError(`Asset ${m.id} has no stored bytes.`, { retryable: false });
+    return readAll(storage, m.storageKey);
+  };
+  const [first] = media;
+  if (first!.kind === 'video') {
+    const size = first!.storageKey ? await storage.size(first!.storageKey) : undefined;
+    if ((size ?? 0) > VIDEO_MAX_BYTES)
+      throw new PublicationError(`Bluesky takes videos up to ${VIDEO_MAX_BYTES} bytes.`, {
+        retryable: false,
+      });
+    const video = await uploadBlob(client, await bytesOf(first!), first!.mime);
+    const aspectRatio =
+      first!.width && first!.height ? { width: first!.width, height: first!.height } : undefined;
+    return { $type: 'app.bsky.embed.video', video, ...(aspectRatio ? { aspectRatio } : {}) };
+  }
+  const images = [];
+  for (const m of media) {
+    const fitted = await fitImage(await bytesOf(m), m.mime);
+    images.push({
+      alt: m.alt ?? '',
+      image: await uploadBlob(client, fitted.bytes, fitted.mime),
+      aspectRatio: { width: fitted.width, height: fitted.height },
+    });
+  }
+  return { $type: 'app.bsky.embed.images', images };
+}
+
+/** Resolves a handle to its DID through the PDS; null when it does not resolve. */
+const handleResolver = (client: BlueskyClient) => async (handle: string) => {
+  try {
+    const res = await client.call(
+      'com.atproto.identity.resolveHandle',
+      { method: 'GET', query: { handle } },
+      ['HandleNotFound', 'InvalidRequest'],
+    );
+    return typeof res.json.did === 'string' ? res.json.did : null;
+  } catch (err) {
+    if (err instanceof PublicationError && err.retryable) throw err;
+    return null;
+  }
+};
+
+/** Writes one record under its key, unless the key holds it already; answers its ref. */
+async function putOnce(
+  client: BlueskyClient,
+  session: BlueskySession,
+  rkey: string,
+  record: Record<string, unknown>,
+): Promise<StrongRef> {
+  const put = await client.call(
+    'com.atproto.repo.putRecord',
+    {
+      method: 'POST',
+      json: { repo: session.did, collection: POST, rkey, record, swapRecord: null },
+    },
+    ['InvalidSwap'],
+  );
+  if (put.status === 200) return { uri: String(put.json.uri), cid: String(put.json.cid) };
+  // InvalidSwap: a record is already under this attempt's key; an earlier try wrote it.
+  const got = await client.call('com.atproto.repo.getRecord', {
+    method: 'GET',
+    query: { repo: session.did, collection: POST, rkey },
+  });
+  return { uri: String(got.json.uri), cid: String(got.json.cid) };
+}
+
+export const permalinkOf = (uri: string) => {
+  const [, , did, , rkey] = uri.split('/');
+  return `https://bsky.app/profile/${did}/post/${rkey}`;
+};
+
+export type BlueskyDeps = { outbound: OutboundPolicy; storage: Storage; requestTimeoutMs?: number };
+
+export function blueskyConnector(deps: BlueskyDeps): Connector {
+  return {
+    async publish(req: PublishRequest) {
+      const creds = blueskyCredentials(req.account.credentials);
+      const client = new BlueskyClient(
+        deps.outbound,
+        creds,
+        (session) => req.account.saveCredentials({ ...req.account.credentials, session }),
+        deps.requestTimeoutMs,
+      );
+      const { post } = req;
+      const embed = await embedOf(client, deps.storage, post.media);
+      const session = client.session ?? (await client.signIn());
+      const resolve = handleResolver(client);
+      let root: StrongRef | undefined;
+      let parent: StrongRef | undefined;
+      for (const [i, text] of publishedParts(post.kind, post.body, post.hashtags).entries()) {
+        const facets = await facetsOf(text, resolve);
+        const record = {
+          $type: POST,
+          text,
+          // Derived from the due time, not the clock, so a retry writes identical bytes.
+          createdAt: new Date(post.scheduledFor.getTime() + i).toISOString(),
+          ...(facets.length ? { facets } : {}),
+          ...(i === 0 && embed ? { embed } : {}),
+          ...(root && parent ? { reply: { root, parent } } : {}),
+        };
+        const key = i === 0 ? req.idempotencyKey : `${req.idempotencyKey}.${i}`;
+        const ref = await putOnce(
+          client,
+          session,
+          deterministicTid(post.scheduledFor, key),
+          record,
+        );
+        root ??= ref;
+        parent = ref;
+      }
+      return { externalPostId: root!.uri, permalinkUrl: permalinkOf(root!.uri) };
+    },
+  };
+}
+
+/**
+ * Signs in with the app password for `connect`: answers the handle and the credentials to
+ * store, the new session included, so the first publication need not sign in.
+ */
+export async function verifyBluesky(
+  policy: OutboundPolicy,
+  credentials: Record<string, unknown>,
+): Promise<{ handle: string; credentials: Record<string, unknown> }> {
+  const creds = blueskyCredentials(credentials);
+  const client = new BlueskyClient(policy, { ...creds, session: undefined }, async () => {});
+  const session = await client.signIn();
+  return { handle: `@${session.handle}`, credentials: { ...creds, session } };
+}
