@@ -7,6 +7,8 @@ export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
     include: ['test/**/*.test.ts'],
+    // The PDS end-to-end suite has its own package and config (npm run test:e2e).
+    exclude: ['test/e2e/**', '**/node_modules/**'],
     globalSetup: ['test/support/globalSetup.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,

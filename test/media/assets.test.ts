@@ -94,6 +94,18 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
       },
     );
 
+    it('keeps alt text given with the upload, and refuses one over 1,500 characters', async () => {
+      const res = await upload(png, 'image/png', `?alt_text=${encodeURIComponent('A red square')}`);
+      expect(res.status).toBe(201);
+      expect(res.body.alt_text).toBe('A red square');
+      expect((await upload(png, 'image/png')).body.alt_text).toBeNull();
+      const before = await countAssets();
+      const long = await upload(png, 'image/png', `?alt_text=${'a'.repeat(1_501)}`);
+      expect(long.status).toBe(422);
+      expect(long.body.detail[0].loc).toEqual(['query', 'alt_text']);
+      expect(await countAssets()).toBe(before);
+    });
+
     it('takes the media type from the bytes, not the header', async () => {
       const res = await upload(png, 'image/jpeg');
       expect(res.status).toBe(201);

@@ -4,7 +4,13 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { ingestFromUrl } from '../../../core/assets/ingest.ts';
-import { Asset, AssetList, ListAssetsQuery, MAX_IMAGE_BYTES } from '../../../core/assets/schema.ts';
+import {
+  AltText,
+  Asset,
+  AssetList,
+  ListAssetsQuery,
+  MAX_IMAGE_BYTES,
+} from '../../../core/assets/schema.ts';
 import { deleteAsset, listAssets, uploadImage } from '../../../core/assets/service.ts';
 import { IdInput } from '../../../core/ids.ts';
 import { defineTool } from '../registry.ts';
@@ -40,6 +46,7 @@ export const LIBRARY_TOOLS = [
           .describe('Image bytes, base64-encoded (JPEG, PNG, WebP, GIF or AVIF).'),
         filename: z.string().trim().max(255).optional(),
         brand_id: IdInput.optional().describe('Brand to file it under.'),
+        alt_text: AltText.optional(),
       })
       .strict()
       .refine(
@@ -60,6 +67,7 @@ export const LIBRARY_TOOLS = [
           url: args.url,
           filename: args.filename,
           brand_id: args.brand_id,
+          alt_text: args.alt_text,
         });
       const bytes = Buffer.from(args.data_base64 ?? '', 'base64');
       return uploadImage(ctx.media, ctx.principal, {
@@ -68,6 +76,7 @@ export const LIBRARY_TOOLS = [
         contentLength: bytes.length,
         filename: args.filename,
         brand_id: args.brand_id,
+        alt_text: args.alt_text,
       });
     },
   }),

@@ -48,10 +48,13 @@ export type XrpcInit = {
   bytes?: { data: Buffer; mime: string };
 };
 
-/** An access or refresh token the PDS no longer takes (atproto.com/specs/xrpc). */
+/**
+ * A token the PDS no longer takes: 400 ExpiredToken or InvalidToken (atproto.com/specs/xrpc),
+ * or any 401 on a call that carried one.
+ */
 const isTokenRefusal = (res: PlatformResponse) =>
-  (res.status === 400 || res.status === 401) &&
-  (res.json.error === 'ExpiredToken' || res.json.error === 'InvalidToken');
+  res.status === 401 ||
+  (res.status === 400 && (res.json.error === 'ExpiredToken' || res.json.error === 'InvalidToken'));
 
 const reasonOf = (res: PlatformResponse) =>
   [res.json.error, res.json.message].filter(Boolean).join(': ') || 'no reason given';
@@ -147,7 +150,7 @@ export class BlueskyClient {
       current.refreshJwt,
     );
     if (res.status === 200) return this.#adopt(res);
-    if (isTokenRefusal(res) || res.status === 401) return this.signIn();
+    if (isTokenRefusal(res)) return this.signIn();
     throw refusal('Bluesky', res, reasonOf(res));
   }
 
