@@ -1,0 +1,210 @@
+// The native Canvas layout (SPEC.md "Design layout"): plain data, one zod schema. A canvas
+// of a fixed aspect, then one page of ordered layers or up to 20 pages of them (a carousel).
+// Every limit is a refusal that names it, never a truncation; unknown keys are refused.
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { IdInput } from '../ids.ts';
+
+/** Canvas sizes in pixels by aspect. */
+export const ASPECTS = {
+  square: { width: 1080, height: 1080 },
+  portrait: { width: 1080, height: 1350 },
+  story: { width: 1080, height: 1920 },
+  landscape: { width: 1200, height: 675 },
+} as const;
+export type Aspect = keyof typeof ASPECTS;
+export const ASPECT_NAMES = Object.keys(ASPECTS) as [Aspect, ...Aspect[]];
+
+export const MAX_LAYERS_PER_PAGE = 160;
+export const MAX_PAGES = 20;
+
+const Hex = z
+  .string()
+  .regex(/^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i, 'must be a hex colour like #1a2b3c');
+/** Canvas pixels; generous bounds so a layer may sit partly off the canvas. */
+const Px = z.number().finite().min(-10_000).max(10_000);
+const Size = z.number().finite().min(0).max(10_000);
+
+const Cid = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "_" or "-"')
+  .describe('Stable layer id; assigned when missing, kept by every edit.');
+
+const frame = {
+  cid: Cid.optional(),
+  x: Px.describe('Left edge of the frame, canvas pixels.'),
+  y: Px.describe('Top edge of the frame, canvas pixels.'),
+  w: Size.describe('Frame width; text wraps to it.'),
+  rotation: z
+    .number()
+    .finite()
+    .min(-360)
+    .max(360)
+    .default(0)
+    .describe('Degrees, clockwise, around the frame centre.'),
+  opacity: z.number().min(0).max(1).default(1),
+};
+
+export const TextLayer = z
+  .object({
+    kind: z.literal('text'),
+    ...frame,
+    h: Size.optional().describe('Frame height; text below it is cut. Omitted: no cut.'),
+    text: z.string().max(5_000),
+    size: z.number().min(4).max(400).default(48).describe('Font size in pixels.'),
+    font: z
+      .string()
+      .min(1)
+      .max(64)
+      .default('Inter')
+      .describe('A font family (list_design_templates lists them).'),
+    weight: z.enum(['normal', 'bold']).default('normal'),
+    color: Hex.default('#111111'),
+    align: z.enum(['left', 'center', 'right']).default('left'),
+    line_height: z.number().min(0.8).max(3).default(1.2).describe('Line spacing, times the size.'),
+    slot: z
+      .string()
+      .max(32)
+      .optional()
+      .describe('Template slot this text fills (headline, body, ...).'),
+  })
+  .strict();
+
+export const ImageLayer = z
+  .object({
+    kind: z.literal('image'),
+    ...frame,
+    h: Size,
+    asset_id: IdInput.describe('An owned image asset.'),
+    fit: z.enum(['cover', 'contain']).default('cover'),
+    crop: z
+      .object({
+        x: z.number().min(0).max(1),
+        y: z.number().min(0).max(1),
+        w: z.number().gt(0).max(1),
+        h: z.number().gt(0).max(1),
+      })
+      .strict()
+      .optional()
+      .describe('Part of the source to use, as fractions of its width and height.'),
+  })
+  .strict();
+
+export const ShapeLayer = z
+  .object({
+    kind: z.literal('shape'),
+    ...frame,
+    h: Size,
+    shape: z.enum(['rect', 'ellipse', 'line']),
+    fill: Hex.nullable().default(null),
+    stroke: Hex.nullable().default(null),
+    stroke_width: z.number().min(0).max(200).default(0),
+    radius: z.number().min(0).max(5_000).default(0).describe('Corner radius of a rect.'),
+  })
+  .strict();
+
+const Point = z.union([z.tuple([Px, Px]), z.tuple([Px, Px, z.number().min(0).max(1)])]);
+
+export const DoodleLayer = z
+  .object({
+    kind: z.literal('doodle'),
+    ...frame,
+    h: Size.optional(),
+    strokes: z
+      .array(
+        z
+          .object({
+            points: z
+              .array(Point)
+              .min(1)
+              .max(2_000)
+              .describe('[x, y] or [x, y, pressure], relative to the frame.'),
+            width: z.number().min(0.5).max(200).default(8),
+            color: Hex.default('#111111'),
+          })
+          .strict(),
+      )
+      .max(200),
+  })
+  .strict();
+
+export const DrawingLayer = z
+  .object({ kind: z.literal('drawing'), ...frame, h: Size, drawing_id: IdInput })
+  .strict();
+
+export const Layer = z.discriminatedUnion('kind', [
+  TextLayer,
+  ImageLayer,
+  ShapeLayer,
+  DoodleLayer,
+  DrawingLayer,
+]);
+export type Layer = z.infer<typeof Layer>;
+export type LayerInput = z.input<typeof Layer>;
+
+const Layers = z
+  .array(Layer)
+  .max(MAX_LAYERS_PER_PAGE, `at most ${MAX_LAYERS_PER_PAGE} layers a page`);
+
+export const Page = z.object({ bg: Hex.optional(), layers: Layers }).strict();
+export type Page = z.infer<typeof Page>;
+
+export const Canvas = z
+  .object({
+    aspect: z
+      .enum(ASPECT_NAMES)
+      .default('square')
+      .describe('square 1080×1080, portrait 1080×1350, story 1080×1920, landscape 1200×675.'),
+    bg: Hex.default('#ffffff'),
+  })
+  .strict();
+
+export const Layout = z
+  .object({
+    canvas: Canvas.default({ aspect: 'square', bg: '#ffffff' }),
+    layers: Layers.optional().describe('One page of layers.'),
+    pages: z
+      .array(Page)
+      .min(1)
+      .max(MAX_PAGES, `at most ${MAX_PAGES} pages`)
+      .optional()
+      .describe('Several pages (a carousel), each with its own layers.'),
+  })
+  .strict()
+  .refine((l) => (l.layers === undefined) !== (l.pages === undefined), {
+    message: 'give either layers (one page) or pages, not both',
+  })
+  .describe('A native Canvas layout.');
+export type Layout = z.infer<typeof Layout>;
+export type LayoutInput = z.input<typeof Layout>;
+
+/** The pages of a layout, whichever form it was given in. */
+export const pagesOf = (layout: Layout): Page[] =>
+  layout.pages ?? [{ layers: layout.layers ?? [] }];
+
+const newCid = () =>
+  `c${randomBytes(6)
+    .toString('base64url')
+    .replace(/[^A-Za-z0-9]/g, 'x')}`;
+
+/**
+ * Gives every layer without a `cid` a new one, and answers the cids used twice (an error
+ * for the caller to report). Layers that have one keep it.
+ */
+export function assignCids(layout: Layout): { layout: Layout; duplicates: string[] } {
+  const seen = new Set<string>();
+  const duplicates: string[] = [];
+  const fill = (layers: Layer[]) =>
+    layers.map((layer) => {
+      const cid = layer.cid ?? newCid();
+      if (seen.has(cid)) duplicates.push(cid);
+      seen.add(cid);
+      return { ...layer, cid };
+    });
+  return {
+    layout: layout.pages
+      ? { ...layout, pages: layout.pages.map((p) => ({ ...p, layers: fill(p.layers) })) }
+      : { ...layout, layers: fill(layout.layers ?? []) },
+    duplicates,
+  };
+}

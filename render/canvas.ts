@@ -1,0 +1,166 @@
+// Renders one page of a native Canvas layout to PNG with @napi-rs/canvas: a pure function of
+// the layout, the fonts (render/fonts.ts) and the image bytes it is handed; no database, no
+// storage. Layers are drawn in order, each turned around its frame's centre and faded by its
+// opacity; a text layer wraps inside its frame and is cut at its height.
+import { createCanvas, type Image, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
+import { getStroke } from 'perfect-freehand';
+import type { Layer } from '../core/designs/layout.ts';
+import { EMOJI_FAMILY, registerFonts } from './fonts.ts';
+import { wrapText } from './text.ts';
+
+type TextLayer = Extract<Layer, { kind: 'text' }>;
+type ImageLayer = Extract<Layer, { kind: 'image' }>;
+type ShapeLayer = Extract<Layer, { kind: 'shape' }>;
+type DoodleLayer = Extract<Layer, { kind: 'doodle' }>;
+
+export type RenderInput = {
+  width: number;
+  height: number;
+  bg: string;
+  layers: Layer[];
+  /** Encoded bytes of the images the layers name, by asset id. */
+  images: Map<string, Buffer>;
+};
+
+export const fontOf = (l: Pick<TextLayer, 'weight' | 'size' | 'font'>) =>
+  `${l.weight === 'bold' ? 'bold ' : ''}${l.size}px "${l.font}", "${EMOJI_FAMILY}"`;
+
+/** The lines a text layer shows, and how tall they stand. */
+export function layoutText(ctx: SKRSContext2D, l: TextLayer) {
+  ctx.font = fontOf(l);
+  const lines = wrapText(l.text, l.w, (t) => ctx.measureText(t).width);
+  const lineHeight = l.size * l.line_height;
+  return { lines, lineHeight, height: lines.length * lineHeight };
+}
+
+function drawText(ctx: SKRSContext2D, l: TextLayer) {
+  const { lines, lineHeight } = layoutText(ctx, l);
+  if (l.h !== undefined) {
+    ctx.beginPath();
+    ctx.rect(l.x, l.y, l.w, l.h);
+    ctx.clip();
+  }
+  ctx.fillStyle = l.color;
+  ctx.textBaseline = 'middle';
+  ctx.textAlign = l.align;
+  const x = l.align === 'left' ? l.x : l.align === 'center' ? l.x + l.w / 2 : l.x + l.w;
+  lines.forEach((line, i) => {
+    ctx.fillText(line, x, l.y + i * lineHeight + lineHeight / 2);
+  });
+}
+
+function drawImage(ctx: SKRSContext2D, l: ImageLayer, image: Image) {
+  const crop = l.crop ?? { x: 0, y: 0, w: 1, h: 1 };
+  let sx = crop.x * image.width;
+  let sy = crop.y * image.height;
+  let sw = Math.min(crop.w, 1 - crop.x) * image.width;
+  let sh = Math.min(crop.h, 1 - crop.y) * image.height;
+  let dx = l.x;
+  let dy = l.y;
+  let dw = l.w;
+  let dh = l.h;
+  const source = sw / sh;
+  const frame = l.w / l.h;
+  if (l.fit === 'cover') {
+    // Keep the aspect ratio: take the middle of the source that has the frame's shape.
+    if (source > frame) {
+      const keep = sh * frame;
+      sx += (sw - keep) / 2;
+      sw = keep;
+    } else {
+      const keep = sw / frame;
+      sy += (sh - keep) / 2;
+      sh = keep;
+    }
+  } else if (source > frame) {
+    dh = l.w / source;
+    dy += (l.h - dh) / 2;
+  } else {
+    dw = l.h * source;
+    dx += (l.w - dw) / 2;
+  }
+  ctx.drawImage(image, sx, sy, sw, sh, dx, dy, dw, dh);
+}
+
+function drawShape(ctx: SKRSContext2D, l: ShapeLayer) {
+  ctx.beginPath();
+  if (l.shape === 'rect') ctx.roundRect(l.x, l.y, l.w, l.h, Math.min(l.radius, l.w / 2, l.h / 2));
+  else if (l.shape === 'ellipse')
+    ctx.ellipse(l.x + l.w / 2, l.y + l.h / 2, l.w / 2, l.h / 2, 0, 0, Math.PI * 2);
+  else {
+    ctx.moveTo(l.x, l.y);
+    ctx.lineTo(l.x + l.w, l.y + l.h);
+  }
+  if (l.fill && l.shape !== 'line') {
+    ctx.fillStyle = l.fill;
+    ctx.fill();
+  }
+  if (l.stroke && l.stroke_width > 0) {
+    ctx.strokeStyle = l.stroke;
+    ctx.lineWidth = l.stroke_width;
+    ctx.lineCap = 'round';
+    ctx.stroke();
+  }
+}
+
+function drawDoodle(ctx: SKRSContext2D, l: DoodleLayer) {
+  for (const stroke of l.strokes) {
+    const pressured = stroke.points.some((p) => p.length === 3);
+    const outline = getStroke(
+      stroke.points.map((p) => [l.x + p[0], l.y + p[1], p[2] ?? 0.5]),
+      {
+        size: stroke.width,
+        thinning: 0.5,
+        smoothing: 0.5,
+        streamline: 0.5,
+        simulatePressure: !pressured,
+      },
+    );
+    if (outline.length < 2) continue;
+    ctx.beginPath();
+    ctx.moveTo(outline[0]![0]!, outline[0]![1]!);
+    for (const [x, y] of outline.slice(1)) ctx.lineTo(x!, y!);
+    ctx.closePath();
+    ctx.fillStyle = stroke.color;
+    ctx.fill();
+  }
+}
+
+/** The height a layer's rotation turns around; text without `h` stands as tall as its lines. */
+function frameHeight(ctx: SKRSContext2D, layer: Layer): number {
+  if (layer.h !== undefined) return layer.h;
+  if (layer.kind === 'text') return layoutText(ctx, layer).height;
+  return layer.w;
+}
+
+/** Renders one page to PNG bytes. */
+export async function renderPage(input: RenderInput): Promise<Buffer> {
+  registerFonts();
+  const canvas = createCanvas(input.width, input.height);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = input.bg;
+  ctx.fillRect(0, 0, input.width, input.height);
+  const decoded = new Map<string, Image>();
+  for (const [id, bytes] of input.images) decoded.set(id, await loadImage(bytes));
+
+  for (const layer of input.layers) {
+    if (layer.opacity === 0) continue;
+    ctx.save();
+    ctx.globalAlpha = layer.opacity;
+    if (layer.rotation) {
+      const cx = layer.x + layer.w / 2;
+      const cy = layer.y + frameHeight(ctx, layer) / 2;
+      ctx.translate(cx, cy);
+      ctx.rotate((layer.rotation * Math.PI) / 180);
+      ctx.translate(-cx, -cy);
+    }
+    if (layer.kind === 'text') drawText(ctx, layer);
+    else if (layer.kind === 'image') {
+      const image = decoded.get(layer.asset_id);
+      if (image) drawImage(ctx, layer, image);
+    } else if (layer.kind === 'shape') drawShape(ctx, layer);
+    else if (layer.kind === 'doodle') drawDoodle(ctx, layer);
+    ctx.restore();
+  }
+  return canvas.encode('png');
+}

@@ -1,0 +1,46 @@
+// The curated fonts, shipped through npm as @fontsource WOFF2 files (open licences: SIL OFL or
+// Apache 2.0) and registered with @napi-rs/canvas once per process. Latin and Latin Extended
+// subsets, regular and bold; colour emoji from Noto Color Emoji as every text's fallback.
+import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { GlobalFonts } from '@napi-rs/canvas';
+
+/** Family name as layouts write it → @fontsource package. */
+const FAMILIES = {
+  Inter: 'inter',
+  Roboto: 'roboto',
+  Montserrat: 'montserrat',
+  'Playfair Display': 'playfair-display',
+  Lora: 'lora',
+  Oswald: 'oswald',
+  'Bebas Neue': 'bebas-neue',
+  Caveat: 'caveat',
+} as const;
+
+export const FONT_NAMES = Object.keys(FAMILIES) as (keyof typeof FAMILIES)[];
+export const EMOJI_FAMILY = 'Noto Color Emoji';
+
+const require = createRequire(import.meta.url);
+const filesOf = (pkg: string) =>
+  path.join(path.dirname(require.resolve(`@fontsource/${pkg}/package.json`)), 'files');
+
+let registered = false;
+
+/** Registers every font once; later calls do nothing. */
+export function registerFonts(): void {
+  if (registered) return;
+  for (const [family, pkg] of Object.entries(FAMILIES)) {
+    const dir = filesOf(pkg);
+    for (const file of readdirSync(dir))
+      if (/-(latin|latin-ext)-(400|700)-normal\.woff2$/.test(file))
+        GlobalFonts.registerFromPath(path.join(dir, file), family);
+  }
+  const emoji = filesOf('noto-color-emoji');
+  for (const file of readdirSync(emoji))
+    if (file.endsWith('-400-normal.woff2'))
+      GlobalFonts.registerFromPath(path.join(emoji, file), EMOJI_FAMILY);
+  registered = true;
+}
+
+export const isKnownFont = (name: string): boolean => (FONT_NAMES as string[]).includes(name);
