@@ -5,20 +5,8 @@ import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { GlobalFonts } from '@napi-rs/canvas';
+import { FONT_PACKAGES } from '../core/designs/fonts.ts';
 
-/** Family name as layouts write it → @fontsource package. */
-const FAMILIES = {
-  Inter: 'inter',
-  Roboto: 'roboto',
-  Montserrat: 'montserrat',
-  'Playfair Display': 'playfair-display',
-  Lora: 'lora',
-  Oswald: 'oswald',
-  'Bebas Neue': 'bebas-neue',
-  Caveat: 'caveat',
-} as const;
-
-export const FONT_NAMES = Object.keys(FAMILIES) as (keyof typeof FAMILIES)[];
 export const EMOJI_FAMILY = 'Noto Color Emoji';
 
 const require = createRequire(import.meta.url);
@@ -30,7 +18,7 @@ let registered = false;
 /** Registers every font once; later calls do nothing. */
 export function registerFonts(): void {
   if (registered) return;
-  for (const [family, pkg] of Object.entries(FAMILIES)) {
+  for (const [family, pkg] of Object.entries(FONT_PACKAGES)) {
     const dir = filesOf(pkg);
     for (const file of readdirSync(dir))
       if (/-(latin|latin-ext)-(400|700)-normal\.woff2$/.test(file))
@@ -42,5 +30,3 @@ export function registerFonts(): void {
       GlobalFonts.registerFromPath(path.join(emoji, file), EMOJI_FAMILY);
   registered = true;
 }
-
-export const isKnownFont = (name: string): boolean => (FONT_NAMES as string[]).includes(name);

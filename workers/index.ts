@@ -11,6 +11,7 @@ import type { CredentialsKey } from '../core/connections/credentials.ts';
 import { builtinConnectors } from '../core/connectors/builtin.ts';
 import type { Connectors } from '../core/connectors/connector.ts';
 import type { Pool } from '../core/db/pool.ts';
+import { RENDER_DESIGN_TASK } from '../core/designs/db.ts';
 import { forgetWorkers, heartbeat, sweepDeadWorkers } from '../core/jobs/liveness.ts';
 import type { Logger } from '../core/logger.ts';
 import type { OutboundPolicy } from '../core/outbound/guard.ts';
@@ -20,6 +21,7 @@ import { cleanupSessions } from './cleanupSessions.ts';
 import { cleanupUploads } from './cleanupUploads.ts';
 import { deliverWebhookTask } from './deliverWebhook.ts';
 import { publishPost } from './publishPost.ts';
+import { renderDesign } from './renderDesign.ts';
 
 export type WorkerDeps = {
   pool: Pool;
@@ -52,7 +54,12 @@ export function taskList(deps: {
     cleanup_sessions: cleanupSessions(deps.pool),
     [PUBLISH_POST_TASK]: publishPost(deps),
     deliver_webhook: deliverWebhookTask(deps),
-    ...(storage ? { cleanup_uploads: cleanupUploads({ pool: deps.pool, storage }) } : {}),
+    ...(storage
+      ? {
+          cleanup_uploads: cleanupUploads({ pool: deps.pool, storage }),
+          [RENDER_DESIGN_TASK]: renderDesign({ pool: deps.pool, storage }),
+        }
+      : {}),
   };
 }
 

@@ -11,6 +11,9 @@ export type RestDeps = { auth: AuthContext; media: MediaDeps };
 export const restRoutes: FastifyPluginAsync<RestDeps> = async (app, { auth, media }) => {
   app.addHook('onRequest', bearerAuthHook(auth));
   await app.register(meRoutes);
-  await app.register(postRoutes, { pool: auth.pool });
+  await app.register(postRoutes, {
+    pool: auth.pool,
+    designs: { pool: auth.pool, publicBaseUrl: media.publicBaseUrl },
+  });
   await app.register(assetRoutes, { media });
 };

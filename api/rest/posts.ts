@@ -4,7 +4,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Pool } from '../../core/db/pool.ts';
 import {
-  CreatePostInput,
+  createNativePost,
+  type DesignDeps,
+  isNativePost,
+  NativePostInput,
+  NativePostReceipt,
+} from '../../core/designs/service.ts';
+import {
   ListPostsQuery,
   Post,
   PostReceipt,
@@ -26,7 +32,10 @@ const common = { tags: ['posts'], security: bearerSecurity };
 const read = { requires: { scope: 'read' } } as const;
 const publish = { requires: { scope: 'publish' } } as const;
 
-export const postRoutes: FastifyPluginAsync<{ pool: Pool }> = async (base, { pool }) => {
+export const postRoutes: FastifyPluginAsync<{ pool: Pool; designs: DesignDeps }> = async (
+  base,
+  { pool, designs },
+) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
 
   app.get(
@@ -49,13 +58,20 @@ export const postRoutes: FastifyPluginAsync<{ pool: Pool }> = async (base, { poo
       config: publish,
       schema: {
         ...common,
-        summary: 'Create a draft, or a scheduled post when schedule_at is given',
-        body: CreatePostInput,
-        response: { 201: PostReceipt, 404: ErrorBody, 422: ErrorBody, ...bearerErrors },
+        summary:
+          'Create a draft, or a scheduled post when schedule_at is given; with layout, template or design_id, an image draft rendered from a native Canvas design',
+        body: NativePostInput,
+        response: {
+          201: z.union([NativePostReceipt, PostReceipt]),
+          404: ErrorBody,
+          422: ErrorBody,
+          ...bearerErrors,
+        },
       },
     },
     async (req, reply) => {
       reply.code(201);
+      if (isNativePost(req.body)) return createNativePost(designs, principalOf(req), req.body);
       return createPost(pool, principalOf(req), req.body);
     },
   );

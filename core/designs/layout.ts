@@ -171,7 +171,7 @@ export const Layout = z
       .describe('Several pages (a carousel), each with its own layers.'),
   })
   .strict()
-  .refine((l) => (l.layers === undefined) !== (l.pages === undefined), {
+  .refine((l) => l.layers === undefined || l.pages === undefined, {
     message: 'give either layers (one page) or pages, not both',
   })
   .describe('A native Canvas layout.');

@@ -1,0 +1,133 @@
+// The render_design job: renders every page of one layout version (render/canvas.ts), stores
+// the PNGs as the design's page assets, and attaches them to the design's unpublished posts,
+// then announces the outcome (NOTIFY design_rendered) to an API waiting on it. A job for a
+// version that is no longer current does nothing: a newer job renders the newer layout.
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { z } from 'zod';
+import { renderPage } from '../../render/canvas.ts';
+import { type Pool, withTransaction } from '../db/pool.ts';
+import { isId } from '../ids.ts';
+import { readAll, type Storage } from '../storage/storage.ts';
+import type { DesignRow } from './db.ts';
+import { ASPECTS, pagesOf } from './layout.ts';
+
+export const RenderJob = z.object({
+  design_id: z.string().refine(isId),
+  layout_version: z.number().int(),
+});
+export type RenderJob = z.infer<typeof RenderJob>;
+
+const notify = (db: Pick<Pool, 'query'>, job: RenderJob) =>
+  db.query(`select pg_notify('design_rendered', $1)`, [`${job.design_id}:${job.layout_version}`]);
+
+async function loadImages(pool: Pool, storage: Storage, design: DesignRow) {
+  const ids = pagesOf(design.layout).flatMap((p) =>
+    p.layers.flatMap((l) => (l.kind === 'image' ? [l.asset_id] : [])),
+  );
+  const images = new Map<string, Buffer>();
+  if (!ids.length) return images;
+  const { rows } = await pool.query<{ id: string; storage_key: string }>(
+    `select id::text, storage_key from assets
+     where account_id = $1 and kind = 'image' and id = any($2::bigint[]) and storage_key is not null`,
+    [design.account_id, ids],
+  );
+  for (const row of rows) images.set(row.id, await readAll(storage, row.storage_key));
+  return images;
+}
+
+/** Records why a render failed, drops its files and wakes the API waiting on it. */
+async function failed(
+  deps: { pool: Pool; storage: Storage },
+  job: RenderJob,
+  stored: { key: string }[],
+  err: unknown,
+) {
+  for (const s of stored) await deps.storage.delete(s.key).catch(() => undefined);
+  await deps.pool.query(
+    'update designs set render_error = $3 where id = $1 and layout_version = $2',
+    [job.design_id, job.layout_version, `Rendering failed: ${(err as Error).message}`],
+  );
+  await notify(deps.pool, job);
+}
+
+export async function renderDesignJob(deps: { pool: Pool; storage: Storage }, job: RenderJob) {
+  const { pool, storage } = deps;
+  const design = (
+    await pool.query<DesignRow>('select * from designs where id = $1', [job.design_id])
+  ).rows[0];
+  if (!design || design.layout_version !== job.layout_version) return 'stale';
+
+  const size = ASPECTS[design.layout.canvas.aspect];
+  const stored: { key: string; bytes: number }[] = [];
+  try {
+    const images = await loadImages(pool, storage, design);
+    for (const page of pagesOf(design.layout)) {
+      const png = await renderPage({
+        ...size,
+        bg: page.bg ?? design.layout.canvas.bg,
+        layers: page.layers,
+        images,
+      });
+      const key = `renders/${design.account_id}/${randomUUID()}.png`;
+      await storage.put(key, Readable.from([png]));
+      stored.push({ key, bytes: png.length });
+    }
+  } catch (err) {
+    await failed(deps, job, stored, err);
+    return 'failed';
+  }
+
+  const replaced = await withTransaction(pool, async (tx) => {
+    const current = await tx.query(
+      `update designs set rendered_version = $2, render_error = null, updated_at = now()
+       where id = $1 and layout_version = $2 returning id`,
+      [job.design_id, job.layout_version],
+    );
+    if (!current.rowCount) return undefined;
+    const old = await tx.query<{ storage_key: string }>(
+      'delete from assets where design_id = $1 returning storage_key',
+      [job.design_id],
+    );
+    const { rows: pages } = await tx.query<{ id: string }>(
+      `insert into assets (account_id, brand_id, kind, mime, bytes, filename, width, height,
+                           storage_key, design_id)
+       select $1, $2, 'image', 'image/png', b,
+              'design-' || $3::text || '-page-' || lpad(n::text, 2, '0') || '.png',
+              $4, $5, k, $3::bigint
+       from unnest($6::text[], $7::bigint[]) with ordinality as t(k, b, n)
+       returning id::text`,
+      [
+        design.account_id,
+        design.brand_id,
+        design.id,
+        size.width,
+        size.height,
+        stored.map((s) => s.key),
+        stored.map((s) => s.bytes),
+      ],
+    );
+    // The design's posts that are not published (or being published) show the new pages.
+    const linked = `select id from posts
+                    where design_id = $1 and status not in ('published', 'publishing')`;
+    await tx.query(`delete from post_assets where post_id in (${linked})`, [job.design_id]);
+    await tx.query(
+      `insert into post_assets (post_id, position, asset_id)
+       select l.id, p.n - 1, p.asset_id
+       from (${linked}) l, unnest($2::bigint[]) with ordinality as p(asset_id, n)`,
+      [job.design_id, pages.map((p) => p.id)],
+    );
+    await notify(tx, job);
+    return old.rows.map((r) => r.storage_key);
+  }).catch(async (err) => {
+    // Recorded for the waiting API, then thrown so the job is tried once more.
+    await failed(deps, job, stored, err);
+    throw err;
+  });
+  if (!replaced) {
+    for (const s of stored) await storage.delete(s.key).catch(() => undefined);
+    return 'stale';
+  }
+  for (const key of replaced) await storage.delete(key).catch(() => undefined);
+  return 'rendered';
+}

@@ -1,0 +1,218 @@
+// POST /v1/posts with a native layout (SPEC.md "Native layout rules" 1-3): the draft, its
+// design and the render job commit together, the API waits for the worker's render and
+// answers the rendered page's address; each refusal names what to change and stores nothing.
+import type { Runner } from 'graphile-worker';
+import { PNG } from 'pngjs';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../core/config.ts';
+import { Layout } from '../../core/designs/layout.ts';
+import { layoutFromTemplate, TEMPLATES } from '../../core/designs/templates.ts';
+import { createLogger } from '../../core/logger.ts';
+import { storageFor } from '../../core/storage/storage.ts';
+import { startWorker } from '../../workers/index.ts';
+import {
+  call,
+  makeAccount,
+  makeKey,
+  startServer,
+  type TestAccount,
+  type TestServer,
+} from '../support/server.ts';
+
+let server: TestServer;
+let worker: Runner;
+let acct: TestAccount;
+let key: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  const config = loadConfig({ DATABASE_URL: server.db.url, DATA_DIR: server.dataDir });
+  worker = await startWorker({
+    pool: server.pool,
+    concurrency: 2,
+    log: createLogger('silent'),
+    storage: storageFor(config),
+  });
+  acct = await makeAccount(server.pool);
+  key = await makeKey(server.pool, acct.accountId, ['read', 'publish', 'media']);
+});
+afterAll(async () => {
+  await worker.stop();
+  await server.close();
+});
+
+const create = (body: Record<string, unknown>) =>
+  call(server, 'POST', '/v1/posts', {
+    key,
+    body: { platform: 'bluesky', body: 'Ship faster', brand_id: acct.brandId, ...body },
+  });
+
+const counts = async () =>
+  (
+    await server.pool.query(
+      'select (select count(*) from posts)::int as posts, (select count(*) from designs)::int as designs',
+    )
+  ).rows[0];
+
+describe('a post created with a template layout', () => {
+  it('answers 201 with the rendered page: the template size, the headline inside its frame', async () => {
+    const res = await create({
+      body: 'Ship faster\nA calmer launch week',
+      template: 'headline-bold',
+      layout: { canvas: { aspect: 'portrait' } },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      status: 'draft',
+      kind: 'image',
+      render_error: null,
+      layout_version: 1,
+    });
+    expect(res.body.media_paths).toHaveLength(1);
+    expect(res.body.asset_ids).toHaveLength(1);
+
+    const page = await fetch(`${server.baseUrl}${new URL(res.body.media_paths[0]).pathname}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(page.status).toBe(200);
+    const png = PNG.sync.read(Buffer.from(await page.arrayBuffer()));
+    expect([png.width, png.height]).toEqual([1080, 1350]);
+
+    // The headline slot's frame holds dark (#1b1b1b) text pixels; the same frame in the
+    // template with another headline differs.
+    const frame = layoutFromTemplate(TEMPLATES.get('headline-bold')!, 'portrait', {}).layers.find(
+      (l) => l.kind === 'text' && l.slot === 'headline',
+    )! as {
+      x: number;
+      y: number;
+      w: number;
+      h: number;
+    };
+    let ink = 0;
+    for (let y = frame.y; y < frame.y + frame.h; y += 2)
+      for (let x = frame.x; x < frame.x + frame.w; x += 2) {
+        const i = (png.width * y + x) * 4;
+        if (png.data[i]! < 60 && png.data[i + 1]! < 60 && png.data[i + 2]! < 60) ink++;
+      }
+    expect(ink).toBeGreaterThan(500);
+    const { rows } = await server.pool.query('select layout from designs where id = $1', [
+      res.body.design_id,
+    ]);
+    const headline = Layout.parse(rows[0].layout).layers!.find(
+      (l) => l.kind === 'text' && l.slot === 'headline',
+    );
+    expect(headline).toMatchObject({ text: 'Ship faster', cid: expect.any(String) });
+  });
+
+  it('renders a layout of its own, with an owned image', async () => {
+    const photo = await sharp({
+      create: { width: 60, height: 40, channels: 3, background: '#00ff00' },
+    })
+      .png()
+      .toBuffer();
+    const up = await fetch(`${server.baseUrl}/v1/assets/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'image/png' },
+      body: new Uint8Array(photo),
+    });
+    const asset = (await up.json()) as { id: string };
+    const res = await create({
+      layout: {
+        canvas: { aspect: 'landscape', bg: '#000000' },
+        layers: [{ kind: 'image', asset_id: asset.id, x: 0, y: 0, w: 600, h: 675 }],
+      },
+    });
+    expect(res.status).toBe(201);
+    const page = await fetch(`${server.baseUrl}${new URL(res.body.media_paths[0]).pathname}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const png = PNG.sync.read(Buffer.from(await page.arrayBuffer()));
+    const at = (x: number, y: number) => [
+      ...png.data.subarray((png.width * y + x) * 4, (png.width * y + x) * 4 + 3),
+    ];
+    expect([png.width, png.height]).toEqual([1200, 675]);
+    expect(at(300, 300)).toEqual([0, 255, 0]);
+    expect(at(900, 300)).toEqual([0, 0, 0]);
+  });
+});
+
+describe('native layout refusals (422, nothing stored)', () => {
+  const layers = (n: number) =>
+    Array.from({ length: n }, () => ({ kind: 'shape', shape: 'rect', x: 0, y: 0, w: 10, h: 10 }));
+  it.each([
+    ['asset_ids with a layout', { layout: {}, asset_ids: ['1'] }, ['body', 'asset_ids'], /omitted/],
+    [
+      'schedule_at with a layout',
+      { layout: {}, schedule_at: '2099-01-01T00:00:00Z' },
+      ['body', 'schedule_at'],
+      /omitted/,
+    ],
+    ['no brand_id', { layout: {}, brand_id: undefined }, ['body', 'brand_id'], /brand/],
+    [
+      'a platform without image posts',
+      { layout: {}, platform: 'youtube' },
+      ['body', 'platform'],
+      /image/,
+    ],
+    ['an unknown template', { template: 'nope' }, ['body', 'template'], /unknown template/],
+    ['layout with design_id', { layout: {}, design_id: '1' }, ['body', 'layout'], /design_id/],
+    [
+      'an unknown font',
+      { layout: { layers: [{ kind: 'text', text: 'x', x: 0, y: 0, w: 10, font: 'Comic' }] } },
+      ['body', 'layout', 'layers', 0, 'font'],
+      /available: Inter, /,
+    ],
+    [
+      'a drawing layer',
+      { layout: { layers: [{ kind: 'drawing', drawing_id: '1', x: 0, y: 0, w: 10, h: 10 }] } },
+      ['body', 'layout', 'layers', 0],
+      /not available/,
+    ],
+    [
+      '161 layers',
+      { layout: { layers: layers(161) } },
+      ['body', 'layout', 'layers'],
+      /at most 160 layers/,
+    ],
+    [
+      '21 pages',
+      { layout: { pages: Array.from({ length: 21 }, () => ({ layers: [] })) } },
+      ['body', 'layout', 'pages'],
+      /at most 20 pages/,
+    ],
+    [
+      'an unknown layer kind',
+      { layout: { layers: [{ kind: 'sticker', x: 0, y: 0, w: 1 }] } },
+      ['body', 'layout', 'layers', 0, 'kind'],
+      /./,
+    ],
+    [
+      'a text layer without text',
+      { layout: { layers: [{ kind: 'text', x: 0, y: 0, w: 1 }] } },
+      ['body', 'layout', 'layers', 0, 'text'],
+      /./,
+    ],
+  ])('refuses %s', async (_name, body, loc, msg) => {
+    const before = await counts();
+    const res = await create(body);
+    expect(res.status).toBe(422);
+    const issue = res.body.detail.find(
+      (d: { loc: unknown[] }) => JSON.stringify(d.loc) === JSON.stringify(loc),
+    );
+    expect(issue, JSON.stringify(res.body.detail)).toBeDefined();
+    expect(issue.msg).toMatch(msg);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('takes 160 layers and 20 pages', async () => {
+    expect((await create({ layout: { layers: layers(160) } })).status).toBe(201);
+    const pages = await create({
+      platform: 'instagram',
+      layout: { pages: Array.from({ length: 20 }, () => ({ layers: layers(1) })) },
+    });
+    expect(pages.status).toBe(201);
+    expect(pages.body).toMatchObject({ kind: 'carousel', render_error: null });
+    expect(pages.body.media_paths).toHaveLength(20);
+  });
+});
