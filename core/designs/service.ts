@@ -86,14 +86,17 @@ export async function waitForRender(
   timeoutMs: number,
 ) {
   const client = await pool.connect();
+  let wake: () => void = () => {};
+  const woken = new Promise<void>((r) => {
+    wake = r;
+  });
+  const onNotification = (n: { payload?: string }) => {
+    if (n.payload === `${designId}:${version}`) wake();
+  };
+  // The client goes back to the pool: the listener and the LISTEN must not outlive this call.
+  client.on('notification', onNotification);
+  let released = false;
   try {
-    let wake: () => void = () => {};
-    const woken = new Promise<void>((r) => {
-      wake = r;
-    });
-    client.on('notification', (n) => {
-      if (n.payload === `${designId}:${version}`) wake();
-    });
     await client.query('listen design_rendered');
     const state = async () =>
       (
@@ -112,7 +115,6 @@ export async function waitForRender(
       clearTimeout(timer);
       row = await state();
     }
-    await client.query('unlisten design_rendered');
     if (!row) return { rendered: false, error: 'The design no longer exists.' };
     if (row.rendered_version === version) return { rendered: true, error: null };
     return {
@@ -121,8 +123,19 @@ export async function waitForRender(
         row.render_error ??
         `Rendering did not finish within ${timeoutMs / 1000} s; it goes on, retry PATCH /v1/posts/{id}/design later.`,
     };
+  } catch (err) {
+    client.release(err as Error);
+    released = true;
+    throw err;
   } finally {
-    client.release();
+    client.off('notification', onNotification);
+    if (!released) {
+      const unlistened = await client.query('unlisten design_rendered').then(
+        () => undefined,
+        (err: Error) => err,
+      );
+      client.release(unlistened);
+    }
   }
 }
 
