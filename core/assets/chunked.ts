@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import { requireOwnedBrand } from '../brands/service.ts';
 import { invalid, notFound } from '../errors.ts';
 import { probeMedia } from '../media/probe.ts';
-import type { Storage } from '../storage/storage.ts';
+import { deleteQuietly, type Storage } from '../storage/storage.ts';
 import {
   type Asset,
   type FinishUploadInput,
@@ -126,7 +126,10 @@ async function* joined(storage: Storage, uploadId: string, parts: number): Async
 }
 
 async function dropParts(deps: MediaDeps, uploadId: string, indexes: number[]) {
-  for (const i of indexes) await deps.storage.delete(partKey(uploadId, i)).catch(() => undefined);
+  await deleteQuietly(
+    deps.storage,
+    indexes.map((i) => partKey(uploadId, i)),
+  );
 }
 
 export async function finishUpload(

@@ -11,7 +11,7 @@ import { DomainError, invalid, notFound } from '../errors.ts';
 import { isId } from '../ids.ts';
 import { videoFrame } from '../media/frame.ts';
 import type { OutboundPolicy } from '../outbound/guard.ts';
-import type { Storage } from '../storage/storage.ts';
+import { deleteQuietly, type Storage } from '../storage/storage.ts';
 import {
   deleteAssetRow,
   insertAssetWithinQuota,
@@ -66,6 +66,10 @@ export type AssetRow = {
   created_at: Date;
 };
 
+/** Where an asset's bytes are served (needs the owner's credential). */
+export const assetContentUrl = (publicBaseUrl: string, id: string) =>
+  `${publicBaseUrl}/v1/assets/${id}/content`;
+
 export const toAsset = (r: AssetRow, deps: Pick<MediaDeps, 'publicBaseUrl' | 'urlKey'>): Asset => ({
   id: r.id,
   kind: r.kind,
@@ -78,7 +82,7 @@ export const toAsset = (r: AssetRow, deps: Pick<MediaDeps, 'publicBaseUrl' | 'ur
   alt_text: r.alt_text,
   brand_id: r.brand_id,
   sha256: r.sha256,
-  url: `${deps.publicBaseUrl}/v1/assets/${r.id}/content`,
+  url: assetContentUrl(deps.publicBaseUrl, r.id),
   signed_url: deps.urlKey ? signAssetUrl(deps.publicBaseUrl, deps.urlKey, r.id) : null,
   thumbnail_url: r.kind === 'audio' ? null : `${deps.publicBaseUrl}/v1/assets/${r.id}/thumbnail`,
   created_at: r.created_at.toISOString(),
@@ -157,7 +161,7 @@ export async function uploadImage(
     return toAsset(row, deps);
   } finally {
     await rm(spooled.file, { force: true });
-    for (const key of keys) await deps.storage.delete(key).catch(() => undefined);
+    await deleteQuietly(deps.storage, keys);
   }
 }
 

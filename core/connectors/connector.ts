@@ -44,6 +44,13 @@ export type PublishRequest = {
   signal: AbortSignal;
 };
 
+/**
+ * The idempotency key of record `index` of a multi-record publication (a thread's parts):
+ * the attempt's own key for the first, a derived one for each later part.
+ */
+export const partKey = (idempotencyKey: string, index: number) =>
+  index === 0 ? idempotencyKey : `${idempotencyKey}.${index}`;
+
 export type Publication = {
   /** The post's id on the platform. */
   externalPostId: string;

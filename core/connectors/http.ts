@@ -5,6 +5,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { type OutboundPolicy, resolveChecked, sendChecked } from '../outbound/guard.ts';
 import { PublicationError } from './connector.ts';
 
+/** How long one platform request may take unless a connector is told otherwise. */
+export const PLATFORM_TIMEOUT_MS = 30_000;
+
 export type PlatformResponse = {
   status: number;
   headers: IncomingHttpHeaders;

@@ -7,8 +7,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { OutboundPolicy } from '../outbound/guard.ts';
 import { publishedParts } from '../posts/platformFit.ts';
 import { readAll, type Storage } from '../storage/storage.ts';
-import { type Connector, PublicationError, type PublishMedia } from './connector.ts';
-import { type PlatformRequest, type PlatformResponse, platformRequest, refusal } from './http.ts';
+import { type Connector, PublicationError, type PublishMedia, partKey } from './connector.ts';
+import {
+  PLATFORM_TIMEOUT_MS,
+  type PlatformRequest,
+  type PlatformResponse,
+  platformRequest,
+  refusal,
+} from './http.ts';
 
 type Credentials = { instance: string; access_token: string };
 
@@ -137,7 +143,7 @@ export function mastodonConnector(deps: MastodonDeps): Connector {
   return {
     async publish(req) {
       const creds = credentialsOf(req.account.credentials);
-      const call = client(deps.outbound, creds, deps.requestTimeoutMs ?? 30_000);
+      const call = client(deps.outbound, creds, deps.requestTimeoutMs ?? PLATFORM_TIMEOUT_MS);
       const { post } = req;
       const parts = publishedParts(post.kind, post.body, post.hashtags);
       const limits = await limitsOf(creds.instance, call);
@@ -172,7 +178,7 @@ export function mastodonConnector(deps: MastodonDeps): Connector {
           method: 'POST',
           headers: {
             'content-type': 'application/json',
-            'idempotency-key': i === 0 ? req.idempotencyKey : `${req.idempotencyKey}.${i}`,
+            'idempotency-key': partKey(req.idempotencyKey, i),
           },
           body: JSON.stringify({
             status: text,
@@ -194,12 +200,7 @@ export function mastodonConnector(deps: MastodonDeps): Connector {
 /** Checks the token with the instance; answers the handle, `@user@instance`. */
 export async function verifyMastodon(policy: OutboundPolicy, credentials: Record<string, unknown>) {
   const creds = credentialsOf(credentials);
-  const { json } = await client(
-    policy,
-    creds,
-    30_000,
-  )('/api/v1/accounts/verify_credentials', {
-    method: 'GET',
-  });
+  const call = client(policy, creds, PLATFORM_TIMEOUT_MS);
+  const { json } = await call('/api/v1/accounts/verify_credentials', { method: 'GET' });
   return `@${String(json.acct ?? json.username)}@${new URL(creds.instance).host}`;
 }

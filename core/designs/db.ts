@@ -25,14 +25,6 @@ export async function insertDesign(
   return rows[0]!;
 }
 
-export async function findDesign(db: Queryable, accountId: string, id: string) {
-  const { rows } = await db.query<DesignRow>(
-    'select * from designs where id = $1 and account_id = $2',
-    [id, accountId],
-  );
-  return rows[0];
-}
-
 /** The rendered pages of a design, in page order. */
 export async function renderedPages(db: Queryable, designId: string): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>(

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { renderPage } from '../../render/canvas.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { isId } from '../ids.ts';
-import { readAll, type Storage } from '../storage/storage.ts';
+import { deleteQuietly, readAll, type Storage } from '../storage/storage.ts';
 import type { DesignRow } from './db.ts';
 import { ASPECTS, pagesOf } from './layout.ts';
 
@@ -43,7 +43,10 @@ async function failed(
   stored: { key: string }[],
   err: unknown,
 ) {
-  for (const s of stored) await deps.storage.delete(s.key).catch(() => undefined);
+  await deleteQuietly(
+    deps.storage,
+    stored.map((s) => s.key),
+  );
   await deps.pool.query(
     'update designs set render_error = $3 where id = $1 and layout_version = $2',
     [job.design_id, job.layout_version, `Rendering failed: ${(err as Error).message}`],
@@ -125,9 +128,12 @@ export async function renderDesignJob(deps: { pool: Pool; storage: Storage }, jo
     throw err;
   });
   if (!replaced) {
-    for (const s of stored) await storage.delete(s.key).catch(() => undefined);
+    await deleteQuietly(
+      storage,
+      stored.map((s) => s.key),
+    );
     return 'stale';
   }
-  for (const key of replaced) await storage.delete(key).catch(() => undefined);
+  await deleteQuietly(storage, replaced);
   return 'rendered';
 }

@@ -3,6 +3,8 @@
 // transaction; the API then waits, bounded, for the job's result and answers the rendered
 // pages' addresses or why rendering failed. The draft stays either way.
 import { z } from 'zod';
+import { findOwnedAssets } from '../assets/db.ts';
+import { assetContentUrl } from '../assets/service.ts';
 import { actorOf } from '../audit/actor.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { invalid, notFound, ValidationFailed, type ValidationIssue } from '../errors.ts';
@@ -57,11 +59,12 @@ async function layoutIssues(
       if (layer.kind === 'image') images.push({ id: layer.asset_id, loc: [...loc, 'asset_id'] });
     }
   if (images.length) {
-    const { rows } = await pool.query<{ id: string }>(
-      `select id::text from assets where account_id = $1 and kind = 'image' and id = any($2::bigint[])`,
-      [accountId, images.map((i) => i.id)],
+    const found = await findOwnedAssets(
+      pool,
+      accountId,
+      images.map((i) => i.id),
     );
-    const owned = new Set(rows.map((r) => r.id));
+    const owned = new Set(found.filter((a) => a.kind === 'image').map((a) => a.id));
     for (const image of images)
       if (!owned.has(image.id))
         issues.push({ loc: image.loc, msg: 'not an image asset of yours', type: 'not_found' });
@@ -93,20 +96,15 @@ export async function waitForRender(
   const onNotification = (n: { payload?: string }) => {
     if (n.payload === `${designId}:${version}`) wake();
   };
-  // The client goes back to the pool: the listener and the LISTEN must not outlive this call.
   client.on('notification', onNotification);
-  let released = false;
   try {
     await client.query('listen design_rendered');
     const state = async () =>
       (
-        await client.query<{
-          rendered_version: number | null;
-          render_error: string | null;
-          layout_version: number;
-        }>('select rendered_version, render_error, layout_version from designs where id = $1', [
-          designId,
-        ])
+        await client.query<{ rendered_version: number | null; render_error: string | null }>(
+          'select rendered_version, render_error from designs where id = $1',
+          [designId],
+        )
       ).rows[0];
     let row = await state();
     if (row && row.rendered_version !== version && !row.render_error) {
@@ -123,26 +121,22 @@ export async function waitForRender(
         row.render_error ??
         `Rendering did not finish within ${timeoutMs / 1000} s; it goes on, retry PATCH /v1/posts/{id}/design later.`,
     };
-  } catch (err) {
-    client.release(err as Error);
-    released = true;
-    throw err;
   } finally {
+    // The client goes back to the pool: neither the listener nor the LISTEN may outlive this
+    // call, and a client that cannot UNLISTEN (a broken connection) is discarded.
     client.off('notification', onNotification);
-    if (!released) {
-      const unlistened = await client.query('unlisten design_rendered').then(
-        () => undefined,
-        (err: Error) => err,
-      );
-      client.release(unlistened);
-    }
+    const broken = await client.query('unlisten design_rendered').then(
+      () => undefined,
+      (err: Error) => err,
+    );
+    client.release(broken);
   }
 }
 
 export type DesignDeps = { pool: Pool; publicBaseUrl: string; renderWaitMs?: number };
 
 const pagePaths = (deps: DesignDeps, ids: string[]) =>
-  ids.map((id) => `${deps.publicBaseUrl}/v1/assets/${id}/content`);
+  ids.map((id) => assetContentUrl(deps.publicBaseUrl, id));
 
 /** `POST /v1/posts` with `layout`, `template` or `design_id` (native layout rules 1-4). */
 export async function createNativePost(

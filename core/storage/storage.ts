@@ -28,6 +28,11 @@ export function storageFor(config: Pick<Config, 'storage' | 'dataDir' | 's3'>): 
   return fsStorage(config.dataDir);
 }
 
+/** Deletes `keys` that no row names any more; a key already gone or a failed delete is no error. */
+export async function deleteQuietly(storage: Storage, keys: string[]): Promise<void> {
+  for (const key of keys) await storage.delete(key).catch(() => undefined);
+}
+
 /** The whole object under `key` in memory; for objects known to be small (images). */
 export async function readAll(storage: Storage, key: string): Promise<Buffer> {
   const chunks: Buffer[] = [];

@@ -19,6 +19,7 @@ type Found = { start: number; end: number } & (
 );
 
 const LINK = /(^|[\s(])(https?:\/\/[^\s]+)/giu;
+// A mention must not follow a word character, so name@example.com is no mention.
 const MENTION = /(^|[\s(])@([a-z0-9][a-z0-9-]*(?:\.[a-z0-9][a-z0-9-]*)+)/giu;
 const TAG = /(^|\s)[#＃]([^\s#＃]+)/gu;
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
@@ -41,7 +42,6 @@ export function findRichText(text: string): Found[] {
   for (const m of text.matchAll(MENTION)) {
     const handle = m[2]!.replace(/\.+$/, '');
     const start = m.index + m[1]!.length;
-    // An address like name@example.com is no mention: the match must not follow a word.
     found.push({
       kind: 'mention',
       handle: handle.toLowerCase(),

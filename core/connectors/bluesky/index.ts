@@ -13,6 +13,7 @@ import {
   PublicationError,
   type PublishMedia,
   type PublishRequest,
+  partKey,
 } from '../connector.ts';
 import { facetsOf } from './facets.ts';
 import { fitImage } from './images.ts';
@@ -137,13 +138,8 @@ export function blueskyConnector(deps: BlueskyDeps): Connector {
           ...(i === 0 && embed ? { embed } : {}),
           ...(root && parent ? { reply: { root, parent } } : {}),
         };
-        const key = i === 0 ? req.idempotencyKey : `${req.idempotencyKey}.${i}`;
-        const ref = await putOnce(
-          client,
-          session,
-          deterministicTid(post.scheduledFor, key),
-          record,
-        );
+        const rkey = deterministicTid(post.scheduledFor, partKey(req.idempotencyKey, i));
+        const ref = await putOnce(client, session, rkey, record);
         root ??= ref;
         parent = ref;
       }

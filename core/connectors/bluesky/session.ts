@@ -5,7 +5,7 @@
 // publication starts from it. Only a refused app password needs the operator: `reconnect`.
 import type { OutboundPolicy } from '../../outbound/guard.ts';
 import { PublicationError } from '../connector.ts';
-import { type PlatformResponse, platformRequest, refusal } from '../http.ts';
+import { PLATFORM_TIMEOUT_MS, type PlatformResponse, platformRequest, refusal } from '../http.ts';
 
 export type BlueskySession = {
   did: string;
@@ -83,7 +83,7 @@ export class BlueskyClient {
     policy: OutboundPolicy,
     creds: BlueskyCredentials,
     save: (session: BlueskySession) => Promise<void>,
-    timeoutMs = 30_000,
+    timeoutMs = PLATFORM_TIMEOUT_MS,
   ) {
     this.#policy = policy;
     this.#creds = creds;
