@@ -17,6 +17,8 @@ export type ToolContext = {
   /** Reports progress when the client asked for it (a progressToken); a no-op otherwise. */
   progress: (done: number, total?: number, message?: string) => Promise<void>;
   signal: AbortSignal;
+  /** Adds an image content item after the JSON result (e.g. a design preview). */
+  attachImage: (data: Buffer, mimeType: string) => void;
 };
 
 export type ToolAnnotations = {

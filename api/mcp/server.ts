@@ -29,7 +29,7 @@ const issueText = (issues: { path: PropertyKey[]; message: string }[]) =>
 
 async function callTool(
   registry: ToolRegistry,
-  ctx: Omit<ToolContext, 'progress' | 'signal'>,
+  ctx: Omit<ToolContext, 'progress' | 'signal' | 'attachImage'>,
   name: string,
   args: unknown,
   extra: { signal: AbortSignal; progress: ToolContext['progress'] },
@@ -44,10 +44,14 @@ async function callTool(
         ErrorCode.InvalidParams,
         `Invalid arguments for ${name}: ${issueText(parsed.error.issues)}`,
       );
+    const images: { type: 'image'; data: string; mimeType: string }[] = [];
+    const attachImage = (data: Buffer, mimeType: string) => {
+      images.push({ type: 'image', data: data.toString('base64'), mimeType });
+    };
     const { result, text } = capResult(
-      (await tool.run({ ...ctx, ...extra }, parsed.data)) as Record<string, unknown>,
+      (await tool.run({ ...ctx, ...extra, attachImage }, parsed.data)) as Record<string, unknown>,
     );
-    return { content: [{ type: 'text', text }], structuredContent: result };
+    return { content: [{ type: 'text', text }, ...images], structuredContent: result };
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
     // A tool failure, not a protocol one: the model reads the message and can adjust.
@@ -59,7 +63,7 @@ const CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: fa
 
 export function buildMcpServer(
   registry: ToolRegistry,
-  ctx: Omit<ToolContext, 'progress' | 'signal'>,
+  ctx: Omit<ToolContext, 'progress' | 'signal' | 'attachImage'>,
 ) {
   const server = new Server(SERVER_INFO, {
     capabilities: CAPABILITIES,

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { MediaDeps } from '../../core/assets/service.ts';
 import { type AuthContext, bearerAuthHook } from '../auth.ts';
 import { assetRoutes } from './assets.ts';
+import { designRoutes } from './designs.ts';
 import { meRoutes } from './me.ts';
 import { postRoutes } from './posts.ts';
 
@@ -11,9 +12,8 @@ export type RestDeps = { auth: AuthContext; media: MediaDeps };
 export const restRoutes: FastifyPluginAsync<RestDeps> = async (app, { auth, media }) => {
   app.addHook('onRequest', bearerAuthHook(auth));
   await app.register(meRoutes);
-  await app.register(postRoutes, {
-    pool: auth.pool,
-    designs: { pool: auth.pool, publicBaseUrl: media.publicBaseUrl },
-  });
+  const designs = { pool: auth.pool, publicBaseUrl: media.publicBaseUrl };
+  await app.register(postRoutes, { pool: auth.pool, designs });
+  await app.register(designRoutes, { designs });
   await app.register(assetRoutes, { media });
 };

@@ -5,11 +5,11 @@ import { z } from 'zod';
 import type { Pool } from '../../core/db/pool.ts';
 import {
   createNativePost,
-  type DesignDeps,
   isNativePost,
   NativePostInput,
   NativePostReceipt,
-} from '../../core/designs/service.ts';
+} from '../../core/designs/nativePost.ts';
+import type { DesignDeps } from '../../core/designs/service.ts';
 import {
   ListPostsQuery,
   Post,

@@ -30,6 +30,7 @@ export type PostRow = {
   created_at: Date;
   updated_at: Date;
   asset_ids: string[];
+  design_id: string | null;
 };
 
 /** The full post as PostRow, from a relation `p` (a table or a CTE) of post rows. */

@@ -124,6 +124,10 @@ export const Post = z.object({
   brand_id: z.string(),
   brand_uuid: z.string().describe('Brand UUID (for MCP create_design).'),
   asset_ids: z.array(z.string()),
+  design_id: z
+    .string()
+    .nullable()
+    .describe('The native Canvas design the post shows (its pages are the attachments).'),
   favorited_at: Time.nullable(),
   approved_at: Time.nullable(),
   rejection: z

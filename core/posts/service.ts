@@ -59,6 +59,7 @@ export const toPost = (r: PostRow): Post => ({
   brand_id: r.brand_id,
   brand_uuid: r.brand_uuid,
   asset_ids: r.asset_ids,
+  design_id: r.design_id ?? null,
   favorited_at: iso(r.favorited_at),
   approved_at: iso(r.approved_at),
   rejection:

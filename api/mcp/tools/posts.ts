@@ -2,6 +2,8 @@
 // calls the same domain function as REST (core/posts/service.ts).
 import { z } from 'zod';
 import { AuditEntry, AuditQuery, listAudit } from '../../../core/audit/service.ts';
+import { Layout } from '../../../core/designs/layout.ts';
+import { layoutOfPost } from '../../../core/designs/standalone.ts';
 import { IdInput } from '../../../core/ids.ts';
 import { QueueSummary, queueSummary } from '../../../core/posts/queue.ts';
 import {
@@ -51,12 +53,22 @@ export const POST_TOOLS = [
     name: 'get_post',
     title: 'Get a post',
     description:
-      'One full post: copy, hashtags, status, schedule, attachments, rejection, and its publication outcome (external_post_id, permalink_url, error). Use this tool when you need to: read a post before editing it, or check whether it was published.',
+      'One full post: copy, hashtags, status, schedule, attachments, its Canvas layout and layout_version when it shows a design, rejection, and its publication outcome (external_post_id, permalink_url, error). Use this tool when you need to: read a post before editing it, or check whether it was published.',
     input: ById,
-    output: PostOut,
+    output: z.object({
+      post: Post.extend({
+        layout: Layout.nullable().describe('The native Canvas layout of its design, if any.'),
+        layout_version: z.number().int().nullable(),
+      }),
+    }),
     scope: 'read',
     annotations: readOnly,
-    run: async (ctx, { post_id }) => ({ post: await getPost(ctx.pool, ctx.principal, post_id) }),
+    run: async (ctx, { post_id }) => {
+      const post = await getPost(ctx.pool, ctx.principal, post_id);
+      return {
+        post: { ...post, ...(await layoutOfPost(ctx.pool, ctx.principal, post.design_id)) },
+      };
+    },
   }),
 
   defineTool({

@@ -1,0 +1,143 @@
+// MCP tools for native Canvas designs (SPEC.md "MCP", Canvas). Each calls one domain function
+// of core/designs/: templates.ts, standalone.ts, edit.ts (shared with PATCH /v1/posts/{id}/design).
+import { z } from 'zod';
+import { editDesign, editLayers } from '../../../core/designs/edit.ts';
+import { Layout } from '../../../core/designs/layout.ts';
+import {
+  CreateDesignInput,
+  DesignState,
+  EditLayersInput,
+  LayersView,
+  PreviewInput,
+} from '../../../core/designs/schema.ts';
+import { createDesign, getLayers, previewDesign } from '../../../core/designs/standalone.ts';
+import {
+  ListTemplatesQuery,
+  listTemplates,
+  TemplateSummary,
+} from '../../../core/designs/templates.ts';
+import { IdInput } from '../../../core/ids.ts';
+import { defineTool, type ToolContext, TRUNCATION } from '../registry.ts';
+
+const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
+const write = { readOnlyHint: false, destructiveHint: false, openWorldHint: false };
+
+const designDeps = (ctx: ToolContext) => ({
+  pool: ctx.pool,
+  publicBaseUrl: ctx.media.publicBaseUrl,
+});
+
+const ByDesign = z
+  .object({
+    post_id: IdInput.optional().describe('A post that shows the design.'),
+    design_id: IdInput.optional().describe('A design id (from create_design or a post).'),
+  })
+  .strict()
+  .refine((r) => (r.post_id === undefined) !== (r.design_id === undefined), {
+    message: 'give exactly one of post_id and design_id',
+  });
+
+export const CANVAS_TOOLS = [
+  defineTool({
+    name: 'list_design_templates',
+    title: 'List design templates',
+    description:
+      'Canvas templates with their niche, native aspect (shape), text slots, premium flag (premium needs the pro plan) and a thumbnail address. Page by advancing offset by the number of rows returned until a page is empty. Use this tool when you need to: pick a template for create_design, a post with a layout, or design_post.',
+    input: ListTemplatesQuery,
+    output: z.object({ templates: z.array(TemplateSummary), ...TRUNCATION }),
+    scope: 'read',
+    annotations: readOnly,
+    run: async (ctx, args) => listTemplates(args, ctx.media.publicBaseUrl),
+  }),
+
+  defineTool({
+    name: 'get_layers',
+    title: 'Get the layers of a design',
+    description:
+      'A compact list of the layers of a design (by post_id or design_id): page, index, cid, kind, a short summary and the frame (x, y, w, h, rotation in canvas pixels), plus layout_version. Use this tool when you need to: find the index or cid of a layer before edit_layers, or read the current layout_version.',
+    input: ByDesign,
+    output: LayersView.extend(TRUNCATION),
+    scope: 'read',
+    annotations: readOnly,
+    run: async (ctx, args) => getLayers(ctx.pool, ctx.principal, args),
+  }),
+
+  defineTool({
+    name: 'create_design',
+    title: 'Create a design',
+    description:
+      'Creates a design master for a brand from a template (default blank), with an optional headline in its headline slot, and renders it. No post is created and nothing is scheduled; link posts to it with POST /v1/posts and design_id, or edit it with edit_layers and design_post (design_id). Use this tool when you need to: start a graphic to reuse across several posts.',
+    input: CreateDesignInput,
+    output: DesignState.extend(TRUNCATION),
+    scope: 'publish',
+    annotations: { ...write, idempotentHint: false },
+    run: async (ctx, args) => createDesign(designDeps(ctx), ctx.principal, args),
+  }),
+
+  defineTool({
+    name: 'design_post',
+    title: 'Replace a design layout',
+    description:
+      "Replaces the whole layout of a post's design (not a merge) and re-renders it. Give the layout_version you read (get_layers or get_post); a stale one is refused: re-read, reapply your change, resubmit. A shared design changes for every unpublished post that shows it; only_this_post: true gives this post its own copy first. Use this tool when you need to: redo a design wholesale. For small changes prefer edit_layers.",
+    input: z
+      .object({
+        post_id: IdInput.optional().describe('The post whose design to replace.'),
+        design_id: IdInput.optional().describe('Or a design id (e.g. from create_design).'),
+        layout: Layout,
+        layout_version: z.number().int().min(1).describe('The layout_version you read.'),
+        only_this_post: z.boolean().default(false),
+      })
+      .strict()
+      .refine((r) => (r.post_id === undefined) !== (r.design_id === undefined), {
+        message: 'give exactly one of post_id and design_id',
+      }),
+    output: DesignState.extend(TRUNCATION),
+    scope: 'publish',
+    annotations: { ...write, idempotentHint: false },
+    run: async (ctx, { post_id, design_id, ...edit }) =>
+      editDesign(designDeps(ctx), ctx.principal, { post_id, design_id }, edit, []),
+  }),
+
+  defineTool({
+    name: 'edit_layers',
+    title: 'Edit layers',
+    description:
+      'Applies up to 40 ops in order to a design, all or nothing, then re-renders: set (fields of a layer: text, x, y, w, h, color, size, font, asset_id of an owned image, ...), add (a whole layer, at index or on top), delete, move (to a new index). Each op targets a current index (with page for carousels) or a cid; untouched layers keep their cid. Give the layout_version you read; a stale one is refused. Use this tool when you need to: change a headline, swap an image, nudge or restyle a layer.',
+    input: EditLayersInput,
+    output: DesignState.extend(TRUNCATION),
+    scope: 'publish',
+    annotations: { ...write, idempotentHint: false },
+    run: async (ctx, args) => editLayers(designDeps(ctx), ctx.principal, args),
+  }),
+
+  defineTool({
+    name: 'preview_design',
+    title: 'Preview a design',
+    description:
+      'A rendered page of a design (by post_id or design_id), scaled down, returned as an image beside its served address. Previews show the layers at rest. Use this tool when you need to: look at a design after editing it.',
+    input: PreviewInput,
+    output: z.object({
+      design_id: z.string(),
+      layout_version: z.number().int(),
+      page: z.number().int(),
+      pages: z.number().int(),
+      media_path: z.string().describe('Served address of the full page (needs your credential).'),
+      preview_url: z
+        .string()
+        .nullable()
+        .describe('Signed, expiring address of the full page (no credential needed).'),
+    }),
+    scope: 'publish',
+    annotations: readOnly,
+    run: async (ctx, { page, ...ref }) => {
+      const { image, ...preview } = await previewDesign(
+        { ...designDeps(ctx), storage: ctx.media.storage, urlKey: ctx.media.urlKey },
+        ctx.principal,
+        ref,
+        page,
+      );
+      ctx.attachImage(image, 'image/jpeg');
+      return preview;
+    },
+  }),
+];

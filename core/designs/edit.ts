@@ -1,0 +1,184 @@
+// Design edits (SPEC.md "Native layout rules" 5-6): PATCH /v1/posts/{id}/design, MCP
+// design_post and edit_layers. Every edit locks the design, refuses a stale layout_version
+// (409, nothing changes), saves the whole new layout and queues its render in one
+// transaction; the shared design changes for every unpublished linked post, published ones
+// keep what they showed, and `only_this_post` first gives the post its own copy.
+import { type Queryable, withTransaction } from '../db/pool.ts';
+import { conflict, invalid, notFound, versionConflict } from '../errors.ts';
+import { isId } from '../ids.ts';
+import { CAPABILITIES } from '../platforms/capabilities.ts';
+import {
+  clearRenderError,
+  copyDesign,
+  type DesignPostRow,
+  type DesignRow,
+  designIdOfPost,
+  enqueueRender,
+  freezePublishedPosts,
+  isShared,
+  lockDesign,
+  lockPostOfDesign,
+  saveLayout,
+  setKindOfLinkedPosts,
+  unpublishedPostsOf,
+} from './db.ts';
+import { applyLayerOps } from './layerOps.ts';
+import { Layout } from './layout.ts';
+import type { DesignEditInput, DesignRef, DesignState, EditLayersInput } from './schema.ts';
+import {
+  checkedLayout,
+  type DesignCaller,
+  type DesignDeps,
+  kindOfLayout,
+  renderedState,
+  slotsFrom,
+  templateFor,
+} from './service.ts';
+import { layoutFromTemplate } from './templates.ts';
+
+/** The new layout for a locked design, or undefined to render the current one again. */
+type LayoutChange = (
+  db: Queryable,
+  design: DesignRow,
+  post: DesignPostRow | undefined,
+) => Promise<{ layout: Layout; template: string } | undefined>;
+
+/**
+ * The design a post shows or a design named directly, both locked for the edit: the design
+ * first, then the post, the order every writer of a design's posts follows (no deadlock).
+ */
+async function lockTarget(db: Queryable, caller: DesignCaller, ref: DesignRef) {
+  if (ref.post_id === undefined) {
+    const design = isId(ref.design_id!)
+      ? await lockDesign(db, caller.accountId, ref.design_id!, 'update')
+      : undefined;
+    if (!design) throw notFound('Design');
+    return { post: undefined, design };
+  }
+  const postId = ref.post_id;
+  for (;;) {
+    const seen = isId(postId) ? await designIdOfPost(db, caller.accountId, postId) : undefined;
+    if (!seen) throw notFound('Post');
+    if (!seen.design_id)
+      throw conflict(
+        'no_design',
+        'This post has no native design; create one with POST /v1/posts and a layout, or link one with design_id.',
+      );
+    const design = await lockDesign(db, caller.accountId, seen.design_id, 'update');
+    const post = await lockPostOfDesign(db, caller.accountId, postId);
+    if (!post || !design) throw notFound('Post');
+    // Moved to another design (only_this_post) in between: lock that one instead.
+    if (post.design_id !== design.id) continue;
+    if (post.status === 'published' || post.status === 'publishing')
+      throw conflict('invalid_status', `A ${post.status} post's design cannot change.`, {
+        status: post.status,
+      });
+    return { post, design };
+  }
+}
+
+/** Every unpublished post showing the design must take its kind (image or carousel). */
+async function assertPlatformsTake(db: Queryable, designId: string, layout: Layout) {
+  const kind = kindOfLayout(layout);
+  const refused = (await unpublishedPostsOf(db, designId)).filter(
+    (p) => !CAPABILITIES[p.platform].kinds.includes(kind),
+  );
+  if (refused.length)
+    throw invalid(
+      ['layout', 'pages'],
+      `${refused.map((p) => `post ${p.id} (${p.platform})`).join(', ')} cannot show a ${kind}; use one page or only_this_post`,
+    );
+  return kind;
+}
+
+async function changeDesign(
+  deps: DesignDeps,
+  caller: DesignCaller,
+  ref: DesignRef,
+  opts: { layoutVersion?: number; onlyThisPost: boolean; change: LayoutChange },
+): Promise<DesignState> {
+  const saved = await withTransaction(deps.pool, async (tx) => {
+    const { post, design } = await lockTarget(tx, caller, ref);
+    if (opts.layoutVersion !== undefined && opts.layoutVersion !== design.layout_version)
+      throw versionConflict(design.layout_version);
+    let target = design;
+    if (opts.onlyThisPost && post && (await isShared(tx, design.id, post.id))) {
+      // The post keeps showing the shared pages until its own copy has rendered.
+      target = await copyDesign(tx, design.id);
+      await tx.query('update posts set design_id = $2 where id = $1', [post.id, target.id]);
+    }
+    const next = await opts.change(tx, target, post);
+    // Re-rendering replaces the design's pages: published posts keep theirs on a frozen copy.
+    await freezePublishedPosts(tx, target.id);
+    if (!next) {
+      await clearRenderError(tx, target.id);
+      await enqueueRender(tx, target.id, target.layout_version);
+      return target;
+    }
+    const kind = await assertPlatformsTake(tx, target.id, next.layout);
+    const row = await saveLayout(tx, target.id, next);
+    await setKindOfLinkedPosts(tx, row.id, kind);
+    await enqueueRender(tx, row.id, row.layout_version);
+    return row;
+  });
+  return renderedState(deps, saved, ref.post_id ?? null);
+}
+
+/**
+ * PATCH /v1/posts/{id}/design and MCP design_post: a whole new layout, or a template laid out
+ * anew (its slots filled from the post copy), or nothing: the current layout rendered again.
+ */
+export async function editDesign(
+  deps: DesignDeps,
+  caller: DesignCaller,
+  ref: DesignRef,
+  input: DesignEditInput,
+  loc: (string | number)[] = ['body'],
+): Promise<DesignState> {
+  const template =
+    input.template === undefined
+      ? undefined
+      : templateFor(caller, input.template, [...loc, 'template']);
+  const hasLayers = input.layout?.layers !== undefined || input.layout?.pages !== undefined;
+  return changeDesign(deps, caller, ref, {
+    layoutVersion: input.layout_version,
+    onlyThisPost: input.only_this_post,
+    change: async (db, design, post) => {
+      if (!input.layout && !template) return undefined;
+      const given =
+        template && !hasLayers
+          ? Layout.parse(
+              layoutFromTemplate(
+                template,
+                input.layout?.canvas.aspect ?? design.layout.canvas.aspect,
+                post ? slotsFrom(post.body) : {},
+              ),
+            )
+          : input.layout!;
+      const layout = await checkedLayout(db, caller.accountId, given, [...loc, 'layout']);
+      return { layout, template: template?.name ?? design.template };
+    },
+  });
+}
+
+/** MCP edit_layers: ops applied in order to the current layout, all or nothing. */
+export async function editLayers(
+  deps: DesignDeps,
+  caller: DesignCaller,
+  input: EditLayersInput,
+): Promise<DesignState> {
+  return changeDesign(
+    deps,
+    caller,
+    { post_id: input.post_id, design_id: input.design_id },
+    {
+      layoutVersion: input.layout_version,
+      onlyThisPost: input.only_this_post,
+      change: async (db, design) => {
+        const edited = applyLayerOps(design.layout, input.ops);
+        const layout = await checkedLayout(db, caller.accountId, edited, ['layout']);
+        return { layout, template: design.template };
+      },
+    },
+  );
+}

@@ -1,0 +1,162 @@
+// POST /v1/posts with `layout`, `template` or `design_id` (SPEC.md "Native layout rules" 1-4).
+// A layout or template gives the new draft a design of its own and a render job in the same
+// transaction; `design_id` links the post to a shared design and shows its rendered pages.
+// The API then waits, bounded, for the render and answers the pages or why they are missing.
+import { z } from 'zod';
+import { actorOf } from '../audit/actor.ts';
+import { withTransaction } from '../db/pool.ts';
+import { invalid, notFound, ValidationFailed, type ValidationIssue } from '../errors.ts';
+import { IdInput } from '../ids.ts';
+import { CAPABILITIES, type Platform } from '../platforms/capabilities.ts';
+import { insertPost, type PostRow } from '../posts/db.ts';
+import { platformFitIssues } from '../posts/platformFit.ts';
+import { enqueuePublication } from '../posts/publicationJobs.ts';
+import { CreatePostInput, PostReceipt } from '../posts/schema.ts';
+import { brandFor, toPost } from '../posts/service.ts';
+import { enqueueRender, insertDesign, linkPost, lockDesign } from './db.ts';
+import { Layout, pagesOf } from './layout.ts';
+import {
+  awaitPages,
+  checkedLayout,
+  type DesignCaller,
+  type DesignDeps,
+  kindOfLayout,
+  pagePaths,
+  slotsFrom,
+  templateFor,
+} from './service.ts';
+import { layoutFromTemplate } from './templates.ts';
+
+export const NativePostInput = CreatePostInput.extend({
+  layout: Layout.optional().describe(
+    'A native Canvas layout: the post becomes an image draft. Without layers or pages, the template fills it.',
+  ),
+  template: z.string().max(64).optional().describe('Template to start from (default blank).'),
+  design_id: IdInput.optional().describe(
+    'Link the post to an existing design of the brand (excludes layout, template, asset_ids).',
+  ),
+});
+export type NativePostInput = z.infer<typeof NativePostInput>;
+
+export const NativePostReceipt = PostReceipt.extend({
+  design_id: z.string(),
+  layout_version: z.number(),
+  media_paths: z.array(z.string()).describe('Served addresses of the rendered pages.'),
+  render_error: z.string().nullable().describe('Why rendering failed or did not finish in time.'),
+});
+export type NativePostReceipt = z.infer<typeof NativePostReceipt>;
+
+export const isNativePost = (input: NativePostInput) =>
+  input.layout !== undefined || input.template !== undefined || input.design_id !== undefined;
+
+/** Rules 2 and 4: what must be omitted, and the brand and an image-capable platform. */
+function refusals(input: NativePostInput): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const refuse = (field: string, msg: string) =>
+    issues.push({ loc: ['body', field], msg, type: 'native_layout' });
+  if (input.design_id !== undefined) {
+    for (const f of ['layout', 'template', 'asset_ids'] as const)
+      if (input[f] !== undefined) refuse(f, 'must be omitted with design_id');
+  } else {
+    for (const f of ['asset_ids', 'schedule_at'] as const)
+      if (input[f] !== undefined) refuse(f, 'must be omitted with a native layout');
+  }
+  if (input.brand_id === undefined)
+    refuse('brand_id', 'give the brand explicitly with a native layout or design_id');
+  if (!CAPABILITIES[input.platform].kinds.includes('image'))
+    refuse('platform', `${input.platform} does not take image posts`);
+  return issues;
+}
+
+/** The copy must still fit the platform with the design's pages attached. */
+function assertCopyFits(input: NativePostInput, layout: Layout) {
+  const kind = kindOfLayout(layout);
+  const platform: Platform = input.platform;
+  if (!CAPABILITIES[platform].kinds.includes(kind))
+    throw invalid(['body', 'layout', 'pages'], `${platform} does not take carousels`);
+  const issues = platformFitIssues({
+    platform,
+    kind,
+    body: input.body,
+    hashtags: input.hashtags || null,
+    media: pagesOf(layout).map(() => 'image' as const),
+  });
+  if (issues.length) throw new ValidationFailed(issues);
+  return kind;
+}
+
+export async function createNativePost(
+  deps: DesignDeps,
+  caller: DesignCaller,
+  input: NativePostInput,
+): Promise<NativePostReceipt> {
+  const issues = refusals(input);
+  if (issues.length) throw new ValidationFailed(issues);
+  const brandId = brandFor(caller, input.brand_id, 'brand_id');
+  const newPost = (kind: 'image' | 'carousel', scheduleAt: string | null) => ({
+    ...input,
+    accountId: caller.accountId,
+    brandId,
+    kind,
+    hashtags: input.hashtags || null,
+    scheduleAt,
+  });
+  const actor = actorOf(caller.credential);
+
+  let created: { post: PostRow; design: Awaited<ReturnType<typeof insertDesign>> };
+  if (input.design_id !== undefined) {
+    const designId = input.design_id;
+    created = await withTransaction(deps.pool, async (tx) => {
+      // `share` holds off a render replacing the pages until this post is linked to them.
+      const design = await lockDesign(tx, caller.accountId, designId, 'share');
+      if (!design) throw notFound('Design');
+      if (design.brand_id !== brandId)
+        throw invalid(['body', 'design_id'], `design ${designId} belongs to another brand`);
+      const kind = assertCopyFits(input, design.layout);
+      const scheduleAt = input.schedule_at ?? null;
+      if (scheduleAt && design.rendered_version !== design.layout_version)
+        throw invalid(
+          ['body', 'schedule_at'],
+          'the design has no rendered pages for its current layout yet; schedule it once it renders',
+        );
+      if (scheduleAt && Date.parse(scheduleAt) <= Date.now())
+        throw invalid(['body', 'schedule_at'], 'must be in the future');
+      const post = await insertPost(tx, newPost(kind, scheduleAt), actor);
+      if (!post) throw notFound('Brand');
+      await linkPost(tx, post.id, design.id);
+      if (scheduleAt) await enqueuePublication(tx, post.id);
+      return { post, design };
+    });
+  } else {
+    const template = templateFor(caller, input.template, ['body', 'template']);
+    const given = input.layout;
+    const base =
+      given?.layers === undefined && given?.pages === undefined
+        ? Layout.parse(layoutFromTemplate(template, given?.canvas.aspect, slotsFrom(input.body)))
+        : given;
+    const layout = await checkedLayout(deps.pool, caller.accountId, base, ['body', 'layout']);
+    const kind = assertCopyFits(input, layout);
+    created = await withTransaction(deps.pool, async (tx) => {
+      const design = await insertDesign(tx, {
+        accountId: caller.accountId,
+        brandId,
+        template: template.name,
+        layout,
+      });
+      const post = await insertPost(tx, newPost(kind, null), actor);
+      if (!post) throw notFound('Brand');
+      await linkPost(tx, post.id, design.id);
+      await enqueueRender(tx, design.id, design.layout_version);
+      return { post, design };
+    });
+  }
+  const { post, design } = created;
+  const { pageIds, error } = await awaitPages(deps, design);
+  return {
+    ...toPost({ ...post, asset_ids: pageIds }),
+    design_id: design.id,
+    layout_version: design.layout_version,
+    media_paths: pagePaths(deps, pageIds),
+    render_error: error,
+  };
+}
