@@ -3,6 +3,7 @@
 // every unpublished linked post, never a published one; only_this_post copies first; a stale
 // layout_version is 409 and changes nothing.
 import type { Runner } from 'graphile-worker';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../core/config.ts';
 import { createLogger } from '../../core/logger.ts';
@@ -21,15 +22,17 @@ let server: TestServer;
 let worker: Runner;
 let acct: TestAccount;
 let key: string;
+let storage: ReturnType<typeof storageFor>;
 
 beforeAll(async () => {
   server = await startServer();
   const config = loadConfig({ DATABASE_URL: server.db.url, DATA_DIR: server.dataDir });
+  storage = storageFor(config);
   worker = await startWorker({
     pool: server.pool,
     concurrency: 2,
     log: createLogger('silent'),
-    storage: storageFor(config),
+    storage,
   });
   acct = await makeAccount(server.pool);
   key = await makeKey(server.pool, acct.accountId, ['read', 'publish', 'media']);
@@ -265,5 +268,39 @@ describe('PATCH /v1/posts/{id}/design (rules 5 and 6)', () => {
     });
     expect(res.status).toBe(422);
     expect(res.body.detail[0].msg).toMatch(/bluesky/);
+  });
+});
+
+describe('a render that fails (rule 3)', () => {
+  it('answers 201 with the draft and render_error; a PATCH renders it again', async () => {
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00f' } })
+      .png()
+      .toBuffer();
+    const up = await fetch(`${server.baseUrl}/v1/assets/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'image/png' },
+      body: new Uint8Array(png),
+    });
+    const asset = (await up.json()) as { id: string };
+    // The asset's bytes vanish from storage: the worker cannot draw it.
+    const { rows } = await server.pool.query('select storage_key from assets where id = $1', [
+      asset.id,
+    ]);
+    await storage.delete(rows[0].storage_key);
+    const made = await create({
+      layout: { layers: [{ kind: 'image', asset_id: asset.id, x: 0, y: 0, w: 100, h: 100 }] },
+    });
+    expect(made.status).toBe(201);
+    expect(made.body.render_error).toMatch(/Rendering failed/);
+    expect(made.body.media_paths).toEqual([]);
+    expect((await stored(made.body.id)).design_id).toBe(made.body.design_id);
+
+    const retried = await patch(made.body.id, {
+      layout: headline('No image this time'),
+      layout_version: 1,
+    });
+    expect(retried.status).toBe(200);
+    expect(retried.body).toMatchObject({ layout_version: 2, render_error: null });
+    expect((await stored(made.body.id)).assets).toHaveLength(1);
   });
 });
