@@ -20,6 +20,7 @@ import type { Pool } from '../core/db/pool.ts';
 import { outboundPolicy } from '../core/outbound/guard.ts';
 import { type Storage, storageFor } from '../core/storage/storage.ts';
 import type { AuthContext } from './auth.ts';
+import { designTemplateRoutes } from './designTemplates.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
 import { graphqlRoutes } from './graphql/index.ts';
 import { healthRoutes } from './health.ts';
@@ -105,6 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     urlKey: assetUrlKey(deps.sessionSecret),
   };
   await app.register(signedMediaRoutes, { media });
+  await app.register(designTemplateRoutes);
   await app.register(restRoutes, { auth, media, prefix: '/v1' });
   await app.register(graphqlRoutes, { auth });
   await app.register(mcpRoutes, { auth, config: deps.config, media, ...deps.mcp });

@@ -14,6 +14,7 @@ import { exchangeJson } from './jsonTransport.ts';
 import { compileTools, type ToolDefinition } from './registry.ts';
 import { buildMcpServer, PROTOCOL_VERSIONS } from './server.ts';
 import { ACCOUNT_TOOLS } from './tools/account.ts';
+import { CANVAS_TOOLS } from './tools/canvas.ts';
 import { LIBRARY_TOOLS } from './tools/library.ts';
 import { POST_TOOLS } from './tools/posts.ts';
 
@@ -48,6 +49,7 @@ export const mcpRoutes: FastifyPluginAsync<
     ...ACCOUNT_TOOLS,
     ...POST_TOOLS,
     ...LIBRARY_TOOLS,
+    ...CANVAS_TOOLS,
     ...(opts.extraTools ?? []),
   ]);
   const ownOrigin = new URL(opts.config.publicBaseUrl).origin;

@@ -1,6 +1,6 @@
 // SQL for designs and their rendered pages.
 import type { Queryable } from '../db/pool.ts';
-import type { Platform } from '../platforms/capabilities.ts';
+import type { Kind, Platform } from '../platforms/capabilities.ts';
 import type { Layout } from './layout.ts';
 
 export type DesignRow = {
@@ -202,10 +202,7 @@ export async function linkPost(db: Queryable, postId: string, designId: string):
   );
 }
 
-/** The kind of every unpublished post of the design follows its page count. */
-export async function setKindOfLinkedPosts(db: Queryable, designId: string, kind: string) {
-  await db.query(`update posts set kind = $2 where design_id = $1 and ${UNPUBLISHED}`, [
-    designId,
-    kind,
-  ]);
+/** A post's kind follows the pages of its design (image or carousel). */
+export async function setPostKind(db: Queryable, postId: string, kind: Kind) {
+  await db.query('update posts set kind = $2 where id = $1', [postId, kind]);
 }

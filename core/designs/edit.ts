@@ -6,7 +6,6 @@
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { conflict, invalid, notFound, versionConflict } from '../errors.ts';
 import { isId } from '../ids.ts';
-import { CAPABILITIES } from '../platforms/capabilities.ts';
 import {
   clearRenderError,
   copyDesign,
@@ -19,7 +18,7 @@ import {
   lockDesign,
   lockPostOfDesign,
   saveLayout,
-  setKindOfLinkedPosts,
+  setPostKind,
   unpublishedPostsOf,
 } from './db.ts';
 import { applyLayerOps } from './layerOps.ts';
@@ -29,7 +28,7 @@ import {
   checkedLayout,
   type DesignCaller,
   type DesignDeps,
-  kindOfLayout,
+  designFit,
   renderedState,
   slotsFrom,
   templateFor,
@@ -77,18 +76,23 @@ async function lockTarget(db: Queryable, caller: DesignCaller, ref: DesignRef) {
   }
 }
 
-/** Every unpublished post showing the design must take its kind (image or carousel). */
-async function assertPlatformsTake(db: Queryable, designId: string, layout: Layout) {
-  const kind = kindOfLayout(layout);
-  const refused = (await unpublishedPostsOf(db, designId)).filter(
-    (p) => !CAPABILITIES[p.platform].kinds.includes(kind),
-  );
+/**
+ * Every unpublished post showing the design must be able to show the new layout; each takes
+ * the kind its platform gives that many pages (image or carousel).
+ */
+async function refitLinkedPosts(db: Queryable, designId: string, layout: Layout) {
+  const posts = (await unpublishedPostsOf(db, designId)).map((p) => ({
+    ...p,
+    ...designFit(p.platform, layout),
+  }));
+  const refused = posts.filter((p) => p.issues.length);
   if (refused.length)
     throw invalid(
-      ['layout', 'pages'],
-      `${refused.map((p) => `post ${p.id} (${p.platform})`).join(', ')} cannot show a ${kind}; use one page or only_this_post`,
+      ['layout'],
+      refused.map((p) => `post ${p.id}: ${p.issues[0]!.msg}`).join('; ') +
+        '; change the layout or edit with only_this_post',
     );
-  return kind;
+  for (const p of posts) await setPostKind(db, p.id, p.kind);
 }
 
 async function changeDesign(
@@ -115,9 +119,8 @@ async function changeDesign(
       await enqueueRender(tx, target.id, target.layout_version);
       return target;
     }
-    const kind = await assertPlatformsTake(tx, target.id, next.layout);
+    await refitLinkedPosts(tx, target.id, next.layout);
     const row = await saveLayout(tx, target.id, next);
-    await setKindOfLinkedPosts(tx, row.id, kind);
     await enqueueRender(tx, row.id, row.layout_version);
     return row;
   });

@@ -7,20 +7,19 @@ import { actorOf } from '../audit/actor.ts';
 import { withTransaction } from '../db/pool.ts';
 import { invalid, notFound, ValidationFailed, type ValidationIssue } from '../errors.ts';
 import { IdInput } from '../ids.ts';
-import { CAPABILITIES, type Platform } from '../platforms/capabilities.ts';
+import { CAPABILITIES, type Kind } from '../platforms/capabilities.ts';
 import { insertPost, type PostRow } from '../posts/db.ts';
-import { platformFitIssues } from '../posts/platformFit.ts';
 import { enqueuePublication } from '../posts/publicationJobs.ts';
 import { CreatePostInput, PostReceipt } from '../posts/schema.ts';
 import { brandFor, toPost } from '../posts/service.ts';
 import { enqueueRender, insertDesign, linkPost, lockDesign } from './db.ts';
-import { Layout, pagesOf } from './layout.ts';
+import { Layout } from './layout.ts';
 import {
   awaitPages,
   checkedLayout,
   type DesignCaller,
   type DesignDeps,
-  kindOfLayout,
+  designFit,
   pagePaths,
   slotsFrom,
   templateFor,
@@ -70,16 +69,9 @@ function refusals(input: NativePostInput): ValidationIssue[] {
 
 /** The copy must still fit the platform with the design's pages attached. */
 function assertCopyFits(input: NativePostInput, layout: Layout) {
-  const kind = kindOfLayout(layout);
-  const platform: Platform = input.platform;
-  if (!CAPABILITIES[platform].kinds.includes(kind))
-    throw invalid(['body', 'layout', 'pages'], `${platform} does not take carousels`);
-  const issues = platformFitIssues({
-    platform,
-    kind,
+  const { kind, issues } = designFit(input.platform, layout, {
     body: input.body,
     hashtags: input.hashtags || null,
-    media: pagesOf(layout).map(() => 'image' as const),
   });
   if (issues.length) throw new ValidationFailed(issues);
   return kind;
@@ -93,7 +85,7 @@ export async function createNativePost(
   const issues = refusals(input);
   if (issues.length) throw new ValidationFailed(issues);
   const brandId = brandFor(caller, input.brand_id, 'brand_id');
-  const newPost = (kind: 'image' | 'carousel', scheduleAt: string | null) => ({
+  const newPost = (kind: Kind, scheduleAt: string | null) => ({
     ...input,
     accountId: caller.accountId,
     brandId,

@@ -8,6 +8,8 @@ import { assetContentUrl } from '../assets/service.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
 import { DomainError, invalid, ValidationFailed, type ValidationIssue } from '../errors.ts';
+import type { Platform } from '../platforms/capabilities.ts';
+import { inferKind, platformFitIssues } from '../posts/platformFit.ts';
 import { type DesignRow, renderedPages, unpublishedPostsOf } from './db.ts';
 import { FONT_NAMES, isKnownFont } from './fonts.ts';
 import { assignCids, type Layout, pagesOf } from './layout.ts';
@@ -91,9 +93,22 @@ export async function checkedLayout(
   return layout;
 }
 
-/** A post showing a layout of this many pages is an image post or a carousel. */
-export const kindOfLayout = (layout: Layout) =>
-  pagesOf(layout).length > 1 ? ('carousel' as const) : ('image' as const);
+/**
+ * The kind a post on `platform` gets when it shows `layout` (an image post while the platform
+ * takes that many images on one post, else a carousel), and why it cannot, if it cannot.
+ */
+export function designFit(
+  platform: Platform,
+  layout: Layout,
+  copy: { body: string; hashtags: string | null } = { body: '', hashtags: null },
+) {
+  const media = pagesOf(layout).map(() => 'image' as const);
+  const kind = inferKind(platform, media);
+  const issues = platformFitIssues({ platform, kind, ...copy, media }).map((i) =>
+    i.loc[1] === 'asset_ids' || i.loc[1] === 'kind' ? { ...i, loc: ['body', 'layout'] } : i,
+  );
+  return { kind, issues };
+}
 
 /** Waits (LISTEN) until the design's `version` rendered or failed, or the time is up. */
 export async function waitForRender(

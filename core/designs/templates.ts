@@ -1,130 +1,163 @@
-// Design templates: named starting layouts with text slots (`headline`, `body`) that a post's
-// headline and copy fill. Each is written once against its canvas size, so one template
-// serves every aspect. `blank` is the empty page.
-import { ASPECTS, type Aspect, type LayerInput } from './layout.ts';
+// Design templates: named starting layouts kept as JSON files in ./templates/, each drawn for
+// its own aspect, with text slots (`headline`, `body`, `cta`, ...) that a post's copy or a
+// headline fills. Laid out for another aspect, a template's layers scale with the canvas.
+// Premium templates need the pro plan (core/designs/service.ts templateFor). Thumbnails are
+// rendered from the templates themselves (bin/renderTemplateThumbnails.ts) and committed.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { ASPECT_NAMES, ASPECTS, type Aspect, type LayerInput } from './layout.ts';
+
+export const TEMPLATES_DIR = fileURLToPath(new URL('./templates/', import.meta.url));
+export const THUMBNAILS_DIR = path.join(TEMPLATES_DIR, 'thumbnails');
 
 export type Template = {
   name: string;
-  niche: string;
   title: string;
+  niche: string;
+  /** The aspect the template was drawn for; its layers are in that canvas's pixels. */
+  aspect: Aspect;
   premium: boolean;
+  /** Search words besides the name, title and niche. */
+  tags: string[];
   bg: string;
-  /** The layers for a canvas of this size. */
-  layers: (size: { width: number; height: number }) => LayerInput[];
+  layers: LayerInput[];
 };
 
-const margin = (w: number) => Math.round(w * 0.08);
+function loadTemplates(): Template[] {
+  return readdirSync(TEMPLATES_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(path.join(TEMPLATES_DIR, f), 'utf8')) as Template);
+}
 
-const TEMPLATE_LIST: Template[] = [
-  {
-    name: 'blank',
-    niche: 'basic',
-    title: 'Blank page',
-    premium: false,
-    bg: '#ffffff',
-    layers: () => [],
-  },
-  {
-    name: 'headline-bold',
-    niche: 'announcement',
-    title: 'Bold headline on a colour band',
-    premium: false,
-    bg: '#f4efe6',
-    layers: ({ width, height }) => [
-      {
-        kind: 'shape',
-        shape: 'rect',
-        x: 0,
-        y: 0,
-        w: width,
-        h: Math.round(height * 0.12),
-        fill: '#e4572e',
-      },
-      {
-        kind: 'text',
-        slot: 'headline',
-        text: 'Your headline',
-        x: margin(width),
-        y: Math.round(height * 0.22),
-        w: width - 2 * margin(width),
-        h: Math.round(height * 0.45),
-        size: Math.round(width * 0.085),
-        weight: 'bold',
-        font: 'Montserrat',
-        color: '#1b1b1b',
-      },
-      {
-        kind: 'text',
-        slot: 'body',
-        text: 'A line of supporting copy.',
-        x: margin(width),
-        y: Math.round(height * 0.72),
-        w: width - 2 * margin(width),
-        h: Math.round(height * 0.2),
-        size: Math.round(width * 0.038),
-        font: 'Inter',
-        color: '#444444',
-      },
-    ],
-  },
-  {
-    name: 'quote-card',
-    niche: 'quote',
-    title: 'Centred quote with a rule',
-    premium: false,
-    bg: '#1f2933',
-    layers: ({ width, height }) => [
-      {
-        kind: 'text',
-        slot: 'headline',
-        text: '“A quote worth sharing.”',
-        x: margin(width),
-        y: Math.round(height * 0.25),
-        w: width - 2 * margin(width),
-        h: Math.round(height * 0.45),
-        size: Math.round(width * 0.07),
-        font: 'Playfair Display',
-        color: '#ffffff',
-        align: 'center',
-      },
-      {
-        kind: 'shape',
-        shape: 'line',
-        x: Math.round(width * 0.4),
-        y: Math.round(height * 0.75),
-        w: Math.round(width * 0.2),
-        h: 0,
-        stroke: '#f5b700',
-        stroke_width: 6,
-      },
-      {
-        kind: 'text',
-        slot: 'body',
-        text: 'Who said it',
-        x: margin(width),
-        y: Math.round(height * 0.79),
-        w: width - 2 * margin(width),
-        size: Math.round(width * 0.035),
-        font: 'Inter',
-        color: '#cbd2d9',
-        align: 'center',
-      },
-    ],
-  },
-];
+export const TEMPLATES: ReadonlyMap<string, Template> = new Map(
+  loadTemplates().map((t) => [t.name, t]),
+);
 
-export const TEMPLATES = new Map(TEMPLATE_LIST.map((t) => [t.name, t]));
+export const NICHES = [...new Set([...TEMPLATES.values()].map((t) => t.niche))].sort();
 
-/** The template's layout for an aspect, with its slots filled where text is given. */
+/** The text slots a template offers, in layer order. */
+export const slotsOf = (t: Template) =>
+  t.layers.flatMap((l) => (l.kind === 'text' && l.slot ? [l.slot] : []));
+
+/** A layer of a template drawn at (1, 1) scaled by `sx`, `sy`; sizes by the smaller factor. */
+function scaleLayer(layer: LayerInput, sx: number, sy: number): LayerInput {
+  const s = Math.min(sx, sy);
+  const r = (n: number) => Math.round(n * 100) / 100;
+  const frame = {
+    ...layer,
+    x: r(layer.x * sx),
+    y: r(layer.y * sy),
+    w: r(layer.w * sx),
+    ...(layer.h === undefined ? {} : { h: r(layer.h * sy) }),
+  } as LayerInput;
+  switch (frame.kind) {
+    case 'text':
+      return { ...frame, size: r((frame.size ?? 48) * s) };
+    case 'shape':
+      return {
+        ...frame,
+        stroke_width: r((frame.stroke_width ?? 0) * s),
+        radius: r((frame.radius ?? 0) * s),
+      };
+    case 'doodle':
+      return {
+        ...frame,
+        strokes: frame.strokes.map((st) => ({
+          ...st,
+          width: r((st.width ?? 8) * s),
+          points: st.points.map(
+            ([x, y, ...pressure]) =>
+              [r(x * sx), r(y * sy), ...pressure] as (typeof st.points)[number],
+          ),
+        })),
+      };
+    default:
+      return frame;
+  }
+}
+
+/**
+ * The template's layout for an aspect (its own when undefined), with its slots filled where a
+ * non-empty text is given.
+ */
 export function layoutFromTemplate(
   template: Template,
-  aspect: Aspect,
-  fill: { headline?: string | null; body?: string | null },
+  aspect: Aspect | undefined,
+  fill: Record<string, string | null | undefined>,
 ) {
-  const layers = template.layers(ASPECTS[aspect]).map((layer) => {
-    if (layer.kind !== 'text' || !layer.slot) return layer;
-    const text = fill[layer.slot as 'headline' | 'body'];
-    return text === undefined || text === null ? layer : { ...layer, text };
+  const target = aspect ?? template.aspect;
+  const from = ASPECTS[template.aspect];
+  const to = ASPECTS[target];
+  const sx = to.width / from.width;
+  const sy = to.height / from.height;
+  const layers = template.layers.map((layer) => {
+    const scaled = sx === 1 && sy === 1 ? layer : scaleLayer(layer, sx, sy);
+    if (scaled.kind !== 'text' || !scaled.slot) return scaled;
+    const text = fill[scaled.slot];
+    return text ? { ...scaled, text } : scaled;
   });
-  return { canvas: { aspect, bg: template.bg }, layers };
+  return { canvas: { aspect: target, bg: template.bg }, layers };
+}
+
+export const ListTemplatesQuery = z
+  .object({
+    query: z
+      .string()
+      .max(100)
+      .optional()
+      .describe('Words matched in the name, title, niche and tags (case-insensitive).'),
+    shape: z
+      .enum(ASPECT_NAMES)
+      .optional()
+      .describe("The template's own aspect: square, portrait, story or landscape."),
+    niche: z
+      .string()
+      .max(40)
+      .optional()
+      .describe(`A niche: ${NICHES.join(', ')}.`),
+    offset: z.number().int().min(0).default(0).describe('Rows to skip (advance by rows returned).'),
+    limit: z.number().int().min(1).max(50).default(20).describe('Rows to return, at most 50.'),
+  })
+  .strict();
+export type ListTemplatesQuery = z.infer<typeof ListTemplatesQuery>;
+
+export const TemplateSummary = z.object({
+  name: z.string(),
+  title: z.string(),
+  niche: z.string(),
+  aspect: z.enum(ASPECT_NAMES).describe('Its own aspect (any aspect can use it).'),
+  premium: z.boolean().describe('Premium templates need the pro plan or higher.'),
+  slots: z.array(z.string()).describe('Text slots; headline takes the headline or first line.'),
+  thumbnail_url: z.string(),
+});
+export type TemplateSummary = z.infer<typeof TemplateSummary>;
+
+const searchText = (t: Template) => [t.name, t.title, t.niche, ...t.tags].join(' ').toLowerCase();
+
+/** list_design_templates: filtered, in name order, one page at `offset`. */
+export function listTemplates(
+  q: ListTemplatesQuery,
+  publicBaseUrl: string,
+): { templates: TemplateSummary[] } {
+  const words = (q.query ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  const niche = q.niche?.toLowerCase();
+  const matching = [...TEMPLATES.values()]
+    .filter((t) => !q.shape || t.aspect === q.shape)
+    .filter((t) => !niche || t.niche === niche)
+    .filter((t) => words.every((w) => searchText(t).includes(w)))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  return {
+    templates: matching.slice(q.offset, q.offset + q.limit).map((t) => ({
+      name: t.name,
+      title: t.title,
+      niche: t.niche,
+      aspect: t.aspect,
+      premium: t.premium,
+      slots: slotsOf(t),
+      thumbnail_url: `${publicBaseUrl}/design-templates/${t.name}/thumbnail.png`,
+    })),
+  };
 }

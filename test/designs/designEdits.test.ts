@@ -261,13 +261,19 @@ describe('PATCH /v1/posts/{id}/design (rules 5 and 6)', () => {
     expect(await designRow(first.design_id)).toEqual(before);
   });
 
-  it('refuses a carousel for a linked post whose platform takes none', async () => {
-    const { first } = await sharedDesign();
-    const res = await patch(first.id, {
-      layout: { pages: [{ layers: [] }, { layers: [] }] },
-    });
-    expect(res.status).toBe(422);
-    expect(res.body.detail[0].msg).toMatch(/bluesky/);
+  it('linked posts follow the page count, and an edit their platform cannot show is refused', async () => {
+    const { first, second } = await sharedDesign();
+    const page = { layers: [] };
+    // Bluesky takes up to four images on one post: three pages stay an image post.
+    const three = await patch(first.id, { layout: { pages: [page, page, page] } });
+    expect(three.status, JSON.stringify(three.body)).toBe(200);
+    expect(await stored(second.id)).toMatchObject({ kind: 'image' });
+    expect((await stored(second.id)).assets).toHaveLength(3);
+    // Five pages would be a carousel, which Bluesky does not take.
+    const five = await patch(first.id, { layout: { pages: [page, page, page, page, page] } });
+    expect(five.status).toBe(422);
+    expect(five.body.detail[0].msg).toMatch(/bluesky/);
+    expect((await designRow(first.design_id)).layout_version).toBe(2);
   });
 });
 

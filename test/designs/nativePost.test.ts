@@ -208,7 +208,7 @@ describe('native layout refusals (422, nothing stored)', () => {
   it('takes 160 layers and 20 pages', async () => {
     expect((await create({ layout: { layers: layers(160) } })).status).toBe(201);
     const pages = await create({
-      platform: 'instagram',
+      platform: 'threads',
       layout: { pages: Array.from({ length: 20 }, () => ({ layers: layers(1) })) },
     });
     expect(pages.status).toBe(201);
