@@ -6,6 +6,7 @@ import type { Runner } from 'graphile-worker';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../core/config.ts';
+import { TEMPLATES } from '../../core/designs/templates.ts';
 import { createLogger } from '../../core/logger.ts';
 import { storageFor } from '../../core/storage/storage.ts';
 import { startWorker } from '../../workers/index.ts';
@@ -308,5 +309,27 @@ describe('a render that fails (rule 3)', () => {
     expect(retried.status).toBe(200);
     expect(retried.body).toMatchObject({ layout_version: 2, render_error: null });
     expect((await stored(made.body.id)).assets).toHaveLength(1);
+  });
+});
+
+describe('premium templates', () => {
+  it('need the pro plan: 403 plan_required on plus, nothing stored; 201 on pro', async () => {
+    const premium = [...TEMPLATES.values()].find((t) => t.premium)!;
+    const before = (await server.pool.query('select count(*)::int as n from designs')).rows[0].n;
+    const refused = await create({ template: premium.name });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('plan_required');
+    expect(refused.body.detail).toMatch(/pro plan/);
+    expect((await server.pool.query('select count(*)::int as n from designs')).rows[0].n).toBe(
+      before,
+    );
+    const pro = await makeAccount(server.pool, 'pro');
+    const proKey = await makeKey(server.pool, pro.accountId, ['publish']);
+    const made = await call(server, 'POST', '/v1/posts', {
+      key: proKey,
+      body: { platform: 'bluesky', body: 'Sale', brand_id: pro.brandId, template: premium.name },
+    });
+    expect(made.status).toBe(201);
+    expect(made.body.render_error).toBeNull();
   });
 });
