@@ -45,16 +45,21 @@ export const DesignState = z.object({
 });
 export type DesignState = z.infer<typeof DesignState>;
 
-const DesignId = IdInput.describe('Design id (from create_design or a post).');
-const PostId = IdInput.describe('Post id.');
+/** The refinement of inputs that name a design directly or through a post. */
+export const oneTarget = [
+  (r: { post_id?: string; design_id?: string }) =>
+    (r.post_id === undefined) !== (r.design_id === undefined),
+  { message: 'give exactly one of post_id and design_id' },
+] as const;
+
+export const DesignId = IdInput.describe('Design id (from create_design or a post).');
+export const PostId = IdInput.describe('Post id.');
 
 /** A design named directly or through a post that shows it: exactly one of the two. */
 export const DesignRef = z
   .object({ post_id: PostId.optional(), design_id: DesignId.optional() })
   .strict()
-  .refine((r) => (r.post_id === undefined) !== (r.design_id === undefined), {
-    message: 'give exactly one of post_id and design_id',
-  });
+  .refine(...oneTarget);
 export type DesignRef = z.infer<typeof DesignRef>;
 
 export const CreateDesignInput = z
@@ -130,9 +135,7 @@ export const EditLayersInput = z
     only_this_post: OnlyThisPost,
   })
   .strict()
-  .refine((r) => (r.post_id === undefined) !== (r.design_id === undefined), {
-    message: 'give exactly one of post_id and design_id',
-  });
+  .refine(...oneTarget);
 export type EditLayersInput = z.infer<typeof EditLayersInput>;
 
 export const LayerSummary = z.object({
@@ -168,6 +171,4 @@ export const PreviewInput = z
     page: z.number().int().min(0).default(0).describe('Page to preview (0-based).'),
   })
   .strict()
-  .refine((r) => (r.post_id === undefined) !== (r.design_id === undefined), {
-    message: 'give exactly one of post_id and design_id',
-  });
+  .refine(...oneTarget);

@@ -3,25 +3,20 @@
 // preview_design, list_design_templates, and get_post with its layout.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Runner } from 'graphile-worker';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../core/config.ts';
 import { TEMPLATES } from '../../core/designs/templates.ts';
-import { createLogger } from '../../core/logger.ts';
-import { storageFor } from '../../core/storage/storage.ts';
-import { startWorker } from '../../workers/index.ts';
+import { type DesignService, startDesignService, uploadPng } from '../support/designService.ts';
 import {
   call,
   makeAccount,
   makeKey,
-  startServer,
   type TestAccount,
   type TestServer,
 } from '../support/server.ts';
 
 let server: TestServer;
-let worker: Runner;
+let svc: DesignService;
 let acct: TestAccount;
 let key: string;
 let client: Client;
@@ -39,22 +34,15 @@ async function connect(k: string) {
 }
 
 beforeAll(async () => {
-  server = await startServer();
-  const config = loadConfig({ DATABASE_URL: server.db.url, DATA_DIR: server.dataDir });
-  worker = await startWorker({
-    pool: server.pool,
-    concurrency: 2,
-    log: createLogger('silent'),
-    storage: storageFor(config),
-  });
+  svc = await startDesignService();
+  server = svc.server;
   acct = await makeAccount(server.pool);
   key = await makeKey(server.pool, acct.accountId, ['read', 'publish', 'media']);
   client = await connect(key);
 });
 afterAll(async () => {
   for (const c of clients) await c.close();
-  await worker.stop();
-  await server.close();
+  await svc.stop();
 });
 
 type ToolReply = { isError?: boolean; text: string; data: any; images: any[] };
@@ -200,15 +188,7 @@ describe('get_layers and edit_layers', () => {
 
   it('resolves asset_id to an owned image only', async () => {
     const design = await newDesign();
-    const png = await sharp({ create: { width: 40, height: 40, channels: 3, background: '#f00' } })
-      .png()
-      .toBuffer();
-    const up = await fetch(`${server.baseUrl}/v1/assets/upload`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'image/png' },
-      body: new Uint8Array(png),
-    });
-    const asset = (await up.json()) as { id: string };
+    const asset = { id: await uploadPng(server, key, { width: 40, height: 40 }, '#f00') };
     const image = { kind: 'image', x: 0, y: 0, w: 200, h: 200 };
     const ok = await tool('edit_layers', {
       design_id: design.design_id,

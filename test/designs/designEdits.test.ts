@@ -2,45 +2,30 @@
 // design_id show the design's pages; PATCH /v1/posts/{id}/design changes the shared design for
 // every unpublished linked post, never a published one; only_this_post copies first; a stale
 // layout_version is 409 and changes nothing.
-import type { Runner } from 'graphile-worker';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../core/config.ts';
 import { TEMPLATES } from '../../core/designs/templates.ts';
-import { createLogger } from '../../core/logger.ts';
-import { storageFor } from '../../core/storage/storage.ts';
-import { startWorker } from '../../workers/index.ts';
+import { type DesignService, startDesignService, uploadPng } from '../support/designService.ts';
 import {
   call,
   makeAccount,
   makeKey,
-  startServer,
   type TestAccount,
   type TestServer,
 } from '../support/server.ts';
 
 let server: TestServer;
-let worker: Runner;
+let svc: DesignService;
 let acct: TestAccount;
 let key: string;
-let storage: ReturnType<typeof storageFor>;
 
 beforeAll(async () => {
-  server = await startServer();
-  const config = loadConfig({ DATABASE_URL: server.db.url, DATA_DIR: server.dataDir });
-  storage = storageFor(config);
-  worker = await startWorker({
-    pool: server.pool,
-    concurrency: 2,
-    log: createLogger('silent'),
-    storage,
-  });
+  svc = await startDesignService();
+  server = svc.server;
   acct = await makeAccount(server.pool);
   key = await makeKey(server.pool, acct.accountId, ['read', 'publish', 'media']);
 });
 afterAll(async () => {
-  await worker.stop();
-  await server.close();
+  await svc.stop();
 });
 
 const headline = (text: string) => ({
@@ -280,20 +265,12 @@ describe('PATCH /v1/posts/{id}/design (rules 5 and 6)', () => {
 
 describe('a render that fails (rule 3)', () => {
   it('answers 201 with the draft and render_error; a PATCH renders it again', async () => {
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00f' } })
-      .png()
-      .toBuffer();
-    const up = await fetch(`${server.baseUrl}/v1/assets/upload`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'image/png' },
-      body: new Uint8Array(png),
-    });
-    const asset = (await up.json()) as { id: string };
+    const asset = { id: await uploadPng(server, key, { width: 8, height: 8 }, '#00f') };
     // The asset's bytes vanish from storage: the worker cannot draw it.
     const { rows } = await server.pool.query('select storage_key from assets where id = $1', [
       asset.id,
     ]);
-    await storage.delete(rows[0].storage_key);
+    await svc.storage.delete(rows[0].storage_key);
     const made = await create({
       layout: { layers: [{ kind: 'image', asset_id: asset.id, x: 0, y: 0, w: 100, h: 100 }] },
     });

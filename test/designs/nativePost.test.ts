@@ -1,45 +1,32 @@
 // POST /v1/posts with a native layout (SPEC.md "Native layout rules" 1-3): the draft, its
 // design and the render job commit together, the API waits for the worker's render and
 // answers the rendered page's address; each refusal names what to change and stores nothing.
-import type { Runner } from 'graphile-worker';
 import { PNG } from 'pngjs';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../core/config.ts';
 import { Layout } from '../../core/designs/layout.ts';
 import { layoutFromTemplate, TEMPLATES } from '../../core/designs/templates.ts';
-import { createLogger } from '../../core/logger.ts';
-import { storageFor } from '../../core/storage/storage.ts';
-import { startWorker } from '../../workers/index.ts';
+import { type DesignService, startDesignService, uploadPng } from '../support/designService.ts';
 import {
   call,
   makeAccount,
   makeKey,
-  startServer,
   type TestAccount,
   type TestServer,
 } from '../support/server.ts';
 
 let server: TestServer;
-let worker: Runner;
+let svc: DesignService;
 let acct: TestAccount;
 let key: string;
 
 beforeAll(async () => {
-  server = await startServer();
-  const config = loadConfig({ DATABASE_URL: server.db.url, DATA_DIR: server.dataDir });
-  worker = await startWorker({
-    pool: server.pool,
-    concurrency: 2,
-    log: createLogger('silent'),
-    storage: storageFor(config),
-  });
+  svc = await startDesignService();
+  server = svc.server;
   acct = await makeAccount(server.pool);
   key = await makeKey(server.pool, acct.accountId, ['read', 'publish', 'media']);
 });
 afterAll(async () => {
-  await worker.stop();
-  await server.close();
+  await svc.stop();
 });
 
 const create = (body: Record<string, unknown>) =>
@@ -106,17 +93,7 @@ describe('a post created with a template layout', () => {
   });
 
   it('renders a layout of its own, with an owned image', async () => {
-    const photo = await sharp({
-      create: { width: 60, height: 40, channels: 3, background: '#00ff00' },
-    })
-      .png()
-      .toBuffer();
-    const up = await fetch(`${server.baseUrl}/v1/assets/upload`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'image/png' },
-      body: new Uint8Array(photo),
-    });
-    const asset = (await up.json()) as { id: string };
+    const asset = { id: await uploadPng(server, key, { width: 60, height: 40 }, '#00ff00') };
     const res = await create({
       layout: {
         canvas: { aspect: 'landscape', bg: '#000000' },

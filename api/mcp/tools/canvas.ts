@@ -5,9 +5,13 @@ import { editDesign, editLayers } from '../../../core/designs/edit.ts';
 import { Layout } from '../../../core/designs/layout.ts';
 import {
   CreateDesignInput,
+  DesignId,
+  DesignRef,
   DesignState,
   EditLayersInput,
   LayersView,
+  oneTarget,
+  PostId,
   PreviewInput,
 } from '../../../core/designs/schema.ts';
 import { createDesign, getLayers, previewDesign } from '../../../core/designs/standalone.ts';
@@ -16,7 +20,6 @@ import {
   listTemplates,
   TemplateSummary,
 } from '../../../core/designs/templates.ts';
-import { IdInput } from '../../../core/ids.ts';
 import { defineTool, type ToolContext, TRUNCATION } from '../registry.ts';
 
 const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
@@ -26,16 +29,6 @@ const designDeps = (ctx: ToolContext) => ({
   pool: ctx.pool,
   publicBaseUrl: ctx.media.publicBaseUrl,
 });
-
-const ByDesign = z
-  .object({
-    post_id: IdInput.optional().describe('A post that shows the design.'),
-    design_id: IdInput.optional().describe('A design id (from create_design or a post).'),
-  })
-  .strict()
-  .refine((r) => (r.post_id === undefined) !== (r.design_id === undefined), {
-    message: 'give exactly one of post_id and design_id',
-  });
 
 export const CANVAS_TOOLS = [
   defineTool({
@@ -55,7 +48,7 @@ export const CANVAS_TOOLS = [
     title: 'Get the layers of a design',
     description:
       'A compact list of the layers of a design (by post_id or design_id): page, index, cid, kind, a short summary and the frame (x, y, w, h, rotation in canvas pixels), plus layout_version. Use this tool when you need to: find the index or cid of a layer before edit_layers, or read the current layout_version.',
-    input: ByDesign,
+    input: DesignRef,
     output: LayersView.extend(TRUNCATION),
     scope: 'read',
     annotations: readOnly,
@@ -81,16 +74,14 @@ export const CANVAS_TOOLS = [
       "Replaces the whole layout of a post's design (not a merge) and re-renders it. Give the layout_version you read (get_layers or get_post); a stale one is refused: re-read, reapply your change, resubmit. A shared design changes for every unpublished post that shows it; only_this_post: true gives this post its own copy first. Use this tool when you need to: redo a design wholesale. For small changes prefer edit_layers.",
     input: z
       .object({
-        post_id: IdInput.optional().describe('The post whose design to replace.'),
-        design_id: IdInput.optional().describe('Or a design id (e.g. from create_design).'),
+        post_id: PostId.optional().describe('The post whose design to replace.'),
+        design_id: DesignId.optional().describe('Or a design id (e.g. from create_design).'),
         layout: Layout,
         layout_version: z.number().int().min(1).describe('The layout_version you read.'),
         only_this_post: z.boolean().default(false),
       })
       .strict()
-      .refine((r) => (r.post_id === undefined) !== (r.design_id === undefined), {
-        message: 'give exactly one of post_id and design_id',
-      }),
+      .refine(...oneTarget),
     output: DesignState.extend(TRUNCATION),
     scope: 'publish',
     annotations: { ...write, idempotentHint: false },
