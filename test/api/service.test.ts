@@ -56,6 +56,14 @@ describe('OpenAPI', () => {
     const list = doc.paths['/v1/posts'].get.parameters.map((p: any) => p.name);
     expect(list).toEqual(['status_filter', 'limit', 'brand_id']);
     expect(doc.paths['/v1/posts/{post_id}/reject'].post.responses['409']).toBeDefined();
+    const design = doc.paths['/v1/posts/{post_id}/design'].patch;
+    expect(Object.keys(design.responses)).toEqual(expect.arrayContaining(['200', '409', '422']));
+    const edit = design.requestBody.content['application/json'].schema;
+    expect(Object.keys(edit.properties ?? edit.anyOf[0].properties)).toEqual(
+      expect.arrayContaining(['template', 'layout', 'layout_version', 'only_this_post']),
+    );
+    expect(input.properties.design_id).toBeDefined();
+    expect(doc.paths['/design-templates/{name}/thumbnail.png'].get).toBeDefined();
   });
 
   it('serves a docs page at /docs', async () => {
