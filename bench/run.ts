@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark, printed as figures. Traffic goes to loopback only.
 import type { Connectors } from '../core/connectors/connector.ts';
+import { benchRenders } from './designs.ts';
 import { benchMcp } from './mcp.ts';
 import { benchMe } from './me.ts';
 import { benchChunkedMemory, benchRawUpload } from './media.ts';
@@ -28,6 +29,7 @@ try {
   await benchWebhooks(svc);
   await benchRawUpload(svc, seconds);
   await benchChunkedMemory(svc, 500);
+  await benchRenders(svc);
 } finally {
   await svc.stop();
 }

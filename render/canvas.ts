@@ -18,9 +18,15 @@ export type RenderInput = {
   height: number;
   bg: string;
   layers: Layer[];
-  /** Encoded bytes of the images the layers name, by asset id. */
-  images: Map<string, Buffer>;
+  /**
+   * The images the layers name, by asset id: encoded bytes, or images decoded already (a
+   * worker keeps the photos a design re-renders with; see decodeImage).
+   */
+  images: ReadonlyMap<string, Buffer | Image>;
 };
+
+/** Decodes image bytes once, for any number of pages and renders to draw. */
+export const decodeImage = (bytes: Buffer): Promise<Image> => loadImage(bytes);
 
 export const fontOf = (l: Pick<TextLayer, 'weight' | 'size' | 'font'>) =>
   `${l.weight === 'bold' ? 'bold ' : ''}${l.size}px "${l.font}", "${EMOJI_FAMILY}"`;
@@ -140,8 +146,14 @@ export async function renderPage(input: RenderInput): Promise<Buffer> {
   const ctx = canvas.getContext('2d');
   ctx.fillStyle = input.bg;
   ctx.fillRect(0, 0, input.width, input.height);
+  // Only the images this page draws: a carousel's other pages may hold many more.
   const decoded = new Map<string, Image>();
-  for (const [id, bytes] of input.images) decoded.set(id, await loadImage(bytes));
+  for (const layer of input.layers) {
+    if (layer.kind !== 'image' || decoded.has(layer.asset_id)) continue;
+    const source = input.images.get(layer.asset_id);
+    if (source)
+      decoded.set(layer.asset_id, Buffer.isBuffer(source) ? await decodeImage(source) : source);
+  }
 
   for (const layer of input.layers) {
     if (layer.opacity === 0) continue;

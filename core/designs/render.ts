@@ -4,8 +4,9 @@
 // version that is no longer current does nothing: a newer job renders the newer layout.
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
+import type { Image } from '@napi-rs/canvas';
 import { z } from 'zod';
-import { renderPage } from '../../render/canvas.ts';
+import { decodeImage, renderPage } from '../../render/canvas.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { isId } from '../ids.ts';
 import { deleteQuietly, readAll, type Storage } from '../storage/storage.ts';
@@ -21,18 +22,52 @@ export type RenderJob = z.infer<typeof RenderJob>;
 const notify = (db: Pick<Pool, 'query'>, job: RenderJob) =>
   db.query(`select pg_notify('design_rendered', $1)`, [`${job.design_id}:${job.layout_version}`]);
 
+/**
+ * Photos decoded by earlier renders in this process, least recently used first. A design is
+ * rendered again after every edit, mostly with the same photos: a hit skips reading and
+ * decoding them. The key holds the storage key, and an asset's bytes never change under its
+ * key (every upload gets a new one), so a hit is always the asset's current bytes; ownership is
+ * still checked by the query on every render. Bounded by decoded size (4 bytes a pixel): one
+ * 12-megapixel phone photo fits, and the oldest go first.
+ */
+const DECODED_BUDGET_BYTES = 64 * 1024 * 1024;
+const decodedImages = new Map<string, { image: Image; bytes: number }>();
+let decodedBytes = 0;
+
+async function decodedImage(storage: Storage, id: string, storageKey: string): Promise<Image> {
+  const key = `${id}:${storageKey}`;
+  const hit = decodedImages.get(key);
+  if (hit) {
+    decodedImages.delete(key);
+    decodedImages.set(key, hit);
+    return hit.image;
+  }
+  const image = await decodeImage(await readAll(storage, storageKey));
+  const bytes = image.width * image.height * 4;
+  if (bytes <= DECODED_BUDGET_BYTES && !decodedImages.has(key)) {
+    decodedImages.set(key, { image, bytes });
+    decodedBytes += bytes;
+    for (const [oldest, entry] of decodedImages) {
+      if (decodedBytes <= DECODED_BUDGET_BYTES) break;
+      decodedImages.delete(oldest);
+      decodedBytes -= entry.bytes;
+    }
+  }
+  return image;
+}
+
 async function loadImages(pool: Pool, storage: Storage, design: DesignRow) {
   const ids = pagesOf(design.layout).flatMap((p) =>
     p.layers.flatMap((l) => (l.kind === 'image' ? [l.asset_id] : [])),
   );
-  const images = new Map<string, Buffer>();
+  const images = new Map<string, Image>();
   if (!ids.length) return images;
   const { rows } = await pool.query<{ id: string; storage_key: string }>(
     `select id::text, storage_key from assets
      where account_id = $1 and kind = 'image' and id = any($2::bigint[]) and storage_key is not null`,
     [design.account_id, ids],
   );
-  for (const row of rows) images.set(row.id, await readAll(storage, row.storage_key));
+  for (const row of rows) images.set(row.id, await decodedImage(storage, row.id, row.storage_key));
   return images;
 }
 
