@@ -1,13 +1,15 @@
 // The curated fonts, shipped through npm as @fontsource WOFF2 files (open licences: SIL OFL or
 // Apache 2.0) and registered with @napi-rs/canvas once per process. Latin and Latin Extended
-// subsets, regular and bold; colour emoji from Noto Color Emoji as every text's fallback.
+// subsets, regular and bold. Colour emoji come from Twemoji as a COLRv0 font
+// (twemoji-colr-font: font OFL-1.1, graphics CC-BY 4.0 by Twitter), every text's fallback:
+// the Skia of @napi-rs/canvas 1.0.11 draws COLRv0 glyphs but not Noto Color Emoji's COLRv1.
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { GlobalFonts } from '@napi-rs/canvas';
 import { FONT_PACKAGES } from '../core/designs/fonts.ts';
 
-export const EMOJI_FAMILY = 'Noto Color Emoji';
+export const EMOJI_FAMILY = 'Twemoji';
 
 const require = createRequire(import.meta.url);
 const filesOf = (pkg: string) =>
@@ -24,9 +26,9 @@ export function registerFonts(): void {
       if (/-(latin|latin-ext)-(400|700)-normal\.woff2$/.test(file))
         GlobalFonts.registerFromPath(path.join(dir, file), family);
   }
-  const emoji = filesOf('noto-color-emoji');
-  for (const file of readdirSync(emoji))
-    if (file.endsWith('-400-normal.woff2'))
-      GlobalFonts.registerFromPath(path.join(emoji, file), EMOJI_FAMILY);
+  GlobalFonts.registerFromPath(
+    path.join(path.dirname(require.resolve('twemoji-colr-font/package.json')), 'twemoji.woff2'),
+    EMOJI_FAMILY,
+  );
   registered = true;
 }

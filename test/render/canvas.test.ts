@@ -154,6 +154,32 @@ describe('text', () => {
     expect((await two(2)).y1 - (await two(1)).y1).toBeGreaterThan(30);
   });
 
+  it('draws colour emoji, skin tones and flags included, as one glyph each', async () => {
+    const img = await render([
+      { kind: 'text', text: '😀👍🏽🇫🇷', size: 80, color: '#000000', x: 10, y: 10, w: 380 },
+    ]);
+    // Each emoji fills an 80 px cell in its own colours: 😀 yellow, 👍🏽 tan, 🇫🇷 blue and red.
+    const colours = (x0: number) => {
+      const seen = { yellow: 0, tan: 0, blue: 0, red: 0 };
+      for (let y = 10; y < 100; y += 2)
+        for (let x = x0; x < x0 + 80; x += 2) {
+          const [r, g, b] = pixel(img, x, y);
+          if (r > 200 && g > 150 && b < 90) seen.yellow++;
+          if (r > 180 && g > 140 && g < 200 && b > 90 && b < 160) seen.tan++;
+          if (b > 120 && r < 60) seen.blue++;
+          if (r > 200 && g < 80 && b < 100) seen.red++;
+        }
+      return seen;
+    };
+    expect(colours(10).yellow).toBeGreaterThan(300);
+    expect(colours(90).tan).toBeGreaterThan(200);
+    const flag = colours(170);
+    expect(flag.blue).toBeGreaterThan(100);
+    expect(flag.red).toBeGreaterThan(100);
+    // Nothing is drawn past the three glyphs: the modifier and the flag's halves compose.
+    expect(inkBox(img).x1).toBeLessThan(10 + 3 * 80 + 8);
+  });
+
   it('breaks lines between words, never inside a grapheme', () => {
     const measure = (t: string) => [...new Intl.Segmenter().segment(t)].length * 10;
     expect(wrapText('one two three', 70, measure)).toEqual(['one two', 'three']);
