@@ -163,7 +163,7 @@ describe('text', () => {
       const seen = { yellow: 0, tan: 0, blue: 0, red: 0 };
       for (let y = 10; y < 100; y += 2)
         for (let x = x0; x < x0 + 80; x += 2) {
-          const [r, g, b] = pixel(img, x, y);
+          const [r = 0, g = 0, b = 0] = pixel(img, x, y);
           if (r > 200 && g > 150 && b < 90) seen.yellow++;
           if (r > 180 && g > 140 && g < 200 && b > 90 && b < 160) seen.tan++;
           if (b > 120 && r < 60) seen.blue++;
