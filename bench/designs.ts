@@ -1,13 +1,4 @@
-// Canvas rendering: a 1080×1080 design of 10 layers (text, one photo, shapes) rendered through
-// the render_design job by a worker process of its own (`bin/start.ts worker` on the bench
-// database), beside the same page drawn by renderPage in this process; then that worker's
-// resident memory over 1,000 renders (@napi-rs/canvas has open memory-growth reports).
-// Issue targets: job path at most 1.3× the direct drawing's ms per render; worker RSS grows
-// less than 100 MB over 1,000 renders.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import sharp from 'sharp';
 import { createAccount, setBudget } from '../core/accounts/service.ts';
 import { createApiKey } from '../core/apikeys/service.ts';
@@ -16,7 +7,7 @@ import { withTransaction } from '../core/db/pool.ts';
 import { enqueueRender, insertDesign } from '../core/designs/db.ts';
 import { ASPECTS, Layout } from '../core/designs/layout.ts';
 import { decodeImage, type RenderInput, renderPage } from '../render/canvas.ts';
-import type { BenchService } from './support.ts';
+import { type BenchService, memoryOf, spawnServiceProcess } from './support.ts';
 
 const PHOTO_SIZE = 1000;
 const WARM_UP = 50;
@@ -150,41 +141,8 @@ async function uploadPhoto(svc: BenchService, bytes: Buffer) {
   return { account, assetId: ((await res.json()) as { id: string }).id };
 }
 
-/** `node bin/start.ts worker` on the bench database and storage; resolves once it runs. */
-async function startWorkerProcess(svc: BenchService): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [path.resolve(import.meta.dirname, '../bin/start.ts'), 'worker'],
-    {
-      env: {
-        ...process.env,
-        DATABASE_URL: svc.databaseUrl,
-        LOG_LEVEL: 'info',
-        ...(svc.dataDir ? { DATA_DIR: svc.dataDir } : {}),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let tail = '';
-  const keep = (d: Buffer) => {
-    tail = (tail + d).slice(-4000);
-  };
-  child.stderr!.on('data', keep);
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      keep(d);
-      if (tail.includes('"msg":"worker started"')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited ${code}: ${tail}`)));
-  });
-  return child;
-}
-
-const rssOf = async (pid: number) => {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]);
-  return { rss: kb('VmRSS') * 1024, peak: kb('VmHWM') * 1024 };
-};
+const startWorkerProcess = async (svc: BenchService) =>
+  (await spawnServiceProcess(svc, 'worker', /"msg":"worker started"/)).child;
 
 /**
  * Renders designs through the job path as the API does (a new layout_version and its job in
@@ -282,7 +240,7 @@ export async function benchRenders(
     // Both paths warm up; the worker's memory is measured from there on.
     for (let i = 0; i < 5; i++) await timed(withBytes);
     await inFlight(WARM_UP);
-    const warm = await rssOf(worker.pid!);
+    const warm = await memoryOf(worker.pid!);
     rss.push([done, warm.rss]);
 
     // One render at a time on every path, in alternating rounds so that load from elsewhere
@@ -301,10 +259,10 @@ export async function benchRenders(
     const rest = Math.max(0, renders - done);
     const started = performance.now();
     await inFlight(rest, async () => {
-      if (done % 250 === 0) rss.push([done, (await rssOf(worker.pid!)).rss]);
+      if (done % 250 === 0) rss.push([done, (await memoryOf(worker.pid!)).rss]);
     });
     const concurrentS = (performance.now() - started) / 1000;
-    const last = await rssOf(worker.pid!);
+    const last = await memoryOf(worker.pid!);
     if (rss.at(-1)![0] !== done) rss.push([done, last.rss]);
 
     const ratio = mean(times.job) / mean(times.direct);

@@ -15,7 +15,13 @@ import sharp from 'sharp';
 import { createAccount, setBudget } from '../core/accounts/service.ts';
 import { createApiKey } from '../core/apikeys/service.ts';
 import { makeNoiseVideo } from '../test/support/noiseVideo.ts';
-import { type BenchService, type LoadResult, load } from './support.ts';
+import {
+  type BenchService,
+  type LoadResult,
+  load,
+  memoryOf,
+  spawnServiceProcess,
+} from './support.ts';
 
 async function mediaKey(svc: BenchService) {
   const account = await createAccount(svc.pool, {
@@ -89,35 +95,13 @@ export async function benchRawUpload(svc: BenchService, seconds: number) {
  * (VmHWM) from /proc, so the figure is the API's alone.
  */
 export async function benchChunkedMemory(svc: BenchService, megabytes = 200) {
-  const { spawn } = await import('node:child_process');
-  const { readFile } = await import('node:fs/promises');
-  const api = spawn(
-    process.execPath,
-    [path.resolve(import.meta.dirname, '../bin/start.ts'), 'api'],
-    {
-      env: {
-        ...process.env,
-        DATABASE_URL: svc.databaseUrl,
-        PORT: '0',
-        LOG_LEVEL: 'info',
-        DATA_DIR: svc.dataDir ?? os.tmpdir(),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+  const { child: api, ready } = await spawnServiceProcess(
+    svc,
+    'api',
+    /Server listening at (http:\/\/127\.0\.0\.1:\d+)/,
   );
-  let out = '';
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    api.stdout.on('data', (d) => {
-      out += d;
-      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    api.once('exit', (code) => reject(new Error(`api exited ${code}: ${out}`)));
-  });
-  const peakOf = async () => {
-    const status = await readFile(`/proc/${api.pid}/status`, 'utf8');
-    return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024;
-  };
+  const baseUrl = ready[1]!;
+  const peakOf = async () => (await memoryOf(api.pid!)).peak;
   try {
     return await chunkedUpload({ ...svc, baseUrl }, megabytes, peakOf);
   } finally {

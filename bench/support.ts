@@ -1,6 +1,8 @@
 // Shared benchmark plumbing: a service like `npm start` (API and workers in this process) on
 // a throwaway embedded Postgres (or DATABASE_URL), and an autocannon runner on loopback.
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -96,3 +98,49 @@ export async function load(
 export const fmt = (r: LoadResult) =>
   `${Math.round(r.rps).toString().padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms` +
   (r.errors || r.non2xx ? `  (errors ${r.errors}, non-2xx ${r.non2xx})` : '');
+
+/**
+ * Starts `node bin/start.ts <role>` on the bench's database and storage, resolving once its
+ * output matches `ready` (with the match), so the bench can measure that process alone.
+ */
+export async function spawnServiceProcess(
+  svc: BenchService,
+  role: 'api' | 'worker',
+  ready: RegExp,
+): Promise<{ child: ChildProcess; ready: RegExpExecArray }> {
+  const child = spawn(
+    process.execPath,
+    [path.resolve(import.meta.dirname, '../bin/start.ts'), role],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: svc.databaseUrl,
+        PORT: '0',
+        LOG_LEVEL: 'info',
+        DATA_DIR: svc.dataDir ?? os.tmpdir(),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let tail = '';
+  const keep = (d: Buffer) => {
+    tail = (tail + d).slice(-4000);
+  };
+  child.stderr!.on('data', keep);
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      keep(d);
+      const m = ready.exec(tail);
+      if (m) resolve(m);
+    });
+    child.once('exit', (code) => reject(new Error(`${role} exited ${code}: ${tail}`)));
+  });
+  return { child, ready: match };
+}
+
+/** A process's resident memory now and at its peak (VmRSS, VmHWM), in bytes. */
+export async function memoryOf(pid: number): Promise<{ rss: number; peak: number }> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]);
+  return { rss: kb('VmRSS') * 1024, peak: kb('VmHWM') * 1024 };
+}
