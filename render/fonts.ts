@@ -1,8 +1,10 @@
 // The curated fonts, shipped through npm as @fontsource WOFF2 files (open licences: SIL OFL or
 // Apache 2.0) and registered with @napi-rs/canvas once per process. Latin and Latin Extended
 // subsets, regular and bold. Colour emoji come from Twemoji as a COLRv0 font
-// (twemoji-colr-font: font OFL-1.1, graphics CC-BY 4.0 by Twitter), every text's fallback:
-// the Skia of @napi-rs/canvas 1.0.11 draws COLRv0 glyphs but not Noto Color Emoji's COLRv1.
+// (twemoji-colr-font: font OFL-1.1, graphics CC-BY 4.0 by Twitter), every text's fallback.
+// One 0.5 MB file, each emoji 1 em wide. (@napi-rs/canvas 1.0.11 uses only the first file
+// registered under a family; @fontsource's numbered Noto Color Emoji subsets are SVG-only
+// and sort first, so Noto drew missing-glyph boxes.)
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
