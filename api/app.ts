@@ -17,6 +17,7 @@ import { assetUrlKey } from '../core/assets/signedUrls.ts';
 import { createBudgetCounter } from '../core/auth/budget.ts';
 import type { Config } from '../core/config.ts';
 import type { Pool } from '../core/db/pool.ts';
+import { createRenderWaits } from '../core/designs/renderWaits.ts';
 import { outboundPolicy } from '../core/outbound/guard.ts';
 import { type Storage, storageFor } from '../core/storage/storage.ts';
 import type { AuthContext } from './auth.ts';
@@ -105,10 +106,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     outbound: outboundPolicy(deps.config),
     urlKey: assetUrlKey(deps.sessionSecret),
   };
+  const renders = createRenderWaits(deps.pool);
+  app.addHook('onClose', () => renders.notifications.close());
   await app.register(signedMediaRoutes, { media });
   await app.register(designTemplateRoutes);
-  await app.register(restRoutes, { auth, media, prefix: '/v1' });
+  await app.register(restRoutes, { auth, media, renders, prefix: '/v1' });
   await app.register(graphqlRoutes, { auth });
-  await app.register(mcpRoutes, { auth, config: deps.config, media, ...deps.mcp });
+  await app.register(mcpRoutes, { auth, config: deps.config, media, renders, ...deps.mcp });
   return Object.assign(app, { auth });
 }

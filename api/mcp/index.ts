@@ -4,9 +4,11 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { MediaDeps } from '../../core/assets/service.ts';
+import { assertWithinBudget, budgetHeaders } from '../../core/auth/access.ts';
 import type { Config } from '../../core/config.ts';
+import type { RenderWaits } from '../../core/designs/renderWaits.ts';
 import { DomainError } from '../../core/errors.ts';
 import { type AuthContext, authenticateBearer, principalOf } from '../auth.ts';
 import { asDomainError, sendError } from '../errors.ts';
@@ -24,6 +26,31 @@ export type McpOptions = {
   /** Tools added by tests (e.g. a deliberately slow one). */
   extraTools?: ToolDefinition[];
 };
+
+/**
+ * JSON-RPC batches (allowed by revisions 2024-11-05 and 2025-03-26) run their calls at once, so
+ * each message costs one request of the account's budget (the bearer layer counted the first),
+ * and a batch holds at most this many.
+ */
+export const MAX_BATCH = 20;
+
+async function chargeBatch(auth: AuthContext, req: FastifyRequest, reply: FastifyReply) {
+  if (!Array.isArray(req.body) || req.body.length <= 1) return;
+  if (req.body.length > MAX_BATCH)
+    throw new DomainError(
+      400,
+      'batch_too_large',
+      `A JSON-RPC batch holds at most ${MAX_BATCH} messages; send these ${req.body.length} in several requests.`,
+    );
+  const window = await auth.budget.count(
+    principalOf(req).accountId,
+    req.budget!.limit,
+    req.body.length - 1,
+  );
+  reply.headers(budgetHeaders(window));
+  assertWithinBudget(window);
+  req.budget = window;
+}
 
 /** A refusal before MCP dispatch, as a JSON-RPC error object (id unknown: null). */
 const jsonRpcError = (err: DomainError) => ({
@@ -43,7 +70,7 @@ function webHeaders(req: FastifyRequest): Headers {
 }
 
 export const mcpRoutes: FastifyPluginAsync<
-  { auth: AuthContext; config: Config; media: MediaDeps } & McpOptions
+  { auth: AuthContext; config: Config; media: MediaDeps; renders: RenderWaits } & McpOptions
 > = async (app, opts) => {
   const registry = compileTools([
     ...ACCOUNT_TOOLS,
@@ -87,9 +114,11 @@ export const mcpRoutes: FastifyPluginAsync<
       ],
     },
     async (req, reply) => {
+      await chargeBatch(opts.auth, req, reply);
       const server = buildMcpServer(registry, {
         pool: opts.auth.pool,
         media: opts.media,
+        renders: opts.renders,
         principal: principalOf(req),
         budget: req.budget!,
       });

@@ -6,12 +6,15 @@ import type { Feature, Scope } from '../../core/accounts/plans.ts';
 import type { MediaDeps } from '../../core/assets/service.ts';
 import type { Budget, Principal } from '../../core/auth/principal.ts';
 import type { Pool } from '../../core/db/pool.ts';
+import type { RenderWaits } from '../../core/designs/renderWaits.ts';
 
 /** What a tool handler gets besides its arguments. */
 export type ToolContext = {
   pool: Pool;
   /** The media library's storage and addresses. */
   media: MediaDeps;
+  /** The process's render waits, for the Canvas tools. */
+  renders: RenderWaits;
   principal: Principal;
   budget: Budget;
   /** Reports progress when the client asked for it (a progressToken); a no-op otherwise. */

@@ -1,18 +1,19 @@
 // The /v1 REST folder: every route here takes a bearer credential, checked by one hook.
 import type { FastifyPluginAsync } from 'fastify';
 import type { MediaDeps } from '../../core/assets/service.ts';
+import type { RenderWaits } from '../../core/designs/renderWaits.ts';
 import { type AuthContext, bearerAuthHook } from '../auth.ts';
 import { assetRoutes } from './assets.ts';
 import { designRoutes } from './designs.ts';
 import { meRoutes } from './me.ts';
 import { postRoutes } from './posts.ts';
 
-export type RestDeps = { auth: AuthContext; media: MediaDeps };
+export type RestDeps = { auth: AuthContext; media: MediaDeps; renders: RenderWaits };
 
-export const restRoutes: FastifyPluginAsync<RestDeps> = async (app, { auth, media }) => {
+export const restRoutes: FastifyPluginAsync<RestDeps> = async (app, { auth, media, renders }) => {
   app.addHook('onRequest', bearerAuthHook(auth));
   await app.register(meRoutes);
-  const designs = { pool: auth.pool, publicBaseUrl: media.publicBaseUrl };
+  const designs = { pool: auth.pool, publicBaseUrl: media.publicBaseUrl, renders };
   await app.register(postRoutes, { pool: auth.pool, designs });
   await app.register(designRoutes, { designs });
   await app.register(assetRoutes, { media });

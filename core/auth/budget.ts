@@ -16,8 +16,8 @@ const WINDOW_MS = 60_000;
 type Entry = { window: number; shared: number; pending: number };
 
 export type BudgetCounter = {
-  /** Counts one request of `accountId` and returns the window after counting it. */
-  count(accountId: string, limit: number): Promise<Budget>;
+  /** Counts `n` requests (default 1) of `accountId` and returns the window after counting. */
+  count(accountId: string, limit: number, n?: number): Promise<Budget>;
   /** Adds unflushed counts to Postgres and refreshes shared totals. */
   flush(): Promise<void>;
   /** Stops the timer after a last flush. */
@@ -73,7 +73,7 @@ export function createBudgetCounter(pool: Pool, flushMs = FLUSH_MS): BudgetCount
   timer.unref();
 
   return {
-    async count(accountId, limit) {
+    async count(accountId, limit, n = 1) {
       const window = windowOf(Date.now());
       let entry = entries.get(accountId);
       if (!entry || entry.window !== window) {
@@ -86,7 +86,7 @@ export function createBudgetCounter(pool: Pool, flushMs = FLUSH_MS): BudgetCount
         });
         entry.shared = Math.max(entry.shared, rows[0]?.used ?? 0);
       }
-      entry.pending += 1;
+      entry.pending += n;
       return { limit, used: entry.shared + entry.pending, resetAt: new Date(window + WINDOW_MS) };
     },
     flush,

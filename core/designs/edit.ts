@@ -23,6 +23,7 @@ import {
 } from './db.ts';
 import { applyLayerOps } from './layerOps.ts';
 import { Layout } from './layout.ts';
+import { withRenderSlot } from './renderWaits.ts';
 import type { DesignEditInput, DesignRef, DesignState, EditLayersInput } from './schema.ts';
 import {
   checkedLayout,
@@ -101,30 +102,32 @@ async function changeDesign(
   ref: DesignRef,
   opts: { layoutVersion?: number; onlyThisPost: boolean; change: LayoutChange },
 ): Promise<DesignState> {
-  const saved = await withTransaction(deps.pool, async (tx) => {
-    const { post, design } = await lockTarget(tx, caller, ref);
-    if (opts.layoutVersion !== undefined && opts.layoutVersion !== design.layout_version)
-      throw versionConflict(design.layout_version);
-    let target = design;
-    if (opts.onlyThisPost && post && (await isShared(tx, design.id, post.id))) {
-      // The post keeps showing the shared pages until its own copy has rendered.
-      target = await copyDesign(tx, design.id);
-      await tx.query('update posts set design_id = $2 where id = $1', [post.id, target.id]);
-    }
-    const next = await opts.change(tx, target, post);
-    // Re-rendering replaces the design's pages: published posts keep theirs on a frozen copy.
-    await freezePublishedPosts(tx, target.id);
-    if (!next) {
-      await clearRenderError(tx, target.id);
-      await enqueueRender(tx, target.id, target.layout_version);
-      return target;
-    }
-    await refitLinkedPosts(tx, target.id, next.layout);
-    const row = await saveLayout(tx, target.id, next);
-    await enqueueRender(tx, row.id, row.layout_version);
-    return row;
+  return withRenderSlot(deps.renders, caller.accountId, async () => {
+    const saved = await withTransaction(deps.pool, async (tx) => {
+      const { post, design } = await lockTarget(tx, caller, ref);
+      if (opts.layoutVersion !== undefined && opts.layoutVersion !== design.layout_version)
+        throw versionConflict(design.layout_version);
+      let target = design;
+      if (opts.onlyThisPost && post && (await isShared(tx, design.id, post.id))) {
+        // The post keeps showing the shared pages until its own copy has rendered.
+        target = await copyDesign(tx, design.id);
+        await tx.query('update posts set design_id = $2 where id = $1', [post.id, target.id]);
+      }
+      const next = await opts.change(tx, target, post);
+      // Re-rendering replaces the design's pages: published posts keep theirs on a frozen copy.
+      await freezePublishedPosts(tx, target.id);
+      if (!next) {
+        await clearRenderError(tx, target.id);
+        await enqueueRender(tx, target.id, target.layout_version);
+        return target;
+      }
+      await refitLinkedPosts(tx, target.id, next.layout);
+      const row = await saveLayout(tx, target.id, next);
+      await enqueueRender(tx, row.id, row.layout_version);
+      return row;
+    });
+    return renderedState(deps, saved, ref.post_id ?? null);
   });
-  return renderedState(deps, saved, ref.post_id ?? null);
 }
 
 /**

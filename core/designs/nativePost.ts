@@ -14,6 +14,7 @@ import { CreatePostInput, PostReceipt } from '../posts/schema.ts';
 import { brandFor, toPost } from '../posts/service.ts';
 import { enqueueRender, insertDesign, linkPost, lockDesign } from './db.ts';
 import { Layout } from './layout.ts';
+import { withRenderSlot } from './renderWaits.ts';
 import {
   awaitPages,
   checkedLayout,
@@ -77,7 +78,15 @@ function assertCopyFits(input: NativePostInput, layout: Layout) {
   return kind;
 }
 
-export async function createNativePost(
+/** A post showing a new or an existing design; answers once its pages rendered (bounded). */
+export const createNativePost = (
+  deps: DesignDeps,
+  caller: DesignCaller,
+  input: NativePostInput,
+): Promise<NativePostReceipt> =>
+  withRenderSlot(deps.renders, caller.accountId, () => createAndAwait(deps, caller, input));
+
+async function createAndAwait(
   deps: DesignDeps,
   caller: DesignCaller,
   input: NativePostInput,

@@ -13,13 +13,20 @@ import { inferKind, platformFitIssues } from '../posts/platformFit.ts';
 import { type DesignRow, renderedPages, unpublishedPostsOf } from './db.ts';
 import { FONT_NAMES, isKnownFont } from './fonts.ts';
 import { assignCids, type Layout, pagesOf } from './layout.ts';
+import { type RenderWaits, waitForRender } from './renderWaits.ts';
 import type { DesignState } from './schema.ts';
 import { TEMPLATES, type Template } from './templates.ts';
 
 /** Who calls a design operation: a post caller plus the plan (premium templates). */
 export type DesignCaller = Pick<Principal, 'accountId' | 'selectedBrandId' | 'credential' | 'plan'>;
 
-export type DesignDeps = { pool: Pool; publicBaseUrl: string; renderWaitMs?: number };
+export type DesignDeps = {
+  pool: Pool;
+  publicBaseUrl: string;
+  /** The process's render waits (one LISTEN connection, a bound per account). */
+  renders: RenderWaits;
+  renderWaitMs?: number;
+};
 
 /** How long the API waits for a render before answering with `render_error`. */
 export const RENDER_WAIT_MS = 15_000;
@@ -110,58 +117,6 @@ export function designFit(
   return { kind, issues };
 }
 
-/** Waits (LISTEN) until the design's `version` rendered or failed, or the time is up. */
-export async function waitForRender(
-  pool: Pool,
-  designId: string,
-  version: number,
-  timeoutMs: number,
-) {
-  const client = await pool.connect();
-  let wake: () => void = () => {};
-  const woken = new Promise<void>((r) => {
-    wake = r;
-  });
-  const onNotification = (n: { payload?: string }) => {
-    if (n.payload === `${designId}:${version}`) wake();
-  };
-  client.on('notification', onNotification);
-  try {
-    await client.query('listen design_rendered');
-    const state = async () =>
-      (
-        await client.query<{ rendered_version: number | null; render_error: string | null }>(
-          'select rendered_version, render_error from designs where id = $1',
-          [designId],
-        )
-      ).rows[0];
-    let row = await state();
-    if (row && row.rendered_version !== version && !row.render_error) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([woken, new Promise<void>((r) => (timer = setTimeout(r, timeoutMs)))]);
-      clearTimeout(timer);
-      row = await state();
-    }
-    if (!row) return { rendered: false, error: 'The design no longer exists.' };
-    if (row.rendered_version === version) return { rendered: true, error: null };
-    return {
-      rendered: false,
-      error:
-        row.render_error ??
-        `Rendering did not finish within ${timeoutMs / 1000} s; it goes on, retry PATCH /v1/posts/{id}/design later.`,
-    };
-  } finally {
-    // The client goes back to the pool: neither the listener nor the LISTEN may outlive this
-    // call, and a client that cannot UNLISTEN (a broken connection) is discarded.
-    client.off('notification', onNotification);
-    const broken = await client.query('unlisten design_rendered').then(
-      () => undefined,
-      (err: Error) => err,
-    );
-    client.release(broken);
-  }
-}
-
 export const pagePaths = (deps: Pick<DesignDeps, 'publicBaseUrl'>, ids: string[]) =>
   ids.map((id) => assetContentUrl(deps.publicBaseUrl, id));
 
@@ -171,7 +126,7 @@ export async function awaitPages(
   design: Pick<DesignRow, 'id' | 'layout_version'>,
 ): Promise<{ pageIds: string[]; error: string | null }> {
   const outcome = await waitForRender(
-    deps.pool,
+    deps,
     design.id,
     design.layout_version,
     deps.renderWaitMs ?? RENDER_WAIT_MS,

@@ -9,6 +9,7 @@ import { isId } from '../ids.ts';
 import { readAll, type Storage } from '../storage/storage.ts';
 import { type DesignRow, designIdOfPost, enqueueRender, findDesign, insertDesign } from './db.ts';
 import { ASPECTS, type Layer, Layout, pagesOf } from './layout.ts';
+import { withRenderSlot } from './renderWaits.ts';
 import type { CreateDesignInput, DesignRef, DesignState, LayersView } from './schema.ts';
 import {
   awaitPages,
@@ -22,7 +23,14 @@ import {
 import { layoutFromTemplate } from './templates.ts';
 
 /** MCP create_design: a design master for a brand, rendered, with no post and no schedule. */
-export async function createDesign(
+export const createDesign = (
+  deps: DesignDeps,
+  caller: DesignCaller,
+  input: CreateDesignInput,
+): Promise<DesignState> =>
+  withRenderSlot(deps.renders, caller.accountId, () => createAndAwait(deps, caller, input));
+
+async function createAndAwait(
   deps: DesignDeps,
   caller: DesignCaller,
   input: CreateDesignInput,
@@ -148,7 +156,9 @@ export async function previewDesign(
   page: number,
 ): Promise<Preview> {
   const design = await resolveDesign(deps.pool, caller, ref);
-  const { pageIds, error } = await awaitPages(deps, design);
+  const { pageIds, error } = await withRenderSlot(deps.renders, caller.accountId, () =>
+    awaitPages(deps, design),
+  );
   if (error) throw conflict('render_failed', error);
   const pageId = pageIds[page];
   if (!pageId)

@@ -28,6 +28,7 @@ const write = { readOnlyHint: false, destructiveHint: false, openWorldHint: fals
 const designDeps = (ctx: ToolContext) => ({
   pool: ctx.pool,
   publicBaseUrl: ctx.media.publicBaseUrl,
+  renders: ctx.renders,
 });
 
 export const CANVAS_TOOLS = [

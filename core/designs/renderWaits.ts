@@ -1,0 +1,103 @@
+// How the API waits for renders: on the process's one LISTEN connection (core/db/notifications.ts),
+// never on a pooled connection of its own, and at most a few renders at once per account, so
+// one account's burst of design calls can neither drain the pool nor fill the render queue.
+
+import { createNotifications, type Notifications } from '../db/notifications.ts';
+import type { Pool } from '../db/pool.ts';
+import { DomainError } from '../errors.ts';
+
+export const RENDERED_CHANNEL = 'design_rendered';
+
+/** Design operations (each renders and waits) one account may have running in one process. */
+export const RENDERS_PER_ACCOUNT = 4;
+
+export type RenderWaits = {
+  notifications: Notifications;
+  /** Running render-and-wait operations per account. */
+  running: Map<string, number>;
+  perAccount: number;
+};
+
+export function createRenderWaits(pool: Pool, perAccount = RENDERS_PER_ACCOUNT): RenderWaits {
+  return { notifications: createNotifications(pool), running: new Map(), perAccount };
+}
+
+/**
+ * Runs a design operation that renders and waits, refused (429, before anything is stored)
+ * while the account already has `perAccount` of them running here.
+ */
+export async function withRenderSlot<T>(
+  waits: RenderWaits,
+  accountId: string,
+  operation: () => Promise<T>,
+): Promise<T> {
+  const running = waits.running.get(accountId) ?? 0;
+  if (running >= waits.perAccount)
+    throw new DomainError(
+      429,
+      'too_many_renders',
+      `This account already has ${waits.perAccount} design renders in progress; wait for one to finish, then try again.`,
+      {},
+      { 'Retry-After': '5' },
+    );
+  waits.running.set(accountId, running + 1);
+  try {
+    return await operation();
+  } finally {
+    const left = (waits.running.get(accountId) ?? 1) - 1;
+    if (left > 0) waits.running.set(accountId, left);
+    else waits.running.delete(accountId);
+  }
+}
+
+export type RenderOutcome = { rendered: boolean; error: string | null };
+
+/** Waits until the design's `version` rendered or failed, or the time is up. */
+export async function waitForRender(
+  deps: { pool: Pool; renders: RenderWaits },
+  designId: string,
+  version: number,
+  timeoutMs: number,
+): Promise<RenderOutcome> {
+  let wake: () => void = () => {};
+  const nextWake = () =>
+    new Promise<false>((resolve) => {
+      wake = () => resolve(false);
+    });
+  let woken = nextWake();
+  const unsubscribe = await deps.renders.notifications.subscribe(RENDERED_CHANNEL, (payload) => {
+    if (payload === undefined || payload === `${designId}:${version}`) wake();
+  });
+  const state = async () =>
+    (
+      await deps.pool.query<{ rendered_version: number | null; render_error: string | null }>(
+        'select rendered_version, render_error from designs where id = $1',
+        [designId],
+      )
+    ).rows[0];
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const deadline = new Promise<true>((resolve) => {
+      timer = setTimeout(() => resolve(true), timeoutMs);
+    });
+    let row = await state();
+    // A lost connection wakes every waiter early: it looks again and waits out its time.
+    while (row && row.rendered_version !== version && !row.render_error) {
+      const timedOut = await Promise.race([woken, deadline]);
+      woken = nextWake();
+      row = await state();
+      if (timedOut) break;
+    }
+    if (!row) return { rendered: false, error: 'The design no longer exists.' };
+    if (row.rendered_version === version) return { rendered: true, error: null };
+    return {
+      rendered: false,
+      error:
+        row.render_error ??
+        `Rendering did not finish within ${timeoutMs / 1000} s; it goes on, retry PATCH /v1/posts/{id}/design later.`,
+    };
+  } finally {
+    clearTimeout(timer);
+    unsubscribe();
+  }
+}
