@@ -17,6 +17,7 @@ import { assetUrlKey } from '../core/assets/signedUrls.ts';
 import { createBudgetCounter } from '../core/auth/budget.ts';
 import type { Config } from '../core/config.ts';
 import type { Pool } from '../core/db/pool.ts';
+import { mediaTools } from '../core/media/tools.ts';
 import { outboundPolicy } from '../core/outbound/guard.ts';
 import { type Storage, storageFor } from '../core/storage/storage.ts';
 import type { AuthContext } from './auth.ts';
@@ -104,6 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     tempDir: path.join(deps.config.dataDir, 'tmp'),
     outbound: outboundPolicy(deps.config),
     urlKey: assetUrlKey(deps.sessionSecret),
+    tools: mediaTools(deps.config),
   };
   await app.register(signedMediaRoutes, { media });
   await app.register(designTemplateRoutes);
