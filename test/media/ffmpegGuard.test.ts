@@ -11,6 +11,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import ffprobeInstaller from '@ffprobe-installer/ffprobe';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../core/config.ts';
 import { videoFrame } from '../../core/media/frame.ts';
@@ -128,16 +130,22 @@ describe('a DASH manifest uploaded as a video', () => {
     await expectNothingStored(strict, strictKey);
   });
 
-  it('is refused when ingested from a video/* URL; only the manifest itself is downloaded', async () => {
+  describe('ingested from a video/* URL', () => {
     // The ingest needs loopback allowed for its own download; the manifest's BaseURL is on the
-    // same allowed address, so the guard would let it through: only the demuxer whitelist
-    // stops ffprobe from fetching it.
-    const server = await startServer({
-      env: { OUTBOUND_ALLOWLIST: '127.0.0.1/32', OUTBOUND_ALLOW_HTTP: 'true' },
-    });
-    try {
+    // same allowed address, so the guard would let it through if it were asked: only the
+    // demuxer whitelist stops ffprobe fetching it.
+    let server: TestServer;
+    let key: string;
+    beforeAll(async () => {
+      server = await startServer({
+        env: { OUTBOUND_ALLOWLIST: '127.0.0.1/32', OUTBOUND_ALLOW_HTTP: 'true' },
+      });
       const acct = await makeAccount(server.pool);
-      const key = await makeKey(server.pool, acct.accountId, ['read', 'media']);
+      key = await makeKey(server.pool, acct.accountId, ['read', 'media']);
+    });
+    afterAll(() => server.close());
+
+    it('is refused by POST /v1/assets; only the manifest itself is downloaded', async () => {
       received.length = 0;
       const res = await call(server, 'POST', '/v1/assets', {
         key,
@@ -148,9 +156,29 @@ describe('a DASH manifest uploaded as a video', () => {
       expect(res.body.detail[0].msg).toMatch(ACCEPTED);
       expect(received).toEqual(['GET /manifest.mpd']);
       await expectNothingStored(server, key);
-    } finally {
-      await server.close();
-    }
+    });
+
+    it('is refused by the MCP tool upload_asset the same way', async () => {
+      const client = new Client({ name: 'test-client', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${key}` } },
+        }),
+      );
+      try {
+        received.length = 0;
+        const res = await client.callTool({
+          name: 'upload_asset',
+          arguments: { url: `${origin}/manifest.mpd` },
+        });
+        expect(res.isError).toBe(true);
+        expect(JSON.stringify(res.content)).toMatch(ACCEPTED);
+        expect(received).toEqual(['GET /manifest.mpd']);
+        await expectNothingStored(server, key);
+      } finally {
+        await client.close();
+      }
+    });
   });
 });
 
