@@ -6,12 +6,17 @@ FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 # Production dependencies only; Node 24 comes from the base image.
+# The image runs Debian's maintained ffmpeg (FFMPEG_PATH/FFPROBE_PATH below), so the static
+# binaries from npm (the ffmpeg one dates from 2018) are left out.
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force \
-  # The ffmpeg and ffprobe binaries from npm must be executable by the non-root user.
-  && chmod 755 node_modules/@ffmpeg-installer/linux-*/ffmpeg node_modules/@ffprobe-installer/linux-*/ffprobe
+  && rm -rf node_modules/@ffmpeg-installer/linux-* node_modules/@ffprobe-installer/linux-*
 
 FROM node:24-bookworm-slim AS runtime
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends ffmpeg \
+  && rm -rf /var/lib/apt/lists/*
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data \
+  FFMPEG_PATH=/usr/bin/ffmpeg FFPROBE_PATH=/usr/bin/ffprobe
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./

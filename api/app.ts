@@ -18,6 +18,7 @@ import { createBudgetCounter } from '../core/auth/budget.ts';
 import type { Config } from '../core/config.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { createRenderWaits } from '../core/designs/renderWaits.ts';
+import { mediaTools } from '../core/media/tools.ts';
 import { outboundPolicy } from '../core/outbound/guard.ts';
 import { type Storage, storageFor } from '../core/storage/storage.ts';
 import type { AuthContext } from './auth.ts';
@@ -105,6 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     tempDir: path.join(deps.config.dataDir, 'tmp'),
     outbound: outboundPolicy(deps.config),
     urlKey: assetUrlKey(deps.sessionSecret),
+    tools: mediaTools(deps.config),
   };
   const renders = createRenderWaits(deps.pool);
   app.addHook('onClose', () => renders.notifications.close());

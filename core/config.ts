@@ -1,5 +1,6 @@
 // Service configuration: read once from the environment and validated with zod, so a bad
 // value stops start-up with a message that names the variable (CONTRACT.md, Configuration).
+import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -8,6 +9,19 @@ const boolean = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const cidr = z.string().regex(/^[0-9a-fA-F:.]+\/\d{1,3}$/, 'expected a CIDR such as 127.0.0.0/8');
+
+/** An absolute path to an executable file (a configured ffmpeg or ffprobe). */
+const executable = z
+  .string()
+  .refine((p) => path.isAbsolute(p), 'must be an absolute path, e.g. /usr/bin/ffmpeg')
+  .refine((p) => {
+    try {
+      accessSync(p, constants.X_OK);
+      return statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  }, 'must name an executable file');
 
 const envSchema = z
   .object({
@@ -47,6 +61,9 @@ const envSchema = z
     S3_ACCESS_KEY_ID: z.string().min(1).optional(),
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     S3_FORCE_PATH_STYLE: boolean.default(false),
+    FFMPEG_PATH: executable.optional(),
+    FFPROBE_PATH: executable.optional(),
+    FFMPEG_TIMEOUT_S: z.coerce.number().positive().max(3600).default(60),
   })
   .superRefine((e, ctx) => {
     if (e.STORAGE !== 's3') return;
@@ -83,6 +100,12 @@ export type Config = {
   llm: { baseUrl: string; apiKey: string | undefined; model: string | undefined } | undefined;
   signup: 'first' | 'open' | 'closed';
   logLevel: string;
+  /** A system ffmpeg; unset: the binary from @ffmpeg-installer (see core/media/tools.ts). */
+  ffmpegPath: string | undefined;
+  /** A system ffprobe; unset: the binary from @ffprobe-installer. */
+  ffprobePath: string | undefined;
+  /** How long one ffprobe or ffmpeg run on user media may take before it is killed. */
+  ffmpegTimeoutMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -125,5 +148,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     signup: e.SIGNUP,
     logLevel: e.LOG_LEVEL,
+    ffmpegPath: e.FFMPEG_PATH,
+    ffprobePath: e.FFPROBE_PATH,
+    ffmpegTimeoutMs: Math.max(1, Math.round(e.FFMPEG_TIMEOUT_S * 1000)),
   };
 }

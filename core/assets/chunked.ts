@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { requireOwnedBrand } from '../brands/service.ts';
 import { invalid, notFound } from '../errors.ts';
 import { probeMedia } from '../media/probe.ts';
+import { ACCEPTED_FORMATS, MediaToolFailed } from '../media/tools.ts';
 import { deleteQuietly, type Storage } from '../storage/storage.ts';
 import {
   type Asset,
@@ -187,11 +188,19 @@ export async function fileMediaFile(
   const key = `assets/${owner.accountId}/${randomUUID()}`;
   let stored = false;
   try {
-    const facts = await probeMedia(spooled.file);
+    const facts = await probeMedia(deps.tools, spooled.file).catch((err: unknown) => {
+      if (err instanceof MediaToolFailed && err.reason === 'timeout')
+        throw invalid(
+          meta.loc,
+          `reading the file took longer than ${deps.tools.timeoutMs / 1000} s, so it was given up; send a standard ${ACCEPTED_FORMATS} file`,
+          'media_timeout',
+        );
+      throw err;
+    });
     if (!facts)
       throw invalid(
         meta.loc,
-        'the bytes are not a video or audio file ffprobe can read',
+        `the bytes are not a file in an accepted format (${ACCEPTED_FORMATS}); manifests and playlists (DASH, HLS), concat scripts and image sequences are refused`,
         'not_media',
       );
     await deps.storage.putFile(key, spooled.file);

@@ -10,6 +10,7 @@ import type { Pool } from '../db/pool.ts';
 import { DomainError, invalid, notFound } from '../errors.ts';
 import { isId } from '../ids.ts';
 import { videoFrame } from '../media/frame.ts';
+import type { MediaTools } from '../media/tools.ts';
 import type { OutboundPolicy } from '../outbound/guard.ts';
 import { deleteQuietly, type Storage } from '../storage/storage.ts';
 import {
@@ -38,6 +39,8 @@ export type MediaDeps = {
   outbound: OutboundPolicy;
   /** Signs expiring asset addresses (signed_url); none are given out without it. */
   urlKey?: Buffer;
+  /** ffprobe and ffmpeg, with their time limit: every run on user media goes through them. */
+  tools: MediaTools;
 };
 export type Owner = { accountId: string; plan: Plan };
 
@@ -262,7 +265,7 @@ async function frameOf(deps: MediaDeps, row: AssetRow & { storage_key: string | 
   );
   try {
     const duration = row.duration_s === null ? 0 : Number(row.duration_s);
-    return await videoFrame(spooled.file, Math.min(1, duration / 2));
+    return await videoFrame(deps.tools, spooled.file, Math.min(1, duration / 2));
   } finally {
     await rm(spooled.file, { force: true });
   }

@@ -1,23 +1,37 @@
-// One still frame of a video, as PNG bytes, by ffmpeg from npm (for video thumbnails).
-import { PassThrough } from 'node:stream';
-import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
-import ffmpeg from 'fluent-ffmpeg';
+// One still frame of a video, as PNG bytes, by ffmpeg through the safe runner (for video
+// thumbnails). A larger frame is scaled down to fit 640 px: the thumbnail is 320, and a 4K frame as
+// PNG would cost tens of megabytes for nothing.
+import { type MediaTools, runMediaTool, safeInput } from './tools.ts';
 
-ffmpeg.setFfmpegPath(ffmpegInstaller.path);
+const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
-export function videoFrame(file: string, atSeconds: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const out = new PassThrough();
-    const chunks: Buffer[] = [];
-    out.on('data', (c: Buffer) => chunks.push(c));
-    out.on('end', () =>
-      chunks.length ? resolve(Buffer.concat(chunks)) : reject(new Error('no frame decoded')),
-    );
-    ffmpeg(file)
-      .seekInput(atSeconds)
-      .frames(1)
-      .outputOptions(['-f', 'image2pipe', '-vcodec', 'png'])
-      .on('error', reject)
-      .pipe(out, { end: true });
-  });
+export async function videoFrame(
+  tools: MediaTools,
+  file: string,
+  atSeconds: number,
+): Promise<Buffer> {
+  const png = await runMediaTool(
+    tools.ffmpegPath,
+    [
+      '-nostdin',
+      '-v',
+      'error',
+      ...safeInput(file, { seekS: atSeconds }),
+      '-an',
+      '-sn',
+      '-dn',
+      '-frames:v',
+      '1',
+      '-vf',
+      "scale=w='min(640,iw)':h='min(640,ih)':force_original_aspect_ratio=decrease",
+      '-f',
+      'image2pipe',
+      '-vcodec',
+      'png',
+      'pipe:1',
+    ],
+    { timeoutMs: tools.timeoutMs, maxOutputBytes: MAX_FRAME_BYTES },
+  );
+  if (!png.length) throw new Error('ffmpeg decoded no frame');
+  return png;
 }
