@@ -17,6 +17,7 @@ import { assetUrlKey } from '../core/assets/signedUrls.ts';
 import { createBudgetCounter } from '../core/auth/budget.ts';
 import type { Config } from '../core/config.ts';
 import type { Pool } from '../core/db/pool.ts';
+import { serializeRequest } from '../core/logger.ts';
 import { outboundPolicy } from '../core/outbound/guard.ts';
 import { type Storage, storageFor } from '../core/storage/storage.ts';
 import type { AuthContext } from './auth.ts';
@@ -45,7 +46,11 @@ export type App = FastifyInstance & { auth: AuthContext };
 export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
     loggerInstance: typeof deps.logger === 'object' ? deps.logger : undefined,
-    logger: typeof deps.logger === 'object' ? undefined : (deps.logger ?? false),
+    // A logger instance brings its own request serializer (core/logger.ts); so does `true`.
+    logger:
+      typeof deps.logger === 'object'
+        ? undefined
+        : deps.logger && { serializers: { req: serializeRequest } },
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
