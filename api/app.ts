@@ -35,6 +35,8 @@ export type AppDeps = {
   config: Config;
   /** Secret that signs dashboard session cookies. */
   sessionSecret: string;
+  /** Secret that signs media addresses (/media/{id}?expires&sig); nothing else uses it. */
+  mediaUrlSecret: string;
   logger?: FastifyBaseLogger | boolean;
   mcp?: McpOptions;
   /** Asset storage; the configured driver when omitted. */
@@ -108,7 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     publicBaseUrl: deps.config.publicBaseUrl,
     tempDir: path.join(deps.config.dataDir, 'tmp'),
     outbound: outboundPolicy(deps.config),
-    urlKey: assetUrlKey(deps.sessionSecret),
+    urlKey: assetUrlKey(deps.mediaUrlSecret),
   };
   await app.register(signedMediaRoutes, { media });
   await app.register(designTemplateRoutes);

@@ -9,19 +9,74 @@ const boolean = z
 
 const cidr = z.string().regex(/^[0-9a-fA-F:.]+\/\d{1,3}$/, 'expected a CIDR such as 127.0.0.0/8');
 
+/**
+ * Words that mark a value copied from an example rather than generated: a secret published in
+ * a sample file signs nothing safely, so start-up refuses it rather than run with it.
+ */
+const PLACEHOLDER_MARKERS = [
+  'change-me',
+  'changeme',
+  'change_me',
+  'replace-me',
+  'replaceme',
+  'placeholder',
+  'example',
+  'secret',
+  'password',
+];
+
+const placeholderIn = (value: string) =>
+  PLACEHOLDER_MARKERS.find((m) => value.toLowerCase().includes(m));
+
+const PLACEHOLDER_HINT = 'generate one, e.g. `openssl rand -base64 32`';
+
+const notPlaceholder = (v: string, ctx: z.RefinementCtx) => {
+  const marker = placeholderIn(v);
+  if (marker)
+    ctx.addIssue({
+      code: 'custom',
+      message: `looks like a placeholder (contains "${marker}"); ${PLACEHOLDER_HINT}`,
+    });
+};
+
+/** A secret given in the environment: long enough, and not a sample value. */
+const secret = z.string().min(32, 'must be at least 32 characters').superRefine(notPlaceholder);
+
+/** The password inside a connection string, if it has one. */
+function urlPassword(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).password);
+  } catch {
+    return '';
+  }
+}
+
 const envSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().min(1).default('127.0.0.1'),
     PUBLIC_BASE_URL: z.url().optional(),
-    DATABASE_URL: z.string().min(1).optional(),
+    DATABASE_URL: z
+      .string()
+      .min(1)
+      .superRefine((v, ctx) => {
+        const marker = placeholderIn(urlPassword(v));
+        if (marker)
+          ctx.addIssue({
+            code: 'custom',
+            message: `its password looks like a placeholder (contains "${marker}"); set a generated one`,
+          });
+      })
+      .optional(),
     DATA_DIR: z.string().min(1).default('./data'),
     STORAGE: z.enum(['fs', 's3']).default('fs'),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
-    SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    SESSION_SECRET: secret.optional(),
+    MEDIA_URL_SECRET: secret.optional(),
     CREDENTIALS_KEY: z
       .string()
       .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
+      .superRefine(notPlaceholder)
       .optional(),
     OUTBOUND_ALLOWLIST: z
       .string()
@@ -78,6 +133,11 @@ export type Config = {
   sessionSecret: string | undefined;
   /** Seals platform credentials (base64, 32 bytes); when absent, generated into DATA_DIR. */
   credentialsKey: string | undefined;
+  /**
+   * Signs media addresses (/media/{id}?expires&sig); when absent, generated into DATA_DIR.
+   * Every API process behind one address needs the same one.
+   */
+  mediaUrlSecret: string | undefined;
   outboundAllowlist: string[];
   outboundAllowHttp: boolean;
   llm: { baseUrl: string; apiKey: string | undefined; model: string | undefined } | undefined;
@@ -118,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerConcurrency: e.WORKER_CONCURRENCY,
     sessionSecret: e.SESSION_SECRET,
     credentialsKey: e.CREDENTIALS_KEY,
+    mediaUrlSecret: e.MEDIA_URL_SECRET,
     outboundAllowlist: e.OUTBOUND_ALLOWLIST,
     outboundAllowHttp: e.OUTBOUND_ALLOW_HTTP,
     llm: e.LLM_BASE_URL

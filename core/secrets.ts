@@ -21,6 +21,8 @@ export type LocalSecrets = {
   sessionSecret: string;
   pgPassword: string;
   credentialsKey: string;
+  /** Signs media addresses; its own key, so no other secret's exposure lets one forge them. */
+  mediaUrlSecret: string;
 };
 
 const FILE = 'secrets.json';
@@ -32,6 +34,7 @@ function generate(): LocalSecrets {
     sessionSecret: randomBytes(32).toString('base64url'),
     pgPassword: randomBytes(24).toString('base64url'),
     credentialsKey: randomBytes(32).toString('base64'),
+    mediaUrlSecret: randomBytes(32).toString('base64url'),
   };
 }
 

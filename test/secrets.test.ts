@@ -87,6 +87,7 @@ describe('DATA_DIR/secrets.json', () => {
     const upgraded = loadLocalSecrets(dir);
     expect(upgraded).toMatchObject({ sessionSecret, pgPassword });
     expect(upgraded.credentialsKey).toEqual(expect.any(String));
+    expect(upgraded.mediaUrlSecret).toEqual(expect.any(String));
     expect(loadLocalSecrets(dir)).toEqual(upgraded);
   });
 
@@ -108,7 +109,12 @@ describe('DATA_DIR/secrets.json', () => {
     const results = await raceLoads(4, dirs);
     dirs.forEach((dir, i) => {
       const onDisk = JSON.parse(readFileSync(path.join(dir, 'secrets.json'), 'utf8'));
-      expect(Object.keys(onDisk).sort()).toEqual(['credentialsKey', 'pgPassword', 'sessionSecret']);
+      expect(Object.keys(onDisk).sort()).toEqual([
+        'credentialsKey',
+        'mediaUrlSecret',
+        'pgPassword',
+        'sessionSecret',
+      ]);
       for (const got of results[i]!) expect(got).toEqual(onDisk);
     });
   });
