@@ -45,6 +45,13 @@ export type AppDeps = {
 
 export type App = FastifyInstance & { auth: AuthContext };
 
+/**
+ * Config's TRUST_PROXY as Fastify takes it. A number of hops becomes proxy-addr's function
+ * (hop i is trusted when i < n); Fastify's own number form trusts nothing.
+ */
+const trustedProxies = (trust: Config['trustProxy']) =>
+  typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
+
 export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
     loggerInstance: typeof deps.logger === 'object' ? deps.logger : undefined,
@@ -56,6 +63,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    // req.ip: the socket's address, or X-Forwarded-For's only behind proxies we were told of.
+    trustProxy: trustedProxies(deps.config.trustProxy),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -1,6 +1,7 @@
 // Service configuration: read once from the environment and validated with zod, so a bad
 // value stops start-up with a message that names the variable (CONTRACT.md, Configuration).
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 const boolean = z
@@ -41,6 +42,35 @@ const notPlaceholder = (v: string, ctx: z.RefinementCtx) => {
 
 /** A secret given in the environment: long enough, and not a sample value. */
 const secret = z.string().min(32, 'must be at least 32 characters').superRefine(notPlaceholder);
+
+/** Names proxy-addr (Fastify's trustProxy) knows for address ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRUST_PROXY: whose X-Forwarded-For to believe for the client address (login throttling,
+ * logs). `true` means one proxy in front: the client is the address that proxy appended, not
+ * the leftmost entry, which the client itself may have written. Naming the proxies' addresses
+ * is safer still: a client reaching the port directly cannot pose as one.
+ */
+const trustProxy = z
+  .string()
+  .default('false')
+  .transform((raw, ctx): false | number | string[] => {
+    const v = raw.trim().toLowerCase();
+    if (['false', 'no', '0'].includes(v)) return false;
+    if (['true', 'yes'].includes(v)) return 1;
+    if (/^\d+$/.test(v)) return Number(v);
+    const list = v.split(',').map((s) => s.trim());
+    const known = (s: string) =>
+      PROXY_RANGE_NAMES.includes(s) || ipaddr.isValid(s) || ipaddr.isValidCIDR(s);
+    if (list.every(known)) return list;
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'expected false, true (one proxy), the number of proxies in front, or their addresses/CIDRs (or loopback)',
+    });
+    return z.NEVER;
+  });
 
 /** The password inside a connection string, if it has one. */
 function urlPassword(url: string): string {
@@ -89,6 +119,7 @@ const envSchema = z
       )
       .pipe(z.array(cidr)),
     OUTBOUND_ALLOW_HTTP: boolean.default(false),
+    TRUST_PROXY: trustProxy,
     LLM_BASE_URL: z.url().optional(),
     LLM_API_KEY: z.string().optional(),
     LLM_MODEL: z.string().optional(),
@@ -140,6 +171,11 @@ export type Config = {
   mediaUrlSecret: string | undefined;
   outboundAllowlist: string[];
   outboundAllowHttp: boolean;
+  /**
+   * Which proxies' X-Forwarded-For gives the client address: false (none: the socket's
+   * address), a number of proxy hops in front, or the proxies' addresses/CIDRs.
+   */
+  trustProxy: false | number | string[];
   llm: { baseUrl: string; apiKey: string | undefined; model: string | undefined } | undefined;
   signup: 'first' | 'open' | 'closed';
   logLevel: string;
@@ -181,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mediaUrlSecret: e.MEDIA_URL_SECRET,
     outboundAllowlist: e.OUTBOUND_ALLOWLIST,
     outboundAllowHttp: e.OUTBOUND_ALLOW_HTTP,
+    trustProxy: e.TRUST_PROXY,
     llm: e.LLM_BASE_URL
       ? { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL }
       : undefined,
