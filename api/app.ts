@@ -18,6 +18,7 @@ import { createBudgetCounter } from '../core/auth/budget.ts';
 import type { Config } from '../core/config.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { createRenderWaits } from '../core/designs/renderWaits.ts';
+import { serializeRequest } from '../core/logger.ts';
 import { mediaTools } from '../core/media/tools.ts';
 import { outboundPolicy } from '../core/outbound/guard.ts';
 import { type Storage, storageFor } from '../core/storage/storage.ts';
@@ -36,6 +37,8 @@ export type AppDeps = {
   config: Config;
   /** Secret that signs dashboard session cookies. */
   sessionSecret: string;
+  /** Secret that signs media addresses (/media/{id}?expires&sig); nothing else uses it. */
+  mediaUrlSecret: string;
   logger?: FastifyBaseLogger | boolean;
   mcp?: McpOptions;
   /** Asset storage; the configured driver when omitted. */
@@ -44,13 +47,26 @@ export type AppDeps = {
 
 export type App = FastifyInstance & { auth: AuthContext };
 
+/**
+ * Config's TRUST_PROXY as Fastify takes it. A number of hops becomes proxy-addr's function
+ * (hop i is trusted when i < n); Fastify's own number form trusts nothing.
+ */
+const trustedProxies = (trust: Config['trustProxy']) =>
+  typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
+
 export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
     loggerInstance: typeof deps.logger === 'object' ? deps.logger : undefined,
-    logger: typeof deps.logger === 'object' ? undefined : (deps.logger ?? false),
+    // A logger instance brings its own request serializer (core/logger.ts); so does `true`.
+    logger:
+      typeof deps.logger === 'object'
+        ? undefined
+        : deps.logger && { serializers: { req: serializeRequest } },
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    // req.ip: the socket's address, or X-Forwarded-For's only behind proxies we were told of.
+    trustProxy: trustedProxies(deps.config.trustProxy),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -105,7 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     publicBaseUrl: deps.config.publicBaseUrl,
     tempDir: path.join(deps.config.dataDir, 'tmp'),
     outbound: outboundPolicy(deps.config),
-    urlKey: assetUrlKey(deps.sessionSecret),
+    urlKey: assetUrlKey(deps.mediaUrlSecret),
     tools: mediaTools(deps.config),
   };
   const renders = createRenderWaits(deps.pool);

@@ -47,7 +47,12 @@ export async function startBenchService(
     connectors: opts.connectors,
     outbound: outboundPolicy(config),
   });
-  const app = await buildApp({ pool: db.pool, config, sessionSecret: 'bench'.repeat(8) });
+  const app = await buildApp({
+    pool: db.pool,
+    config,
+    sessionSecret: 'bench'.repeat(8),
+    mediaUrlSecret: 'bench-media'.repeat(4),
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   return {

@@ -41,7 +41,14 @@ async function main(role: Role) {
   }
   if (role === 'all' || role === 'api') {
     const sessionSecret = config.sessionSecret ?? loadLocalSecrets(config.dataDir).sessionSecret;
-    const app = await buildApp({ pool: db.pool, config, sessionSecret, logger: log });
+    const mediaUrlSecret = config.mediaUrlSecret ?? loadLocalSecrets(config.dataDir).mediaUrlSecret;
+    const app = await buildApp({
+      pool: db.pool,
+      config,
+      sessionSecret,
+      mediaUrlSecret,
+      logger: log,
+    });
     await app.listen({ port: config.port, host: config.host });
     stops.unshift(() => app.close());
   }

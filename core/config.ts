@@ -2,6 +2,7 @@
 // value stops start-up with a message that names the variable (CONTRACT.md, Configuration).
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 const boolean = z
@@ -23,19 +24,103 @@ const executable = z
     }
   }, 'must name an executable file');
 
+/**
+ * Words that mark a value copied from an example rather than generated: a secret published in
+ * a sample file signs nothing safely, so start-up refuses it rather than run with it.
+ */
+const PLACEHOLDER_MARKERS = [
+  'change-me',
+  'changeme',
+  'change_me',
+  'replace-me',
+  'replaceme',
+  'placeholder',
+  'example',
+  'secret',
+  'password',
+];
+
+const placeholderIn = (value: string) =>
+  PLACEHOLDER_MARKERS.find((m) => value.toLowerCase().includes(m));
+
+const PLACEHOLDER_HINT = 'generate one, e.g. `openssl rand -base64 32`';
+
+const notPlaceholder = (v: string, ctx: z.RefinementCtx) => {
+  const marker = placeholderIn(v);
+  if (marker)
+    ctx.addIssue({
+      code: 'custom',
+      message: `looks like a placeholder (contains "${marker}"); ${PLACEHOLDER_HINT}`,
+    });
+};
+
+/** A secret given in the environment: long enough, and not a sample value. */
+const secret = z.string().min(32, 'must be at least 32 characters').superRefine(notPlaceholder);
+
+/** Names proxy-addr (Fastify's trustProxy) knows for address ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRUST_PROXY: whose X-Forwarded-For to believe for the client address (login throttling,
+ * logs). `true` means one proxy in front: the client is the address that proxy appended, not
+ * the leftmost entry, which the client itself may have written. Naming the proxies' addresses
+ * is safer still: a client reaching the port directly cannot pose as one.
+ */
+const trustProxy = z
+  .string()
+  .default('false')
+  .transform((raw, ctx): false | number | string[] => {
+    const v = raw.trim().toLowerCase();
+    if (['false', 'no', '0'].includes(v)) return false;
+    if (['true', 'yes'].includes(v)) return 1;
+    if (/^\d+$/.test(v)) return Number(v);
+    const list = v.split(',').map((s) => s.trim());
+    const known = (s: string) =>
+      PROXY_RANGE_NAMES.includes(s) || ipaddr.isValid(s) || ipaddr.isValidCIDR(s);
+    if (list.every(known)) return list;
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'expected false, true (one proxy), the number of proxies in front, or their addresses/CIDRs (or loopback)',
+    });
+    return z.NEVER;
+  });
+
+/** The password inside a connection string, if it has one. */
+function urlPassword(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).password);
+  } catch {
+    return '';
+  }
+}
+
 const envSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().min(1).default('127.0.0.1'),
     PUBLIC_BASE_URL: z.url().optional(),
-    DATABASE_URL: z.string().min(1).optional(),
+    DATABASE_URL: z
+      .string()
+      .min(1)
+      .superRefine((v, ctx) => {
+        const marker = placeholderIn(urlPassword(v));
+        if (marker)
+          ctx.addIssue({
+            code: 'custom',
+            message: `its password looks like a placeholder (contains "${marker}"); set a generated one`,
+          });
+      })
+      .optional(),
     DATA_DIR: z.string().min(1).default('./data'),
     STORAGE: z.enum(['fs', 's3']).default('fs'),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
-    SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    SESSION_SECRET: secret.optional(),
+    MEDIA_URL_SECRET: secret.optional(),
     CREDENTIALS_KEY: z
       .string()
       .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
+      .superRefine(notPlaceholder)
       .optional(),
     OUTBOUND_ALLOWLIST: z
       .string()
@@ -48,6 +133,7 @@ const envSchema = z
       )
       .pipe(z.array(cidr)),
     OUTBOUND_ALLOW_HTTP: boolean.default(false),
+    TRUST_PROXY: trustProxy,
     LLM_BASE_URL: z.url().optional(),
     LLM_API_KEY: z.string().optional(),
     LLM_MODEL: z.string().optional(),
@@ -95,8 +181,18 @@ export type Config = {
   sessionSecret: string | undefined;
   /** Seals platform credentials (base64, 32 bytes); when absent, generated into DATA_DIR. */
   credentialsKey: string | undefined;
+  /**
+   * Signs media addresses (/media/{id}?expires&sig); when absent, generated into DATA_DIR.
+   * Every API process behind one address needs the same one.
+   */
+  mediaUrlSecret: string | undefined;
   outboundAllowlist: string[];
   outboundAllowHttp: boolean;
+  /**
+   * Which proxies' X-Forwarded-For gives the client address: false (none: the socket's
+   * address), a number of proxy hops in front, or the proxies' addresses/CIDRs.
+   */
+  trustProxy: false | number | string[];
   llm: { baseUrl: string; apiKey: string | undefined; model: string | undefined } | undefined;
   signup: 'first' | 'open' | 'closed';
   logLevel: string;
@@ -141,8 +237,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerConcurrency: e.WORKER_CONCURRENCY,
     sessionSecret: e.SESSION_SECRET,
     credentialsKey: e.CREDENTIALS_KEY,
+    mediaUrlSecret: e.MEDIA_URL_SECRET,
     outboundAllowlist: e.OUTBOUND_ALLOWLIST,
     outboundAllowHttp: e.OUTBOUND_ALLOW_HTTP,
+    trustProxy: e.TRUST_PROXY,
     llm: e.LLM_BASE_URL
       ? { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL }
       : undefined,

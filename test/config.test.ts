@@ -32,4 +32,38 @@ describe('configuration', () => {
       '::1/128',
     ]);
   });
+
+  describe('secrets', () => {
+    const generated = 'q5Jx0vX1W8b2nVtL4kR9sHc3mZ7yPd6fAe0uGi1oTjE';
+
+    it.each([
+      ['SESSION_SECRET', 'change-me-to-32-or-more-random-characters'],
+      ['SESSION_SECRET', 'CHANGEME-CHANGEME-CHANGEME-CHANGEME'],
+      ['MEDIA_URL_SECRET', 'my-very-long-media-url-secret-value-here'],
+      ['MEDIA_URL_SECRET', 'replace-me-with-a-long-random-string!!'],
+      ['DATABASE_URL', 'postgres://sps:change-me@postgres:5432/sps'],
+      ['CREDENTIALS_KEY', 'changemechangemechangemechangemechangemecha='],
+    ])('%s=%s is refused as a placeholder, naming the variable', (name, value) => {
+      expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}: .*placeholder.*`));
+    });
+
+    it('generated values are taken, and a short secret is refused', () => {
+      const key = 'zb2Y8m9s0nHq1JtW3cVx5LrK7pD4fGa6uE2iO8yT1Q0=';
+      const c = loadConfig({
+        SESSION_SECRET: generated,
+        MEDIA_URL_SECRET: `${generated}x`,
+        CREDENTIALS_KEY: key,
+        DATABASE_URL: 'postgres://sps:Jq3vT8wXo2LmZ4@db.internal:5432/sps',
+      });
+      expect(c).toMatchObject({
+        sessionSecret: generated,
+        mediaUrlSecret: `${generated}x`,
+        credentialsKey: key,
+      });
+      expect(() => loadConfig({ MEDIA_URL_SECRET: 'too-short' })).toThrow(
+        /MEDIA_URL_SECRET: must be at least 32 characters/,
+      );
+    });
+  });
 });

@@ -1,13 +1,13 @@
-// Hourly cron: drops expired dashboard sessions and forgotten login failures.
+// Hourly cron: drops expired dashboard sessions and forgotten login attempts.
 import type { Task } from 'graphile-worker';
 import type { Pool } from '../core/db/pool.ts';
-import { forgetOldLoginFailures } from '../core/sessions/loginThrottle.ts';
+import { forgetOldLoginAttempts } from '../core/sessions/loginThrottle.ts';
 import { deleteExpiredSessions } from '../core/sessions/service.ts';
 
 export const cleanupSessions =
   (pool: Pool): Task =>
   async (_payload, helpers) => {
     const removed = await deleteExpiredSessions(pool);
-    await forgetOldLoginFailures(pool);
+    await forgetOldLoginAttempts(pool);
     if (removed) helpers.logger.info(`removed ${removed} expired sessions`);
   };

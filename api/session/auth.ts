@@ -4,19 +4,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SessionView, sessionView } from '../../core/accounts/sessionView.ts';
 import { Brand, selectBrand } from '../../core/brands/service.ts';
-import { DomainError, unauthenticated } from '../../core/errors.ts';
 import { IdInput } from '../../core/ids.ts';
 import {
-  clearLoginFailures,
-  loginSubjects,
-  loginWaitSeconds,
-  recordLoginFailure,
-} from '../../core/sessions/loginThrottle.ts';
-import {
-  checkCredentials,
   createSession,
   deleteSession,
   SESSION_TTL_SECONDS,
+  signIn,
 } from '../../core/sessions/service.ts';
 import { principalOf } from '../auth.ts';
 import { ErrorBody, NoContent } from '../rest/schemas.ts';
@@ -46,23 +39,8 @@ export const authRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, 
       },
     },
     async (req, reply) => {
-      const subjects = loginSubjects(req.body.email, req.ip);
-      const wait = await loginWaitSeconds(pool, subjects);
-      if (wait > 0) {
-        throw new DomainError(
-          429,
-          'login_throttled',
-          `Too many failed sign-ins; try again in ${wait} s.`,
-          {},
-          { 'Retry-After': String(wait) },
-        );
-      }
-      const account = await checkCredentials(pool, req.body.email, req.body.password);
-      if (!account) {
-        await recordLoginFailure(pool, subjects);
-        throw unauthenticated('Wrong e-mail or password.');
-      }
-      await clearLoginFailures(pool, [subjects[0]!]);
+      // req.ip is the forwarded client address only when TRUST_PROXY says a proxy sets it.
+      const account = await signIn(pool, { ...req.body, ip: req.ip });
       const token = await createSession(pool, account.id);
       reply.setCookie(SESSION_COOKIE, token, {
         path: '/',

@@ -5,8 +5,10 @@
 import { execFile } from 'node:child_process';
 import {
   chmodSync,
+  chownSync,
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readFileSync,
   rmSync,
   statSync,
@@ -68,7 +70,7 @@ function grantTraverse(target: string, log: (msg: string) => void): void {
 }
 
 /** Postgres refuses to run as root; as root we run it as an unprivileged `postgres` user. */
-async function runAsIds(): Promise<{ uid?: number; gid?: number }> {
+async function runAsIds(): Promise<RunAs> {
   if (process.getuid?.() !== 0) return {};
   const ids = async () => {
     const [u, g] = await Promise.all([
@@ -127,11 +129,35 @@ async function reachable(url: string): Promise<boolean> {
   }
 }
 
-async function initialise(bin: Binaries, opts: EmbeddedOptions, ids: object): Promise<void> {
-  const pwfile = path.join(os.tmpdir(), `sps-pg-${process.pid}-${Date.now()}`);
-  writeFileSync(pwfile, `${opts.password}\n`, { mode: 0o644 });
+type RunAs = { uid?: number; gid?: number };
+
+/**
+ * Runs `fn` with the superuser's password in a file only initdb's user can read: mode 0600 in
+ * a fresh 0700 directory (mkdtemp: no name to guess or plant), owned by that user when we run
+ * Postgres as another one, and removed afterwards whatever happens.
+ */
+export async function withPasswordFile<T>(
+  password: string,
+  owner: RunAs,
+  fn: (file: string) => Promise<T>,
+): Promise<T> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sps-initdb-'));
   try {
-    await run(
+    const file = path.join(dir, 'pwfile');
+    writeFileSync(file, `${password}\n`, { mode: 0o600 });
+    if (owner.uid !== undefined && owner.gid !== undefined) {
+      chownSync(dir, owner.uid, owner.gid);
+      chownSync(file, owner.uid, owner.gid);
+    }
+    return await fn(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function initialise(bin: Binaries, opts: EmbeddedOptions, ids: RunAs): Promise<void> {
+  await withPasswordFile(opts.password, ids, (pwfile) =>
+    run(
       bin.initdb,
       [
         `--pgdata=${opts.dir}`,
@@ -142,10 +168,8 @@ async function initialise(bin: Binaries, opts: EmbeddedOptions, ids: object): Pr
         '--no-locale',
       ],
       { ...ids },
-    );
-  } finally {
-    rmSync(pwfile, { force: true });
-  }
+    ),
+  );
 }
 
 /**

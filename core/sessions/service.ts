@@ -4,7 +4,9 @@ import { findAccountByEmail, findAccountById } from '../accounts/db.ts';
 import { SCOPES } from '../accounts/plans.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Pool } from '../db/pool.ts';
+import { DomainError, unauthenticated } from '../errors.ts';
 import { DUMMY_HASH, verifyPassword } from '../passwords.ts';
+import { admitLoginAttempt, clearLoginAttempts, throttledAddress } from './loginThrottle.ts';
 
 export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
 
@@ -15,6 +17,29 @@ export async function checkCredentials(pool: Pool, email: string, password: stri
   const account = await findAccountByEmail(pool, email);
   const ok = await verifyPassword(password, account?.password_hash ?? DUMMY_HASH);
   return ok ? account : undefined;
+}
+
+/**
+ * A dashboard sign-in from the client address `ip`: the attempt is admitted (and counted) by
+ * the throttle before the password is hashed, so no burst gets more checks than it allows.
+ */
+export async function signIn(pool: Pool, input: { email: string; password: string; ip: string }) {
+  const address = throttledAddress(input.ip);
+  const admission = await admitLoginAttempt(pool, input.email, address);
+  if (!admission.admitted) {
+    const wait = admission.waitSeconds;
+    throw new DomainError(
+      429,
+      'login_throttled',
+      `Too many failed sign-ins; try again in ${wait} s.`,
+      {},
+      { 'Retry-After': String(wait) },
+    );
+  }
+  const account = await checkCredentials(pool, input.email, input.password);
+  if (!account) throw unauthenticated('Wrong e-mail or password.');
+  await clearLoginAttempts(pool, input.email, address);
+  return account;
 }
 
 export async function createSession(pool: Pool, accountId: string): Promise<string> {

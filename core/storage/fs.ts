@@ -1,11 +1,15 @@
 // The `fs` storage driver: files under $DATA_DIR/media, each written to a temporary name in
 // the same directory and renamed when complete, so a crash leaves no half file under a key.
+// Files are 0600 and directories 0700: users' media is for the service's own user alone.
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Storage } from './storage.ts';
+
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
 
 export function fsStorage(dataDir: string): Storage {
   const root = path.join(dataDir, 'media');
@@ -13,7 +17,7 @@ export function fsStorage(dataDir: string): Storage {
   const made = new Set<string>();
   const ensureDir = async (dir: string) => {
     if (made.has(dir)) return;
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: DIR_MODE });
     made.add(dir);
   };
   const fileOf = (key: string) => {
@@ -28,7 +32,7 @@ export function fsStorage(dataDir: string): Storage {
       await ensureDir(path.dirname(file));
       const temp = `${file}.${randomBytes(6).toString('hex')}.part`;
       try {
-        await pipeline(source, createWriteStream(temp));
+        await pipeline(source, createWriteStream(temp, { mode: FILE_MODE }));
         await rename(temp, file);
       } catch (err) {
         await rm(temp, { force: true });
@@ -39,6 +43,8 @@ export function fsStorage(dataDir: string): Storage {
       const file = fileOf(key);
       await ensureDir(path.dirname(file));
       try {
+        // The source was made elsewhere (a spool file, an upload's chunk) with its own mode.
+        await chmod(source, FILE_MODE);
         await rename(source, file);
       } catch (err) {
         // Another file system (the temp directory elsewhere): copy, then drop the source.

@@ -14,6 +14,7 @@ import {
   makeAccount,
   makeKey,
   startServer,
+  TEST_MEDIA_URL_SECRET,
   TEST_SESSION_SECRET,
   type TestAccount,
   type TestServer,
@@ -180,7 +181,7 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
       const flipped = `${sig[0] === 'A' ? 'B' : 'A'}${sig.slice(1)}`;
       const tampered = `${server.baseUrl}${signed.pathname}?expires=${signed.searchParams.get('expires')}&sig=${flipped}`;
       expect((await fetch(tampered)).status).toBe(404);
-      const key = assetUrlKey(TEST_SESSION_SECRET);
+      const key = assetUrlKey(TEST_MEDIA_URL_SECRET);
       const expired = new URL(
         signAssetUrl(server.baseUrl, key, asset.id, Date.now() - 2 * 3600_000),
       );
@@ -189,6 +190,25 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
       );
       const later = new URL(signAssetUrl(server.baseUrl, key, asset.id));
       expect((await fetch(`${server.baseUrl}${later.pathname}${later.search}`)).status).toBe(200);
+    });
+
+    it('cannot be forged from the session secret nor made to last beyond the TTL', async () => {
+      const { body: asset } = await upload(png, 'image/png');
+      const status = async (url: string) => {
+        const u = new URL(url);
+        return (await fetch(`${server.baseUrl}${u.pathname}${u.search}`)).status;
+      };
+      // The session secret signs cookies only: media addresses have their own key.
+      const fromSession = assetUrlKey(TEST_SESSION_SECRET);
+      expect(await status(signAssetUrl(server.baseUrl, fromSession, asset.id))).toBe(404);
+      // The right key, but an expiry ten years ahead: no address of ours lives that long.
+      const key = assetUrlKey(TEST_MEDIA_URL_SECRET);
+      const tenYears = Date.now() + 10 * 365 * 86_400_000;
+      expect(await status(signAssetUrl(server.baseUrl, key, asset.id, tenYears))).toBe(404);
+      // Another process whose clock runs half a minute ahead still signs valid addresses.
+      expect(await status(signAssetUrl(server.baseUrl, key, asset.id, Date.now() + 30_000))).toBe(
+        200,
+      );
     });
   });
 

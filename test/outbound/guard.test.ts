@@ -33,6 +33,9 @@ describe('the address classifier', () => {
     ['::ffff:127.0.0.1', 'IPv4-mapped loopback'],
     ['::ffff:10.0.0.1', 'IPv4-mapped private'],
     ['64:ff9b::7f00:1', 'NAT64 of 127.0.0.1'],
+    ['::7f00:1', 'IPv4-compatible 127.0.0.1'],
+    ['::a00:1', 'IPv4-compatible 10.0.0.1'],
+    ['::a9fe:a9fe', 'IPv4-compatible 169.254.169.254'],
     ['64:ff9b::a9fe:a9fe', 'NAT64 of 169.254.169.254'],
     ['2002:7f00:1::1', '6to4'],
     ['2001:db8::1', 'documentation'],
@@ -42,10 +45,14 @@ describe('the address classifier', () => {
     expect(isAllowedAddress(ip, [])).toBe(false);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808'])(
-    'accepts the public address %s',
-    (ip) => expect(isPublicAddress(ip)).toBe(true),
-  );
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '::808:808',
+  ])('accepts the public address %s', (ip) => expect(isPublicAddress(ip)).toBe(true));
 
   it('opens exactly the allowlisted ranges', () => {
     const allow = parseAllowlist(['127.0.0.0/8', '::1/128']);
@@ -78,6 +85,7 @@ describe('URLs', () => {
     'http://[::1]/',
     'http://[::ffff:127.0.0.1]/',
     'http://[::ffff:7f00:1]/',
+    'http://[::7f00:1]/',
     'http://0.0.0.0/',
     'http://localhost/',
   ])('refuses %s with the allowlist empty, sending nothing', async (url) => {

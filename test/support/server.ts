@@ -24,6 +24,7 @@ export type TestServer = {
 };
 
 export const TEST_SESSION_SECRET = 'test-session-secret-0123456789abcdef';
+export const TEST_MEDIA_URL_SECRET = 'test-media-url-secret-0123456789abcdef';
 
 /**
  * Starts the app on 127.0.0.1 with a fresh database. `extend` may register extra routes
@@ -48,6 +49,7 @@ export async function startServer(
     pool: db.pool,
     config,
     sessionSecret: TEST_SESSION_SECRET,
+    mediaUrlSecret: TEST_MEDIA_URL_SECRET,
     mcp: opts.mcp,
     logger: opts.logger,
   });
