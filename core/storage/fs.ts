@@ -2,10 +2,10 @@
 // the same directory and renamed when complete, so a crash leaves no half file under a key.
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { Storage } from './storage.ts';
+import { assertFolder, type Storage } from './storage.ts';
 
 export function fsStorage(dataDir: string): Storage {
   const root = path.join(dataDir, 'media');
@@ -58,6 +58,21 @@ export function fsStorage(dataDir: string): Storage {
     },
     async delete(key) {
       await rm(fileOf(key), { force: true });
+    },
+    async deletePrefix(prefix) {
+      assertFolder(prefix);
+      // A folder here: its unfinished `.part` files go with it.
+      await rm(fileOf(prefix.slice(0, -1)), { recursive: true, force: true });
+    },
+    async folders(prefix) {
+      assertFolder(prefix);
+      const entries = await readdir(fileOf(prefix.slice(0, -1)), { withFileTypes: true }).catch(
+        (err: NodeJS.ErrnoException) => {
+          if (err.code === 'ENOENT') return [];
+          throw err;
+        },
+      );
+      return entries.filter((e) => e.isDirectory()).map((e) => e.name);
     },
   };
 }
