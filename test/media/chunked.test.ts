@@ -318,10 +318,11 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
       });
 
       expect(await cleanupExpiredUploads({ pool: server.pool, storage })).toBeGreaterThanOrEqual(1);
+      for (const index of [0, 2, 40]) expect(await stored(body.upload_id, index)).toBeUndefined();
+      expect(await storage.size(`uploads/${leaked}/79`)).toBeUndefined();
       const folders = await storage.folders('uploads/');
       expect(folders).not.toContain(body.upload_id);
       expect(folders).not.toContain(leaked);
-      for (const index of [0, 2, 40]) expect(await stored(body.upload_id, index)).toBeUndefined();
       expect(await stored(open.body.upload_id, 0)).toBe(10);
       expect(await storageBalance(server.pool, acct.accountId)).toMatchObject({
         used: 0,
