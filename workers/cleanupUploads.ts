@@ -1,4 +1,5 @@
-// Hourly cron: removes chunked upload sessions that expired unfinished, with their parts.
+// Hourly cron: closes chunked upload sessions that expired unfinished (their reservations given
+// back) and removes every upload folder in storage that no open session names.
 import type { Task } from 'graphile-worker';
 import { cleanupExpiredUploads } from '../core/assets/chunked.ts';
 import type { Pool } from '../core/db/pool.ts';

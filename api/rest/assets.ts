@@ -107,9 +107,16 @@ export const assetRoutes: FastifyPluginAsync<{ media: MediaDeps }> = async (base
       config: { requires: { scope: 'media' } },
       schema: {
         ...common,
-        summary: 'Start a chunked video upload: answers upload_id and part_bytes (use them)',
+        summary:
+          'Start a chunked video upload: reserves size_bytes against the storage quota (413 beyond it) and answers upload_id and part_bytes (use them)',
         body: InitUploadInput,
-        response: { 201: UploadSession, 404: ErrorBody, 422: ErrorBody, ...bearerErrors },
+        response: {
+          201: UploadSession,
+          404: ErrorBody,
+          413: ErrorBody,
+          422: ErrorBody,
+          ...bearerErrors,
+        },
       },
     },
     async (req, reply) => reply.code(201).send(await initUpload(media, principalOf(req), req.body)),
@@ -122,7 +129,7 @@ export const assetRoutes: FastifyPluginAsync<{ media: MediaDeps }> = async (base
       schema: {
         ...common,
         summary:
-          'Send one chunk (application/octet-stream, at most part_bytes); resending replaces it',
+          'Send chunk `index` (application/octet-stream, part_bytes, the last one the rest); resending replaces it',
         querystring: PartQuery,
         response: {
           200: PartReceipt,

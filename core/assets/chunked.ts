@@ -1,14 +1,25 @@
-// Chunked upload of video (and audio): init fixes the chunk size, parts arrive in any order
-// (a repeated part replaces itself), finish joins them in order into one file, probes it
-// with ffprobe and files it as an asset. Bytes stream through; memory stays flat.
+// Chunked upload of video (and audio): init fixes the chunk size and reserves the announced
+// size against the quota, parts arrive in any order (a repeated part replaces itself; each
+// index holds at most its share of the announced size), finish joins them in order into one
+// file, probes it with ffprobe and files it as an asset. Bytes stream through; memory stays flat.
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { STORAGE_QUOTA_BYTES } from '../accounts/plans.ts';
 import { requireOwnedBrand } from '../brands/service.ts';
 import { invalid, notFound } from '../errors.ts';
 import { probeMedia } from '../media/probe.ts';
 import { ACCEPTED_FORMATS, MediaToolFailed } from '../media/tools.ts';
-import { deleteQuietly, type Storage } from '../storage/storage.ts';
+import type { Storage } from '../storage/storage.ts';
+import {
+  deleteExpiredUploadSessions,
+  existingUploadSessions,
+  findOpenUploadSession,
+  insertUploadSession,
+  recordUploadPart,
+  storageUse,
+  uploadPartSizes,
+} from './db.ts';
 import {
   type Asset,
   type FinishUploadInput,
@@ -20,26 +31,54 @@ import { fileWithinQuota, type MediaDeps, type Owner, toAsset } from './service.
 import { byteMeter, spoolToTemp, tooLarge } from './spool.ts';
 
 const MIN_PART_BYTES = 8 * 1024 * 1024;
-const partKey = (uploadId: string, index: number) => `uploads/${uploadId}/${index}`;
+const UPLOADS = 'uploads/';
+const uploadFolder = (uploadId: string) => `${UPLOADS}${uploadId}/`;
+const partKey = (uploadId: string, index: number) => `${uploadFolder(uploadId)}${index}`;
+
+/**
+ * How the announced size splits: `parts` chunks, chunk `i` holding at most `limit(i)` bytes
+ * (part_bytes, the last one the rest). With every chunk within its limit and the total equal
+ * to the size, every chunk is exactly its limit, so a session never stores more than it
+ * announced and reserved.
+ */
+export function chunking(sizeBytes: number, partBytes: number) {
+  const parts = Math.ceil(sizeBytes / partBytes);
+  return { parts, limit: (i: number) => Math.min(partBytes, sizeBytes - i * partBytes) };
+}
 
 export async function initUpload(deps: MediaDeps, owner: Owner, input: InitUploadInput) {
   if (input.brand_id) await requireOwnedBrand(deps.pool, owner.accountId, input.brand_id);
   // Big enough that the file fits in 80 chunks, and never smaller than 8 MB.
   const partBytes = Math.max(MIN_PART_BYTES, Math.ceil(input.size_bytes / MAX_PARTS));
-  const { rows } = await deps.pool.query<{ id: string; expires_at: Date }>(
-    `insert into upload_sessions (account_id, brand_id, filename, size_bytes, part_bytes)
-     values ($1, $2, $3, $4, $5) returning id, expires_at`,
-    [owner.accountId, input.brand_id ?? null, input.filename, input.size_bytes, partBytes],
+  const quota = STORAGE_QUOTA_BYTES[owner.plan];
+  const session = await insertUploadSession(
+    deps.pool,
+    {
+      accountId: owner.accountId,
+      brandId: input.brand_id ?? null,
+      filename: input.filename,
+      sizeBytes: input.size_bytes,
+      partBytes,
+    },
+    quota,
   );
-  const uploadId = rows[0]!.id;
-  const parts = Math.ceil(input.size_bytes / partBytes);
-  const expiresAt = rows[0]!.expires_at;
-  // With a bucket, the client may send the chunks straight to it instead of through the API.
+  if (!session) {
+    const { used, reserved } = await storageUse(deps.pool, owner.accountId);
+    throw tooLarge(
+      `Storage quota of ${quota} bytes would be exceeded by size_bytes ${input.size_bytes} ` +
+        `(${used} used, ${reserved} reserved by unfinished uploads); delete assets first.`,
+    );
+  }
+  const uploadId = session.id;
+  const { parts, limit } = chunking(input.size_bytes, partBytes);
+  const expiresAt = session.expires_at;
+  // With a bucket, the client may send the chunks straight to it instead of through the API;
+  // each address takes exactly its chunk's size.
   const grant = deps.storage.presignPuts
     ? {
         method: 'PUT' as const,
         part_urls: await deps.storage.presignPuts(
-          Array.from({ length: parts }, (_, i) => partKey(uploadId, i)),
+          Array.from({ length: parts }, (_, i) => ({ key: partKey(uploadId, i), bytes: limit(i) })),
           Math.max(60, Math.floor((expiresAt.getTime() - Date.now()) / 1000)),
         ),
         expires_at: expiresAt.toISOString(),
@@ -59,10 +98,7 @@ export async function initUpload(deps: MediaDeps, owner: Owner, input: InitUploa
  * and, for the indexes still missing, those sent straight to the bucket under a grant.
  */
 async function receivedParts(deps: MediaDeps, sessionId: string, expected: number) {
-  const { rows } = await deps.pool.query<{ index: number; bytes: number }>(
-    'select index, bytes from upload_parts where upload_id = $1 order by index',
-    [sessionId],
-  );
+  const rows = await uploadPartSizes(deps.pool, sessionId);
   const byIndex = new Map(rows.map((r) => [r.index, r.bytes]));
   if (deps.storage.presignPuts)
     for (let i = 0; i < Math.min(expected, MAX_PARTS); i++) {
@@ -75,25 +111,17 @@ async function receivedParts(deps: MediaDeps, sessionId: string, expected: numbe
     .map(([index, bytes]) => ({ index, bytes }));
 }
 
-type SessionRow = {
-  id: string;
-  brand_id: string | null;
-  filename: string;
-  size_bytes: string;
-  part_bytes: number;
-};
-
 async function requireSession(deps: MediaDeps, accountId: string, uploadId: string) {
-  const { rows } = await deps.pool.query<SessionRow>(
-    `select id, brand_id, filename, size_bytes, part_bytes from upload_sessions
-     where id = $1 and account_id = $2 and expires_at > now()`,
-    [uploadId, accountId],
-  );
-  if (!rows[0]) throw notFound('Upload session');
-  return rows[0];
+  const session = await findOpenUploadSession(deps.pool, accountId, uploadId);
+  if (!session) throw notFound('Upload session');
+  return session;
 }
 
-/** Stores one chunk; sending the same index again replaces it (idempotent retries). */
+/**
+ * Stores one chunk; sending the same index again replaces it (idempotent retries). An index
+ * past the chunks the announced size makes, or a chunk larger than its share, is refused
+ * before anything is stored: the session's bytes stay within what init reserved.
+ */
 export async function putPart(
   deps: MediaDeps,
   owner: Owner,
@@ -102,21 +130,39 @@ export async function putPart(
   contentLength?: number,
 ) {
   const session = await requireSession(deps, owner.accountId, q.upload_id);
-  const message = `A part holds at most part_bytes = ${session.part_bytes} bytes.`;
+  const size = Number(session.size_bytes);
+  const { parts, limit } = chunking(size, session.part_bytes);
+  if (q.index >= parts)
+    throw invalid(
+      ['query', 'index'],
+      `size_bytes ${size} in chunks of part_bytes ${session.part_bytes} makes ${parts} chunk(s): ` +
+        `index is 0-${parts - 1}`,
+    );
+  const most = limit(q.index);
+  const message =
+    most < session.part_bytes
+      ? `Chunk ${q.index} is the last: it holds the remaining ${most} bytes of size_bytes ${size}.`
+      : `A part holds at most part_bytes = ${session.part_bytes} bytes.`;
   // Refused before reading when the size is announced; counted as it streams otherwise.
-  if (contentLength !== undefined && contentLength > session.part_bytes) throw tooLarge(message);
-  const meter = byteMeter(session.part_bytes, message);
+  if (contentLength !== undefined && contentLength > most) throw tooLarge(message);
+  const meter = byteMeter(most, message);
+  const key = partKey(session.id, q.index);
   try {
-    await deps.storage.put(partKey(session.id, q.index), body.pipe(meter.stream));
+    await deps.storage.put(key, body.pipe(meter.stream));
   } catch (err) {
     body.destroy();
     throw err;
   }
-  await deps.pool.query(
-    `insert into upload_parts (upload_id, index, bytes) values ($1, $2, $3)
-     on conflict (upload_id, index) do update set bytes = excluded.bytes, received_at = now()`,
-    [session.id, q.index, meter.bytes()],
-  );
+  const recorded = await recordUploadPart(deps.pool, {
+    uploadId: session.id,
+    index: q.index,
+    bytes: meter.bytes(),
+  });
+  if (!recorded) {
+    // Finished or cleaned while the chunk arrived: nothing may keep it.
+    await deps.storage.delete(key).catch(() => undefined);
+    throw notFound('Upload session');
+  }
   return { upload_id: session.id, index: q.index, bytes: meter.bytes() };
 }
 
@@ -126,11 +172,9 @@ async function* joined(storage: Storage, uploadId: string, parts: number): Async
     for await (const chunk of await storage.get(partKey(uploadId, i))) yield chunk;
 }
 
-async function dropParts(deps: MediaDeps, uploadId: string, indexes: number[]) {
-  await deleteQuietly(
-    deps.storage,
-    indexes.map((i) => partKey(uploadId, i)),
-  );
+/** Removes every chunk of a closed session; what a failure leaves, the hourly sweep takes. */
+async function dropParts(storage: Storage, uploadId: string) {
+  await storage.deletePrefix(uploadFolder(uploadId)).catch(() => undefined);
 }
 
 export async function finishUpload(
@@ -139,13 +183,14 @@ export async function finishUpload(
   input: FinishUploadInput,
 ): Promise<Asset> {
   const session = await requireSession(deps, owner.accountId, input.upload_id);
+  const { limit } = chunking(Number(session.size_bytes), session.part_bytes);
   const parts = await receivedParts(deps, session.id, input.parts);
   const received = parts.map((p) => p.index);
-  const oversized = parts.find((p) => p.bytes > session.part_bytes);
+  const oversized = parts.find((p) => p.bytes > limit(p.index));
   if (oversized)
     throw invalid(
       ['body', 'parts'],
-      `chunk ${oversized.index} holds ${oversized.bytes} bytes; part_bytes is ${session.part_bytes}`,
+      `chunk ${oversized.index} holds ${oversized.bytes} bytes; it may hold ${limit(oversized.index)}`,
     );
   if (parts.length !== input.parts || received.some((index, i) => index !== i))
     throw invalid(
@@ -165,13 +210,14 @@ export async function finishUpload(
     'size mismatch',
     deps.tempDir,
   );
+  // Filing the asset closes the session and turns its reservation into the asset's bytes.
   const asset = await fileMediaFile(deps, owner, spooled, {
     brandId: session.brand_id,
     filename: session.filename,
     loc: ['body', 'upload_id'],
+    uploadId: session.id,
   });
-  await deps.pool.query('delete from upload_sessions where id = $1', [session.id]);
-  await dropParts(deps, session.id, received);
+  await dropParts(deps.storage, session.id);
   return asset;
 }
 
@@ -183,7 +229,13 @@ export async function fileMediaFile(
   deps: MediaDeps,
   owner: Owner,
   spooled: { file: string; bytes: number; sha256: string },
-  meta: { brandId: string | null; filename: string | null; loc: (string | number)[] },
+  meta: {
+    brandId: string | null;
+    filename: string | null;
+    loc: (string | number)[];
+    /** The chunked upload session the file comes from: closed as the asset is filed. */
+    uploadId?: string;
+  },
 ): Promise<Asset> {
   const key = `assets/${owner.accountId}/${randomUUID()}`;
   let stored = false;
@@ -205,19 +257,24 @@ export async function fileMediaFile(
       );
     await deps.storage.putFile(key, spooled.file);
     stored = true;
-    const row = await fileWithinQuota(deps, owner, {
-      accountId: owner.accountId,
-      brandId: meta.brandId,
-      kind: facts.kind,
-      mime: facts.mime,
-      bytes: spooled.bytes,
-      filename: meta.filename,
-      sha256: spooled.sha256,
-      width: facts.width,
-      height: facts.height,
-      durationS: facts.durationS,
-      storageKey: key,
-    });
+    const row = await fileWithinQuota(
+      deps,
+      owner,
+      {
+        accountId: owner.accountId,
+        brandId: meta.brandId,
+        kind: facts.kind,
+        mime: facts.mime,
+        bytes: spooled.bytes,
+        filename: meta.filename,
+        sha256: spooled.sha256,
+        width: facts.width,
+        height: facts.height,
+        durationS: facts.durationS,
+        storageKey: key,
+      },
+      meta.uploadId,
+    );
     stored = false;
     return toAsset(row, deps);
   } finally {
@@ -226,20 +283,22 @@ export async function fileMediaFile(
   }
 }
 
-/** Cron: removes expired upload sessions and their parts. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Cron: closes expired upload sessions (their reservations given back), then removes every
+ * upload folder in storage that no session names any more: the expired ones, whatever their
+ * indexes (chunks sent under a grant have no upload_parts row), and any a failed delete, a
+ * crash or an older version left behind. Answers how many sessions expired.
+ */
 export async function cleanupExpiredUploads(
   deps: Pick<MediaDeps, 'pool' | 'storage'>,
 ): Promise<number> {
-  // Every index the session could hold: chunks sent under a grant have no upload_parts row.
-  const { rows } = await deps.pool.query<{ id: string; parts: number }>(
-    `delete from upload_sessions where expires_at <= now()
-     returning id, ceil(size_bytes::numeric / part_bytes)::int as parts`,
-  );
-  for (const r of rows)
-    await dropParts(
-      deps as MediaDeps,
-      r.id,
-      Array.from({ length: r.parts }, (_, i) => i),
-    );
-  return rows.length;
+  const expired = await deleteExpiredUploadSessions(deps.pool);
+  // A folder appears only after its session's row commits, so a folder without a row is closed.
+  const folders = (await deps.storage.folders(UPLOADS)).filter((f) => UUID.test(f));
+  const open = folders.length ? await existingUploadSessions(deps.pool, folders) : new Set();
+  for (const folder of folders)
+    if (!open.has(folder)) await deps.storage.deletePrefix(uploadFolder(folder));
+  return expired.length;
 }

@@ -108,7 +108,9 @@ export const UploadSession = z.object({
       method: z.literal('PUT'),
       part_urls: z
         .array(z.string())
-        .describe('Chunk i goes to part_urls[i], as the raw bytes; then call finish as usual.'),
+        .describe(
+          'Chunk i goes to part_urls[i], as the raw bytes: exactly part_bytes, the last chunk the rest (the bucket refuses any other size); then call finish as usual.',
+        ),
       expires_at: z.string(),
     })
     .optional()

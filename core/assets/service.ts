@@ -16,7 +16,9 @@ import { deleteQuietly, type Storage } from '../storage/storage.ts';
 import {
   deleteAssetRow,
   insertAssetWithinQuota,
+  insertUploadedAsset,
   type StoredAsset,
+  storageUse,
   storageUsedBytes,
 } from './db.ts';
 import {
@@ -91,18 +93,27 @@ export const toAsset = (r: AssetRow, deps: Pick<MediaDeps, 'publicBaseUrl' | 'ur
   created_at: r.created_at.toISOString(),
 });
 
-/** Files stored bytes as an asset within the plan's quota, or answers 413. */
+/**
+ * Files stored bytes as an asset within the plan's quota, or answers 413. From a chunked
+ * upload (`uploadId`), the session closes in the same transaction and its reservation becomes
+ * the asset's bytes; 404 when it closed meanwhile.
+ */
 export async function fileWithinQuota(
   deps: MediaDeps,
   owner: Owner,
   asset: StoredAsset,
+  uploadId?: string,
 ): Promise<AssetRow> {
   const quota = STORAGE_QUOTA_BYTES[owner.plan];
-  const row = await insertAssetWithinQuota(deps.pool, asset, quota);
+  const row = uploadId
+    ? await insertUploadedAsset(deps.pool, asset, quota, uploadId)
+    : await insertAssetWithinQuota(deps.pool, asset, quota);
+  if (row === 'closed') throw notFound('Upload session');
   if (row) return row as AssetRow;
-  const used = await storageUsedBytes(deps.pool, owner.accountId);
+  const { used, reserved } = await storageUse(deps.pool, owner.accountId);
   throw tooLarge(
-    `Storage quota of ${quota} bytes would be exceeded (${used} used); delete assets first.`,
+    `Storage quota of ${quota} bytes would be exceeded (${used} used, ${reserved} reserved by ` +
+      'unfinished uploads); delete assets first.',
   );
 }
 

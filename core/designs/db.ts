@@ -1,4 +1,6 @@
-// SQL for designs and their rendered pages.
+// SQL for designs. Their rendered pages are assets: core/assets/db.ts reads and writes them,
+// keeping the account's storage counter right.
+import { designPageIds, movePagesShownBy } from '../assets/db.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { Kind, Platform } from '../platforms/capabilities.ts';
 import type { Layout } from './layout.ts';
@@ -27,13 +29,7 @@ export async function insertDesign(
 }
 
 /** The rendered pages of a design, in page order. */
-export async function renderedPages(db: Queryable, designId: string): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>(
-    `select id::text from assets where design_id = $1 order by filename, id`,
-    [designId],
-  );
-  return rows.map((r) => r.id);
-}
+export const renderedPages = designPageIds;
 
 export const RENDER_DESIGN_TASK = 'render_design';
 /** Rendering is deterministic: a second try only helps after a crash. */
@@ -151,7 +147,7 @@ export async function copyDesign(db: Queryable, designId: string): Promise<Desig
  * frozen copy of it, taking the rendered pages they show with them.
  */
 export async function freezePublishedPosts(db: Queryable, designId: string): Promise<void> {
-  await db.query(
+  const { rows } = await db.query<{ frozen_id: string | null; post_ids: string[] }>(
     `with moved as (
        select id from posts where design_id = $1 and not (${UNPUBLISHED})
      ), frozen as (
@@ -163,11 +159,11 @@ export async function freezePublishedPosts(db: Queryable, designId: string): Pro
      ), relinked as (
        update posts set design_id = (select id from frozen) where id in (select id from moved)
      )
-     update assets set design_id = (select id from frozen)
-     where design_id = $1 and exists (select 1 from frozen)
-       and id in (select asset_id from post_assets where post_id in (select id from moved))`,
+     select (select id::text from frozen) as frozen_id, array(select id::text from moved) as post_ids`,
     [designId],
   );
+  const { frozen_id, post_ids } = rows[0]!;
+  if (frozen_id) await movePagesShownBy(db, designId, frozen_id, post_ids);
 }
 
 /** Saves a new layout: the version moves on and the last render error is forgotten. */
@@ -196,9 +192,8 @@ export async function linkPost(db: Queryable, postId: string, designId: string):
   await db.query('delete from post_assets where post_id = $1', [postId]);
   await db.query(
     `insert into post_assets (post_id, position, asset_id)
-     select $1, row_number() over (order by filename, id) - 1, id
-     from assets where design_id = $2`,
-    [postId, designId],
+     select $1, n - 1, id from unnest($2::bigint[]) with ordinality as t(id, n)`,
+    [postId, await designPageIds(db, designId)],
   );
 }
 

@@ -7,7 +7,9 @@ import { Readable } from 'node:stream';
 import type { Image } from '@napi-rs/canvas';
 import { z } from 'zod';
 import { decodeImage, renderPage } from '../../render/canvas.ts';
+import { fileDesignPages } from '../assets/pages.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
+import { DomainError } from '../errors.ts';
 import { isId } from '../ids.ts';
 import { deleteQuietly, readAll, type Storage } from '../storage/storage.ts';
 import type { DesignRow } from './db.ts';
@@ -123,45 +125,33 @@ export async function renderDesignJob(deps: { pool: Pool; storage: Storage }, jo
       [job.design_id, job.layout_version],
     );
     if (!current.rowCount) return undefined;
-    const old = await tx.query<{ storage_key: string }>(
-      'delete from assets where design_id = $1 returning storage_key',
-      [job.design_id],
-    );
-    const { rows: pages } = await tx.query<{ id: string }>(
-      `insert into assets (account_id, brand_id, kind, mime, bytes, filename, width, height,
-                           storage_key, design_id)
-       select $1, $2, 'image', 'image/png', b,
-              'design-' || $3::text || '-page-' || lpad(n::text, 2, '0') || '.png',
-              $4, $5, k, $3::bigint
-       from unnest($6::text[], $7::bigint[]) with ordinality as t(k, b, n)
-       returning id::text`,
-      [
-        design.account_id,
-        design.brand_id,
-        design.id,
-        size.width,
-        size.height,
-        stored.map((s) => s.key),
-        stored.map((s) => s.bytes),
-      ],
-    );
-    // The design's posts that are not published (or being published) show the new pages.
+    // The design's posts that are not published (or being published) show the new pages:
+    // detached first, so the old pages any other post still shows are kept, not deleted.
     const linked = `select id from posts
                     where design_id = $1 and status not in ('published', 'publishing')`;
     await tx.query(`delete from post_assets where post_id in (${linked})`, [job.design_id]);
+    const { pageIds, freedKeys } = await fileDesignPages(
+      tx,
+      { id: design.id, accountId: design.account_id, brandId: design.brand_id },
+      size,
+      stored,
+    );
     await tx.query(
       `insert into post_assets (post_id, position, asset_id)
        select l.id, p.n - 1, p.asset_id
        from (${linked}) l, unnest($2::bigint[]) with ordinality as p(asset_id, n)`,
-      [job.design_id, pages.map((p) => p.id)],
+      [job.design_id, pageIds],
     );
     await notify(tx, job);
-    return old.rows.map((r) => r.storage_key);
+    return freedKeys;
   }).catch(async (err) => {
-    // Recorded for the waiting API, then thrown so the job is tried once more.
+    // Recorded for the waiting API. A refusal (the quota) is final; anything else is thrown
+    // so the job is tried once more.
     await failed(deps, job, stored, err);
+    if (err instanceof DomainError) return 'refused' as const;
     throw err;
   });
+  if (replaced === 'refused') return 'failed';
   if (!replaced) {
     await deleteQuietly(
       storage,

@@ -85,16 +85,37 @@ function assertFuture(at: string, loc: (string | number)[]): void {
   throw invalid(loc, `must be in the future; it is ${at} and now is ${new Date().toISOString()}`);
 }
 
-/** The kinds of the attached assets, in order: owned, existing, and never audio. */
-async function mediaKinds(db: Queryable, accountId: string, ids: string[]): Promise<MediaKind[]> {
+/**
+ * The kinds of the attached assets, in order: owned, existing, and never audio. When the
+ * list is given (`given`), never another design's rendered page: a page belongs to its design
+ * and a re-render replaces it, so attached by id it would vanish from this post at the
+ * design's next edit. Refusing it, and linking the design with design_id instead (the post
+ * then follows the design's current pages), keeps every post's media explicit; the render
+ * still keeps an old page a post shows (core/assets/db.ts replaceDesignPages) for attachments
+ * made before this rule and for posts moving between designs.
+ */
+async function mediaKinds(
+  db: Queryable,
+  accountId: string,
+  ids: string[],
+  given?: { designId: string | null },
+): Promise<MediaKind[]> {
   if (!ids.length) return [];
-  const found = new Map((await findOwnedAssets(db, accountId, ids)).map((a) => [a.id, a.kind]));
+  const found = new Map((await findOwnedAssets(db, accountId, ids)).map((a) => [a.id, a]));
   return ids.map((id, i) => {
-    const kind = found.get(id);
-    if (!kind) throw notFound(`Asset ${id}`);
-    if (kind === 'audio')
+    const asset = found.get(id);
+    if (!asset) throw notFound(`Asset ${id}`);
+    if (asset.kind === 'audio')
       throw invalid(['body', 'asset_ids', i], 'audio assets cannot be attached to a post');
-    return kind;
+    if (given && asset.design_id !== null && asset.design_id !== given.designId)
+      throw invalid(
+        ['body', 'asset_ids', i],
+        `asset ${id} is a rendered page of design ${asset.design_id}, replaced whenever the ` +
+          `design renders again: link the design with design_id instead (POST /v1/posts with ` +
+          `"design_id": "${asset.design_id}")`,
+        'design_page',
+      );
+    return asset.kind;
   });
 }
 
@@ -110,7 +131,7 @@ export async function createPost(
 ): Promise<Post> {
   const brandId = brandFor(caller, input.brand_id, 'brand_id');
   const assetIds = input.asset_ids ?? [];
-  const media = await mediaKinds(pool, caller.accountId, assetIds);
+  const media = await mediaKinds(pool, caller.accountId, assetIds, { designId: null });
   const kind = input.kind ?? inferKind(input.platform, media);
   const hashtags = input.hashtags || null;
   assertFits({ platform: input.platform, kind, body: input.body, hashtags, media });
@@ -289,7 +310,13 @@ export async function updatePost(
 ): Promise<Post> {
   const current = await requirePost(pool, caller, postId);
   const assetIds = input.asset_ids ?? current.asset_ids;
-  const media = await mediaKinds(pool, caller.accountId, assetIds);
+  // A design's post may list its own design's pages again; the current list stays as it is.
+  const media = await mediaKinds(
+    pool,
+    caller.accountId,
+    assetIds,
+    input.asset_ids ? { designId: current.design_id } : undefined,
+  );
   const next = {
     body: input.body ?? current.body,
     hashtags: input.hashtags === undefined ? current.hashtags : input.hashtags || null,

@@ -3,10 +3,10 @@
 // Files are 0600 and directories 0700: users' media is for the service's own user alone.
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { chmod, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { Storage } from './storage.ts';
+import { assertFolder, type Storage } from './storage.ts';
 
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
@@ -64,6 +64,21 @@ export function fsStorage(dataDir: string): Storage {
     },
     async delete(key) {
       await rm(fileOf(key), { force: true });
+    },
+    async deletePrefix(prefix) {
+      assertFolder(prefix);
+      // A folder here: its unfinished `.part` files go with it.
+      await rm(fileOf(prefix.slice(0, -1)), { recursive: true, force: true });
+    },
+    async folders(prefix) {
+      assertFolder(prefix);
+      const entries = await readdir(fileOf(prefix.slice(0, -1)), { withFileTypes: true }).catch(
+        (err: NodeJS.ErrnoException) => {
+          if (err.code === 'ENOENT') return [];
+          throw err;
+        },
+      );
+      return entries.filter((e) => e.isDirectory()).map((e) => e.name);
     },
   };
 }

@@ -5,15 +5,17 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
+  DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Config } from '../config.ts';
-import type { Storage } from './storage.ts';
+import { assertFolder, type Storage } from './storage.ts';
 
 export type S3Settings = NonNullable<Config['s3']>;
 
@@ -64,15 +66,53 @@ export function s3Storage(s: S3Settings): Storage {
         throw err;
       }
     },
-    async presignPuts(keys, expiresInS) {
+    async presignPuts(puts, expiresInS) {
+      // Content-Length is then a signed header: the bucket refuses a body of any other size.
       return Promise.all(
-        keys.map((Key) =>
-          getSignedUrl(client, new PutObjectCommand({ Bucket, Key }), { expiresIn: expiresInS }),
+        puts.map(({ key, bytes }) =>
+          getSignedUrl(client, new PutObjectCommand({ Bucket, Key: key, ContentLength: bytes }), {
+            expiresIn: expiresInS,
+          }),
         ),
       );
     },
     async delete(key) {
       await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+    },
+    async deletePrefix(prefix) {
+      assertFolder(prefix);
+      // Each listing page (at most 1,000 keys) is one DeleteObjects call, its limit too.
+      let token: string | undefined;
+      do {
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken: token }),
+        );
+        const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
+        if (keys.length)
+          await client.send(
+            new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys, Quiet: true } }),
+          );
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+    },
+    async folders(prefix) {
+      assertFolder(prefix);
+      const names: string[] = [];
+      let token: string | undefined;
+      do {
+        const page = await client.send(
+          new ListObjectsV2Command({
+            Bucket,
+            Prefix: prefix,
+            Delimiter: '/',
+            ContinuationToken: token,
+          }),
+        );
+        for (const p of page.CommonPrefixes ?? [])
+          if (p.Prefix) names.push(p.Prefix.slice(prefix.length, -1));
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+      return names;
     },
   };
 }

@@ -14,14 +14,24 @@ export type Storage = {
   get(key: string): Promise<Readable>;
   /** Removes `key`; removing a missing key is not an error. */
   delete(key: string): Promise<void>;
+  /** Removes every key under `prefix`, a folder ending in '/' (none there is not an error). */
+  deletePrefix(prefix: string): Promise<void>;
+  /** The names of the folders directly under `prefix` (ending in '/'), without the prefix. */
+  folders(prefix: string): Promise<string[]>;
   /** The size of the object under `key`, or undefined when there is none. */
   size(key: string): Promise<number | undefined>;
   /**
-   * Addresses a client can PUT bytes to directly, one per key, valid `expiresInS` seconds.
+   * Addresses a client can PUT bytes to directly, one per key, valid `expiresInS` seconds;
+   * each takes exactly `bytes` bytes, so a grant never stores more than it was given for.
    * Only drivers with their own HTTP endpoint have it (s3).
    */
-  presignPuts?(keys: string[], expiresInS: number): Promise<string[]>;
+  presignPuts?(puts: { key: string; bytes: number }[], expiresInS: number): Promise<string[]>;
 };
+
+/** Refuses a prefix that is not a folder: `uploads/1` would also name `uploads/10/...`. */
+export function assertFolder(prefix: string): void {
+  if (!prefix.endsWith('/') || prefix === '/') throw new Error(`not a folder prefix: ${prefix}`);
+}
 
 export function storageFor(config: Pick<Config, 'storage' | 'dataDir' | 's3'>): Storage {
   if (config.storage === 's3' && config.s3) return s3Storage(config.s3);

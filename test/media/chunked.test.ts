@@ -1,15 +1,21 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORAGE_QUOTA_BYTES } from '../../core/accounts/plans.ts';
 import { cleanupExpiredUploads } from '../../core/assets/chunked.ts';
+import { insertAsset } from '../../core/assets/db.ts';
 import { loadConfig } from '../../core/config.ts';
-import { storageFor } from '../../core/storage/storage.ts';
+import { type Storage, storageFor } from '../../core/storage/storage.ts';
 import { makeNoiseVideo } from '../support/noiseVideo.ts';
-import { type LocalS3, startLocalS3 } from '../support/s3.ts';
+import { type LocalS3, presignedAccepts, startLocalS3 } from '../support/s3.ts';
 import { call, makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
+import { storageBalance } from '../support/storageCounter.ts';
+
+const MiB = 1024 * 1024;
 
 // Both storage drivers run the same suite: fs, and s3 against a local S3-compatible server.
 describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
@@ -17,6 +23,7 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
   let server: TestServer;
   let key: string;
   let video: Buffer;
+  let storage: Storage;
   const file = path.join(os.tmpdir(), `sps-test-${process.pid}-${driver}.mp4`);
 
   beforeAll(async () => {
@@ -24,6 +31,10 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
     server = await startServer({ env: s3?.env ?? {} });
     const acct = await makeAccount(server.pool);
     key = await makeKey(server.pool, acct.accountId, ['read', 'media']);
+    // The server's own storage, seen from the test.
+    storage = storageFor(
+      loadConfig({ DATABASE_URL: server.db.url, DATA_DIR: server.dataDir, ...s3?.env }),
+    );
     // Two seconds: about 20 MB, so three chunks of 8 MB.
     await makeNoiseVideo(file, 2);
     video = await readFile(file);
@@ -135,7 +146,9 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
     });
 
     it('checks parts against the chunks received and the announced size', async () => {
-      const { body } = await init({ filename: 'a.mp4', size_bytes: 30 });
+      const size = 2 * 8 * 1024 * 1024 + 10; // three chunks: 8 MiB, 8 MiB and 10 bytes
+      const { body } = await init({ filename: 'a.mp4', size_bytes: size });
+      expect(body.parts).toBe(3);
       await part(body.upload_id, 0, Buffer.alloc(10));
       await part(body.upload_id, 2, Buffer.alloc(10));
       const gap = await finish({ upload_id: body.upload_id, parts: 2 });
@@ -144,7 +157,7 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
       await part(body.upload_id, 1, Buffer.alloc(5));
       const short = await finish({ upload_id: body.upload_id, parts: 3 });
       expect(short.status).toBe(422);
-      expect(short.body.detail[0].msg).toMatch(/25 bytes but init announced 30/);
+      expect(short.body.detail[0].msg).toMatch(`25 bytes but init announced ${size}`);
     });
 
     it('bounds parts to 1-80 and size_bytes to 500 MB', async () => {
@@ -152,7 +165,7 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
       expect((await finish({ upload_id: body.upload_id, parts: 81 })).status).toBe(422);
       expect((await finish({ upload_id: body.upload_id, parts: 0 })).status).toBe(422);
       expect((await part(body.upload_id, 80, Buffer.alloc(1))).status).toBe(422);
-      expect((await part(body.upload_id, 79, Buffer.alloc(1))).status).toBe(200);
+      expect((await part(body.upload_id, 0, Buffer.alloc(1))).status).toBe(200);
       expect((await init({ filename: 'big.mp4', size_bytes: 500 * 1024 * 1024 + 1 })).status).toBe(
         422,
       );
@@ -183,13 +196,155 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
         `update upload_sessions set expires_at = now() - interval '1 second' where id = $1`,
         [body.upload_id],
       );
-      const storage = storageFor(
-        loadConfig({ DATABASE_URL: server.db.url, DATA_DIR: server.dataDir, ...s3?.env }),
-      );
       const removed = await cleanupExpiredUploads({ pool: server.pool, storage });
       expect(removed).toBeGreaterThanOrEqual(1);
       await expect(storage.get(`uploads/${body.upload_id}/0`)).rejects.toThrow();
       expect((await part(body.upload_id, 0, Buffer.alloc(10))).status).toBe(404);
+    });
+  });
+  // Issue 14, finding 5: init with size_bytes 1, then 8 MiB at indexes 40 and 79, answered 200
+  // and stored 17 MB outside the quota, and the expiry cleanup removed only index 0.
+  describe('a session stores no more than init announced and reserved', () => {
+    /** A fresh account with a media key, so its counters start at zero. */
+    async function freshAccount() {
+      const acct = await makeAccount(server.pool);
+      return { acct, k: await makeKey(server.pool, acct.accountId, ['read', 'media']) };
+    }
+    const stored = async (uploadId: string, index: number) =>
+      storage.size(`uploads/${uploadId}/${index}`);
+
+    it('refuses an index past the chunks size_bytes makes (422) and stores nothing', async () => {
+      const { acct, k } = await freshAccount();
+      const { body } = await init({ filename: 'a.mp4', size_bytes: 1 }, k);
+      expect(body).toMatchObject({ parts: 1 });
+      for (const index of [40, 79]) {
+        const res = await part(body.upload_id, index, Buffer.alloc(8 * MiB), k);
+        expect(res.status).toBe(422);
+        expect(res.body.detail[0]).toMatchObject({ loc: ['query', 'index'] });
+        expect(res.body.detail[0].msg).toMatch(/makes 1 chunk\(s\): index is 0-0/);
+        expect(await stored(body.upload_id, index)).toBeUndefined();
+      }
+      expect(await storage.folders('uploads/')).not.toContain(body.upload_id);
+      expect(await storageBalance(server.pool, acct.accountId)).toMatchObject({
+        used: 0,
+        reserved: 1,
+        sessionBytes: 1,
+      });
+    });
+
+    it('refuses a chunk larger than what remains of size_bytes (413); the last may be shorter', async () => {
+      const { k } = await freshAccount();
+      const { body } = await init({ filename: 'a.mp4', size_bytes: 8 * MiB + 10 }, k);
+      expect(body).toMatchObject({ parts: 2, part_bytes: 8 * MiB });
+      const over = await part(body.upload_id, 1, Buffer.alloc(11), k);
+      expect(over.status).toBe(413);
+      expect(over.body.detail).toMatch(/remaining 10 bytes/);
+      expect(await stored(body.upload_id, 1)).toBeUndefined();
+      expect((await part(body.upload_id, 1, Buffer.alloc(10), k)).status).toBe(200);
+      expect((await part(body.upload_id, 0, Buffer.alloc(8 * MiB + 1), k)).status).toBe(413);
+    });
+
+    it('reserves size_bytes at init: beyond the quota is 413 and opens nothing; finish hands the reservation to the asset', async () => {
+      const { acct, k } = await freshAccount();
+      const quota = STORAGE_QUOTA_BYTES.plus;
+      await insertAsset(server.pool, {
+        accountId: acct.accountId,
+        kind: 'image',
+        mime: 'image/png',
+        bytes: quota - video.length - 10,
+      });
+      const over = await init({ filename: 'big.mp4', size_bytes: video.length + 11 }, k);
+      expect(over.status).toBe(413);
+      expect(over.body.detail).toMatch(/quota/);
+      expect((await storageBalance(server.pool, acct.accountId)).sessions).toBe(0);
+
+      const session = await init({ filename: 'clip.mp4', size_bytes: video.length }, k);
+      expect(session.status).toBe(201);
+      // What is reserved is taken: another session, or a raw image, no longer fits.
+      expect((await init({ filename: 'more.mp4', size_bytes: 11 }, k)).status).toBe(413);
+      const image = await fetch(`${server.baseUrl}/v1/assets/upload`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${k}`, 'content-type': 'image/png' },
+        body: new Uint8Array(
+          await sharp({ create: { width: 16, height: 16, channels: 3, background: '#000' } })
+            .png()
+            .toBuffer(),
+        ),
+      });
+      expect(image.status).toBe(413);
+      expect(await storageBalance(server.pool, acct.accountId)).toMatchObject({
+        used: quota - video.length - 10,
+        reserved: video.length,
+      });
+
+      const { upload_id, part_bytes } = session.body;
+      for (const [i, piece] of chunks(video, part_bytes).entries())
+        expect((await part(upload_id, i, piece, k)).status).toBe(200);
+      const done = await finish({ upload_id, parts: Math.ceil(video.length / part_bytes) }, k);
+      expect(done.status).toBe(201);
+      expect(await storageBalance(server.pool, acct.accountId)).toEqual({
+        used: quota - 10,
+        assetBytes: quota - 10,
+        reserved: 0,
+        sessionBytes: 0,
+        sessions: 0,
+      });
+      // Finished sessions leave no chunks behind.
+      expect(await storage.folders('uploads/')).not.toContain(upload_id);
+    });
+
+    it('cleans every chunk of an expired session, whatever its index, and gives its reservation back', async () => {
+      const { acct, k } = await freshAccount();
+      const { body } = await init({ filename: 'a.mp4', size_bytes: 2 * 8 * MiB + 10 }, k);
+      for (const i of [0, 2]) await part(body.upload_id, i, Buffer.alloc(10), k);
+      // Chunks no upload_parts row names: one stored past the part count (as before this
+      // fix) and a left-over temporary file, and a folder an older version leaked outright.
+      await storage.put(`uploads/${body.upload_id}/40`, Readable.from([Buffer.alloc(10)]));
+      await storage.put(
+        `uploads/${body.upload_id}/1.a1b2c3.part`,
+        Readable.from([Buffer.alloc(10)]),
+      );
+      const leaked = randomUUID();
+      await storage.put(`uploads/${leaked}/79`, Readable.from([Buffer.alloc(10)]));
+      // A session still open keeps its chunks.
+      const open = await init({ filename: 'b.mp4', size_bytes: 10 }, k);
+      await part(open.body.upload_id, 0, Buffer.alloc(10), k);
+      await server.pool.query(
+        `update upload_sessions set expires_at = now() - interval '1 second' where id = $1`,
+        [body.upload_id],
+      );
+      expect(await storageBalance(server.pool, acct.accountId)).toMatchObject({
+        reserved: 2 * 8 * MiB + 20,
+      });
+
+      expect(await cleanupExpiredUploads({ pool: server.pool, storage })).toBeGreaterThanOrEqual(1);
+      for (const index of [0, 2, 40]) expect(await stored(body.upload_id, index)).toBeUndefined();
+      expect(await storage.size(`uploads/${leaked}/79`)).toBeUndefined();
+      const folders = await storage.folders('uploads/');
+      expect(folders).not.toContain(body.upload_id);
+      expect(folders).not.toContain(leaked);
+      expect(await stored(open.body.upload_id, 0)).toBe(10);
+      expect(await storageBalance(server.pool, acct.accountId)).toMatchObject({
+        used: 0,
+        reserved: 10,
+        sessionBytes: 10,
+        sessions: 1,
+      });
+    });
+
+    it('presigns each direct chunk address for exactly its chunk size (s3)', async () => {
+      const { k } = await freshAccount();
+      const { body } = await init({ filename: 'a.mp4', size_bytes: 8 * MiB + 10 }, k);
+      if (driver === 'fs') {
+        expect(body.grant).toBeUndefined();
+        return;
+      }
+      const [first, last] = body.grant.part_urls as string[];
+      // What S3 checks: the signature covers Content-Length, so any other size is refused.
+      expect(presignedAccepts(first!, { 'content-length': String(8 * MiB) })).toBe(true);
+      expect(presignedAccepts(first!, { 'content-length': String(8 * MiB + 1) })).toBe(false);
+      expect(presignedAccepts(last!, { 'content-length': '10' })).toBe(true);
+      expect(presignedAccepts(last!, { 'content-length': String(8 * MiB) })).toBe(false);
     });
   });
 });

@@ -1,0 +1,39 @@
+// A design's rendered pages are image assets of the account like any other (issue 14,
+// finding 6): a render counts their bytes against the storage quota, a re-render gives the
+// replaced pages' bytes back. The render job calls this in its final transaction.
+import { findAccountById } from '../accounts/db.ts';
+import { STORAGE_QUOTA_BYTES } from '../accounts/plans.ts';
+import type { Queryable } from '../db/pool.ts';
+import { type RenderedPage, replaceDesignPages, storageUse } from './db.ts';
+import { tooLarge } from './spool.ts';
+
+export type { RenderedPage };
+
+/**
+ * Files a render's pages as the design's, replacing the old ones, within the plan's quota.
+ * Beyond it, a 413 whose message says what to do; the rows it changed by then are the
+ * caller's transaction's to roll back.
+ */
+export async function fileDesignPages(
+  tx: Queryable,
+  design: { id: string; accountId: string; brandId: string },
+  size: { width: number; height: number },
+  pages: RenderedPage[],
+): Promise<{ pageIds: string[]; freedKeys: string[] }> {
+  const account = await findAccountById(tx, design.accountId);
+  if (!account) throw new Error(`account ${design.accountId} not found`);
+  const quota = STORAGE_QUOTA_BYTES[account.plan];
+  const filed = await replaceDesignPages(
+    tx,
+    { ...size, designId: design.id, accountId: design.accountId, brandId: design.brandId, pages },
+    quota,
+  );
+  if (filed) return filed;
+  const { used, reserved } = await storageUse(tx, design.accountId);
+  const bytes = pages.reduce((sum, p) => sum + p.bytes, 0);
+  throw tooLarge(
+    `the ${pages.length} rendered page(s) take ${bytes} bytes, and the storage quota of ` +
+      `${quota} bytes would be exceeded (${used} used, the current pages included, ${reserved} ` +
+      'reserved by unfinished uploads); delete assets, then render again.',
+  );
+}
