@@ -35,7 +35,8 @@ export function listMigrations(dir = SQL_DIR): Migration[] {
 
 /** An applied migration's file no longer holds what was applied. */
 export class MigrationChanged extends Error {
-  constructor(readonly changed: { name: string; applied: string; now: string }[]) {
+  readonly changed: { name: string; applied: string; now: string }[];
+  constructor(changed: MigrationChanged['changed']) {
     const each = changed.map(
       (c) =>
         `sql/${c.name} (sha256 ${c.applied.slice(0, 12)}… when applied, ${c.now.slice(0, 12)}… now)`,
@@ -46,6 +47,7 @@ export class MigrationChanged extends Error {
         '(e.g. `git checkout -- sql/`) and put the change in a new numbered migration.',
     );
     this.name = 'MigrationChanged';
+    this.changed = changed;
   }
 }
 

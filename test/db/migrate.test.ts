@@ -51,7 +51,10 @@ describe('an applied migration never changes', () => {
   beforeAll(async () => {
     own = await freshDatabase();
   });
-  afterAll(() => own.drop());
+  afterAll(async () => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    await own.drop();
+  });
 
   /** A copy of sql/ that a test may edit, as a checkout with a changed file would be. */
   const copySqlDir = () => {
@@ -60,10 +63,6 @@ describe('an applied migration never changes', () => {
     cpSync(SQL_DIR, dir, { recursive: true });
     return dir;
   };
-  afterAll(() => {
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
-
   const recorded = async () =>
     (
       await own.pool.query<{ name: string; checksum: string | null }>(
