@@ -113,7 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await app.register(healthRoutes, { pool: deps.pool });
   await app.register(sessionRoutes, { pool: deps.pool, config: deps.config });
-  const auth: AuthContext = { pool: deps.pool, budget: createBudgetCounter(deps.pool) };
+  const auth: AuthContext = { pool: deps.pool, budget: createBudgetCounter(deps.pool, app.log) };
   app.addHook('onClose', () => auth.budget.stop());
   const media: MediaDeps = {
     pool: deps.pool,

@@ -82,3 +82,11 @@ export async function revokeFeature(db: Queryable, accountId: string, feature: F
     feature,
   ]);
 }
+
+export async function creditsOf(db: Queryable, accountId: string): Promise<number> {
+  const { rows } = await db.query<{ credits: string }>(
+    'select credits from accounts where id = $1',
+    [accountId],
+  );
+  return Number(rows[0]?.credits ?? 0);
+}

@@ -1,7 +1,10 @@
 // Usage at a glance (MCP get_usage): plan, request budget, storage, credits and posts.
 import { z } from 'zod';
+import { storageUsedBytes } from '../assets/db.ts';
 import type { Budget, Principal } from '../auth/principal.ts';
 import type { Queryable } from '../db/pool.ts';
+import { postCountsByStatus } from '../posts/db.ts';
+import { creditsOf } from './db.ts';
 import { Plan, STORAGE_QUOTA_BYTES } from './plans.ts';
 
 export const Usage = z.object({
@@ -22,20 +25,9 @@ export const Usage = z.object({
 export type Usage = z.infer<typeof Usage>;
 
 export async function describeUsage(db: Queryable, p: Principal, budget: Budget): Promise<Usage> {
-  const { rows } = await db.query<{
-    credits: string;
-    used_bytes: string;
-    posts: Record<string, number> | null;
-  }>(
-    `select a.credits,
-            a.storage_used_bytes as used_bytes,
-            (select json_object_agg(status, n) from
-               (select status, count(*)::int as n from posts where account_id = a.id group by status) s
-            ) as posts
-     from accounts a where a.id = $1`,
-    [p.accountId],
-  );
-  const row = rows[0]!;
+  const credits = await creditsOf(db, p.accountId);
+  const usedBytes = await storageUsedBytes(db, p.accountId);
+  const posts = await postCountsByStatus(db, p.accountId);
   return {
     plan: p.plan,
     request_budget: {
@@ -44,8 +36,8 @@ export async function describeUsage(db: Queryable, p: Principal, budget: Budget)
       remaining: Math.max(0, budget.limit - budget.used),
       resets_at: budget.resetAt.toISOString(),
     },
-    storage: { used_bytes: Number(row.used_bytes), quota_bytes: STORAGE_QUOTA_BYTES[p.plan] },
-    credits: Number(row.credits),
-    posts_by_status: row.posts ?? {},
+    storage: { used_bytes: usedBytes, quota_bytes: STORAGE_QUOTA_BYTES[p.plan] },
+    credits,
+    posts_by_status: posts,
   };
 }

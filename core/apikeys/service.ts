@@ -4,6 +4,7 @@ import { Scope } from '../accounts/plans.ts';
 import type { Queryable } from '../db/pool.ts';
 import { notFound } from '../errors.ts';
 import { isId } from '../ids.ts';
+import { type ApiKeyRow, deleteApiKeyRow, insertApiKey, listApiKeyRows } from './db.ts';
 import { generateApiKey, hashApiKey } from './keys.ts';
 
 export const CreateApiKeyInput = z
@@ -36,15 +37,7 @@ export const ApiKeyCreated = z.object({
 });
 export type ApiKeyCreated = z.infer<typeof ApiKeyCreated>;
 
-type Row = {
-  id: string;
-  name: string;
-  scopes: Scope[];
-  created_at: Date;
-  last_used_at: Date | null;
-};
-
-const toInfo = (r: Row): ApiKeyInfo => ({
+const toInfo = (r: ApiKeyRow): ApiKeyInfo => ({
   id: r.id,
   name: r.name,
   scopes: r.scopes,
@@ -60,27 +53,17 @@ export async function createApiKey(
 ): Promise<ApiKeyCreated> {
   const { name, scopes } = CreateApiKeyInput.parse(input);
   const key = generateApiKey();
-  const { rows } = await db.query<Row>(
-    `insert into api_keys (account_id, name, key_hash, scopes) values ($1, $2, $3, $4)
-     returning id, name, scopes, created_at, last_used_at`,
-    [accountId, name, hashApiKey(key), scopes],
+  const info = toInfo(
+    await insertApiKey(db, { accountId, name, keyHash: hashApiKey(key), scopes }),
   );
-  const info = toInfo(rows[0]!);
   return { id: info.id, name: info.name, scopes: info.scopes, key, created_at: info.created_at };
 }
 
 export async function listApiKeys(db: Queryable, accountId: string): Promise<ApiKeyInfo[]> {
-  const { rows } = await db.query<Row>(
-    `select id, name, scopes, created_at, last_used_at from api_keys
-     where account_id = $1 order by id`,
-    [accountId],
-  );
-  return rows.map(toInfo);
+  return (await listApiKeyRows(db, accountId)).map(toInfo);
 }
 
 export async function deleteApiKey(db: Queryable, accountId: string, keyId: string) {
-  const res = isId(keyId)
-    ? await db.query('delete from api_keys where id = $1 and account_id = $2', [keyId, accountId])
-    : { rowCount: 0 };
-  if (!res.rowCount) throw notFound('API key');
+  const deleted = isId(keyId) && (await deleteApiKeyRow(db, accountId, keyId));
+  if (!deleted) throw notFound('API key');
 }

@@ -363,3 +363,26 @@ export async function insertAsset(
   );
   return rows[0]!;
 }
+
+/** Where the bytes of the account's stored images among `ids` are (a render's photos). */
+export async function imageStorageKeys(
+  db: Queryable,
+  accountId: string,
+  ids: string[],
+): Promise<{ id: string; storage_key: string }[]> {
+  const { rows } = await db.query<{ id: string; storage_key: string }>(
+    `select id::text, storage_key from assets
+     where account_id = $1 and kind = 'image' and id = any($2::bigint[]) and storage_key is not null`,
+    [accountId, ids],
+  );
+  return rows;
+}
+
+/** Where an asset's bytes are, by id alone (the caller has checked whose it is). */
+export async function storageKeyOf(db: Queryable, assetId: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ storage_key: string | null }>(
+    'select storage_key from assets where id = $1',
+    [assetId],
+  );
+  return rows[0]?.storage_key ?? undefined;
+}

@@ -1,42 +1,11 @@
-// Resolves a bearer API key to a principal in one prepared statement: the lookup and the
-// once-a-minute last-used stamp. The request budget is counted in memory (./budget.ts).
-import {
-  type Feature,
-  type Plan,
-  REQUEST_BUDGET_PER_MINUTE,
-  type Scope,
-} from '../accounts/plans.ts';
+// Resolves a bearer API key to a principal in one prepared statement (core/apikeys/db.ts):
+// the lookup and the once-a-minute last-used stamp. The request budget is counted in memory
+// (./budget.ts).
+import { REQUEST_BUDGET_PER_MINUTE } from '../accounts/plans.ts';
+import { useApiKey } from '../apikeys/db.ts';
 import { hashApiKey, looksLikeApiKey } from '../apikeys/keys.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { Principal } from './principal.ts';
-
-type Row = {
-  key_id: string;
-  scopes: Scope[];
-  account_id: string;
-  email: string;
-  plan: Plan;
-  selected_brand_id: string | null;
-  budget_per_minute: number | null;
-  features: Feature[];
-};
-
-const AUTHENTICATE_KEY = `
-with k as (
-  select k.id as key_id, k.scopes, k.last_used_at, a.id as account_id, a.email, a.plan,
-         a.selected_brand_id, a.budget_per_minute
-  from api_keys k join accounts a on a.id = k.account_id
-  where k.key_hash = $1
-), touch as (
-  update api_keys set last_used_at = now() from k
-  where api_keys.id = k.key_id
-    and (k.last_used_at is null or k.last_used_at < now() - interval '1 minute')
-)
-select k.key_id, k.scopes, k.account_id, k.email, k.plan, k.selected_brand_id,
-       k.budget_per_minute,
-       coalesce((select array_agg(f.feature) from account_features f
-                 where f.account_id = k.account_id), '{}') as features
-from k`;
 
 export type Authenticated = {
   principal: Principal;
@@ -49,13 +18,7 @@ export async function authenticateApiKey(
   token: string,
 ): Promise<Authenticated | undefined> {
   if (!looksLikeApiKey(token)) return undefined;
-  // Named: parsed and planned once per connection, not on every request.
-  const { rows } = await db.query<Row>({
-    name: 'authenticate_api_key',
-    text: AUTHENTICATE_KEY,
-    values: [hashApiKey(token)],
-  });
-  const r = rows[0];
+  const r = await useApiKey(db, hashApiKey(token));
   if (!r) return undefined;
   const principal: Principal = {
     accountId: r.account_id,

@@ -6,12 +6,19 @@
 // and reads back the total. A decision uses that shared total plus this process's unflushed
 // count: exact within one process; across N processes an account can overshoot by what the
 // other processes admitted in the last FLUSH_MS. The first request of an account in a window
-// reads the shared total, so a process never starts a busy window from zero.
+// reads the shared total, so a process never starts a busy window from zero. A flush that
+// fails (Postgres away) is logged and its counts kept for the next one.
 import type { Pool } from '../db/pool.ts';
+import { addRequestCounts, readRequestCount } from './db.ts';
 import type { Budget } from './principal.ts';
 
 const FLUSH_MS = 100;
 const WINDOW_MS = 60_000;
+/** While flushes keep failing, one log line per this many failures rather than ten a second. */
+export const LOG_EVERY_FAILURES = 600;
+
+/** Where a failed background flush is reported (a pino or Fastify logger). */
+export type BudgetLog = { error: (obj: object, msg: string) => void };
 
 type Entry = { window: number; shared: number; pending: number };
 
@@ -26,9 +33,10 @@ export type BudgetCounter = {
 
 const windowOf = (now: number) => now - (now % WINDOW_MS);
 
-export function createBudgetCounter(pool: Pool, flushMs = FLUSH_MS): BudgetCounter {
+export function createBudgetCounter(pool: Pool, log: BudgetLog, flushMs = FLUSH_MS): BudgetCounter {
   const entries = new Map<string, Entry>();
   let flushing: Promise<void> | undefined;
+  let failures = 0;
 
   async function flushOnce(): Promise<void> {
     const current = windowOf(Date.now());
@@ -39,21 +47,10 @@ export function createBudgetCounter(pool: Pool, flushMs = FLUSH_MS): BudgetCount
     }
     if (!batch.length) return;
     // Entries with nothing new are sent with 0 so they learn other processes' counts.
-    const { rows } = await pool.query<{ account_id: string; used: number; window_start: Date }>({
-      name: 'add_request_counts',
-      text: `insert into request_budgets as rb (account_id, window_start, used)
-             select * from unnest($1::bigint[], $2::timestamptz[], $3::int[])
-             on conflict (account_id) do update set
-               used = case when rb.window_start = excluded.window_start
-                           then rb.used + excluded.used else excluded.used end,
-               window_start = excluded.window_start
-             returning account_id, used, window_start`,
-      values: [
-        batch.map((b) => b.id),
-        batch.map((b) => new Date(b.entry.window)),
-        batch.map((b) => b.sent),
-      ],
-    });
+    const rows = await addRequestCounts(
+      pool,
+      batch.map((b) => ({ accountId: b.id, window: new Date(b.entry.window), added: b.sent })),
+    );
     const totals = new Map(rows.map((r) => [r.account_id, r]));
     for (const { id, entry, sent } of batch) {
       const total = totals.get(id);
@@ -69,7 +66,22 @@ export function createBudgetCounter(pool: Pool, flushMs = FLUSH_MS): BudgetCount
     return flushing;
   };
 
-  const timer = setInterval(() => void flush().catch(() => undefined), flushMs);
+  // The timer's flushes have no caller to throw to: a failure is logged (the first of a run of
+  // failures, then every LOG_EVERY_FAILURES-th), and the unsent counts wait for the next one.
+  const flushInBackground = () =>
+    flush().then(
+      () => {
+        failures = 0;
+      },
+      (err: unknown) => {
+        if (failures++ % LOG_EVERY_FAILURES === 0)
+          log.error(
+            { err, failures },
+            'request budget flush failed; counts stay in this process until one succeeds',
+          );
+      },
+    );
+  const timer = setInterval(() => void flushInBackground(), flushMs);
   timer.unref();
 
   return {
@@ -79,12 +91,8 @@ export function createBudgetCounter(pool: Pool, flushMs = FLUSH_MS): BudgetCount
       if (!entry || entry.window !== window) {
         entry = { window, shared: 0, pending: 0 };
         entries.set(accountId, entry);
-        const { rows } = await pool.query<{ used: number }>({
-          name: 'read_request_count',
-          text: 'select used from request_budgets where account_id = $1 and window_start = $2',
-          values: [accountId, new Date(window)],
-        });
-        entry.shared = Math.max(entry.shared, rows[0]?.used ?? 0);
+        const used = await readRequestCount(pool, accountId, new Date(window));
+        entry.shared = Math.max(entry.shared, used);
       }
       entry.pending += n;
       return { limit, used: entry.shared + entry.pending, resetAt: new Date(window + WINDOW_MS) };

@@ -37,3 +37,12 @@ export async function findOwnedBrand(db: Queryable, accountId: string, brandId: 
   );
   return rows[0];
 }
+
+/** The account's brand with this public uuid; undefined otherwise (callers answer 404). */
+export async function findOwnedBrandByUuid(db: Queryable, accountId: string, uuid: string) {
+  const { rows } = await db.query<BrandRow>(
+    'select * from brands where uuid = $1 and account_id = $2',
+    [uuid, accountId],
+  );
+  return rows[0];
+}

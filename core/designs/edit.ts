@@ -3,23 +3,29 @@
 // (409, nothing changes), saves the whole new layout and queues its render in one
 // transaction; the shared design changes for every unpublished linked post, published ones
 // keep what they showed, and `only_this_post` first gives the post its own copy.
+import { movePagesShownBy } from '../assets/db.ts';
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { conflict, invalid, notFound, versionConflict } from '../errors.ts';
 import { isId } from '../ids.ts';
 import {
-  clearRenderError,
-  copyDesign,
   type DesignPostRow,
-  type DesignRow,
   designIdOfPost,
-  enqueueRender,
-  freezePublishedPosts,
-  isShared,
-  lockDesign,
+  designShownByOthers,
   lockPostOfDesign,
-  saveLayout,
+  movePostsToDesign,
+  publishedPostsOf,
+  setPostDesign,
   setPostKind,
   unpublishedPostsOf,
+} from '../posts/db.ts';
+import {
+  clearRenderError,
+  copyDesign,
+  type DesignRow,
+  enqueueRender,
+  frozenCopy,
+  lockDesign,
+  saveLayout,
 } from './db.ts';
 import { applyLayerOps } from './layerOps.ts';
 import { Layout } from './layout.ts';
@@ -96,6 +102,19 @@ async function refitLinkedPosts(db: Queryable, designId: string, layout: Layout)
   for (const p of posts) await setPostKind(db, p.id, p.kind);
 }
 
+/**
+ * Published (and publishing) posts never change: before their design is edited they move to a
+ * frozen copy of it, taking the rendered pages they show with them. The caller holds the
+ * design's lock: no post is linked to it or moved off it meanwhile.
+ */
+async function freezePublishedPosts(db: Queryable, designId: string): Promise<void> {
+  const postIds = await publishedPostsOf(db, designId);
+  if (!postIds.length) return;
+  const frozen = await frozenCopy(db, designId);
+  await movePostsToDesign(db, postIds, designId, frozen.id);
+  await movePagesShownBy(db, designId, frozen.id, postIds);
+}
+
 async function changeDesign(
   deps: DesignDeps,
   caller: DesignCaller,
@@ -108,10 +127,10 @@ async function changeDesign(
       if (opts.layoutVersion !== undefined && opts.layoutVersion !== design.layout_version)
         throw versionConflict(design.layout_version);
       let target = design;
-      if (opts.onlyThisPost && post && (await isShared(tx, design.id, post.id))) {
+      if (opts.onlyThisPost && post && (await designShownByOthers(tx, design.id, post.id))) {
         // The post keeps showing the shared pages until its own copy has rendered.
         target = await copyDesign(tx, design.id);
-        await tx.query('update posts set design_id = $2 where id = $1', [post.id, target.id]);
+        await setPostDesign(tx, post.id, target.id);
       }
       const next = await opts.change(tx, target, post);
       // Re-rendering replaces the design's pages: published posts keep theirs on a frozen copy.

@@ -4,15 +4,15 @@
 // The API then waits, bounded, for the render and answers the pages or why they are missing.
 import { z } from 'zod';
 import { actorOf } from '../audit/actor.ts';
-import { withTransaction } from '../db/pool.ts';
+import { type Queryable, withTransaction } from '../db/pool.ts';
 import { invalid, notFound, ValidationFailed, type ValidationIssue } from '../errors.ts';
 import { IdInput } from '../ids.ts';
 import { CAPABILITIES, type Kind } from '../platforms/capabilities.ts';
-import { insertPost, type PostRow } from '../posts/db.ts';
+import { insertPost, type PostRow, setPostAssets, setPostDesign } from '../posts/db.ts';
 import { enqueuePublication } from '../posts/publicationJobs.ts';
 import { CreatePostInput, PostReceipt } from '../posts/schema.ts';
 import { brandFor, toPost } from '../posts/service.ts';
-import { enqueueRender, insertDesign, linkPost, lockDesign } from './db.ts';
+import { enqueueRender, insertDesign, lockDesign, renderedPages } from './db.ts';
 import { Layout } from './layout.ts';
 import { withRenderSlot } from './renderWaits.ts';
 import {
@@ -26,6 +26,12 @@ import {
   templateFor,
 } from './service.ts';
 import { layoutFromTemplate } from './templates.ts';
+
+/** Points a post at a design and attaches the design's rendered pages, in order. */
+async function linkPost(db: Queryable, postId: string, designId: string): Promise<void> {
+  await setPostDesign(db, postId, designId);
+  await setPostAssets(db, postId, await renderedPages(db, designId));
+}
 
 export const NativePostInput = CreatePostInput.extend({
   layout: Layout.optional().describe(

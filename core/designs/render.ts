@@ -7,12 +7,14 @@ import { Readable } from 'node:stream';
 import type { Image } from '@napi-rs/canvas';
 import { z } from 'zod';
 import { decodeImage, renderPage } from '../../render/canvas.ts';
+import { imageStorageKeys } from '../assets/db.ts';
 import { fileDesignPages } from '../assets/pages.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { DomainError } from '../errors.ts';
 import { isId } from '../ids.ts';
+import { attachToUnpublishedPostsOf, detachFromUnpublishedPostsOf } from '../posts/db.ts';
 import { deleteQuietly, readAll, type Storage } from '../storage/storage.ts';
-import type { DesignRow } from './db.ts';
+import { type DesignRow, designById, markRendered, recordRenderError } from './db.ts';
 import { ASPECTS, pagesOf } from './layout.ts';
 
 export const RenderJob = z.object({
@@ -64,12 +66,8 @@ async function loadImages(pool: Pool, storage: Storage, design: DesignRow) {
   );
   const images = new Map<string, Image>();
   if (!ids.length) return images;
-  const { rows } = await pool.query<{ id: string; storage_key: string }>(
-    `select id::text, storage_key from assets
-     where account_id = $1 and kind = 'image' and id = any($2::bigint[]) and storage_key is not null`,
-    [design.account_id, ids],
-  );
-  for (const row of rows) images.set(row.id, await decodedImage(storage, row.id, row.storage_key));
+  for (const row of await imageStorageKeys(pool, design.account_id, ids))
+    images.set(row.id, await decodedImage(storage, row.id, row.storage_key));
   return images;
 }
 
@@ -84,18 +82,18 @@ async function failed(
     deps.storage,
     stored.map((s) => s.key),
   );
-  await deps.pool.query(
-    'update designs set render_error = $3 where id = $1 and layout_version = $2',
-    [job.design_id, job.layout_version, `Rendering failed: ${(err as Error).message}`],
+  await recordRenderError(
+    deps.pool,
+    job.design_id,
+    job.layout_version,
+    `Rendering failed: ${(err as Error).message}`,
   );
   await notify(deps.pool, job);
 }
 
 export async function renderDesignJob(deps: { pool: Pool; storage: Storage }, job: RenderJob) {
   const { pool, storage } = deps;
-  const design = (
-    await pool.query<DesignRow>('select * from designs where id = $1', [job.design_id])
-  ).rows[0];
+  const design = await designById(pool, job.design_id);
   if (!design || design.layout_version !== job.layout_version) return 'stale';
 
   const size = ASPECTS[design.layout.canvas.aspect];
@@ -119,29 +117,17 @@ export async function renderDesignJob(deps: { pool: Pool; storage: Storage }, jo
   }
 
   const replaced = await withTransaction(pool, async (tx) => {
-    const current = await tx.query(
-      `update designs set rendered_version = $2, render_error = null, updated_at = now()
-       where id = $1 and layout_version = $2 returning id`,
-      [job.design_id, job.layout_version],
-    );
-    if (!current.rowCount) return undefined;
+    if (!(await markRendered(tx, job.design_id, job.layout_version))) return undefined;
     // The design's posts that are not published (or being published) show the new pages:
     // detached first, so the old pages any other post still shows are kept, not deleted.
-    const linked = `select id from posts
-                    where design_id = $1 and status not in ('published', 'publishing')`;
-    await tx.query(`delete from post_assets where post_id in (${linked})`, [job.design_id]);
+    await detachFromUnpublishedPostsOf(tx, job.design_id);
     const { pageIds, freedKeys } = await fileDesignPages(
       tx,
       { id: design.id, accountId: design.account_id, brandId: design.brand_id },
       size,
       stored,
     );
-    await tx.query(
-      `insert into post_assets (post_id, position, asset_id)
-       select l.id, p.n - 1, p.asset_id
-       from (${linked}) l, unnest($2::bigint[]) with ordinality as p(asset_id, n)`,
-      [job.design_id, pageIds],
-    );
+    await attachToUnpublishedPostsOf(tx, job.design_id, pageIds);
     await notify(tx, job);
     return freedKeys;
   }).catch(async (err) => {

@@ -5,6 +5,7 @@
 import { createNotifications, type Notifications } from '../db/notifications.ts';
 import type { Pool } from '../db/pool.ts';
 import { DomainError } from '../errors.ts';
+import { renderStatus } from './db.ts';
 
 export const RENDERED_CHANNEL = 'design_rendered';
 
@@ -68,13 +69,7 @@ export async function waitForRender(
   const unsubscribe = await deps.renders.notifications.subscribe(RENDERED_CHANNEL, (payload) => {
     if (payload === undefined || payload === `${designId}:${version}`) wake();
   });
-  const state = async () =>
-    (
-      await deps.pool.query<{ rendered_version: number | null; render_error: string | null }>(
-        'select rendered_version, render_error from designs where id = $1',
-        [designId],
-      )
-    ).rows[0];
+  const state = () => renderStatus(deps.pool, designId);
   let timer: NodeJS.Timeout | undefined;
   try {
     const deadline = new Promise<true>((resolve) => {

@@ -2,12 +2,15 @@
 // with no post), get_layers (a compact view of the layers) and preview_design (a rendered page
 // scaled down, with a served address). The API never draws: previews are the worker's pages.
 import sharp from 'sharp';
+import { storageKeyOf } from '../assets/db.ts';
 import { signAssetUrl } from '../assets/signedUrls.ts';
+import { findOwnedBrandByUuid } from '../brands/db.ts';
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { conflict, notFound } from '../errors.ts';
 import { isId } from '../ids.ts';
+import { designIdOfPost } from '../posts/db.ts';
 import { readAll, type Storage } from '../storage/storage.ts';
-import { type DesignRow, designIdOfPost, enqueueRender, findDesign, insertDesign } from './db.ts';
+import { type DesignRow, enqueueRender, findDesign, insertDesign } from './db.ts';
 import { ASPECTS, type Layer, Layout, pagesOf } from './layout.ts';
 import { withRenderSlot } from './renderWaits.ts';
 import type { CreateDesignInput, DesignRef, DesignState, LayersView } from './schema.ts';
@@ -35,11 +38,7 @@ async function createAndAwait(
   caller: DesignCaller,
   input: CreateDesignInput,
 ): Promise<DesignState> {
-  const { rows } = await deps.pool.query<{ id: string }>(
-    'select id::text from brands where uuid = $1 and account_id = $2',
-    [input.brand_uuid, caller.accountId],
-  );
-  const brandId = rows[0]?.id;
+  const brandId = (await findOwnedBrandByUuid(deps.pool, caller.accountId, input.brand_uuid))?.id;
   if (!brandId) throw notFound('Brand');
   const template = templateFor(caller, input.template, ['template']);
   const layout = await checkedLayout(
@@ -163,11 +162,7 @@ export async function previewDesign(
   const pageId = pageIds[page];
   if (!pageId)
     throw conflict('no_such_page', `The design has ${pageIds.length} page(s); page is 0-based.`);
-  const { rows } = await deps.pool.query<{ storage_key: string }>(
-    'select storage_key from assets where id = $1',
-    [pageId],
-  );
-  const png = await readAll(deps.storage, rows[0]!.storage_key);
+  const png = await readAll(deps.storage, (await storageKeyOf(deps.pool, pageId))!);
   const image = await sharp(png).resize({ width: PREVIEW_WIDTH }).jpeg({ quality: 80 }).toBuffer();
   return {
     design_id: design.id,

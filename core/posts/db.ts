@@ -191,3 +191,140 @@ export async function transitionPost(db: Queryable, t: Transition): Promise<Tran
   const { current_status: _s, changed: _c, ...post } = row;
   return { outcome: 'done', post };
 }
+
+// Posts as native designs see them (core/designs): the design a post shows and the design's
+// rendered pages as its attachments. A design's pages replace a post's attachments only while
+// the post is not published or being published: those keep what they showed.
+
+const UNPUBLISHED = `status not in ('published', 'publishing')`;
+
+export type DesignPostRow = {
+  id: string;
+  status: PostStatus;
+  design_id: string | null;
+  platform: Platform;
+  body: string;
+};
+
+/**
+ * The account's post with what a design edit needs, locked against concurrent changes
+ * (`no key update`: a render inserting its attachments only needs a key-share lock).
+ */
+export async function lockPostOfDesign(
+  db: Queryable,
+  accountId: string,
+  postId: string,
+): Promise<DesignPostRow | undefined> {
+  const { rows } = await db.query<DesignPostRow>(
+    `select id::text, status, design_id::text, platform, body from posts
+     where id = $1 and account_id = $2 for no key update`,
+    [postId, accountId],
+  );
+  return rows[0];
+}
+
+/** The design a post shows, if any (no lock: for reads). */
+export async function designIdOfPost(
+  db: Queryable,
+  accountId: string,
+  postId: string,
+): Promise<{ design_id: string | null } | undefined> {
+  const { rows } = await db.query<{ design_id: string | null }>(
+    'select design_id::text from posts where id = $1 and account_id = $2',
+    [postId, accountId],
+  );
+  return rows[0];
+}
+
+/** The posts that show this design and may still change, in id order. */
+export async function unpublishedPostsOf(
+  db: Queryable,
+  designId: string,
+): Promise<{ id: string; platform: Platform }[]> {
+  const { rows } = await db.query<{ id: string; platform: Platform }>(
+    `select id::text, platform from posts where design_id = $1 and ${UNPUBLISHED} order by id`,
+    [designId],
+  );
+  return rows;
+}
+
+/** The posts showing this design that are published or being published, in id order. */
+export async function publishedPostsOf(db: Queryable, designId: string): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `select id::text from posts where design_id = $1 and not (${UNPUBLISHED}) order by id`,
+    [designId],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Whether posts other than `postId` show this design (published ones included). */
+export async function designShownByOthers(db: Queryable, designId: string, postId: string) {
+  const { rows } = await db.query('select 1 from posts where design_id = $1 and id <> $2 limit 1', [
+    designId,
+    postId,
+  ]);
+  return rows.length > 0;
+}
+
+/** Points a post at a design (its attachments are set apart: setPostAssets). */
+export async function setPostDesign(db: Queryable, postId: string, designId: string) {
+  await db.query('update posts set design_id = $2 where id = $1', [postId, designId]);
+}
+
+/** Moves those of `postIds` that show `fromDesignId` to `toDesignId`. */
+export async function movePostsToDesign(
+  db: Queryable,
+  postIds: string[],
+  fromDesignId: string,
+  toDesignId: string,
+): Promise<void> {
+  await db.query(
+    'update posts set design_id = $3 where id = any($1::bigint[]) and design_id = $2',
+    [postIds, fromDesignId, toDesignId],
+  );
+}
+
+/** A post's kind follows the pages of its design (image or carousel). */
+export async function setPostKind(db: Queryable, postId: string, kind: Kind) {
+  await db.query('update posts set kind = $2 where id = $1', [postId, kind]);
+}
+
+/**
+ * Detaches every attachment of the design's unpublished posts, before a render files its new
+ * pages: the old pages that another post still shows are then told apart from those no post
+ * shows any more (core/assets/db.ts keeps the first, deletes the others).
+ */
+export async function detachFromUnpublishedPostsOf(db: Queryable, designId: string) {
+  await db.query(
+    `delete from post_assets where post_id in (
+       select id from posts where design_id = $1 and ${UNPUBLISHED})`,
+    [designId],
+  );
+}
+
+/** Attaches `pageIds`, in order, to each unpublished post showing the design. */
+export async function attachToUnpublishedPostsOf(
+  db: Queryable,
+  designId: string,
+  pageIds: string[],
+) {
+  await db.query(
+    `insert into post_assets (post_id, position, asset_id)
+     select l.id, p.n - 1, p.asset_id
+     from (select id from posts where design_id = $1 and ${UNPUBLISHED}) l,
+          unnest($2::bigint[]) with ordinality as p(asset_id, n)`,
+    [designId, pageIds],
+  );
+}
+
+/** How many of the account's posts are in each status (statuses with none left out). */
+export async function postCountsByStatus(
+  db: Queryable,
+  accountId: string,
+): Promise<Partial<Record<PostStatus, number>>> {
+  const { rows } = await db.query<{ status: PostStatus; n: number }>(
+    'select status, count(*)::int as n from posts where account_id = $1 group by status',
+    [accountId],
+  );
+  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+}

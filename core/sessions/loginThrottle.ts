@@ -11,14 +11,28 @@
 import ipaddr from 'ipaddr.js';
 import type { Pool, Queryable } from '../db/pool.ts';
 import { withTransaction } from '../db/pool.ts';
+import {
+  addressEmails,
+  countEmailAttempt,
+  deleteLoginRecords,
+  deleteLoginRecordsOlderThan,
+  type EmailRule,
+  emailAttempts,
+  lockLoginAddress,
+  rememberAddressEmail,
+} from './db.ts';
 
 const FREE = { email: 5, address: 20 };
 const FIRST_DELAY_S = 30;
 const MAX_DELAY_S = 300;
 /** A record untouched this long is forgotten. */
 const WINDOW_S = 15 * 60;
-/** Our key space in pg_advisory_xact_lock(int, int). */
-const ADDRESS_LOCK = 734_201_014;
+const EMAIL_RULE: EmailRule = {
+  windowS: WINDOW_S,
+  free: FREE.email,
+  firstDelayS: FIRST_DELAY_S,
+  maxDelayS: MAX_DELAY_S,
+};
 
 /** Seconds to wait after the last counted attempt once `count` has reached `free`. */
 const delayFor = (count: number, free: number) =>
@@ -47,45 +61,12 @@ const refused = (seconds: number): LoginAdmission => ({
 
 /** The address rule: does a new e-mail from `address` have to wait, and how long? */
 async function addressWaitSeconds(tx: Queryable, address: string, email: string) {
-  const { rows } = await tx.query<{ emails: number; known: boolean; age: number }>(
-    `select count(*)::int as emails, coalesce(bool_or(email = $2), false) as known,
-            coalesce(extract(epoch from now() - max(added_at)), 0)::float8 as age
-     from login_address_emails
-     where address = $1 and added_at > now() - make_interval(secs => $3)`,
-    [address, email, WINDOW_S],
-  );
-  const { emails, known, age } = rows[0]!;
+  const { emails, known, age } = await addressEmails(tx, { address, email, windowS: WINDOW_S });
   return known ? 0 : delayFor(emails, FREE.address) - age;
 }
 
-/**
- * The e-mail rule, decided and recorded in one statement: the row is locked by the upsert,
- * so concurrent attempts see each other's counts. Returns false when the attempt must wait.
- */
-async function countEmailAttempt(tx: Queryable, email: string): Promise<boolean> {
-  const { rowCount } = await tx.query(
-    `insert into login_attempts as la (email, attempts, last_attempt_at) values ($1, 1, now())
-     on conflict (email) do update set
-       attempts = case when la.last_attempt_at <= now() - make_interval(secs => $2)
-                       then 1 else la.attempts + 1 end,
-       last_attempt_at = now()
-     where la.last_attempt_at <= now() - make_interval(secs => $2)
-        or la.attempts < $3::int
-        or la.last_attempt_at <= now() - make_interval(
-             secs => least($4::float8, $5::float8 * power(2, la.attempts - $3::int)))
-     returning attempts`,
-    [email, WINDOW_S, FREE.email, MAX_DELAY_S, FIRST_DELAY_S],
-  );
-  return rowCount === 1;
-}
-
 async function emailWaitSeconds(tx: Queryable, email: string): Promise<number> {
-  const { rows } = await tx.query<{ attempts: number; age: number }>(
-    `select attempts, extract(epoch from now() - last_attempt_at)::float8 as age
-     from login_attempts where email = $1`,
-    [email],
-  );
-  const row = rows[0];
+  const row = await emailAttempts(tx, email);
   return row ? delayFor(row.attempts, FREE.email) - row.age : 0;
 }
 
@@ -101,37 +82,21 @@ export async function admitLoginAttempt(
   const email = normaliseEmail(rawEmail);
   return withTransaction(pool, async (tx) => {
     // One address's attempts pass here one at a time, so its count of e-mails is exact.
-    await tx.query('select pg_advisory_xact_lock($1, hashtext($2))', [ADDRESS_LOCK, address]);
+    await lockLoginAddress(tx, address);
     const addressWait = await addressWaitSeconds(tx, address, email);
     if (addressWait > 0) return refused(addressWait);
-    if (!(await countEmailAttempt(tx, email))) return refused(await emailWaitSeconds(tx, email));
-    await tx.query(
-      `insert into login_address_emails as p (address, email, added_at) values ($1, $2, now())
-       on conflict (address, email) do update set added_at = case
-         when p.added_at <= now() - make_interval(secs => $3) then now() else p.added_at end`,
-      [address, email, WINDOW_S],
-    );
+    if (!(await countEmailAttempt(tx, email, EMAIL_RULE)))
+      return refused(await emailWaitSeconds(tx, email));
+    await rememberAddressEmail(tx, { address, email, windowS: WINDOW_S });
     return { admitted: true };
   });
 }
 
 /** A successful login: its e-mail starts afresh, and the address no longer counts it. */
 export async function clearLoginAttempts(pool: Pool, rawEmail: string, address: string) {
-  const email = normaliseEmail(rawEmail);
-  await pool.query('delete from login_attempts where email = $1', [email]);
-  await pool.query('delete from login_address_emails where address = $1 and email = $2', [
-    address,
-    email,
-  ]);
+  await deleteLoginRecords(pool, { email: normaliseEmail(rawEmail), address });
 }
 
 export async function forgetOldLoginAttempts(pool: Pool): Promise<void> {
-  await pool.query(
-    'delete from login_attempts where last_attempt_at <= now() - make_interval(secs => $1)',
-    [WINDOW_S],
-  );
-  await pool.query(
-    'delete from login_address_emails where added_at <= now() - make_interval(secs => $1)',
-    [WINDOW_S],
-  );
+  await deleteLoginRecordsOlderThan(pool, WINDOW_S);
 }

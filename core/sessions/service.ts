@@ -6,6 +6,12 @@ import type { Principal } from '../auth/principal.ts';
 import type { Pool } from '../db/pool.ts';
 import { DomainError, unauthenticated } from '../errors.ts';
 import { DUMMY_HASH, verifyPassword } from '../passwords.ts';
+import {
+  deleteExpiredSessionRows,
+  deleteSessionByHash,
+  findLiveSession,
+  insertSession,
+} from './db.ts';
 import { admitLoginAttempt, clearLoginAttempts, throttledAddress } from './loginThrottle.ts';
 
 export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
@@ -44,16 +50,16 @@ export async function signIn(pool: Pool, input: { email: string; password: strin
 
 export async function createSession(pool: Pool, accountId: string): Promise<string> {
   const token = randomBytes(32).toString('base64url');
-  await pool.query(
-    `insert into sessions (token_hash, account_id, expires_at)
-     values ($1, $2, now() + make_interval(secs => $3))`,
-    [hashToken(token), accountId, SESSION_TTL_SECONDS],
-  );
+  await insertSession(pool, {
+    tokenHash: hashToken(token),
+    accountId,
+    ttlSeconds: SESSION_TTL_SECONDS,
+  });
   return token;
 }
 
 export async function deleteSession(pool: Pool, token: string): Promise<void> {
-  await pool.query('delete from sessions where token_hash = $1', [hashToken(token)]);
+  await deleteSessionByHash(pool, hashToken(token));
 }
 
 /** The signed-in principal for a session token; sessions act with every scope of the account. */
@@ -61,11 +67,7 @@ export async function principalForSession(
   pool: Pool,
   token: string,
 ): Promise<Principal | undefined> {
-  const { rows } = await pool.query<{ id: string; account_id: string }>(
-    'select id, account_id from sessions where token_hash = $1 and expires_at > now()',
-    [hashToken(token)],
-  );
-  const session = rows[0];
+  const session = await findLiveSession(pool, hashToken(token));
   if (!session) return undefined;
   const account = await findAccountById(pool, session.account_id);
   if (!account) return undefined;
@@ -80,7 +82,5 @@ export async function principalForSession(
   };
 }
 
-export async function deleteExpiredSessions(pool: Pool): Promise<number> {
-  const res = await pool.query('delete from sessions where expires_at <= now()');
-  return res.rowCount ?? 0;
-}
+export const deleteExpiredSessions = (pool: Pool): Promise<number> =>
+  deleteExpiredSessionRows(pool);

@@ -1,7 +1,9 @@
 // Webhook endpoint inputs and outputs (SPEC.md "Webhook endpoint", CONTRACT.md session routes).
 import { z } from 'zod';
+import { POST_EVENTS } from '../posts/events.ts';
 
-export const WEBHOOK_EVENTS = ['post.published', 'post.failed', 'competitor.breakout'] as const;
+/** Every event a webhook can receive; sql/014 checks `events.type` and endpoints against it. */
+export const WEBHOOK_EVENTS = [...POST_EVENTS, 'competitor.breakout'] as const;
 export const WebhookEvent = z.enum(WEBHOOK_EVENTS);
 
 export const MAX_ENDPOINTS = 5;

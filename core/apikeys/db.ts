@@ -1,0 +1,87 @@
+// SQL for API keys, stored by the SHA-256 of the key (./keys.ts).
+import type { Feature, Plan, Scope } from '../accounts/plans.ts';
+import type { Queryable } from '../db/pool.ts';
+
+export type ApiKeyRow = {
+  id: string;
+  name: string;
+  scopes: Scope[];
+  created_at: Date;
+  last_used_at: Date | null;
+};
+
+export async function insertApiKey(
+  db: Queryable,
+  k: { accountId: string; name: string; keyHash: Buffer; scopes: Scope[] },
+): Promise<ApiKeyRow> {
+  const { rows } = await db.query<ApiKeyRow>(
+    `insert into api_keys (account_id, name, key_hash, scopes) values ($1, $2, $3, $4)
+     returning id, name, scopes, created_at, last_used_at`,
+    [k.accountId, k.name, k.keyHash, k.scopes],
+  );
+  return rows[0]!;
+}
+
+export async function listApiKeyRows(db: Queryable, accountId: string): Promise<ApiKeyRow[]> {
+  const { rows } = await db.query<ApiKeyRow>(
+    `select id, name, scopes, created_at, last_used_at from api_keys
+     where account_id = $1 order by id`,
+    [accountId],
+  );
+  return rows;
+}
+
+/** Deletes the account's key; false when it has no such key. */
+export async function deleteApiKeyRow(
+  db: Queryable,
+  accountId: string,
+  keyId: string,
+): Promise<boolean> {
+  const res = await db.query('delete from api_keys where id = $1 and account_id = $2', [
+    keyId,
+    accountId,
+  ]);
+  return (res.rowCount ?? 0) > 0;
+}
+
+export type KeyHolder = {
+  key_id: string;
+  scopes: Scope[];
+  account_id: string;
+  email: string;
+  plan: Plan;
+  selected_brand_id: string | null;
+  budget_per_minute: number | null;
+  features: Feature[];
+};
+
+// Every API request runs this, so it is one prepared statement: the key, the account fields a
+// principal needs (read here rather than through core/accounts/db.ts, which would be a second
+// round trip) and the once-a-minute last-used stamp.
+const AUTHENTICATE_KEY = `
+with k as (
+  select k.id as key_id, k.scopes, k.last_used_at, a.id as account_id, a.email, a.plan,
+         a.selected_brand_id, a.budget_per_minute
+  from api_keys k join accounts a on a.id = k.account_id
+  where k.key_hash = $1
+), touch as (
+  update api_keys set last_used_at = now() from k
+  where api_keys.id = k.key_id
+    and (k.last_used_at is null or k.last_used_at < now() - interval '1 minute')
+)
+select k.key_id, k.scopes, k.account_id, k.email, k.plan, k.selected_brand_id,
+       k.budget_per_minute,
+       coalesce((select array_agg(f.feature) from account_features f
+                 where f.account_id = k.account_id), '{}') as features
+from k`;
+
+/** The key with this hash and its account, stamping its last use (at most once a minute). */
+export async function useApiKey(db: Queryable, keyHash: Buffer): Promise<KeyHolder | undefined> {
+  // Named: parsed and planned once per connection, not on every request.
+  const { rows } = await db.query<KeyHolder>({
+    name: 'authenticate_api_key',
+    text: AUTHENTICATE_KEY,
+    values: [keyHash],
+  });
+  return rows[0];
+}

@@ -1,0 +1,51 @@
+// The request budget's background flush (core/auth/budget.ts): a failure is logged, not
+// dropped, and the counts it could not send are sent by the next flush that succeeds.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBudgetCounter, LOG_EVERY_FAILURES } from '../../core/auth/budget.ts';
+import { freshDatabase, type TestDatabase } from '../support/db.ts';
+import { awayFromMinuteBoundary, waitFor } from '../support/wait.ts';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await freshDatabase();
+});
+afterAll(() => db.drop());
+
+const sharedCount = async (accountId: string) =>
+  (
+    await db.pool.query<{ used: number }>(
+      'select used from request_budgets where account_id = $1',
+      [accountId],
+    )
+  ).rows[0]?.used ?? 0;
+
+describe('the budget flush', () => {
+  it('logs a failing flush with its error and sends the counts once Postgres takes them', async () => {
+    await awayFromMinuteBoundary();
+    const logged: { obj: { err?: Error; failures?: number }; msg: string }[] = [];
+    const budget = createBudgetCounter(
+      db.pool,
+      { error: (obj, msg) => logged.push({ obj, msg }) },
+      5,
+    );
+    // Counts for an account id with no row yet: every flush fails on the foreign key.
+    const accountId = '900001';
+    await budget.count(accountId, 100, 3);
+    const entry = await waitFor(async () => logged[0], { what: 'a logged flush failure' });
+    expect(entry.msg).toMatch(/request budget flush failed/);
+    expect(entry.obj.err?.message).toMatch(/foreign key/);
+    expect(entry.obj.failures).toBe(1);
+
+    await db.pool.query(
+      `insert into accounts (id, email, password_hash) overriding system value
+       values ($1, 'budget@example.com', 'x')`,
+      [accountId],
+    );
+    await waitFor(async () => (await sharedCount(accountId)) === 3, { what: 'the kept counts' });
+    // One line for a run of failures (then one per LOG_EVERY_FAILURES), not one per 5 ms tick.
+    expect(logged.map((l) => l.obj.failures)).toEqual(
+      logged.map((_, i) => i * LOG_EVERY_FAILURES + 1),
+    );
+    await budget.stop();
+  });
+});
