@@ -32,6 +32,7 @@ async function main(role: Role) {
       log: log.child({ role: 'worker' }),
       outbound: outboundPolicy(config),
       storage: storageFor(config),
+      render: { threads: config.renderThreads, timeoutMs: config.renderTimeoutMs },
       credentialsKey: credentialsKey(
         config.credentialsKey ?? loadLocalSecrets(config.dataDir).credentialsKey,
       ),

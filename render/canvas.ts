@@ -2,7 +2,14 @@
 // the layout, the fonts (render/fonts.ts) and the image bytes it is handed; no database, no
 // storage. Layers are drawn in order, each turned around its frame's centre and faded by its
 // opacity; a text layer wraps inside its frame and is cut at its height.
-import { createCanvas, type Image, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
+import {
+  type Canvas,
+  createCanvas,
+  type Image,
+  ImageData,
+  loadImage,
+  type SKRSContext2D,
+} from '@napi-rs/canvas';
 import { getStroke } from 'perfect-freehand';
 import type { Layer } from '../core/designs/layout.ts';
 import { EMOJI_FAMILY, registerFonts } from './fonts.ts';
@@ -13,20 +20,39 @@ type ImageLayer = Extract<Layer, { kind: 'image' }>;
 type ShapeLayer = Extract<Layer, { kind: 'shape' }>;
 type DoodleLayer = Extract<Layer, { kind: 'doodle' }>;
 
+/** Decoded pixels: RGBA, 8 bits a channel, not premultiplied, row after row. */
+export type Pixels = { width: number; height: number; data: Uint8Array };
+
 export type RenderInput = {
   width: number;
   height: number;
   bg: string;
   layers: Layer[];
   /**
-   * The images the layers name, by asset id: encoded bytes, or images decoded already (a
-   * worker keeps the photos a design re-renders with; see decodeImage).
+   * The images the layers name, by asset id: encoded bytes, images decoded already, or
+   * pixels (what a render thread is handed: decoded and scaled to the size they are drawn at
+   * by core/designs/pageImages.ts, so Skia never decodes a large image).
    */
-  images: ReadonlyMap<string, Buffer | Image>;
+  images: ReadonlyMap<string, Buffer | Image | Pixels>;
 };
 
 /** Decodes image bytes once, for any number of pages and renders to draw. */
 export const decodeImage = (bytes: Buffer): Promise<Image> => loadImage(bytes);
+
+/** Pixels as something drawImage takes. */
+function canvasOf(pixels: Pixels): Canvas {
+  const canvas = createCanvas(pixels.width, pixels.height);
+  const data = new Uint8ClampedArray(
+    pixels.data.buffer,
+    pixels.data.byteOffset,
+    pixels.data.byteLength,
+  );
+  canvas.getContext('2d').putImageData(new ImageData(data, pixels.width, pixels.height), 0, 0);
+  return canvas;
+}
+
+const drawable = async (source: Buffer | Image | Pixels): Promise<Image | Canvas> =>
+  Buffer.isBuffer(source) ? decodeImage(source) : 'data' in source ? canvasOf(source) : source;
 
 export const fontOf = (l: Pick<TextLayer, 'weight' | 'size' | 'font'>) =>
   `${l.weight === 'bold' ? 'bold ' : ''}${l.size}px "${l.font}", "${EMOJI_FAMILY}"`;
@@ -50,12 +76,16 @@ function drawText(ctx: SKRSContext2D, l: TextLayer) {
   ctx.textBaseline = 'middle';
   ctx.textAlign = l.align;
   const x = l.align === 'left' ? l.x : l.align === 'center' ? l.x + l.w / 2 : l.x + l.w;
-  lines.forEach((line, i) => {
-    ctx.fillText(line, x, l.y + i * lineHeight + lineHeight / 2);
-  });
+  // Lines below the cut are not drawn: they would only be clipped. A glyph may reach a size
+  // above its line's middle, so a line starting up to a size below the cut is still drawn.
+  const shown =
+    l.h === undefined
+      ? lines.length
+      : Math.min(lines.length, Math.ceil((l.h + l.size) / lineHeight));
+  for (let i = 0; i < shown; i++) ctx.fillText(lines[i]!, x, l.y + i * lineHeight + lineHeight / 2);
 }
 
-function drawImage(ctx: SKRSContext2D, l: ImageLayer, image: Image) {
+function drawImage(ctx: SKRSContext2D, l: ImageLayer, image: Image | Canvas) {
   const crop = l.crop ?? { x: 0, y: 0, w: 1, h: 1 };
   let sx = crop.x * image.width;
   let sy = crop.y * image.height;
@@ -147,12 +177,11 @@ export async function renderPage(input: RenderInput): Promise<Buffer> {
   ctx.fillStyle = input.bg;
   ctx.fillRect(0, 0, input.width, input.height);
   // Only the images this page draws: a carousel's other pages may hold many more.
-  const decoded = new Map<string, Image>();
+  const decoded = new Map<string, Image | Canvas>();
   for (const layer of input.layers) {
     if (layer.kind !== 'image' || decoded.has(layer.asset_id)) continue;
     const source = input.images.get(layer.asset_id);
-    if (source)
-      decoded.set(layer.asset_id, Buffer.isBuffer(source) ? await decodeImage(source) : source);
+    if (source) decoded.set(layer.asset_id, await drawable(source));
   }
 
   for (const layer of input.layers) {

@@ -54,7 +54,10 @@ function splitLongWord(word: string, width: number, measure: Measure): string[] 
   let at = 0;
   while (at < parts.length) {
     // A grapheme wider than the line still takes a line of its own.
-    const n = Math.max(1, longestFit('', parts, at, (t) => measure(t) <= width));
+    const n = Math.max(
+      1,
+      longestFit('', parts, at, (t) => measure(t) <= width),
+    );
     pieces.push(parts.slice(at, at + n).join(''));
     at += n;
   }
