@@ -20,11 +20,11 @@ import {
   type DesignCaller,
   type DesignDeps,
   designFit,
+  filledTemplate,
   pagePaths,
   slotsFrom,
   templateFor,
 } from './service.ts';
-import { layoutFromTemplate } from './templates.ts';
 
 export const NativePostInput = CreatePostInput.extend({
   layout: Layout.optional().describe(
@@ -124,7 +124,7 @@ export async function createNativePost(
     const given = input.layout;
     const base =
       given?.layers === undefined && given?.pages === undefined
-        ? Layout.parse(layoutFromTemplate(template, given?.canvas.aspect, slotsFrom(input.body)))
+        ? filledTemplate(template, given?.canvas.aspect, slotsFrom(input.body), ['body', 'body'])
         : given;
     const layout = await checkedLayout(deps.pool, caller.accountId, base, ['body', 'layout']);
     const kind = assertCopyFits(input, layout);
