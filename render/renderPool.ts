@@ -46,8 +46,11 @@ export class RenderOutOfMemory extends Error {
 export type RenderedPage = { png: Buffer; threadId: number };
 
 export type RenderPool = {
-  /** Draws one page in a thread; rejects with RenderTimedOut or RenderOutOfMemory. */
-  render: (input: RenderInput) => Promise<RenderedPage>;
+  /**
+   * Draws one page in a thread; rejects with RenderTimedOut or RenderOutOfMemory. `timeoutMs`
+   * overrides the pool's limit for this page.
+   */
+  render: (input: RenderInput, opts?: { timeoutMs?: number }) => Promise<RenderedPage>;
   /** The ids of the threads alive now. */
   threadIds: () => number[];
   /** Ends every thread; pages still drawing are rejected. */
@@ -74,8 +77,9 @@ export function createRenderPool(opts: RenderPoolOptions = {}): RenderPool {
   };
 
   return {
-    async render(input) {
+    async render(input, { timeoutMs: limit = timeoutMs } = {}) {
       await turn();
+      const signal = AbortSignal.timeout(limit);
       try {
         pool ??= new Piscina({
           filename: new URL('./pageThread.ts', import.meta.url).href,
@@ -85,11 +89,11 @@ export function createRenderPool(opts: RenderPoolOptions = {}): RenderPool {
           resourceLimits: { maxOldGenerationSizeMb: heapMb },
           niceIncrement: 10,
         });
-        const result = await pool.run(input, { signal: AbortSignal.timeout(timeoutMs) });
+        const result = await pool.run(input, { signal });
         const { png, threadId } = result as { png: Uint8Array; threadId: number };
         return { png: Buffer.from(png.buffer, png.byteOffset, png.byteLength), threadId };
       } catch (err) {
-        if ((err as Error).name === 'AbortError') throw new RenderTimedOut(timeoutMs);
+        if (signal.aborted) throw new RenderTimedOut(limit);
         if ((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY')
           throw new RenderOutOfMemory(heapMb);
         throw err;
