@@ -46,6 +46,8 @@ export class RenderOutOfMemory extends Error {
 export type RenderedPage = { png: Buffer; threadId: number };
 
 export type RenderPool = {
+  /** The time limit of a page. */
+  timeoutMs: number;
   /**
    * Draws one page in a thread; rejects with RenderTimedOut or RenderOutOfMemory. `timeoutMs`
    * overrides the pool's limit for this page.
@@ -77,6 +79,7 @@ export function createRenderPool(opts: RenderPoolOptions = {}): RenderPool {
   };
 
   return {
+    timeoutMs,
     async render(input, { timeoutMs: limit = timeoutMs } = {}) {
       await turn();
       const signal = AbortSignal.timeout(limit);

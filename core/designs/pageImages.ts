@@ -2,8 +2,11 @@
 // photo whole (a 12000×12000 PNG of 17 KB cost 550 MB); sharp decodes it here instead,
 // shrinking as it reads, on libuv's threads, so a render thread is handed only the pixels the
 // canvas can show. Pages are loaded one at a time, so a carousel holds one page's images.
+// Pixels live in shared memory: a render thread reads them where they are, and the event
+// loop never copies a page's worth of pixels to hand them over.
 import sharp from 'sharp';
 import type { Pixels } from '../../render/canvas.ts';
+import { RenderTimedOut } from '../../render/renderPool.ts';
 import { MAX_IMAGE_PIXELS } from '../assets/schema.ts';
 import type { Pool } from '../db/pool.ts';
 import { readAll, type Storage } from '../storage/storage.ts';
@@ -102,16 +105,31 @@ function recall(key: string): Pixels | undefined {
   return hit;
 }
 
+/**
+ * Renders decode one image at a time, so they hold one of libuv's four threads and leave the
+ * rest to the API beside them (file reads and writes, DNS, upload checks).
+ */
+let decoding: Promise<unknown> = Promise.resolve();
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const run = decoding.then(work);
+  decoding = run.catch(() => undefined);
+  return run;
+}
+
 /** The image as RGBA pixels of `size`, oriented as its EXIF says (as a browser shows it). */
 export async function scaledPixels(bytes: Buffer, size: Size): Promise<Pixels> {
-  const { data, info } = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS })
-    .autoOrient()
-    .resize(size.width, size.height, { fit: 'fill' })
-    .toColourspace('srgb')
-    .ensureAlpha()
-    .raw({ depth: 'uchar' })
-    .toBuffer({ resolveWithObject: true });
-  return { width: info.width, height: info.height, data };
+  const { data, info } = await oneAtATime(() =>
+    sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS })
+      .autoOrient()
+      .resize(size.width, size.height, { fit: 'fill' })
+      .toColourspace('srgb')
+      .ensureAlpha()
+      .raw({ depth: 'uchar' })
+      .toBuffer({ resolveWithObject: true }),
+  );
+  const shared = new Uint8Array(new SharedArrayBuffer(data.byteLength));
+  shared.set(data);
+  return { width: info.width, height: info.height, data: shared };
 }
 
 async function orientedSize(bytes: Buffer): Promise<Size> {
@@ -134,12 +152,21 @@ export async function ownedImages(
   return new Map(rows.map((r) => [r.id, r.storage_key]));
 }
 
-/** The pixels of the images one page draws, by asset id, each at the size it is drawn. */
+/**
+ * The pixels of the images one page draws, by asset id, each at the size it is drawn. No new
+ * image is read or decoded once `timeoutMs` have passed (RenderTimedOut): a page of many large
+ * images is stopped like a page that draws too long.
+ */
 export async function pageImages(
   storage: Storage,
   owned: ReadonlyMap<string, string>,
   layers: Layer[],
+  timeoutMs = Number.POSITIVE_INFINITY,
 ): Promise<Map<string, Pixels>> {
+  const started = performance.now();
+  const inTime = () => {
+    if (performance.now() - started >= timeoutMs) throw new RenderTimedOut(timeoutMs);
+  };
   const ids = new Set(layers.flatMap((l) => (l.kind === 'image' ? [l.asset_id] : [])));
   const bytesOf = new Map<string, Buffer>();
   const read = async (id: string, storageKey: string) => {
@@ -157,6 +184,7 @@ export async function pageImages(
     const key = `${id}:${storageKey}`;
     let size = sourceSizes.get(key);
     if (!size) {
+      inTime();
       size = await orientedSize(await read(id, storageKey)).catch((err: Error) => {
         throw new Error(`image asset ${id} cannot be read: ${err.message}`);
       });
@@ -172,6 +200,7 @@ export async function pageImages(
     const key = `${id}:${storageKey}:${size.width}x${size.height}`;
     let pixels = recall(key);
     if (!pixels) {
+      inTime();
       pixels = await scaledPixels(await read(id, storageKey), size).catch((err: Error) => {
         throw new Error(`image asset ${id} cannot be drawn: ${err.message}`);
       });

@@ -11,7 +11,7 @@ import { type Pool, withTransaction } from '../db/pool.ts';
 import { isId } from '../ids.ts';
 import { deleteQuietly, type Storage } from '../storage/storage.ts';
 import type { DesignRow } from './db.ts';
-import { ASPECTS, pagesOf } from './layout.ts';
+import { ASPECTS, type Page, pagesOf } from './layout.ts';
 import { ownedImages, pageImages } from './pageImages.ts';
 
 export const RenderJob = z.object({
@@ -56,6 +56,17 @@ function whyNot(err: unknown, page: number, pages: number): Error {
 
 export type RenderDeps = { pool: Pool; storage: Storage; renderer: RenderPool };
 
+/** One page: its images loaded, then drawn in a render thread; each step has the time limit. */
+async function drawPage(
+  deps: RenderDeps,
+  owned: ReadonlyMap<string, string>,
+  page: Page,
+  canvas: { width: number; height: number; bg: string },
+): Promise<Buffer> {
+  const images = await pageImages(deps.storage, owned, page.layers, deps.renderer.timeoutMs);
+  return (await deps.renderer.render({ ...canvas, layers: page.layers, images })).png;
+}
+
 export async function renderDesignJob(deps: RenderDeps, job: RenderJob) {
   const { pool, storage } = deps;
   const design = (
@@ -73,12 +84,12 @@ export async function renderDesignJob(deps: RenderDeps, job: RenderJob) {
       pages.flatMap((p) => p.layers.flatMap((l) => (l.kind === 'image' ? [l.asset_id] : []))),
     );
     for (const [n, page] of pages.entries()) {
-      const images = await pageImages(storage, owned, page.layers);
-      const { png } = await deps.renderer
-        .render({ ...size, bg: page.bg ?? design.layout.canvas.bg, layers: page.layers, images })
-        .catch((err) => {
-          throw whyNot(err, n, pages.length);
-        });
+      const png = await drawPage(deps, owned, page, {
+        ...size,
+        bg: page.bg ?? design.layout.canvas.bg,
+      }).catch((err) => {
+        throw whyNot(err, n, pages.length);
+      });
       const key = `renders/${design.account_id}/${randomUUID()}.png`;
       await storage.put(key, Readable.from([png]));
       stored.push({ key, bytes: png.length });

@@ -11,6 +11,7 @@ import { loadConfig } from '../../core/config.ts';
 import { Layer, type LayerInput } from '../../core/designs/layout.ts';
 import { drawnSizes, PAGE_IMAGE_PIXELS, pageImages } from '../../core/designs/pageImages.ts';
 import { storageFor } from '../../core/storage/storage.ts';
+import { RenderTimedOut } from '../../render/renderPool.ts';
 import { type DesignService, startDesignService } from '../support/designService.ts';
 import { call, makeAccount, makeKey } from '../support/server.ts';
 
@@ -107,5 +108,13 @@ describe('pageImages', () => {
       await pageImages(storage, owned, [image('7', { ...frame, w: 600, h: 400 })])
     ).get('7')!;
     expect([larger.width, larger.height]).toEqual([600, 400]);
+  });
+
+  it('reads and decodes nothing more once the time limit has passed', async () => {
+    const owned = new Map([['7', 'assets/1/big']]);
+    const frame = { x: 0, y: 0, w: 123, h: 82 };
+    await expect(pageImages(storage, owned, [image('7', frame)], 0)).rejects.toBeInstanceOf(
+      RenderTimedOut,
+    );
   });
 });
