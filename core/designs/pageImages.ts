@@ -4,23 +4,26 @@
 // canvas can show. Pages are loaded one at a time, so a carousel holds one page's images.
 // Pixels live in shared memory: a render thread reads them where they are, and the event
 // loop never copies a page's worth of pixels to hand them over.
+import { rm } from 'node:fs/promises';
+import { setImmediate } from 'node:timers/promises';
 import sharp from 'sharp';
 import type { Pixels } from '../../render/canvas.ts';
 import { RenderTimedOut } from '../../render/renderPool.ts';
 import { MAX_IMAGE_PIXELS } from '../assets/schema.ts';
+import { spoolToTemp } from '../assets/spool.ts';
 import type { Pool } from '../db/pool.ts';
-import { readAll, type Storage } from '../storage/storage.ts';
+import type { Storage } from '../storage/storage.ts';
 import type { Layer } from './layout.ts';
 
 export type Size = { width: number; height: number };
 type ImageLayer = Extract<Layer, { kind: 'image' }>;
 
 /**
- * The pixels a page's images may hold together once decoded (4 bytes each: 64 MB), several
+ * The pixels a page's images may hold together once decoded (4 bytes each: 32 MB), four
  * times a story page's 2 megapixels: only a page of many large, overlapping or zoomed-in
  * images reaches it, and its images are then drawn from proportionally smaller copies.
  */
-export const PAGE_IMAGE_PIXELS = 16_000_000;
+export const PAGE_IMAGE_PIXELS = 8_000_000;
 
 /** Canvas pixels per source pixel where a layer draws its image (see drawImage in render/canvas.ts). */
 function drawScale(l: ImageLayer, source: Size): number {
@@ -84,6 +87,9 @@ let decodedBytes = 0;
 const sourceSizes = new Map<string, Size>();
 const SOURCE_SIZES_KEPT = 10_000;
 
+/** Larger than any stored image: uploads stop at 15 MB, rendered pages are smaller. */
+const IMAGE_FILE_BYTES = 64 * 1024 * 1024;
+
 function remember(key: string, pixels: Pixels) {
   const bytes = pixels.data.byteLength;
   if (bytes > DECODED_BUDGET_BYTES || decoded.has(key)) return;
@@ -116,10 +122,30 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
   return run;
 }
 
-/** The image as RGBA pixels of `size`, oriented as its EXIF says (as a browser shows it). */
-export async function scaledPixels(bytes: Buffer, size: Size): Promise<Pixels> {
+/**
+ * Bytes copied into shared memory between two turns of the event loop. Fresh memory is slow
+ * to touch the first time (32 MB took 110 ms on a 2-core VM): copied whole, a page's pixels
+ * would hold up every request for that long.
+ */
+const SLICE_BYTES = 256 * 1024;
+
+async function inSharedMemory(data: Buffer): Promise<Uint8Array> {
+  const shared = new Uint8Array(new SharedArrayBuffer(data.byteLength));
+  const into = Buffer.from(shared.buffer);
+  for (let at = 0; at < data.byteLength; at += SLICE_BYTES) {
+    data.copy(into, at, at, Math.min(data.byteLength, at + SLICE_BYTES));
+    await setImmediate();
+  }
+  return shared;
+}
+
+/**
+ * The image in `file` as RGBA pixels of `size`, oriented as its EXIF says (as a browser
+ * shows it). sharp reads the file itself, off the event loop.
+ */
+export async function scaledPixels(file: string, size: Size): Promise<Pixels> {
   const { data, info } = await oneAtATime(() =>
-    sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS })
+    sharp(file, { limitInputPixels: MAX_IMAGE_PIXELS })
       .autoOrient()
       .resize(size.width, size.height, { fit: 'fill' })
       .toColourspace('srgb')
@@ -127,13 +153,11 @@ export async function scaledPixels(bytes: Buffer, size: Size): Promise<Pixels> {
       .raw({ depth: 'uchar' })
       .toBuffer({ resolveWithObject: true }),
   );
-  const shared = new Uint8Array(new SharedArrayBuffer(data.byteLength));
-  shared.set(data);
-  return { width: info.width, height: info.height, data: shared };
+  return { width: info.width, height: info.height, data: await inSharedMemory(data) };
 }
 
-async function orientedSize(bytes: Buffer): Promise<Size> {
-  const meta = await sharp(bytes).metadata();
+async function orientedSize(file: string): Promise<Size> {
+  const meta = await sharp(file).metadata();
   return meta.autoOrient ?? { width: meta.width, height: meta.height };
 }
 
@@ -168,45 +192,51 @@ export async function pageImages(
     if (performance.now() - started >= timeoutMs) throw new RenderTimedOut(timeoutMs);
   };
   const ids = new Set(layers.flatMap((l) => (l.kind === 'image' ? [l.asset_id] : [])));
-  const bytesOf = new Map<string, Buffer>();
-  const read = async (id: string, storageKey: string) => {
-    let bytes = bytesOf.get(id);
-    if (!bytes) {
-      bytes = await readAll(storage, storageKey);
-      bytesOf.set(id, bytes);
+  // Each image read is copied to a local file, read by sharp off the event loop (a stream
+  // given to sharp is gathered into one buffer on it), and removed when the page is loaded.
+  const files = new Map<string, string>();
+  const fileOf = async (id: string, storageKey: string) => {
+    let file = files.get(id);
+    if (!file) {
+      file = (await spoolToTemp(await storage.get(storageKey), IMAGE_FILE_BYTES, 'too large')).file;
+      files.set(id, file);
     }
-    return bytes;
+    return file;
   };
-  const sources = new Map<string, Size>();
-  for (const id of ids) {
-    const storageKey = owned.get(id);
-    if (!storageKey) continue;
-    const key = `${id}:${storageKey}`;
-    let size = sourceSizes.get(key);
-    if (!size) {
-      inTime();
-      size = await orientedSize(await read(id, storageKey)).catch((err: Error) => {
-        throw new Error(`image asset ${id} cannot be read: ${err.message}`);
-      });
-      sourceSizes.set(key, size);
-      if (sourceSizes.size > SOURCE_SIZES_KEPT)
-        sourceSizes.delete(sourceSizes.keys().next().value!);
+  try {
+    const sources = new Map<string, Size>();
+    for (const id of ids) {
+      const storageKey = owned.get(id);
+      if (!storageKey) continue;
+      const key = `${id}:${storageKey}`;
+      let size = sourceSizes.get(key);
+      if (!size) {
+        inTime();
+        size = await orientedSize(await fileOf(id, storageKey)).catch((err: Error) => {
+          throw new Error(`image asset ${id} cannot be read: ${err.message}`);
+        });
+        sourceSizes.set(key, size);
+        if (sourceSizes.size > SOURCE_SIZES_KEPT)
+          sourceSizes.delete(sourceSizes.keys().next().value!);
+      }
+      sources.set(id, size);
     }
-    sources.set(id, size);
-  }
-  const images = new Map<string, Pixels>();
-  for (const [id, size] of drawnSizes(layers, sources)) {
-    const storageKey = owned.get(id)!;
-    const key = `${id}:${storageKey}:${size.width}x${size.height}`;
-    let pixels = recall(key);
-    if (!pixels) {
-      inTime();
-      pixels = await scaledPixels(await read(id, storageKey), size).catch((err: Error) => {
-        throw new Error(`image asset ${id} cannot be drawn: ${err.message}`);
-      });
-      remember(key, pixels);
+    const images = new Map<string, Pixels>();
+    for (const [id, size] of drawnSizes(layers, sources)) {
+      const storageKey = owned.get(id)!;
+      const key = `${id}:${storageKey}:${size.width}x${size.height}`;
+      let pixels = recall(key);
+      if (!pixels) {
+        inTime();
+        pixels = await scaledPixels(await fileOf(id, storageKey), size).catch((err: Error) => {
+          throw new Error(`image asset ${id} cannot be drawn: ${err.message}`);
+        });
+        remember(key, pixels);
+      }
+      images.set(id, pixels);
     }
-    images.set(id, pixels);
+    return images;
+  } finally {
+    for (const file of files.values()) await rm(file, { force: true });
   }
-  return images;
 }
