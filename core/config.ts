@@ -76,7 +76,10 @@ export type Config = {
       }
     | undefined;
   workerConcurrency: number;
-  /** Canvas pages drawn at once, each in its own thread; default: one less than the cores. */
+  /**
+   * Canvas pages drawn at once, each in its own thread; default: the cores in a worker
+   * process, one less beside the API (`all`).
+   */
   renderThreads: number | undefined;
   /** A page drawing longer than this is stopped and the design gets a render_error. */
   renderTimeoutMs: number;
