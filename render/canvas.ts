@@ -2,14 +2,9 @@
 // the layout, the fonts (render/fonts.ts) and the image bytes it is handed; no database, no
 // storage. Layers are drawn in order, each turned around its frame's centre and faded by its
 // opacity; a text layer wraps inside its frame and is cut at its height.
-import {
-  type Canvas,
-  createCanvas,
-  type Image,
-  ImageData,
-  loadImage,
-  type SKRSContext2D,
-} from '@napi-rs/canvas';
+
+import { readFile } from 'node:fs/promises';
+import { createCanvas, type Image, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
 import { getStroke } from 'perfect-freehand';
 import type { Layer } from '../core/designs/layout.ts';
 import { EMOJI_FAMILY, registerFonts } from './fonts.ts';
@@ -20,8 +15,11 @@ type ImageLayer = Extract<Layer, { kind: 'image' }>;
 type ShapeLayer = Extract<Layer, { kind: 'shape' }>;
 type DoodleLayer = Extract<Layer, { kind: 'doodle' }>;
 
-/** Decoded pixels: RGBA, 8 bits a channel, not premultiplied, row after row. */
-export type Pixels = { width: number; height: number; data: Uint8Array };
+/**
+ * An image in a local file, already scaled to the size it is drawn at (a render thread reads
+ * it itself, so its bytes never pass through the caller's heap).
+ */
+export type ImageFile = { file: string };
 
 export type RenderInput = {
   width: number;
@@ -29,30 +27,21 @@ export type RenderInput = {
   bg: string;
   layers: Layer[];
   /**
-   * The images the layers name, by asset id: encoded bytes, images decoded already, or
-   * pixels (what a render thread is handed: decoded and scaled to the size they are drawn at
-   * by core/designs/pageImages.ts, so Skia never decodes a large image).
+   * The images the layers name, by asset id: encoded bytes, images decoded already, or files
+   * (what a render thread is handed: scaled to the size they are drawn at by
+   * core/designs/pageImages.ts, so Skia never decodes a large image).
    */
-  images: ReadonlyMap<string, Buffer | Image | Pixels>;
+  images: ReadonlyMap<string, Buffer | Image | ImageFile>;
 };
 
 /** Decodes image bytes once, for any number of pages and renders to draw. */
 export const decodeImage = (bytes: Buffer): Promise<Image> => loadImage(bytes);
 
-/** Pixels as something drawImage takes. */
-function canvasOf(pixels: Pixels): Canvas {
-  const canvas = createCanvas(pixels.width, pixels.height);
-  const data = new Uint8ClampedArray(
-    pixels.data.buffer,
-    pixels.data.byteOffset,
-    pixels.data.byteLength,
-  );
-  canvas.getContext('2d').putImageData(new ImageData(data, pixels.width, pixels.height), 0, 0);
-  return canvas;
+async function drawable(source: Buffer | Image | ImageFile): Promise<Image> {
+  if (Buffer.isBuffer(source)) return decodeImage(source);
+  if ('file' in source) return decodeImage(await readFile(source.file));
+  return source;
 }
-
-const drawable = async (source: Buffer | Image | Pixels): Promise<Image | Canvas> =>
-  Buffer.isBuffer(source) ? decodeImage(source) : 'data' in source ? canvasOf(source) : source;
 
 export const fontOf = (l: Pick<TextLayer, 'weight' | 'size' | 'font'>) =>
   `${l.weight === 'bold' ? 'bold ' : ''}${l.size}px "${l.font}", "${EMOJI_FAMILY}"`;
@@ -85,7 +74,7 @@ function drawText(ctx: SKRSContext2D, l: TextLayer) {
   for (let i = 0; i < shown; i++) ctx.fillText(lines[i]!, x, l.y + i * lineHeight + lineHeight / 2);
 }
 
-function drawImage(ctx: SKRSContext2D, l: ImageLayer, image: Image | Canvas) {
+function drawImage(ctx: SKRSContext2D, l: ImageLayer, image: Image) {
   const crop = l.crop ?? { x: 0, y: 0, w: 1, h: 1 };
   let sx = crop.x * image.width;
   let sy = crop.y * image.height;
@@ -177,7 +166,7 @@ export async function renderPage(input: RenderInput): Promise<Buffer> {
   ctx.fillStyle = input.bg;
   ctx.fillRect(0, 0, input.width, input.height);
   // Only the images this page draws: a carousel's other pages may hold many more.
-  const decoded = new Map<string, Image | Canvas>();
+  const decoded = new Map<string, Image>();
   for (const layer of input.layers) {
     if (layer.kind !== 'image' || decoded.has(layer.asset_id)) continue;
     const source = input.images.get(layer.asset_id);

@@ -12,6 +12,7 @@ import { builtinConnectors } from '../core/connectors/builtin.ts';
 import type { Connectors } from '../core/connectors/connector.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { RENDER_DESIGN_TASK } from '../core/designs/db.ts';
+import { forgetDecodedImages } from '../core/designs/pageImages.ts';
 import { forgetWorkers, heartbeat, sweepDeadWorkers } from '../core/jobs/liveness.ts';
 import type { Logger } from '../core/logger.ts';
 import type { OutboundPolicy } from '../core/outbound/guard.ts';
@@ -133,6 +134,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Runner> {
     clearInterval(timer);
     await stop(reason);
     await renderer?.close();
+    if (renderer) await forgetDecodedImages();
     await forgetWorkers(deps.pool, [...ids]).catch(() => undefined);
   };
   return runner;

@@ -2,12 +2,15 @@
 // photo whole (a 12000×12000 PNG of 17 KB cost 550 MB); sharp decodes it here instead,
 // shrinking as it reads, on libuv's threads, so a render thread is handed only the pixels the
 // canvas can show. Pages are loaded one at a time, so a carousel holds one page's images.
-// Pixels live in shared memory: a render thread reads them where they are, and the event
-// loop never copies a page's worth of pixels to hand them over.
-import { rm } from 'node:fs/promises';
-import { setImmediate } from 'node:timers/promises';
+// The scaled pixels are written to files that the render thread reads: they never pass
+// through this event loop's heap.
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import sharp from 'sharp';
-import type { Pixels } from '../../render/canvas.ts';
+import type { ImageFile } from '../../render/canvas.ts';
 import { RenderTimedOut } from '../../render/renderPool.ts';
 import { MAX_IMAGE_PIXELS } from '../assets/schema.ts';
 import { spoolToTemp } from '../assets/spool.ts';
@@ -72,16 +75,21 @@ export function drawnSizes(layers: Layer[], sources: ReadonlyMap<string, Size>):
 }
 
 /**
- * Scaled photos from earlier renders in this process, least recently used first. A design is
- * rendered again after every edit, mostly with the same photos: a hit skips reading and
+ * Scaled photos from earlier renders in this process, least recently used first, as
+ * uncompressed PNG files that a render thread reads itself: the pixels never pass through
+ * this event loop's heap (a page's pixels held there cost 50-140 ms garbage-collection
+ * pauses). A design
+ * is rendered again after every edit, mostly with the same photos: a hit skips reading and
  * decoding them. The key holds the storage key and the size drawn at; an asset's bytes never
  * change under its key (every upload gets a new one), so a hit is always the asset's current
  * bytes; ownership is still checked by the query on every render. Bounded by decoded size
- * (4 bytes a pixel): a page's worth of photos fits, and the oldest go first.
+ * (4 bytes a pixel); the oldest go first, never one a page being drawn uses.
  */
-const DECODED_BUDGET_BYTES = 64 * 1024 * 1024;
-const decoded = new Map<string, Pixels>();
+const DECODED_BUDGET_BYTES = 256 * 1024 * 1024;
+type Decoded = ImageFile & Size & { bytes: number; users: number };
+const decoded = new Map<string, Decoded>();
 let decodedBytes = 0;
+let decodedDir: string | undefined;
 
 /** Each stored image's size as drawn (EXIF orientation applied), learnt once per process. */
 const sourceSizes = new Map<string, Size>();
@@ -90,25 +98,33 @@ const SOURCE_SIZES_KEPT = 10_000;
 /** Larger than any stored image: uploads stop at 15 MB, rendered pages are smaller. */
 const IMAGE_FILE_BYTES = 64 * 1024 * 1024;
 
-function remember(key: string, pixels: Pixels) {
-  const bytes = pixels.data.byteLength;
-  if (bytes > DECODED_BUDGET_BYTES || decoded.has(key)) return;
-  decoded.set(key, pixels);
-  decodedBytes += bytes;
-  for (const [oldest, entry] of decoded) {
-    if (decodedBytes <= DECODED_BUDGET_BYTES) break;
-    decoded.delete(oldest);
-    decodedBytes -= entry.data.byteLength;
+async function newDecodedFile(): Promise<string> {
+  if (!decodedDir) {
+    decodedDir = await mkdtemp(path.join(os.tmpdir(), 'sps-render-'));
+    const dir = decodedDir;
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   }
+  return path.join(decodedDir, `${randomUUID()}.png`);
 }
 
-function recall(key: string): Pixels | undefined {
-  const hit = decoded.get(key);
-  if (hit) {
+/** Removes every decoded file (a worker stopping; the exit handler covers a plain exit). */
+export async function forgetDecodedImages(): Promise<void> {
+  const dir = decodedDir;
+  decodedDir = undefined;
+  decoded.clear();
+  decodedBytes = 0;
+  if (dir) await rm(dir, { recursive: true, force: true });
+}
+
+/** Drops the oldest unused files until the budget holds. */
+async function trim() {
+  for (const [key, entry] of decoded) {
+    if (decodedBytes <= DECODED_BUDGET_BYTES) break;
+    if (entry.users) continue;
     decoded.delete(key);
-    decoded.set(key, hit);
+    decodedBytes -= entry.bytes;
+    await rm(entry.file, { force: true });
   }
-  return hit;
 }
 
 /**
@@ -123,37 +139,19 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Bytes copied into shared memory between two turns of the event loop. Fresh memory is slow
- * to touch the first time (32 MB took 110 ms on a 2-core VM): copied whole, a page's pixels
- * would hold up every request for that long.
+ * The image in `file` scaled to `size` and written to `out` as a PNG that is quick to write
+ * and read (no compression), oriented as its EXIF says (as a browser shows it). sharp reads
+ * and writes the files itself, off the event loop.
  */
-const SLICE_BYTES = 256 * 1024;
-
-async function inSharedMemory(data: Buffer): Promise<Uint8Array> {
-  const shared = new Uint8Array(new SharedArrayBuffer(data.byteLength));
-  const into = Buffer.from(shared.buffer);
-  for (let at = 0; at < data.byteLength; at += SLICE_BYTES) {
-    data.copy(into, at, at, Math.min(data.byteLength, at + SLICE_BYTES));
-    await setImmediate();
-  }
-  return shared;
-}
-
-/**
- * The image in `file` as RGBA pixels of `size`, oriented as its EXIF says (as a browser
- * shows it). sharp reads the file itself, off the event loop.
- */
-export async function scaledPixels(file: string, size: Size): Promise<Pixels> {
-  const { data, info } = await oneAtATime(() =>
+export async function scaledImage(file: string, size: Size, out: string): Promise<Size> {
+  const info = await oneAtATime(() =>
     sharp(file, { limitInputPixels: MAX_IMAGE_PIXELS })
       .autoOrient()
       .resize(size.width, size.height, { fit: 'fill' })
-      .toColourspace('srgb')
-      .ensureAlpha()
-      .raw({ depth: 'uchar' })
-      .toBuffer({ resolveWithObject: true }),
+      .png({ compressionLevel: 0, adaptiveFiltering: false })
+      .toFile(out),
   );
-  return { width: info.width, height: info.height, data: await inSharedMemory(data) };
+  return { width: info.width, height: info.height };
 }
 
 async function orientedSize(file: string): Promise<Size> {
@@ -177,16 +175,18 @@ export async function ownedImages(
 }
 
 /**
- * The pixels of the images one page draws, by asset id, each at the size it is drawn. No new
- * image is read or decoded once `timeoutMs` have passed (RenderTimedOut): a page of many large
- * images is stopped like a page that draws too long.
+ * Runs `use` with the images one page draws, by asset id, each a file at the size it is
+ * drawn; the files stay until `use` settles. No new image is read or decoded once
+ * `timeoutMs` have passed (RenderTimedOut): a page of many large images is stopped like a
+ * page that draws too long.
  */
-export async function pageImages(
+export async function withPageImages<T>(
   storage: Storage,
   owned: ReadonlyMap<string, string>,
   layers: Layer[],
-  timeoutMs = Number.POSITIVE_INFINITY,
-): Promise<Map<string, Pixels>> {
+  timeoutMs: number,
+  use: (images: Map<string, ImageFile & Size>) => Promise<T>,
+): Promise<T> {
   const started = performance.now();
   const inTime = () => {
     if (performance.now() - started >= timeoutMs) throw new RenderTimedOut(timeoutMs);
@@ -202,6 +202,10 @@ export async function pageImages(
       files.set(id, file);
     }
     return file;
+  };
+  const clearFiles = async () => {
+    for (const file of files.values()) await rm(file, { force: true });
+    files.clear();
   };
   try {
     const sources = new Map<string, Size>();
@@ -221,22 +225,47 @@ export async function pageImages(
       }
       sources.set(id, size);
     }
-    const images = new Map<string, Pixels>();
-    for (const [id, size] of drawnSizes(layers, sources)) {
-      const storageKey = owned.get(id)!;
-      const key = `${id}:${storageKey}:${size.width}x${size.height}`;
-      let pixels = recall(key);
-      if (!pixels) {
-        inTime();
-        pixels = await scaledPixels(await fileOf(id, storageKey), size).catch((err: Error) => {
-          throw new Error(`image asset ${id} cannot be drawn: ${err.message}`);
-        });
-        remember(key, pixels);
+    const images = new Map<string, ImageFile & Size>();
+    const held: Decoded[] = [];
+    try {
+      for (const [id, size] of drawnSizes(layers, sources)) {
+        const storageKey = owned.get(id)!;
+        const key = `${id}:${storageKey}:${size.width}x${size.height}`;
+        let entry = decoded.get(key);
+        if (entry) {
+          decoded.delete(key);
+          decoded.set(key, entry);
+        } else {
+          inTime();
+          const out = await newDecodedFile();
+          const scaled = await scaledImage(await fileOf(id, storageKey), size, out).catch(
+            async (err: Error) => {
+              await rm(out, { force: true });
+              throw new Error(`image asset ${id} cannot be drawn: ${err.message}`);
+            },
+          );
+          // Another render may have decoded the same image meanwhile: keep one.
+          const other = decoded.get(key);
+          if (other) {
+            await rm(out, { force: true });
+            entry = other;
+          } else {
+            entry = { ...scaled, file: out, bytes: scaled.width * scaled.height * 4, users: 0 };
+            decoded.set(key, entry);
+            decodedBytes += entry.bytes;
+          }
+        }
+        entry.users++;
+        held.push(entry);
+        images.set(id, { width: entry.width, height: entry.height, file: entry.file });
       }
-      images.set(id, pixels);
+      await clearFiles();
+      return await use(images);
+    } finally {
+      for (const entry of held) entry.users--;
+      await trim();
     }
-    return images;
   } finally {
-    for (const file of files.values()) await rm(file, { force: true });
+    await clearFiles();
   }
 }

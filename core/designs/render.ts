@@ -6,13 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
+import type { ImageFile } from '../../render/canvas.ts';
 import { RenderOutOfMemory, type RenderPool, RenderTimedOut } from '../../render/renderPool.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { isId } from '../ids.ts';
 import { deleteQuietly, type Storage } from '../storage/storage.ts';
 import type { DesignRow } from './db.ts';
 import { ASPECTS, type Page, pagesOf } from './layout.ts';
-import { ownedImages, pageImages } from './pageImages.ts';
+import { ownedImages, withPageImages } from './pageImages.ts';
 
 export const RenderJob = z.object({
   design_id: z.string().refine(isId),
@@ -63,8 +64,9 @@ async function drawPage(
   page: Page,
   canvas: { width: number; height: number; bg: string },
 ): Promise<Buffer> {
-  const images = await pageImages(deps.storage, owned, page.layers, deps.renderer.timeoutMs);
-  return (await deps.renderer.render({ ...canvas, layers: page.layers, images })).png;
+  const draw = async (images: Map<string, ImageFile>) =>
+    (await deps.renderer.render({ ...canvas, layers: page.layers, images })).png;
+  return withPageImages(deps.storage, owned, page.layers, deps.renderer.timeoutMs, draw);
 }
 
 export async function renderDesignJob(deps: RenderDeps, job: RenderJob) {

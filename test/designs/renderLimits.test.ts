@@ -2,6 +2,7 @@
 // past RENDER_TIMEOUT_MS is stopped with a render_error that says so, and images are decoded
 // at the size the page draws them, never whole, a page's images together within a budget.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -9,7 +10,12 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../core/config.ts';
 import { Layer, type LayerInput } from '../../core/designs/layout.ts';
-import { drawnSizes, PAGE_IMAGE_PIXELS, pageImages } from '../../core/designs/pageImages.ts';
+import {
+  drawnSizes,
+  forgetDecodedImages,
+  PAGE_IMAGE_PIXELS,
+  withPageImages,
+} from '../../core/designs/pageImages.ts';
 import { storageFor } from '../../core/storage/storage.ts';
 import { RenderTimedOut } from '../../render/renderPool.ts';
 import { type DesignService, startDesignService } from '../support/designService.ts';
@@ -85,7 +91,10 @@ describe('drawnSizes', () => {
 describe('pageImages', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sps-page-images-'));
   const storage = storageFor(loadConfig({ DATA_DIR: dir }));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(async () => {
+    await forgetDecodedImages();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('hands the renderer pixels at the drawn size, decoded once per size', async () => {
     const png = await sharp({
@@ -97,24 +106,29 @@ describe('pageImages', () => {
     const owned = new Map([['7', 'assets/1/big']]);
     const frame = { x: 0, y: 0, w: 300, h: 200 };
 
-    const first = await pageImages(storage, owned, [image('7', frame)]);
-    const pixels = first.get('7')!;
-    expect([pixels.width, pixels.height]).toEqual([300, 200]);
-    expect(pixels.data.byteLength).toBe(300 * 200 * 4);
-    expect([...pixels.data.subarray(0, 4)]).toEqual([0x33, 0x66, 0xcc, 255]);
+    /** The page's image as the render thread reads it. */
+    const load = (w: number, h: number) =>
+      withPageImages(storage, owned, [image('7', { ...frame, w, h })], 60_000, async (images) => {
+        const { file } = images.get('7')!;
+        const { data, info } = await sharp(await readFile(file))
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+        return { file, width: info.width, height: info.height, rgb: [...data.subarray(0, 3)] };
+      });
 
-    expect((await pageImages(storage, owned, [image('7', frame)])).get('7')).toBe(pixels);
-    const larger = (
-      await pageImages(storage, owned, [image('7', { ...frame, w: 600, h: 400 })])
-    ).get('7')!;
+    const scaled = await load(300, 200);
+    expect(scaled).toMatchObject({ width: 300, height: 200, rgb: [0x33, 0x66, 0xcc] });
+    // Decoded once: the same file again; another size is another decode.
+    expect((await load(300, 200)).file).toBe(scaled.file);
+    const larger = await load(600, 400);
     expect([larger.width, larger.height]).toEqual([600, 400]);
+    expect(larger.file).not.toBe(scaled.file);
   });
 
   it('reads and decodes nothing more once the time limit has passed', async () => {
     const owned = new Map([['7', 'assets/1/big']]);
     const frame = { x: 0, y: 0, w: 123, h: 82 };
-    await expect(pageImages(storage, owned, [image('7', frame)], 0)).rejects.toBeInstanceOf(
-      RenderTimedOut,
-    );
+    const drawn = withPageImages(storage, owned, [image('7', frame)], 0, async () => 'drawn');
+    await expect(drawn).rejects.toBeInstanceOf(RenderTimedOut);
   });
 });
