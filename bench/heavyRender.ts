@@ -128,10 +128,6 @@ async function healthzWhile(baseUrl: string, until: Promise<unknown>) {
     const res = await fetch(`${baseUrl}/healthz`);
     await res.arrayBuffer();
     latencies.push(performance.now() - started);
-    if (process.env.BENCH_DEBUG && performance.now() - started > 50)
-      console.log(
-        `slow healthz at ${(started / 1000).toFixed(2)} s: ${(performance.now() - started).toFixed(0)} ms`,
-      );
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return latencies;
@@ -180,7 +176,6 @@ export async function benchHeavyRender(svc: BenchService) {
     const idle = await healthzWhile(baseUrl, new Promise((r) => setTimeout(r, 3_000)));
     const memoryBefore = await memoryOf(child.pid!);
     const started = performance.now();
-    if (process.env.BENCH_DEBUG) console.log(`render starts at ${(started / 1000).toFixed(2)} s`);
     // The design and its render job commit together, as the API commits them; the process
     // under test picks the job up and renders it.
     const render = (async () => {
@@ -203,13 +198,7 @@ export async function benchHeavyRender(svc: BenchService) {
       );
       return rows[0]!;
     })();
-    const rssDuring: number[] = [];
-    const sampler = setInterval(async () => {
-      rssDuring.push(Math.round((await memoryOf(child.pid!)).rss / 2 ** 20));
-    }, 1000);
     const during = await healthzWhile(baseUrl, render);
-    clearInterval(sampler);
-    if (process.env.BENCH_DEBUG) console.log('rss MB each second:', rssDuring.join(' '));
     const outcome = await render;
     const seconds = (performance.now() - started) / 1000;
     const memoryAfter = await memoryOf(child.pid!);
