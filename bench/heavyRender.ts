@@ -40,8 +40,8 @@ async function bigImage(seed: number): Promise<Buffer> {
  * Every limit at once: 20 pages of 160 layers; the layout's 20,000 characters of text in the
  * slowest shape to lay out (CJK in 5,000-character lines at 4 px); on every page, eight
  * turned layers of two 50-megapixel images zoomed in (so each would decode at full size, and
- * the page budget applies), a doodle of as many points as the request body leaves room for,
- * and turned, stroked shapes for the rest.
+ * the page budget applies), a doodle of as many points as the request body leaves room for
+ * (up to a stroke's 2,000), and turned, stroked shapes for the rest.
  */
 function heaviestLayout(assetIds: string[]): LayoutInput {
   const { width, height } = ASPECTS.story;
