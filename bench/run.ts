@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, printed as figures. Traffic goes to loopback only.
 import type { Connectors } from '../core/connectors/connector.ts';
 import { benchRenders } from './designs.ts';
+import { benchHeavyRender } from './heavyRender.ts';
 import { benchMcp } from './mcp.ts';
 import { benchMe } from './me.ts';
 import { benchChunkedMemory, benchRawUpload } from './media.ts';
@@ -30,6 +31,7 @@ try {
   await benchRawUpload(svc, seconds);
   await benchChunkedMemory(svc, 500);
   await benchRenders(svc);
+  await benchHeavyRender(svc);
 } finally {
   await svc.stop();
 }

@@ -110,7 +110,7 @@ export const fmt = (r: LoadResult) =>
  */
 export async function spawnServiceProcess(
   svc: BenchService,
-  role: 'api' | 'worker',
+  role: 'all' | 'api' | 'worker',
   ready: RegExp,
 ): Promise<{ child: ChildProcess; ready: RegExpExecArray }> {
   const child = spawn(

@@ -2,6 +2,7 @@
 // SIGTERM/SIGINT drain: the HTTP server stops accepting and finishes in-flight requests,
 // the worker finishes running jobs (or releases them after its abort timeout), then the
 // pool closes and an embedded Postgres this process started stops cleanly.
+import { availableParallelism } from 'node:os';
 import { buildApp } from '../api/app.ts';
 import { ConfigError, loadConfig } from '../core/config.ts';
 import { credentialsKey } from '../core/connections/credentials.ts';
@@ -32,6 +33,11 @@ async function main(role: Role) {
       log: log.child({ role: 'worker' }),
       outbound: outboundPolicy(config),
       storage: storageFor(config),
+      // A worker process draws on every core; beside the API one core stays with it.
+      render: {
+        threads: config.renderThreads ?? (role === 'worker' ? availableParallelism() : undefined),
+        timeoutMs: config.renderTimeoutMs,
+      },
       credentialsKey: credentialsKey(
         config.credentialsKey ?? loadLocalSecrets(config.dataDir).credentialsKey,
       ),

@@ -115,6 +115,8 @@ const envSchema = z
     DATA_DIR: z.string().min(1).default('./data'),
     STORAGE: z.enum(['fs', 's3']).default('fs'),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
+    RENDER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
+    RENDER_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(30_000),
     SESSION_SECRET: secret.optional(),
     MEDIA_URL_SECRET: secret.optional(),
     CREDENTIALS_KEY: z
@@ -177,6 +179,13 @@ export type Config = {
       }
     | undefined;
   workerConcurrency: number;
+  /**
+   * Canvas pages drawn at once, each in its own thread; default: the cores in a worker
+   * process, one less beside the API (`all`).
+   */
+  renderThreads: number | undefined;
+  /** A page drawing longer than this is stopped and the design gets a render_error. */
+  renderTimeoutMs: number;
   /** Explicit secret; when absent one is generated once into DATA_DIR (see core/secrets.ts). */
   sessionSecret: string | undefined;
   /** Seals platform credentials (base64, 32 bytes); when absent, generated into DATA_DIR. */
@@ -235,6 +244,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : undefined,
     workerConcurrency: e.WORKER_CONCURRENCY,
+    renderThreads: e.RENDER_THREADS,
+    renderTimeoutMs: e.RENDER_TIMEOUT_MS,
     sessionSecret: e.SESSION_SECRET,
     credentialsKey: e.CREDENTIALS_KEY,
     mediaUrlSecret: e.MEDIA_URL_SECRET,

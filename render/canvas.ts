@@ -2,6 +2,8 @@
 // the layout, the fonts (render/fonts.ts) and the image bytes it is handed; no database, no
 // storage. Layers are drawn in order, each turned around its frame's centre and faded by its
 // opacity; a text layer wraps inside its frame and is cut at its height.
+
+import { readFile } from 'node:fs/promises';
 import { createCanvas, type Image, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
 import { getStroke } from 'perfect-freehand';
 import type { Layer } from '../core/designs/layout.ts';
@@ -13,20 +15,33 @@ type ImageLayer = Extract<Layer, { kind: 'image' }>;
 type ShapeLayer = Extract<Layer, { kind: 'shape' }>;
 type DoodleLayer = Extract<Layer, { kind: 'doodle' }>;
 
+/**
+ * An image in a local file, already scaled to the size it is drawn at (a render thread reads
+ * it itself, so its bytes never pass through the caller's heap).
+ */
+export type ImageFile = { file: string };
+
 export type RenderInput = {
   width: number;
   height: number;
   bg: string;
   layers: Layer[];
   /**
-   * The images the layers name, by asset id: encoded bytes, or images decoded already (a
-   * worker keeps the photos a design re-renders with; see decodeImage).
+   * The images the layers name, by asset id: encoded bytes, images decoded already, or files
+   * (what a render thread is handed: scaled to the size they are drawn at by
+   * core/designs/pageImages.ts, so Skia never decodes a large image).
    */
-  images: ReadonlyMap<string, Buffer | Image>;
+  images: ReadonlyMap<string, Buffer | Image | ImageFile>;
 };
 
 /** Decodes image bytes once, for any number of pages and renders to draw. */
 export const decodeImage = (bytes: Buffer): Promise<Image> => loadImage(bytes);
+
+async function drawable(source: Buffer | Image | ImageFile): Promise<Image> {
+  if (Buffer.isBuffer(source)) return decodeImage(source);
+  if ('file' in source) return decodeImage(await readFile(source.file));
+  return source;
+}
 
 export const fontOf = (l: Pick<TextLayer, 'weight' | 'size' | 'font'>) =>
   `${l.weight === 'bold' ? 'bold ' : ''}${l.size}px "${l.font}", "${EMOJI_FAMILY}"`;
@@ -50,9 +65,13 @@ function drawText(ctx: SKRSContext2D, l: TextLayer) {
   ctx.textBaseline = 'middle';
   ctx.textAlign = l.align;
   const x = l.align === 'left' ? l.x : l.align === 'center' ? l.x + l.w / 2 : l.x + l.w;
-  lines.forEach((line, i) => {
-    ctx.fillText(line, x, l.y + i * lineHeight + lineHeight / 2);
-  });
+  // Lines below the cut are not drawn: they would only be clipped. A glyph may reach a size
+  // above its line's middle, so a line starting up to a size below the cut is still drawn.
+  const shown =
+    l.h === undefined
+      ? lines.length
+      : Math.min(lines.length, Math.ceil((l.h + l.size) / lineHeight));
+  for (let i = 0; i < shown; i++) ctx.fillText(lines[i]!, x, l.y + i * lineHeight + lineHeight / 2);
 }
 
 function drawImage(ctx: SKRSContext2D, l: ImageLayer, image: Image) {
@@ -151,8 +170,7 @@ export async function renderPage(input: RenderInput): Promise<Buffer> {
   for (const layer of input.layers) {
     if (layer.kind !== 'image' || decoded.has(layer.asset_id)) continue;
     const source = input.images.get(layer.asset_id);
-    if (source)
-      decoded.set(layer.asset_id, Buffer.isBuffer(source) ? await decodeImage(source) : source);
+    if (source) decoded.set(layer.asset_id, await drawable(source));
   }
 
   for (const layer of input.layers) {

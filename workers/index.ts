@@ -12,11 +12,13 @@ import { builtinConnectors } from '../core/connectors/builtin.ts';
 import type { Connectors } from '../core/connectors/connector.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { RENDER_DESIGN_TASK } from '../core/designs/db.ts';
+import { forgetDecodedImages } from '../core/designs/pageImages.ts';
 import { forgetWorkers, heartbeat, sweepDeadWorkers } from '../core/jobs/liveness.ts';
 import type { Logger } from '../core/logger.ts';
 import type { OutboundPolicy } from '../core/outbound/guard.ts';
 import { PUBLISH_POST_TASK } from '../core/posts/publicationJobs.ts';
 import type { Storage } from '../core/storage/storage.ts';
+import { createRenderPool, type RenderPool, type RenderPoolOptions } from '../render/renderPool.ts';
 import { cleanupSessions } from './cleanupSessions.ts';
 import { cleanupUploads } from './cleanupUploads.ts';
 import { deliverWebhookTask } from './deliverWebhook.ts';
@@ -35,6 +37,8 @@ export type WorkerDeps = {
   storage?: Storage;
   /** Opens connected accounts' credentials. */
   credentialsKey?: CredentialsKey;
+  /** Render threads and their time limit (RENDER_THREADS, RENDER_TIMEOUT_MS). */
+  render?: RenderPoolOptions;
   /** Heartbeat and sweep timing (tests shorten it). */
   liveness?: { heartbeatMs: number; staleAfterMs: number };
 };
@@ -48,17 +52,16 @@ export function taskList(deps: {
   credentialsKey?: CredentialsKey;
   outbound: OutboundPolicy;
   storage?: Storage;
+  renderer?: RenderPool;
 }): TaskList {
-  const storage = deps.storage;
+  const { storage, renderer } = deps;
   return {
     cleanup_sessions: cleanupSessions(deps.pool),
     [PUBLISH_POST_TASK]: publishPost(deps),
     deliver_webhook: deliverWebhookTask(deps),
-    ...(storage
-      ? {
-          cleanup_uploads: cleanupUploads({ pool: deps.pool, storage }),
-          [RENDER_DESIGN_TASK]: renderDesign({ pool: deps.pool, storage }),
-        }
+    ...(storage ? { cleanup_uploads: cleanupUploads({ pool: deps.pool, storage }) } : {}),
+    ...(storage && renderer
+      ? { [RENDER_DESIGN_TASK]: renderDesign({ pool: deps.pool, storage, renderer }) }
       : {}),
   };
 }
@@ -85,6 +88,8 @@ export async function startWorker(deps: WorkerDeps): Promise<Runner> {
   events.on('pool:create', ({ workerPool }) => ids.add(workerPool.id));
   events.on('worker:create', ({ worker }) => ids.add(worker.workerId));
   const outbound = deps.outbound ?? { allowlist: [], allowHttp: false };
+  // Pages are drawn in threads (their first render starts them), off this event loop.
+  const renderer = deps.storage ? createRenderPool(deps.render) : undefined;
   const runner = await run({
     pgPool: deps.pool,
     concurrency: deps.concurrency,
@@ -96,6 +101,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Runner> {
       credentialsKey: deps.credentialsKey,
       outbound,
       storage: deps.storage,
+      renderer,
     }),
     crontab: deps.storage ? `${CRONTAB}\n${UPLOADS_CRONTAB}` : CRONTAB,
     logger: workerLogger(deps.log),
@@ -127,6 +133,8 @@ export async function startWorker(deps: WorkerDeps): Promise<Runner> {
   runner.stop = async (reason?: string) => {
     clearInterval(timer);
     await stop(reason);
+    await renderer?.close();
+    if (renderer) await forgetDecodedImages();
     await forgetWorkers(deps.pool, [...ids]).catch(() => undefined);
   };
   return runner;

@@ -1,11 +1,9 @@
 // render_design: renders one layout version of a design (core/designs/render.ts).
 import type { Task } from 'graphile-worker';
-import type { Pool } from '../core/db/pool.ts';
-import { RenderJob, renderDesignJob } from '../core/designs/render.ts';
-import type { Storage } from '../core/storage/storage.ts';
+import { type RenderDeps, RenderJob, renderDesignJob } from '../core/designs/render.ts';
 
 export const renderDesign =
-  (deps: { pool: Pool; storage: Storage }): Task =>
+  (deps: RenderDeps): Task =>
   async (payload, helpers) => {
     const job = RenderJob.parse(payload);
     const result = await renderDesignJob(deps, job);

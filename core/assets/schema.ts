@@ -7,6 +7,12 @@ export const ASSET_KINDS = ['image', 'video', 'audio'] as const;
 /** Largest raw image upload (SPEC.md "Limits"). */
 export const MAX_IMAGE_BYTES = 15 * 1024 * 1024;
 
+/**
+ * Largest image by pixels (50 megapixels, e.g. 8660×5773): a few KB of PNG can declare far
+ * more, and every pixel costs 4 bytes once decoded. A 48 MP phone photo still fits.
+ */
+export const MAX_IMAGE_PIXELS = 50_000_000;
+
 /** Mastodon takes 1,500 characters of description; the tightest of the platforms that take it. */
 export const AltText = z
   .string()

@@ -1,4 +1,4 @@
-// The media library: raw image upload (probed with sharp, counted against the
+// The media library: raw image upload (checked whole with sharp, counted against the
 // plan's storage quota), listing with cursor paging, reading and deleting bytes.
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -21,6 +21,7 @@ import {
   storageUse,
   storageUsedBytes,
 } from './db.ts';
+import { checkImage } from './imageCheck.ts';
 import {
   type Asset,
   type AssetList,
@@ -45,15 +46,6 @@ export type MediaDeps = {
   tools: MediaTools;
 };
 export type Owner = { accountId: string; plan: Plan };
-
-/** sharp's format names for the images we keep, with their media types. */
-const IMAGE_FORMATS: Record<string, string> = {
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  webp: 'image/webp',
-  gif: 'image/gif',
-  avif: 'image/avif',
-};
 
 export type AssetRow = {
   id: string;
@@ -143,16 +135,7 @@ export async function uploadImage(
   );
   const keys: string[] = [];
   try {
-    const meta = await sharp(spooled.file)
-      .metadata()
-      .catch(() => undefined);
-    const mime = meta?.format ? IMAGE_FORMATS[meta.format] : undefined;
-    if (!meta || !mime)
-      throw invalid(
-        ['body'],
-        'the bytes are not a decodable image (JPEG, PNG, WebP, GIF or AVIF)',
-        'not_an_image',
-      );
+    const { mime, width, height } = await checkImage(spooled.file, ['body']);
     const base = `assets/${owner.accountId}/${randomUUID()}`;
     await deps.storage.putFile(base, spooled.file);
     keys.push(base);
@@ -166,8 +149,8 @@ export async function uploadImage(
       filename: upload.filename ?? null,
       altText: upload.alt_text ?? null,
       sha256: spooled.sha256,
-      width: meta.width ?? null,
-      height: meta.height ?? null,
+      width,
+      height,
       durationS: null,
       storageKey: base,
     });

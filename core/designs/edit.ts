@@ -28,7 +28,7 @@ import {
   saveLayout,
 } from './db.ts';
 import { applyLayerOps } from './layerOps.ts';
-import { Layout } from './layout.ts';
+import type { Layout } from './layout.ts';
 import { withRenderSlot } from './renderWaits.ts';
 import type { DesignEditInput, DesignRef, DesignState, EditLayersInput } from './schema.ts';
 import {
@@ -36,11 +36,11 @@ import {
   type DesignCaller,
   type DesignDeps,
   designFit,
+  filledTemplate,
   renderedState,
   slotsFrom,
   templateFor,
 } from './service.ts';
-import { layoutFromTemplate } from './templates.ts';
 
 /** The new layout for a locked design, or undefined to render the current one again. */
 type LayoutChange = (
@@ -172,12 +172,11 @@ export async function editDesign(
       if (!input.layout && !template) return undefined;
       const given =
         template && !hasLayers
-          ? Layout.parse(
-              layoutFromTemplate(
-                template,
-                input.layout?.canvas.aspect ?? design.layout.canvas.aspect,
-                post ? slotsFrom(post.body) : {},
-              ),
+          ? filledTemplate(
+              template,
+              input.layout?.canvas.aspect ?? design.layout.canvas.aspect,
+              post ? slotsFrom(post.body) : {},
+              [...loc, 'template'],
             )
           : input.layout!;
       const layout = await checkedLayout(db, caller.accountId, given, [...loc, 'layout']);

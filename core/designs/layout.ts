@@ -17,6 +17,18 @@ export const ASPECT_NAMES = Object.keys(ASPECTS) as [Aspect, ...Aspect[]];
 
 export const MAX_LAYERS_PER_PAGE = 160;
 export const MAX_PAGES = 20;
+/**
+ * Characters of one text layer: an Instagram caption (2,200) or a LinkedIn post (3,000)
+ * still fills a template's body slot. Layout text is cut by its frame, so more is never seen.
+ */
+export const MAX_TEXT_PER_LAYER = 5_000;
+/**
+ * Characters of text in a whole layout, every page together (checked in
+ * core/designs/service.ts checkedLayout): the text of a page is measured and wrapped
+ * line by line, so this bounds a render's work. Four full text layers, or a 20-page carousel
+ * of 1,000 characters a page.
+ */
+export const MAX_TEXT_PER_LAYOUT = 20_000;
 
 const Hex = z
   .string()
@@ -50,7 +62,12 @@ export const TextLayer = z
     kind: z.literal('text'),
     ...frame,
     h: Size.optional().describe('Frame height; text below it is cut. Omitted: no cut.'),
-    text: z.string().max(5_000),
+    text: z
+      .string()
+      .max(
+        MAX_TEXT_PER_LAYER,
+        `at most ${MAX_TEXT_PER_LAYER.toLocaleString('en-US')} characters a text layer`,
+      ),
     size: z.number().min(4).max(400).default(48).describe('Font size in pixels.'),
     font: z
       .string()

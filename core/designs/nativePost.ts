@@ -21,11 +21,11 @@ import {
   type DesignCaller,
   type DesignDeps,
   designFit,
+  filledTemplate,
   pagePaths,
   slotsFrom,
   templateFor,
 } from './service.ts';
-import { layoutFromTemplate } from './templates.ts';
 
 /** Points a post at a design and attaches the design's rendered pages, in order. */
 async function linkPost(db: Queryable, postId: string, designId: string): Promise<void> {
@@ -139,7 +139,7 @@ async function createAndAwait(
     const given = input.layout;
     const base =
       given?.layers === undefined && given?.pages === undefined
-        ? Layout.parse(layoutFromTemplate(template, given?.canvas.aspect, slotsFrom(input.body)))
+        ? filledTemplate(template, given?.canvas.aspect, slotsFrom(input.body), ['body', 'body'])
         : given;
     const layout = await checkedLayout(deps.pool, caller.accountId, base, ['body', 'layout']);
     const kind = assertCopyFits(input, layout);

@@ -1,21 +1,22 @@
-// The render_design job: renders every page of one layout version (render/canvas.ts), stores
+// The render_design job: renders every page of one layout version in a render thread
+// (render/renderPool.ts), one page at a time with only that page's images, stores
 // the PNGs as the design's page assets, and attaches them to the design's unpublished posts,
 // then announces the outcome (NOTIFY design_rendered) to an API waiting on it. A job for a
 // version that is no longer current does nothing: a newer job renders the newer layout.
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { Image } from '@napi-rs/canvas';
 import { z } from 'zod';
-import { decodeImage, renderPage } from '../../render/canvas.ts';
-import { imageStorageKeys } from '../assets/db.ts';
+import type { ImageFile } from '../../render/canvas.ts';
+import { RenderOutOfMemory, type RenderPool, RenderTimedOut } from '../../render/renderPool.ts';
 import { fileDesignPages } from '../assets/pages.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { DomainError } from '../errors.ts';
 import { isId } from '../ids.ts';
 import { attachToUnpublishedPostsOf, detachFromUnpublishedPostsOf } from '../posts/db.ts';
-import { deleteQuietly, readAll, type Storage } from '../storage/storage.ts';
-import { type DesignRow, designById, markRendered, recordRenderError } from './db.ts';
-import { ASPECTS, pagesOf } from './layout.ts';
+import { deleteQuietly, type Storage } from '../storage/storage.ts';
+import { designById, markRendered, recordRenderError } from './db.ts';
+import { ASPECTS, type Page, pagesOf } from './layout.ts';
+import { ownedImages, withPageImages } from './pageImages.ts';
 
 export const RenderJob = z.object({
   design_id: z.string().refine(isId),
@@ -26,54 +27,9 @@ export type RenderJob = z.infer<typeof RenderJob>;
 const notify = (db: Pick<Pool, 'query'>, job: RenderJob) =>
   db.query(`select pg_notify('design_rendered', $1)`, [`${job.design_id}:${job.layout_version}`]);
 
-/**
- * Photos decoded by earlier renders in this process, least recently used first. A design is
- * rendered again after every edit, mostly with the same photos: a hit skips reading and
- * decoding them. The key holds the storage key, and an asset's bytes never change under its
- * key (every upload gets a new one), so a hit is always the asset's current bytes; ownership is
- * still checked by the query on every render. Bounded by decoded size (4 bytes a pixel): one
- * 12-megapixel phone photo fits, and the oldest go first.
- */
-const DECODED_BUDGET_BYTES = 64 * 1024 * 1024;
-const decodedImages = new Map<string, { image: Image; bytes: number }>();
-let decodedBytes = 0;
-
-async function decodedImage(storage: Storage, id: string, storageKey: string): Promise<Image> {
-  const key = `${id}:${storageKey}`;
-  const hit = decodedImages.get(key);
-  if (hit) {
-    decodedImages.delete(key);
-    decodedImages.set(key, hit);
-    return hit.image;
-  }
-  const image = await decodeImage(await readAll(storage, storageKey));
-  const bytes = image.width * image.height * 4;
-  if (bytes <= DECODED_BUDGET_BYTES && !decodedImages.has(key)) {
-    decodedImages.set(key, { image, bytes });
-    decodedBytes += bytes;
-    for (const [oldest, entry] of decodedImages) {
-      if (decodedBytes <= DECODED_BUDGET_BYTES) break;
-      decodedImages.delete(oldest);
-      decodedBytes -= entry.bytes;
-    }
-  }
-  return image;
-}
-
-async function loadImages(pool: Pool, storage: Storage, design: DesignRow) {
-  const ids = pagesOf(design.layout).flatMap((p) =>
-    p.layers.flatMap((l) => (l.kind === 'image' ? [l.asset_id] : [])),
-  );
-  const images = new Map<string, Image>();
-  if (!ids.length) return images;
-  for (const row of await imageStorageKeys(pool, design.account_id, ids))
-    images.set(row.id, await decodedImage(storage, row.id, row.storage_key));
-  return images;
-}
-
 /** Records why a render failed, drops its files and wakes the API waiting on it. */
 async function failed(
-  deps: { pool: Pool; storage: Storage },
+  deps: Pick<RenderDeps, 'pool' | 'storage'>,
   job: RenderJob,
   stored: { key: string }[],
   err: unknown,
@@ -91,7 +47,34 @@ async function failed(
   await notify(deps.pool, job);
 }
 
-export async function renderDesignJob(deps: { pool: Pool; storage: Storage }, job: RenderJob) {
+/** Why a page could not be drawn, with what to change when the layout is the cause. */
+function whyNot(err: unknown, page: number, pages: number): Error {
+  const which = pages > 1 ? `page ${page + 1}` : 'the page';
+  const change = 'use fewer or shorter text layers, or fewer images, on it';
+  if (err instanceof RenderTimedOut)
+    return new Error(
+      `${which} took longer than ${err.timeoutMs / 1000} s to draw and was stopped; ${change}`,
+    );
+  if (err instanceof RenderOutOfMemory)
+    return new Error(`${which} needed more memory than a render may use; ${change}`);
+  return err as Error;
+}
+
+export type RenderDeps = { pool: Pool; storage: Storage; renderer: RenderPool };
+
+/** One page: its images loaded, then drawn in a render thread; each step has the time limit. */
+async function drawPage(
+  deps: RenderDeps,
+  owned: ReadonlyMap<string, string>,
+  page: Page,
+  canvas: { width: number; height: number; bg: string },
+): Promise<Buffer> {
+  const draw = async (images: Map<string, ImageFile>) =>
+    (await deps.renderer.render({ ...canvas, layers: page.layers, images })).png;
+  return withPageImages(deps.storage, owned, page.layers, deps.renderer.timeoutMs, draw);
+}
+
+export async function renderDesignJob(deps: RenderDeps, job: RenderJob) {
   const { pool, storage } = deps;
   const design = await designById(pool, job.design_id);
   if (!design || design.layout_version !== job.layout_version) return 'stale';
@@ -99,13 +82,18 @@ export async function renderDesignJob(deps: { pool: Pool; storage: Storage }, jo
   const size = ASPECTS[design.layout.canvas.aspect];
   const stored: { key: string; bytes: number }[] = [];
   try {
-    const images = await loadImages(pool, storage, design);
-    for (const page of pagesOf(design.layout)) {
-      const png = await renderPage({
+    const pages = pagesOf(design.layout);
+    const owned = await ownedImages(
+      pool,
+      design.account_id,
+      pages.flatMap((p) => p.layers.flatMap((l) => (l.kind === 'image' ? [l.asset_id] : []))),
+    );
+    for (const [n, page] of pages.entries()) {
+      const png = await drawPage(deps, owned, page, {
         ...size,
         bg: page.bg ?? design.layout.canvas.bg,
-        layers: page.layers,
-        images,
+      }).catch((err) => {
+        throw whyNot(err, n, pages.length);
       });
       const key = `renders/${design.account_id}/${randomUUID()}.png`;
       await storage.put(key, Readable.from([png]));

@@ -13,10 +13,17 @@ import { unpublishedPostsOf } from '../posts/db.ts';
 import { inferKind, platformFitIssues } from '../posts/platformFit.ts';
 import { type DesignRow, renderedPages } from './db.ts';
 import { FONT_NAMES, isKnownFont } from './fonts.ts';
-import { assignCids, type Layout, pagesOf } from './layout.ts';
+import {
+  type Aspect,
+  assignCids,
+  Layout,
+  MAX_TEXT_PER_LAYER,
+  MAX_TEXT_PER_LAYOUT,
+  pagesOf,
+} from './layout.ts';
 import { type RenderWaits, waitForRender } from './renderWaits.ts';
 import type { DesignState } from './schema.ts';
-import { TEMPLATES, type Template } from './templates.ts';
+import { layoutFromTemplate, slotsOf, TEMPLATES, type Template } from './templates.ts';
 
 /** Who calls a design operation: a post caller plus the plan (premium templates). */
 export type DesignCaller = Pick<Principal, 'accountId' | 'selectedBrandId' | 'credential' | 'plan'>;
@@ -57,7 +64,34 @@ export function slotsFrom(body: string) {
   return { headline: headline.trim(), body: rest.join('\n').trim() };
 }
 
-/** Checks what the schema cannot (fonts, drawings, owned images) and gives layers cids. */
+const grouped = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * The template's layout with its slots filled from a post's copy; copy longer than a text
+ * layer takes is refused at `loc` (never cut).
+ */
+export function filledTemplate(
+  template: Template,
+  aspect: Aspect | undefined,
+  fill: Record<string, string>,
+  loc: (string | number)[],
+): Layout {
+  for (const slot of slotsOf(template)) {
+    const text = fill[slot] ?? '';
+    if (text.length > MAX_TEXT_PER_LAYER)
+      throw invalid(
+        loc,
+        `the copy's ${slot} (${grouped(text.length)} characters) is longer than a template's text slot takes (at most ${grouped(MAX_TEXT_PER_LAYER)}): shorten it, or give a layout of your own`,
+        'too_long',
+      );
+  }
+  return Layout.parse(layoutFromTemplate(template, aspect, fill));
+}
+
+/**
+ * Checks what the schema cannot (fonts, drawings, owned images, the layout's total text) and
+ * gives layers cids.
+ */
 export async function checkedLayout(
   db: Queryable,
   accountId: string,
@@ -69,9 +103,20 @@ export async function checkedLayout(
     throw invalid(loc, `layer cids must be unique; repeated: ${duplicates.join(', ')}`);
   const issues: ValidationIssue[] = [];
   const images: { id: string; loc: (string | number)[] }[] = [];
+  let text = 0;
   for (const [p, page] of pagesOf(layout).entries())
     for (const [i, layer] of page.layers.entries()) {
       const at = [...loc, ...(layout.pages ? ['pages', p] : []), 'layers', i];
+      // Named at the layer that goes over, once.
+      if (layer.kind === 'text' && text <= MAX_TEXT_PER_LAYOUT) {
+        text += layer.text.length;
+        if (text > MAX_TEXT_PER_LAYOUT)
+          issues.push({
+            loc: [...at, 'text'],
+            msg: `a layout holds at most ${grouped(MAX_TEXT_PER_LAYOUT)} characters of text, all pages together; with this layer it holds ${grouped(text)}: shorten or remove text`,
+            type: 'too_long',
+          });
+      }
       if (layer.kind === 'text' && !isKnownFont(layer.font))
         issues.push({
           loc: [...at, 'font'],

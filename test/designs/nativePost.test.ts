@@ -159,6 +159,35 @@ describe('native layout refusals (422, nothing stored)', () => {
       /at most 20 pages/,
     ],
     [
+      'a text layer over 5,000 characters',
+      { layout: { layers: [{ kind: 'text', text: 'a'.repeat(5_001), x: 0, y: 0, w: 10 }] } },
+      ['body', 'layout', 'layers', 0, 'text'],
+      /at most 5,000 characters a text layer/,
+    ],
+    [
+      'more than 20,000 characters of text in a layout, named at the layer that goes over',
+      {
+        layout: {
+          pages: Array.from({ length: 5 }, () => ({
+            layers: [{ kind: 'text', text: `${'word '.repeat(800)}!`, x: 0, y: 0, w: 900 }],
+          })),
+        },
+        platform: 'threads',
+      },
+      ['body', 'layout', 'pages', 4, 'layers', 0, 'text'],
+      /at most 20,000 characters of text, all pages together; with this layer it holds 20,005/,
+    ],
+    [
+      "copy longer than a template's text slot",
+      {
+        platform: 'facebook',
+        template: 'band-portrait',
+        body: `Headline\n${'word '.repeat(1_200)}`,
+      },
+      ['body', 'body'],
+      /body \(5,999 characters\) is longer than a template's text slot takes \(at most 5,000\)/,
+    ],
+    [
       'an unknown layer kind',
       { layout: { layers: [{ kind: 'sticker', x: 0, y: 0, w: 1 }] } },
       ['body', 'layout', 'layers', 0, 'kind'],

@@ -413,6 +413,17 @@ describe('library tools', () => {
       arguments: { data_base64: Buffer.from('nope').toString('base64') },
     });
     expect(bad.isError).toBe(true);
+    const huge = await sharp({
+      create: { width: 12_000, height: 12_000, channels: 3, background: '#fff' },
+    })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
+    const tooLarge = await mediaClient.callTool({
+      name: 'upload_asset',
+      arguments: { data_base64: huge.toString('base64') },
+    });
+    expect(tooLarge.isError).toBe(true);
+    expect(JSON.stringify(tooLarge.content)).toMatch(/at most 50,000,000 pixels/);
     await tool(mediaClient, 'delete_asset', { asset_id: uploaded.id });
     expect(await tool(mediaClient, 'delete_asset', { asset_id: asset.id })).toEqual({
       deleted: true,

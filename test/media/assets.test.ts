@@ -8,6 +8,7 @@ import { insertAsset } from '../../core/assets/db.ts';
 import { MAX_IMAGE_BYTES } from '../../core/assets/schema.ts';
 import { assetUrlKey, signAssetUrl } from '../../core/assets/signedUrls.ts';
 import { createBrand } from '../../core/brands/service.ts';
+import { noisePng } from '../support/noiseImage.ts';
 import { type LocalS3, startLocalS3 } from '../support/s3.ts';
 import {
   call,
@@ -127,6 +128,37 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
       expect(res.status).toBe(422);
       expect(res.body.detail[0].type).toBe('not_an_image');
       expect(await countAssets()).toBe(before);
+    });
+
+    const usedBytes = async () =>
+      (await call(server, 'GET', '/v1/assets', { key })).body.storage.used_bytes;
+
+    it('refuses an image over 50 megapixels with 422 naming the limit, storing nothing', async () => {
+      // A few hundred KB of PNG that would decode to 576 MB.
+      const huge = await sharp({
+        create: { width: 12_000, height: 12_000, channels: 3, background: '#ffffff' },
+      })
+        .png({ compressionLevel: 9 })
+        .toBuffer();
+      const [before, used] = [await countAssets(), await usedBytes()];
+      const res = await upload(huge, 'image/png');
+      expect(res.status).toBe(422);
+      expect(res.body.detail[0]).toMatchObject({ loc: ['body'], type: 'too_many_pixels' });
+      expect(res.body.detail[0].msg).toMatch(/12000×12000 .*at most 50,000,000 pixels/);
+      expect([await countAssets(), await usedBytes()]).toEqual([before, used]);
+    });
+
+    it('refuses a truncated image whose header alone looks whole, storing nothing', async () => {
+      const whole = await noisePng(64, 64);
+      const truncated = whole.subarray(0, whole.length / 2);
+      // The header still gives the size: reading only metadata would take it.
+      expect(await sharp(truncated).metadata()).toMatchObject({ width: 64, height: 64 });
+      const [before, used] = [await countAssets(), await usedBytes()];
+      const res = await upload(truncated, 'image/png');
+      expect(res.status).toBe(422);
+      expect(res.body.detail[0].type).toBe('corrupt_image');
+      expect(res.body.detail[0].msg).toMatch(/truncated or corrupt/);
+      expect([await countAssets(), await usedBytes()]).toEqual([before, used]);
     });
 
     it('accepts exactly 15 MB and refuses one byte more with 413', async () => {

@@ -14,6 +14,7 @@ let files: Server;
 let base: string;
 let key: string;
 let png: Buffer;
+let huge: Buffer;
 let mp4: Buffer;
 
 beforeAll(async () => {
@@ -24,6 +25,9 @@ beforeAll(async () => {
   key = await makeKey(server.pool, acct.accountId, ['read', 'media']);
   png = await sharp({ create: { width: 30, height: 20, channels: 3, background: '#0a0' } })
     .png()
+    .toBuffer();
+  huge = await sharp({ create: { width: 12_000, height: 12_000, channels: 3, background: '#fff' } })
+    .png({ compressionLevel: 9 })
     .toBuffer();
   const { stdout } = await promisify(execFile)(
     ffmpegInstaller.path,
@@ -53,6 +57,7 @@ beforeAll(async () => {
       return res.writeHead(302, { location: n > 1 ? `/r${n - 1}` : '/photo.png' }).end();
     }
     if (url === '/photo.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(png);
+    if (url === '/huge.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(huge);
     if (url === '/clip.mp4') return res.writeHead(200, { 'content-type': 'video/mp4' }).end(mp4);
     if (url === '/page.html')
       return res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>');
@@ -84,6 +89,18 @@ describe('POST /v1/assets', () => {
       filename: 'photo.png',
       bytes: png.length,
     });
+  });
+
+  it('refuses an image over 50 megapixels with 422, storing nothing', async () => {
+    const listed = async () => (await call(server, 'GET', '/v1/assets', { key })).body;
+    const before = await listed();
+    const res = await ingest(`${base}/huge.png`);
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0].type).toBe('too_many_pixels');
+    expect(res.body.detail[0].msg).toMatch(/at most 50,000,000 pixels/);
+    const after = await listed();
+    expect(after.assets).toHaveLength(before.assets.length);
+    expect(after.storage.used_bytes).toBe(before.storage.used_bytes);
   });
 
   it('imports a video, probed with ffprobe', async () => {

@@ -187,6 +187,87 @@ describe('text', () => {
     expect(wrapText('👍🏽👍🏽👍🏽', 20, measure)).toEqual(['👍🏽👍🏽', '👍🏽']);
     expect(wrapText('first\nsecond', 1000, measure)).toEqual(['first', 'second']);
   });
+
+  it('measures a long line a few times over, not once per word (10 such layers stalled for seconds)', () => {
+    let measured = 0;
+    const measure = (t: string) => {
+      measured += t.length;
+      return t.length;
+    };
+    const line = 'word '.repeat(1_000).trim();
+    expect(wrapText(line, 10_000, measure)).toEqual([line]);
+    // One word at a time measured ~5 million characters here.
+    expect(measured).toBeLessThan(line.length * 40);
+    measured = 0;
+    const word = 'x'.repeat(5_000);
+    expect(wrapText(word, 2_500, measure)).toEqual([word.slice(0, 2_500), word.slice(2_500)]);
+    expect(measured).toBeLessThan(word.length * 40);
+  });
+
+  it('breaks where adding one word at a time would', () => {
+    /** The rule as first written: one word, then one grapheme, at a time. */
+    function oneAtATime(text: string, width: number, measure: (t: string) => number) {
+      const lines: string[] = [];
+      for (const paragraph of text.split('\n')) {
+        let line = '';
+        for (const { segment } of new Intl.Segmenter('en', { granularity: 'word' }).segment(
+          paragraph,
+        )) {
+          if (!line) line = segment.trimStart();
+          else if (measure((line + segment).trimEnd()) <= width) line += segment;
+          else {
+            lines.push(line.trimEnd());
+            line = segment.trimStart();
+          }
+          if (line && measure(line.trimEnd()) > width) {
+            let current = '';
+            const pieces: string[] = [];
+            for (const g of new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(
+              line.trimEnd(),
+            )) {
+              if (current && measure(current + g.segment) > width) {
+                pieces.push(current);
+                current = g.segment;
+              } else current += g.segment;
+            }
+            if (current) pieces.push(current);
+            lines.push(...pieces.slice(0, -1));
+            line = pieces.at(-1) ?? '';
+          }
+        }
+        lines.push(line.trimEnd());
+      }
+      return lines;
+    }
+    // Widths that differ by character, as a font's do; a fixed seed keeps the cases stable.
+    const measure = (t: string) => [...t].reduce((w, c) => w + (c.codePointAt(0)! % 7) + 3, 0);
+    let seed = 42;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    const pieces = [
+      'a',
+      'bb',
+      'word',
+      'longerword',
+      ' ',
+      '  ',
+      '\n',
+      '👍🏽',
+      '漢字',
+      'x'.repeat(30),
+    ];
+    for (let i = 0; i < 300; i++) {
+      const text = Array.from({ length: random(60) }, () => pieces[random(pieces.length)]).join(
+        random(2) ? ' ' : '',
+      );
+      const width = 5 + random(200);
+      expect(wrapText(text, width, measure), JSON.stringify({ text, width })).toEqual(
+        oneAtATime(text, width, measure),
+      );
+    }
+  });
 });
 
 describe('images', () => {

@@ -4,12 +4,15 @@ import sharp from 'sharp';
 import { loadConfig } from '../../core/config.ts';
 import { createLogger } from '../../core/logger.ts';
 import { type Storage, storageFor } from '../../core/storage/storage.ts';
+import type { RenderPoolOptions } from '../../render/renderPool.ts';
 import { startWorker } from '../../workers/index.ts';
 import { startServer, type TestServer } from './server.ts';
 
 export type DesignService = { server: TestServer; storage: Storage; stop: () => Promise<void> };
 
-export async function startDesignService(): Promise<DesignService> {
+export async function startDesignService(
+  opts: { render?: RenderPoolOptions } = {},
+): Promise<DesignService> {
   const server = await startServer();
   const config = loadConfig({ DATABASE_URL: server.db.url, DATA_DIR: server.dataDir });
   const storage = storageFor(config);
@@ -18,6 +21,7 @@ export async function startDesignService(): Promise<DesignService> {
     concurrency: 2,
     log: createLogger('silent'),
     storage,
+    render: opts.render,
   });
   return {
     server,

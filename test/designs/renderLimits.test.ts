@@ -1,0 +1,134 @@
+// What bounds a render (SPEC.md "Native layout rules"; issue 14, finding 3): a page drawing
+// past RENDER_TIMEOUT_MS is stopped with a render_error that says so, and images are decoded
+// at the size the page draws them, never whole, a page's images together within a budget.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../core/config.ts';
+import { Layer, type LayerInput } from '../../core/designs/layout.ts';
+import {
+  drawnSizes,
+  forgetDecodedImages,
+  PAGE_IMAGE_PIXELS,
+  withPageImages,
+} from '../../core/designs/pageImages.ts';
+import { storageFor } from '../../core/storage/storage.ts';
+import { RenderTimedOut } from '../../render/renderPool.ts';
+import { type DesignService, startDesignService } from '../support/designService.ts';
+import { call, makeAccount, makeKey } from '../support/server.ts';
+
+const image = (asset_id: string, frame: Partial<LayerInput> = {}) =>
+  Layer.parse({ kind: 'image', asset_id, x: 0, y: 0, w: 540, h: 540, ...frame });
+
+describe('a page past the render time limit', () => {
+  let svc: DesignService;
+  beforeAll(async () => {
+    svc = await startDesignService({ render: { timeoutMs: 1 } });
+  });
+  afterAll(() => svc.stop());
+
+  it('is stopped: the draft answers 201 with a render_error saying what to change, and no pages', async () => {
+    const acct = await makeAccount(svc.server.pool);
+    const key = await makeKey(svc.server.pool, acct.accountId, ['read', 'publish']);
+    const res = await call(svc.server, 'POST', '/v1/posts', {
+      key,
+      body: {
+        platform: 'bluesky',
+        body: 'Slow page',
+        brand_id: acct.brandId,
+        layout: { layers: [{ kind: 'text', x: 0, y: 0, w: 500, text: 'Hello' }] },
+      },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.render_error).toMatch(
+      /the page took longer than 0\.001 s to draw and was stopped; use fewer or shorter text layers/,
+    );
+    expect(res.body.media_paths).toEqual([]);
+    const { rows } = await svc.server.pool.query(
+      'select count(*)::int as n from assets where design_id = $1',
+      [res.body.design_id],
+    );
+    expect(rows[0].n).toBe(0);
+  });
+});
+
+describe('drawnSizes', () => {
+  const photo = new Map([['1', { width: 4000, height: 3000 }]]);
+
+  it('shrinks an image larger than its frame to the size the frame draws it at', () => {
+    expect(drawnSizes([image('1')], photo).get('1')).toEqual({ width: 720, height: 540 });
+    expect(drawnSizes([image('1', { fit: 'contain' })], photo).get('1')).toEqual({
+      width: 540,
+      height: 405,
+    });
+  });
+
+  it('keeps what a crop zooms in on, takes the largest of several drawings, never enlarges', () => {
+    const zoomed = image('1', { crop: { x: 0, y: 0, w: 0.25, h: 0.25 } });
+    expect(drawnSizes([zoomed], photo).get('1')).toEqual({ width: 2880, height: 2160 });
+    const small = image('1', { w: 100, h: 100 });
+    expect(drawnSizes([small, image('1')], photo).get('1')).toEqual({ width: 720, height: 540 });
+    const tiny = new Map([['1', { width: 50, height: 40 }]]);
+    expect(drawnSizes([image('1')], tiny).get('1')).toEqual({ width: 50, height: 40 });
+  });
+
+  it('leaves out images the page does not draw, and holds a page to PAGE_IMAGE_PIXELS', () => {
+    const ids = Array.from({ length: 20 }, (_, i) => String(i + 1));
+    const sources = new Map(ids.map((id) => [id, { width: 7000, height: 7000 }]));
+    const full = ids.map((id) => image(id, { w: 1080, h: 1920 }));
+    const sizes = drawnSizes([...full, image('99'), image('1', { opacity: 0 })], sources);
+    expect([...sizes.keys()]).toEqual(ids);
+    const total = [...sizes.values()].reduce((n, s) => n + s.width * s.height, 0);
+    expect(total).toBeLessThanOrEqual(PAGE_IMAGE_PIXELS);
+    expect(total).toBeGreaterThan(PAGE_IMAGE_PIXELS * 0.99);
+  });
+});
+
+describe('pageImages', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sps-page-images-'));
+  const storage = storageFor(loadConfig({ DATA_DIR: dir }));
+  afterAll(async () => {
+    await forgetDecodedImages();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('hands the renderer pixels at the drawn size, decoded once per size', async () => {
+    const png = await sharp({
+      create: { width: 3000, height: 2000, channels: 3, background: '#3366cc' },
+    })
+      .png()
+      .toBuffer();
+    await storage.put('assets/1/big', Readable.from([png]));
+    const owned = new Map([['7', 'assets/1/big']]);
+    const frame = { x: 0, y: 0, w: 300, h: 200 };
+
+    /** The page's image as the render thread reads it. */
+    const load = (w: number, h: number) =>
+      withPageImages(storage, owned, [image('7', { ...frame, w, h })], 60_000, async (images) => {
+        const { file } = images.get('7')!;
+        const { data, info } = await sharp(await readFile(file))
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+        return { file, width: info.width, height: info.height, rgb: [...data.subarray(0, 3)] };
+      });
+
+    const scaled = await load(300, 200);
+    expect(scaled).toMatchObject({ width: 300, height: 200, rgb: [0x33, 0x66, 0xcc] });
+    // Decoded once: the same file again; another size is another decode.
+    expect((await load(300, 200)).file).toBe(scaled.file);
+    const larger = await load(600, 400);
+    expect([larger.width, larger.height]).toEqual([600, 400]);
+    expect(larger.file).not.toBe(scaled.file);
+  });
+
+  it('reads and decodes nothing more once the time limit has passed', async () => {
+    const owned = new Map([['7', 'assets/1/big']]);
+    const frame = { x: 0, y: 0, w: 123, h: 82 };
+    const drawn = withPageImages(storage, owned, [image('7', frame)], 0, async () => 'drawn');
+    await expect(drawn).rejects.toBeInstanceOf(RenderTimedOut);
+  });
+});
