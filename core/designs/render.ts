@@ -17,6 +17,7 @@ import { deleteQuietly, type Storage } from '../storage/storage.ts';
 import { designById, markRendered, recordRenderError } from './db.ts';
 import { ASPECTS, type Page, pagesOf } from './layout.ts';
 import { ownedImages, withPageImages } from './pageImages.ts';
+import { RENDERED_CHANNEL } from './renderWaits.ts';
 
 export const RenderJob = z.object({
   design_id: z.string().refine(isId),
@@ -25,7 +26,10 @@ export const RenderJob = z.object({
 export type RenderJob = z.infer<typeof RenderJob>;
 
 const notify = (db: Pick<Pool, 'query'>, job: RenderJob) =>
-  db.query(`select pg_notify('design_rendered', $1)`, [`${job.design_id}:${job.layout_version}`]);
+  db.query('select pg_notify($1, $2)', [
+    RENDERED_CHANNEL,
+    `${job.design_id}:${job.layout_version}`,
+  ]);
 
 /** Records why a render failed, drops its files and wakes the API waiting on it. */
 async function failed(

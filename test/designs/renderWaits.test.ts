@@ -36,53 +36,81 @@ async function designsOf(pool: Pool, accountId: string): Promise<number> {
   return rows[0]!.n;
 }
 
+async function insertDesignRow(pool: Pool) {
+  const acct = await makeAccount(pool);
+  const { rows } = await pool.query<{ id: string }>(
+    `insert into designs (account_id, brand_id, template, layout)
+     values ($1, $2, 'blank', '{"canvas":{"aspect":"square","bg":"#ffffff"},"layers":[]}')
+     returning id::text`,
+    [acct.accountId, acct.brandId],
+  );
+  return rows[0]!.id;
+}
+
+const listeningBackends = async (pool: Pool) =>
+  (
+    await pool.query<{ pid: number }>(
+      `select pid from pg_stat_activity
+       where datname = current_database() and query like 'listen %'`,
+    )
+  ).rows.map((r) => r.pid);
+
+/**
+ * Resolves once `n` waiters are subscribed, the LISTEN is in effect, and each has read the
+ * design's state (the pool is idle again).
+ */
+async function waitersSettled(renders: RenderWaits, pool: Pool, n: number) {
+  await until(
+    async () =>
+      renders.notifications.listeners(RENDERED_CHANNEL) === n &&
+      (await listeningBackends(pool)).length === 1 &&
+      pool.totalCount === pool.idleCount &&
+      pool.waitingCount === 0,
+  );
+}
+
+async function until(check: () => boolean | Promise<boolean>) {
+  while (!(await check())) await new Promise((r) => setTimeout(r, 20));
+}
+
 describe('render waits', () => {
-  it('twelve waiters on a pool of three connections all see the render finish', async () => {
+  it('twelve waiters on a pool of three connections are all woken by one notification', async () => {
     // With a pooled connection per waiter, three waiters would take the whole pool and the
     // rest, and the render's own update, would queue behind them until the waits time out.
     const pool = createPool(db.url, 3);
     const renders = createRenderWaits(pool, 100);
     try {
-      const acct = await makeAccount(pool);
-      const { rows } = await pool.query<{ id: string }>(
-        `insert into designs (account_id, brand_id, template, layout)
-         values ($1, $2, 'blank', '{"canvas":{"aspect":"square","bg":"#ffffff"},"layers":[]}')
-         returning id::text`,
-        [acct.accountId, acct.brandId],
-      );
-      const id = rows[0]!.id;
+      const id = await insertDesignRow(pool);
       const waits = Array.from({ length: 12 }, () =>
         waitForRender({ pool, renders }, id, 1, 60_000),
       );
+      await waitersSettled(renders, pool, 12);
       await pool.query('update designs set rendered_version = 1 where id = $1', [id]);
-      await pool.query(`select pg_notify($1, $2)`, [RENDERED_CHANNEL, `${id}:1`]);
+      await pool.query('select pg_notify($1, $2)', [RENDERED_CHANNEL, `${id}:1`]);
       const outcomes = await Promise.all(waits);
       expect(outcomes.every((o) => o.rendered)).toBe(true);
+      expect(renders.notifications.listeners(RENDERED_CHANNEL)).toBe(0);
     } finally {
       await renders.notifications.close();
       await pool.end();
     }
   });
 
-  it('a waiter whose notification went missing still finds the render when the connection breaks', async () => {
+  it('a waiter whose listening connection broke is woken by a render that finishes afterwards', async () => {
     const renders = createRenderWaits(db.pool);
     try {
-      const acct = await makeAccount(db.pool);
-      const { rows } = await db.pool.query<{ id: string }>(
-        `insert into designs (account_id, brand_id, template, layout)
-         values ($1, $2, 'blank', '{"canvas":{"aspect":"square","bg":"#ffffff"},"layers":[]}')
-         returning id::text`,
-        [acct.accountId, acct.brandId],
-      );
-      const id = rows[0]!.id;
+      const id = await insertDesignRow(db.pool);
       const wait = waitForRender({ pool: db.pool, renders }, id, 1, 60_000);
-      await new Promise((r) => setTimeout(r, 100));
-      // Rendered without a notification, then the listening connection is killed.
+      await waitersSettled(renders, db.pool, 1);
+      const [first] = await listeningBackends(db.pool);
+      await db.pool.query('select pg_terminate_backend($1)', [first]);
+      // The process listens again by itself, for the waiter it already has.
+      await until(async () => {
+        const pids = await listeningBackends(db.pool);
+        return pids.length === 1 && pids[0] !== first;
+      });
       await db.pool.query('update designs set rendered_version = 1 where id = $1', [id]);
-      await db.pool.query(
-        `select pg_terminate_backend(pid) from pg_stat_activity
-         where datname = current_database() and query like 'listen %'`,
-      );
+      await db.pool.query('select pg_notify($1, $2)', [RENDERED_CHANNEL, `${id}:1`]);
       expect(await wait).toEqual({ rendered: true, error: null });
     } finally {
       await renders.notifications.close();
