@@ -42,11 +42,12 @@ async function chargeBatch(auth: AuthContext, req: FastifyRequest, reply: Fastif
       'batch_too_large',
       `A JSON-RPC batch holds at most ${MAX_BATCH} messages; send these ${req.body.length} in several requests.`,
     );
-  const window = await auth.budget.count(
-    principalOf(req).accountId,
-    req.budget!.limit,
-    req.body.length - 1,
-  );
+  const accountId = principalOf(req).accountId;
+  const extra = req.body.length - 1;
+  const window = await auth.budget.count(accountId, req.budget!.limit, extra);
+  // Refused whole, the calls that never ran are given back: a client that retries with a
+  // smaller batch still has them.
+  if (window.used > window.limit) auth.budget.refund(accountId, extra);
   reply.headers(budgetHeaders(window));
   assertWithinBudget(window);
   req.budget = window;

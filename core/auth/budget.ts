@@ -25,6 +25,8 @@ type Entry = { window: number; shared: number; pending: number };
 export type BudgetCounter = {
   /** Counts `n` requests (default 1) of `accountId` and returns the window after counting. */
   count(accountId: string, limit: number, n?: number): Promise<Budget>;
+  /** Takes back `n` requests counted in this window but refused before any work ran. */
+  refund(accountId: string, n: number): void;
   /** Adds unflushed counts to Postgres and refreshes shared totals. */
   flush(): Promise<void>;
   /** Stops the timer after a last flush. */
@@ -96,6 +98,11 @@ export function createBudgetCounter(pool: Pool, log: BudgetLog, flushMs = FLUSH_
       }
       entry.pending += n;
       return { limit, used: entry.shared + entry.pending, resetAt: new Date(window + WINDOW_MS) };
+    },
+    refund(accountId, n) {
+      const entry = entries.get(accountId);
+      if (entry && entry.window === windowOf(Date.now()))
+        entry.pending = Math.max(0, entry.pending - n);
     },
     flush,
     async stop() {

@@ -63,6 +63,11 @@ describe('a JSON-RPC batch on /mcp', () => {
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBeTruthy();
     expect(await postCount(acct)).toBe(0);
+    // The refused calls are given back: only the request itself was spent.
+    const retry = await batch(key, 4);
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('ratelimit-remaining')).toBe('0');
+    expect(await postCount(acct)).toBe(4);
   });
 
   it(`holds at most ${MAX_BATCH} messages`, async () => {
