@@ -38,9 +38,16 @@ export async function deleteExpiredSessionRows(db: Queryable): Promise<number> {
 /** Our key space in pg_advisory_xact_lock(int, int). */
 const ADDRESS_LOCK = 734_201_014;
 
-/** Serialises one client address's attempts until the transaction ends. */
-export async function lockLoginAddress(tx: Queryable, address: string): Promise<void> {
-  await tx.query('select pg_advisory_xact_lock($1, hashtext($2))', [ADDRESS_LOCK, address]);
+/**
+ * Takes one client address's lock until the transaction ends, without waiting: false when
+ * another attempt from that address holds it.
+ */
+export async function tryLockLoginAddress(tx: Queryable, address: string): Promise<boolean> {
+  const { rows } = await tx.query<{ locked: boolean }>(
+    'select pg_try_advisory_xact_lock($1, hashtext($2)) as locked',
+    [ADDRESS_LOCK, address],
+  );
+  return rows[0]!.locked;
 }
 
 /**

@@ -18,8 +18,8 @@ import {
   deleteLoginRecordsOlderThan,
   type EmailRule,
   emailAttempts,
-  lockLoginAddress,
   rememberAddressEmail,
+  tryLockLoginAddress,
 } from './db.ts';
 
 const FREE = { email: 5, address: 20 };
@@ -81,8 +81,10 @@ export async function admitLoginAttempt(
 ): Promise<LoginAdmission> {
   const email = normaliseEmail(rawEmail);
   return withTransaction(pool, async (tx) => {
-    // One address's attempts pass here one at a time, so its count of e-mails is exact.
-    await lockLoginAddress(tx, address);
+    // One address's attempts pass here one at a time, so its count of e-mails is exact. One
+    // that finds the lock taken is refused at once rather than wait on it holding a pooled
+    // connection: a flood from one address would otherwise park the whole pool here.
+    if (!(await tryLockLoginAddress(tx, address))) return refused(1);
     const addressWait = await addressWaitSeconds(tx, address, email);
     if (addressWait > 0) return refused(addressWait);
     if (!(await countEmailAttempt(tx, email, EMAIL_RULE)))
