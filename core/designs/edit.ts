@@ -6,13 +6,13 @@
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { conflict, invalid, notFound, versionConflict } from '../errors.ts';
 import { isId } from '../ids.ts';
+import { enqueueRender } from '../jobs/tasks.ts';
 import {
   clearRenderError,
   copyDesign,
   type DesignPostRow,
   type DesignRow,
   designIdOfPost,
-  enqueueRender,
   freezePublishedPosts,
   isShared,
   lockDesign,

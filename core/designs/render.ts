@@ -1,25 +1,18 @@
-// The render_design job: renders every page of one layout version (render/canvas.ts), stores
+// The design render job: renders every page of one layout version (render/canvas.ts), stores
 // the PNGs as the design's page assets, and attaches them to the design's unpublished posts,
 // then announces the outcome (NOTIFY design_rendered) to an API waiting on it. A job for a
 // version that is no longer current does nothing: a newer job renders the newer layout.
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Image } from '@napi-rs/canvas';
-import { z } from 'zod';
 import { decodeImage, renderPage } from '../../render/canvas.ts';
 import { fileDesignPages } from '../assets/pages.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { DomainError } from '../errors.ts';
-import { isId } from '../ids.ts';
+import type { RenderDesignPayload as RenderJob } from '../jobs/tasks.ts';
 import { deleteQuietly, readAll, type Storage } from '../storage/storage.ts';
 import type { DesignRow } from './db.ts';
 import { ASPECTS, pagesOf } from './layout.ts';
-
-export const RenderJob = z.object({
-  design_id: z.string().refine(isId),
-  layout_version: z.number().int(),
-});
-export type RenderJob = z.infer<typeof RenderJob>;
 
 const notify = (db: Pick<Pool, 'query'>, job: RenderJob) =>
   db.query(`select pg_notify('design_rendered', $1)`, [`${job.design_id}:${job.layout_version}`]);

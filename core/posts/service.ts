@@ -7,6 +7,7 @@ import { requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { conflict, invalid, notFound, ValidationFailed } from '../errors.ts';
 import { isId } from '../ids.ts';
+import { cancelPublication, enqueuePublication } from '../jobs/tasks.ts';
 import type { MediaKind } from '../platforms/capabilities.ts';
 import {
   findOwnedPost,
@@ -18,7 +19,6 @@ import {
   transitionPost,
 } from './db.ts';
 import { inferKind, type PostShape, platformFitIssues } from './platformFit.ts';
-import { cancelPublication, enqueuePublication } from './publicationJobs.ts';
 import type {
   CreatePostInput,
   ListPostsQuery,
@@ -148,7 +148,8 @@ export async function createPost(
           const post = await insertPost(tx, row, actor);
           if (!post) return undefined;
           await setPostAssets(tx, post.id, assetIds);
-          if (scheduleAt) await enqueuePublication(tx, post.id);
+          if (scheduleAt)
+            await enqueuePublication(tx, { post_id: post.id, scheduled_for: scheduleAt });
           return { ...post, asset_ids: assetIds };
         });
   if (!created) throw notFound('Brand');
@@ -280,7 +281,7 @@ export async function schedulePost(
         params: [at],
         detail: { scheduled_for: at, next_free_slot: !input.when },
       });
-      await enqueuePublication(tx, postId);
+      await enqueuePublication(tx, { post_id: postId, scheduled_for: at });
       return row;
     }),
   );
