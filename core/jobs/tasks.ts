@@ -54,7 +54,7 @@ async function addJob(
   );
 }
 
-// publish_post ---------------------------------------------------------------------------
+// The publication of a scheduled post ------------------------------------------------
 
 /** Attempts one publication gets for failures a connector calls retryable (network, 5xx, 429). */
 export const PUBLISH_MAX_ATTEMPTS = 5;
@@ -114,7 +114,7 @@ export async function cancelPublication(db: Queryable, postId: string): Promise<
   await db.query('select graphile_worker.remove_job($1)', [publicationJobKey(postId)]);
 }
 
-// render_design --------------------------------------------------------------------------
+// The rendering of a design -----------------------------------------------------------
 
 /** Rendering is deterministic: a second try only helps after a crash. */
 const RENDER_MAX_ATTEMPTS = 2;
@@ -134,7 +134,7 @@ export async function enqueueRender(db: Queryable, designId: string, version: nu
   });
 }
 
-// deliver_webhook ------------------------------------------------------------------------
+// One attempt of a webhook delivery ---------------------------------------------------
 
 export const DeliverWebhookPayload = z.object({
   delivery_id: z.string().refine(isId),
@@ -166,7 +166,7 @@ export async function enqueueDeliveries(
   );
 }
 
-// cleanup_sessions, cleanup_uploads ------------------------------------------------------
+// The hourly cleanups -----------------------------------------------------------------
 
 /** What the crontab gives its jobs (`_cron`: when it was due); the cleanups ignore it. */
 export const CronPayload = z.looseObject({});

@@ -87,22 +87,25 @@ export async function deliverWebhook(
   const retry = !outcome.ok && outcome.retryable && job.attempt < MAX_DELIVERY_ATTEMPTS;
   const status = outcome.ok ? 'delivered' : retry ? 'pending' : 'failed';
 
-  // The attempt row, the delivery's state and the next attempt's job commit together.
-  await withTransaction(pool, async (tx) => {
-    await recordAttempt(tx, {
-      deliveryId: job.delivery_id,
-      attempt: job.attempt,
-      attemptedAt: started,
-      durationMs,
-      statusCode: outcome.statusCode,
-      error: outcome.error,
-      deliveryStatus: status,
-    });
-    if (retry)
+  const record = {
+    deliveryId: job.delivery_id,
+    attempt: job.attempt,
+    attemptedAt: started,
+    durationMs,
+    statusCode: outcome.statusCode,
+    error: outcome.error,
+    deliveryStatus: status,
+  } as const;
+  // The attempt row, the delivery's state and the next attempt's job commit together; a
+  // settled delivery has no next job, and its one statement needs no transaction.
+  if (!retry) await recordAttempt(pool, record);
+  else
+    await withTransaction(pool, async (tx) => {
+      await recordAttempt(tx, record);
       await enqueueDeliveries(tx, [job.delivery_id], {
         attempt: job.attempt + 1,
         delayMs: RETRY_DELAYS_MS[job.attempt - 1],
       });
-  });
+    });
   return outcome.ok ? 'delivered' : retry ? 'retrying' : 'failed';
 }
