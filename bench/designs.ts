@@ -4,8 +4,9 @@ import { createAccount, setBudget } from '../core/accounts/service.ts';
 import { createApiKey } from '../core/apikeys/service.ts';
 import { loadConfig } from '../core/config.ts';
 import { withTransaction } from '../core/db/pool.ts';
-import { enqueueRender, insertDesign } from '../core/designs/db.ts';
+import { insertDesign } from '../core/designs/db.ts';
 import { ASPECTS, Layout } from '../core/designs/layout.ts';
+import { enqueueRender } from '../core/jobs/tasks.ts';
 import { decodeImage, type RenderInput, renderPage } from '../render/canvas.ts';
 import { type BenchService, memoryOf, spawnServiceProcess } from './support.ts';
 

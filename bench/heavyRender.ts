@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { createAccount, setBudget } from '../core/accounts/service.ts';
 import { createApiKey } from '../core/apikeys/service.ts';
 import { withTransaction } from '../core/db/pool.ts';
-import { enqueueRender, insertDesign } from '../core/designs/db.ts';
+import { insertDesign } from '../core/designs/db.ts';
 import {
   ASPECTS,
   type LayerInput,
@@ -17,6 +17,7 @@ import {
   MAX_TEXT_PER_LAYOUT,
 } from '../core/designs/layout.ts';
 import { checkedLayout } from '../core/designs/service.ts';
+import { enqueueRender } from '../core/jobs/tasks.ts';
 import { type BenchService, memoryOf, spawnServiceProcess } from './support.ts';
 
 /** What the API takes in one request body (api/app.ts bodyLimit), less room for the post. */

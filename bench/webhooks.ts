@@ -6,6 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { createAccount, setBudget } from '../core/accounts/service.ts';
 import { createApiKey } from '../core/apikeys/service.ts';
 import { upsertConnectedAccount } from '../core/connections/db.ts';
+import { withTransaction } from '../core/db/pool.ts';
+import { queueEventDeliveries } from '../core/webhooks/delivery.ts';
 import type { BenchService } from './support.ts';
 
 async function startBenchReceiver(onArrival: (body: string) => void) {
@@ -56,16 +58,16 @@ export async function benchWebhooks(svc: BenchService, events = 2000, posts = 20
   });
   const thru = await endpointAccount(svc, 'webhooks', sink.url);
   const started = Date.now();
-  await svc.pool.query(
-    `with e as (
-       insert into events (account_id, type, body)
+  await withTransaction(svc.pool, async (tx) => {
+    const { rows } = await tx.query(
+      `insert into events (account_id, type, body)
        select $1, 'post.published', json_build_object('event', 'post.published', 'n', n)::text
        from generate_series(1, $2) n
-       returning id, account_id, type
-     )
-     select count(enqueue_event_deliveries(id, account_id, type)) from e`,
-    [thru.accountId, events],
-  );
+       returning id, account_id, type`,
+      [thru.accountId, events],
+    );
+    await queueEventDeliveries(tx, rows);
+  });
   await Promise.race([done, new Promise((r) => setTimeout(r, 120_000))]);
   const seconds = (Date.now() - started) / 1000;
   await sink.close();

@@ -11,12 +11,11 @@ import type { CredentialsKey } from '../core/connections/credentials.ts';
 import { builtinConnectors } from '../core/connectors/builtin.ts';
 import type { Connectors } from '../core/connectors/connector.ts';
 import type { Pool } from '../core/db/pool.ts';
-import { RENDER_DESIGN_TASK } from '../core/designs/db.ts';
 import { forgetDecodedImages } from '../core/designs/pageImages.ts';
 import { forgetWorkers, heartbeat, sweepDeadWorkers } from '../core/jobs/liveness.ts';
+import { crontabFor, TASK } from '../core/jobs/tasks.ts';
 import type { Logger } from '../core/logger.ts';
 import type { OutboundPolicy } from '../core/outbound/guard.ts';
-import { PUBLISH_POST_TASK } from '../core/posts/publicationJobs.ts';
 import type { Storage } from '../core/storage/storage.ts';
 import { createRenderPool, type RenderPool, type RenderPoolOptions } from '../render/renderPool.ts';
 import { cleanupSessions } from './cleanupSessions.ts';
@@ -56,12 +55,12 @@ export function taskList(deps: {
 }): TaskList {
   const { storage, renderer } = deps;
   return {
-    cleanup_sessions: cleanupSessions(deps.pool),
-    [PUBLISH_POST_TASK]: publishPost(deps),
-    deliver_webhook: deliverWebhookTask(deps),
-    ...(storage ? { cleanup_uploads: cleanupUploads({ pool: deps.pool, storage }) } : {}),
+    [TASK.cleanupSessions]: cleanupSessions(deps.pool),
+    [TASK.publishPost]: publishPost(deps),
+    [TASK.deliverWebhook]: deliverWebhookTask(deps),
+    ...(storage ? { [TASK.cleanupUploads]: cleanupUploads({ pool: deps.pool, storage }) } : {}),
     ...(storage && renderer
-      ? { [RENDER_DESIGN_TASK]: renderDesign({ pool: deps.pool, storage, renderer }) }
+      ? { [TASK.renderDesign]: renderDesign({ pool: deps.pool, storage, renderer }) }
       : {}),
   };
 }
@@ -69,9 +68,6 @@ export function taskList(deps: {
 // Scheduled jobs become due without a notification, so an idle worker notices them only
 // when it polls: 250 ms bounds that delay (Graphile Worker's default is 2 s).
 const POLL_INTERVAL_MS = 250;
-
-const CRONTAB = ['0 * * * * cleanup_sessions'].join('\n');
-const UPLOADS_CRONTAB = '30 * * * * cleanup_uploads';
 
 /** Bridges Graphile Worker's logger to our JSON logger. */
 function workerLogger(log: Logger): WorkerLogger {
@@ -90,20 +86,21 @@ export async function startWorker(deps: WorkerDeps): Promise<Runner> {
   const outbound = deps.outbound ?? { allowlist: [], allowHttp: false };
   // Pages are drawn in threads (their first render starts them), off this event loop.
   const renderer = deps.storage ? createRenderPool(deps.render) : undefined;
+  const tasks = taskList({
+    pool: deps.pool,
+    connectors: deps.connectors ?? builtinConnectors({ outbound, storage: deps.storage }),
+    credentialsKey: deps.credentialsKey,
+    outbound,
+    storage: deps.storage,
+    renderer,
+  });
   const runner = await run({
     pgPool: deps.pool,
     concurrency: deps.concurrency,
     noHandleSignals: true,
     events,
-    taskList: taskList({
-      pool: deps.pool,
-      connectors: deps.connectors ?? builtinConnectors({ outbound, storage: deps.storage }),
-      credentialsKey: deps.credentialsKey,
-      outbound,
-      storage: deps.storage,
-      renderer,
-    }),
-    crontab: deps.storage ? `${CRONTAB}\n${UPLOADS_CRONTAB}` : CRONTAB,
+    taskList: tasks,
+    crontab: crontabFor(Object.keys(tasks)),
     logger: workerLogger(deps.log),
     preset: {
       worker: {

@@ -1,21 +1,18 @@
-// publish_post: publishes one scheduled post at its time (core/posts/publication.ts).
+// Publishes one scheduled post at its time (core/posts/publication.ts).
 import type { Task } from 'graphile-worker';
 import type { Pool } from '../core/db/pool.ts';
-import {
-  type PublicationDeps,
-  PublishJob,
-  publishScheduledPost,
-} from '../core/posts/publication.ts';
+import { PublishPostPayload } from '../core/jobs/tasks.ts';
+import { type PublicationDeps, publishScheduledPost } from '../core/posts/publication.ts';
 
 export const publishPost =
   (deps: { pool: Pool } & PublicationDeps): Task =>
   async (payload, helpers) => {
-    const job = PublishJob.parse(payload);
+    const job = PublishPostPayload.parse(payload);
+    // Attempts count across the jobs of one publication (a Retry-After schedules a new one).
     const result = await publishScheduledPost(deps.pool, deps, job, {
-      number: helpers.job.attempts,
-      max: helpers.job.max_attempts,
+      number: job.attempts_before + helpers.job.attempts,
+      max: job.attempts_before + helpers.job.max_attempts,
       signal: helpers.abortSignal,
-      jobId: helpers.job.id,
     });
     helpers.logger.info(`post ${job.post_id}: ${result}`);
   };

@@ -1,11 +1,12 @@
-// render_design: renders one layout version of a design (core/designs/render.ts).
+// Renders one layout version of a design (core/designs/render.ts).
 import type { Task } from 'graphile-worker';
-import { type RenderDeps, RenderJob, renderDesignJob } from '../core/designs/render.ts';
+import { type RenderDeps, renderDesignJob } from '../core/designs/render.ts';
+import { RenderDesignPayload } from '../core/jobs/tasks.ts';
 
 export const renderDesign =
   (deps: RenderDeps): Task =>
   async (payload, helpers) => {
-    const job = RenderJob.parse(payload);
+    const job = RenderDesignPayload.parse(payload);
     const result = await renderDesignJob(deps, job);
     helpers.logger.info(`design ${job.design_id} v${job.layout_version}: ${result}`);
   };

@@ -76,14 +76,23 @@ export class PublicationError extends Error {
   readonly reconnect: boolean;
   /** The platform's `Retry-After`: the next attempt waits at least this long. */
   readonly retryAfterMs: number | undefined;
+  /** The platform's HTTP status, when it answered with a refusal. */
+  readonly status: number | undefined;
   constructor(
     message: string,
-    opts: { retryable: boolean; reconnect?: boolean; retryAfterMs?: number; cause?: unknown },
+    opts: {
+      retryable: boolean;
+      reconnect?: boolean;
+      retryAfterMs?: number;
+      status?: number;
+      cause?: unknown;
+    },
   ) {
     super(message, { cause: opts.cause });
     this.name = 'PublicationError';
     this.retryable = opts.retryable;
     this.reconnect = opts.reconnect ?? false;
     this.retryAfterMs = opts.retryAfterMs;
+    this.status = opts.status;
   }
 }

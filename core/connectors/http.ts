@@ -1,17 +1,31 @@
 // One HTTP exchange with a platform, through the outbound guard, and the mapping of its
 // failures that every connector shares: no answer, 5xx and 429 are retryable (429 and 503 with
-// their Retry-After), other 4xx are final.
+// their Retry-After), other 4xx are final. A request the guard refuses is final too (retrying
+// cannot change the operator's rules, so the message names the setting that does), and so is
+// a 2xx answer without the JSON the platform documents: connectors read answers only through
+// `documented`, with a zod schema of the fields they use.
 import type { IncomingHttpHeaders } from 'node:http';
-import { type OutboundPolicy, resolveChecked, sendChecked } from '../outbound/guard.ts';
+import type { z } from 'zod';
+import {
+  checkUrlForm,
+  HostNotResolved,
+  type OutboundPolicy,
+  OutboundRefused,
+  resolveChecked,
+  sendChecked,
+} from '../outbound/guard.ts';
 import { PublicationError } from './connector.ts';
 
 /** How long one platform request may take unless a connector is told otherwise. */
 export const PLATFORM_TIMEOUT_MS = 30_000;
+/** More than any answer a connector reads; a larger one is refused, not parsed. */
+const MAX_RESPONSE_BYTES = 1024 * 1024;
 
 export type PlatformResponse = {
   status: number;
   headers: IncomingHttpHeaders;
-  json: Record<string, unknown>;
+  /** The body parsed as JSON; undefined when it is not JSON. */
+  json: unknown;
 };
 
 export type PlatformRequest = {
@@ -21,34 +35,106 @@ export type PlatformRequest = {
   timeoutMs: number;
 };
 
-/** Sends the request; a network error or timeout is a retryable PublicationError. */
+/** What the operator can change so that the guard lets `url` through. */
+function guardAdvice(url: string, policy: OutboundPolicy): string {
+  try {
+    checkUrlForm(url, policy);
+  } catch {
+    return URL.canParse(url) && new URL(url).protocol === 'http:'
+      ? 'an operator allows http: addresses with OUTBOUND_ALLOW_HTTP=true'
+      : 'reconnect the account with an https address';
+  }
+  return 'an operator allows a private address by adding it to OUTBOUND_ALLOWLIST (CIDRs, e.g. 10.0.0.0/8)';
+}
+
+const unreachable = (platform: string, err: unknown) =>
+  new PublicationError(`${platform} could not be reached: ${(err as Error).message}`, {
+    retryable: true,
+    cause: err,
+  });
+
+/**
+ * Sends the request. A network error, a timeout or a host that does not resolve is a
+ * retryable PublicationError; a guard refusal and an oversized answer are final ones.
+ */
 export async function platformRequest(
   policy: OutboundPolicy,
   platform: string,
   url: string,
   init: PlatformRequest,
 ): Promise<PlatformResponse> {
+  let target: Awaited<ReturnType<typeof resolveChecked>>;
+  try {
+    target = await resolveChecked(url, policy);
+  } catch (err) {
+    if (!(err instanceof OutboundRefused) || err instanceof HostNotResolved)
+      throw unreachable(platform, err);
+    throw new PublicationError(
+      `${platform} was not contacted: the outbound guard refused it (${err.message}); ` +
+        `${guardAdvice(url, policy)}.`,
+      { retryable: false, cause: err },
+    );
+  }
   let res: Awaited<ReturnType<typeof sendChecked>>;
   try {
-    const target = await resolveChecked(url, policy);
     res = await sendChecked(target, {
       method: init.method,
       headers: init.headers ?? {},
       body: init.body,
       timeoutMs: init.timeoutMs,
-      maxResponseBytes: 1024 * 1024,
+      maxResponseBytes: MAX_RESPONSE_BYTES,
     });
   } catch (err) {
-    throw new PublicationError(`${platform} could not be reached: ${(err as Error).message}`, {
-      retryable: true,
-      cause: err,
-    });
+    if (err instanceof OutboundRefused)
+      throw new PublicationError(
+        `${platform} answered with more than ${MAX_RESPONSE_BYTES} bytes, more than any answer it documents.`,
+        { retryable: false, cause: err },
+      );
+    throw unreachable(platform, err);
   }
-  let json: Record<string, unknown> = {};
+  let json: unknown;
   try {
-    json = JSON.parse(res.body.toString('utf8')) as Record<string, unknown>;
+    json = JSON.parse(res.body.toString('utf8'));
   } catch {}
   return { status: res.status, headers: res.headers, json };
+}
+
+/**
+ * The documented JSON of a 2xx answer to `what` (e.g. "POST /api/v1/statuses"), as `schema`
+ * reads it; anything else is a final failure naming the first field that did not fit, with
+ * `advice` when the caller has some (a post may exist after a garbled answer to its creation).
+ */
+export function documented<S extends z.ZodType>(
+  platform: string,
+  what: string,
+  res: PlatformResponse,
+  schema: S,
+  advice?: string,
+): z.output<S> {
+  const parsed = schema.safeParse(res.json);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const problem =
+    res.json === undefined
+      ? 'the body is not JSON'
+      : `${issue?.path.join('.') || 'the body'}: ${issue?.message ?? 'unexpected'}`;
+  throw new PublicationError(
+    `${platform} answered ${res.status} to ${what} without the JSON it documents (${problem})` +
+      (advice ? `; ${advice}` : '.'),
+    { retryable: false },
+  );
+}
+
+/** For answers to a post's creation: the platform may have the post although we cannot tell. */
+export const CHECK_THE_ACCOUNT =
+  'the post may exist there all the same: check the account before scheduling it again.';
+
+/** A string field of an answer's JSON (an error's name or message), if it has one. */
+export function fieldOf(res: PlatformResponse, key: string): string | undefined {
+  const json = res.json;
+  if (typeof json !== 'object' || json === null) return undefined;
+  const value = (json as Record<string, unknown>)[key];
+  return typeof value === 'string' ? value : undefined;
 }
 
 /** Retry-After in milliseconds (delta-seconds or an HTTP date), when the header has one. */
@@ -71,5 +157,6 @@ export function refusal(
     retryable: res.status >= 500 || res.status === 429,
     reconnect: opts.reconnect,
     retryAfterMs: retryAfterMs(res.headers),
+    status: res.status,
   });
 }

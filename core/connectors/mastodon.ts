@@ -4,17 +4,36 @@
 // limits (GET /api/v2/instance) are read once an hour and checked before anything is sent.
 // Docs: docs.joinmastodon.org/methods/media, /methods/statuses, /methods/instance.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
 import type { OutboundPolicy } from '../outbound/guard.ts';
 import { publishedParts } from '../posts/platformFit.ts';
 import { readAll, type Storage } from '../storage/storage.ts';
 import { type Connector, PublicationError, type PublishMedia, partKey } from './connector.ts';
 import {
+  CHECK_THE_ACCOUNT,
+  documented,
+  fieldOf,
   PLATFORM_TIMEOUT_MS,
   type PlatformRequest,
   type PlatformResponse,
   platformRequest,
   refusal,
 } from './http.ts';
+
+// The fields of Mastodon's answers the connector reads (docs.joinmastodon.org/entities).
+/** A limit the instance publishes; anything but a positive number means "not published". */
+const Limit = z.number().positive().nullish().catch(null);
+const InstanceV2 = z.object({
+  configuration: z
+    .object({
+      statuses: z.object({ max_characters: Limit, max_media_attachments: Limit }).optional(),
+      media_attachments: z.object({ image_size_limit: Limit, video_size_limit: Limit }).optional(),
+    })
+    .optional(),
+});
+const MediaAttachment = z.object({ id: z.string().min(1), url: z.string().nullish() });
+const Status = z.object({ id: z.string().min(1), url: z.string().nullish() });
+const Account = z.object({ username: z.string().min(1), acct: z.string().min(1) });
 
 type Credentials = { instance: string; access_token: string };
 
@@ -27,10 +46,7 @@ function credentialsOf(c: Record<string, unknown>): Credentials {
   return { instance: c.instance.replace(/\/+$/, ''), access_token: c.access_token };
 }
 
-type Client = (
-  path: string,
-  init: Omit<PlatformRequest, 'timeoutMs'>,
-) => Promise<{ status: number; json: Record<string, unknown> }>;
+type Client = (path: string, init: Omit<PlatformRequest, 'timeoutMs'>) => Promise<PlatformResponse>;
 
 /** Calls on one instance with one token; non-2xx answers become publication errors. */
 function client(policy: OutboundPolicy, creds: Credentials, timeoutMs: number): Client {
@@ -46,7 +62,7 @@ function client(policy: OutboundPolicy, creds: Credentials, timeoutMs: number): 
       },
     );
     if (res.status >= 200 && res.status < 300) return res;
-    throw refusal('Mastodon', res, String(res.json.error ?? 'no reason given'), {
+    throw refusal('Mastodon', res, fieldOf(res, 'error') ?? 'no reason given', {
       reconnect: res.status === 401,
     });
   };
@@ -69,21 +85,22 @@ const DEFAULT_LIMITS: InstanceLimits = {
 const LIMITS_TTL_MS = 60 * 60 * 1000;
 
 async function fetchLimits(call: Client): Promise<InstanceLimits> {
-  let json: Record<string, unknown>;
+  let res: PlatformResponse;
   try {
-    ({ json } = await call('/api/v2/instance', { method: 'GET' }));
+    res = await call('/api/v2/instance', { method: 'GET' });
   } catch (err) {
-    // An older instance without v2 keeps the defaults; an unreachable one is retried.
-    if (err instanceof PublicationError && !err.retryable) return DEFAULT_LIMITS;
+    // An older instance without v2 (a 4xx) keeps the defaults; an unreachable one is
+    // retried, and one the guard refuses fails.
+    if (err instanceof PublicationError && !err.retryable && err.status !== undefined)
+      return DEFAULT_LIMITS;
     throw err;
   }
-  const conf = (json.configuration ?? {}) as Record<string, Record<string, unknown>>;
-  const num = (v: unknown) => (typeof v === 'number' && v > 0 ? v : null);
+  const conf = documented('Mastodon', 'GET /api/v2/instance', res, InstanceV2).configuration;
   return {
-    maxCharacters: num(conf.statuses?.max_characters) ?? DEFAULT_LIMITS.maxCharacters,
-    maxMedia: num(conf.statuses?.max_media_attachments) ?? DEFAULT_LIMITS.maxMedia,
-    imageSizeLimit: num(conf.media_attachments?.image_size_limit),
-    videoSizeLimit: num(conf.media_attachments?.video_size_limit),
+    maxCharacters: conf?.statuses?.max_characters ?? DEFAULT_LIMITS.maxCharacters,
+    maxMedia: conf?.statuses?.max_media_attachments ?? DEFAULT_LIMITS.maxMedia,
+    imageSizeLimit: conf?.media_attachments?.image_size_limit ?? null,
+    videoSizeLimit: conf?.media_attachments?.video_size_limit ?? null,
   };
 }
 
@@ -111,11 +128,13 @@ async function uploadMedia(call: Client, storage: Storage, media: PublishMedia) 
     headers: { 'content-type': encoded.headers.get('content-type')! },
     body: Buffer.from(await encoded.arrayBuffer()),
   });
-  const id = String(uploaded.json.id);
-  // 202: still processing; the attachment is usable once it has a url.
+  const { id } = documented('Mastodon', 'POST /api/v2/media', uploaded, MediaAttachment);
+  // 202: still processing; the attachment is usable once it has a url (206 until then).
   for (let i = 0; uploaded.status === 202 && i < 60; i++) {
-    const polled = await call(`/api/v1/media/${encodeURIComponent(id)}`, { method: 'GET' });
-    if (polled.status === 200 && polled.json.url) return id;
+    const path = `/api/v1/media/${encodeURIComponent(id)}`;
+    const polled = await call(path, { method: 'GET' });
+    if (polled.status === 200 && documented('Mastodon', `GET ${path}`, polled, MediaAttachment).url)
+      return id;
     await sleep(500);
   }
   if (uploaded.status === 202)
@@ -171,10 +190,10 @@ export function mastodonConnector(deps: MastodonDeps): Connector {
       const mediaIds: string[] = [];
       for (const media of post.media) mediaIds.push(await uploadMedia(call, deps.storage, media));
       // A thread is a chain of replies; each part has its own idempotency key.
-      let first: Record<string, unknown> | undefined;
+      let first: z.output<typeof Status> | undefined;
       let previous: string | undefined;
       for (const [i, text] of parts.entries()) {
-        const { json } = await call('/api/v1/statuses', {
+        const res = await call('/api/v1/statuses', {
           method: 'POST',
           headers: {
             'content-type': 'application/json',
@@ -186,13 +205,17 @@ export function mastodonConnector(deps: MastodonDeps): Connector {
             ...(previous ? { in_reply_to_id: previous } : {}),
           }),
         });
-        first ??= json;
-        previous = String(json.id);
+        const status = documented(
+          'Mastodon',
+          'POST /api/v1/statuses',
+          res,
+          Status,
+          CHECK_THE_ACCOUNT,
+        );
+        first ??= status;
+        previous = status.id;
       }
-      return {
-        externalPostId: String(first!.id),
-        permalinkUrl: typeof first!.url === 'string' ? first!.url : null,
-      };
+      return { externalPostId: first!.id, permalinkUrl: first!.url ?? null };
     },
   };
 }
@@ -201,6 +224,12 @@ export function mastodonConnector(deps: MastodonDeps): Connector {
 export async function verifyMastodon(policy: OutboundPolicy, credentials: Record<string, unknown>) {
   const creds = credentialsOf(credentials);
   const call = client(policy, creds, PLATFORM_TIMEOUT_MS);
-  const { json } = await call('/api/v1/accounts/verify_credentials', { method: 'GET' });
-  return `@${String(json.acct ?? json.username)}@${new URL(creds.instance).host}`;
+  const path = '/api/v1/accounts/verify_credentials';
+  const account = documented(
+    'Mastodon',
+    `GET ${path}`,
+    await call(path, { method: 'GET' }),
+    Account,
+  );
+  return `@${account.acct}@${new URL(creds.instance).host}`;
 }

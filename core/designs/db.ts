@@ -31,19 +31,6 @@ export async function insertDesign(
 /** The rendered pages of a design, in page order. */
 export const renderedPages = designPageIds;
 
-export const RENDER_DESIGN_TASK = 'render_design';
-/** Rendering is deterministic: a second try only helps after a crash. */
-const RENDER_MAX_ATTEMPTS = 2;
-
-/** Queues the rendering of one layout version (job key: one pending render per design). */
-export async function enqueueRender(db: Queryable, designId: string, version: number) {
-  await db.query(
-    `select graphile_worker.add_job($1, json_build_object('design_id', $2::text, 'layout_version', $3::int),
-       job_key := $1 || ':' || $2, max_attempts := $4)`,
-    [RENDER_DESIGN_TASK, designId, version, RENDER_MAX_ATTEMPTS],
-  );
-}
-
 /** The account's design, locked for the rest of the transaction (`share`: others may read). */
 export async function lockDesign(
   db: Queryable,

@@ -7,6 +7,7 @@ import { movePagesShownBy } from '../assets/db.ts';
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { conflict, invalid, notFound, versionConflict } from '../errors.ts';
 import { isId } from '../ids.ts';
+import { enqueueRender } from '../jobs/tasks.ts';
 import {
   type DesignPostRow,
   designIdOfPost,
@@ -22,7 +23,6 @@ import {
   clearRenderError,
   copyDesign,
   type DesignRow,
-  enqueueRender,
   frozenCopy,
   lockDesign,
   saveLayout,

@@ -7,12 +7,12 @@ import { actorOf } from '../audit/actor.ts';
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { invalid, notFound, ValidationFailed, type ValidationIssue } from '../errors.ts';
 import { IdInput } from '../ids.ts';
+import { enqueuePublication, enqueueRender } from '../jobs/tasks.ts';
 import { CAPABILITIES, type Kind } from '../platforms/capabilities.ts';
 import { insertPost, type PostRow, setPostAssets, setPostDesign } from '../posts/db.ts';
-import { enqueuePublication } from '../posts/publicationJobs.ts';
 import { CreatePostInput, PostReceipt } from '../posts/schema.ts';
 import { brandFor, toPost } from '../posts/service.ts';
-import { enqueueRender, insertDesign, lockDesign, renderedPages } from './db.ts';
+import { insertDesign, lockDesign, renderedPages } from './db.ts';
 import { Layout } from './layout.ts';
 import { withRenderSlot } from './renderWaits.ts';
 import {
@@ -131,7 +131,7 @@ async function createAndAwait(
       const post = await insertPost(tx, newPost(kind, scheduleAt), actor);
       if (!post) throw notFound('Brand');
       await linkPost(tx, post.id, design.id);
-      if (scheduleAt) await enqueuePublication(tx, post.id);
+      if (scheduleAt) await enqueuePublication(tx, { post_id: post.id, scheduled_for: scheduleAt });
       return { post, design };
     });
   } else {

@@ -5,25 +5,18 @@
 // version that is no longer current does nothing: a newer job renders the newer layout.
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { z } from 'zod';
 import type { ImageFile } from '../../render/canvas.ts';
 import { RenderOutOfMemory, type RenderPool, RenderTimedOut } from '../../render/renderPool.ts';
 import { fileDesignPages } from '../assets/pages.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { DomainError } from '../errors.ts';
-import { isId } from '../ids.ts';
+import type { RenderDesignPayload as RenderJob } from '../jobs/tasks.ts';
 import { attachToUnpublishedPostsOf, detachFromUnpublishedPostsOf } from '../posts/db.ts';
 import { deleteQuietly, type Storage } from '../storage/storage.ts';
 import { designById, markRendered, recordRenderError } from './db.ts';
 import { ASPECTS, type Page, pagesOf } from './layout.ts';
 import { ownedImages, withPageImages } from './pageImages.ts';
 import { RENDERED_CHANNEL } from './renderWaits.ts';
-
-export const RenderJob = z.object({
-  design_id: z.string().refine(isId),
-  layout_version: z.number().int(),
-});
-export type RenderJob = z.infer<typeof RenderJob>;
 
 const notify = (db: Pick<Pool, 'query'>, job: RenderJob) =>
   db.query('select pg_notify($1, $2)', [

@@ -28,6 +28,17 @@ export class OutboundRefused extends Error {
   }
 }
 
+/**
+ * The host has no address: a DNS failure, which may pass, rather than a rule of the guard.
+ * Callers that retry (platform connectors) retry this one.
+ */
+export class HostNotResolved extends OutboundRefused {
+  constructor(host: string) {
+    super(`the host ${host} does not resolve`);
+    this.name = 'HostNotResolved';
+  }
+}
+
 /** Checks the URL's form: a parsable http(s) URL, https unless the policy allows http. */
 export function checkUrlForm(raw: string, policy: OutboundPolicy): URL {
   let url: URL;
@@ -54,9 +65,9 @@ export async function resolveChecked(raw: string, policy: OutboundPolicy): Promi
   const addresses = isIP(host)
     ? [{ address: host, family: isIP(host) as 4 | 6 }]
     : await dnsLookup(host, { all: true, verbatim: true }).catch(() => {
-        throw new OutboundRefused(`the host ${host} does not resolve`);
+        throw new HostNotResolved(host);
       });
-  if (!addresses.length) throw new OutboundRefused(`the host ${host} does not resolve`);
+  if (!addresses.length) throw new HostNotResolved(host);
   const refused = addresses.find((a) => !isAllowedAddress(a.address, policy.allowlist));
   if (refused)
     throw new OutboundRefused(

@@ -132,14 +132,67 @@ export async function listPostRows(
   return rows;
 }
 
+/** A time column's new value: a time, none, the statement's `now()`, or `now()` if unset. */
+export type Stamp = Date | string | null | 'now' | 'now_unless_set';
+
+/**
+ * The columns a transition may change, typed. Only the keys present are written; their
+ * values travel as parameters, so a new column cannot shift another's.
+ */
+export type PostPatch = {
+  status?: PostStatus;
+  body?: string;
+  hashtags?: string | null;
+  headline?: string | null;
+  kind?: Kind;
+  scheduled_for?: Stamp;
+  approved_at?: Stamp;
+  favorited_at?: Stamp;
+  rejection_reason?: string | null;
+  rejection_code?: string | null;
+  error?: string | null;
+};
+
+/** Each patchable column with the SQL type its parameter is cast to. */
+const PATCH_COLUMNS: { [K in keyof Required<PostPatch>]: string } = {
+  status: 'text',
+  body: 'text',
+  hashtags: 'text',
+  headline: 'text',
+  kind: 'text',
+  scheduled_for: 'timestamptz',
+  approved_at: 'timestamptz',
+  favorited_at: 'timestamptz',
+  rejection_reason: 'text',
+  rejection_code: 'text',
+  error: 'text',
+};
+
+/** The SET clause for `patch`, its parameters numbered from `firstParam`. */
+function setClause(patch: PostPatch, firstParam: number): { sql: string; params: unknown[] } {
+  const sets: string[] = [];
+  const params: unknown[] = [];
+  for (const [column, type] of Object.entries(PATCH_COLUMNS) as [keyof PostPatch, string][]) {
+    const value = patch[column];
+    if (value === undefined) continue;
+    if (value === 'now') sets.push(`${column} = now()`);
+    else if (value === 'now_unless_set') sets.push(`${column} = coalesce(posts.${column}, now())`);
+    else {
+      params.push(value);
+      sets.push(`${column} = $${firstParam + params.length - 1}::${type}`);
+    }
+  }
+  sets.push('updated_at = now()');
+  return { sql: sets.join(', '), params };
+}
+
 export type Transition = {
   postId: string;
   accountId: string;
   /** Statuses the operation may start from. */
   from: readonly PostStatus[];
-  /** SET clause of the update; its parameters are `params`, numbered from $8. */
-  set: string;
-  params?: unknown[];
+  /** What the transition changes. */
+  patch: PostPatch;
   action: string;
   actor: Actor;
   detail?: Record<string, unknown>;
@@ -156,12 +209,22 @@ export type TransitionResult =
  * start from.
  */
 export async function transitionPost(db: Queryable, t: Transition): Promise<TransitionResult> {
+  const fixed = [
+    t.postId,
+    t.accountId,
+    t.from,
+    t.action,
+    t.actor.kind,
+    t.actor.id,
+    t.detail ? JSON.stringify(t.detail) : null,
+  ];
+  const set = setClause(t.patch, fixed.length + 1);
   const { rows } = await db.query<PostRow & { current_status: PostStatus; changed: boolean }>(
     `
     with old as (
       select id, status from posts where id = $1 and account_id = $2 for update
     ), changed as (
-      update posts set ${t.set}, updated_at = now()
+      update posts set ${set.sql}
       from old where posts.id = old.id and old.status = any($3::text[])
       returning posts.*, old.status as from_status
     ), a as (
@@ -174,16 +237,7 @@ export async function transitionPost(db: Queryable, t: Transition): Promise<Tran
            array(select pa.asset_id::text from post_assets pa
                  where pa.post_id = old.id order by pa.position) as asset_ids
     from old left join changed c on c.id = old.id left join brands b on b.id = c.brand_id`,
-    [
-      t.postId,
-      t.accountId,
-      t.from,
-      t.action,
-      t.actor.kind,
-      t.actor.id,
-      t.detail ? JSON.stringify(t.detail) : null,
-      ...(t.params ?? []),
-    ],
+    [...fixed, ...set.params],
   );
   const row = rows[0];
   if (!row) return { outcome: 'not_found' };

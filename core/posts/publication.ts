@@ -1,8 +1,8 @@
 // Publishing a scheduled post at its time: claim it (`scheduled` to `publishing`), hand it to
-// the connector of the brand's connected account, then record `published` or `failed` with
-// its event row and the event's webhook deliveries, in one statement. A post is published at most once per publication_seq:
-// a retried job resumes the same attempt with the same idempotency key.
-import { z } from 'zod';
+// the connector of the brand's connected account, then record `published` (only with the
+// platform's id of the post) or `failed` with its event row and the event's webhook
+// deliveries, in one transaction. A post is published at most once per publication_seq: a
+// retried job resumes the same attempt with the same idempotency key.
 import {
   type CredentialsKey,
   openCredentials,
@@ -20,17 +20,11 @@ import {
   type PublishMedia,
   type PublishRequest,
 } from '../connectors/connector.ts';
-import type { Pool } from '../db/pool.ts';
-import { isId } from '../ids.ts';
+import { type Pool, withTransaction } from '../db/pool.ts';
+import { type PublishPostPayload, retryPublicationLater } from '../jobs/tasks.ts';
 import type { Kind, Platform } from '../platforms/capabilities.ts';
+import { queueEventDeliveries } from '../webhooks/delivery.ts';
 import { postEventBody } from './events.ts';
-
-/** The publish_post job payload, written by ./publicationJobs.ts. */
-export const PublishJob = z.object({
-  post_id: z.string().refine(isId),
-  scheduled_for: z.string(),
-});
-export type PublishJob = z.infer<typeof PublishJob>;
 
 type Claim = {
   claimed: boolean;
@@ -102,14 +96,29 @@ with p as (
                          detail)
   select account_id, id, status, 'publishing', status, 'system', $8::jsonb from p
 )
-select p.id, (select enqueue_event_deliveries(e.id, e.account_id, e.type) from e) as deliveries
-from p`;
+select e.id, e.account_id, e.type from e`;
 
 type Outcome =
   | { status: 'published'; publication: Publication }
   | { status: 'failed'; error: string };
 
-async function finish(pool: Pool, claim: Claim, outcome: Outcome): Promise<boolean> {
+/** A platform's id of a post: a non-empty string, never a stringified nothing. */
+const isExternalId = (id: unknown): id is string =>
+  typeof id === 'string' && id.trim() !== '' && id !== 'undefined' && id !== 'null';
+
+/** Records the outcome; answers what was recorded (`skipped`: the attempt was no longer current). */
+async function finish(pool: Pool, claim: Claim, reported: Outcome): Promise<PublicationResult> {
+  // `published` means the platform has the post under an id we keep; without one the
+  // outcome is unknown to us, so it is recorded as a failure that says so.
+  const outcome: Outcome =
+    reported.status === 'published' && !isExternalId(reported.publication.externalPostId)
+      ? {
+          status: 'failed',
+          error:
+            `The ${claim.platform} connector reported success without the post's id on ` +
+            `${claim.platform}; check the account for the post before scheduling it again.`,
+        }
+      : reported;
   const snapshot = {
     id: claim.id,
     platform: claim.platform,
@@ -119,24 +128,28 @@ async function finish(pool: Pool, claim: Claim, outcome: Outcome): Promise<boole
     error: outcome.status === 'failed' ? outcome.error : null,
     body: claim.body,
   };
-  const { rowCount } = await pool.query({
-    name: 'finish_publication',
-    text: FINISH,
-    values: [
-      claim.id,
-      claim.publication_seq,
-      snapshot.status,
-      snapshot.external_post_id,
-      snapshot.permalink_url,
-      snapshot.error,
-      postEventBody(`post.${outcome.status}` as const, snapshot),
-      JSON.stringify({ publication_seq: claim.publication_seq, error: snapshot.error }),
-    ],
+  return withTransaction(pool, async (tx) => {
+    const { rows } = await tx.query<{ id: string; account_id: string; type: string }>({
+      name: 'finish_publication',
+      text: FINISH,
+      values: [
+        claim.id,
+        claim.publication_seq,
+        snapshot.status,
+        snapshot.external_post_id,
+        snapshot.permalink_url,
+        snapshot.error,
+        postEventBody(`post.${outcome.status}` as const, snapshot),
+        JSON.stringify({ publication_seq: claim.publication_seq, error: snapshot.error }),
+      ],
+    });
+    await queueEventDeliveries(tx, rows);
+    return rows.length === 1 ? outcome.status : 'skipped';
   });
-  return rowCount === 1;
 }
 
-export type PublicationResult = 'published' | 'failed' | 'skipped';
+/** `retrying`: a later job of the same key makes the next attempt (the platform's Retry-After). */
+export type PublicationResult = 'published' | 'failed' | 'retrying' | 'skipped';
 
 /** Idempotency key of one publication attempt: the same across retries of that attempt. */
 export const idempotencyKey = (claim: Pick<Claim, 'uuid' | 'publication_seq'>) =>
@@ -145,36 +158,26 @@ export const idempotencyKey = (claim: Pick<Claim, 'uuid' | 'publication_seq'>) =
 /** The longest Retry-After honoured; a platform asking for more is retried after this. */
 const MAX_RETRY_AFTER_MS = 10 * 60_000;
 
-/**
- * Moves the failing job's next run to at least `ms` from now. Graphile Worker's failure
- * handling adds its backoff to `greatest(now(), run_at)`, so the retry comes after both.
- */
-async function deferRetry(pool: Pool, jobId: string, ms: number) {
-  await pool.query(
-    `update graphile_worker._private_jobs set run_at = now() + $2 * interval '1 millisecond'
-     where id = $1`,
-    [jobId, Math.min(ms, MAX_RETRY_AFTER_MS)],
-  );
-}
-
 /** How long a connector may take for one publication. */
 const PUBLISH_TIMEOUT_MS = 60_000;
 
-/**
- * Runs one publication job. Throws (so the job is retried, the post staying `publishing`)
- * only for a retryable failure with attempts left.
- */
 export type PublicationDeps = {
   connectors: Connectors;
   /** Opens connected accounts' credentials; without it, accounts with credentials fail. */
   credentialsKey?: CredentialsKey;
 };
 
+/**
+ * Runs one publication job. For a retryable failure with attempts left, the post stays
+ * `publishing` and the attempt is made again: after the platform's Retry-After by a job this
+ * one schedules under the same key, else by Graphile Worker's own retry (this throws).
+ * `attempt.number` counts the publication's attempts across those jobs; `max` is its limit.
+ */
 export async function publishScheduledPost(
   pool: Pool,
   { connectors, credentialsKey }: PublicationDeps,
-  job: PublishJob,
-  attempt: { number: number; max: number; signal: AbortSignal; jobId?: string },
+  job: PublishPostPayload,
+  attempt: { number: number; max: number; signal: AbortSignal },
 ): Promise<PublicationResult> {
   const { rows } = await pool.query<Claim>({
     name: 'claim_publication',
@@ -183,10 +186,7 @@ export async function publishScheduledPost(
   });
   const claim = rows[0];
   if (!claim) return 'skipped';
-  const fail = async (error: string) => {
-    await finish(pool, claim, { status: 'failed', error });
-    return 'failed' as const;
-  };
+  const fail = (error: string) => finish(pool, claim, { status: 'failed', error });
 
   const { account, platform } = claim;
   if (!account)
@@ -235,8 +235,11 @@ export async function publishScheduledPost(
   } catch (err) {
     const retryable = !(err instanceof PublicationError) || err.retryable;
     if (retryable && attempt.number < attempt.max) {
-      if (err instanceof PublicationError && err.retryAfterMs && attempt.jobId)
-        await deferRetry(pool, attempt.jobId, err.retryAfterMs);
+      if (err instanceof PublicationError && err.retryAfterMs) {
+        const delay = Math.min(err.retryAfterMs, MAX_RETRY_AFTER_MS);
+        await retryPublicationLater(pool, job, attempt.number, delay);
+        return 'retrying';
+      }
       throw err;
     }
     const message = err instanceof Error ? err.message : String(err);
@@ -245,6 +248,5 @@ export async function publishScheduledPost(
     else await recordAccountError(pool, account.id, message);
     return fail(message);
   }
-  await finish(pool, claim, { status: 'published', publication });
-  return 'published';
+  return finish(pool, claim, { status: 'published', publication });
 }

@@ -7,6 +7,7 @@ import { requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { conflict, invalid, notFound, ValidationFailed } from '../errors.ts';
 import { isId } from '../ids.ts';
+import { cancelPublication, enqueuePublication } from '../jobs/tasks.ts';
 import type { MediaKind } from '../platforms/capabilities.ts';
 import {
   findOwnedPost,
@@ -18,7 +19,6 @@ import {
   transitionPost,
 } from './db.ts';
 import { inferKind, type PostShape, platformFitIssues } from './platformFit.ts';
-import { cancelPublication, enqueuePublication } from './publicationJobs.ts';
 import type {
   CreatePostInput,
   ListPostsQuery,
@@ -148,7 +148,8 @@ export async function createPost(
           const post = await insertPost(tx, row, actor);
           if (!post) return undefined;
           await setPostAssets(tx, post.id, assetIds);
-          if (scheduleAt) await enqueuePublication(tx, post.id);
+          if (scheduleAt)
+            await enqueuePublication(tx, { post_id: post.id, scheduled_for: scheduleAt });
           return { ...post, asset_ids: assetIds };
         });
   if (!created) throw notFound('Brand');
@@ -186,7 +187,7 @@ async function transition(
   caller: Caller,
   postId: string,
   op: Operation,
-  change: Pick<Transition, 'set' | 'params' | 'detail'>,
+  change: Pick<Transition, 'patch' | 'detail'>,
 ): Promise<PostRow> {
   if (!isId(postId)) throw notFound('Post');
   const result = await transitionPost(db, {
@@ -210,7 +211,7 @@ async function transition(
 export async function favoritePost(pool: Pool, caller: Caller, postId: string): Promise<Post> {
   return toPost(
     await transition(pool, caller, postId, 'favorite', {
-      set: 'favorited_at = coalesce(posts.favorited_at, now())',
+      patch: { favorited_at: 'now_unless_set' },
     }),
   );
 }
@@ -218,7 +219,7 @@ export async function favoritePost(pool: Pool, caller: Caller, postId: string): 
 export async function unfavoritePost(pool: Pool, caller: Caller, postId: string): Promise<Post> {
   return toPost(
     await transition(pool, caller, postId, 'favorite', {
-      set: 'favorited_at = null',
+      patch: { favorited_at: null },
       detail: { starred: false },
     }),
   );
@@ -227,7 +228,12 @@ export async function unfavoritePost(pool: Pool, caller: Caller, postId: string)
 export async function approvePost(pool: Pool, caller: Caller, postId: string): Promise<Post> {
   return toPost(
     await transition(pool, caller, postId, 'approve', {
-      set: `status = 'approved', approved_at = now(), rejection_reason = null, rejection_code = null`,
+      patch: {
+        status: 'approved',
+        approved_at: 'now',
+        rejection_reason: null,
+        rejection_code: null,
+      },
     }),
   );
 }
@@ -243,9 +249,13 @@ export async function rejectPost(
   return toPost(
     await withTransaction(pool, async (tx) => {
       const row = await transition(tx, caller, postId, 'reject', {
-        set: `status = 'rejected', approved_at = null, scheduled_for = null,
-              rejection_reason = $8, rejection_code = $9`,
-        params: [reason, code],
+        patch: {
+          status: 'rejected',
+          approved_at: null,
+          scheduled_for: null,
+          rejection_reason: reason,
+          rejection_code: code,
+        },
         detail: { reason, code },
       });
       await cancelPublication(tx, postId);
@@ -274,13 +284,17 @@ export async function schedulePost(
       if (!at)
         throw conflict('no_free_slot', 'Every posting slot of the next year is taken; pass when.');
       const row = await transition(tx, caller, postId, 'schedule', {
-        set: `status = 'scheduled', scheduled_for = $8::timestamptz,
-              approved_at = coalesce(posts.approved_at, now()),
-              rejection_reason = null, rejection_code = null, error = null`,
-        params: [at],
+        patch: {
+          status: 'scheduled',
+          scheduled_for: at,
+          approved_at: 'now_unless_set',
+          rejection_reason: null,
+          rejection_code: null,
+          error: null,
+        },
         detail: { scheduled_for: at, next_free_slot: !input.when },
       });
-      await enqueuePublication(tx, postId);
+      await enqueuePublication(tx, { post_id: postId, scheduled_for: at });
       return row;
     }),
   );
@@ -290,7 +304,7 @@ export async function unschedulePost(pool: Pool, caller: Caller, postId: string)
   return toPost(
     await withTransaction(pool, async (tx) => {
       const row = await transition(tx, caller, postId, 'unschedule', {
-        set: `status = 'approved', scheduled_for = null`,
+        patch: { status: 'approved', scheduled_for: null },
       });
       await cancelPublication(tx, postId);
       return row;
@@ -327,10 +341,14 @@ export async function updatePost(
   return toPost(
     await withTransaction(pool, async (tx) => {
       await transition(tx, caller, postId, 'update', {
-        set: `status = 'draft', body = $8, hashtags = $9, headline = $10, kind = $11,
-              scheduled_for = null, approved_at = null,
-              rejection_reason = null, rejection_code = null`,
-        params: [next.body, next.hashtags, next.headline, next.kind],
+        patch: {
+          status: 'draft',
+          ...next,
+          scheduled_for: null,
+          approved_at: null,
+          rejection_reason: null,
+          rejection_code: null,
+        },
         detail: {
           fields: Object.keys(input).filter((k) => input[k as keyof UpdatePostInput] !== undefined),
         },

@@ -2,22 +2,16 @@
 // attempt. Attempts: the first at once, then 2 s and 8 s after the previous failure, at most
 // three. Network errors, timeouts, 5xx and 429 are retried; any other status is final, and a
 // redirect is a failure (never followed).
-import { z } from 'zod';
-import type { Pool } from '../db/pool.ts';
-import { isId } from '../ids.ts';
+import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
+import { type DeliverWebhookPayload, enqueueDeliveries } from '../jobs/tasks.ts';
 import {
   type OutboundPolicy,
   OutboundRefused,
   resolveChecked,
   sendChecked,
 } from '../outbound/guard.ts';
+import { findDeliveryToSend, insertEventDeliveries, recordAttempt } from './db.ts';
 import { SIGNATURE_HEADER, signBody } from './signature.ts';
-
-export const DeliveryJob = z.object({
-  delivery_id: z.string().refine(isId),
-  attempt: z.number().int().min(1),
-});
-export type DeliveryJob = z.infer<typeof DeliveryJob>;
 
 export const MAX_DELIVERY_ATTEMPTS = 3;
 /** Wait before attempt 2 and attempt 3, after the previous attempt failed. */
@@ -62,28 +56,28 @@ async function attempt(
   }
 }
 
+/**
+ * Fans events out to every endpoint of their account subscribed to their type: one delivery
+ * each, its first attempt queued at once. Call it in the transaction that writes the events,
+ * so an event and its deliveries commit together.
+ */
+export async function queueEventDeliveries(
+  tx: Queryable,
+  events: readonly { id: string; account_id: string; type: string }[],
+): Promise<number> {
+  const ids = await insertEventDeliveries(tx, events);
+  await enqueueDeliveries(tx, ids);
+  return ids.length;
+}
+
 export type DeliveryResult = 'delivered' | 'retrying' | 'failed' | 'skipped';
 
 export async function deliverWebhook(
   pool: Pool,
   policy: OutboundPolicy,
-  job: DeliveryJob,
+  job: DeliverWebhookPayload,
 ): Promise<DeliveryResult> {
-  const { rows } = await pool.query<{
-    status: string;
-    attempts: number;
-    url: string;
-    secret: string;
-    body: string;
-  }>(
-    `select d.status, d.attempts, w.url, w.secret, e.body
-     from webhook_deliveries d
-     join webhook_endpoints w on w.id = d.endpoint_id
-     join events e on e.id = d.event_id
-     where d.id = $1`,
-    [job.delivery_id],
-  );
-  const delivery = rows[0];
+  const delivery = await findDeliveryToSend(pool, job.delivery_id);
   // Gone with its endpoint, already settled, or a stale job for an earlier attempt.
   if (delivery?.status !== 'pending' || delivery.attempts !== job.attempt - 1) return 'skipped';
 
@@ -93,28 +87,25 @@ export async function deliverWebhook(
   const retry = !outcome.ok && outcome.retryable && job.attempt < MAX_DELIVERY_ATTEMPTS;
   const status = outcome.ok ? 'delivered' : retry ? 'pending' : 'failed';
 
-  // The attempt row, the delivery's state and the next attempt's job, in one statement.
-  await pool.query(
-    `with a as (
-       insert into webhook_attempts (delivery_id, attempt, attempted_at, duration_ms, status_code, error)
-       values ($1, $2, $3, $4, $5, $6)
-     ), d as (
-       update webhook_deliveries set attempts = $2, status = $7 where id = $1
-     )
-     select case when $8::int is not null then graphile_worker.add_job('deliver_webhook',
-              json_build_object('delivery_id', $1::text, 'attempt', $2::int + 1),
-              run_at := now() + $8::int * interval '1 millisecond',
-              job_key := 'deliver_webhook:' || $1, max_attempts := 1) end`,
-    [
-      job.delivery_id,
-      job.attempt,
-      started,
-      durationMs,
-      outcome.statusCode,
-      outcome.error,
-      status,
-      retry ? RETRY_DELAYS_MS[job.attempt - 1] : null,
-    ],
-  );
+  const record = {
+    deliveryId: job.delivery_id,
+    attempt: job.attempt,
+    attemptedAt: started,
+    durationMs,
+    statusCode: outcome.statusCode,
+    error: outcome.error,
+    deliveryStatus: status,
+  } as const;
+  // The attempt row, the delivery's state and the next attempt's job commit together; a
+  // settled delivery has no next job, and its one statement needs no transaction.
+  if (!retry) await recordAttempt(pool, record);
+  else
+    await withTransaction(pool, async (tx) => {
+      await recordAttempt(tx, record);
+      await enqueueDeliveries(tx, [job.delivery_id], {
+        attempt: job.attempt + 1,
+        delayMs: RETRY_DELAYS_MS[job.attempt - 1],
+      });
+    });
   return outcome.ok ? 'delivered' : retry ? 'retrying' : 'failed';
 }

@@ -123,7 +123,10 @@ describe('PATCH /v1/posts/{id}/design (rules 5 and 6)', () => {
     const { first, second } = await sharedDesign();
     const third = await create({ design_id: first.design_id });
     // The first post went out: it must never change again.
-    await server.pool.query(`update posts set status = 'published' where id = $1`, [first.id]);
+    await server.pool.query(
+      `update posts set status = 'published', external_post_id = '1' where id = $1`,
+      [first.id],
+    );
 
     const res = await patch(second.id, { layout: headline('Version two'), layout_version: 1 });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -233,7 +236,10 @@ describe('PATCH /v1/posts/{id}/design (rules 5 and 6)', () => {
 
   it('refuses a published post (409), a post without a design (409) and bad layouts (422)', async () => {
     const { first, second } = await sharedDesign();
-    await server.pool.query(`update posts set status = 'published' where id = $1`, [first.id]);
+    await server.pool.query(
+      `update posts set status = 'published', external_post_id = '1' where id = $1`,
+      [first.id],
+    );
     expect((await patch(first.id, {})).body.code).toBe('invalid_status');
     const plain = await create({ body: 'plain text, no design' });
     const noDesign = await patch(plain.body.id, {});

@@ -124,9 +124,10 @@ describe('the storage counter equals the assets’ bytes after every operation',
     await expectBalanced('only_this_post: a copy of the design rendered');
 
     const third = await create({ design_id: first.body.design_id, body: 'Third' });
-    await svc.server.pool.query(`update posts set status = 'published' where id = $1`, [
-      first.body.id,
-    ]);
+    await svc.server.pool.query(
+      `update posts set status = 'published', external_post_id = '1' where id = $1`,
+      [first.body.id],
+    );
     expect((await patch(third.body.id, { layout: headline('After publication') })).status).toBe(
       200,
     );

@@ -38,7 +38,8 @@ const hourAhead = () => new Date(Date.now() + 3_600_000).toISOString();
 async function postIn(status: PostStatus, platform: 'x' | 'mastodon' = 'x') {
   const post = await createPost(server.pool, caller, { platform, body: `in ${status}` });
   await server.pool.query(
-    `update posts set status = $2, scheduled_for = case when $2 = 'scheduled' then now() + interval '1 day' end
+    `update posts set status = $2, scheduled_for = case when $2 = 'scheduled' then now() + interval '1 day' end,
+                      external_post_id = case when $2 = 'published' then 'p' || id end
      where id = $1`,
     [post.id, status],
   );

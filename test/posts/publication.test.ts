@@ -6,7 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { makeWorkerUtils, type Runner } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertConnectedAccount } from '../../core/connections/db.ts';
-import { type Connector, PublicationError } from '../../core/connectors/connector.ts';
+import {
+  type Connector,
+  type Publication,
+  PublicationError,
+  type PublishRequest,
+} from '../../core/connectors/connector.ts';
+import { PUBLISH_MAX_ATTEMPTS, TASK } from '../../core/jobs/tasks.ts';
 import { createLogger } from '../../core/logger.ts';
 import { publishScheduledPost } from '../../core/posts/publication.ts';
 import { schedulePost, unschedulePost } from '../../core/posts/service.ts';
@@ -32,11 +38,11 @@ let worker: Runner;
 let owner: TestAccount;
 let key: string;
 /** What the `x` test connector does on its next call. */
-let xBehaviour: () => Promise<never> = async () => {
+let xBehaviour: (req: PublishRequest) => Promise<Publication> = async () => {
   throw new PublicationError('not set', { retryable: false });
 };
 
-const xConnector: Connector = { publish: () => xBehaviour() };
+const xConnector: Connector = { publish: (req) => xBehaviour(req) };
 const caller = () => ({
   accountId: owner.accountId,
   selectedBrandId: owner.brandId,
@@ -192,11 +198,77 @@ describe('a scheduled post at its time', () => {
     const result = await publishScheduledPost(
       server.pool,
       { connectors: { mastodon: platformConnector(platform.url) } },
-      { post_id: id, scheduled_for: inMs(1000) },
+      { post_id: id, scheduled_for: inMs(1000), attempts_before: 0 },
       { number: 1, max: 5, signal: new AbortController().signal },
     );
     expect(result).toBe('skipped');
     expect((await postRow(id)).status).toBe('scheduled');
+  });
+});
+
+describe("a platform's Retry-After", () => {
+  it('is honoured by a new job under the post key, run at the time asked, the attempt handed on', async () => {
+    const asked: PublishRequest[] = [];
+    xBehaviour = async (req) => {
+      asked.push(req);
+      throw new PublicationError('x answered 429: slow down', {
+        retryable: true,
+        retryAfterMs: 120_000,
+      });
+    };
+    const at = inMs(300);
+    const id = await schedule('x', 'throttled', at);
+    // The first attempt ran and scheduled the next: a fresh job under the same key.
+    const next = await waitFor(
+      async () =>
+        (
+          await server.pool.query(
+            `select run_at, attempts, max_attempts from graphile_worker.jobs
+             where key = $1 and attempts = 0 and run_at > $2::timestamptz + interval '1 minute'`,
+            [`publish_post:${id}`, at],
+          )
+        ).rows[0],
+      { what: 'the job of the next attempt' },
+    );
+    expect(asked).toHaveLength(1);
+    const { rows: audit } = await server.pool.query(
+      `select created_at from audit_log where post_id = $1 and action = 'publish'`,
+      [id],
+    );
+    // Retry-After from the failure, which came after the claim (and no backoff added on top).
+    const claimedAt = audit[0].created_at.getTime();
+    expect(next.run_at.getTime()).toBeGreaterThanOrEqual(claimedAt + 120_000);
+    expect(next.run_at.getTime()).toBeLessThan(claimedAt + 120_000 + 30_000);
+    // The attempt made is handed on: the new job has the attempts left.
+    expect(next.max_attempts).toBe(PUBLISH_MAX_ATTEMPTS - 1);
+    expect((await postRow(id)).status).toBe('publishing');
+    // The job that ran completed (it gave its key to the next one): none is left without one.
+    await waitFor(
+      async () =>
+        (
+          await server.pool.query(
+            'select count(*)::int as n from graphile_worker.jobs where task_identifier = $1 and key is null',
+            [TASK.publishPost],
+          )
+        ).rows[0].n === 0,
+      { what: 'the first job to complete' },
+    );
+    await server.pool.query('select graphile_worker.remove_job($1)', [`publish_post:${id}`]);
+  });
+
+  it('keeps the attempt limit and the idempotency key across the jobs it schedules', async () => {
+    const keys: string[] = [];
+    let id = '';
+    xBehaviour = async (req) => {
+      if (req.post.id === id) keys.push(req.idempotencyKey);
+      throw new PublicationError('x answered 503: busy', { retryable: true, retryAfterMs: 10 });
+    };
+    id = await schedule('x', 'always busy', inMs(300));
+    const row = await settled(id);
+    expect(row).toMatchObject({ status: 'failed', error: 'x answered 503: busy' });
+    expect(keys).toHaveLength(PUBLISH_MAX_ATTEMPTS);
+    expect(new Set(keys)).toEqual(new Set([`${row.uuid}.1`]));
+    expect((await eventsOf(id)).map((e) => e.type)).toEqual(['post.failed']);
   });
 });
 

@@ -343,7 +343,10 @@ describe('POST /v1/posts/{id}/reject', () => {
 
   it('refuses a published post with 409 and leaves it published', async () => {
     const { body: post } = await create({ platform: 'bluesky', body: 'done' });
-    await server.pool.query(`update posts set status = 'published' where id = $1`, [post.id]);
+    await server.pool.query(
+      `update posts set status = 'published', external_post_id = '1' where id = $1`,
+      [post.id],
+    );
     const res = await call(server, 'POST', `/v1/posts/${post.id}/reject`, { key });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ code: 'invalid_status', status: 'published' });

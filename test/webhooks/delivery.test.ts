@@ -7,8 +7,10 @@ import type { Runner } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../core/config.ts';
 import { upsertConnectedAccount } from '../../core/connections/db.ts';
+import { withTransaction } from '../../core/db/pool.ts';
 import { createLogger } from '../../core/logger.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
+import { queueEventDeliveries } from '../../core/webhooks/delivery.ts';
 import { startWorker } from '../../workers/index.ts';
 import {
   type FakePlatform,
@@ -71,15 +73,15 @@ const createEndpoint = (cookie: string, body: unknown) =>
   call(server, 'POST', '/webhooks', { body, headers: { cookie } });
 
 /** Writes an event the way publication does, fanning it out to subscribed endpoints. */
-async function emit(acct: TestAccount, type: string, body: string) {
-  const { rows } = await server.pool.query(
-    `with e as (insert into events (account_id, type, body) values ($1, $2, $3)
-                returning id, account_id, type)
-     select e.id, enqueue_event_deliveries(e.id, e.account_id, e.type) as deliveries from e`,
-    [acct.accountId, type, body],
-  );
-  return rows[0] as { id: string; deliveries: number };
-}
+const emit = (acct: TestAccount, type: string, body: string) =>
+  withTransaction(server.pool, async (tx) => {
+    const { rows } = await tx.query(
+      `insert into events (account_id, type, body) values ($1, $2, $3)
+       returning id, account_id, type`,
+      [acct.accountId, type, body],
+    );
+    return { id: rows[0].id as string, deliveries: await queueEventDeliveries(tx, rows) };
+  });
 
 const hmac = (secret: string, raw: Buffer) =>
   `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(raw).digest('hex')}`;

@@ -5,6 +5,7 @@
 // under the same key: the PDS answers it without a new commit, or `InvalidSwap` when the
 // record is there already, and either way the post keeps its one record and its `at://` URI.
 // Docs: docs.bsky.app/docs/advanced-guides/posts, atproto.com/specs/record-key.
+import { z } from 'zod';
 import type { OutboundPolicy } from '../../outbound/guard.ts';
 import { publishedParts } from '../../posts/platformFit.ts';
 import { readAll, type Storage } from '../../storage/storage.ts';
@@ -15,6 +16,7 @@ import {
   type PublishRequest,
   partKey,
 } from '../connector.ts';
+import { CHECK_THE_ACCOUNT, documented } from '../http.ts';
 import { facetsOf } from './facets.ts';
 import { fitImage } from './images.ts';
 import { BlueskyClient, type BlueskySession, blueskyCredentials } from './session.ts';
@@ -24,14 +26,25 @@ const POST = 'app.bsky.feed.post';
 /** app.bsky.embed.video: video blobs up to 100 MB, mp4 only. */
 const VIDEO_MAX_BYTES = 100_000_000;
 
-type StrongRef = { uri: string; cid: string };
+// The fields of the PDS's answers the connector reads (the com.atproto lexicons).
+/** A record's strong reference: putRecord's and getRecord's answers, and what replies cite. */
+const StrongRef = z.object({ uri: z.string().startsWith('at://'), cid: z.string().min(1) });
+type StrongRef = z.infer<typeof StrongRef>;
+/** uploadBlob: the blob in its JSON form, embedded in the record as it is. */
+const UploadedBlob = z.object({
+  blob: z.looseObject({
+    $type: z.literal('blob'),
+    ref: z.object({ $link: z.string().min(1) }),
+    mimeType: z.string(),
+    size: z.number(),
+  }),
+});
+const ResolvedHandle = z.object({ did: z.string().startsWith('did:') });
 
-async function uploadBlob(client: BlueskyClient, data: Buffer, mime: string): Promise<unknown> {
-  const res = await client.call('com.atproto.repo.uploadBlob', {
-    method: 'POST',
-    bytes: { data, mime },
-  });
-  return res.json.blob;
+async function uploadBlob(client: BlueskyClient, data: Buffer, mime: string) {
+  const nsid = 'com.atproto.repo.uploadBlob';
+  const res = await client.call(nsid, { method: 'POST', bytes: { data, mime } });
+  return documented('Bluesky', nsid, res, UploadedBlob).blob;
 }
 
 async function embedOf(client: BlueskyClient, storage: Storage, media: PublishMedia[]) {
@@ -67,17 +80,19 @@ async function embedOf(client: BlueskyClient, storage: Storage, media: PublishMe
 
 /** Resolves a handle to its DID through the PDS; null when it does not resolve. */
 const handleResolver = (client: BlueskyClient) => async (handle: string) => {
+  const nsid = 'com.atproto.identity.resolveHandle';
+  let res: Awaited<ReturnType<BlueskyClient['call']>>;
   try {
-    const res = await client.call(
-      'com.atproto.identity.resolveHandle',
-      { method: 'GET', query: { handle } },
-      ['HandleNotFound', 'InvalidRequest'],
-    );
-    return typeof res.json.did === 'string' ? res.json.did : null;
+    res = await client.call(nsid, { method: 'GET', query: { handle } }, [
+      'HandleNotFound',
+      'InvalidRequest',
+    ]);
   } catch (err) {
     if (err instanceof PublicationError && err.retryable) throw err;
     return null;
   }
+  if (res.status !== 200) return null;
+  return documented('Bluesky', nsid, res, ResolvedHandle).did;
 };
 
 /** Writes one record under its key, unless the key holds it already; answers its ref. */
@@ -95,13 +110,14 @@ async function putOnce(
     },
     ['InvalidSwap'],
   );
-  if (put.status === 200) return { uri: String(put.json.uri), cid: String(put.json.cid) };
+  if (put.status === 200)
+    return documented('Bluesky', 'com.atproto.repo.putRecord', put, StrongRef, CHECK_THE_ACCOUNT);
   // InvalidSwap: a record is already under this attempt's key; an earlier try wrote it.
   const got = await client.call('com.atproto.repo.getRecord', {
     method: 'GET',
     query: { repo: session.did, collection: POST, rkey },
   });
-  return { uri: String(got.json.uri), cid: String(got.json.cid) };
+  return documented('Bluesky', 'com.atproto.repo.getRecord', got, StrongRef, CHECK_THE_ACCOUNT);
 }
 
 export const permalinkOf = (uri: string) => {

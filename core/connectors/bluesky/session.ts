@@ -3,9 +3,17 @@
 // access token that expired or is about to (com.atproto.server.refreshSession), signs in
 // again when the refresh token is gone too, and hands every new session to `save` so the next
 // publication starts from it. Only a refused app password needs the operator: `reconnect`.
+import { z } from 'zod';
 import type { OutboundPolicy } from '../../outbound/guard.ts';
 import { PublicationError } from '../connector.ts';
-import { PLATFORM_TIMEOUT_MS, type PlatformResponse, platformRequest, refusal } from '../http.ts';
+import {
+  documented,
+  fieldOf,
+  PLATFORM_TIMEOUT_MS,
+  type PlatformResponse,
+  platformRequest,
+  refusal,
+} from '../http.ts';
 
 export type BlueskySession = {
   did: string;
@@ -54,10 +62,30 @@ export type XrpcInit = {
  */
 const isTokenRefusal = (res: PlatformResponse) =>
   res.status === 401 ||
-  (res.status === 400 && (res.json.error === 'ExpiredToken' || res.json.error === 'InvalidToken'));
+  (res.status === 400 &&
+    (fieldOf(res, 'error') === 'ExpiredToken' || fieldOf(res, 'error') === 'InvalidToken'));
 
 const reasonOf = (res: PlatformResponse) =>
-  [res.json.error, res.json.message].filter(Boolean).join(': ') || 'no reason given';
+  [fieldOf(res, 'error'), fieldOf(res, 'message')].filter(Boolean).join(': ') || 'no reason given';
+
+/**
+ * The answer of createSession and refreshSession (com.atproto.server lexicons). The DID
+ * document is optional and loosely read: only its #atproto_pds service is used.
+ */
+const SessionAnswer = z.object({
+  did: z.string().startsWith('did:'),
+  handle: z.string().min(1),
+  accessJwt: z.string().min(1),
+  refreshJwt: z.string().min(1),
+  didDoc: z
+    .object({
+      service: z
+        .array(z.object({ id: z.string(), serviceEndpoint: z.string() }).partial())
+        .optional(),
+    })
+    .optional()
+    .catch(undefined),
+});
 
 /** Seconds since the epoch when a JWT expires, or undefined when it cannot be read. */
 function expiresAt(jwt: string): number | undefined {
@@ -111,15 +139,15 @@ export class BlueskyClient {
     });
   }
 
-  async #adopt(res: PlatformResponse): Promise<BlueskySession> {
-    const j = res.json as Record<string, unknown> & { didDoc?: { service?: unknown[] } };
-    const services = (j.didDoc?.service ?? []) as { id?: string; serviceEndpoint?: string }[];
+  async #adopt(nsid: string, res: PlatformResponse): Promise<BlueskySession> {
+    const j = documented('Bluesky', nsid, res, SessionAnswer);
+    const services = j.didDoc?.service ?? [];
     const pds = services.find((s) => s.id?.endsWith('#atproto_pds'))?.serviceEndpoint;
     const session: BlueskySession = {
-      did: String(j.did),
-      handle: String(j.handle),
-      accessJwt: String(j.accessJwt),
-      refreshJwt: String(j.refreshJwt),
+      did: j.did,
+      handle: j.handle,
+      accessJwt: j.accessJwt,
+      refreshJwt: j.refreshJwt,
       pds: (pds ?? this.#session?.pds ?? this.#creds.service).replace(/\/+$/, ''),
     };
     this.#session = session;
@@ -133,9 +161,9 @@ export class BlueskyClient {
       method: 'POST',
       json: { identifier: this.#creds.identifier, password: this.#creds.app_password },
     });
-    if (res.status === 200) return this.#adopt(res);
+    if (res.status === 200) return this.#adopt('com.atproto.server.createSession', res);
     const refused =
-      res.status === 401 || /^Account(Takedown|Deactivated)$/.test(String(res.json.error));
+      res.status === 401 || /^Account(Takedown|Deactivated)$/.test(fieldOf(res, 'error') ?? '');
     throw refusal('Bluesky', res, `sign-in refused (${reasonOf(res)})`, { reconnect: refused });
   }
 
@@ -149,7 +177,7 @@ export class BlueskyClient {
       { method: 'POST' },
       current.refreshJwt,
     );
-    if (res.status === 200) return this.#adopt(res);
+    if (res.status === 200) return this.#adopt('com.atproto.server.refreshSession', res);
     if (isTokenRefusal(res)) return this.signIn();
     throw refusal('Bluesky', res, reasonOf(res));
   }
@@ -179,7 +207,7 @@ export class BlueskyClient {
       res = await this.#send(session.pds, nsid, init, session.accessJwt);
     }
     if (res.status >= 200 && res.status < 300) return res;
-    if (expected.includes(String(res.json.error))) return res;
+    if (expected.includes(fieldOf(res, 'error') ?? '')) return res;
     throw refusal('Bluesky', res, reasonOf(res), { reconnect: isTokenRefusal(res) });
   }
 }

@@ -1,0 +1,172 @@
+// Every Graphile Worker task of the service, in one place: its name, the zod schema of its
+// payload, and the helpers that enqueue it. Jobs are added only through Graphile Worker's
+// public SQL API (`add_job`, `remove_job`), on the caller's connection, so a row change and
+// the jobs it causes commit together; nothing here touches the worker's private tables.
+// workers/ holds one file per task and parses each payload with the schema below.
+import { z } from 'zod';
+import type { Queryable } from '../db/pool.ts';
+import { isId } from '../ids.ts';
+
+/** Task names, as Graphile Worker knows them and as job keys begin. */
+export const TASK = {
+  publishPost: 'publish_post',
+  renderDesign: 'render_design',
+  deliverWebhook: 'deliver_webhook',
+  cleanupSessions: 'cleanup_sessions',
+  cleanupUploads: 'cleanup_uploads',
+} as const;
+export type TaskName = (typeof TASK)[keyof typeof TASK];
+
+/** When the periodic tasks run (Graphile Worker crontab: minute hour day month weekday). */
+const SCHEDULES: Partial<Record<TaskName, string>> = {
+  [TASK.cleanupSessions]: '0 * * * *',
+  [TASK.cleanupUploads]: '30 * * * *',
+};
+
+/** The crontab for the periodic tasks among `registered` (a task not run has no schedule). */
+export const crontabFor = (registered: readonly string[]): string =>
+  Object.entries(SCHEDULES)
+    .filter(([task]) => registered.includes(task))
+    .map(([task, when]) => `${when} ${task}`)
+    .join('\n');
+
+/** One job per subject (a post, a design, a delivery): adding it again replaces it. */
+const jobKey = (task: TaskName, subjectId: string) => `${task}:${subjectId}`;
+
+async function addJob(
+  db: Queryable,
+  task: TaskName,
+  payload: unknown,
+  opts: { jobKey: string; maxAttempts: number; runAt?: string; delayMs?: number },
+): Promise<void> {
+  await db.query(
+    `select graphile_worker.add_job($1, $2::json,
+       run_at := coalesce($3::timestamptz, now() + coalesce($4::int, 0) * interval '1 millisecond'),
+       job_key := $5, max_attempts := $6)`,
+    [
+      task,
+      JSON.stringify(payload),
+      opts.runAt ?? null,
+      opts.delayMs ?? null,
+      opts.jobKey,
+      opts.maxAttempts,
+    ],
+  );
+}
+
+// The publication of a scheduled post ------------------------------------------------
+
+/** Attempts one publication gets for failures a connector calls retryable (network, 5xx, 429). */
+export const PUBLISH_MAX_ATTEMPTS = 5;
+
+export const PublishPostPayload = z.object({
+  post_id: z.string().refine(isId),
+  /** The post's time as stored: a job whose post moved finds nothing to claim. */
+  scheduled_for: z.string(),
+  /**
+   * Attempts earlier jobs of this publication made: a job that honours a platform's
+   * Retry-After hands its count on to the job it schedules, so the limit holds across them.
+   */
+  attempts_before: z.number().int().min(0).max(PUBLISH_MAX_ATTEMPTS).default(0),
+});
+export type PublishPostPayload = z.infer<typeof PublishPostPayload>;
+
+/** The job key of a post's publication: one job per post. */
+export const publicationJobKey = (postId: string) => jobKey(TASK.publishPost, postId);
+
+/**
+ * Enqueues (or moves) the publication of a post that is `scheduled` at `scheduled_for`
+ * (the very value stored, so that the job claims exactly that schedule).
+ */
+export async function enqueuePublication(
+  db: Queryable,
+  post: { post_id: string; scheduled_for: string },
+): Promise<void> {
+  const payload: PublishPostPayload = { ...post, attempts_before: 0 };
+  await addJob(db, TASK.publishPost, payload, {
+    jobKey: publicationJobKey(post.post_id),
+    maxAttempts: PUBLISH_MAX_ATTEMPTS,
+    runAt: post.scheduled_for,
+  });
+}
+
+/**
+ * Schedules the next attempt of a running publication `delayMs` from now, as a new job under
+ * the post's key; the running job then completes. `attemptsMade` counts every attempt so far,
+ * so the new job gets only the attempts left.
+ */
+export async function retryPublicationLater(
+  db: Queryable,
+  job: PublishPostPayload,
+  attemptsMade: number,
+  delayMs: number,
+): Promise<void> {
+  const payload: PublishPostPayload = { ...job, attempts_before: attemptsMade };
+  await addJob(db, TASK.publishPost, payload, {
+    jobKey: publicationJobKey(job.post_id),
+    maxAttempts: PUBLISH_MAX_ATTEMPTS - attemptsMade,
+    delayMs: Math.round(delayMs),
+  });
+}
+
+/** Removes a post's pending publication job (a running one finds the post changed). */
+export async function cancelPublication(db: Queryable, postId: string): Promise<void> {
+  await db.query('select graphile_worker.remove_job($1)', [publicationJobKey(postId)]);
+}
+
+// The rendering of a design -----------------------------------------------------------
+
+/** Rendering is deterministic: a second try only helps after a crash. */
+const RENDER_MAX_ATTEMPTS = 2;
+
+export const RenderDesignPayload = z.object({
+  design_id: z.string().refine(isId),
+  layout_version: z.number().int(),
+});
+export type RenderDesignPayload = z.infer<typeof RenderDesignPayload>;
+
+/** Queues the rendering of one layout version (job key: one pending render per design). */
+export async function enqueueRender(db: Queryable, designId: string, version: number) {
+  const payload: RenderDesignPayload = { design_id: designId, layout_version: version };
+  await addJob(db, TASK.renderDesign, payload, {
+    jobKey: jobKey(TASK.renderDesign, designId),
+    maxAttempts: RENDER_MAX_ATTEMPTS,
+  });
+}
+
+// One attempt of a webhook delivery ---------------------------------------------------
+
+export const DeliverWebhookPayload = z.object({
+  delivery_id: z.string().refine(isId),
+  attempt: z.number().int().min(1),
+});
+export type DeliverWebhookPayload = z.infer<typeof DeliverWebhookPayload>;
+
+/**
+ * Queues attempt `attempt` of each delivery, `delayMs` from now. Each attempt is a job of its
+ * own, tried once: the delivery schedules its next attempt itself (core/webhooks/delivery.ts).
+ */
+export async function enqueueDeliveries(
+  db: Queryable,
+  deliveryIds: readonly string[],
+  opts: { attempt: number; delayMs?: number } = { attempt: 1 },
+): Promise<void> {
+  if (!deliveryIds.length) return;
+  await db.query(
+    `select graphile_worker.add_job($1, json_build_object('delivery_id', id, 'attempt', $4::int),
+       run_at := now() + $5::int * interval '1 millisecond', job_key := key, max_attempts := 1)
+     from unnest($2::text[], $3::text[]) as d(id, key)`,
+    [
+      TASK.deliverWebhook,
+      deliveryIds,
+      deliveryIds.map((id) => jobKey(TASK.deliverWebhook, id)),
+      opts.attempt,
+      Math.round(opts.delayMs ?? 0),
+    ],
+  );
+}
+
+// The hourly cleanups -----------------------------------------------------------------
+
+/** What the crontab gives its jobs (`_cron`: when it was due); the cleanups ignore it. */
+export const CronPayload = z.looseObject({});
