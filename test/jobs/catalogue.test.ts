@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Pool } from '../../core/db/pool.ts';
 import { crontabFor, TASK } from '../../core/jobs/tasks.ts';
 import { fsStorage } from '../../core/storage/fs.ts';
+import type { RenderPool } from '../../render/renderPool.ts';
 import { taskList } from '../../workers/index.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -59,7 +60,10 @@ describe('the task catalogue', () => {
       connectors: {},
       outbound: { allowlist: [], allowHttp: false },
     };
-    const full = Object.keys(taskList({ ...deps, storage: fsStorage(ROOT) }));
+    // A worker with storage also has a render pool (its threads start on the first render).
+    const full = Object.keys(
+      taskList({ ...deps, storage: fsStorage(ROOT), renderer: {} as RenderPool }),
+    );
     expect(full.sort()).toEqual(Object.values(TASK).sort());
     expect(crontabFor(full).split('\n').sort()).toEqual([
       `0 * * * * ${TASK.cleanupSessions}`,
