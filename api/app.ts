@@ -5,7 +5,7 @@ import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -45,7 +45,14 @@ export type AppDeps = {
   storage?: Storage;
 };
 
-export type App = FastifyInstance & { auth: AuthContext };
+/** A route as declared: its schema holds the zod schemas of its input and responses. */
+export type DeclaredRoute = Pick<RouteOptions, 'method' | 'url' | 'schema' | 'config'>;
+
+export type App = FastifyInstance & {
+  auth: AuthContext;
+  /** Every route in registration order (the response-schema and input fuzz tests walk them). */
+  routes: DeclaredRoute[];
+};
 
 /**
  * Config's TRUST_PROXY as Fastify takes it. A number of hops becomes proxy-addr's function
@@ -69,6 +76,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     trustProxy: trustedProxies(deps.config.trustProxy),
   }).withTypeProvider<ZodTypeProvider>();
 
+  const routes: DeclaredRoute[] = [];
+  app.addHook('onRoute', ({ method, url, schema, config }) => {
+    routes.push({ method, url, schema, config });
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
@@ -131,5 +142,5 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(restRoutes, { auth, media, renders, prefix: '/v1' });
   await app.register(graphqlRoutes, { auth });
   await app.register(mcpRoutes, { auth, config: deps.config, media, renders, ...deps.mcp });
-  return Object.assign(app, { auth });
+  return Object.assign(app, { auth, routes });
 }
