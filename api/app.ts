@@ -9,7 +9,6 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOption
 import {
   jsonSchemaTransform,
   serializerCompiler,
-  validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { MediaDeps } from '../core/assets/service.ts';
@@ -24,13 +23,14 @@ import { outboundPolicy } from '../core/outbound/guard.ts';
 import { type Storage, storageFor } from '../core/storage/storage.ts';
 import type { AuthContext } from './auth.ts';
 import { designTemplateRoutes } from './designTemplates.ts';
-import { errorHandler, notFoundHandler } from './errors.ts';
+import { errorHandler, frameworkErrors, notFoundHandler } from './errors.ts';
 import { graphqlRoutes } from './graphql/index.ts';
 import { healthRoutes } from './health.ts';
 import { type McpOptions, mcpRoutes } from './mcp/index.ts';
 import { signedMediaRoutes } from './media.ts';
 import { restRoutes } from './rest/index.ts';
 import { sessionRoutes } from './session/index.ts';
+import { validatorCompiler } from './validation.ts';
 
 export type AppDeps = {
   pool: Pool;
@@ -74,7 +74,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     return503OnClosing: true,
     // req.ip: the socket's address, or X-Forwarded-For's only behind proxies we were told of.
     trustProxy: trustedProxies(deps.config.trustProxy),
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
+
+  // JSON routes take JSON only (CONTRACT.md: a wrong content type is a 415). Fastify's
+  // built-in text/plain parser would hand them a string, refused as a 422 "expected object"
+  // (and GraphQL would answer it without a body). Routes that take raw bytes add their own.
+  app.removeContentTypeParser('text/plain');
 
   const routes: DeclaredRoute[] = [];
   app.addHook('onRoute', ({ method, url, schema, config }) => {

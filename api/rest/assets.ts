@@ -74,7 +74,11 @@ export const assetRoutes: FastifyPluginAsync<{ media: MediaDeps }> = async (base
   app.post(
     '/assets/upload',
     {
-      config: { requires: { scope: 'media' } },
+      config: {
+        requires: { scope: 'media' },
+        bodyMediaHint:
+          "this route takes the raw image bytes as the body, with the image's own Content-Type (image/png, image/jpeg, image/webp, ...); videos go through /v1/assets/upload/init.",
+      },
       schema: {
         ...common,
         summary: 'Upload raw image bytes (not multipart; at most 15 MB; video is refused)',
@@ -125,7 +129,10 @@ export const assetRoutes: FastifyPluginAsync<{ media: MediaDeps }> = async (base
   app.put(
     '/assets/upload/part',
     {
-      config: { requires: { scope: 'media' } },
+      config: {
+        requires: { scope: 'media' },
+        bodyMediaHint: "send the chunk's raw bytes with Content-Type: application/octet-stream.",
+      },
       schema: {
         ...common,
         summary:
