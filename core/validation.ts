@@ -69,6 +69,8 @@ const oneOf = (given: unknown, options: readonly unknown[]) => {
   return `${quote(given)}: ${match ? `did you mean \`${match}\`? ` : ''}expected one of ${names.join(', ')}`;
 };
 
+const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+
 type RawIssue = z.core.$ZodRawIssue & {
   inst?: { _zod: { def: { shape?: Record<string, unknown> } } };
   discriminator?: string;
@@ -106,6 +108,14 @@ export function explainIssue(raw: z.core.$ZodRawIssue): string | undefined {
         return oneOf(given, iss.options ?? []);
       }
       if (iss.input === undefined) return 'required, but missing';
+      // Each branch refused the value's type (an id given as true): say which types fit.
+      const expected = (iss as { errors?: z.core.$ZodIssue[][] }).errors?.map((branch) =>
+        branch.length === 1 && branch[0]!.code === 'invalid_type' && !branch[0]!.path.length
+          ? branch[0]!.expected
+          : undefined,
+      );
+      if (expected?.length && expected.every(Boolean))
+        return `expected ${[...new Set(expected)].join(' or ')}, received ${kindOf(iss.input)}`;
       return undefined;
     }
     case 'invalid_type':

@@ -303,6 +303,20 @@ describe('errors that name the change to make', () => {
     );
   });
 
+  it('a value of the wrong type says which types fit', async () => {
+    const res = await call(server, 'POST', '/v1/posts', {
+      key,
+      body: { platform: 'linkedin', body: 'x', asset_ids: [true] },
+    });
+    expect(res.body.detail).toEqual([
+      {
+        loc: ['body', 'asset_ids', 0],
+        msg: 'expected string or number, received boolean',
+        type: 'invalid_union',
+      },
+    ]);
+  });
+
   it('a layer kind that does not exist names the close one', async () => {
     const post = await designedPost();
     const res = await call(server, 'PATCH', `/v1/posts/${post.id}/design`, {
