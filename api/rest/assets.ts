@@ -26,11 +26,20 @@ import {
   readThumbnail,
   uploadImage,
 } from '../../core/assets/service.ts';
+import { DomainError } from '../../core/errors.ts';
 import { principalOf } from '../auth.ts';
 import { bearerErrors, bearerSecurity, ErrorBody, NoContent } from './schemas.ts';
 
 const AssetParams = z.object({ asset_id: z.string().describe('Asset id.') });
 const common = { tags: ['media'], security: bearerSecurity };
+
+const PART_BODY = "send the chunk's raw bytes with Content-Type: application/octet-stream.";
+
+/** The raw body stream our parsers hand on; a JSON body, or none, is the wrong media type. */
+function rawBody(body: unknown, hint: string): Readable {
+  if (body && typeof (body as Readable).pipe === 'function') return body as Readable;
+  throw new DomainError(415, 'unsupported_media_type', `Unsupported Content-Type; ${hint}`);
+}
 
 export const assetRoutes: FastifyPluginAsync<{ media: MediaDeps }> = async (base, { media }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -131,7 +140,7 @@ export const assetRoutes: FastifyPluginAsync<{ media: MediaDeps }> = async (base
     {
       config: {
         requires: { scope: 'media' },
-        bodyMediaHint: "send the chunk's raw bytes with Content-Type: application/octet-stream.",
+        bodyMediaHint: PART_BODY,
       },
       schema: {
         ...common,
@@ -153,7 +162,7 @@ export const assetRoutes: FastifyPluginAsync<{ media: MediaDeps }> = async (base
         media,
         principalOf(req),
         req.query,
-        req.body as Readable,
+        rawBody(req.body, PART_BODY),
         length === undefined ? undefined : Number(length),
       );
     },

@@ -268,6 +268,25 @@ describe('requests of the wrong form', () => {
   });
 });
 
+describe('a chunk sent as JSON, or not at all', () => {
+  it('is a 415 that says to send the raw bytes, not a 500', async () => {
+    const init = await call(server, 'POST', '/v1/assets/upload/init', {
+      key,
+      body: { filename: 'clip.mp4', size_bytes: 1_000 },
+    });
+    expect(init.status).toBe(201);
+    const part = `/v1/assets/upload/part?upload_id=${init.body.upload_id}&index=0`;
+    for (const body of [{ body: { bytes: 'AAAA' } }, {}]) {
+      const res = await call(server, 'PUT', part, { key, ...body });
+      expect(res.status, JSON.stringify(res.body)).toBe(415);
+      expect(res.body).toEqual({
+        detail: expect.stringMatching(/application\/octet-stream/),
+        code: 'unsupported_media_type',
+      });
+    }
+  });
+});
+
 describe('errors that name the change to make', () => {
   it('an unknown field or option names its close match', async () => {
     const res = await call(server, 'POST', '/v1/posts', {
