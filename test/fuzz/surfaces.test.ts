@@ -25,6 +25,7 @@ import {
   mutated,
   pathSegment,
   queryString,
+  taint,
   toJson,
 } from '../support/arbitraries.ts';
 import { startDesignService, uploadPng } from '../support/designService.ts';
@@ -196,6 +197,8 @@ const rawImageBody = fc.record({
     '',
   ),
   bytes: fc.oneof(
+    fc.constant(undefined),
+    fc.constant(new TextEncoder().encode('{"bytes":"AAAA"}')),
     fc.constant(new Uint8Array(png)),
     fc.integer({ min: 1, max: png.length - 1 }).map((n) => new Uint8Array(png.subarray(0, n))),
     fc.uint8Array({ maxLength: 2_000 }),
@@ -371,8 +374,12 @@ describe('GraphQL answers no 5xx and no internal error', () => {
     const valid = fc.record(
       {
         platform: fc.constantFrom('linkedin', 'bluesky', 'mastodon'),
-        body: fc.oneof(fc.constant('Hello'), fc.string({ minLength: 1, maxLength: 200 })),
-        hashtags: fc.option(fc.constant('#launch #saas')),
+        body: fc.oneof(
+          fc.constant('Hello'),
+          fc.string({ minLength: 1, maxLength: 200 }),
+          taint('Hello world'),
+        ),
+        hashtags: fc.option(fc.oneof(fc.constant('#launch #saas'), taint('#launch'))),
         scheduleAt: fc.option(fc.constant('2030-01-01T09:00:00Z')),
         brandId: fc.option(fc.constant(acct.brandId)),
       },

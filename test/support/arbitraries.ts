@@ -90,12 +90,23 @@ export type FuzzContext = { ids: string[]; strings?: string[] };
  */
 export const fuzzInput = (schema: z.core.$ZodType, ctx: FuzzContext): fc.Arbitrary<unknown> =>
   fc.oneof(
-    { weight: 3, arbitrary: shaped(schema, ctx, 'valid') },
-    { weight: 3, arbitrary: shaped(schema, ctx, 'mixed') },
+    { weight: 2, arbitrary: shaped(schema, ctx, 'valid') },
+    { weight: 2, arbitrary: shaped(schema, ctx, 'tainted') },
+    { weight: 2, arbitrary: shaped(schema, ctx, 'mixed') },
     { weight: 1, arbitrary: hostileValue },
   );
 
-type Mode = 'valid' | 'mixed';
+/** Text with a NUL or a lone surrogate somewhere: valid to zod, refused by Postgres. */
+export const taint = (text: string): fc.Arbitrary<string> =>
+  fc
+    .tuple(fc.nat({ max: text.length }), fc.constantFrom('\u0000', '\ud800', '\udfff'))
+    .map(([at, bad]) => text.slice(0, at) + bad + text.slice(at));
+
+/**
+ * valid: every leaf passes its own checks; tainted: so do they, but text may hold a NUL or a
+ * lone surrogate; mixed: one leaf in eight is anything at all.
+ */
+type Mode = 'valid' | 'tainted' | 'mixed';
 
 function shaped(
   schema: z.core.$ZodType,
@@ -107,7 +118,7 @@ function shaped(
   const inner = (key: string) => shaped(def[key] as z.core.$ZodType, ctx, mode, depth + 1);
   // In mixed mode one leaf in eight is hostile.
   const spoil = (valid: fc.Arbitrary<unknown>, hostile: fc.Arbitrary<unknown> = hostileValue) =>
-    mode === 'valid'
+    mode !== 'mixed'
       ? valid
       : fc.oneof({ weight: 7, arbitrary: valid }, { weight: 1, arbitrary: hostile });
   if (depth > 12) return hostileValue;
@@ -116,6 +127,10 @@ function shaped(
       const valid = [...ctx.ids, ...(ctx.strings ?? []), ...STRINGS].filter((s) =>
         accepts(schema, s),
       );
+      // Only text the schema would take with a NUL in it (an id or a colour would not).
+      const taintable = valid.filter((v) => accepts(schema, `${v}\u0000`));
+      if (mode === 'tainted' && taintable.length)
+        return fc.oneof(fc.constantFrom(...valid), fc.constantFrom(...taintable).chain(taint));
       return spoil(
         valid.length ? fc.constantFrom(...valid) : fc.string(),
         fc.oneof(hostileString, hostileValue),
