@@ -119,14 +119,17 @@ const layers = [
     ],
   },
 ];
-/** Inputs known to work, which the fuzz also mutates one part at a time. */
+/** Inputs known to work (one, or a list), which the fuzz also mutates one part at a time. */
 const EXAMPLES: Record<string, unknown> = {
-  'POST /v1/posts': {
-    platform: 'bluesky',
-    body: 'Launch day #saas',
-    brand_id: acct.brandId,
-    layout: { canvas: { aspect: 'portrait' }, layers },
-  },
+  'POST /v1/posts': [
+    { platform: 'linkedin', body: 'Launch day', hashtags: '#saas', asset_ids: [assetId] },
+    {
+      platform: 'bluesky',
+      body: 'Launch day #saas',
+      brand_id: acct.brandId,
+      layout: { canvas: { aspect: 'portrait' }, layers },
+    },
+  ],
   'PATCH /v1/posts/:post_id/design': { layout: { pages: [{ layers }, { layers: [] }] } },
   'POST /v1/posts/:post_id/reject': { reason: 'Off-brand', code: 'tone' },
   'POST /v1/assets/upload/init': { filename: 'clip.mp4', size_bytes: 5_000_000 },
@@ -152,7 +155,9 @@ const EXAMPLES: Record<string, unknown> = {
 /** The fuzzed input of a route or tool: shaped by its schema, or a mutated known-good one. */
 const inputOf = (name: string, schema: unknown) => {
   const shapedInput = schema ? fuzzInput(schema as never, ctx) : hostileValue;
-  return name in EXAMPLES ? fc.oneof(shapedInput, mutated(EXAMPLES[name])) : shapedInput;
+  return name in EXAMPLES
+    ? fc.oneof(shapedInput, ...[EXAMPLES[name]].flat().map(mutated))
+    : shapedInput;
 };
 
 type Sent = { status: number; text: string };

@@ -275,23 +275,40 @@ function pathsOf(value: unknown, path: (string | number)[] = [], out: (string | 
 }
 
 /**
- * A known-good input, as it is or with one part replaced by something hostile or removed: the
- * inputs that get furthest into the code before something is off.
+ * A known-good input, as it is or with one part changed: replaced by something hostile,
+ * removed, or (a string) given a NUL or a lone surrogate. These get furthest into the code
+ * before something is off.
  */
 export function mutated(example: unknown): fc.Arbitrary<unknown> {
   const paths = pathsOf(example);
+  const strings = paths.filter((p) => typeof valueAt(example, p) === 'string');
   const edit = fc
-    .tuple(fc.nat({ max: paths.length - 1 }), hostileValue, fc.boolean())
-    .map(([i, replacement, remove]) => {
-      const path = paths[i]!;
-      if (!path.length) return replacement;
+    .tuple(
+      fc.nat({ max: paths.length - 1 }),
+      fc.constantFrom('replace', 'remove', 'taint', 'taint'),
+      hostileValue,
+      fc.nat(),
+      fc.constantFrom('\u0000', '\ud800', '\udfff'),
+    )
+    .map(([i, how, replacement, at, bad]) => {
+      const tainting = how === 'taint' && strings.length > 0;
+      const path = tainting ? strings[i % strings.length]! : paths[i]!;
+      if (!path.length) return tainting ? withTaint(example as string, at, bad) : replacement;
       const copy = structuredClone(example) as Record<string | number, unknown>;
-      let holder = copy;
-      for (const step of path.slice(0, -1)) holder = holder[step] as typeof holder;
+      const holder = valueAt(copy, path.slice(0, -1)) as Record<string | number, unknown>;
       const last = path[path.length - 1]!;
-      if (remove && !Array.isArray(holder)) delete holder[last];
+      if (tainting) holder[last] = withTaint(holder[last] as string, at, bad);
+      else if (how === 'remove' && !Array.isArray(holder)) delete holder[last];
       else holder[last] = replacement;
       return copy;
     });
   return fc.oneof({ weight: 1, arbitrary: fc.constant(example) }, { weight: 4, arbitrary: edit });
 }
+
+const valueAt = (value: unknown, path: (string | number)[]) =>
+  path.reduce<unknown>((v, step) => (v as Record<string | number, unknown>)[step], value);
+
+const withTaint = (text: string, at: number, bad: string) => {
+  const i = at % (text.length + 1);
+  return text.slice(0, i) + bad + text.slice(i);
+};
