@@ -268,9 +268,11 @@ export function queryString(values: Record<string, unknown>): string {
 /** Every path into a JSON value (objects' keys and arrays' indexes), the root included. */
 function pathsOf(value: unknown, path: (string | number)[] = [], out: (string | number)[][] = []) {
   out.push(path);
-  if (Array.isArray(value)) value.forEach((v, i) => pathsOf(v, [...path, i], out));
-  else if (value && typeof value === 'object')
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) pathsOf(v, [...path, i], out);
+  } else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) pathsOf(v, [...path, k], out);
+  }
   return out;
 }
 
