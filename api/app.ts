@@ -5,11 +5,10 @@ import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
-  validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { MediaDeps } from '../core/assets/service.ts';
@@ -24,13 +23,14 @@ import { outboundPolicy } from '../core/outbound/guard.ts';
 import { type Storage, storageFor } from '../core/storage/storage.ts';
 import type { AuthContext } from './auth.ts';
 import { designTemplateRoutes } from './designTemplates.ts';
-import { errorHandler, notFoundHandler } from './errors.ts';
+import { errorHandler, frameworkErrors, notFoundHandler } from './errors.ts';
 import { graphqlRoutes } from './graphql/index.ts';
 import { healthRoutes } from './health.ts';
 import { type McpOptions, mcpRoutes } from './mcp/index.ts';
 import { signedMediaRoutes } from './media.ts';
 import { restRoutes } from './rest/index.ts';
 import { sessionRoutes } from './session/index.ts';
+import { validatorCompiler } from './validation.ts';
 
 export type AppDeps = {
   pool: Pool;
@@ -45,7 +45,14 @@ export type AppDeps = {
   storage?: Storage;
 };
 
-export type App = FastifyInstance & { auth: AuthContext };
+/** A route as declared: its schema holds the zod schemas of its input and responses. */
+export type DeclaredRoute = Pick<RouteOptions, 'method' | 'url' | 'schema' | 'config'>;
+
+export type App = FastifyInstance & {
+  auth: AuthContext;
+  /** Every route in registration order (the response-schema and input fuzz tests walk them). */
+  routes: DeclaredRoute[];
+};
 
 /**
  * Config's TRUST_PROXY as Fastify takes it. A number of hops becomes proxy-addr's function
@@ -67,8 +74,18 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     return503OnClosing: true,
     // req.ip: the socket's address, or X-Forwarded-For's only behind proxies we were told of.
     trustProxy: trustedProxies(deps.config.trustProxy),
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
+  // JSON routes take JSON only (CONTRACT.md: a wrong content type is a 415). Fastify's
+  // built-in text/plain parser would hand them a string, refused as a 422 "expected object"
+  // (and GraphQL would answer it without a body). Routes that take raw bytes add their own.
+  app.removeContentTypeParser('text/plain');
+
+  const routes: DeclaredRoute[] = [];
+  app.addHook('onRoute', ({ method, url, schema, config }) => {
+    routes.push({ method, url, schema, config });
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
@@ -131,5 +148,5 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(restRoutes, { auth, media, renders, prefix: '/v1' });
   await app.register(graphqlRoutes, { auth });
   await app.register(mcpRoutes, { auth, config: deps.config, media, renders, ...deps.mcp });
-  return Object.assign(app, { auth });
+  return Object.assign(app, { auth, routes });
 }

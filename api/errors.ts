@@ -1,9 +1,17 @@
-// One error handler for every HTTP surface: domain errors keep their status and code,
-// request-validation failures become CONTRACT.md's 422 list, Fastify's own client errors
+// One error handler for every HTTP surface: domain errors (request-validation failures
+// among them, see ./validation.ts) keep their status and code, Fastify's own client errors
 // keep their status with a `detail`, and 5xx messages are hidden (logged, never sent).
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { DomainError, ValidationFailed, type ValidationIssue } from '../core/errors.ts';
+import { DomainError, ValidationFailed } from '../core/errors.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** What the body must be, for the 415 of a route that takes something else than JSON. */
+    bodyMediaHint?: string;
+  }
+}
+
+const SEND_JSON = 'Unsupported Content-Type; send application/json.';
 
 /** Stable codes for Fastify's request errors (its own codes are FST_*). */
 const FASTIFY_CODES: Record<string, [number, string, string]> = {
@@ -13,11 +21,7 @@ const FASTIFY_CODES: Record<string, [number, string, string]> = {
     'invalid_json',
     'The body is empty but Content-Type says JSON.',
   ],
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: [
-    415,
-    'unsupported_media_type',
-    'Unsupported Content-Type; send application/json.',
-  ],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type', SEND_JSON],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [
     400,
     'bad_request',
@@ -29,29 +33,6 @@ const FASTIFY_CODES: Record<string, [number, string, string]> = {
     'The body is larger than this route accepts.',
   ],
 };
-
-type Location = 'body' | 'query' | 'path' | 'header';
-const LOCATION: Record<string, Location> = {
-  body: 'body',
-  querystring: 'query',
-  params: 'path',
-  headers: 'header',
-};
-
-function validationIssues(err: FastifyError): ValidationIssue[] {
-  const where = LOCATION[err.validationContext ?? 'body'] ?? 'body';
-  return (err.validation ?? []).map((v) => ({
-    loc: [
-      where,
-      ...v.instancePath
-        .split('/')
-        .filter(Boolean)
-        .map((seg) => (/^\d+$/.test(seg) ? Number(seg) : seg)),
-    ],
-    msg: v.message ?? 'invalid value',
-    type: String(v.keyword),
-  }));
-}
 
 export function errorBody(err: DomainError) {
   if (err instanceof ValidationFailed) return { detail: err.issues, code: err.code };
@@ -72,9 +53,12 @@ export function sendError(
 /** Any error a request raised, as the domain error it answers with (5xx logged, hidden). */
 export function asDomainError(err: FastifyError, req: FastifyRequest): DomainError {
   if (err instanceof DomainError) return err;
-  if (hasZodFastifySchemaValidationErrors(err)) return new ValidationFailed(validationIssues(err));
   const known = err.code ? FASTIFY_CODES[err.code] : undefined;
-  if (known) return new DomainError(known[0], known[1], known[2]);
+  if (known) {
+    const hint = req.routeOptions.config?.bodyMediaHint;
+    const message = known[2] === SEND_JSON && hint ? `Unsupported Content-Type; ${hint}` : known[2];
+    return new DomainError(known[0], known[1], message);
+  }
   const status = err.statusCode ?? 500;
   if (status < 500) return new DomainError(status, 'bad_request', err.message);
   req.log.error({ err }, 'request failed');
@@ -83,6 +67,29 @@ export function asDomainError(err: FastifyError, req: FastifyRequest): DomainErr
 
 export function errorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
   return sendError(reply, asDomainError(err, req));
+}
+
+/**
+ * Fastify's errors from before routing (a path that is not valid percent-encoding, an
+ * over-long parameter), in the same shape as every other error.
+ */
+export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  const path = req.url.split('?')[0];
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH')
+    return sendError(
+      reply,
+      new DomainError(414, 'uri_too_long', `A path segment of ${path} is too long.`),
+    );
+  if (err.code === 'FST_ERR_BAD_URL')
+    return sendError(
+      reply,
+      new DomainError(
+        400,
+        'invalid_url',
+        `The path ${path} is not valid percent-encoding: a % must be followed by two hex digits of UTF-8 (write % itself as %25).`,
+      ),
+    );
+  return errorHandler(err, req, reply);
 }
 
 export function notFoundHandler(req: FastifyRequest, reply: FastifyReply) {

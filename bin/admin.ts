@@ -10,14 +10,14 @@ import { openDatabase } from '../core/runtime.ts';
 
 /** Every flag any command takes; each command validates the ones it uses. */
 const STRING_FLAGS =
-  'email password plan brand feature add per-minute name timezone scopes brand-id platform config';
+  'email password plan brand feature add per-minute name timezone scopes brand-id platform config id';
 const FLAGS: Record<string, { type: 'string' | 'boolean' }> = {
   off: { type: 'boolean' },
   ...Object.fromEntries(STRING_FLAGS.split(' ').map((f) => [f, { type: 'string' as const }])),
 };
 
 function usage(): string {
-  return `usage: npm run admin -- <command>\n${Object.values(COMMANDS)
+  return `usage: npm run admin -- <command>\ncommands:\n${Object.values(COMMANDS)
     .map((c) => `  ${c.usage}`)
     .join('\n')}`;
 }
@@ -25,7 +25,11 @@ function usage(): string {
 async function main(argv: string[]): Promise<number> {
   const resolved = resolveCommand(argv);
   if (!resolved) {
-    console.error(usage());
+    const given = argv
+      .filter((a) => !a.startsWith('-'))
+      .slice(0, 2)
+      .join(' ');
+    console.error(given ? `error: unknown command "${given}"\n${usage()}` : usage());
     return 2;
   }
   let values: Record<string, string | boolean | undefined>;

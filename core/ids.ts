@@ -7,9 +7,15 @@ const ID_PATTERN = /^[1-9][0-9]{0,17}$/;
 export const isId = (value: unknown): value is string =>
   typeof value === 'string' && ID_PATTERN.test(value);
 
-/** An id in JSON input: a string of digits (numbers are accepted and turned into strings). */
+/**
+ * An id in JSON input: a string of digits (numbers are accepted and turned into strings).
+ * A codec, not a transform: schemas holding it (a layout's asset_id) also describe
+ * responses, and a response is encoded, which a one-way transform cannot be.
+ */
 export const IdInput = z
-  .union([z.string(), z.number().int().positive()])
-  .transform((v) => String(v))
-  .refine(isId, 'must be an id: a string of digits')
+  .codec(
+    z.union([z.string(), z.number().int().positive()]),
+    z.string().regex(ID_PATTERN, 'must be an id: a string of digits'),
+    { decode: (v) => String(v), encode: (id) => id },
+  )
   .describe('Identifier (a string of digits).');

@@ -37,10 +37,6 @@ export const graphqlRoutes: FastifyPluginAsync<{ auth: AuthContext }> = async (a
     },
   });
 
-  // JSON only: Fastify's built-in text/plain parser would hand yoga a string body, which it
-  // answers with an empty, non-JSON response. Without the parser such a request is a 415.
-  app.removeContentTypeParser('text/plain');
-
   // Errors raised before yoga runs (auth, budget, a body that is not JSON) in GraphQL's shape.
   app.setErrorHandler((err, req, reply) =>
     sendError(reply, asDomainError(err as FastifyError, req), requestErrorBody),

@@ -7,9 +7,9 @@ import type { Scope } from '../../core/accounts/plans.ts';
 import { assertRequirement } from '../../core/auth/access.ts';
 import type { Principal } from '../../core/auth/principal.ts';
 import type { Pool } from '../../core/db/pool.ts';
-import { ValidationFailed } from '../../core/errors.ts';
 import { CreatePostInput, ListPostsQuery, type Post } from '../../core/posts/schema.ts';
 import { createPost, listPosts } from '../../core/posts/service.ts';
+import { parseInput } from '../../core/validation.ts';
 
 export type GraphQLContext = { principal: Principal; pool: Pool };
 
@@ -61,17 +61,8 @@ const present = (o: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
 
 /** Parses with the REST schema; issues keep REST's field names, mapped in ./errors.ts. */
-function parse<S extends z.ZodType>(schema: S, value: unknown, at: string): z.infer<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  throw new ValidationFailed(
-    result.error.issues.map((i) => ({
-      loc: [at, ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
-      msg: i.message,
-      type: i.code,
-    })),
-  );
-}
+const parse = <S extends z.ZodType>(schema: S, value: unknown, at: string): z.output<S> =>
+  parseInput(schema, value, [at]);
 
 const needs = (ctx: GraphQLContext, scope: Scope) => assertRequirement(ctx.principal, { scope });
 

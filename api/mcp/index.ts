@@ -90,7 +90,11 @@ export const mcpRoutes: FastifyPluginAsync<
   const checkOrigin = async (req: FastifyRequest) => {
     const origin = req.headers.origin;
     if (origin !== undefined && origin !== ownOrigin)
-      throw new DomainError(403, 'origin_mismatch', `Origin ${origin} may not call this server.`);
+      throw new DomainError(
+        403,
+        'origin_mismatch',
+        `Origin ${origin} may not call this server; send Origin ${ownOrigin} (PUBLIC_BASE_URL) or none.`,
+      );
   };
   const checkProtocolVersion = async (req: FastifyRequest) => {
     const version = req.headers['mcp-protocol-version'];

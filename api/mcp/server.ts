@@ -1,6 +1,7 @@
 // One MCP server per request (the SDK forbids reusing one across requests; we are stateless):
 // the handlers are thin, everything costly (schemas, listings) was compiled at start.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -10,9 +11,13 @@ import {
   ListPromptsRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  PingRequestSchema,
+  type Result,
 } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { assertRequirement } from '../../core/auth/access.ts';
-import { DomainError } from '../../core/errors.ts';
+import { DomainError, ValidationFailed, type ValidationIssue } from '../../core/errors.ts';
+import { closestMatch, parseInput } from '../../core/validation.ts';
 import { PROMPTS } from './prompts.ts';
 import type { ToolContext, ToolRegistry } from './registry.ts';
 import { capResult } from './results.ts';
@@ -24,8 +29,47 @@ const SERVER_INFO = { name: 'social-publishing-service', version: '1.0.0' };
 const INSTRUCTIONS =
   'Social publishing: draft, review, schedule and inspect posts for the brands of this account. Start with whoami and list_brands. create_post makes drafts; schedule_post queues them. A 200 response does not prove a post was scheduled: check its status.';
 
-const issueText = (issues: { path: PropertyKey[]; message: string }[]) =>
-  issues.map((i) => `${i.path.map(String).join('.') || '(arguments)'}: ${i.message}`).join('; ');
+const issueText = (issues: ValidationIssue[]) =>
+  issues.map((i) => (i.loc.length ? `${i.loc.join('.')}: ${i.msg}` : i.msg)).join('; ');
+
+/** parseInput as a protocol error: -32602 naming each field and what to change. */
+function parseParams<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  try {
+    return parseInput(schema, value);
+  } catch (err) {
+    if (err instanceof ValidationFailed)
+      throw new McpError(ErrorCode.InvalidParams, `Invalid ${what}: ${issueText(err.issues)}`);
+    throw err;
+  }
+}
+
+type RequestSchema = z.ZodObject<{ method: z.ZodLiteral<string>; params: z.ZodType }>;
+type Extra = RequestHandlerExtra<never, never>;
+
+/**
+ * Installs a request handler whose params are checked here. The SDK's own check throws a bare
+ * ZodError, which goes out as -32603 "internal error" carrying zod's dump (and Server's extra
+ * tools/call check words its -32602 as a dump too); ours answers -32602 naming the field.
+ */
+function handle<S extends RequestSchema>(
+  server: Server,
+  schema: S,
+  run: (params: z.output<S['shape']['params']>, extra: Extra) => Promise<Result>,
+) {
+  const method = schema.shape.method.value;
+  // Protocol's method, not Server's override: that one re-parses tools/call with the SDK schema.
+  Protocol.prototype.setRequestHandler.call(
+    server as unknown as Protocol<never, never, Result>,
+    z.object({ method: z.literal(method) }).loose() as never,
+    ((request: { params?: unknown }, extra: Extra) =>
+      run(
+        parseParams(schema.shape.params, request.params, `params for ${method}`) as z.output<
+          S['shape']['params']
+        >,
+        extra,
+      )) as never,
+  );
+}
 
 async function callTool(
   registry: ToolRegistry,
@@ -35,21 +79,25 @@ async function callTool(
   extra: { signal: AbortSignal; progress: ToolContext['progress'] },
 ): Promise<CallToolResult> {
   const tool = registry.find(name, ctx.principal);
-  if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  if (!tool) {
+    const match = closestMatch(
+      name,
+      registry.list(ctx.principal).map((t) => t.name),
+    );
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Unknown tool: ${name}${match ? `; did you mean ${match}?` : ''} (tools/list lists them)`,
+    );
+  }
   try {
     assertRequirement(ctx.principal, { scope: tool.scope, feature: tool.feature });
-    const parsed = tool.input.safeParse(args ?? {});
-    if (!parsed.success)
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Invalid arguments for ${name}: ${issueText(parsed.error.issues)}`,
-      );
+    const parsed = parseParams(tool.input, args ?? {}, `arguments for ${name}`);
     const images: { type: 'image'; data: string; mimeType: string }[] = [];
     const attachImage = (data: Buffer, mimeType: string) => {
       images.push({ type: 'image', data: data.toString('base64'), mimeType });
     };
     const { result, text } = capResult(
-      (await tool.run({ ...ctx, ...extra, attachImage }, parsed.data)) as Record<string, unknown>,
+      (await tool.run({ ...ctx, ...extra, attachImage }, parsed)) as Record<string, unknown>,
     );
     return { content: [{ type: 'text', text }, ...images], structuredContent: result };
   } catch (err) {
@@ -69,32 +117,33 @@ export function buildMcpServer(
     capabilities: CAPABILITIES,
     instructions: INSTRUCTIONS,
   });
-  server.setRequestHandler(InitializeRequestSchema, async (req) => ({
-    protocolVersion: PROTOCOL_VERSIONS.includes(req.params.protocolVersion)
-      ? req.params.protocolVersion
+  handle(server, InitializeRequestSchema, async (params) => ({
+    protocolVersion: PROTOCOL_VERSIONS.includes(params.protocolVersion)
+      ? params.protocolVersion
       : PROTOCOL_VERSIONS[0]!,
     capabilities: CAPABILITIES,
     serverInfo: SERVER_INFO,
     instructions: INSTRUCTIONS,
   }));
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  handle(server, PingRequestSchema, async () => ({}));
+  handle(server, ListToolsRequestSchema, async () => ({
     tools: registry.list(ctx.principal),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-    const token = req.params._meta?.progressToken;
+  handle(server, CallToolRequestSchema, async (params, extra) => {
+    const token = params._meta?.progressToken;
     const progress: ToolContext['progress'] = async (done, total, message) => {
       if (token === undefined) return;
       await extra.sendNotification({
         method: 'notifications/progress',
         params: { progressToken: token, progress: done, total, message },
-      });
+      } as never);
     };
-    return callTool(registry, ctx, req.params.name, req.params.arguments, {
+    return callTool(registry, ctx, params.name, params.arguments, {
       signal: extra.signal,
       progress,
     });
   });
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+  handle(server, ListPromptsRequestSchema, async () => ({
     prompts: PROMPTS.map(({ name, title, description, arguments: args }) => ({
       name,
       title,
@@ -102,10 +151,16 @@ export function buildMcpServer(
       arguments: args,
     })),
   }));
-  server.setRequestHandler(GetPromptRequestSchema, async (req) => {
-    const prompt = PROMPTS.find((p) => p.name === req.params.name);
-    if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${req.params.name}`);
-    const args = req.params.arguments ?? {};
+  handle(server, GetPromptRequestSchema, async (params) => {
+    const prompt = PROMPTS.find((p) => p.name === params.name);
+    if (!prompt) {
+      const names = PROMPTS.map((p) => p.name);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown prompt: ${params.name}; the prompts are ${names.join(', ')}`,
+      );
+    }
+    const args = params.arguments ?? {};
     const missing = prompt.arguments.filter((a) => a.required && !args[a.name]).map((a) => a.name);
     if (missing.length)
       throw new McpError(

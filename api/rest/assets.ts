@@ -26,11 +26,20 @@ import {
   readThumbnail,
   uploadImage,
 } from '../../core/assets/service.ts';
+import { DomainError } from '../../core/errors.ts';
 import { principalOf } from '../auth.ts';
 import { bearerErrors, bearerSecurity, ErrorBody, NoContent } from './schemas.ts';
 
 const AssetParams = z.object({ asset_id: z.string().describe('Asset id.') });
 const common = { tags: ['media'], security: bearerSecurity };
+
+const PART_BODY = "send the chunk's raw bytes with Content-Type: application/octet-stream.";
+
+/** The raw body stream our parsers hand on; a JSON body, or none, is the wrong media type. */
+function rawBody(body: unknown, hint: string): Readable {
+  if (body && typeof (body as Readable).pipe === 'function') return body as Readable;
+  throw new DomainError(415, 'unsupported_media_type', `Unsupported Content-Type; ${hint}`);
+}
 
 export const assetRoutes: FastifyPluginAsync<{ media: MediaDeps }> = async (base, { media }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -74,7 +83,11 @@ export const assetRoutes: FastifyPluginAsync<{ media: MediaDeps }> = async (base
   app.post(
     '/assets/upload',
     {
-      config: { requires: { scope: 'media' } },
+      config: {
+        requires: { scope: 'media' },
+        bodyMediaHint:
+          "this route takes the raw image bytes as the body, with the image's own Content-Type (image/png, image/jpeg, image/webp, ...); videos go through /v1/assets/upload/init.",
+      },
       schema: {
         ...common,
         summary: 'Upload raw image bytes (not multipart; at most 15 MB; video is refused)',
@@ -125,7 +138,10 @@ export const assetRoutes: FastifyPluginAsync<{ media: MediaDeps }> = async (base
   app.put(
     '/assets/upload/part',
     {
-      config: { requires: { scope: 'media' } },
+      config: {
+        requires: { scope: 'media' },
+        bodyMediaHint: PART_BODY,
+      },
       schema: {
         ...common,
         summary:
@@ -146,7 +162,7 @@ export const assetRoutes: FastifyPluginAsync<{ media: MediaDeps }> = async (base
         media,
         principalOf(req),
         req.query,
-        req.body as Readable,
+        rawBody(req.body, PART_BODY),
         length === undefined ? undefined : Number(length),
       );
     },

@@ -42,7 +42,10 @@ export const sessionRoutes: FastifyPluginAsync<SessionDeps> = async (app, deps) 
     }
     const from = req.headers.origin;
     if (STATE_CHANGING.has(req.method) && from !== undefined && from !== origin) {
-      throw forbidden('origin_mismatch', `Requests from origin ${from} are not accepted here.`);
+      throw forbidden(
+        'origin_mismatch',
+        `Requests from origin ${from} are not accepted here; only pages served from ${origin} (PUBLIC_BASE_URL) may send them.`,
+      );
     }
   });
   await app.register(authRoutes, deps);

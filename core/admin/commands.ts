@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { Feature, Plan, Scope } from '../accounts/plans.ts';
 import * as accounts from '../accounts/service.ts';
-import { createApiKey } from '../apikeys/service.ts';
+import { createApiKey, deleteApiKey, listApiKeys } from '../apikeys/service.ts';
 import { createBrand, requireOwnedBrand } from '../brands/service.ts';
 import type { Config } from '../config.ts';
 import { credentialsKey, sealCredentials } from '../connections/credentials.ts';
@@ -135,6 +135,27 @@ export const COMMANDS: Record<string, Command> = {
       const account = await accounts.requireAccountByEmail(pool, f.email);
       const key = await createApiKey(pool, account.id, { name: f.name ?? '', scopes: f.scopes });
       return { id: key.id, key: key.key, scopes: key.scopes };
+    },
+  },
+  'key list': {
+    usage: 'key list --email E',
+    run: async (pool, flags) => {
+      const f = parse(z.object({ email }), flags);
+      const account = await accounts.requireAccountByEmail(pool, f.email);
+      // Only what identifies a key: the secret itself exists nowhere but with its holder.
+      return { keys: await listApiKeys(pool, account.id) };
+    },
+  },
+  'key revoke': {
+    usage: 'key revoke --email E --id ID',
+    run: async (pool, flags) => {
+      const f = parse(
+        z.object({ email, id: z.string().regex(/^\d+$/, 'must be a key id') }),
+        flags,
+      );
+      const account = await accounts.requireAccountByEmail(pool, f.email);
+      await deleteApiKey(pool, account.id, f.id);
+      return { id: f.id, revoked: true };
     },
   },
   connect: {

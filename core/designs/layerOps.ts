@@ -1,6 +1,7 @@
 // edit_layers: ops applied in order to a copy of a layout, all or nothing. Pure: the caller
 // checks fonts and owned assets on the result and saves it with its version check.
-import { ValidationFailed, type ValidationIssue } from '../errors.ts';
+import { ValidationFailed } from '../errors.ts';
+import { explainIssue, toValidationIssues } from '../validation.ts';
 import { assignCids, Layer, type Layout, MAX_LAYERS_PER_PAGE, pagesOf } from './layout.ts';
 import type { LayerOp } from './schema.ts';
 
@@ -14,18 +15,12 @@ class OpFailed extends Error {
   }
 }
 
-const zodIssues = (loc: Loc, error: { issues: { path: PropertyKey[]; message: string }[] }) =>
-  error.issues.map(
-    (i): ValidationIssue => ({
-      loc: [...loc, ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))],
-      msg: i.message,
-      type: 'invalid_layer',
-    }),
-  );
-
 function parseLayer(value: unknown, loc: Loc): Layer {
-  const parsed = Layer.safeParse(value);
-  if (!parsed.success) throw new ValidationFailed(zodIssues(loc, parsed.error));
+  const parsed = Layer.safeParse(value, { error: explainIssue });
+  if (!parsed.success)
+    throw new ValidationFailed(
+      toValidationIssues(parsed.error, loc).map((i) => ({ ...i, type: 'invalid_layer' })),
+    );
   return parsed.data;
 }
 

@@ -49,7 +49,9 @@ export function checkUrlForm(raw: string, policy: OutboundPolicy): URL {
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp))
     throw new OutboundRefused(
-      policy.allowHttp ? 'the URL must use http or https' : 'the URL must use https',
+      policy.allowHttp
+        ? 'the URL must use http or https'
+        : 'the URL must use https (the operator can allow http with OUTBOUND_ALLOW_HTTP=true)',
     );
   if (url.username || url.password) throw new OutboundRefused('the URL may not carry credentials');
   return url;
@@ -71,7 +73,7 @@ export async function resolveChecked(raw: string, policy: OutboundPolicy): Promi
   const refused = addresses.find((a) => !isAllowedAddress(a.address, policy.allowlist));
   if (refused)
     throw new OutboundRefused(
-      `${host} resolves to ${refused.address}, which is not a public address`,
+      `${host} resolves to ${refused.address}, which is not a public address (the operator can allow it with OUTBOUND_ALLOWLIST)`,
     );
   const first = addresses[0]!;
   return { url, address: first.address, family: first.family as 4 | 6 };

@@ -1,7 +1,7 @@
 // The operator CLI, run as a real process: JSON on stdout, non-zero exit and a message on error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin } from '../support/processes.ts';
-import { call, startServer, type TestServer } from '../support/server.ts';
+import { call, makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -148,6 +148,45 @@ describe('npm run admin', () => {
     );
     expect(rows[0].n).toBe(0);
   });
+
+  it("lists an account's keys without the secret and revokes one, which then fails", async () => {
+    const acct = await makeAccount(server.pool);
+    const key = await makeKey(server.pool, acct.accountId, ['read', 'publish']);
+    const listed = await run('key', 'list', '--email', acct.email);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.json).toEqual({
+      keys: [
+        {
+          id: expect.stringMatching(/^\d+$/),
+          name: 'test',
+          scopes: ['read', 'publish'],
+          created_at: expect.any(String),
+          last_used_at: null,
+        },
+      ],
+    });
+    expect(listed.stdout).not.toContain(key);
+    expect(listed.stdout).not.toMatch(/sps_/);
+
+    const id = listed.json.keys[0].id;
+    const revoked = await run('key', 'revoke', '--email', acct.email, '--id', id);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(revoked.json).toEqual({ id, revoked: true });
+    expect((await call(server, 'GET', '/v1/me', { key })).status).toBe(401);
+
+    const again = await run('key', 'revoke', '--email', acct.email, '--id', id);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toMatch(/API key not found/);
+  }, 60_000);
+
+  it('names an unknown command and lists the commands', async () => {
+    const res = await run('key', 'delete', '--email', 'a@example.com');
+    expect(res.code).not.toBe(0);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toMatch(/unknown command "key delete"/);
+    for (const command of ['account create', 'key create', 'key list', 'key revoke'])
+      expect(res.stderr).toContain(command);
+  }, 30_000);
 
   it('refuses a second account with the same e-mail', async () => {
     await run('account', 'create', '--email', 'dup@example.com', '--password', 'long enough');
