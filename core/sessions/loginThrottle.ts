@@ -54,6 +54,9 @@ export function throttledAddress(ip: string): string {
 
 export type LoginAdmission = { admitted: true } | { admitted: false; waitSeconds: number };
 
+/** How often an attempt tries for its address's lock (over about 2 s) before a 429. */
+const LOCK_TRIES = 20;
+
 const refused = (seconds: number): LoginAdmission => ({
   admitted: false,
   waitSeconds: Math.max(1, Math.ceil(seconds)),
@@ -80,18 +83,24 @@ export async function admitLoginAttempt(
   address: string,
 ): Promise<LoginAdmission> {
   const email = normaliseEmail(rawEmail);
-  return withTransaction(pool, async (tx) => {
-    // One address's attempts pass here one at a time, so its count of e-mails is exact. One
-    // that finds the lock taken is refused at once rather than wait on it holding a pooled
-    // connection: a flood from one address would otherwise park the whole pool here.
-    if (!(await tryLockLoginAddress(tx, address))) return refused(1);
-    const addressWait = await addressWaitSeconds(tx, address, email);
-    if (addressWait > 0) return refused(addressWait);
-    if (!(await countEmailAttempt(tx, email, EMAIL_RULE)))
-      return refused(await emailWaitSeconds(tx, email));
-    await rememberAddressEmail(tx, { address, email, windowS: WINDOW_S });
-    return { admitted: true };
-  });
+  // One address's attempts pass one at a time, so its count of e-mails is exact. An attempt
+  // that finds the address's lock taken lets its connection go and tries again shortly, a
+  // bounded number of times: waiting on the lock inside the transaction would let a flood
+  // from one address park the whole pool there.
+  for (let attempt = 0; attempt < LOCK_TRIES; attempt++) {
+    const admission = await withTransaction(pool, async (tx) => {
+      if (!(await tryLockLoginAddress(tx, address))) return undefined;
+      const addressWait = await addressWaitSeconds(tx, address, email);
+      if (addressWait > 0) return refused(addressWait);
+      if (!(await countEmailAttempt(tx, email, EMAIL_RULE)))
+        return refused(await emailWaitSeconds(tx, email));
+      await rememberAddressEmail(tx, { address, email, windowS: WINDOW_S });
+      return { admitted: true } as const;
+    });
+    if (admission) return admission;
+    await new Promise((resolve) => setTimeout(resolve, 10 + 10 * attempt));
+  }
+  return refused(1);
 }
 
 /** A successful login: its e-mail starts afresh, and the address no longer counts it. */
