@@ -13,10 +13,31 @@ export const REDACT_PATHS = [
 ];
 
 /** Query parameters that are credentials: a signed media address's signature. */
-const SECRET_QUERY = /([?&]sig=)[^&#]*/gi;
+const SECRET_PARAMS = new Set(['sig']);
 
-/** The URL as logged: a signed address with its signature cut cannot be replayed from logs. */
-export const redactUrl = (url: string): string => url.replace(SECRET_QUERY, '$1[redacted]');
+const decodedKey = (key: string) => {
+  try {
+    return decodeURIComponent(key.replace(/\+/g, ' ')).toLowerCase();
+  } catch {
+    return key.toLowerCase();
+  }
+};
+
+/**
+ * The URL as logged: a signed address with its signature cut cannot be replayed from logs.
+ * Keys are compared decoded, as the query parser reads them (`%73ig` is `sig`).
+ */
+export const redactUrl = (url: string): string => {
+  const at = url.indexOf('?');
+  if (at < 0) return url;
+  const [query, fragment] = url.slice(at + 1).split(/#(.*)/s, 2) as [string, string?];
+  const parts = query.split('&').map((part) => {
+    const eq = part.indexOf('=');
+    const key = eq < 0 ? part : part.slice(0, eq);
+    return SECRET_PARAMS.has(decodedKey(key)) ? `${key}=[redacted]` : part;
+  });
+  return `${url.slice(0, at)}?${parts.join('&')}${fragment !== undefined ? `#${fragment}` : ''}`;
+};
 
 type LoggedRequest = {
   method: string;

@@ -42,6 +42,12 @@ describe('signed media addresses in the request log', () => {
 
     const guessed = `${server.baseUrl}/media/${asset.id}?expires=1&sig=GuessedSignatureValue`;
     expect((await fetch(guessed)).status).toBe(404);
+    // The query parser decodes keys, so `%73ig` is `sig`: the log must read it the same way.
+    const encoded = await fetch(
+      `${server.baseUrl}${signed.pathname}?expires=${signed.searchParams.get('expires')}&%73ig=${sig}`,
+    );
+    expect(encoded.status).toBe(200);
+    await encoded.arrayBuffer();
 
     const lines = logged
       .trim()
@@ -52,6 +58,9 @@ describe('signed media addresses in the request log', () => {
       `/media/${asset.id}?expires=${signed.searchParams.get('expires')}&sig=[redacted]`,
     );
     expect(urls).toContain(`/media/${asset.id}?expires=1&sig=[redacted]`);
+    expect(urls).toContain(
+      `/media/${asset.id}?expires=${signed.searchParams.get('expires')}&%73ig=[redacted]`,
+    );
     expect(logged).not.toContain(sig);
     expect(logged).not.toContain('GuessedSignatureValue');
   });
