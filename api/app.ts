@@ -5,7 +5,11 @@ import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyRequest,
+} from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -45,7 +49,14 @@ export type AppDeps = {
   storage?: Storage;
 };
 
-export type App = FastifyInstance & { auth: AuthContext };
+export type App = FastifyInstance & {
+  auth: AuthContext;
+  /**
+   * Requests not answered yet ("POST /v1/posts") and connections still open, for a shutdown
+   * that overruns.
+   */
+  openWork(): { requests: string[]; connections: number };
+};
 
 /**
  * Config's TRUST_PROXY as Fastify takes it. A number of hops becomes proxy-addr's function
@@ -77,9 +88,23 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     reply.header('x-request-id', req.id);
   });
   // Node's server.close() only reaps connections idle at that moment; a keep-alive connection
-  // whose request is in flight would then linger until its keep-alive timeout. Responses sent
-  // while closing tell the client to hang up, so shutdown ends when the last request does.
+  // whose request is in flight would then linger until the client drops it, which a client
+  // keeping its connections open may never do. Responses sent while closing tell the client
+  // to hang up; a response whose headers went out before (a stream: an MCP call, a download)
+  // could not, so once any response ends while closing, connections left idle are closed.
+  // Shutdown then ends when the last request does.
   let closing = false;
+  const inFlight = new Set<FastifyRequest>();
+  app.addHook('onRequest', async (req) => {
+    inFlight.add(req);
+  });
+  app.addHook('onResponse', async (req) => {
+    inFlight.delete(req);
+    if (closing) setImmediate(() => app.server.closeIdleConnections());
+  });
+  app.addHook('onRequestAbort', async (req) => {
+    inFlight.delete(req);
+  });
   app.addHook('preClose', async () => {
     closing = true;
   });
@@ -131,5 +156,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(restRoutes, { auth, media, renders, prefix: '/v1' });
   await app.register(graphqlRoutes, { auth });
   await app.register(mcpRoutes, { auth, config: deps.config, media, renders, ...deps.mcp });
-  return Object.assign(app, { auth });
+  let connections = 0;
+  app.server.on('connection', (socket) => {
+    connections++;
+    socket.once('close', () => connections--);
+  });
+  // Route templates, never query strings (a signed media address carries its signature there).
+  const openWork = () => ({
+    requests: [...inFlight].map(
+      (req) => `${req.method} ${req.routeOptions.url ?? req.url.split('?')[0]}`,
+    ),
+    connections,
+  });
+  return Object.assign(app, { auth, openWork });
 }
