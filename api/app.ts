@@ -33,6 +33,7 @@ import { graphqlRoutes } from './graphql/index.ts';
 import { healthRoutes } from './health.ts';
 import { type McpOptions, mcpRoutes } from './mcp/index.ts';
 import { signedMediaRoutes } from './media.ts';
+import { completeOpenapi } from './openapi.ts';
 import { restRoutes } from './rest/index.ts';
 import { sessionRoutes } from './session/index.ts';
 
@@ -132,6 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       },
     },
     transform: jsonSchemaTransform,
+    transformObject: (doc) => ('openapiObject' in doc ? completeOpenapi(doc) : doc.swaggerObject),
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
