@@ -5,7 +5,12 @@ import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyRequest,
+  type RouteOptions,
+} from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -28,6 +33,7 @@ import { graphqlRoutes } from './graphql/index.ts';
 import { healthRoutes } from './health.ts';
 import { type McpOptions, mcpRoutes } from './mcp/index.ts';
 import { signedMediaRoutes } from './media.ts';
+import { completeOpenapi } from './openapi.ts';
 import { restRoutes } from './rest/index.ts';
 import { sessionRoutes } from './session/index.ts';
 import { validatorCompiler } from './validation.ts';
@@ -52,6 +58,11 @@ export type App = FastifyInstance & {
   auth: AuthContext;
   /** Every route in registration order (the response-schema and input fuzz tests walk them). */
   routes: DeclaredRoute[];
+  /**
+   * Requests not answered yet ("POST /v1/posts") and connections still open, for a shutdown
+   * that overruns.
+   */
+  openWork(): { requests: string[]; connections: number };
 };
 
 /**
@@ -94,9 +105,23 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     reply.header('x-request-id', req.id);
   });
   // Node's server.close() only reaps connections idle at that moment; a keep-alive connection
-  // whose request is in flight would then linger until its keep-alive timeout. Responses sent
-  // while closing tell the client to hang up, so shutdown ends when the last request does.
+  // whose request is in flight would then linger until the client drops it, which a client
+  // keeping its connections open may never do. Responses sent while closing tell the client
+  // to hang up; a response whose headers went out before (a stream: an MCP call, a download)
+  // could not, so once any response ends while closing, connections left idle are closed.
+  // Shutdown then ends when the last request does.
   let closing = false;
+  const inFlight = new Set<FastifyRequest>();
+  app.addHook('onRequest', async (req) => {
+    inFlight.add(req);
+  });
+  app.addHook('onResponse', async (req) => {
+    inFlight.delete(req);
+    if (closing) setImmediate(() => app.server.closeIdleConnections());
+  });
+  app.addHook('onRequestAbort', async (req) => {
+    inFlight.delete(req);
+  });
   app.addHook('preClose', async () => {
     closing = true;
   });
@@ -124,6 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       },
     },
     transform: jsonSchemaTransform,
+    transformObject: (doc) => ('openapiObject' in doc ? completeOpenapi(doc) : doc.swaggerObject),
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -148,5 +174,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(restRoutes, { auth, media, renders, prefix: '/v1' });
   await app.register(graphqlRoutes, { auth });
   await app.register(mcpRoutes, { auth, config: deps.config, media, renders, ...deps.mcp });
-  return Object.assign(app, { auth, routes });
+  let connections = 0;
+  app.server.on('connection', (socket) => {
+    connections++;
+    socket.once('close', () => connections--);
+  });
+  // Route templates, never query strings (a signed media address carries its signature there).
+  const openWork = () => ({
+    requests: [...inFlight].map(
+      (req) => `${req.method} ${req.routeOptions.url ?? req.url.split('?')[0]}`,
+    ),
+    connections,
+  });
+  return Object.assign(app, { auth, routes, openWork });
 }

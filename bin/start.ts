@@ -1,7 +1,9 @@
 // Process entry: `all` (npm start: API and workers), `api`, `worker`, `migrate`.
 // SIGTERM/SIGINT drain: the HTTP server stops accepting and finishes in-flight requests,
 // the worker finishes running jobs (or releases them after its abort timeout), then the
-// pool closes and an embedded Postgres this process started stops cleanly.
+// pool closes and an embedded Postgres this process started stops cleanly. The drain has a
+// deadline (SHUTDOWN_TIMEOUT_S): past it, the log names what was still open, the embedded
+// Postgres is stopped anyway and the process exits 1.
 import { availableParallelism } from 'node:os';
 import { buildApp } from '../api/app.ts';
 import { ConfigError, loadConfig } from '../core/config.ts';
@@ -25,7 +27,8 @@ async function main(role: Role) {
     return;
   }
 
-  const stops: (() => Promise<void>)[] = [];
+  // What shutdown stops, in order, and what each still has open should it overrun.
+  const stages: { name: string; stop: () => Promise<void>; open: () => unknown }[] = [];
   if (role === 'all' || role === 'worker') {
     const runner = await startWorker({
       pool: db.pool,
@@ -42,7 +45,7 @@ async function main(role: Role) {
         config.credentialsKey ?? loadLocalSecrets(config.dataDir).credentialsKey,
       ),
     });
-    stops.push(() => runner.stop());
+    stages.push({ name: 'worker', stop: () => runner.stop(), open: () => runner.runningJobs() });
     log.info({ concurrency: config.workerConcurrency }, 'worker started');
   }
   if (role === 'all' || role === 'api') {
@@ -56,22 +59,49 @@ async function main(role: Role) {
       logger: log,
     });
     await app.listen({ port: config.port, host: config.host });
-    stops.unshift(() => app.close());
+    // API first (stop taking work), then workers, then the database.
+    stages.unshift({ name: 'api', stop: () => app.close(), open: () => app.openWork() });
   }
+  stages.push({
+    name: 'database',
+    stop: () => db.close(),
+    open: () => ({
+      checked_out: db.pool.totalCount - db.pool.idleCount,
+      waiting: db.pool.waitingCount,
+    }),
+  });
 
   let stopping = false;
+  let current = 0;
+  /** Past the deadline (or on a second signal): say what was open, stop Postgres, exit 1. */
+  const overrun = async (why: string) => {
+    const open = Object.fromEntries(stages.slice(current).map((s) => [s.name, s.open()]));
+    log.error(
+      { waiting_for: stages[current]?.name, open },
+      `shutdown stopped waiting (${why}); stopping the database and exiting`,
+    );
+    const giveUp = new Promise((resolve) => setTimeout(resolve, 30_000).unref());
+    await Promise.race([db.stopServer().catch(() => undefined), giveUp]);
+    process.exit(1);
+  };
   const shutdown = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) return void overrun(`a second ${signal}`);
     stopping = true;
     log.info({ signal }, 'shutting down');
-    // API first (stop taking work), then workers, then the database.
-    for (const stop of stops) await stop().catch((err) => log.error({ err }, 'stop failed'));
-    await db.close().catch((err) => log.error({ err }, 'database close failed'));
+    const seconds = config.shutdownTimeoutMs / 1000;
+    setTimeout(
+      () => void overrun(`not done after SHUTDOWN_TIMEOUT_S=${seconds}`),
+      config.shutdownTimeoutMs,
+    );
+    for (; current < stages.length; current++) {
+      const { name, stop } = stages[current]!;
+      await stop().catch((err) => log.error({ err, stage: name }, 'stop failed'));
+    }
     log.info('stopped');
     process.exit(0);
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
 const role = (process.argv[2] ?? 'all') as Role;

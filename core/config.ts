@@ -152,6 +152,7 @@ const envSchema = z
     FFMPEG_PATH: executable.optional(),
     FFPROBE_PATH: executable.optional(),
     FFMPEG_TIMEOUT_S: z.coerce.number().positive().max(3600).default(60),
+    SHUTDOWN_TIMEOUT_S: z.coerce.number().positive().max(3600).default(20),
   })
   .superRefine((e, ctx) => {
     if (e.STORAGE !== 's3') return;
@@ -211,6 +212,8 @@ export type Config = {
   ffprobePath: string | undefined;
   /** How long one ffprobe or ffmpeg run on user media may take before it is killed. */
   ffmpegTimeoutMs: number;
+  /** How long a SIGTERM/SIGINT drain may take before the process stops anyway (exit 1). */
+  shutdownTimeoutMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -260,5 +263,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ffmpegPath: e.FFMPEG_PATH,
     ffprobePath: e.FFPROBE_PATH,
     ffmpegTimeoutMs: Math.max(1, Math.round(e.FFMPEG_TIMEOUT_S * 1000)),
+    shutdownTimeoutMs: Math.round(e.SHUTDOWN_TIMEOUT_S * 1000),
   };
 }

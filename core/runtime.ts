@@ -13,6 +13,11 @@ export type Database = {
   /** The connection string, for starting other processes on the same database. */
   url: string;
   close: () => Promise<void>;
+  /**
+   * Stops the embedded server this process started, if any, without waiting for the pool's
+   * clients to be returned (a shutdown past its deadline); a no-op otherwise.
+   */
+  stopServer: () => Promise<void>;
 };
 
 export async function openDatabase(
@@ -50,5 +55,6 @@ export async function openDatabase(
       await pool.end();
       await stopServer();
     },
+    stopServer: () => stopServer(),
   };
 }

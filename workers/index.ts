@@ -77,12 +77,51 @@ function workerLogger(log: Logger): WorkerLogger {
   });
 }
 
-export async function startWorker(deps: WorkerDeps): Promise<Runner> {
+/**
+ * Graphile Worker 0.18.0 cannot stop while its local queue holds jobs no worker has taken
+ * yet (more jobs due than free workers): releasing the queue marks it released and then hands
+ * those jobs back through its `background()`, which refuses work on a released queue with
+ * nothing else in flight ("Cannot background something when the queue is already released").
+ * The stop then turns forceful and logs six errors. Holding one background task from the
+ * start of the shutdown until the queue reports itself released lets the hand-back run as
+ * the library intends. `background` is private API: without it (another version) we do
+ * nothing, and test/workers/shutdown.test.ts says whether that version needs this.
+ */
+function holdLocalQueueThroughRelease(events: WorkerEvents): void {
+  type Queue = { mode: string; background?: (work: Promise<void>) => void };
+  let queue: Queue | undefined;
+  events.on('localQueue:init', ({ localQueue }) => {
+    queue = localQueue as unknown as Queue;
+  });
+  events.on('pool:gracefulShutdown', () => {
+    if (!queue || queue.mode === 'RELEASED' || typeof queue.background !== 'function') return;
+    let done!: () => void;
+    queue.background(new Promise<void>((resolve) => (done = resolve)));
+    const onMode = ({ newMode }: { newMode: string }) => {
+      if (newMode !== 'RELEASED') return;
+      events.off('localQueue:setMode', onMode);
+      done();
+    };
+    events.on('localQueue:setMode', onMode);
+    // The release follows this event synchronously; should it ever not, never block the stop.
+    setImmediate(done);
+  });
+}
+
+/** A running worker: Graphile Worker's runner, plus the jobs it is running right now. */
+export type WorkerRunner = Runner & { runningJobs(): string[] };
+
+export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
   // The ids this process locks jobs under, learnt from the runner's events as it starts.
   const ids = new Set<string>();
   const events = new EventEmitter() as WorkerEvents;
   events.on('pool:create', ({ workerPool }) => ids.add(workerPool.id));
   events.on('worker:create', ({ worker }) => ids.add(worker.workerId));
+  // What a stop waits for, named in the log when shutdown overruns its deadline.
+  const running = new Map<string, string>();
+  events.on('job:start', ({ job }) => running.set(job.id, `${job.task_identifier} #${job.id}`));
+  events.on('job:complete', ({ job }) => running.delete(job.id));
+  holdLocalQueueThroughRelease(events);
   const outbound = deps.outbound ?? { allowlist: [], allowHttp: false };
   // Pages are drawn in threads (their first render starts them), off this event loop.
   const renderer = deps.storage ? createRenderPool(deps.render) : undefined;
@@ -134,5 +173,5 @@ export async function startWorker(deps: WorkerDeps): Promise<Runner> {
     if (renderer) await forgetDecodedImages();
     await forgetWorkers(deps.pool, [...ids]).catch(() => undefined);
   };
-  return runner;
+  return Object.assign(runner, { runningJobs: () => [...running.values()] });
 }

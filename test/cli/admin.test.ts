@@ -11,7 +11,9 @@ afterAll(() => server.close());
 
 const run = (...args: string[]) => admin(server.db.url, args);
 
-describe('npm run admin', () => {
+// Each call is a new Node process (about 0.3 s of CPU, several seconds of wall time on a loaded
+// 2-core machine), and the first test makes eight of them.
+describe('npm run admin', { timeout: 60_000 }, () => {
   it('creates an account with a selected brand, a key that works, and manages the account', async () => {
     const created = await run(
       'account',

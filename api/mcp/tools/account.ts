@@ -26,7 +26,7 @@ export const ACCOUNT_TOOLS = [
     name: 'list_brands',
     title: 'List brands',
     description:
-      "The account's brands: numeric id (the brand_id other tools take), uuid (create_design takes it), name, time zone of its posting slots, and which one is selected (the default wherever brand_id is omitted). Use this tool when you need to: pick the brand to post for.",
+      "The account's brands: id (the brand_id other tools take), uuid (create_design takes it), and which one is selected (the default wherever brand_id is omitted). Use this tool when you need to: pick the brand to post for.",
     input: NoArguments,
     output: z.object({ brands: z.array(Brand.extend({ selected: z.boolean() })) }),
     scope: 'read',

@@ -20,10 +20,14 @@ import {
   listTemplates,
   TemplateSummary,
 } from '../../../core/designs/templates.ts';
+import { summarisedInOutputs } from '../jsonSchema.ts';
 import { defineTool, type ToolContext, TRUNCATION } from '../registry.ts';
 
 const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 const write = { readOnlyHint: false, destructiveHint: false, openWorldHint: false };
+
+// design_post spells the design state out; the other tools that change a design say so.
+const DesignAnswer = summarisedInOutputs(DesignState, 'The design, as design_post answers it.');
 
 const designDeps = (ctx: ToolContext) => ({
   pool: ctx.pool,
@@ -36,7 +40,7 @@ export const CANVAS_TOOLS = [
     name: 'list_design_templates',
     title: 'List design templates',
     description:
-      'Canvas templates with their niche, native aspect (shape), text slots, premium flag (premium needs the pro plan) and a thumbnail address. Page by advancing offset by the number of rows returned until a page is empty. Use this tool when you need to: pick a template for create_design, a post with a layout, or design_post.',
+      'Canvas templates (premium ones need the pro plan). Page by advancing offset by the number of rows returned until a page is empty. Use this tool when you need to: pick a template for create_design, a post with a layout, or design_post.',
     input: ListTemplatesQuery,
     output: z.object({ templates: z.array(TemplateSummary), ...TRUNCATION }),
     scope: 'read',
@@ -48,7 +52,7 @@ export const CANVAS_TOOLS = [
     name: 'get_layers',
     title: 'Get the layers of a design',
     description:
-      'A compact list of the layers of a design (by post_id or design_id): page, index, cid, kind, a short summary and the frame (x, y, w, h, rotation in canvas pixels), plus layout_version. Use this tool when you need to: find the index or cid of a layer before edit_layers, or read the current layout_version.',
+      'A compact list of the layers of a design (by post_id or design_id), with layout_version. Use this tool when you need to: find the index or cid of a layer before edit_layers, or read the current layout_version.',
     input: DesignRef,
     output: LayersView.extend(TRUNCATION),
     scope: 'read',
@@ -62,7 +66,7 @@ export const CANVAS_TOOLS = [
     description:
       'Creates a design master for a brand from a template (default blank), with an optional headline in its headline slot, and renders it. No post is created and nothing is scheduled; link posts to it with POST /v1/posts and design_id, or edit it with edit_layers and design_post (design_id). Use this tool when you need to: start a graphic to reuse across several posts.',
     input: CreateDesignInput,
-    output: DesignState.extend(TRUNCATION),
+    output: DesignAnswer,
     scope: 'publish',
     annotations: { ...write, idempotentHint: false },
     run: async (ctx, args) => createDesign(designDeps(ctx), ctx.principal, args),
@@ -94,9 +98,9 @@ export const CANVAS_TOOLS = [
     name: 'edit_layers',
     title: 'Edit layers',
     description:
-      'Applies up to 40 ops in order to a design, all or nothing, then re-renders: set (fields of a layer: text, x, y, w, h, color, size, font, asset_id of an owned image, ...), add (a whole layer, at index or on top), delete, move (to a new index). Each op targets a current index (with page for carousels) or a cid; untouched layers keep their cid. Give the layout_version you read; a stale one is refused. Use this tool when you need to: change a headline, swap an image, nudge or restyle a layer.',
+      'Applies up to 40 ops in order to a design, all or nothing, then re-renders: set (fields of a layer, e.g. text, x, color, asset_id of an owned image), add, delete, move. Each op targets a current index (with page for carousels) or a cid; untouched layers keep their cid. Give the layout_version you read; a stale one is refused. Use this tool when you need to: change a headline, swap an image, nudge or restyle a layer.',
     input: EditLayersInput,
-    output: DesignState.extend(TRUNCATION),
+    output: DesignAnswer,
     scope: 'publish',
     annotations: { ...write, idempotentHint: false },
     run: async (ctx, args) => editLayers(designDeps(ctx), ctx.principal, args),

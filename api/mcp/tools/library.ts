@@ -13,6 +13,7 @@ import {
 } from '../../../core/assets/schema.ts';
 import { deleteAsset, listAssets, uploadImage } from '../../../core/assets/service.ts';
 import { IdInput } from '../../../core/ids.ts';
+import { summarisedInOutputs } from '../jsonSchema.ts';
 import { defineTool } from '../registry.ts';
 
 export const LIBRARY_TOOLS = [
@@ -31,7 +32,7 @@ export const LIBRARY_TOOLS = [
     name: 'upload_asset',
     title: 'Upload an asset',
     description:
-      'Adds an image or video to the media library, from a public URL (a direct link to the file; pages are refused) or from base64 image bytes (at most 15 MB). Videos from your machine go through the REST chunked upload instead. Use this tool when you need to: get an asset id to attach to a post.',
+      'Adds an image or video to the media library from a public URL (a direct link to the file, not a page) or base64 image bytes (at most 15 MB); local videos go through the REST chunked upload. Use this tool when you need to: get an asset id to attach to a post.',
     input: z
       .object({
         url: z
@@ -53,7 +54,7 @@ export const LIBRARY_TOOLS = [
         (a) => (a.url === undefined) !== (a.data_base64 === undefined),
         'give exactly one of url or data_base64',
       ),
-    output: Asset,
+    output: summarisedInOutputs(Asset, 'The new asset, as list_assets answers each.'),
     scope: 'media',
     annotations: {
       readOnlyHint: false,

@@ -28,11 +28,14 @@ import {
   unschedulePost,
   updatePost,
 } from '../../../core/posts/service.ts';
+import { summarisedInOutputs } from '../jsonSchema.ts';
 import { defineTool } from '../registry.ts';
 
 const PostId = IdInput.describe('Post id (from list_posts or create_post).');
 const ById = z.object({ post_id: PostId }).strict();
-const PostOut = z.object({ post: Post });
+// get_post spells a post out; the other tools answer posts the same way and say so.
+const PostAsGetPost = summarisedInOutputs(Post, 'A post, as get_post answers it (less layout).');
+const PostOut = z.object({ post: PostAsGetPost });
 const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 const write = { readOnlyHint: false, destructiveHint: false, openWorldHint: false };
 
@@ -41,9 +44,9 @@ export const POST_TOOLS = [
     name: 'list_posts',
     title: 'List posts',
     description:
-      'Posts of one status for a brand, newest first (drafts by default; at most 100, no paging). Statuses: draft, approved, rejected, scheduled, publishing, published, failed. Use this tool when you need to: review drafts, see what is scheduled, or reconcile published and failed posts.',
+      'Posts of one status for a brand, newest first (drafts by default; at most 100, no paging). Use this tool when you need to: review drafts, see what is scheduled, or reconcile published and failed posts.',
     input: ListPostsQuery,
-    output: z.object({ posts: z.array(Post) }),
+    output: z.object({ posts: z.array(PostAsGetPost) }),
     scope: 'read',
     annotations: readOnly,
     run: async (ctx, args) => ({ posts: await listPosts(ctx.pool, ctx.principal, args) }),
@@ -53,7 +56,7 @@ export const POST_TOOLS = [
     name: 'get_post',
     title: 'Get a post',
     description:
-      'One full post: copy, hashtags, status, schedule, attachments, its Canvas layout and layout_version when it shows a design, rejection, and its publication outcome (external_post_id, permalink_url, error). Use this tool when you need to: read a post before editing it, or check whether it was published.',
+      'One full post, with its Canvas layout and layout_version when it shows a design, and its publication outcome. Use this tool when you need to: read a post before editing it, or check whether it was published.',
     input: ById,
     output: z.object({
       post: Post.extend({

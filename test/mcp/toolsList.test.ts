@@ -1,0 +1,93 @@
+// tools/list is read into an agent's context on every connection, so its size is budgeted:
+// under 60 KB once every SPEC tool exists, and today's tools well under that. Each schema
+// stays valid and self-contained: its only references point into its own $defs.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '../../core/accounts/plans.ts';
+import { setFeature } from '../../core/accounts/service.ts';
+import { call, makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
+
+/** The ceiling with all of SPEC.md's tools (about 60, parked ones included). */
+const FULL_LIST_BUDGET = 60_000;
+/** Today's 25 tools: the Canvas ones are the heaviest; the ~36 still to come get the rest. */
+const TODAY_BUDGET = 42_000;
+
+let server: TestServer;
+let key: string;
+beforeAll(async () => {
+  server = await startServer();
+  const acct = await makeAccount(server.pool, 'business');
+  await setFeature(server.pool, acct.accountId, 'parked_video', true);
+  key = await makeKey(server.pool, acct.accountId, [...SCOPES]);
+});
+afterAll(() => server.close());
+
+const listTools = async () => {
+  const res = await call(server, 'POST', '/mcp', {
+    key,
+    body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+    headers: { accept: 'application/json' },
+  });
+  expect(res.status).toBe(200);
+  return res.body.result.tools as {
+    name: string;
+    inputSchema: Record<string, unknown>;
+    outputSchema: Record<string, unknown>;
+  }[];
+};
+
+/** Every `$ref` in a schema. */
+const refsIn = (node: unknown): string[] =>
+  Array.isArray(node)
+    ? node.flatMap(refsIn)
+    : node && typeof node === 'object'
+      ? Object.entries(node).flatMap(([k, v]) => (k === '$ref' ? [String(v)] : refsIn(v)))
+      : [];
+
+describe('tools/list for a key with every scope and the parked gate', () => {
+  it('stays within its size budget', async () => {
+    const tools = await listTools();
+    const bytes = Buffer.byteLength(JSON.stringify({ tools }));
+    expect(tools.length).toBeGreaterThanOrEqual(25);
+    expect(bytes).toBeLessThan(FULL_LIST_BUDGET);
+    expect(bytes).toBeLessThan(TODAY_BUDGET);
+    // No single tool spells out what another already does (design_post was 33 KB).
+    for (const t of tools) expect(JSON.stringify(t).length, t.name).toBeLessThan(8_500);
+  });
+
+  it('gives valid JSON Schemas whose references stay inside their own $defs', async () => {
+    const ajv = new Ajv2020({ strict: false });
+    for (const t of await listTools()) {
+      for (const schema of [t.inputSchema, t.outputSchema]) {
+        expect(() => ajv.compile(schema), t.name).not.toThrow();
+        const defs = Object.keys((schema.$defs as object | undefined) ?? {});
+        for (const ref of refsIn(schema))
+          expect(
+            defs.map((d) => `#/$defs/${d}`),
+            `${t.name} ${ref}`,
+          ).toContain(ref);
+      }
+    }
+  });
+
+  it('describes the layout once: design_post takes it in full, outputs only name it', async () => {
+    const tools = await listTools();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    const input = byName.get('design_post')!.inputSchema as any;
+    expect(input.properties.layout.properties.canvas).toBeDefined();
+    expect(JSON.stringify(input)).toContain('"const":"doodle"');
+    const state = byName.get('design_post')!.outputSchema as any;
+    expect(state.properties.layout).toEqual({
+      type: 'object',
+      description: expect.stringContaining('as design_post takes it'),
+    });
+    // get_post spells the post out; approve_post answers one and says so.
+    expect(
+      (byName.get('get_post')!.outputSchema as any).properties.post.properties.status.enum,
+    ).toContain('scheduled');
+    expect((byName.get('approve_post')!.outputSchema as any).properties.post).toEqual({
+      type: 'object',
+      description: expect.stringContaining('as get_post answers it'),
+    });
+  });
+});
