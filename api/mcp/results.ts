@@ -13,32 +13,51 @@ function largestArray(result: Record<string, unknown>): string | undefined {
   return best;
 }
 
-/** Cuts the longest string in `value` (deeply) to `keep` characters, with a marker. */
-function cutLongestString(value: unknown, keep: number): unknown {
-  let longest:
-    | { holder: Record<string, unknown> | unknown[]; key: string | number; len: number }
-    | undefined;
-  const visit = (node: unknown) => {
-    if (Array.isArray(node)) {
-      for (const [i, v] of node.entries()) consider(node, i, v);
-    } else if (node && typeof node === 'object')
-      for (const [k, v] of Object.entries(node)) consider(node as Record<string, unknown>, k, v);
-  };
-  const consider = (
-    holder: Record<string, unknown> | unknown[],
-    key: string | number,
-    v: unknown,
-  ) => {
-    if (typeof v === 'string') {
-      if (!longest || v.length > longest.len) longest = { holder, key, len: v.length };
-    } else visit(v);
-  };
-  const copy = structuredClone(value);
-  visit(copy);
-  if (!longest || longest.len <= keep) return undefined;
-  const text = (longest.holder as Record<string | number, string>)[longest.key]!;
-  (longest.holder as Record<string | number, string>)[longest.key] =
-    `${text.slice(0, keep)}… [truncated ${text.length - keep} characters]`;
+const marked = (text: string, keep: number) =>
+  `${text.slice(0, keep)}… [truncated ${text.length - keep} characters]`;
+
+/** Bytes a string takes in JSON text (quotes and escapes included). */
+const jsonBytes = (s: string) => Buffer.byteLength(JSON.stringify(s));
+
+/**
+ * A copy of `value` whose longest strings are cut, longest first, until its JSON text takes
+ * at most `limit` bytes, or every string is down to 64 characters (the result is then left
+ * over the limit). Each string is cut from its original text, at 4096 characters and then at
+ * halves of that, and the size is kept by arithmetic, not by serializing again: the work is
+ * linear in the strings, never a copy of the whole value per cut (a layout with many long
+ * texts once kept the event loop busy for minutes, re-cutting its own markers).
+ */
+function cutLongestStrings(value: unknown, bytes: number, limit: number): unknown {
+  const copy = JSON.parse(JSON.stringify(value)) as unknown;
+  const strings: {
+    holder: Record<string | number, unknown>;
+    key: string | number;
+    text: string;
+  }[] = [];
+  const stack: unknown[] = [copy];
+  while (stack.length) {
+    const node = stack.pop();
+    if (!node || typeof node !== 'object') continue;
+    for (const [key, v] of Object.entries(node)) {
+      if (typeof v === 'string') {
+        if (v.length > 64) strings.push({ holder: node as Record<string, unknown>, key, text: v });
+      } else if (v && typeof v === 'object') stack.push(v);
+    }
+  }
+  strings.sort((a, b) => b.text.length - a.text.length);
+  let size = bytes;
+  for (let keep = 4096; keep >= 64; keep = Math.floor(keep / 2))
+    for (const s of strings) {
+      if (size <= limit) return copy;
+      if (s.text.length <= keep) break;
+      const before = jsonBytes(s.holder[s.key] as string);
+      const cut = marked(s.text, keep);
+      const after = jsonBytes(cut);
+      // Cutting a string shorter than the marker would only lengthen it.
+      if (after >= before) continue;
+      s.holder[s.key] = cut;
+      size -= before - after;
+    }
   return copy;
 }
 
@@ -64,10 +83,8 @@ export function capResult(result: Record<string, unknown>): {
     }
     out = { ...out, [key]: items.slice(0, lo), omitted: items.length - lo };
   }
-  for (let keep = 4096; size(out) > RESULT_LIMIT_BYTES && keep >= 64; ) {
-    const cut = cutLongestString(out, keep) as Record<string, unknown> | undefined;
-    if (cut) out = cut;
-    else keep = Math.floor(keep / 2);
-  }
+  const bytes = size(out);
+  if (bytes > RESULT_LIMIT_BYTES)
+    out = cutLongestStrings(out, bytes, RESULT_LIMIT_BYTES) as Record<string, unknown>;
   return { result: out, text: JSON.stringify(out) };
 }
