@@ -17,9 +17,9 @@ import {
   findOpenUploadSession,
   insertUploadSession,
   recordUploadPart,
-  storageUse,
   uploadPartSizes,
 } from './db.ts';
+import { quotaExceeded } from './quota.ts';
 import {
   type Asset,
   type FinishUploadInput,
@@ -62,13 +62,11 @@ export async function initUpload(deps: MediaDeps, owner: Owner, input: InitUploa
     },
     quota,
   );
-  if (!session) {
-    const { used, reserved } = await storageUse(deps.pool, owner.accountId);
-    throw tooLarge(
-      `Storage quota of ${quota} bytes would be exceeded by size_bytes ${input.size_bytes} ` +
-        `(${used} used, ${reserved} reserved by unfinished uploads); delete assets first.`,
-    );
-  }
+  if (!session)
+    throw await quotaExceeded(deps.pool, owner.accountId, {
+      lead: `Storage quota of ${quota} bytes would be exceeded by size_bytes ${input.size_bytes}`,
+      advice: 'delete assets first.',
+    });
   const uploadId = session.id;
   const { parts, limit } = chunking(input.size_bytes, partBytes);
   const expiresAt = session.expires_at;

@@ -4,8 +4,8 @@
 import { findAccountById } from '../accounts/db.ts';
 import { STORAGE_QUOTA_BYTES } from '../accounts/plans.ts';
 import type { Queryable } from '../db/pool.ts';
-import { type RenderedPage, replaceDesignPages, storageUse } from './db.ts';
-import { tooLarge } from './spool.ts';
+import { type RenderedPage, replaceDesignPages } from './db.ts';
+import { quotaExceeded } from './quota.ts';
 
 export type { RenderedPage };
 
@@ -29,11 +29,12 @@ export async function fileDesignPages(
     quota,
   );
   if (filed) return filed;
-  const { used, reserved } = await storageUse(tx, design.accountId);
   const bytes = pages.reduce((sum, p) => sum + p.bytes, 0);
-  throw tooLarge(
-    `the ${pages.length} rendered page(s) take ${bytes} bytes, and the storage quota of ` +
-      `${quota} bytes would be exceeded (${used} used, the current pages included, ${reserved} ` +
-      'reserved by unfinished uploads); delete assets, then render again.',
-  );
+  throw await quotaExceeded(tx, design.accountId, {
+    lead:
+      `the ${pages.length} rendered page(s) take ${bytes} bytes, and the storage quota of ` +
+      `${quota} bytes would be exceeded`,
+    usedNote: ', the current pages included',
+    advice: 'delete assets, then render again.',
+  });
 }

@@ -18,10 +18,10 @@ import {
   insertAssetWithinQuota,
   insertUploadedAsset,
   type StoredAsset,
-  storageUse,
   storageUsedBytes,
 } from './db.ts';
 import { checkImage } from './imageCheck.ts';
+import { quotaExceeded } from './quota.ts';
 import {
   type Asset,
   type AssetList,
@@ -102,11 +102,10 @@ export async function fileWithinQuota(
     : await insertAssetWithinQuota(deps.pool, asset, quota);
   if (row === 'closed') throw notFound('Upload session');
   if (row) return row as AssetRow;
-  const { used, reserved } = await storageUse(deps.pool, owner.accountId);
-  throw tooLarge(
-    `Storage quota of ${quota} bytes would be exceeded (${used} used, ${reserved} reserved by ` +
-      'unfinished uploads); delete assets first.',
-  );
+  throw await quotaExceeded(deps.pool, owner.accountId, {
+    lead: `Storage quota of ${quota} bytes would be exceeded`,
+    advice: 'delete assets first.',
+  });
 }
 
 /** Stores a raw image upload as an asset. Video and audio are refused here. */
