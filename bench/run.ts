@@ -22,16 +22,28 @@ const instant = {
 };
 const connectors: Connectors = { mastodon: instant };
 const svc = await startBenchService({ connectors });
+// BENCH_ONLY=heavyRender,me runs just those (names as below).
+const benches: Record<string, () => Promise<unknown>> = {
+  me: () => benchMe(svc, seconds),
+  posts: () => benchPostsApi(svc, seconds),
+  mcp: () => benchMcp(svc, seconds),
+  publicationDelay: () => benchPublicationDelay(svc),
+  webhooks: () => benchWebhooks(svc),
+  rawUpload: () => benchRawUpload(svc, seconds),
+  chunkedMemory: () => benchChunkedMemory(svc, 500),
+  renders: () => benchRenders(svc),
+  heavyRender: () => benchHeavyRender(svc),
+};
+const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
+const unknown = only?.filter((name) => !(name in benches)) ?? [];
+if (unknown.length) {
+  await svc.stop();
+  throw new Error(
+    `BENCH_ONLY: unknown ${unknown.join(', ')}; known: ${Object.keys(benches).join(', ')}`,
+  );
+}
 try {
-  await benchMe(svc, seconds);
-  await benchPostsApi(svc, seconds);
-  await benchMcp(svc, seconds);
-  await benchPublicationDelay(svc);
-  await benchWebhooks(svc);
-  await benchRawUpload(svc, seconds);
-  await benchChunkedMemory(svc, 500);
-  await benchRenders(svc);
-  await benchHeavyRender(svc);
+  for (const [name, run] of Object.entries(benches)) if (!only || only.includes(name)) await run();
 } finally {
   await svc.stop();
 }
