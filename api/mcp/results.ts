@@ -1,5 +1,7 @@
-// Tool results are capped at 40 KB (SPEC.md "MCP"): list items are dropped from the end, and
-// then the longest strings are cut, always with an explicit marker, never as cut JSON.
+// Tool results are capped at 40 KB (SPEC.md "MCP"), always with an explicit marker, never as
+// cut JSON: list items are dropped from the end; a Canvas layout too large to fit is left out
+// whole (its layers are read in parts with get_layers); then the longest strings are cut; and
+// last, whatever still does not fit is left out by name.
 
 export const RESULT_LIMIT_BYTES = 40 * 1024;
 
@@ -61,7 +63,46 @@ function cutLongestStrings(value: unknown, bytes: number, limit: number): unknow
   return copy;
 }
 
-/** The result within the limit, and its JSON text (serialized once). */
+/** Members whose values another tool reads in parts: left out whole rather than cut. */
+const READ_ELSEWHERE: Record<string, string> = {
+  layout: 'read its layers with get_layers (design_post and edit_layers take layout_version)',
+};
+
+type Found = { key: string; path: string };
+
+/** `node` with the member at `path` set to null: shallow copies along the path, no more. */
+function withoutAt(node: Record<string, unknown>, path: string[]): Record<string, unknown> {
+  const [head, ...rest] = path as [string, ...string[]];
+  return {
+    ...node,
+    [head]: rest.length ? withoutAt(node[head] as Record<string, unknown>, rest) : null,
+  };
+}
+
+/** Members named in READ_ELSEWHERE, in the result or one object down (get_post's post). */
+function readElsewhere(result: Record<string, unknown>): Found[] {
+  const found: Found[] = [];
+  const visit = (node: Record<string, unknown>, prefix: string, depth: number) => {
+    for (const [key, value] of Object.entries(node)) {
+      if (value === null || typeof value !== 'object') continue;
+      if (key in READ_ELSEWHERE) found.push({ key, path: `${prefix}${key}` });
+      else if (depth < 1 && !Array.isArray(value))
+        visit(value as Record<string, unknown>, `${prefix}${key}.`, depth + 1);
+    }
+  };
+  visit(result, '', 0);
+  return found;
+}
+
+/** Top-level members that are objects or lists, largest first, with their sizes. */
+function largestMembers(result: Record<string, unknown>) {
+  return Object.entries(result)
+    .filter(([, v]) => v !== null && typeof v === 'object')
+    .map(([key, v]) => ({ key, bytes: size(v) }))
+    .sort((a, b) => b.bytes - a.bytes);
+}
+
+/** The result within the limit, and its JSON text (serialized once more at most). */
 export function capResult(result: Record<string, unknown>): {
   result: Record<string, unknown>;
   text: string;
@@ -83,8 +124,35 @@ export function capResult(result: Record<string, unknown>): {
     }
     out = { ...out, [key]: items.slice(0, lo), omitted: items.length - lo };
   }
-  const bytes = size(out);
+  const omitted: string[] = [];
+  const notes: string[] = [];
+  let bytes = size(out);
+  // A layout with cut texts, handed back to design_post, would store the cut: leave it out.
+  if (bytes > RESULT_LIMIT_BYTES)
+    for (const found of readElsewhere(out)) {
+      out = withoutAt(out, found.path.split('.'));
+      omitted.push(found.path);
+      notes.push(`${found.path}: ${READ_ELSEWHERE[found.key]}`);
+    }
+  if (omitted.length) bytes = size(withOmissions(out, omitted, notes));
   if (bytes > RESULT_LIMIT_BYTES)
     out = cutLongestStrings(out, bytes, RESULT_LIMIT_BYTES) as Record<string, unknown>;
+  // Last, what still does not fit (numbers, many short strings) is left out by name.
+  if (size(withOmissions(out, omitted, notes)) > RESULT_LIMIT_BYTES) {
+    notes.push('too large for one result: read it in smaller parts (a filter, a page, an id)');
+    for (const member of largestMembers(out)) {
+      out = { ...out, [member.key]: null };
+      omitted.push(member.key);
+      if (size(withOmissions(out, omitted, notes)) <= RESULT_LIMIT_BYTES) break;
+    }
+  }
+  out = withOmissions(out, omitted, notes);
   return { result: out, text: JSON.stringify(out) };
+}
+
+/** The result with the names of what was left out and what to do instead, if anything was. */
+function withOmissions(out: Record<string, unknown>, omitted: string[], notes: string[]) {
+  return omitted.length
+    ? { ...out, omitted_fields: omitted, truncated_note: notes.join('; ') }
+    : out;
 }

@@ -217,6 +217,28 @@ describe('get_layers and edit_layers', () => {
 });
 
 describe('design_post, get_post and preview_design on a post', () => {
+  it('answers get_post of a layout over the 40 KB result cap without it, pointing to get_layers', async () => {
+    const shape = (i: number) => ({ kind: 'shape', shape: 'rect', x: i, y: i, w: 40, h: 40 });
+    const pages = Array.from({ length: 4 }, () => ({
+      layers: Array.from({ length: 160 }, (_, i) => shape(i)),
+    }));
+    const created = await call(server, 'POST', '/v1/posts', {
+      key,
+      body: { platform: 'bluesky', body: 'Big', brand_id: acct.brandId, layout: { pages } },
+    });
+    expect(created.status).toBe(201);
+    // The SDK's client checks structuredContent against the tool's output schema.
+    const got = await tool('get_post', { post_id: created.body.id });
+    expect(got.isError, got.text).toBeFalsy();
+    expect(Buffer.byteLength(got.text)).toBeLessThanOrEqual(40 * 1024);
+    expect(got.data).toMatchObject({ truncated: true, omitted_fields: ['post.layout'] });
+    expect(got.data.truncated_note).toMatch(/get_layers/);
+    expect(got.data.post).toMatchObject({ body: 'Big', layout: null, layout_version: 1 });
+    const layers = await tool('get_layers', { post_id: created.body.id });
+    expect(layers.isError, layers.text).toBeFalsy();
+    expect(layers.data.layout_version).toBe(1);
+  });
+
   it('replaces the layout of a post, shows it in get_post and previews the page', async () => {
     const created = await call(server, 'POST', '/v1/posts', {
       key,
