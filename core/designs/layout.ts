@@ -120,7 +120,10 @@ export const ShapeLayer = z
   })
   .strict();
 
-const Point = z.union([z.tuple([Px, Px]), z.tuple([Px, Px, z.number().min(0).max(1)])]);
+// One tuple with an optional pressure, not a union of two tuples: a union tries both shapes
+// for each of a layout's up to 400,000 points (150 ms of the API's event loop for 40,000
+// points with pressure, 8 ms this way), and its errors only say "Invalid input".
+const Point = z.tuple([Px, Px, z.number().min(0).max(1).optional()]);
 
 export const DoodleLayer = z
   .object({

@@ -114,3 +114,37 @@ describe('applyLayerOps', () => {
     ).toThrow(/at most 160 layers/);
   });
 });
+
+describe('doodle points', () => {
+  const doodle = (points: unknown[]) => ({
+    layers: [{ kind: 'doodle', x: 0, y: 0, w: 100, strokes: [{ points }] }],
+  });
+
+  it('take [x, y] and [x, y, pressure]', () => {
+    const parsed = Layout.parse(
+      doodle([
+        [1, 2],
+        [3, 4, 0.5],
+      ]),
+    );
+    expect(parsed.layers![0]).toMatchObject({
+      strokes: [
+        {
+          points: [
+            [1, 2],
+            [3, 4, 0.5],
+          ],
+        },
+      ],
+    });
+  });
+
+  it('name the point and the member that is wrong, not just "Invalid input"', () => {
+    const result = Layout.safeParse(doodle([[1, 2], [3, 4, 7], [5]]));
+    const issues = result.error!.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    expect(issues).toEqual([
+      expect.stringMatching(/^layers\.0\.strokes\.0\.points\.1\.2: .*<=1/),
+      expect.stringMatching(/^layers\.0\.strokes\.0\.points\.2: .*>=2 items/),
+    ]);
+  });
+});
