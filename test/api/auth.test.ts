@@ -11,6 +11,8 @@ let server: TestServer;
 beforeAll(async () => {
   server = await startServer({
     // Routes declaring a scope and a feature, to exercise the declared-requirement checks.
+    // Test-only: no real route needs a feature yet (agent tasks and the engagement inbox are
+    // not built); when one exists, this test should drive it instead.
     extend: async (app) => {
       await app.register(async (scoped) => {
         scoped.addHook('onRequest', bearerAuthHook(app.auth));

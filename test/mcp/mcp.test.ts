@@ -32,6 +32,8 @@ const slowTool = defineTool({
     return { text: args.text };
   },
 });
+// Test-only: no real tool is parked or gated yet (the parked video tools are not built);
+// when one exists, the gate tests below should call it instead of this stand-in.
 const parkedTool = defineTool({
   name: 'video_status',
   title: 'Video status',
