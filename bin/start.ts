@@ -58,7 +58,14 @@ async function main(role: Role) {
       mediaUrlSecret,
       logger: log,
     });
-    await app.listen({ port: config.port, host: config.host });
+    try {
+      await app.listen({ port: config.port, host: config.host });
+    } catch (err) {
+      // Stop what started (the worker, an embedded Postgres) before saying what to change.
+      for (const stage of stages) await stage.stop().catch(() => undefined);
+      await db.close().catch(() => undefined);
+      throw listenError(err, config.host, config.port);
+    }
     // API first (stop taking work), then workers, then the database.
     stages.unshift({ name: 'api', stop: () => app.close(), open: () => app.openWork() });
   }
@@ -102,6 +109,21 @@ async function main(role: Role) {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** A listen failure as a sentence naming the setting to change, not a stack trace. */
+function listenError(err: unknown, host: string, port: number): Error {
+  const code = (err as NodeJS.ErrnoException).code;
+  const why: Record<string, string> = {
+    EADDRINUSE: `port ${port} is in use: stop what holds it or set PORT`,
+    EACCES: `port ${port} needs privileges: set PORT to 1024 or above`,
+    ENOTFOUND: `HOST "${host}" is not an address or a name this machine resolves: set HOST to an IP address such as 127.0.0.1 or 0.0.0.0`,
+    EAI_AGAIN: `HOST "${host}" could not be resolved: set HOST to an IP address such as 127.0.0.1 or 0.0.0.0`,
+    EADDRNOTAVAIL: `HOST "${host}" is not an address of this machine: set HOST to one of its addresses, 127.0.0.1 or 0.0.0.0`,
+  };
+  return code && why[code]
+    ? new ConfigError(`Cannot listen on ${host}:${port}: ${why[code]}.`)
+    : (err as Error);
 }
 
 const role = (process.argv[2] ?? 'all') as Role;

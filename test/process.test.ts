@@ -35,4 +35,23 @@ describe('npm start', () => {
       await db.drop();
     }
   });
+
+  it('says which setting to change when it cannot listen, stopping what it started', async () => {
+    const db = await freshDatabase();
+    try {
+      // 192.0.2.1 (TEST-NET-1) is no address of this machine: binding fails, nothing is sent.
+      const failed = startProcess('all', { DATABASE_URL: db.url, HOST: '192.0.2.1' });
+      const err = await failed.then(
+        () => new Error('it listened'),
+        (e: Error) => e,
+      );
+      expect(err.message).toMatch(/^exited with 1:/);
+      expect(err.message).toContain(
+        'Cannot listen on 192.0.2.1:0: HOST "192.0.2.1" is not an address of this machine',
+      );
+      expect(err.message).not.toMatch(/\n\s+at /);
+    } finally {
+      await db.drop();
+    }
+  });
 });
