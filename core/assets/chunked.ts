@@ -27,7 +27,7 @@ import {
   MAX_PARTS,
   type PartQuery,
 } from './schema.ts';
-import { fileWithinQuota, type MediaDeps, type Owner, toAsset } from './service.ts';
+import { assetBrand, fileWithinQuota, type MediaDeps, type Owner, toAsset } from './service.ts';
 import { byteMeter, spoolToTemp, tooLarge } from './spool.ts';
 
 const MIN_PART_BYTES = 8 * 1024 * 1024;
@@ -55,7 +55,7 @@ export async function initUpload(deps: MediaDeps, owner: Owner, input: InitUploa
     deps.pool,
     {
       accountId: owner.accountId,
-      brandId: input.brand_id ?? null,
+      brandId: assetBrand(owner, input.brand_id),
       filename: input.filename,
       sizeBytes: input.size_bytes,
       partBytes,

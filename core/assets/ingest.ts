@@ -7,7 +7,7 @@ import { invalid } from '../errors.ts';
 import { getFollowing, OutboundRefused } from '../outbound/guard.ts';
 import { fileMediaFile } from './chunked.ts';
 import { type Asset, type IngestInput, MAX_CHUNKED_BYTES } from './schema.ts';
-import { type MediaDeps, type Owner, uploadImage } from './service.ts';
+import { assetBrand, type MediaDeps, type Owner, uploadImage } from './service.ts';
 import { spoolToTemp, tooLarge } from './spool.ts';
 
 const MAX_REDIRECTS = 3;
@@ -74,7 +74,11 @@ export async function ingestFromUrl(
       throw tooLarge(message);
     }
     const spooled = await spoolToTemp(response, MAX_CHUNKED_BYTES, message, deps.tempDir);
-    return fileMediaFile(deps, owner, spooled, { brandId: input.brand_id ?? null, filename, loc });
+    return fileMediaFile(deps, owner, spooled, {
+      brandId: assetBrand(owner, input.brand_id),
+      filename,
+      loc,
+    });
   }
 
   response.destroy();

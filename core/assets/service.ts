@@ -45,7 +45,11 @@ export type MediaDeps = {
   /** ffprobe and ffmpeg, with their time limit: every run on user media goes through them. */
   tools: MediaTools;
 };
-export type Owner = { accountId: string; plan: Plan };
+export type Owner = { accountId: string; plan: Plan; selectedBrandId?: string | null };
+
+/** An asset's brand: the one given, else the one selected in the dashboard (CONTRACT.md). */
+export const assetBrand = (owner: Owner, given: string | undefined): string | null =>
+  given ?? owner.selectedBrandId ?? null;
 
 export type AssetRow = {
   id: string;
@@ -141,7 +145,7 @@ export async function uploadImage(
 
     const row = await fileWithinQuota(deps, owner, {
       accountId: owner.accountId,
-      brandId: upload.brand_id ?? null,
+      brandId: assetBrand(owner, upload.brand_id),
       kind: 'image',
       mime,
       bytes: spooled.bytes,

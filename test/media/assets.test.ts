@@ -304,6 +304,10 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
           (a: any) => a.filename,
         ),
       ).toEqual(['logo.jpg']);
+      // Uploads without brand_id belong to the brand selected in the dashboard (CONTRACT.md).
+      expect(
+        (await call(server, 'GET', `/v1/assets?brand_id=${acct.brandId}`, { key: k })).body.assets,
+      ).toHaveLength(5);
       expect((await call(server, 'GET', '/v1/assets?limit=0', { key: k })).status).toBe(422);
       expect((await call(server, 'GET', '/v1/assets?limit=201', { key: k })).status).toBe(422);
       expect(
