@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import { buildApp } from '../api/app.ts';
 import { ConfigError, loadConfig } from '../core/config.ts';
 import { credentialsKey } from '../core/connections/credentials.ts';
+import { PoolError, parsePools, WORKER_POOLS } from '../core/jobs/pools.ts';
 import { createLogger } from '../core/logger.ts';
 import { outboundPolicy } from '../core/outbound/guard.ts';
 import { openDatabase } from '../core/runtime.ts';
@@ -18,8 +19,10 @@ import { startWorker } from '../workers/index.ts';
 const ROLES = ['all', 'api', 'worker', 'migrate'] as const;
 type Role = (typeof ROLES)[number];
 
-async function main(role: Role) {
+async function main(role: Role, poolArg: string | undefined) {
   const config = loadConfig();
+  // `--pool video,render` overrides WORKER_POOLS for this process.
+  const pools = poolArg === undefined ? config.workerPools : parsePools(poolArg);
   const log = createLogger(config.logLevel);
   const db = await openDatabase(config, log);
   if (role === 'migrate') {
@@ -33,6 +36,8 @@ async function main(role: Role) {
     const runner = await startWorker({
       pool: db.pool,
       concurrency: config.workerConcurrency,
+      pools,
+      poolConcurrency: config.poolConcurrency,
       log: log.child({ role: 'worker' }),
       outbound: outboundPolicy(config),
       storage: storageFor(config),
@@ -46,7 +51,13 @@ async function main(role: Role) {
       ),
     });
     stages.push({ name: 'worker', stop: () => runner.stop(), open: () => runner.runningJobs() });
-    log.info({ concurrency: config.workerConcurrency }, 'worker started');
+    log.info(
+      {
+        pools: Object.fromEntries(runner.pools.map((p) => [p, config.poolConcurrency[p]])),
+        idle_pools: pools.filter((p) => !runner.pools.includes(p)),
+      },
+      'worker started',
+    );
   }
   if (role === 'all' || role === 'api') {
     const sessionSecret = config.sessionSecret ?? loadLocalSecrets(config.dataDir).sessionSecret;
@@ -126,12 +137,18 @@ function listenError(err: unknown, host: string, port: number): Error {
     : (err as Error);
 }
 
-const role = (process.argv[2] ?? 'all') as Role;
-if (!ROLES.includes(role)) {
-  console.error(`usage: node bin/start.ts <${ROLES.join('|')}>`);
+const [roleArg = 'all', ...rest] = process.argv.slice(2);
+const role = roleArg as Role;
+const poolAt = rest.indexOf('--pool');
+const poolArg = poolAt === -1 ? undefined : (rest[poolAt + 1] ?? '');
+const extra = rest.filter((_, i) => i !== poolAt && i !== poolAt + 1);
+if (!ROLES.includes(role) || extra.length || (poolArg !== undefined && role === 'api')) {
+  console.error(
+    `usage: node bin/start.ts <${ROLES.join('|')}> [--pool ${WORKER_POOLS.join(',')}] (--pool: worker and all only)`,
+  );
   process.exit(2);
 }
-main(role).catch((err) => {
-  console.error(err instanceof ConfigError ? err.message : err);
+main(role, poolArg).catch((err) => {
+  console.error(err instanceof ConfigError || err instanceof PoolError ? err.message : err);
   process.exit(1);
 });

@@ -4,6 +4,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { defaultPoolConcurrency, parsePools, WORKER_POOLS, type WorkerPool } from './jobs/pools.ts';
 
 const boolean = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -115,6 +116,23 @@ const envSchema = z
     DATA_DIR: z.string().min(1).default('./data'),
     STORAGE: z.enum(['fs', 's3']).default('fs'),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
+    WORKER_POOLS: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        try {
+          return parsePools(v);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: (err as Error).message });
+          return z.NEVER;
+        }
+      }),
+    ...Object.fromEntries(
+      WORKER_POOLS.map((pool) => [
+        `WORKER_CONCURRENCY_${pool.toUpperCase()}`,
+        z.coerce.number().int().min(1).max(256).optional(),
+      ]),
+    ),
     RENDER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
     RENDER_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(30_000),
     SESSION_SECRET: secret.optional(),
@@ -180,6 +198,10 @@ export type Config = {
       }
     | undefined;
   workerConcurrency: number;
+  /** The task families a worker process runs (WORKER_POOLS; `--pool` overrides it). */
+  workerPools: WorkerPool[];
+  /** Jobs each pool runs at once in one process (WORKER_CONCURRENCY_<POOL>). */
+  poolConcurrency: Record<WorkerPool, number>;
   /**
    * Canvas pages drawn at once, each in its own thread; default: the cores in a worker
    * process, one less beside the API (`all`).
@@ -247,6 +269,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : undefined,
     workerConcurrency: e.WORKER_CONCURRENCY,
+    workerPools: e.WORKER_POOLS,
+    poolConcurrency: Object.fromEntries(
+      WORKER_POOLS.map((pool) => [
+        pool,
+        (e as Record<string, unknown>)[`WORKER_CONCURRENCY_${pool.toUpperCase()}`] ??
+          defaultPoolConcurrency(pool, e.WORKER_CONCURRENCY),
+      ]),
+    ) as Record<WorkerPool, number>,
     renderThreads: e.RENDER_THREADS,
     renderTimeoutMs: e.RENDER_TIMEOUT_MS,
     sessionSecret: e.SESSION_SECRET,

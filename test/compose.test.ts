@@ -5,12 +5,14 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfig } from '../core/config.ts';
+import { TASK_POOL } from '../core/jobs/tasks.ts';
 
-type Service = { environment?: Record<string, string>; volumes?: string[] };
+type Service = { environment?: Record<string, string>; volumes?: string[]; command?: string[] };
 const compose = parse(readFileSync('compose.yaml', 'utf8')) as {
   services: Record<string, Service>;
 };
-const { postgres, api, worker } = compose.services as Record<string, Service>;
+const { postgres, api } = compose.services as Record<string, Service>;
+const workers = Object.entries(compose.services).filter(([name]) => name.startsWith('worker'));
 
 /** Compose's interpolation of `${VAR:?message}` and `${VAR:-default}`. */
 function interpolate(value: string, env: Record<string, string>): string {
@@ -33,10 +35,21 @@ describe('compose.yaml', () => {
   });
 
   it('the API and the workers share the keys and the data volume', () => {
-    for (const name of [...SECRETS, 'DATABASE_URL'])
-      expect(worker!.environment![name]).toBe(api!.environment![name]);
     expect(api!.volumes).toContain('data:/data');
-    expect(worker!.volumes).toContain('data:/data');
+    for (const [, worker] of workers) {
+      for (const name of [...SECRETS, 'DATABASE_URL'])
+        expect(worker.environment![name]).toBe(api!.environment![name]);
+      expect(worker.volumes).toContain('data:/data');
+    }
+  });
+
+  it('runs a worker service per pool that has tasks, together every such pool', () => {
+    const pools = workers.map(([, w]) => {
+      const command = w.command!;
+      expect(command.slice(0, 2)).toEqual(['worker', '--pool']);
+      return command[2]!.split(',');
+    });
+    expect(pools.flat().sort()).toEqual([...new Set(Object.values(TASK_POOL))].sort());
   });
 
   it('with generated values in the environment, the service starts with them', () => {

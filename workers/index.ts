@@ -1,4 +1,7 @@
-// The worker role: a Graphile Worker runner on the shared pool, with one task per file.
+// The worker role: one Graphile Worker runner per worker pool (task family) on the shared
+// database pool, with one task per file. Graphile Worker only fetches jobs whose task its
+// runner knows, so each pool's runner has its own slots: a long render (or, later, a video
+// export) never holds the slots webhook deliveries and publications need.
 import { EventEmitter } from 'node:events';
 import {
   type Runner,
@@ -13,7 +16,8 @@ import type { Connectors } from '../core/connectors/connector.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { forgetDecodedImages } from '../core/designs/pageImages.ts';
 import { forgetWorkers, heartbeat, sweepDeadWorkers } from '../core/jobs/liveness.ts';
-import { crontabFor, TASK } from '../core/jobs/tasks.ts';
+import type { WorkerPool } from '../core/jobs/pools.ts';
+import { crontabFor, TASK, TASK_POOL, type TaskName } from '../core/jobs/tasks.ts';
 import type { Logger } from '../core/logger.ts';
 import type { OutboundPolicy } from '../core/outbound/guard.ts';
 import type { Storage } from '../core/storage/storage.ts';
@@ -26,7 +30,11 @@ import { renderDesign } from './renderDesign.ts';
 
 export type WorkerDeps = {
   pool: Pool;
+  /** Jobs each pool runs at once, unless `poolConcurrency` says otherwise for it. */
   concurrency: number;
+  /** The pools (task families) to run; every one when omitted. */
+  pools?: readonly WorkerPool[];
+  poolConcurrency?: Partial<Record<WorkerPool, number>>;
   log: Logger;
   /** Platform connectors; the shipped ones when omitted (tests and benchmarks add theirs). */
   connectors?: Connectors;
@@ -108,23 +116,23 @@ function holdLocalQueueThroughRelease(events: WorkerEvents): void {
   });
 }
 
-/** A running worker: Graphile Worker's runner, plus the jobs it is running right now. */
-export type WorkerRunner = Runner & { runningJobs(): string[] };
+/** The running worker: its pools' runners, stopped together, and the jobs they run now. */
+export type WorkerRunner = {
+  stop(reason?: string): Promise<void>;
+  runningJobs(): string[];
+  /** The pools that run here (a pool with no task yet has no runner). */
+  pools: WorkerPool[];
+};
 
 export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
-  // The ids this process locks jobs under, learnt from the runner's events as it starts.
+  // The ids this process locks jobs under, learnt from the runners' events as they start.
   const ids = new Set<string>();
-  const events = new EventEmitter() as WorkerEvents;
-  events.on('pool:create', ({ workerPool }) => ids.add(workerPool.id));
-  events.on('worker:create', ({ worker }) => ids.add(worker.workerId));
   // What a stop waits for, named in the log when shutdown overruns its deadline.
   const running = new Map<string, string>();
-  events.on('job:start', ({ job }) => running.set(job.id, `${job.task_identifier} #${job.id}`));
-  events.on('job:complete', ({ job }) => running.delete(job.id));
-  holdLocalQueueThroughRelease(events);
   const outbound = deps.outbound ?? { allowlist: [], allowHttp: false };
+  const wanted = new Set(deps.pools ?? (Object.values(TASK_POOL) as WorkerPool[]));
   // Pages are drawn in threads (their first render starts them), off this event loop.
-  const renderer = deps.storage ? createRenderPool(deps.render) : undefined;
+  const renderer = deps.storage && wanted.has('render') ? createRenderPool(deps.render) : undefined;
   const tasks = taskList({
     pool: deps.pool,
     connectors: deps.connectors ?? builtinConnectors({ outbound, storage: deps.storage }),
@@ -133,25 +141,43 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
     storage: deps.storage,
     renderer,
   });
-  const runner = await run({
-    pgPool: deps.pool,
-    concurrency: deps.concurrency,
-    noHandleSignals: true,
-    events,
-    taskList: tasks,
-    crontab: crontabFor(Object.keys(tasks)),
-    logger: workerLogger(deps.log),
-    preset: {
-      worker: {
-        pollInterval: POLL_INTERVAL_MS,
-        // Fetch due jobs in batches and complete them in batches: 1,000 posts due at once
-        // then cost a few queries per batch instead of two per job. A job completed late
-        // after a crash is merely run again, and publication skips a post already done.
-        localQueue: { size: deps.concurrency * 4 },
-        completeJobBatchDelay: 0,
-      },
-    },
-  });
+  const byPool = new Map<WorkerPool, TaskList>();
+  for (const [name, task] of Object.entries(tasks)) {
+    const pool = TASK_POOL[name as TaskName];
+    if (!wanted.has(pool)) continue;
+    byPool.set(pool, { ...byPool.get(pool), [name]: task });
+  }
+  const runners: Runner[] = [];
+  for (const [pool, poolTasks] of byPool) {
+    const events = new EventEmitter() as WorkerEvents;
+    events.on('pool:create', ({ workerPool }) => ids.add(workerPool.id));
+    events.on('worker:create', ({ worker }) => ids.add(worker.workerId));
+    events.on('job:start', ({ job }) => running.set(job.id, `${job.task_identifier} #${job.id}`));
+    events.on('job:complete', ({ job }) => running.delete(job.id));
+    holdLocalQueueThroughRelease(events);
+    const concurrency = deps.poolConcurrency?.[pool] ?? deps.concurrency;
+    runners.push(
+      await run({
+        pgPool: deps.pool,
+        concurrency,
+        noHandleSignals: true,
+        events,
+        taskList: poolTasks,
+        crontab: crontabFor(Object.keys(poolTasks)),
+        logger: workerLogger(deps.log.child({ pool })),
+        preset: {
+          worker: {
+            pollInterval: POLL_INTERVAL_MS,
+            // Fetch due jobs in batches and complete them in batches: 1,000 posts due at once
+            // then cost a few queries per batch instead of two per job. A job completed late
+            // after a crash is merely run again, and publication skips a post already done.
+            localQueue: { size: concurrency * 4 },
+            completeJobBatchDelay: 0,
+          },
+        },
+      }),
+    );
+  }
   const liveness = deps.liveness ?? LIVENESS;
   const beat = async () => {
     try {
@@ -165,13 +191,15 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
   await beat();
   const timer = setInterval(beat, liveness.heartbeatMs);
   timer.unref();
-  const stop = runner.stop.bind(runner);
-  runner.stop = async (reason?: string) => {
-    clearInterval(timer);
-    await stop(reason);
-    await renderer?.close();
-    if (renderer) await forgetDecodedImages();
-    await forgetWorkers(deps.pool, [...ids]).catch(() => undefined);
+  return {
+    pools: [...byPool.keys()],
+    runningJobs: () => [...running.values()],
+    stop: async (reason?: string) => {
+      clearInterval(timer);
+      await Promise.all(runners.map((r) => r.stop(reason)));
+      await renderer?.close();
+      if (renderer) await forgetDecodedImages();
+      await forgetWorkers(deps.pool, [...ids]).catch(() => undefined);
+    },
   };
-  return Object.assign(runner, { runningJobs: () => [...running.values()] });
 }

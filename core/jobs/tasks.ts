@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { Queryable } from '../db/pool.ts';
 import { isId } from '../ids.ts';
+import type { WorkerPool } from './pools.ts';
 
 /** Task names, as Graphile Worker knows them and as job keys begin. */
 export const TASK = {
@@ -16,6 +17,15 @@ export const TASK = {
   cleanupUploads: 'cleanup_uploads',
 } as const;
 export type TaskName = (typeof TASK)[keyof typeof TASK];
+
+/** The pool (task family) that runs each task (core/jobs/pools.ts). */
+export const TASK_POOL: Record<TaskName, WorkerPool> = {
+  [TASK.publishPost]: 'publish',
+  [TASK.deliverWebhook]: 'publish',
+  [TASK.cleanupSessions]: 'publish',
+  [TASK.cleanupUploads]: 'publish',
+  [TASK.renderDesign]: 'render',
+};
 
 /** When the periodic tasks run (Graphile Worker crontab: minute hour day month weekday). */
 const SCHEDULES: Partial<Record<TaskName, string>> = {

@@ -3,7 +3,6 @@
 // Idempotency-Key, and 401 for a revoked token.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Runner } from 'graphile-worker';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../core/config.ts';
@@ -17,7 +16,7 @@ import { builtinConnectors } from '../../core/connectors/builtin.ts';
 import { createLogger } from '../../core/logger.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { storageFor } from '../../core/storage/storage.ts';
-import { startWorker } from '../../workers/index.ts';
+import { type WorkerRunner as Runner, startWorker } from '../../workers/index.ts';
 import { admin } from '../support/processes.ts';
 import { call, makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
 import { waitFor } from '../support/wait.ts';

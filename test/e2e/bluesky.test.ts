@@ -7,7 +7,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { Runner } from 'graphile-worker';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../core/config.ts';
@@ -19,7 +18,7 @@ import {
 import { createLogger } from '../../core/logger.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { storageFor } from '../../core/storage/storage.ts';
-import { startWorker } from '../../workers/index.ts';
+import { type WorkerRunner as Runner, startWorker } from '../../workers/index.ts';
 import { noisePng } from '../support/noiseImage.ts';
 import { admin } from '../support/processes.ts';
 import { type Receiver, startReceiver } from '../support/receiver.ts';

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeWorkerUtils, type Runner } from 'graphile-worker';
+import { makeWorkerUtils } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertConnectedAccount } from '../../core/connections/db.ts';
 import {
@@ -16,7 +16,7 @@ import { PUBLISH_MAX_ATTEMPTS, TASK } from '../../core/jobs/tasks.ts';
 import { createLogger } from '../../core/logger.ts';
 import { publishScheduledPost } from '../../core/posts/publication.ts';
 import { schedulePost, unschedulePost } from '../../core/posts/service.ts';
-import { startWorker } from '../../workers/index.ts';
+import { type WorkerRunner as Runner, startWorker } from '../../workers/index.ts';
 import {
   type FakePlatform,
   platformConnector,

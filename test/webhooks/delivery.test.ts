@@ -3,7 +3,6 @@
 // the retry schedule of SPEC.md (immediate, then 2 s and 8 s; 5 s timeout per attempt).
 import { createHmac } from 'node:crypto';
 import { Writable } from 'node:stream';
-import type { Runner } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../core/config.ts';
 import { upsertConnectedAccount } from '../../core/connections/db.ts';
@@ -11,7 +10,7 @@ import { withTransaction } from '../../core/db/pool.ts';
 import { createLogger } from '../../core/logger.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { queueEventDeliveries } from '../../core/webhooks/delivery.ts';
-import { startWorker } from '../../workers/index.ts';
+import { type WorkerRunner as Runner, startWorker } from '../../workers/index.ts';
 import {
   type FakePlatform,
   platformConnector,
