@@ -26,6 +26,7 @@ import { cleanupSessions } from './cleanupSessions.ts';
 import { cleanupUploads } from './cleanupUploads.ts';
 import { deliverWebhookTask } from './deliverWebhook.ts';
 import { publishPost } from './publishPost.ts';
+import { reconcile } from './reconcile.ts';
 import { renderDesign } from './renderDesign.ts';
 
 export type WorkerDeps = {
@@ -64,6 +65,7 @@ export function taskList(deps: {
   const { storage, renderer } = deps;
   return {
     [TASK.cleanupSessions]: cleanupSessions(deps.pool),
+    [TASK.reconcile]: reconcile(deps.pool),
     [TASK.publishPost]: publishPost(deps),
     [TASK.deliverWebhook]: deliverWebhookTask(deps),
     ...(storage ? { [TASK.cleanupUploads]: cleanupUploads({ pool: deps.pool, storage }) } : {}),

@@ -15,6 +15,7 @@ export const TASK = {
   deliverWebhook: 'deliver_webhook',
   cleanupSessions: 'cleanup_sessions',
   cleanupUploads: 'cleanup_uploads',
+  reconcile: 'reconcile',
 } as const;
 export type TaskName = (typeof TASK)[keyof typeof TASK];
 
@@ -25,12 +26,15 @@ export const TASK_POOL: Record<TaskName, WorkerPool> = {
   [TASK.cleanupSessions]: 'publish',
   [TASK.cleanupUploads]: 'publish',
   [TASK.renderDesign]: 'render',
+  [TASK.reconcile]: 'publish',
 };
 
 /** When the periodic tasks run (Graphile Worker crontab: minute hour day month weekday). */
 const SCHEDULES: Partial<Record<TaskName, string>> = {
   [TASK.cleanupSessions]: '0 * * * *',
   [TASK.cleanupUploads]: '30 * * * *',
+  // Work left unfinished by a killed worker is failed with a reason within about a minute.
+  [TASK.reconcile]: '* * * * *',
 };
 
 /** The crontab for the periodic tasks among `registered` (a task not run has no schedule). */

@@ -21,7 +21,11 @@ import {
   type PublishRequest,
 } from '../connectors/connector.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
-import { type PublishPostPayload, retryPublicationLater } from '../jobs/tasks.ts';
+import {
+  type PublishPostPayload,
+  publicationJobKey,
+  retryPublicationLater,
+} from '../jobs/tasks.ts';
 import type { Kind, Platform } from '../platforms/capabilities.ts';
 import { queueEventDeliveries } from '../webhooks/delivery.ts';
 import { postEventBody } from './events.ts';
@@ -249,4 +253,37 @@ export async function publishScheduledPost(
     return fail(message);
   }
   return finish(pool, claim, { status: 'published', publication });
+}
+
+/** How long a post sits in `publishing` with no job left before the reconciler fails it. */
+export const ABANDONED_AFTER_MS = 60_000;
+
+// Posts left `publishing` that no job will ever try again: their publication job (read
+// through Graphile Worker's public view) is gone, or is out of attempts and not running,
+// e.g. after a worker was killed during the last attempt.
+const ABANDONED = `
+select p.id, p.platform, p.body, p.publication_seq
+from posts p
+left join graphile_worker.jobs g on g.key = $1 || p.id
+where p.status = 'publishing' and p.updated_at < now() - $2 * interval '1 millisecond'
+  and (g.id is null or (g.attempts >= g.max_attempts and g.locked_at is null))
+limit 500`;
+
+/**
+ * Fails the posts a publication left `publishing` with no attempt to come (the reconciler's
+ * cron), each with its reason, `post.failed` event and deliveries. Answers how many.
+ */
+export async function failAbandonedPublications(pool: Pool): Promise<number> {
+  const { rows } = await pool.query<Pick<Claim, 'id' | 'platform' | 'body' | 'publication_seq'>>(
+    ABANDONED,
+    [publicationJobKey(''), ABANDONED_AFTER_MS],
+  );
+  let failed = 0;
+  for (const row of rows) {
+    const error =
+      `The publication to ${row.platform} stopped during its last attempt (its worker ended) ` +
+      `and will not be tried again; check the account for the post, then schedule it again.`;
+    if ((await finish(pool, row as Claim, { status: 'failed', error })) === 'failed') failed++;
+  }
+  return failed;
 }

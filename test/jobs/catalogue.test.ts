@@ -65,12 +65,15 @@ describe('the task catalogue', () => {
       taskList({ ...deps, storage: fsStorage(ROOT), renderer: {} as RenderPool }),
     );
     expect(full.sort()).toEqual(Object.values(TASK).sort());
-    expect(crontabFor(full).split('\n').sort()).toEqual([
-      `0 * * * * ${TASK.cleanupSessions}`,
-      `30 * * * * ${TASK.cleanupUploads}`,
-    ]);
+    expect(crontabFor(full).split('\n').sort()).toEqual(
+      [
+        `0 * * * * ${TASK.cleanupSessions}`,
+        `30 * * * * ${TASK.cleanupUploads}`,
+        `* * * * * ${TASK.reconcile}`,
+      ].sort(),
+    );
     // Without storage a worker renders nothing and cleans no uploads: no schedule for them.
     const bare = Object.keys(taskList(deps));
-    expect(crontabFor(bare)).toBe(`0 * * * * ${TASK.cleanupSessions}`);
+    expect(crontabFor(bare)).toBe(`0 * * * * ${TASK.cleanupSessions}\n* * * * * ${TASK.reconcile}`);
   });
 });
