@@ -10,6 +10,7 @@ import { ConfigError, loadConfig } from '../core/config.ts';
 import { credentialsKey } from '../core/connections/credentials.ts';
 import { PoolError, parsePools, WORKER_POOLS } from '../core/jobs/pools.ts';
 import { createLogger } from '../core/logger.ts';
+import { mediaTools } from '../core/media/tools.ts';
 import { outboundPolicy } from '../core/outbound/guard.ts';
 import { openDatabase } from '../core/runtime.ts';
 import { loadLocalSecrets } from '../core/secrets.ts';
@@ -41,6 +42,8 @@ async function main(role: Role, poolArg: string | undefined) {
       log: log.child({ role: 'worker' }),
       outbound: outboundPolicy(config),
       storage: storageFor(config),
+      tools: mediaTools(config),
+      exportTimeoutMs: config.exportTimeoutMs,
       // A worker process draws on every core; beside the API one core stays with it.
       render: {
         threads: config.renderThreads ?? (role === 'worker' ? availableParallelism() : undefined),

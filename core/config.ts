@@ -170,6 +170,7 @@ const envSchema = z
     FFMPEG_PATH: executable.optional(),
     FFPROBE_PATH: executable.optional(),
     FFMPEG_TIMEOUT_S: z.coerce.number().positive().max(3600).default(60),
+    EXPORT_TIMEOUT_S: z.coerce.number().positive().max(86_400).default(1_800),
     SHUTDOWN_TIMEOUT_S: z.coerce.number().positive().max(3600).default(20),
   })
   .superRefine((e, ctx) => {
@@ -234,6 +235,8 @@ export type Config = {
   ffprobePath: string | undefined;
   /** How long one ffprobe or ffmpeg run on user media may take before it is killed. */
   ffmpegTimeoutMs: number;
+  /** The longest one video export's ffmpeg run may take (EXPORT_TIMEOUT_S). */
+  exportTimeoutMs: number;
   /** How long a SIGTERM/SIGINT drain may take before the process stops anyway (exit 1). */
   shutdownTimeoutMs: number;
 };
@@ -293,6 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ffmpegPath: e.FFMPEG_PATH,
     ffprobePath: e.FFPROBE_PATH,
     ffmpegTimeoutMs: Math.max(1, Math.round(e.FFMPEG_TIMEOUT_S * 1000)),
+    exportTimeoutMs: Math.round(e.EXPORT_TIMEOUT_S * 1000),
     shutdownTimeoutMs: Math.round(e.SHUTDOWN_TIMEOUT_S * 1000),
   };
 }

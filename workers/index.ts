@@ -19,15 +19,20 @@ import { forgetWorkers, heartbeat, sweepDeadWorkers } from '../core/jobs/livenes
 import type { WorkerPool } from '../core/jobs/pools.ts';
 import { crontabFor, TASK, TASK_POOL, type TaskName } from '../core/jobs/tasks.ts';
 import type { Logger } from '../core/logger.ts';
+import { type MediaTools, mediaTools } from '../core/media/tools.ts';
 import type { OutboundPolicy } from '../core/outbound/guard.ts';
 import type { Storage } from '../core/storage/storage.ts';
 import { createRenderPool, type RenderPool, type RenderPoolOptions } from '../render/renderPool.ts';
 import { cleanupSessions } from './cleanupSessions.ts';
 import { cleanupUploads } from './cleanupUploads.ts';
 import { deliverWebhookTask } from './deliverWebhook.ts';
+import { exportVideoTask } from './exportVideo.ts';
 import { publishPost } from './publishPost.ts';
 import { reconcile } from './reconcile.ts';
 import { renderDesign } from './renderDesign.ts';
+
+/** EXPORT_TIMEOUT_S's default: half an hour for one export's encoding. */
+const DEFAULT_EXPORT_TIMEOUT_MS = 1_800_000;
 
 export type WorkerDeps = {
   pool: Pool;
@@ -47,6 +52,10 @@ export type WorkerDeps = {
   credentialsKey?: CredentialsKey;
   /** Render threads and their time limit (RENDER_THREADS, RENDER_TIMEOUT_MS). */
   render?: RenderPoolOptions;
+  /** ffmpeg and ffprobe with their time limit (FFMPEG_PATH, FFPROBE_PATH, FFMPEG_TIMEOUT_S). */
+  tools?: MediaTools;
+  /** The longest one video export's encoding may take (EXPORT_TIMEOUT_S). */
+  exportTimeoutMs?: number;
   /** Heartbeat and sweep timing (tests shorten it). */
   liveness?: { heartbeatMs: number; staleAfterMs: number };
 };
@@ -61,8 +70,13 @@ export function taskList(deps: {
   outbound: OutboundPolicy;
   storage?: Storage;
   renderer?: RenderPool;
+  tools?: MediaTools;
+  exportTimeoutMs?: number;
 }): TaskList {
   const { storage, renderer } = deps;
+  const tools =
+    deps.tools ??
+    mediaTools({ ffmpegPath: undefined, ffprobePath: undefined, ffmpegTimeoutMs: 60_000 });
   return {
     [TASK.cleanupSessions]: cleanupSessions(deps.pool),
     [TASK.reconcile]: reconcile(deps.pool),
@@ -70,7 +84,16 @@ export function taskList(deps: {
     [TASK.deliverWebhook]: deliverWebhookTask(deps),
     ...(storage ? { [TASK.cleanupUploads]: cleanupUploads({ pool: deps.pool, storage }) } : {}),
     ...(storage && renderer
-      ? { [TASK.renderDesign]: renderDesign({ pool: deps.pool, storage, renderer }) }
+      ? {
+          [TASK.renderDesign]: renderDesign({ pool: deps.pool, storage, renderer }),
+          [TASK.exportVideo]: exportVideoTask({
+            pool: deps.pool,
+            storage,
+            renderer,
+            tools,
+            encodeTimeoutMs: deps.exportTimeoutMs ?? DEFAULT_EXPORT_TIMEOUT_MS,
+          }),
+        }
       : {}),
   };
 }
@@ -134,7 +157,11 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
   const outbound = deps.outbound ?? { allowlist: [], allowHttp: false };
   const wanted = new Set(deps.pools ?? (Object.values(TASK_POOL) as WorkerPool[]));
   // Pages are drawn in threads (their first render starts them), off this event loop.
-  const renderer = deps.storage && wanted.has('render') ? createRenderPool(deps.render) : undefined;
+  // Canvas renders and the stills of video exports are drawn in threads (started on first use).
+  const renderer =
+    deps.storage && (wanted.has('render') || wanted.has('video'))
+      ? createRenderPool(deps.render)
+      : undefined;
   const tasks = taskList({
     pool: deps.pool,
     connectors: deps.connectors ?? builtinConnectors({ outbound, storage: deps.storage }),
@@ -142,6 +169,8 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
     outbound,
     storage: deps.storage,
     renderer,
+    tools: deps.tools,
+    exportTimeoutMs: deps.exportTimeoutMs,
   });
   const byPool = new Map<WorkerPool, TaskList>();
   for (const [name, task] of Object.entries(tasks)) {

@@ -1,7 +1,8 @@
 // Every minute: work a killed worker left half done, with no attempt to come, is ended with
-// a reason (today: posts left `publishing`), so nothing waits forever.
+// a reason (posts left `publishing`, client jobs), so nothing waits forever.
 import type { Task } from 'graphile-worker';
 import type { Pool } from '../core/db/pool.ts';
+import { failAbandonedJobs } from '../core/jobs/service.ts';
 import { CronPayload } from '../core/jobs/tasks.ts';
 import { failAbandonedPublications } from '../core/posts/publication.ts';
 
@@ -9,6 +10,8 @@ export const reconcile =
   (pool: Pool): Task =>
   async (payload, helpers) => {
     CronPayload.parse(payload);
-    const failed = await failAbandonedPublications(pool);
-    if (failed) helpers.logger.warn(`failed ${failed} abandoned publications`);
+    const publications = await failAbandonedPublications(pool);
+    if (publications) helpers.logger.warn(`failed ${publications} abandoned publications`);
+    const jobs = await failAbandonedJobs(pool);
+    if (jobs) helpers.logger.warn(`failed ${jobs} abandoned jobs`);
   };

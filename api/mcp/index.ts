@@ -19,6 +19,7 @@ import { ACCOUNT_TOOLS } from './tools/account.ts';
 import { CANVAS_TOOLS } from './tools/canvas.ts';
 import { LIBRARY_TOOLS } from './tools/library.ts';
 import { POST_TOOLS } from './tools/posts.ts';
+import { VIDEO_TOOLS } from './tools/video.ts';
 
 export type McpOptions = {
   /** Seconds between SSE keepalives during a slow call (10 s; tests shorten it). */
@@ -78,6 +79,7 @@ export const mcpRoutes: FastifyPluginAsync<
     ...POST_TOOLS,
     ...LIBRARY_TOOLS,
     ...CANVAS_TOOLS,
+    ...VIDEO_TOOLS,
     ...(opts.extraTools ?? []),
   ]);
   const ownOrigin = new URL(opts.config.publicBaseUrl).origin;

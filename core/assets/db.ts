@@ -386,3 +386,17 @@ export async function storageKeyOf(db: Queryable, assetId: string): Promise<stri
   );
   return rows[0]?.storage_key ?? undefined;
 }
+
+/** The account's stored media among `ids`: kind and where the bytes are (a video export's). */
+export async function mediaStorageKeys(
+  db: Queryable,
+  accountId: string,
+  ids: string[],
+): Promise<{ id: string; kind: MediaKind; storage_key: string }[]> {
+  const { rows } = await db.query<{ id: string; kind: MediaKind; storage_key: string }>(
+    `select id::text, kind, storage_key from assets
+     where account_id = $1 and id = any($2::bigint[]) and storage_key is not null`,
+    [accountId, ids],
+  );
+  return rows;
+}

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Queryable } from '../db/pool.ts';
 import { isId } from '../ids.ts';
 import type { WorkerPool } from './pools.ts';
+import type { JobKind } from './schema.ts';
 
 /** Task names, as Graphile Worker knows them and as job keys begin. */
 export const TASK = {
@@ -16,6 +17,7 @@ export const TASK = {
   cleanupSessions: 'cleanup_sessions',
   cleanupUploads: 'cleanup_uploads',
   reconcile: 'reconcile',
+  exportVideo: 'encode_video',
 } as const;
 export type TaskName = (typeof TASK)[keyof typeof TASK];
 
@@ -27,6 +29,7 @@ export const TASK_POOL: Record<TaskName, WorkerPool> = {
   [TASK.cleanupUploads]: 'publish',
   [TASK.renderDesign]: 'render',
   [TASK.reconcile]: 'publish',
+  [TASK.exportVideo]: 'video',
 };
 
 /** When the periodic tasks run (Graphile Worker crontab: minute hour day month weekday). */
@@ -178,6 +181,31 @@ export async function enqueueDeliveries(
       Math.round(opts.delayMs ?? 0),
     ],
   );
+}
+
+// Jobs a client polls (core/jobs/service.ts) ----------------------------------------------
+
+/** The task that runs each kind of job; the reconciler reads a job's worker job by it. */
+export const JOB_TASK: Record<JobKind, TaskName> = { video_export: TASK.exportVideo };
+
+/** The worker job of a client's job: keyed by the job's id, so it can never run twice. */
+export const workJobKey = (kind: JobKind, jobId: string) => jobKey(JOB_TASK[kind], jobId);
+
+/** An export is deterministic: more tries only help after a crash or a killed worker. */
+const EXPORT_MAX_ATTEMPTS = 3;
+
+export const ExportVideoPayload = z.object({
+  job_id: z.string().refine(isId),
+  design_id: z.string().refine(isId),
+  layout_version: z.number().int().min(1),
+});
+export type ExportVideoPayload = z.infer<typeof ExportVideoPayload>;
+
+export async function enqueueVideoExport(db: Queryable, payload: ExportVideoPayload) {
+  await addJob(db, TASK.exportVideo, ExportVideoPayload.parse(payload), {
+    jobKey: workJobKey('video_export', payload.job_id),
+    maxAttempts: EXPORT_MAX_ATTEMPTS,
+  });
 }
 
 // The hourly cleanups -----------------------------------------------------------------

@@ -9,6 +9,8 @@ export type MediaFacts = {
   durationS: number | null;
   width: number | null;
   height: number | null;
+  /** Whether it has a sound stream (a video may be silent). */
+  hasAudio: boolean;
 };
 
 type ProbeStream = {
@@ -71,5 +73,6 @@ export async function probeMedia(tools: MediaTools, file: string): Promise<Media
     durationS: Number.isFinite(duration) ? Math.round(duration * 1000) / 1000 : null,
     width: video?.width ?? null,
     height: video?.height ?? null,
+    hasAudio: audio !== undefined,
   };
 }

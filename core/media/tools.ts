@@ -84,7 +84,12 @@ const STDERR_TAIL = 2_000;
 export function runMediaTool(
   binary: string,
   args: string[],
-  limits: { timeoutMs: number; maxOutputBytes: number },
+  limits: {
+    timeoutMs: number;
+    maxOutputBytes: number;
+    /** Sees stdout as it comes (ffmpeg's `-progress pipe:1` lines). */
+    onStdout?: (chunk: Buffer) => void;
+  },
 ): Promise<Buffer> {
   const tool = binary.split(/[\\/]/).at(-1) ?? binary;
   return new Promise((resolve, reject) => {
@@ -102,6 +107,7 @@ export function runMediaTool(
       outBytes += chunk.length;
       if (outBytes > limits.maxOutputBytes) return kill('output_too_large');
       out.push(chunk);
+      limits.onStdout?.(chunk);
     });
     child.stderr.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-STDERR_TAIL);

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURES, PLANS, SCOPES } from '../../core/accounts/plans.ts';
 import { ASSET_KINDS } from '../../core/assets/schema.ts';
+import { JOB_KINDS, JOB_STATUSES } from '../../core/jobs/schema.ts';
 import { KINDS, PLATFORMS } from '../../core/platforms/capabilities.ts';
 import { POST_STATUSES } from '../../core/posts/schema.ts';
 import { WEBHOOK_EVENTS } from '../../core/webhooks/schema.ts';
@@ -25,6 +26,8 @@ describe('enumerated columns allow exactly the values of their TypeScript consta
     ['posts', 'platform', PLATFORMS],
     ['posts', 'kind', KINDS],
     ['posts', 'status', POST_STATUSES],
+    ['jobs', 'kind', JOB_KINDS],
+    ['jobs', 'status', JOB_STATUSES],
     ['connected_accounts', 'platform', PLATFORMS],
     ['events', 'type', WEBHOOK_EVENTS],
     ['webhook_endpoints', 'events', WEBHOOK_EVENTS],

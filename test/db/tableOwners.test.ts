@@ -32,6 +32,7 @@ const OWNER: Record<string, string> = {
   webhook_deliveries: 'core/webhooks/db.ts',
   webhook_attempts: 'core/webhooks/db.ts',
   worker_heartbeats: 'core/jobs/liveness.ts',
+  jobs: 'core/jobs/db.ts',
   schema_migrations: 'core/db/migrate.ts',
 };
 

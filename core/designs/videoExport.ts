@@ -1,0 +1,260 @@
+// Exporting a video design (the export_video job, `video` pool): its clips and audio track
+// copied to a working directory, each still layer drawn once as a transparent full-frame PNG
+// by the Canvas renderer, then one ffmpeg run composes them (render/videoCompose.ts) while
+// its progress moves the job's. The MP4 becomes a video asset of the design's brand, shown by
+// every unpublished post of the design. The working directory goes whatever happens; a
+// failure keeps no asset and leaves the design as it was.
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { ImageFile } from '../../render/canvas.ts';
+import type { RenderPool } from '../../render/renderPool.ts';
+import {
+  type ClipLayer,
+  composeArgs,
+  progressOf,
+  type StillLayer,
+  type VideoComposition,
+} from '../../render/videoCompose.ts';
+import { STORAGE_QUOTA_BYTES } from '../accounts/plans.ts';
+import { requireAccount } from '../accounts/service.ts';
+import { insertAssetWithinQuota, mediaStorageKeys } from '../assets/db.ts';
+import { quotaExceeded } from '../assets/quota.ts';
+import { type Pool, withTransaction } from '../db/pool.ts';
+import { DomainError } from '../errors.ts';
+import { JobFailure, type ProgressReport } from '../jobs/service.ts';
+import { probeMedia } from '../media/probe.ts';
+import { MediaToolFailed, type MediaTools, runMediaTool, safeInput } from '../media/tools.ts';
+import { attachToUnpublishedPostsOf, detachFromUnpublishedPostsOf } from '../posts/db.ts';
+import type { Storage } from '../storage/storage.ts';
+import { designById } from './db.ts';
+import type { Layer } from './layout.ts';
+import { ownedImages, withPageImages } from './pageImages.ts';
+import { isVideoLayout, VIDEO_ASPECTS, type VideoLayer, type VideoLayout } from './videoLayout.ts';
+
+export type VideoExportDeps = {
+  pool: Pool;
+  storage: Storage;
+  renderer: RenderPool;
+  tools: MediaTools;
+  /** The longest one export's ffmpeg run may take (it is killed past it). */
+  encodeTimeoutMs: number;
+};
+
+export type ExportRequest = { design_id: string; layout_version: number };
+
+/** What a succeeded export job's `result` holds (the API adds the asset's addresses). */
+export type ExportResult = {
+  asset_id: string;
+  duration_s: number;
+  width: number;
+  height: number;
+  bytes: number;
+};
+
+const layerName = (layer: VideoLayer, i: number) =>
+  `layer ${i}${layer.cid ? ` (cid ${layer.cid})` : ''}${layer.kind === 'video' && layer.clip_id ? ` (clip_id ${layer.clip_id})` : ''}`;
+
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(file), hash);
+  return hash.digest('hex');
+}
+
+/** Copies stored bytes to a local file. */
+async function copyToFile(storage: Storage, key: string, file: string) {
+  await pipeline(await storage.get(key), createWriteStream(file, { mode: 0o600 }));
+}
+
+/** The still part of a layer: what the Canvas renderer draws (no timing keys). */
+function stillOf(layer: Exclude<VideoLayer, { kind: 'video' }>): Layer {
+  const { start_s: _s, end_s: _e, enter: _in, exit: _out, ...still } = layer;
+  return still as Layer;
+}
+
+/**
+ * Runs one export. Throws JobFailure for what the user must change (a deleted asset, a
+ * changed design, the quota); other errors are the job runner's to retry.
+ */
+export async function exportVideo(
+  deps: VideoExportDeps,
+  request: ExportRequest,
+  report: ProgressReport,
+): Promise<ExportResult> {
+  const design = await designById(deps.pool, request.design_id);
+  if (!design) throw new JobFailure('The design was deleted before its export finished.');
+  if (design.layout_version !== request.layout_version)
+    throw new JobFailure(
+      `The design changed while waiting (layout_version ${design.layout_version} now, ${request.layout_version} asked for); export it again.`,
+    );
+  if (!isVideoLayout(design.layout)) throw new JobFailure('The design is not a video.');
+  const layout = design.layout as VideoLayout;
+  const { width, height } = VIDEO_ASPECTS[layout.canvas.aspect];
+  const duration = layout.canvas.duration_s;
+
+  const work = await mkdtemp(path.join(os.tmpdir(), 'sps-export-'));
+  try {
+    await report(0, 'fetching_media');
+    const mediaIds = [
+      ...layout.layers.flatMap((l) => (l.kind === 'video' ? [l.asset_id] : [])),
+      ...(layout.audio ? [layout.audio.asset_id] : []),
+    ];
+    const media = new Map(
+      (await mediaStorageKeys(deps.pool, design.account_id, mediaIds)).map((m) => [m.id, m]),
+    );
+    const local = new Map<string, { file: string; hasAudio: boolean }>();
+    const fetchMedia = async (id: string, kind: 'video' | 'audio', what: string) => {
+      const found = media.get(id);
+      if (!found || found.kind !== kind)
+        throw new JobFailure(
+          `${what} names ${kind} asset ${id}, which no longer exists or is not a ${kind}; replace it (edit_layers with asset_id) and export again.`,
+        );
+      const known = local.get(id);
+      if (known) return known;
+      const file = path.join(work, `media-${local.size}`);
+      await copyToFile(deps.storage, found.storage_key, file);
+      const facts = await probeMedia(deps.tools, file);
+      if (!facts) throw new JobFailure(`${what}: asset ${id} can no longer be read as ${kind}.`);
+      const entry = { file, hasAudio: facts.hasAudio };
+      local.set(id, entry);
+      return entry;
+    };
+
+    const layers: (StillLayer | ClipLayer)[] = [];
+    const stills = layout.layers.filter((l) => l.kind !== 'video').length;
+    const owned = await ownedImages(
+      deps.pool,
+      design.account_id,
+      layout.layers.flatMap((l) => (l.kind === 'image' ? [l.asset_id] : [])),
+    );
+    let drawn = 0;
+    for (const [i, layer] of layout.layers.entries()) {
+      const timing = {
+        startS: layer.start_s,
+        endS: layer.end_s ?? duration,
+        enter: layer.enter && { kind: layer.enter.kind, durationS: layer.enter.duration_s },
+        exit: layer.exit && { kind: layer.exit.kind, durationS: layer.exit.duration_s },
+      };
+      if (layer.kind === 'video') {
+        const clip = await fetchMedia(layer.asset_id, 'video', layerName(layer, i));
+        layers.push({
+          type: 'clip',
+          ...timing,
+          file: clip.file,
+          trimStartS: layer.trim_start_s,
+          fit: layer.fit,
+          volume: layer.volume,
+          muted: layer.muted,
+          hasAudio: clip.hasAudio,
+        });
+        continue;
+      }
+      if (drawn === 0) await report(0.02, 'rendering_overlays');
+      const still = stillOf(layer);
+      const png = await withPageImages(
+        deps.storage,
+        owned,
+        [still],
+        deps.renderer.timeoutMs,
+        async (images: Map<string, ImageFile>) =>
+          (await deps.renderer.render({ width, height, bg: '#00000000', layers: [still], images }))
+            .png,
+      ).catch((err: unknown) => {
+        throw new JobFailure(
+          `${layerName(layer, i)} could not be drawn: ${(err as Error).message}`,
+        );
+      });
+      const file = path.join(work, `still-${i}.png`);
+      await pipeline([png], createWriteStream(file));
+      layers.push({ type: 'still', ...timing, file });
+      drawn++;
+      await report(0.02 + 0.08 * (drawn / stills), 'rendering_overlays');
+    }
+    const audio = layout.audio
+      ? {
+          file: (await fetchMedia(layout.audio.asset_id, 'audio', 'The audio track')).file,
+          startS: layout.audio.start_s,
+          volume: layout.audio.volume,
+          fadeInS: layout.audio.fade_in_s,
+          fadeOutS: layout.audio.fade_out_s,
+        }
+      : undefined;
+    const composition: VideoComposition = {
+      width,
+      height,
+      fps: layout.canvas.fps,
+      durationS: duration,
+      background: layout.canvas.bg,
+      layers,
+      audio,
+    };
+
+    await report(0.1, 'encoding');
+    const output = path.join(work, 'export.mp4');
+    let progressText = '';
+    await runMediaTool(deps.tools.ffmpegPath, composeArgs(composition, output, safeInput), {
+      timeoutMs: deps.encodeTimeoutMs,
+      maxOutputBytes: 64 * 1024 * 1024,
+      onStdout: (chunk) => {
+        progressText = (progressText + chunk.toString()).slice(-4096);
+        const done = progressOf(progressText, duration);
+        if (done !== undefined) void report(0.1 + 0.85 * done, 'encoding').catch(() => undefined);
+      },
+    }).catch((err: unknown) => {
+      if (err instanceof MediaToolFailed)
+        throw new JobFailure(
+          err.reason === 'timeout'
+            ? `Encoding took longer than ${deps.encodeTimeoutMs / 1000} s and was stopped; shorten the video or use fewer layers.`
+            : `ffmpeg could not encode the video: ${err.message.slice(-300)}`,
+        );
+      throw err;
+    });
+
+    await report(0.96, 'storing');
+    const bytes = (await stat(output)).size;
+    const sha256 = await sha256Of(output);
+    const key = `exports/${design.account_id}/${randomUUID()}.mp4`;
+    await deps.storage.putFile(key, output);
+    try {
+      const { plan } = await requireAccount(deps.pool, design.account_id);
+      const assetId = await withTransaction(deps.pool, async (tx) => {
+        const quota = STORAGE_QUOTA_BYTES[plan];
+        const row = await insertAssetWithinQuota(
+          tx,
+          {
+            accountId: design.account_id,
+            brandId: design.brand_id,
+            kind: 'video',
+            mime: 'video/mp4',
+            bytes,
+            filename: `design-${design.id}-v${design.layout_version}.mp4`,
+            sha256,
+            width,
+            height,
+            durationS: duration,
+            storageKey: key,
+          },
+          quota,
+        );
+        if (!row)
+          throw await quotaExceeded(tx, design.account_id, {
+            lead: `The exported video (${bytes} bytes) would exceed the storage quota of ${quota} bytes`,
+            advice: 'delete assets, then export again.',
+          });
+        await detachFromUnpublishedPostsOf(tx, design.id);
+        await attachToUnpublishedPostsOf(tx, design.id, [row.id]);
+        return row.id;
+      });
+      return { asset_id: assetId, duration_s: duration, width, height, bytes };
+    } catch (err) {
+      await deps.storage.delete(key).catch(() => undefined);
+      if (err instanceof DomainError) throw new JobFailure(err.message);
+      throw err;
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}

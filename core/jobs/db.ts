@@ -1,0 +1,127 @@
+// SQL for the job record (sql/015_jobs.sql). Its trigger notifies `job_changed` on every
+// change, so nothing here sends notifications itself.
+import type { Queryable } from '../db/pool.ts';
+import type { JobKind, JobStatus } from './schema.ts';
+
+export type JobRow = {
+  id: string;
+  account_id: string;
+  kind: JobKind;
+  subject: string;
+  status: JobStatus;
+  progress: number;
+  stage: string | null;
+  result: Record<string, unknown> | null;
+  error: string | null;
+  attempts: number;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+};
+
+/**
+ * A new queued job, or the account's job for the same subject that has not failed (then
+ * `created` is false and nothing is added).
+ */
+export async function insertJob(
+  db: Queryable,
+  j: { accountId: string; kind: JobKind; subject: string },
+): Promise<{ row: JobRow; created: boolean }> {
+  const inserted = await db.query<JobRow>(
+    `insert into jobs (account_id, kind, subject) values ($1, $2, $3)
+     on conflict (account_id, kind, subject) where status <> 'failed' do nothing
+     returning *`,
+    [j.accountId, j.kind, j.subject],
+  );
+  if (inserted.rows[0]) return { row: inserted.rows[0], created: true };
+  const { rows } = await db.query<JobRow>(
+    `select * from jobs where account_id = $1 and kind = $2 and subject = $3 and status <> 'failed'`,
+    [j.accountId, j.kind, j.subject],
+  );
+  return { row: rows[0]!, created: false };
+}
+
+/** The account's job; another account's is not found. */
+export async function findJob(
+  db: Queryable,
+  accountId: string,
+  jobId: string,
+): Promise<JobRow | undefined> {
+  const { rows } = await db.query<JobRow>('select * from jobs where id = $1 and account_id = $2', [
+    jobId,
+    accountId,
+  ]);
+  return rows[0];
+}
+
+/** An attempt begins: running, with the attempt's number. Undefined once finished. */
+export async function markRunning(
+  db: Queryable,
+  jobId: string,
+  attempt: number,
+): Promise<JobRow | undefined> {
+  const { rows } = await db.query<JobRow>(
+    `update jobs set status = 'running', attempts = $2, progress = 0, stage = null,
+       started_at = coalesce(started_at, now()), updated_at = now()
+     where id = $1 and status in ('queued', 'running') returning *`,
+    [jobId, attempt],
+  );
+  return rows[0];
+}
+
+export async function recordProgress(
+  db: Queryable,
+  jobId: string,
+  progress: number,
+  stage: string,
+): Promise<void> {
+  await db.query(
+    `update jobs set progress = $2, stage = $3, updated_at = now()
+     where id = $1 and status = 'running'`,
+    [jobId, Math.min(1, Math.max(0, progress)), stage],
+  );
+}
+
+/** Finishes an unfinished job; false when it had already finished (nothing changes). */
+export async function finishJob(
+  db: Queryable,
+  jobId: string,
+  outcome: { result: Record<string, unknown> } | { error: string },
+): Promise<boolean> {
+  const succeeded = 'result' in outcome;
+  const { rowCount } = await db.query(
+    `update jobs set status = $2, result = $3, error = $4, finished_at = now(), updated_at = now(),
+       progress = case when $2 = 'succeeded' then 1 else progress end
+     where id = $1 and status in ('queued', 'running')`,
+    [
+      jobId,
+      succeeded ? 'succeeded' : 'failed',
+      succeeded ? JSON.stringify(outcome.result) : null,
+      succeeded ? null : outcome.error.slice(0, 2000),
+    ],
+  );
+  return rowCount === 1;
+}
+
+/**
+ * Unfinished jobs that no Graphile Worker job will ever run again: their job is gone, or is
+ * out of attempts and not running (read through Graphile Worker's public `jobs` view).
+ * `keyPrefix` gives each kind's worker job key without the job id.
+ */
+export async function abandonedJobs(
+  db: Queryable,
+  keyPrefix: Record<JobKind, string>,
+): Promise<{ id: string; attempts: number; last_error: string | null }[]> {
+  const kinds = Object.keys(keyPrefix);
+  const { rows } = await db.query<{ id: string; attempts: number; last_error: string | null }>(
+    `select j.id, j.attempts, g.last_error
+     from jobs j
+     join unnest($1::text[], $2::text[]) as k(kind, prefix) on k.kind = j.kind
+     left join graphile_worker.jobs g on g.key = k.prefix || j.id
+     where j.status in ('queued', 'running')
+       and (g.id is null or (g.attempts >= g.max_attempts and g.locked_at is null))
+     limit 500`,
+    [kinds, kinds.map((k) => keyPrefix[k as JobKind])],
+  );
+  return rows;
+}

@@ -1,0 +1,155 @@
+// The job record's operations: starting a job with its Graphile Worker job in one
+// transaction, reading it (MCP job_status, waiting for a change on the process's one LISTEN
+// connection), and running an attempt of it in a worker.
+import type { Notifications } from '../db/notifications.ts';
+import type { Pool, Queryable } from '../db/pool.ts';
+import { notFound } from '../errors.ts';
+import {
+  abandonedJobs,
+  findJob,
+  finishJob,
+  insertJob,
+  type JobRow,
+  markRunning,
+  recordProgress,
+} from './db.ts';
+import { JOB_KINDS, type Job, type JobKind, type JobStatusInput } from './schema.ts';
+import { workJobKey } from './tasks.ts';
+
+/** What sql/015_jobs.sql's trigger notifies, with the job's id, on every change. */
+export const JOB_CHANGED_CHANNEL = 'job_changed';
+
+export const toJob = (r: JobRow): Job => ({
+  job_id: r.id,
+  kind: r.kind,
+  status: r.status,
+  progress: r.progress,
+  stage: r.stage,
+  result: r.result,
+  error: r.error,
+  attempts: r.attempts,
+  created_at: r.created_at.toISOString(),
+  started_at: r.started_at?.toISOString() ?? null,
+  finished_at: r.finished_at?.toISOString() ?? null,
+});
+
+const finished = (r: JobRow) => r.status === 'succeeded' || r.status === 'failed';
+
+/**
+ * Starts a job on `tx` (the caller's transaction): a new row and its worker job, added by
+ * `enqueue` with the row's id, commit together. The same subject asked for again, while its
+ * job has not failed, answers that job and adds nothing (`created` false).
+ */
+export async function startJob(
+  tx: Queryable,
+  j: { accountId: string; kind: JobKind; subject: string },
+  enqueue: (tx: Queryable, jobId: string) => Promise<void>,
+): Promise<{ job: Job; created: boolean }> {
+  const { row, created } = await insertJob(tx, j);
+  if (created) await enqueue(tx, row.id);
+  return { job: toJob(row), created };
+}
+
+/**
+ * The caller's job (another account's is not found). With `wait_s`, an unfinished job is
+ * read again when it changes, or when the time is up, whichever comes first.
+ */
+export async function jobStatus(
+  deps: { pool: Pool; notifications: Notifications },
+  caller: { accountId: string },
+  input: JobStatusInput,
+): Promise<Job> {
+  const read = () => findJob(deps.pool, caller.accountId, input.job_id);
+  const first = await read();
+  if (!first) throw notFound('Job');
+  if (finished(first) || input.wait_s <= 0) return toJob(first);
+
+  let wake!: () => void;
+  const woken = new Promise<void>((resolve) => {
+    wake = resolve;
+  });
+  // Subscribed before reading again: a change committed after that read cannot be missed.
+  const unsubscribe = await deps.notifications.subscribe(JOB_CHANGED_CHANNEL, (payload) => {
+    if (payload === undefined || payload === first.id) wake();
+  });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const now = await read();
+    if (!now) throw notFound('Job');
+    if (now.status !== first.status || now.progress !== first.progress || finished(now))
+      return toJob(now);
+    await Promise.race([
+      woken,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, input.wait_s * 1000);
+      }),
+    ]);
+    const last = await read();
+    if (!last) throw notFound('Job');
+    return toJob(last);
+  } finally {
+    clearTimeout(timer);
+    unsubscribe();
+  }
+}
+
+/** A failure the job's own error explains to the user: final, never retried. */
+export class JobFailure extends Error {}
+
+/** Progress is written at most this often (a stage change is written at once). */
+const PROGRESS_EVERY_MS = 250;
+
+export type ProgressReport = (progress: number, stage: string) => Promise<void>;
+
+/**
+ * Runs attempt `attempt.number` of job `jobId` in a worker: running, progress at most a few
+ * times a second, then succeeded with `work`'s result, or failed with a JobFailure's message
+ * (or, on the last attempt, any error's). Other errors on earlier attempts are thrown, for
+ * Graphile Worker to retry. A job finished already (a repeated run) is left as it is.
+ */
+export async function runJobAttempt(
+  pool: Pool,
+  jobId: string,
+  attempt: { number: number; max: number },
+  work: (report: ProgressReport) => Promise<Record<string, unknown>>,
+  unexpected: (err: unknown) => string,
+): Promise<'succeeded' | 'failed' | 'skipped'> {
+  if (!(await markRunning(pool, jobId, attempt.number))) return 'skipped';
+  let lastWrite = 0;
+  let lastStage = '';
+  const report: ProgressReport = async (progress, stage) => {
+    const now = Date.now();
+    if (stage === lastStage && now - lastWrite < PROGRESS_EVERY_MS) return;
+    lastWrite = now;
+    lastStage = stage;
+    await recordProgress(pool, jobId, progress, stage);
+  };
+  let result: Record<string, unknown>;
+  try {
+    result = await work(report);
+  } catch (err) {
+    if (!(err instanceof JobFailure) && attempt.number < attempt.max) throw err;
+    const error = err instanceof JobFailure ? err.message : unexpected(err);
+    await finishJob(pool, jobId, { error });
+    return 'failed';
+  }
+  await finishJob(pool, jobId, { result });
+  return 'succeeded';
+}
+
+/**
+ * Fails the jobs no worker will run again (a worker killed during the last attempt, a job
+ * removed), each with a reason; the reconciler's cron. Answers how many.
+ */
+export async function failAbandonedJobs(pool: Pool): Promise<number> {
+  const prefixes = Object.fromEntries(JOB_KINDS.map((k) => [k, workJobKey(k, '')])) as Record<
+    JobKind,
+    string
+  >;
+  let failed = 0;
+  for (const job of await abandonedJobs(pool, prefixes)) {
+    const error = `The job stopped after ${job.attempts} attempt${job.attempts === 1 ? '' : 's'} without finishing (its worker ended or it kept failing); start it again.`;
+    if (await finishJob(pool, job.id, { error })) failed++;
+  }
+  return failed;
+}

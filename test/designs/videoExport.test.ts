@@ -1,0 +1,214 @@
+// Exporting a video design through MCP with the SDK's client and a real worker: export_video
+// answers a job at once, job_status with wait_s follows it to `succeeded`, and the asset is
+// an H.264/AAC MP4 of the design's size and duration. Video designs are stored here with
+// insertDesign, as the authoring tools (use_video_template, design_post) will store them.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertDesign } from '../../core/designs/db.ts';
+import type { Layout } from '../../core/designs/layout.ts';
+import { VideoLayout, type VideoLayoutInput } from '../../core/designs/videoLayout.ts';
+import { mediaTools } from '../../core/media/tools.ts';
+import { type DesignService, startDesignService } from '../support/designService.ts';
+import { makeTestClip, makeTone, uploadMediaFile } from '../support/mediaFixtures.ts';
+import { makeAccount, makeKey, type TestAccount } from '../support/server.ts';
+
+const run = promisify(execFile);
+const tools = mediaTools({
+  ffmpegPath: undefined,
+  ffprobePath: undefined,
+  ffmpegTimeoutMs: 60_000,
+});
+
+let svc: DesignService;
+let acct: TestAccount;
+let client: Client;
+let dir: string;
+let clipId: string;
+let toneId: string;
+const clients: Client[] = [];
+
+async function connect(key: string) {
+  const c = new Client({ name: 'video-test', version: '1.0.0' });
+  await c.connect(
+    new StreamableHTTPClientTransport(new URL(`${svc.server.baseUrl}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${key}` } },
+    }),
+  );
+  clients.push(c);
+  return c;
+}
+
+beforeAll(async () => {
+  svc = await startDesignService();
+  acct = await makeAccount(svc.server.pool);
+  const key = await makeKey(svc.server.pool, acct.accountId, [
+    'read',
+    'publish',
+    'media',
+    'generate',
+  ]);
+  client = await connect(key);
+  dir = mkdtempSync(path.join(os.tmpdir(), 'sps-video-export-'));
+  await makeTestClip(path.join(dir, 'clip.mp4'), 3);
+  await makeTone(path.join(dir, 'tone.wav'), 3);
+  clipId = (await uploadMediaFile(svc.server, key, path.join(dir, 'clip.mp4'), 'clip.mp4')).id;
+  toneId = (await uploadMediaFile(svc.server, key, path.join(dir, 'tone.wav'), 'tone.wav')).id;
+}, 60_000);
+afterAll(async () => {
+  for (const c of clients) await c.close();
+  await svc.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function videoDesign(
+  layout: VideoLayoutInput,
+  accountId = acct.accountId,
+  brandId = acct.brandId,
+) {
+  const row = await insertDesign(svc.server.pool, {
+    accountId,
+    brandId,
+    template: 'blank',
+    layout: VideoLayout.parse(layout) as unknown as Layout,
+  });
+  return row.id;
+}
+
+type Reply = { isError?: boolean; text: string; data: any };
+async function tool(name: string, args: Record<string, unknown>, c = client): Promise<Reply> {
+  const res = (await c.callTool({ name, arguments: args })) as {
+    isError?: boolean;
+    content: { type: string; text?: string }[];
+    structuredContent?: unknown;
+  };
+  return { isError: res.isError, text: res.content[0]?.text ?? '', data: res.structuredContent };
+}
+
+/** Polls job_status with wait_s until the job finishes (a hang is bounded); every answer seen. */
+async function follow(jobId: string) {
+  const seen: any[] = [];
+  const giveUpAt = Date.now() + 300_000;
+  while (Date.now() < giveUpAt) {
+    const status = await tool('job_status', { job_id: jobId, wait_s: 20 });
+    expect(status.isError, status.text).toBeFalsy();
+    seen.push(status.data);
+    if (status.data.status === 'succeeded' || status.data.status === 'failed') return seen;
+  }
+  const { rows } = await svc.server.pool.query('select last_error from graphile_worker.jobs');
+  throw new Error(`job ${jobId} did not finish: ${JSON.stringify([seen.at(-1), rows])}`);
+}
+
+const layout = (over: Partial<VideoLayoutInput> = {}): VideoLayoutInput => ({
+  canvas: { type: 'video', aspect: 'square', duration_s: 2, fps: 24 },
+  layers: [
+    { kind: 'video', asset_id: clipId, clip_id: 'intro', trim_start_s: 0.5 },
+    {
+      kind: 'text',
+      text: 'Hello',
+      x: 100,
+      y: 100,
+      w: 800,
+      size: 96,
+      color: '#ff0000',
+      start_s: 0.5,
+      end_s: 1.5,
+      enter: { kind: 'fade', duration_s: 0.3 },
+    },
+  ],
+  audio: { asset_id: toneId, volume: 0.8, fade_out_s: 0.5 },
+  ...over,
+});
+
+describe('export_video and job_status', () => {
+  it('exports a video design to an H.264/AAC MP4 of its size and duration', async () => {
+    const designId = await videoDesign(layout());
+    const started = await tool('export_video', { design_id: designId });
+    expect(started.isError, started.text).toBeFalsy();
+    expect(started.data).toMatchObject({ kind: 'video_export', status: 'queued', progress: 0 });
+
+    const seen = await follow(started.data.job_id);
+    const done = seen.at(-1);
+    // Each answer is a later state: statuses in order, progress never going back.
+    const order = ['queued', 'running', 'succeeded'];
+    for (const [a, b] of seen.slice(1).map((s, i) => [seen[i], s])) {
+      expect(order.indexOf(b.status)).toBeGreaterThanOrEqual(order.indexOf(a.status));
+      expect(b.progress).toBeGreaterThanOrEqual(a.progress);
+    }
+    expect(done).toMatchObject({ status: 'succeeded', progress: 1, error: null, attempts: 1 });
+    expect(done.result).toMatchObject({ duration_s: 2, width: 1080, height: 1080 });
+    // Addresses under PUBLIC_BASE_URL (the test server's default, localhost:3000).
+    expect(done.result.url).toBe(`http://localhost:3000/v1/assets/${done.result.asset_id}/content`);
+    expect(done.result.signed_url).toContain(`/media/${done.result.asset_id}`);
+    expect(Date.parse(done.finished_at)).toBeGreaterThanOrEqual(Date.parse(done.started_at));
+
+    // The file as a client downloads it: H.264 yuv420p and AAC, of the design's duration.
+    const signed = new URL(done.result.signed_url);
+    const res = await fetch(`${svc.server.baseUrl}${signed.pathname}${signed.search}`);
+    expect(res.status).toBe(200);
+    const file = path.join(dir, 'export.mp4');
+    writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+    const { stdout } = await run(tools.ffprobePath, [
+      ...['-v', 'error', '-show_entries', 'format=duration:stream=codec_name,pix_fmt,width,height'],
+      ...['-of', 'json', file],
+    ]);
+    const info = JSON.parse(stdout);
+    expect(Math.abs(Number(info.format.duration) - 2)).toBeLessThanOrEqual(1 / 24 + 0.03);
+    expect(info.streams).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          codec_name: 'h264',
+          width: 1080,
+          height: 1080,
+          pix_fmt: 'yuv420p',
+        }),
+        expect.objectContaining({ codec_name: 'aac' }),
+      ]),
+    );
+
+    // The same design at the same version again: the same job, nothing encoded again.
+    const again = await tool('export_video', { design_id: designId });
+    expect(again.data).toMatchObject({ job_id: started.data.job_id, status: 'succeeded' });
+  }, 120_000);
+
+  it('fails the job with a reason naming the layer whose asset is gone', async () => {
+    const designId = await videoDesign(
+      layout({
+        layers: [{ kind: 'video', asset_id: '999999', clip_id: 'gone' }],
+        audio: undefined,
+      }),
+    );
+    const started = await tool('export_video', { design_id: designId });
+    const done = (await follow(started.data.job_id)).at(-1);
+    expect(done.status).toBe('failed');
+    expect(done.error).toMatch(/layer 0 .*clip_id gone.*video asset 999999.*no longer exists/);
+    expect(done.result).toBeNull();
+  }, 60_000);
+
+  it("refuses an image design, and answers another account's job as not found", async () => {
+    const image = await insertDesign(svc.server.pool, {
+      accountId: acct.accountId,
+      brandId: acct.brandId,
+      template: 'blank',
+      layout: { canvas: { aspect: 'square', bg: '#ffffff' }, layers: [] },
+    });
+    const refused = await tool('export_video', { design_id: image.id });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/^not_a_video: .*image design/);
+
+    const mine = await tool('export_video', { design_id: await videoDesign(layout()) });
+    const other = await makeAccount(svc.server.pool);
+    const otherClient = await connect(await makeKey(svc.server.pool, other.accountId, ['read']));
+    const foreign = await tool('job_status', { job_id: mine.data.job_id }, otherClient);
+    expect(foreign.isError).toBe(true);
+    expect(foreign.text).toMatch(/^not_found/);
+    await expect(tool('job_status', { job_id: mine.data.job_id, wait_s: 21 })).rejects.toThrow(
+      /wait_s: Too big: expected number to be <=20/,
+    );
+  }, 60_000);
+});
