@@ -160,7 +160,7 @@ describe('render/ depends on nothing of the service outside it', () => {
       import { renderPage } from './canvas.ts';
       import type { Layer } from '../core/designs/layout.ts';
       export * from "../core/ids.ts";
-      const heavy = await import('../core/designs/render.ts');
+      const heavy = await import('../core/designs/renderJob.ts');
       const late = await import(\`../core/\${name}.ts\`);
       const legacy = require('../api/app.ts');
       const pool = new Piscina({ filename: new URL('../workers/thread.ts', import.meta.url).href });
@@ -174,7 +174,7 @@ describe('render/ depends on nothing of the service outside it', () => {
     expect(outsideReferences(source, RENDER)).toEqual([
       '../core/designs/layout.ts',
       '../core/ids.ts',
-      '../core/designs/render.ts',
+      '../core/designs/renderJob.ts',
       '../core/',
       '../api/app.ts',
       '../workers/thread.ts',
