@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TEMPLATES, THUMBNAILS_DIR } from '../core/designs/templates.ts';
-import { renderTemplateThumbnail } from '../render/templateThumbnail.ts';
+import { renderTemplateThumbnail } from '../core/designs/templateThumbnail.ts';
 
 mkdirSync(THUMBNAILS_DIR, { recursive: true });
 for (const template of TEMPLATES.values()) {

@@ -1,19 +1,14 @@
 // Renders one page of a native Canvas layout to PNG with @napi-rs/canvas: a pure function of
-// the layout, the fonts (render/fonts.ts) and the image bytes it is handed; no database, no
-// storage. Layers are drawn in order, each turned around its frame's centre and faded by its
+// the layers (render/layout.ts), the fonts (render/fonts.ts) and the image bytes it is
+// handed; no database, no storage. Layers are drawn in order, each turned around its frame's centre and faded by its
 // opacity; a text layer wraps inside its frame and is cut at its height.
 
 import { readFile } from 'node:fs/promises';
 import { createCanvas, type Image, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
 import { getStroke } from 'perfect-freehand';
-import type { Layer } from '../core/designs/layout.ts';
 import { EMOJI_FAMILY, registerFonts } from './fonts.ts';
+import type { DoodleLayer, ImageLayer, Layer, ShapeLayer, TextLayer } from './layout.ts';
 import { wrapText } from './text.ts';
-
-type TextLayer = Extract<Layer, { kind: 'text' }>;
-type ImageLayer = Extract<Layer, { kind: 'image' }>;
-type ShapeLayer = Extract<Layer, { kind: 'shape' }>;
-type DoodleLayer = Extract<Layer, { kind: 'doodle' }>;
 
 /**
  * An image in a local file, already scaled to the size it is drawn at (a render thread reads

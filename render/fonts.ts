@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { GlobalFonts } from '@napi-rs/canvas';
-import { FONT_PACKAGES } from '../core/designs/fonts.ts';
+import { FONT_PACKAGES } from './fontFamilies.ts';
 
 export const EMOJI_FAMILY = 'Twemoji';
 

@@ -1,8 +1,11 @@
 // The native Canvas layout (SPEC.md "Design layout"): plain data, one zod schema. A canvas
 // of a fixed aspect, then one page of ordered layers or up to 20 pages of them (a carousel).
 // Every limit is a refusal that names it, never a truncation; unknown keys are refused.
+// The renderer owns the layer types it draws (render/layout.ts); these schemas are the API's
+// validation of them, and the compiler checks below that they produce exactly those types.
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import type { Layer as DrawnLayer } from '../../render/layout.ts';
 import { IdInput } from '../ids.ts';
 
 /** Canvas sizes in pixels by aspect. */
@@ -161,6 +164,15 @@ export const Layer = z.discriminatedUnion('kind', [
 ]);
 export type Layer = z.infer<typeof Layer>;
 export type LayerInput = z.input<typeof Layer>;
+
+/** Whether A and B are the same type, not merely assignable one way or the other. */
+type Same<A, B> =
+  (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+/** Each member of a union as one object type (zod's output and `&` spell the same type apart). */
+type Flat<T> = T extends unknown ? { [K in keyof T]: T[K] } : never;
+// A field added, dropped or changed here and not in render/layout.ts (or there and not here)
+// fails the typecheck: a layout the API accepts is always one the renderer knows how to read.
+true satisfies Same<Flat<Layer>, Flat<DrawnLayer>>;
 
 const Layers = z
   .array(Layer)

@@ -2,6 +2,7 @@
 // template (premium ones need the pro plan), queueing a render in the caller's transaction and
 // waiting for it, bounded, and answering the design's state with its rendered pages.
 
+import { FONT_NAMES, isKnownFont } from '../../render/fontFamilies.ts';
 import { planAtLeast } from '../accounts/plans.ts';
 import { findOwnedAssets } from '../assets/db.ts';
 import { assetContentUrl } from '../assets/service.ts';
@@ -12,7 +13,6 @@ import type { Platform } from '../platforms/capabilities.ts';
 import { unpublishedPostsOf } from '../posts/db.ts';
 import { inferKind, platformFitIssues } from '../posts/platformFit.ts';
 import { type DesignRow, renderedPages } from './db.ts';
-import { FONT_NAMES, isKnownFont } from './fonts.ts';
 import {
   type Aspect,
   assignCids,

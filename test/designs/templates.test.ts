@@ -7,7 +7,6 @@ import path from 'node:path';
 import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isKnownFont } from '../../core/designs/fonts.ts';
 import { ASPECT_NAMES, ASPECTS, Layout } from '../../core/designs/layout.ts';
 import {
   ListTemplatesQuery,
@@ -17,7 +16,8 @@ import {
   TEMPLATES,
   THUMBNAILS_DIR,
 } from '../../core/designs/templates.ts';
-import { renderTemplateThumbnail } from '../../render/templateThumbnail.ts';
+import { renderTemplateThumbnail } from '../../core/designs/templateThumbnail.ts';
+import { isKnownFont } from '../../render/fontFamilies.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 
 const all = [...TEMPLATES.values()];

@@ -1,9 +1,11 @@
 // A template's thumbnail: the template rendered at full size with its own slot texts, then
-// scaled to THUMBNAIL_WIDTH. Pure: template in, PNG bytes out.
+// scaled to THUMBNAIL_WIDTH. Pure: template in, PNG bytes out, drawn in the calling thread by
+// the renderer (render/canvas.ts). Only bin/renderTemplateThumbnails.ts and its test use it:
+// the API serves the committed files, and templates.ts stays free of the native canvas.
 import sharp from 'sharp';
-import { ASPECTS, Layout } from '../core/designs/layout.ts';
-import { layoutFromTemplate, type Template } from '../core/designs/templates.ts';
-import { renderPage } from './canvas.ts';
+import { renderPage } from '../../render/canvas.ts';
+import { ASPECTS, Layout } from './layout.ts';
+import { layoutFromTemplate, type Template } from './templates.ts';
 
 export const THUMBNAIL_WIDTH = 320;
 

@@ -1,5 +1,6 @@
 // The font families a layout may name, and the @fontsource package each ships in (SIL OFL
-// or Apache 2.0). The renderer registers them (render/fonts.ts); the API only checks names.
+// or Apache 2.0). The renderer registers them (render/fonts.ts); the API only checks names,
+// so this file loads nothing native.
 export const FONT_PACKAGES = {
   Inter: 'inter',
   Roboto: 'roboto',

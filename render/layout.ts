@@ -1,0 +1,71 @@
+// The layers the renderer draws, as plain types in the form they take once a layout is
+// validated (every default filled in). render/ owns them and imports nothing from core/;
+// core/designs/layout.ts validates input with zod schemas and the compiler checks that what
+// they produce is exactly these types, so the two cannot drift apart. The zod schemas stay in
+// core/: they carry the API's policy (id format, limits and their messages, the descriptions
+// agents read), none of which the renderer needs. Lengths are canvas pixels, angles degrees
+// clockwise around the frame's centre, colours hex strings ('#rrggbb' and the like).
+
+type Frame = {
+  /** Stable layer id (edits keep it). */
+  cid?: string | undefined;
+  x: number;
+  y: number;
+  w: number;
+  rotation: number;
+  /** 0 to 1. */
+  opacity: number;
+};
+
+export type TextLayer = Frame & {
+  kind: 'text';
+  /** Text below it is cut; undefined: no cut. */
+  h?: number | undefined;
+  text: string;
+  /** Font size in pixels. */
+  size: number;
+  /** A family render/fontFamilies.ts ships. */
+  font: string;
+  weight: 'normal' | 'bold';
+  color: string;
+  align: 'left' | 'center' | 'right';
+  /** Line spacing, times the size. */
+  line_height: number;
+  /** The template slot the text fills (not drawn). */
+  slot?: string | undefined;
+};
+
+export type ImageLayer = Frame & {
+  kind: 'image';
+  h: number;
+  /** The key of the image in a page's images (render/canvas.ts RenderInput). */
+  asset_id: string;
+  fit: 'cover' | 'contain';
+  /** The part of the source drawn, as fractions of its width and height. */
+  crop?: { x: number; y: number; w: number; h: number } | undefined;
+};
+
+export type ShapeLayer = Frame & {
+  kind: 'shape';
+  h: number;
+  shape: 'rect' | 'ellipse' | 'line';
+  fill: string | null;
+  stroke: string | null;
+  stroke_width: number;
+  /** Corner radius of a rect. */
+  radius: number;
+};
+
+/** [x, y] or [x, y, pressure from 0 to 1], relative to the layer's frame. */
+export type DoodlePoint = [number, number, (number | undefined)?];
+
+export type DoodleLayer = Frame & {
+  kind: 'doodle';
+  h?: number | undefined;
+  strokes: { points: DoodlePoint[]; width: number; color: string }[];
+};
+
+/** A vector drawing by id; not drawn yet (the drawings issue fills it in). */
+export type DrawingLayer = Frame & { kind: 'drawing'; h: number; drawing_id: string };
+
+export type Layer = TextLayer | ImageLayer | ShapeLayer | DoodleLayer | DrawingLayer;
