@@ -41,6 +41,8 @@ import {
   slotsFrom,
   templateFor,
 } from './service.ts';
+import { applyVideoLayerOps, checkedVideoLayout, videoState } from './videoDesigns.ts';
+import { isVideoLayout } from './videoLayout.ts';
 
 /** The new layout for a locked design, or undefined to render the current one again. */
 type LayoutChange = (
@@ -135,17 +137,23 @@ async function changeDesign(
       const next = await opts.change(tx, target, post);
       // Re-rendering replaces the design's pages: published posts keep theirs on a frozen copy.
       await freezePublishedPosts(tx, target.id);
+      // A video design has no pages to render (export_video makes its file); its posts stay
+      // video posts.
+      const video = isVideoLayout(target.layout);
       if (!next) {
+        if (video) return target;
         await clearRenderError(tx, target.id);
         await enqueueRender(tx, target.id, target.layout_version);
         return target;
       }
-      await refitLinkedPosts(tx, target.id, next.layout);
+      if (!video) await refitLinkedPosts(tx, target.id, next.layout);
       const row = await saveLayout(tx, target.id, next);
-      await enqueueRender(tx, row.id, row.layout_version);
+      if (!video) await enqueueRender(tx, row.id, row.layout_version);
       return row;
     });
-    return renderedState(deps, saved, ref.post_id ?? null);
+    return isVideoLayout(saved.layout)
+      ? videoState(deps, saved, ref.post_id ?? null)
+      : renderedState(deps, saved, ref.post_id ?? null);
   });
 }
 
@@ -169,6 +177,11 @@ export async function editDesign(
     layoutVersion: input.layout_version,
     onlyThisPost: input.only_this_post,
     change: async (db, design, post) => {
+      if (isVideoLayout(design.layout))
+        throw conflict(
+          'video_design',
+          'This is a video design: change it with edit_layers (a whole video layout through design_post is not built yet).',
+        );
       if (!input.layout && !template) return undefined;
       const given =
         template && !hasLayers
@@ -199,6 +212,11 @@ export async function editLayers(
       layoutVersion: input.layout_version,
       onlyThisPost: input.only_this_post,
       change: async (db, design) => {
+        if (isVideoLayout(design.layout)) {
+          const edited = applyVideoLayerOps(design.layout, input.ops);
+          const layout = await checkedVideoLayout(db, caller.accountId, edited, ['layout']);
+          return { layout: layout as unknown as Layout, template: design.template };
+        }
         const edited = applyLayerOps(design.layout, input.ops);
         const layout = await checkedLayout(db, caller.accountId, edited, ['layout']);
         return { layout, template: design.template };

@@ -28,7 +28,15 @@ function parseLayer(value: unknown, loc: Loc): Layer {
 export function applyLayerOps(layout: Layout, ops: LayerOp[]): Layout {
   const pages = pagesOf(layout).map((p) => ({ ...p, layers: [...p.layers] }));
 
-  const find = (op: { index?: number; cid?: string; page?: number }, loc: Loc) => {
+  const find = (
+    op: { index?: number; cid?: string; clip_id?: string; page?: number },
+    loc: Loc,
+  ) => {
+    if (op.clip_id !== undefined)
+      throw new OpFailed(
+        [...loc, 'clip_id'],
+        'clip_id targets the clips of video designs; use index or cid',
+      );
     if (op.cid !== undefined) {
       for (const [p, page] of pages.entries()) {
         const i = page.layers.findIndex((l) => l.cid === op.cid);

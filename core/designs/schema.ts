@@ -79,6 +79,7 @@ export type CreateDesignInput = z.infer<typeof CreateDesignInput>;
 const Target = {
   index: z.number().int().min(0).optional().describe('Current position of the layer (0 = bottom).'),
   cid: z.string().max(64).optional().describe('The layer cid (stable across edits).'),
+  clip_id: z.string().max(64).optional().describe("A video layer's clip_id (video designs)."),
   page: z
     .number()
     .int()
@@ -151,6 +152,9 @@ export const LayerSummary = z.object({
     h: z.number().nullable(),
     rotation: z.number(),
   }),
+  clip_id: z.string().optional().describe('Video layers of a video design.'),
+  start_s: z.number().optional().describe('Video designs: when the layer shows, in seconds.'),
+  end_s: z.number().optional(),
 });
 
 export const LayersView = z.object({

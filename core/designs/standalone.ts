@@ -25,6 +25,8 @@ import {
   templateFor,
 } from './service.ts';
 import { layoutFromTemplate } from './templates.ts';
+import { videoLayers } from './videoDesigns.ts';
+import { isVideoLayout } from './videoLayout.ts';
 
 /** MCP create_design: a design master for a brand, rendered, with no post and no schedule. */
 export const createDesign = (
@@ -108,6 +110,8 @@ export async function getLayers(
   ref: DesignRef,
 ): Promise<LayersView> {
   const design = await resolveDesign(db, caller, ref);
+  if (isVideoLayout(design.layout))
+    return videoLayers(design.id, design.layout_version, design.layout);
   const pages = pagesOf(design.layout);
   const { aspect } = design.layout.canvas;
   return {

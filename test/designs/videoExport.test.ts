@@ -212,3 +212,73 @@ describe('export_video and job_status', () => {
     );
   }, 60_000);
 });
+
+describe('a video post from a template, through MCP', () => {
+  it('use_video_template, edit_layers by clip_id, export_video, job_status: the draft shows the video', async () => {
+    const listed = await tool('list_video_templates', { shape: 'square' });
+    expect(listed.data.templates.map((t: { name: string }) => t.name)).toContain(
+      'clip-headline-square',
+    );
+    const all = await tool('list_video_templates', { limit: 50 });
+    expect(all.data.templates.length).toBeGreaterThanOrEqual(12);
+
+    const used = await tool('use_video_template', {
+      template: 'clip-headline-square',
+      platform: 'mastodon',
+      texts: { headline: 'Our new studio' },
+      media: { clip: clipId },
+      audio_asset_id: toneId,
+    });
+    expect(used.isError, used.text).toBeFalsy();
+    expect(used.data).toMatchObject({ layout_version: 1, kind: 'video', removed_slots: ['cta'] });
+
+    const layers = await tool('get_layers', { post_id: used.data.post_id });
+    const clip = layers.data.layers.find((l: { kind: string }) => l.kind === 'video');
+    expect(clip).toMatchObject({ clip_id: 'clip', start_s: 0, end_s: 10 });
+    expect(layers.data.layers.map((l: { summary: string }) => l.summary)).toContain(
+      '"Our new studio"',
+    );
+
+    const edited = await tool('edit_layers', {
+      post_id: used.data.post_id,
+      layout_version: 1,
+      ops: [{ op: 'set', clip_id: 'clip', fields: { trim_start_s: 1, volume: 0.5 } }],
+    });
+    expect(edited.isError, edited.text).toBeFalsy();
+    expect(edited.data).toMatchObject({ layout_version: 2, media_paths: [], render_error: null });
+    const stale = await tool('edit_layers', {
+      post_id: used.data.post_id,
+      layout_version: 1,
+      ops: [{ op: 'delete', clip_id: 'clip' }],
+    });
+    expect(stale.text).toMatch(/^version_conflict/);
+
+    const started = await tool('export_video', { post_id: used.data.post_id });
+    const done = (await follow(started.data.job_id)).at(-1);
+    expect(done).toMatchObject({ status: 'succeeded', result: { duration_s: 10, width: 1080 } });
+    const post = await tool('get_post', { post_id: used.data.post_id });
+    expect(post.data.post).toMatchObject({ kind: 'video', asset_ids: [done.result.asset_id] });
+  }, 240_000);
+
+  it('refuses a slot the template does not have, and an asset of the wrong kind', async () => {
+    const unknown = await tool('use_video_template', {
+      template: 'photo-quote-story',
+      platform: 'mastodon',
+      texts: { headline: 'x' },
+    });
+    expect(unknown.text).toMatch(/no slot "headline"/);
+    const wrongKind = await tool('use_video_template', {
+      template: 'photo-quote-story',
+      platform: 'mastodon',
+      texts: { quote: 'Hello' },
+      media: { photo: clipId },
+    });
+    expect(wrongKind.text).toMatch(/media.layers.0.asset_id: not an image asset of yours/);
+    const premium = await tool('use_video_template', {
+      template: 'lower-third-story',
+      platform: 'mastodon',
+      texts: { name: 'Ada' },
+    });
+    expect(premium.text).toMatch(/^feature_required/);
+  });
+});

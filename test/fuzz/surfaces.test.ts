@@ -13,6 +13,7 @@ import { ACCOUNT_TOOLS } from '../../api/mcp/tools/account.ts';
 import { CANVAS_TOOLS } from '../../api/mcp/tools/canvas.ts';
 import { LIBRARY_TOOLS } from '../../api/mcp/tools/library.ts';
 import { POST_TOOLS } from '../../api/mcp/tools/posts.ts';
+import { VIDEO_TOOLS } from '../../api/mcp/tools/video.ts';
 import { setBudget } from '../../core/accounts/service.ts';
 import { TEMPLATES } from '../../core/designs/templates.ts';
 import { PLATFORMS } from '../../core/platforms/capabilities.ts';
@@ -453,7 +454,7 @@ function noMcpInternalError(res: Sent) {
 const listed = JSON.parse((await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).text).result
   .tools as { name: string }[];
 const definitions = new Map<string, ToolDefinition>(
-  [...ACCOUNT_TOOLS, ...POST_TOOLS, ...LIBRARY_TOOLS, ...CANVAS_TOOLS].map((t) => [t.name, t]),
+  [...ACCOUNT_TOOLS, ...POST_TOOLS, ...LIBRARY_TOOLS, ...CANVAS_TOOLS, ...VIDEO_TOOLS].map((t) => [t.name, t]),
 );
 const toolNames = listed
   .map((t) => t.name)

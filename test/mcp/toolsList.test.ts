@@ -10,11 +10,11 @@ import { call, makeAccount, makeKey, startServer, type TestServer } from '../sup
 /** The ceiling with all of SPEC.md's tools (about 60, parked ones included). */
 const FULL_LIST_BUDGET = 60_000;
 /**
- * Today's 27 tools: the Canvas ones are the heaviest; the ~33 still to come get the rest
- * (about 500 bytes each: short descriptions, outputs summarised where another tool spells
- * them out).
+ * Today's 29 tools: the Canvas ones are the heaviest. The ~31 still to come must average
+ * under 450 bytes each to fit FULL_LIST_BUDGET: short descriptions, outputs summarised where
+ * another tool spells them out. This ceiling keeps today's list from growing unnoticed.
  */
-const TODAY_BUDGET = 44_000;
+const TODAY_BUDGET = 47_000;
 
 let server: TestServer;
 let key: string;

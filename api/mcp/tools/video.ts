@@ -1,10 +1,23 @@
-// MCP tools for editable video (SPEC.md "MCP", Editable video): export_video starts an export
-// job, job_status reads any job. Each calls one domain function of core/designs/videoJobs.ts.
+// MCP tools for editable video (SPEC.md "MCP", Editable video): list_video_templates and
+// use_video_template (core/designs/videoTemplates.ts, videoDesigns.ts), export_video and
+// job_status (core/designs/videoJobs.ts). Each calls one domain function.
+
+import { z } from 'zod';
 import { DesignRef } from '../../../core/designs/schema.ts';
+import {
+  UsedVideoTemplate,
+  UseVideoTemplateInput,
+  useVideoTemplate,
+} from '../../../core/designs/videoDesigns.ts';
 import { getJobStatus, startVideoExport } from '../../../core/designs/videoJobs.ts';
+import {
+  ListVideoTemplatesQuery,
+  listVideoTemplates,
+  VideoTemplateSummary,
+} from '../../../core/designs/videoTemplates.ts';
 import { Job, JobStatusInput } from '../../../core/jobs/schema.ts';
 import { summarisedInOutputs } from '../jsonSchema.ts';
-import { defineTool, type ToolContext } from '../registry.ts';
+import { defineTool, type ToolContext, TRUNCATION } from '../registry.ts';
 
 const jobDeps = (ctx: ToolContext) => ({
   pool: ctx.pool,
@@ -15,6 +28,35 @@ const jobDeps = (ctx: ToolContext) => ({
 });
 
 export const VIDEO_TOOLS = [
+  defineTool({
+    name: 'list_video_templates',
+    title: 'List video templates',
+    description:
+      'Video templates and their slots (premium: video_templates feature). Use this tool when you need to: pick one for use_video_template.',
+    input: ListVideoTemplatesQuery,
+    output: z.object({ templates: z.array(VideoTemplateSummary), ...TRUNCATION }),
+    scope: 'read',
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    run: async (_ctx, args) => listVideoTemplates(args),
+  }),
+
+  defineTool({
+    name: 'use_video_template',
+    title: 'Use a video template',
+    description:
+      'A video design from a template (slots filled, empty ones removed) and a draft video post showing it. Use this tool when you need to: start a video post; then edit_layers and export_video.',
+    input: UseVideoTemplateInput,
+    output: UsedVideoTemplate,
+    scope: 'publish',
+    annotations: {
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
+    },
+    run: async (ctx, args) => useVideoTemplate(ctx, ctx.principal, args),
+  }),
+
   defineTool({
     name: 'export_video',
     title: 'Export a video',

@@ -1,0 +1,355 @@
+// Video designs beside the image ones: what the schema cannot check (fonts, owned assets of
+// the right kind, text in total, unique cids and clip ids), layer edits on the one timeline
+// (targets: index, cid or clip_id), and use_video_template, which creates the design and its
+// draft post together. Video designs are never rendered to pages: export_video makes the file.
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { FONT_NAMES, isKnownFont } from '../../render/fontFamilies.ts';
+import { findOwnedAssets } from '../assets/db.ts';
+import { actorOf } from '../audit/actor.ts';
+import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
+import { invalid, notFound, ValidationFailed, type ValidationIssue } from '../errors.ts';
+import { IdInput } from '../ids.ts';
+import { CAPABILITIES, type Kind, PLATFORMS, type Platform } from '../platforms/capabilities.ts';
+import { insertPost, setPostDesign, unpublishedPostsOf } from '../posts/db.ts';
+import { platformFitIssues } from '../posts/platformFit.ts';
+import { brandFor } from '../posts/service.ts';
+import { explainIssue, toValidationIssues } from '../validation.ts';
+import { type DesignRow, insertDesign } from './db.ts';
+import { type Layout, MAX_TEXT_PER_LAYOUT } from './layout.ts';
+import type { DesignState, LayerOp, LayersView } from './schema.ts';
+import type { DesignCaller } from './service.ts';
+import { MAX_VIDEO_LAYERS, VIDEO_ASPECTS, VideoLayer, VideoLayout } from './videoLayout.ts';
+import { fillVideoTemplate, videoTemplateFor } from './videoTemplates.ts';
+
+type Loc = (string | number)[];
+
+const newId = (prefix: string) =>
+  `${prefix}${randomBytes(6)
+    .toString('base64url')
+    .replace(/[^A-Za-z0-9]/g, 'x')}`;
+
+/** The kind a post on `platform` takes for a video (video, else reel); why not, if neither. */
+export function videoKind(platform: Platform, loc: Loc): Kind {
+  const kinds = CAPABILITIES[platform].kinds;
+  if (kinds.includes('video')) return 'video';
+  if (kinds.includes('reel')) return 'reel';
+  throw invalid(loc, `${platform} does not take video posts`);
+}
+
+/** Parses a whole video layout as the API does, issues under `loc`. */
+function parseVideoLayout(value: unknown, loc: Loc): VideoLayout {
+  const parsed = VideoLayout.safeParse(value, { error: explainIssue });
+  if (!parsed.success) throw new ValidationFailed(toValidationIssues(parsed.error, loc));
+  return parsed.data;
+}
+
+/**
+ * Checks what the schema cannot and gives every layer a cid and every clip a clip_id (kept
+ * when given; refused when repeated).
+ */
+export async function checkedVideoLayout(
+  db: Queryable,
+  accountId: string,
+  given: VideoLayout,
+  loc: Loc,
+): Promise<VideoLayout> {
+  const issues: ValidationIssue[] = [];
+  const cids = new Set<string>();
+  const clipIds = new Set<string>();
+  const layers = given.layers.map((layer, i) => {
+    const cid = layer.cid ?? newId('c');
+    if (cids.has(cid))
+      issues.push({
+        loc: [...loc, 'layers', i, 'cid'],
+        msg: `cid ${cid} is used twice`,
+        type: 'duplicate',
+      });
+    cids.add(cid);
+    if (layer.kind !== 'video') return { ...layer, cid };
+    const clipId = layer.clip_id ?? newId('v');
+    if (clipIds.has(clipId))
+      issues.push({
+        loc: [...loc, 'layers', i, 'clip_id'],
+        msg: `clip_id ${clipId} is used twice`,
+        type: 'duplicate',
+      });
+    clipIds.add(clipId);
+    return { ...layer, cid, clip_id: clipId };
+  });
+  const wanted: { id: string; kind: 'image' | 'video' | 'audio'; loc: Loc }[] = [];
+  let text = 0;
+  for (const [i, layer] of layers.entries()) {
+    const at = [...loc, 'layers', i];
+    if (layer.kind === 'text') {
+      text += layer.text.length;
+      if (text > MAX_TEXT_PER_LAYOUT && text - layer.text.length <= MAX_TEXT_PER_LAYOUT)
+        issues.push({
+          loc: [...at, 'text'],
+          msg: `a video holds at most ${MAX_TEXT_PER_LAYOUT} characters of text; shorten or remove text`,
+          type: 'too_long',
+        });
+      if (!isKnownFont(layer.font))
+        issues.push({
+          loc: [...at, 'font'],
+          msg: `unknown font "${layer.font}"; available: ${FONT_NAMES.join(', ')}`,
+          type: 'unknown_font',
+        });
+    }
+    if (layer.kind === 'image')
+      wanted.push({ id: layer.asset_id, kind: 'image', loc: [...at, 'asset_id'] });
+    if (layer.kind === 'video')
+      wanted.push({ id: layer.asset_id, kind: 'video', loc: [...at, 'asset_id'] });
+  }
+  if (given.audio)
+    wanted.push({ id: given.audio.asset_id, kind: 'audio', loc: [...loc, 'audio', 'asset_id'] });
+  if (wanted.length) {
+    const found = new Map(
+      (
+        await findOwnedAssets(
+          db,
+          accountId,
+          wanted.map((w) => w.id),
+        )
+      ).map((a) => [a.id, a.kind]),
+    );
+    for (const w of wanted)
+      if (found.get(w.id) !== w.kind)
+        issues.push({
+          loc: w.loc,
+          msg: `not ${w.kind === 'video' ? 'a' : 'an'} ${w.kind} asset of yours`,
+          type: 'not_found',
+        });
+  }
+  if (issues.length) throw new ValidationFailed(issues);
+  return { ...given, layers };
+}
+
+/** Layer ops (edit_layers) on a video's one timeline; targets index, cid or clip_id. */
+export function applyVideoLayerOps(layout: VideoLayout, ops: LayerOp[]): VideoLayout {
+  const layers: unknown[] = [...layout.layers];
+  const fail = (loc: Loc, msg: string): never => {
+    throw new ValidationFailed([{ loc, msg, type: 'invalid_op' }]);
+  };
+  const find = (op: { index?: number; cid?: string; clip_id?: string }, loc: Loc) => {
+    const current = layers as VideoLayer[];
+    let at: number | undefined;
+    if (op.clip_id !== undefined) {
+      at = current.findIndex((l) => l.kind === 'video' && l.clip_id === op.clip_id);
+      if (at < 0) fail([...loc, 'clip_id'], `no video layer has clip_id ${op.clip_id}`);
+    } else if (op.cid !== undefined) {
+      at = current.findIndex((l) => l.cid === op.cid);
+      if (at < 0) fail([...loc, 'cid'], `no layer has cid ${op.cid}`);
+    } else if (op.index === undefined) fail(loc, 'give the index, cid or clip_id of a layer');
+    if (op.index !== undefined && at !== undefined && op.index !== at)
+      fail([...loc, 'index'], `that layer is at index ${at}, not ${op.index}`);
+    const index = at ?? op.index!;
+    if (index >= current.length)
+      fail(
+        [...loc, 'index'],
+        `the video has ${current.length} layers (indexes 0-${current.length - 1})`,
+      );
+    return index;
+  };
+  const parseLayer = (value: unknown, loc: Loc) => {
+    const parsed = VideoLayer.safeParse(value, { error: explainIssue });
+    if (!parsed.success)
+      throw new ValidationFailed(
+        toValidationIssues(parsed.error, loc).map((i) => ({ ...i, type: 'invalid_layer' })),
+      );
+    return parsed.data;
+  };
+  for (const [n, op] of ops.entries()) {
+    const loc: Loc = ['ops', n];
+    if (op.page !== undefined && op.page !== 0)
+      fail([...loc, 'page'], 'a video has one timeline (page 0)');
+    if (op.op === 'set') {
+      for (const f of ['kind', 'cid', 'clip_id'])
+        if (f in op.fields)
+          fail([...loc, 'fields', f], `${f} cannot change; delete and add instead`);
+      const i = find(op, loc);
+      layers[i] = parseLayer({ ...(layers[i] as object), ...op.fields }, [...loc, 'fields']);
+    } else if (op.op === 'add') {
+      if (layers.length >= MAX_VIDEO_LAYERS)
+        fail(loc, `at most ${MAX_VIDEO_LAYERS} layers in a video`);
+      const at = op.index ?? layers.length;
+      if (at > layers.length) fail([...loc, 'index'], `insert position must be 0-${layers.length}`);
+      layers.splice(at, 0, parseLayer(op.layer, [...loc, 'layer']));
+    } else if (op.op === 'delete') {
+      layers.splice(find(op, loc), 1);
+    } else {
+      const i = find(op, loc);
+      if (op.to >= layers.length) fail([...loc, 'to'], `must be 0-${layers.length - 1}`);
+      const [layer] = layers.splice(i, 1);
+      layers.splice(op.to, 0, layer);
+    }
+  }
+  // The whole timeline again: windows within the duration, motions within their windows.
+  return parseVideoLayout({ ...layout, layers }, ['layout']);
+}
+
+export const UseVideoTemplateInput = z
+  .object({
+    template: z.string().min(1).max(64),
+    platform: z.enum(PLATFORMS),
+    brand_id: IdInput.optional(),
+    texts: z
+      .record(z.string().max(32), z.string().max(500))
+      .default({})
+      .describe('Text by slot name.'),
+    media: z
+      .record(z.string().max(32), IdInput)
+      .default({})
+      .describe('Asset id by media slot (clip: video, photo: image).'),
+    audio_asset_id: IdInput.optional(),
+    body: z.string().max(5_000).optional().describe('Post copy; omitted: the first text.'),
+  })
+  .strict();
+export type UseVideoTemplateInput = z.output<typeof UseVideoTemplateInput>;
+
+export const UsedVideoTemplate = z.object({
+  design_id: z.string(),
+  post_id: z.string(),
+  layout_version: z.number().int(),
+  kind: z.string(),
+  removed_slots: z.array(z.string()),
+});
+export type UsedVideoTemplate = z.infer<typeof UsedVideoTemplate>;
+
+/** MCP use_video_template: the filled video design and a draft post of it, together. */
+export async function useVideoTemplate(
+  deps: { pool: Pool },
+  caller: DesignCaller & { features: readonly string[] },
+  input: UseVideoTemplateInput,
+): Promise<UsedVideoTemplate> {
+  const template = videoTemplateFor(caller, input.template);
+  if (!template)
+    throw invalid(
+      ['template'],
+      `no video template named "${input.template}"; list_video_templates lists them`,
+    );
+  const known = new Set([...template.draft.layers.flatMap((l) => [l.slot, l.media_slot])]);
+  for (const slot of [...Object.keys(input.texts), ...Object.keys(input.media)])
+    if (!known.has(slot))
+      throw invalid(['texts'], `template ${template.name} has no slot "${slot}"`);
+  const brandId = brandFor(caller, input.brand_id, 'brand_id');
+  const kind = videoKind(input.platform, ['platform']);
+  const { layout: filled, removed } = fillVideoTemplate(template, {
+    texts: input.texts,
+    media: input.media,
+    audio: input.audio_asset_id,
+  });
+  const layout = await checkedVideoLayout(
+    deps.pool,
+    caller.accountId,
+    parseVideoLayout(filled, ['template']),
+    ['media'],
+  );
+  const body = input.body ?? Object.values(input.texts).find((t) => t.trim()) ?? template.title;
+  const fit = platformFitIssues({
+    platform: input.platform,
+    kind,
+    body,
+    hashtags: null,
+    media: ['video'],
+  });
+  if (fit.length) throw new ValidationFailed(fit);
+  return withTransaction(deps.pool, async (tx) => {
+    const design = await insertDesign(tx, {
+      accountId: caller.accountId,
+      brandId,
+      template: template.name,
+      layout: layout as unknown as Layout,
+    });
+    const post = await insertPost(
+      tx,
+      {
+        accountId: caller.accountId,
+        brandId,
+        platform: input.platform,
+        kind,
+        body,
+        hashtags: null,
+        scheduleAt: null,
+      },
+      actorOf(caller.credential),
+    );
+    if (!post) throw notFound('Brand');
+    await setPostDesign(tx, post.id, design.id);
+    return {
+      design_id: design.id,
+      post_id: post.id,
+      layout_version: design.layout_version,
+      kind,
+      removed_slots: removed,
+    };
+  });
+}
+
+/** A video design's state as the design tools answer it: nothing rendered, nothing to wait for. */
+export async function videoState(
+  deps: { pool: Pool },
+  design: DesignRow,
+  postId: string | null,
+): Promise<DesignState> {
+  const linked = await unpublishedPostsOf(deps.pool, design.id);
+  return {
+    design_id: design.id,
+    post_id: postId,
+    template: design.template,
+    layout_version: design.layout_version,
+    layout: design.layout,
+    linked_post_ids: linked.map((p) => p.id),
+    media_paths: [],
+    render_error: null,
+  };
+}
+
+/** get_layers of a video design: its one timeline, with clip ids and times. */
+export function videoLayers(designId: string, version: number, layout: VideoLayout): LayersView {
+  const { aspect, duration_s } = layout.canvas;
+  const size = VIDEO_ASPECTS[aspect];
+  return {
+    design_id: designId,
+    layout_version: version,
+    aspect,
+    ...size,
+    pages: 1,
+    layers: layout.layers.map((layer, index) => {
+      const times = { start_s: layer.start_s, end_s: layer.end_s ?? duration_s };
+      if (layer.kind === 'video')
+        return {
+          page: 0,
+          index,
+          cid: layer.cid ?? '',
+          kind: 'video',
+          summary: `video asset ${layer.asset_id} (${layer.fit}${layer.muted ? ', muted' : ''}) from ${layer.trim_start_s} s`,
+          frame: { x: 0, y: 0, w: size.width, h: size.height, rotation: 0 },
+          clip_id: layer.clip_id,
+          ...times,
+        };
+      return {
+        page: 0,
+        index,
+        cid: layer.cid ?? '',
+        kind: layer.kind,
+        summary:
+          layer.kind === 'text'
+            ? `"${[...layer.text].slice(0, 60).join('')}${[...layer.text].length > 60 ? '…' : ''}"`
+            : layer.kind === 'image'
+              ? `image asset ${layer.asset_id} (${layer.fit})`
+              : layer.kind === 'shape'
+                ? layer.shape
+                : `${layer.strokes.length} stroke(s)`,
+        frame: {
+          x: layer.x,
+          y: layer.y,
+          w: layer.w,
+          h: 'h' in layer && layer.h !== undefined ? layer.h : null,
+          rotation: layer.rotation,
+        },
+        ...times,
+      };
+    }),
+  };
+}
