@@ -193,6 +193,8 @@ export async function exportVideo(
     };
 
     await report(0.1, 'encoding');
+    // ffmpeg writes its progress to our stdout pipe: should this process be killed, its next
+    // write fails (SIGPIPE) and the orphaned encode stops instead of running on.
     const output = path.join(work, 'export.mp4');
     let progressText = '';
     await runMediaTool(deps.tools.ffmpegPath, composeArgs(composition, output, safeInput), {

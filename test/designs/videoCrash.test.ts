@@ -1,0 +1,100 @@
+// A video worker killed (SIGKILL) mid-export: another worker's sweeper releases the job, the
+// export runs again, and the account ends with exactly one exported video and a succeeded job.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../core/config.ts';
+import { createNotifications } from '../../core/db/notifications.ts';
+import { insertDesign } from '../../core/designs/db.ts';
+import type { Layout } from '../../core/designs/layout.ts';
+import { startVideoExport } from '../../core/designs/videoJobs.ts';
+import { VideoLayout } from '../../core/designs/videoLayout.ts';
+import { jobStatus } from '../../core/jobs/service.ts';
+import { createLogger } from '../../core/logger.ts';
+import { storageFor } from '../../core/storage/storage.ts';
+import { startWorker } from '../../workers/index.ts';
+import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
+import { makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+let server: TestServer;
+let dir: string;
+let child: ChildProcess | undefined;
+beforeAll(async () => {
+  server = await startServer();
+  dir = mkdtempSync(path.join(os.tmpdir(), 'sps-video-crash-'));
+});
+afterAll(async () => {
+  child?.kill('SIGKILL');
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a video worker killed mid-export', () => {
+  it('ends with exactly one exported asset and a succeeded job', async () => {
+    const acct = await makeAccount(server.pool);
+    const key = await makeKey(server.pool, acct.accountId, ['read', 'media']);
+    await makeTestClip(path.join(dir, 'clip.mp4'), 4);
+    const clip = await uploadMediaFile(server, key, path.join(dir, 'clip.mp4'), 'clip.mp4');
+    const design = await insertDesign(server.pool, {
+      accountId: acct.accountId,
+      brandId: acct.brandId,
+      template: 'blank',
+      layout: VideoLayout.parse({
+        canvas: { type: 'video', aspect: 'square', duration_s: 6, fps: 24 },
+        layers: [{ kind: 'video', asset_id: clip.id }],
+      }) as unknown as Layout,
+    });
+    const notifications = createNotifications(server.pool);
+    const deps = { pool: server.pool, notifications, publicBaseUrl: server.baseUrl };
+    const caller = { ...acct, selectedBrandId: acct.brandId, plan: 'plus' as const };
+    try {
+      child = spawn(process.execPath, [path.join(ROOT, 'test/support/videoWorker.ts')], {
+        env: { ...process.env, DATABASE_URL: server.db.url, DATA_DIR: server.dataDir },
+      });
+      const job = await startVideoExport(
+        deps,
+        { ...caller, credential: { kind: 'session', id: '1' } },
+        {
+          design_id: design.id,
+        },
+      );
+      // Killed once it is encoding, some way in.
+      for (;;) {
+        const now = await jobStatus(deps, acct, { job_id: job.job_id, wait_s: 20 });
+        expect(now.status).not.toBe('failed');
+        if (now.stage === 'encoding' && now.progress > 0.2) break;
+      }
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child!.once('exit', resolve));
+
+      const survivor = await startWorker({
+        pool: server.pool,
+        concurrency: 1,
+        pools: ['video'],
+        log: createLogger('silent'),
+        storage: storageFor(loadConfig({ DATABASE_URL: server.db.url, DATA_DIR: server.dataDir })),
+        liveness: { heartbeatMs: 200, staleAfterMs: 1000 },
+      });
+      try {
+        let done = await jobStatus(deps, acct, { job_id: job.job_id, wait_s: 0 });
+        const giveUpAt = Date.now() + 240_000;
+        while (done.status !== 'succeeded' && done.status !== 'failed' && Date.now() < giveUpAt)
+          done = await jobStatus(deps, acct, { job_id: job.job_id, wait_s: 20 });
+        expect(done).toMatchObject({ status: 'succeeded', attempts: 2 });
+      } finally {
+        await survivor.stop();
+      }
+      const { rows } = await server.pool.query<{ id: string }>(
+        `select id from assets where account_id = $1 and kind = 'video' and id <> $2`,
+        [acct.accountId, clip.id],
+      );
+      expect(rows).toHaveLength(1);
+    } finally {
+      await notifications.close();
+    }
+  }, 300_000);
+});
