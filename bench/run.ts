@@ -7,6 +7,7 @@ import { benchMe } from './me.ts';
 import { benchChunkedMemory, benchRawUpload } from './media.ts';
 import { benchPostsApi, benchPublicationDelay } from './posts.ts';
 import { startBenchService } from './support.ts';
+import { benchVideo } from './video.ts';
 import { benchWebhooks } from './webhooks.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -33,6 +34,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   chunkedMemory: () => benchChunkedMemory(svc, 500),
   renders: () => benchRenders(svc),
   heavyRender: () => benchHeavyRender(svc),
+  video: () => benchVideo(svc),
 };
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
 const unknown = only?.filter((name) => !(name in benches)) ?? [];
