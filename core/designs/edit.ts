@@ -29,15 +29,15 @@ import {
 } from './db.ts';
 import { applyLayerOps } from './layerOps.ts';
 import type { Layout } from './layout.ts';
-import { withRenderSlot } from './renderWaits.ts';
 import type { DesignEditInput, DesignRef, DesignState, EditLayersInput } from './schema.ts';
 import {
   checkedLayout,
   type DesignCaller,
   type DesignDeps,
   designFit,
+  designState,
   filledTemplate,
-  renderedState,
+  renderAndWait,
   slotsFrom,
   templateFor,
 } from './service.ts';
@@ -121,8 +121,8 @@ async function changeDesign(
   ref: DesignRef,
   opts: { layoutVersion?: number; onlyThisPost: boolean; change: LayoutChange },
 ): Promise<DesignState> {
-  return withRenderSlot(deps.renders, caller.accountId, async () => {
-    const saved = await withTransaction(deps.pool, async (tx) => {
+  const { design: saved, ...pages } = await renderAndWait(deps, caller.accountId, async () => ({
+    design: await withTransaction(deps.pool, async (tx) => {
       const { post, design } = await lockTarget(tx, caller, ref);
       if (opts.layoutVersion !== undefined && opts.layoutVersion !== design.layout_version)
         throw versionConflict(design.layout_version);
@@ -144,9 +144,9 @@ async function changeDesign(
       const row = await saveLayout(tx, target.id, next);
       await enqueueRender(tx, row.id, row.layout_version);
       return row;
-    });
-    return renderedState(deps, saved, ref.post_id ?? null);
-  });
+    }),
+  }));
+  return designState(deps, saved, ref.post_id ?? null, pages);
 }
 
 /**
