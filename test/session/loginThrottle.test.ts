@@ -119,6 +119,25 @@ describe('TRUST_PROXY and X-Forwarded-For', () => {
       await server.close();
     }
   });
+
+  it('a number of proxies: the address the outermost one appended is the one throttled', async () => {
+    // Two proxies in front (a CDN, then a load balancer): the balancer appends the CDN's address.
+    const server = await startServer({ env: { TRUST_PROXY: '2' } });
+    try {
+      await stuff(server, 20, { 'x-forwarded-for': '203.0.113.7, 10.0.0.2' });
+      const [a, b] = [await makeAccount(server.pool), await makeAccount(server.pool)];
+      expect(
+        (await attempt(server, a.email, a.password, { 'x-forwarded-for': '203.0.113.8, 10.0.0.2' }))
+          .status,
+      ).toBe(200);
+      const spoofed = await attempt(server, b.email, b.password, {
+        'x-forwarded-for': '198.51.100.1, 203.0.113.7, 10.0.0.2',
+      });
+      expect(spoofed.status).toBe(429);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe('the throttled address', () => {
