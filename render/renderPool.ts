@@ -5,6 +5,9 @@
 // a thread's V8 heap is capped, and what Skia holds natively is bounded by the pixels it is
 // handed (core/designs/pageImages.ts) and the canvas size. Threads run at a lower CPU
 // priority than the API on Linux (nice +10), so a busy render yields to a request.
+// Threads start as pages need them and end after IDLE_THREAD_MS without one: starting a
+// thread (Skia, fonts) costs 0.7-1.1 s, so an editing session, rendering every few seconds,
+// keeps its threads, while a quiet worker gives back the heap a large page grew.
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { RenderInput } from './canvas.ts';
@@ -16,12 +19,20 @@ export type RenderPoolOptions = {
   timeoutMs?: number;
   /** V8 heap of a thread, in MB; text and layers live there, pixels do not. */
   heapMb?: number;
+  /**
+   * Told of a thread that failed outside a page (one that could not start, say); without
+   * it such a failure is only counted (`threadFailures`), never thrown.
+   */
+  onThreadError?: (err: Error) => void;
+  /** The module a thread runs; tests give one that crashes. */
+  threadModule?: URL;
 };
 
 /** One core stays with the API; on one core, renders share it (at a lower priority). */
 export const DEFAULT_RENDER_THREADS = Math.max(1, availableParallelism() - 1);
 export const DEFAULT_RENDER_TIMEOUT_MS = 30_000;
 const DEFAULT_HEAP_MB = 256;
+const IDLE_THREAD_MS = 5 * 60_000;
 
 /** A page that ran past the time limit; its thread was ended. */
 export class RenderTimedOut extends Error {
@@ -43,19 +54,38 @@ export class RenderOutOfMemory extends Error {
   }
 }
 
+/** A page whose thread failed (or could not start); the pool starts afresh for the next page. */
+export class RenderThreadFailed extends Error {
+  constructor(cause: Error) {
+    super(`the render thread failed: ${cause.message}`, { cause });
+    this.name = 'RenderThreadFailed';
+  }
+}
+
+/** A page asked of a pool that was closed (a worker stopping): it is not drawn. */
+export class RenderPoolClosed extends Error {
+  constructor() {
+    super('the render pool was closed, so the page was not drawn');
+    this.name = 'RenderPoolClosed';
+  }
+}
+
 export type RenderedPage = { png: Buffer; threadId: number };
 
 export type RenderPool = {
   /** The time limit of a page. */
   timeoutMs: number;
   /**
-   * Draws one page in a thread; rejects with RenderTimedOut or RenderOutOfMemory. `timeoutMs`
-   * overrides the pool's limit for this page.
+   * Draws one page in a thread; rejects with RenderTimedOut, RenderOutOfMemory, or
+   * RenderPoolClosed once `close` was called. `timeoutMs` overrides the pool's limit for
+   * this page.
    */
   render: (input: RenderInput, opts?: { timeoutMs?: number }) => Promise<RenderedPage>;
   /** The ids of the threads alive now. */
   threadIds: () => number[];
-  /** Ends every thread; pages still drawing are rejected. */
+  /** Threads that failed outside a page (reported to `onThreadError`). */
+  threadFailures: () => number;
+  /** Ends every thread; pages still drawing or waiting are rejected, later ones too. */
   close: () => Promise<void>;
 };
 
@@ -65,47 +95,82 @@ export function createRenderPool(opts: RenderPoolOptions = {}): RenderPool {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
   const heapMb = opts.heapMb ?? DEFAULT_HEAP_MB;
   let pool: Piscina | undefined;
+  let closed = false;
+  let failures = 0;
   // Pages wait here rather than in Piscina's queue, so the time limit counts drawing only.
   let drawing = 0;
-  const waiting: (() => void)[] = [];
+  const waiting: { go: () => void; stop: (err: Error) => void }[] = [];
   const turn = async () => {
+    if (closed) throw new RenderPoolClosed();
     if (drawing < threads) drawing++;
-    else await new Promise<void>((resolve) => waiting.push(resolve));
+    else await new Promise<void>((go, stop) => waiting.push({ go, stop }));
   };
   const done = () => {
     const next = waiting.shift();
-    if (next) next();
+    if (next) next.go();
     else drawing--;
+  };
+  // The pages each Piscina instance is drawing, to be stopped should it fail.
+  const drawingOn = new Map<Piscina, Set<AbortController>>();
+  const start = () => {
+    const started = new Piscina({
+      filename: (opts.threadModule ?? new URL('./pageThread.ts', import.meta.url)).href,
+      minThreads: 0,
+      maxThreads: threads,
+      idleTimeout: IDLE_THREAD_MS,
+      resourceLimits: { maxOldGenerationSizeMb: heapMb },
+      niceIncrement: 10,
+    });
+    drawingOn.set(started, new Set());
+    // Piscina emits 'error' for a thread that fails with no page of its own (a thread failing
+    // while drawing rejects that page): with no listener, the emit would end the process. A
+    // thread that fails as it starts (a module that cannot load) is never replaced, so the
+    // pages waiting for it are stopped now rather than at their time limit, and the next
+    // page gets a new pool.
+    started.on('error', (err: Error) => {
+      failures++;
+      opts.onThreadError?.(err);
+      for (const page of drawingOn.get(started) ?? []) page.abort(new RenderThreadFailed(err));
+      drawingOn.delete(started);
+      if (pool === started) pool = undefined;
+      void started.destroy().catch(() => undefined);
+    });
+    return started;
   };
 
   return {
     timeoutMs,
     async render(input, { timeoutMs: limit = timeoutMs } = {}) {
       await turn();
-      const signal = AbortSignal.timeout(limit);
+      const timer = AbortSignal.timeout(limit);
+      const failed = new AbortController();
+      const signal = AbortSignal.any([timer, failed.signal]);
       try {
-        pool ??= new Piscina({
-          filename: new URL('./pageThread.ts', import.meta.url).href,
-          minThreads: threads,
-          maxThreads: threads,
-          idleTimeout: 60_000,
-          resourceLimits: { maxOldGenerationSizeMb: heapMb },
-          niceIncrement: 10,
-        });
-        const result = await pool.run(input, { signal });
+        if (closed) throw new RenderPoolClosed();
+        pool ??= start();
+        const current = pool;
+        drawingOn.get(current)?.add(failed);
+        const result = await current.run(input, { signal });
         const { png, threadId } = result as { png: Uint8Array; threadId: number };
         return { png: Buffer.from(png.buffer, png.byteOffset, png.byteLength), threadId };
       } catch (err) {
-        if (signal.aborted) throw new RenderTimedOut(limit);
+        if (closed) throw new RenderPoolClosed();
+        if (failed.signal.aborted) throw failed.signal.reason;
+        if (timer.aborted) throw new RenderTimedOut(limit);
         if ((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY')
           throw new RenderOutOfMemory(heapMb);
         throw err;
       } finally {
+        for (const pages of drawingOn.values()) pages.delete(failed);
         done();
       }
     },
     threadIds: () => pool?.threads.map((t) => t.threadId) ?? [],
+    threadFailures: () => failures,
     close: async () => {
+      closed = true;
+      drawingOn.clear();
+      for (const page of waiting.splice(0)) page.stop(new RenderPoolClosed());
       await pool?.destroy();
       pool = undefined;
     },

@@ -14,7 +14,7 @@ import type { CredentialsKey } from '../core/connections/credentials.ts';
 import { builtinConnectors } from '../core/connectors/builtin.ts';
 import type { Connectors } from '../core/connectors/connector.ts';
 import type { Pool } from '../core/db/pool.ts';
-import { forgetDecodedImages } from '../core/designs/pageImages.ts';
+import { createPageImageCache, type PageImageCache } from '../core/designs/pageImages.ts';
 import { forgetWorkers, heartbeat, sweepDeadWorkers } from '../core/jobs/liveness.ts';
 import type { WorkerPool } from '../core/jobs/pools.ts';
 import { crontabFor, TASK, TASK_POOL, type TaskName } from '../core/jobs/tasks.ts';
@@ -70,10 +70,11 @@ export function taskList(deps: {
   outbound: OutboundPolicy;
   storage?: Storage;
   renderer?: RenderPool;
+  images?: PageImageCache;
   tools?: MediaTools;
   exportTimeoutMs?: number;
 }): TaskList {
-  const { storage, renderer } = deps;
+  const { storage, renderer, images } = deps;
   const tools =
     deps.tools ??
     mediaTools({ ffmpegPath: undefined, ffprobePath: undefined, ffmpegTimeoutMs: 60_000 });
@@ -83,13 +84,14 @@ export function taskList(deps: {
     [TASK.publishPost]: publishPost(deps),
     [TASK.deliverWebhook]: deliverWebhookTask(deps),
     ...(storage ? { [TASK.cleanupUploads]: cleanupUploads({ pool: deps.pool, storage }) } : {}),
-    ...(storage && renderer
+    ...(storage && renderer && images
       ? {
-          [TASK.renderDesign]: renderDesign({ pool: deps.pool, storage, renderer }),
+          [TASK.renderDesign]: renderDesign({ pool: deps.pool, storage, renderer, images }),
           [TASK.exportVideo]: exportVideoTask({
             pool: deps.pool,
             storage,
             renderer,
+            images,
             tools,
             encodeTimeoutMs: deps.exportTimeoutMs ?? DEFAULT_EXPORT_TIMEOUT_MS,
           }),
@@ -156,12 +158,16 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
   const running = new Map<string, string>();
   const outbound = deps.outbound ?? { allowlist: [], allowHttp: false };
   const wanted = new Set(deps.pools ?? (Object.values(TASK_POOL) as WorkerPool[]));
-  // Pages are drawn in threads (their first render starts them), off this event loop.
-  // Canvas renders and the stills of video exports are drawn in threads (started on first use).
-  const renderer =
-    deps.storage && (wanted.has('render') || wanted.has('video'))
-      ? createRenderPool(deps.render)
-      : undefined;
+  // Canvas pages and the stills of video exports are drawn in threads (their first render
+  // starts them), off this event loop, from images this worker's own cache scaled.
+  const renders = deps.storage && (wanted.has('render') || wanted.has('video'));
+  const renderer = renders
+    ? createRenderPool({
+        onThreadError: (err) => deps.log.error({ err }, 'a render thread failed'),
+        ...deps.render,
+      })
+    : undefined;
+  const images = renders ? createPageImageCache() : undefined;
   const tasks = taskList({
     pool: deps.pool,
     connectors: deps.connectors ?? builtinConnectors({ outbound, storage: deps.storage }),
@@ -169,6 +175,7 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
     outbound,
     storage: deps.storage,
     renderer,
+    images,
     tools: deps.tools,
     exportTimeoutMs: deps.exportTimeoutMs,
   });
@@ -229,7 +236,7 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
       clearInterval(timer);
       await Promise.all(runners.map((r) => r.stop(reason)));
       await renderer?.close();
-      if (renderer) await forgetDecodedImages();
+      await images?.close();
       await forgetWorkers(deps.pool, [...ids]).catch(() => undefined);
     },
   };

@@ -400,3 +400,24 @@ export async function mediaStorageKeys(
   );
   return rows;
 }
+
+/**
+ * Records a failed thumbnail run as the asset's thumb_key (`marker`), unless a thumbnail was
+ * made meanwhile (a key not a failure marker).
+ */
+export async function recordThumbnailFailure(
+  db: Queryable,
+  assetId: string,
+  marker: string,
+): Promise<void> {
+  await db.query(
+    `update assets set thumb_key = $2
+     where id = $1 and (thumb_key is null or thumb_key like '%.thumb.failed-%')`,
+    [assetId, marker],
+  );
+}
+
+/** Records the asset's thumbnail, made and stored under `key`. */
+export async function setThumbKey(db: Queryable, assetId: string, key: string): Promise<void> {
+  await db.query('update assets set thumb_key = $2 where id = $1', [assetId, key]);
+}

@@ -9,15 +9,17 @@ import { requireOwnedBrand } from '../brands/service.ts';
 import type { Pool } from '../db/pool.ts';
 import { DomainError, invalid, notFound } from '../errors.ts';
 import { isId } from '../ids.ts';
-import { videoFrame } from '../media/frame.ts';
-import type { MediaTools } from '../media/tools.ts';
+import { NoFrame, videoFrame } from '../media/frame.ts';
+import { MediaToolFailed, type MediaTools } from '../media/tools.ts';
 import type { OutboundPolicy } from '../outbound/guard.ts';
 import { deleteQuietly, type Storage } from '../storage/storage.ts';
 import {
   deleteAssetRow,
   insertAssetWithinQuota,
   insertUploadedAsset,
+  recordThumbnailFailure,
   type StoredAsset,
+  setThumbKey,
   storageUsedBytes,
 } from './db.ts';
 import { checkImage } from './imageCheck.ts';
@@ -240,16 +242,55 @@ export async function readThumbnail(deps: MediaDeps, accountId: string, id: stri
   const row = await ownedRow(deps, accountId, id);
   if (row.kind === 'audio' || !row.storage_key) throw notFound('Thumbnail');
   const key = `${row.storage_key}.thumb.webp`;
-  if (!row.thumb_key) {
+  if (row.thumb_key !== key) {
     const still =
       row.kind === 'image'
         ? await streamToBuffer(await deps.storage.get(row.storage_key))
-        : await frameOf(deps, row);
+        : await videoStill(deps, row);
     const thumb = await sharp(still).rotate().resize(320, 320, { fit: 'inside' }).webp().toBuffer();
     await deps.storage.put(key, Readable.from([thumb]));
-    await deps.pool.query('update assets set thumb_key = $2 where id = $1', [row.id, key]);
+    await setThumbKey(deps.pool, row.id, key);
   }
   return { mime: 'image/webp', stream: await deps.storage.get(key) };
+}
+
+/**
+ * Failed runs of ffmpeg after which a video's thumbnail is given up for good: a video whose
+ * frame it cannot take would otherwise run it again on every request.
+ */
+export const THUMBNAIL_ATTEMPTS = 3;
+
+/**
+ * While a video has no thumbnail, its thumb_key counts the failed runs (`….thumb.failed-2`);
+ * the key names no stored object, so deleting it, as the asset's deletion does, is harmless.
+ */
+const failedKey = (storageKey: string, n: number) => `${storageKey}.thumb.failed-${n}`;
+const failuresIn = (thumbKey: string | null) =>
+  Number(thumbKey?.match(/\.thumb\.failed-(\d+)$/)?.[1] ?? 0);
+
+const noThumbnail = (failures: number) =>
+  new DomainError(
+    404,
+    'no_thumbnail',
+    `No thumbnail can be made of this video: ffmpeg could not take a frame of it (${failures} of ${THUMBNAIL_ATTEMPTS} attempts failed${failures >= THUMBNAIL_ATTEMPTS ? ', so it is not tried again' : ''}). Its bytes are still served at /content; upload a standard MP4 or WebM to get one.`,
+  );
+
+/**
+ * A video's frame for its thumbnail, unless THUMBNAIL_ATTEMPTS runs have failed already; a
+ * failed run is recorded on the asset before the refusal answers. Requests arriving together
+ * may each run ffmpeg (each run bounded by FFMPEG_TIMEOUT_S, the requests by the budget);
+ * failures recorded together count once.
+ */
+async function videoStill(deps: MediaDeps, row: AssetRow & { storage_key: string | null }) {
+  const failures = failuresIn(row.thumb_key);
+  if (failures >= THUMBNAIL_ATTEMPTS) throw noThumbnail(failures);
+  try {
+    return await frameOf(deps, row);
+  } catch (err) {
+    if (!(err instanceof MediaToolFailed || err instanceof NoFrame)) throw err;
+    await recordThumbnailFailure(deps.pool, row.id, failedKey(row.storage_key!, failures + 1));
+    throw noThumbnail(failures + 1);
+  }
 }
 
 /** A video's frame; ffmpeg needs a seekable file, so the video is copied to a local one. */

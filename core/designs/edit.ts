@@ -29,19 +29,19 @@ import {
 } from './db.ts';
 import { applyLayerOps } from './layerOps.ts';
 import type { Layout } from './layout.ts';
-import { withRenderSlot } from './renderWaits.ts';
 import type { DesignEditInput, DesignRef, DesignState, EditLayersInput } from './schema.ts';
 import {
   checkedLayout,
   type DesignCaller,
   type DesignDeps,
   designFit,
+  designState,
   filledTemplate,
-  renderedState,
+  renderAndWait,
   slotsFrom,
   templateFor,
 } from './service.ts';
-import { applyVideoLayerOps, checkedVideoLayout, videoState } from './videoDesigns.ts';
+import { applyVideoLayerOps, checkedVideoLayout } from './videoDesigns.ts';
 import { isVideoLayout } from './videoLayout.ts';
 
 /** The new layout for a locked design, or undefined to render the current one again. */
@@ -123,8 +123,8 @@ async function changeDesign(
   ref: DesignRef,
   opts: { layoutVersion?: number; onlyThisPost: boolean; change: LayoutChange },
 ): Promise<DesignState> {
-  return withRenderSlot(deps.renders, caller.accountId, async () => {
-    const saved = await withTransaction(deps.pool, async (tx) => {
+  const { design: saved, ...pages } = await renderAndWait(deps, caller.accountId, async () => ({
+    design: await withTransaction(deps.pool, async (tx) => {
       const { post, design } = await lockTarget(tx, caller, ref);
       if (opts.layoutVersion !== undefined && opts.layoutVersion !== design.layout_version)
         throw versionConflict(design.layout_version);
@@ -150,11 +150,9 @@ async function changeDesign(
       const row = await saveLayout(tx, target.id, next);
       if (!video) await enqueueRender(tx, row.id, row.layout_version);
       return row;
-    });
-    return isVideoLayout(saved.layout)
-      ? videoState(deps, saved, ref.post_id ?? null)
-      : renderedState(deps, saved, ref.post_id ?? null);
-  });
+    }),
+  }));
+  return designState(deps, saved, ref.post_id ?? null, pages);
 }
 
 /**

@@ -14,15 +14,14 @@ import { CreatePostInput, PostReceipt } from '../posts/schema.ts';
 import { brandFor, toPost } from '../posts/service.ts';
 import { insertDesign, lockDesign, renderedPages } from './db.ts';
 import { Layout } from './layout.ts';
-import { withRenderSlot } from './renderWaits.ts';
 import {
-  awaitPages,
   checkedLayout,
   type DesignCaller,
   type DesignDeps,
   designFit,
   filledTemplate,
   pagePaths,
+  renderAndWait,
   slotsFrom,
   templateFor,
 } from './service.ts';
@@ -85,18 +84,29 @@ function assertCopyFits(input: NativePostInput, layout: Layout) {
 }
 
 /** A post showing a new or an existing design; answers once its pages rendered (bounded). */
-export const createNativePost = (
-  deps: DesignDeps,
-  caller: DesignCaller,
-  input: NativePostInput,
-): Promise<NativePostReceipt> =>
-  withRenderSlot(deps.renders, caller.accountId, () => createAndAwait(deps, caller, input));
-
-async function createAndAwait(
+export async function createNativePost(
   deps: DesignDeps,
   caller: DesignCaller,
   input: NativePostInput,
 ): Promise<NativePostReceipt> {
+  const { post, design, pageIds, error } = await renderAndWait(deps, caller.accountId, () =>
+    storeNativePost(deps, caller, input),
+  );
+  return {
+    ...toPost({ ...post, asset_ids: pageIds }),
+    design_id: design.id,
+    layout_version: design.layout_version,
+    media_paths: pagePaths(deps, pageIds),
+    render_error: error,
+  };
+}
+
+/** The post (and a new design, unless it links one) checked and stored, the render queued. */
+async function storeNativePost(
+  deps: DesignDeps,
+  caller: DesignCaller,
+  input: NativePostInput,
+): Promise<{ post: PostRow; design: Awaited<ReturnType<typeof insertDesign>> }> {
   const issues = refusals(input);
   if (issues.length) throw new ValidationFailed(issues);
   const brandId = brandFor(caller, input.brand_id, 'brand_id');
@@ -157,13 +167,5 @@ async function createAndAwait(
       return { post, design };
     });
   }
-  const { post, design } = created;
-  const { pageIds, error } = await awaitPages(deps, design);
-  return {
-    ...toPost({ ...post, asset_ids: pageIds }),
-    design_id: design.id,
-    layout_version: design.layout_version,
-    media_paths: pagePaths(deps, pageIds),
-    render_error: error,
-  };
+  return created;
 }

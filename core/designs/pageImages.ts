@@ -9,6 +9,7 @@ import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import sharp from 'sharp';
 import type { ImageFile } from '../../render/canvas.ts';
 import { RenderTimedOut } from '../../render/renderPool.ts';
@@ -75,62 +76,115 @@ export function drawnSizes(layers: Layer[], sources: ReadonlyMap<string, Size>):
   return sizes;
 }
 
-/**
- * Scaled photos from earlier renders in this process, least recently used first, as
- * uncompressed PNG files that a render thread reads itself: the pixels never pass through
- * this event loop's heap (a page's pixels held there cost 50-140 ms garbage-collection
- * pauses). A design
- * is rendered again after every edit, mostly with the same photos: a hit skips reading and
- * decoding them. The key holds the storage key and the size drawn at; an asset's bytes never
- * change under its key (every upload gets a new one), so a hit is always the asset's current
- * bytes; ownership is still checked by the query on every render. Bounded by decoded size
- * (4 bytes a pixel); the oldest go first, never one a page being drawn uses.
- */
-const DECODED_BUDGET_BYTES = 256 * 1024 * 1024;
-type Decoded = ImageFile & Size & { bytes: number; users: number };
-const decoded = new Map<string, Decoded>();
-let decodedBytes = 0;
-let decodedDir: string | undefined;
-
-/** Each stored image's size as drawn (EXIF orientation applied), learnt once per process. */
-const sourceSizes = new Map<string, Size>();
-const SOURCE_SIZES_KEPT = 10_000;
-
 /** Larger than any stored image: uploads stop at 15 MB, rendered pages are smaller. */
 const IMAGE_FILE_BYTES = 64 * 1024 * 1024;
+const DECODED_BUDGET_BYTES = 256 * 1024 * 1024;
+const SOURCE_SIZES_KEPT = 10_000;
 
-async function newDecodedFile(): Promise<string> {
-  if (!decodedDir) {
-    decodedDir = await mkdtemp(path.join(os.tmpdir(), 'sps-render-'));
-    const dir = decodedDir;
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  }
-  return path.join(decodedDir, `${randomUUID()}.png`);
-}
+/** A scaled image in the cache, held while a page being drawn uses it. */
+type Decoded = ImageFile & Size & { bytes: number; users: number };
 
-/** Removes every decoded file (a worker stopping; the exit handler covers a plain exit). */
-export async function forgetDecodedImages(): Promise<void> {
-  const dir = decodedDir;
-  decodedDir = undefined;
-  decoded.clear();
-  decodedBytes = 0;
-  if (dir) await rm(dir, { recursive: true, force: true });
-}
+/**
+ * Scaled photos from earlier renders, least recently used first, as uncompressed PNG files
+ * that a render thread reads itself: the pixels never pass through this event loop's heap (a
+ * page's pixels held there cost 50-140 ms garbage-collection pauses). A design is rendered
+ * again after every edit, mostly with the same photos: a hit skips reading and decoding them.
+ * The key holds the storage key and the size drawn at; an asset's bytes never change under
+ * its key (every upload gets a new one), so a hit is always the asset's current bytes;
+ * ownership is still checked by the query on every render. Bounded by decoded size (4 bytes
+ * a pixel); the oldest go first, never one a page being drawn uses. A cache belongs to whoever
+ * owns the render pool (the worker), made and closed with it: two workers in one process, or
+ * two tests, never share its files.
+ */
+export type PageImageCache = {
+  /** An image's size as drawn (EXIF orientation applied), if learnt before. */
+  sourceSize: (key: string) => Size | undefined;
+  learnSourceSize: (key: string, size: Size) => void;
+  /** The scaled image under `key`, held for a page until released. */
+  hold: (key: string) => Decoded | undefined;
+  /** A new file name for a scaled image, in the cache's own directory. */
+  newFile: () => Promise<string>;
+  /** Files a scaled image and holds it; should another page have filed it meanwhile, that one. */
+  keep: (key: string, scaled: Size, file: string) => Promise<Decoded>;
+  /** Lets go of a page's images, then drops the oldest unused files until the budget holds. */
+  release: (held: Decoded[]) => Promise<void>;
+  /** The decoded files held now. */
+  files: () => string[];
+  /** Removes every decoded file (a worker stopping; an exit handler covers a plain exit). */
+  close: () => Promise<void>;
+};
 
-/** Drops the oldest unused files until the budget holds. */
-async function trim() {
-  for (const [key, entry] of decoded) {
-    if (decodedBytes <= DECODED_BUDGET_BYTES) break;
-    if (entry.users) continue;
-    decoded.delete(key);
-    decodedBytes -= entry.bytes;
-    await rm(entry.file, { force: true });
-  }
+export function createPageImageCache(opts: { budgetBytes?: number } = {}): PageImageCache {
+  const budget = opts.budgetBytes ?? DECODED_BUDGET_BYTES;
+  const decoded = new Map<string, Decoded>();
+  let decodedBytes = 0;
+  let dir: Promise<string> | undefined;
+  let removeOnExit: (() => void) | undefined;
+  const sourceSizes = new Map<string, Size>();
+
+  return {
+    sourceSize: (key) => sourceSizes.get(key),
+    learnSourceSize: (key, size) => {
+      sourceSizes.set(key, size);
+      if (sourceSizes.size > SOURCE_SIZES_KEPT)
+        sourceSizes.delete(sourceSizes.keys().next().value!);
+    },
+    hold: (key) => {
+      const entry = decoded.get(key);
+      if (!entry) return undefined;
+      decoded.delete(key);
+      decoded.set(key, entry);
+      entry.users++;
+      return entry;
+    },
+    newFile: async () => {
+      dir ??= mkdtemp(path.join(os.tmpdir(), 'sps-render-')).then((made) => {
+        removeOnExit = () => rmSync(made, { recursive: true, force: true });
+        process.once('exit', removeOnExit);
+        return made;
+      });
+      return path.join(await dir, `${randomUUID()}.png`);
+    },
+    keep: async (key, scaled, file) => {
+      let entry = decoded.get(key);
+      if (entry) await rm(file, { force: true });
+      else {
+        entry = { ...scaled, file, bytes: scaled.width * scaled.height * 4, users: 0 };
+        decoded.set(key, entry);
+        decodedBytes += entry.bytes;
+      }
+      entry.users++;
+      return entry;
+    },
+    release: async (held) => {
+      for (const entry of held) entry.users--;
+      for (const [key, entry] of decoded) {
+        if (decodedBytes <= budget) break;
+        if (entry.users) continue;
+        decoded.delete(key);
+        decodedBytes -= entry.bytes;
+        await rm(entry.file, { force: true });
+      }
+    },
+    files: () => [...decoded.values()].map((d) => d.file),
+    close: async () => {
+      const made = await dir?.catch(() => undefined);
+      dir = undefined;
+      decoded.clear();
+      decodedBytes = 0;
+      sourceSizes.clear();
+      if (removeOnExit) process.off('exit', removeOnExit);
+      removeOnExit = undefined;
+      if (made) await rm(made, { recursive: true, force: true });
+    },
+  };
 }
 
 /**
  * Renders decode one image at a time, so they hold one of libuv's four threads and leave the
- * rest to the API beside them (file reads and writes, DNS, upload checks).
+ * rest to the API beside them (file reads and writes, DNS, upload checks). This queue stays
+ * the process's, unlike the cache: it holds no data, and libuv's threads are the process's,
+ * so two workers in one process must take turns on the same queue.
  */
 let decoding: Promise<unknown> = Promise.resolve();
 function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
@@ -171,23 +225,78 @@ export async function ownedImages(
   return new Map(rows.map((r) => [r.id, r.storage_key]));
 }
 
+/** The time one page may take, reading and scaling its images and drawing them together. */
+export type PageDeadline = {
+  /** The page's whole limit (RENDER_TIMEOUT_MS), as refusals name it. */
+  timeoutMs: number;
+  /** Whole milliseconds left, 0 once past. */
+  left: () => number;
+  /** Throws RenderTimedOut once the time is up. */
+  check: () => void;
+};
+
+export function pageDeadline(timeoutMs: number): PageDeadline {
+  const ends = performance.now() + timeoutMs;
+  const left = () => Math.max(0, Math.ceil(ends - performance.now()));
+  return {
+    timeoutMs,
+    left,
+    check: () => {
+      if (left() <= 0) throw new RenderTimedOut(timeoutMs);
+    },
+  };
+}
+
+/**
+ * The stored bytes under `key` in a local file, given up (RenderTimedOut) when the page's time
+ * runs out first: a storage read that stalls (an S3 endpoint that stops answering) must not
+ * hold a render slot forever.
+ */
+async function readWithin(storage: Storage, key: string, deadline: PageDeadline) {
+  deadline.check();
+  const signal = AbortSignal.timeout(deadline.left());
+  const timedOut = () => new RenderTimedOut(deadline.timeoutMs);
+  const opened = storage.get(key);
+  const stream = await new Promise<Readable>((resolve, reject) => {
+    const stop = () => reject(timedOut());
+    signal.addEventListener('abort', stop, { once: true });
+    opened.then(
+      (s) => {
+        signal.removeEventListener('abort', stop);
+        // Opened too late: nobody reads it.
+        if (signal.aborted) s.destroy();
+        else resolve(s);
+      },
+      (err) => {
+        signal.removeEventListener('abort', stop);
+        reject(err);
+      },
+    );
+  });
+  const stall = () => stream.destroy(timedOut());
+  signal.addEventListener('abort', stall, { once: true });
+  try {
+    return (await spoolToTemp(stream, IMAGE_FILE_BYTES, 'too large')).file;
+  } finally {
+    signal.removeEventListener('abort', stall);
+  }
+}
+
 /**
  * Runs `use` with the images one page draws, by asset id, each a file at the size it is
- * drawn; the files stay until `use` settles. No new image is read or decoded once
- * `timeoutMs` have passed (RenderTimedOut): a page of many large images is stopped like a
- * page that draws too long.
+ * drawn; the files stay until `use` settles. Reading and scaling share the page's deadline
+ * with drawing: no image is read or scaled once it has passed, and a read in progress is
+ * given up (RenderTimedOut), so a page of many large images, or a stalled storage read, is
+ * stopped like a page that draws too long.
  */
 export async function withPageImages<T>(
+  cache: PageImageCache,
   storage: Storage,
   owned: ReadonlyMap<string, string>,
   layers: Layer[],
-  timeoutMs: number,
+  deadline: PageDeadline,
   use: (images: Map<string, ImageFile & Size>) => Promise<T>,
 ): Promise<T> {
-  const started = performance.now();
-  const inTime = () => {
-    if (performance.now() - started >= timeoutMs) throw new RenderTimedOut(timeoutMs);
-  };
   const ids = new Set(layers.flatMap((l) => (l.kind === 'image' ? [l.asset_id] : [])));
   // Each image read is copied to a local file, read by sharp off the event loop (a stream
   // given to sharp is gathered into one buffer on it), and removed when the page is loaded.
@@ -195,7 +304,7 @@ export async function withPageImages<T>(
   const fileOf = async (id: string, storageKey: string) => {
     let file = files.get(id);
     if (!file) {
-      file = (await spoolToTemp(await storage.get(storageKey), IMAGE_FILE_BYTES, 'too large')).file;
+      file = await readWithin(storage, storageKey, deadline);
       files.set(id, file);
     }
     return file;
@@ -204,21 +313,20 @@ export async function withPageImages<T>(
     for (const file of files.values()) await rm(file, { force: true });
     files.clear();
   };
+  const unreadable = (id: string, what: string) => (err: Error) => {
+    if (err instanceof RenderTimedOut) throw err;
+    throw new Error(`image asset ${id} cannot be ${what}: ${err.message}`);
+  };
   try {
     const sources = new Map<string, Size>();
     for (const id of ids) {
       const storageKey = owned.get(id);
       if (!storageKey) continue;
       const key = `${id}:${storageKey}`;
-      let size = sourceSizes.get(key);
+      let size = cache.sourceSize(key);
       if (!size) {
-        inTime();
-        size = await orientedSize(await fileOf(id, storageKey)).catch((err: Error) => {
-          throw new Error(`image asset ${id} cannot be read: ${err.message}`);
-        });
-        sourceSizes.set(key, size);
-        if (sourceSizes.size > SOURCE_SIZES_KEPT)
-          sourceSizes.delete(sourceSizes.keys().next().value!);
+        size = await fileOf(id, storageKey).then(orientedSize).catch(unreadable(id, 'read'));
+        cache.learnSourceSize(key, size);
       }
       sources.set(id, size);
     }
@@ -228,39 +336,25 @@ export async function withPageImages<T>(
       for (const [id, size] of drawnSizes(layers, sources)) {
         const storageKey = owned.get(id)!;
         const key = `${id}:${storageKey}:${size.width}x${size.height}`;
-        let entry = decoded.get(key);
-        if (entry) {
-          decoded.delete(key);
-          decoded.set(key, entry);
-        } else {
-          inTime();
-          const out = await newDecodedFile();
-          const scaled = await scaledImage(await fileOf(id, storageKey), size, out).catch(
-            async (err: Error) => {
-              await rm(out, { force: true });
-              throw new Error(`image asset ${id} cannot be drawn: ${err.message}`);
-            },
-          );
-          // Another render may have decoded the same image meanwhile: keep one.
-          const other = decoded.get(key);
-          if (other) {
+        let entry = cache.hold(key);
+        if (!entry) {
+          const file = await fileOf(id, storageKey).catch(unreadable(id, 'read'));
+          deadline.check();
+          const out = await cache.newFile();
+          const scaled = await scaledImage(file, size, out).catch(async (err: Error) => {
             await rm(out, { force: true });
-            entry = other;
-          } else {
-            entry = { ...scaled, file: out, bytes: scaled.width * scaled.height * 4, users: 0 };
-            decoded.set(key, entry);
-            decodedBytes += entry.bytes;
-          }
+            throw new Error(`image asset ${id} cannot be drawn: ${err.message}`);
+          });
+          entry = await cache.keep(key, scaled, out);
         }
-        entry.users++;
         held.push(entry);
         images.set(id, { width: entry.width, height: entry.height, file: entry.file });
       }
       await clearFiles();
+      deadline.check();
       return await use(images);
     } finally {
-      for (const entry of held) entry.users--;
-      await trim();
+      await cache.release(held);
     }
   } finally {
     await clearFiles();

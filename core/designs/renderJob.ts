@@ -15,7 +15,7 @@ import { attachToUnpublishedPostsOf, detachFromUnpublishedPostsOf } from '../pos
 import { deleteQuietly, type Storage } from '../storage/storage.ts';
 import { designById, markRendered, recordRenderError } from './db.ts';
 import { ASPECTS, type Page, pagesOf } from './layout.ts';
-import { ownedImages, withPageImages } from './pageImages.ts';
+import { ownedImages, type PageImageCache, pageDeadline, withPageImages } from './pageImages.ts';
 import { RENDERED_CHANNEL } from './renderWaits.ts';
 
 const notify = (db: Pick<Pool, 'query'>, job: RenderJob) =>
@@ -57,18 +57,35 @@ function whyNot(err: unknown, page: number, pages: number): Error {
   return err as Error;
 }
 
-export type RenderDeps = { pool: Pool; storage: Storage; renderer: RenderPool };
+export type RenderDeps = {
+  pool: Pool;
+  storage: Storage;
+  renderer: RenderPool;
+  /** The scaled images of earlier pages; made and closed with `renderer`. */
+  images: PageImageCache;
+};
 
-/** One page: its images loaded, then drawn in a render thread; each step has the time limit. */
-async function drawPage(
+/**
+ * One page: its images read and scaled, then drawn in a render thread, all within the one
+ * time limit (RENDER_TIMEOUT_MS); drawing gets what loading left of it. A page waiting for a
+ * free thread is not drawing: that wait does not count (render/renderPool.ts).
+ */
+export async function drawPage(
   deps: RenderDeps,
   owned: ReadonlyMap<string, string>,
   page: Page,
   canvas: { width: number; height: number; bg: string },
 ): Promise<Buffer> {
-  const draw = async (images: Map<string, ImageFile>) =>
-    (await deps.renderer.render({ ...canvas, layers: page.layers, images })).png;
-  return withPageImages(deps.storage, owned, page.layers, deps.renderer.timeoutMs, draw);
+  const deadline = pageDeadline(deps.renderer.timeoutMs);
+  const draw = async (images: Map<string, ImageFile>) => {
+    const input = { ...canvas, layers: page.layers, images };
+    const drawn = await deps.renderer.render(input, { timeoutMs: deadline.left() }).catch((err) => {
+      // Named by the page's whole limit, not by what was left of it.
+      throw err instanceof RenderTimedOut ? new RenderTimedOut(deadline.timeoutMs) : err;
+    });
+    return drawn.png;
+  };
+  return withPageImages(deps.images, deps.storage, owned, page.layers, deadline, draw);
 }
 
 export async function renderDesignJob(deps: RenderDeps, job: RenderJob) {

@@ -21,9 +21,10 @@ import {
   MAX_TEXT_PER_LAYOUT,
   pagesOf,
 } from './layout.ts';
-import { type RenderWaits, waitForRender } from './renderWaits.ts';
+import { type RenderWaits, waitForRender, withRenderSlot } from './renderWaits.ts';
 import type { DesignState } from './schema.ts';
 import { layoutFromTemplate, slotsOf, TEMPLATES, type Template } from './templates.ts';
+import { isVideoLayout } from './videoLayout.ts';
 
 /** Who calls a design operation: a post caller plus the plan (premium templates). */
 export type DesignCaller = Pick<Principal, 'accountId' | 'selectedBrandId' | 'credential' | 'plan'>;
@@ -166,11 +167,14 @@ export function designFit(
 export const pagePaths = (deps: Pick<DesignDeps, 'publicBaseUrl'>, ids: string[]) =>
   ids.map((id) => assetContentUrl(deps.publicBaseUrl, id));
 
+/** A render's outcome as an operation answers it: its page assets, or why there are none. */
+export type RenderedPages = { pageIds: string[]; error: string | null };
+
 /** Waits for the design's current render and answers its page assets, or why there are none. */
-export async function awaitPages(
+async function awaitPages(
   deps: DesignDeps,
   design: Pick<DesignRow, 'id' | 'layout_version'>,
-): Promise<{ pageIds: string[]; error: string | null }> {
+): Promise<RenderedPages> {
   const outcome = await waitForRender(
     deps,
     design.id,
@@ -181,13 +185,30 @@ export async function awaitPages(
   return { pageIds, error: outcome.error };
 }
 
-/** Waits for the design's render, then answers its state with the rendered pages. */
-export async function renderedState(
+/**
+ * The one way a design operation waits for a render: `queue` (which stores the change and
+ * queues its render in one transaction, or only names the design to wait for) runs while the
+ * account holds one of its render slots, refused with 429 `too_many_renders` before anything
+ * is stored when none is free; then the render is waited for, bounded, in the same slot.
+ */
+export function renderAndWait<
+  T extends { design: Pick<DesignRow, 'id' | 'layout_version' | 'layout'> },
+>(deps: DesignDeps, accountId: string, queue: () => Promise<T>): Promise<T & RenderedPages> {
+  return withRenderSlot(deps.renders, accountId, async () => {
+    const queued = await queue();
+    // A video design renders no pages (export_video makes its file): nothing to wait for.
+    if (isVideoLayout(queued.design.layout)) return { ...queued, pageIds: [], error: null };
+    return { ...queued, ...(await awaitPages(deps, queued.design)) };
+  });
+}
+
+/** The design's state with the pages its render gave (renderAndWait). */
+export async function designState(
   deps: DesignDeps,
   design: DesignRow,
   postId: string | null,
+  { pageIds, error }: RenderedPages,
 ): Promise<DesignState> {
-  const { pageIds, error } = await awaitPages(deps, design);
   const linked = await unpublishedPostsOf(deps.pool, design.id);
   return {
     design_id: design.id,

@@ -13,15 +13,14 @@ import { designIdOfPost } from '../posts/db.ts';
 import { readAll, type Storage } from '../storage/storage.ts';
 import { type DesignRow, findDesign, insertDesign } from './db.ts';
 import { ASPECTS, type Layer, Layout, pagesOf } from './layout.ts';
-import { withRenderSlot } from './renderWaits.ts';
 import type { CreateDesignInput, DesignRef, DesignState, LayersView } from './schema.ts';
 import {
-  awaitPages,
   checkedLayout,
   type DesignCaller,
   type DesignDeps,
+  designState,
   pagePaths,
-  renderedState,
+  renderAndWait,
   templateFor,
 } from './service.ts';
 import { layoutFromTemplate } from './templates.ts';
@@ -29,18 +28,19 @@ import { videoLayers } from './videoDesigns.ts';
 import { isVideoLayout } from './videoLayout.ts';
 
 /** MCP create_design: a design master for a brand, rendered, with no post and no schedule. */
-export const createDesign = (
-  deps: DesignDeps,
-  caller: DesignCaller,
-  input: CreateDesignInput,
-): Promise<DesignState> =>
-  withRenderSlot(deps.renders, caller.accountId, () => createAndAwait(deps, caller, input));
-
-async function createAndAwait(
+export async function createDesign(
   deps: DesignDeps,
   caller: DesignCaller,
   input: CreateDesignInput,
 ): Promise<DesignState> {
+  const { design, ...pages } = await renderAndWait(deps, caller.accountId, async () => ({
+    design: await storeDesign(deps, caller, input),
+  }));
+  return designState(deps, design, null, pages);
+}
+
+/** The design checked, stored and its render queued. */
+async function storeDesign(deps: DesignDeps, caller: DesignCaller, input: CreateDesignInput) {
   const brandId = (await findOwnedBrandByUuid(deps.pool, caller.accountId, input.brand_uuid))?.id;
   if (!brandId) throw notFound('Brand');
   const template = templateFor(caller, input.template, ['template']);
@@ -50,7 +50,7 @@ async function createAndAwait(
     Layout.parse(layoutFromTemplate(template, input.canvas, { headline: input.headline })),
     ['layout'],
   );
-  const design = await withTransaction(deps.pool, async (tx) => {
+  return withTransaction(deps.pool, async (tx) => {
     const row = await insertDesign(tx, {
       accountId: caller.accountId,
       brandId,
@@ -60,7 +60,6 @@ async function createAndAwait(
     await enqueueRender(tx, row.id, row.layout_version);
     return row;
   });
-  return renderedState(deps, design, null);
 }
 
 /** The account's design, named directly or through a post that shows it. */
@@ -160,9 +159,7 @@ export async function previewDesign(
   page: number,
 ): Promise<Preview> {
   const design = await resolveDesign(deps.pool, caller, ref);
-  const { pageIds, error } = await withRenderSlot(deps.renders, caller.accountId, () =>
-    awaitPages(deps, design),
-  );
+  const { pageIds, error } = await renderAndWait(deps, caller.accountId, async () => ({ design }));
   if (error) throw conflict('render_failed', error);
   const pageId = pageIds[page];
   if (!pageId)

@@ -11,13 +11,13 @@ import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { invalid, notFound, ValidationFailed, type ValidationIssue } from '../errors.ts';
 import { IdInput } from '../ids.ts';
 import { CAPABILITIES, type Kind, PLATFORMS, type Platform } from '../platforms/capabilities.ts';
-import { insertPost, setPostDesign, unpublishedPostsOf } from '../posts/db.ts';
+import { insertPost, setPostDesign } from '../posts/db.ts';
 import { platformFitIssues } from '../posts/platformFit.ts';
 import { brandFor } from '../posts/service.ts';
 import { explainIssue, toValidationIssues } from '../validation.ts';
-import { type DesignRow, insertDesign } from './db.ts';
+import { insertDesign } from './db.ts';
 import { type Layout, MAX_TEXT_PER_LAYOUT } from './layout.ts';
-import type { DesignState, LayerOp, LayersView } from './schema.ts';
+import type { LayerOp, LayersView } from './schema.ts';
 import type { DesignCaller } from './service.ts';
 import { MAX_VIDEO_LAYERS, VIDEO_ASPECTS, VideoLayer, VideoLayout } from './videoLayout.ts';
 import { fillVideoTemplate, videoTemplateFor } from './videoTemplates.ts';
@@ -284,25 +284,6 @@ export async function useVideoTemplate(
       removed_slots: removed,
     };
   });
-}
-
-/** A video design's state as the design tools answer it: nothing rendered, nothing to wait for. */
-export async function videoState(
-  deps: { pool: Pool },
-  design: DesignRow,
-  postId: string | null,
-): Promise<DesignState> {
-  const linked = await unpublishedPostsOf(deps.pool, design.id);
-  return {
-    design_id: design.id,
-    post_id: postId,
-    template: design.template,
-    layout_version: design.layout_version,
-    layout: design.layout,
-    linked_post_ids: linked.map((p) => p.id),
-    media_paths: [],
-    render_error: null,
-  };
 }
 
 /** get_layers of a video design: its one timeline, with clip ids and times. */

@@ -10,7 +10,6 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { ImageFile } from '../../render/canvas.ts';
 import type { RenderPool } from '../../render/renderPool.ts';
 import {
   type ClipLayer,
@@ -32,13 +31,16 @@ import { attachToUnpublishedPostsOf, detachFromUnpublishedPostsOf } from '../pos
 import type { Storage } from '../storage/storage.ts';
 import { designById } from './db.ts';
 import type { Layer } from './layout.ts';
-import { ownedImages, withPageImages } from './pageImages.ts';
+import { ownedImages, type PageImageCache } from './pageImages.ts';
+import { drawPage } from './renderJob.ts';
 import { isVideoLayout, VIDEO_ASPECTS, type VideoLayer, type VideoLayout } from './videoLayout.ts';
 
 export type VideoExportDeps = {
   pool: Pool;
   storage: Storage;
   renderer: RenderPool;
+  /** The worker's scaled-image cache, shared with Canvas renders. */
+  images: PageImageCache;
   tools: MediaTools;
   /** The longest one export's ffmpeg run may take (it is killed past it). */
   encodeTimeoutMs: number;
@@ -154,14 +156,15 @@ export async function exportVideo(
       }
       if (drawn === 0) await report(0.02, 'rendering_overlays');
       const still = stillOf(layer);
-      const png = await withPageImages(
-        deps.storage,
+      const png = await drawPage(
+        deps,
         owned,
-        [still],
-        deps.renderer.timeoutMs,
-        async (images: Map<string, ImageFile>) =>
-          (await deps.renderer.render({ width, height, bg: '#00000000', layers: [still], images }))
-            .png,
+        { layers: [still] },
+        {
+          width,
+          height,
+          bg: '#00000000',
+        },
       ).catch((err: unknown) => {
         throw new JobFailure(
           `${layerName(layer, i)} could not be drawn: ${(err as Error).message}`,

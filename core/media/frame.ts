@@ -5,6 +5,14 @@ import { type MediaTools, runMediaTool, safeInput } from './tools.ts';
 
 const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
+/** ffmpeg ran to the end but wrote no frame (a video stream with nothing it could decode). */
+export class NoFrame extends Error {
+  constructor() {
+    super('ffmpeg decoded no frame');
+    this.name = 'NoFrame';
+  }
+}
+
 export async function videoFrame(
   tools: MediaTools,
   file: string,
@@ -32,6 +40,6 @@ export async function videoFrame(
     ],
     { timeoutMs: tools.timeoutMs, maxOutputBytes: MAX_FRAME_BYTES },
   );
-  if (!png.length) throw new Error('ffmpeg decoded no frame');
+  if (!png.length) throw new NoFrame();
   return png;
 }

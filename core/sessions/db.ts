@@ -68,8 +68,12 @@ export async function addressEmails(
   return rows[0]!;
 }
 
-/** The per-e-mail rule's figures: a record older than `windowS` starts afresh. */
-export type EmailRule = { windowS: number; free: number; firstDelayS: number; maxDelayS: number };
+/**
+ * The per-e-mail rule: a record older than `windowS` starts afresh; after `n` counted
+ * attempts the next must wait `delaysS[n]` seconds after the last (the last entry holding for
+ * every larger n; 0: no wait). The table comes from loginThrottle.ts's delayFor.
+ */
+export type EmailRule = { windowS: number; delaysS: number[] };
 
 /**
  * Counts an attempt on `email` when the rule lets it through, deciding and recording in one
@@ -88,11 +92,11 @@ export async function countEmailAttempt(
                        then 1 else la.attempts + 1 end,
        last_attempt_at = now()
      where la.last_attempt_at <= now() - make_interval(secs => $2)
-        or la.attempts < $3::int
+        or ($3::float8[])[least(la.attempts, cardinality($3::float8[]) - 1) + 1] = 0
         or la.last_attempt_at <= now() - make_interval(
-             secs => least($4::float8, $5::float8 * power(2, la.attempts - $3::int)))
+             secs => ($3::float8[])[least(la.attempts, cardinality($3::float8[]) - 1) + 1])
      returning attempts`,
-    [email, rule.windowS, rule.free, rule.maxDelayS, rule.firstDelayS],
+    [email, rule.windowS, rule.delaysS],
   );
   return rowCount === 1;
 }

@@ -22,21 +22,28 @@ import {
   tryLockLoginAddress,
 } from './db.ts';
 
-const FREE = { email: 5, address: 20 };
+export const FREE = { email: 5, address: 20 };
 const FIRST_DELAY_S = 30;
 const MAX_DELAY_S = 300;
 /** A record untouched this long is forgotten. */
 const WINDOW_S = 15 * 60;
-const EMAIL_RULE: EmailRule = {
-  windowS: WINDOW_S,
-  free: FREE.email,
-  firstDelayS: FIRST_DELAY_S,
-  maxDelayS: MAX_DELAY_S,
-};
 
-/** Seconds to wait after the last counted attempt once `count` has reached `free`. */
-const delayFor = (count: number, free: number) =>
+/**
+ * Seconds to wait after the last counted attempt once `count` has reached `free`: the one
+ * statement of the backoff. The SQL that admits an e-mail's attempt is handed it as a table
+ * (below), never a formula of its own.
+ */
+export const delayFor = (count: number, free: number) =>
   count < free ? 0 : Math.min(MAX_DELAY_S, FIRST_DELAY_S * 2 ** (count - free));
+
+/** delayFor(n, free) for n = 0, 1, ... up to the first at the maximum, which holds beyond. */
+function delayTable(free: number): number[] {
+  const delays = [delayFor(0, free)];
+  while (delays.at(-1)! < MAX_DELAY_S) delays.push(delayFor(delays.length, free));
+  return delays;
+}
+
+const EMAIL_RULE: EmailRule = { windowS: WINDOW_S, delaysS: delayTable(FREE.email) };
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 

@@ -48,7 +48,6 @@ const EXCEPTIONS: { file: string; table: string; why: string }[] = [
     table: 'audit_log',
     why: 'a post change and its audit row are one statement',
   },
-  { file: 'core/assets/service.ts', table: 'assets', why: 'the thumbnail key, once made' },
   // Issue 15 items 3-5 move these into core/posts/db.ts and core/webhooks/db.ts.
   { file: 'core/posts/publication.ts', table: 'posts', why: 'publication claim and outcome' },
   { file: 'core/posts/publication.ts', table: 'audit_log', why: 'publication claim and outcome' },

@@ -1,23 +1,28 @@
 // What bounds a render (SPEC.md "Native layout rules"; issue 14, finding 3): a page drawing
 // past RENDER_TIMEOUT_MS is stopped with a render_error that says so, and images are decoded
 // at the size the page draws them, never whole, a page's images together within a budget.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertAsset } from '../../core/assets/db.ts';
 import { loadConfig } from '../../core/config.ts';
 import { Layer, type LayerInput } from '../../core/designs/layout.ts';
 import {
+  createPageImageCache,
   drawnSizes,
-  forgetDecodedImages,
   PAGE_IMAGE_PIXELS,
+  type PageImageCache,
+  pageDeadline,
   withPageImages,
 } from '../../core/designs/pageImages.ts';
-import { storageFor } from '../../core/storage/storage.ts';
-import { RenderTimedOut } from '../../render/renderPool.ts';
+import { renderDesignJob } from '../../core/designs/renderJob.ts';
+import { type Storage, storageFor } from '../../core/storage/storage.ts';
+import { type RenderPool, RenderTimedOut } from '../../render/renderPool.ts';
+import { freshDatabase, type TestDatabase } from '../support/db.ts';
 import { type DesignService, startDesignService } from '../support/designService.ts';
 import { call, makeAccount, makeKey } from '../support/server.ts';
 
@@ -91,44 +96,181 @@ describe('drawnSizes', () => {
 describe('pageImages', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sps-page-images-'));
   const storage = storageFor(loadConfig({ DATA_DIR: dir }));
-  afterAll(async () => {
-    await forgetDecodedImages();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('hands the renderer pixels at the drawn size, decoded once per size', async () => {
+  const cache = createPageImageCache();
+  const owned = new Map([['7', 'assets/1/big']]);
+  beforeAll(async () => {
     const png = await sharp({
       create: { width: 3000, height: 2000, channels: 3, background: '#3366cc' },
     })
       .png()
       .toBuffer();
     await storage.put('assets/1/big', Readable.from([png]));
-    const owned = new Map([['7', 'assets/1/big']]);
-    const frame = { x: 0, y: 0, w: 300, h: 200 };
+  });
+  afterAll(async () => {
+    await cache.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
-    /** The page's image as the render thread reads it. */
-    const load = (w: number, h: number) =>
-      withPageImages(storage, owned, [image('7', { ...frame, w, h })], 60_000, async (images) => {
+  /** The page's image as the render thread reads it, scaled by `into`. */
+  const load = (into: PageImageCache, w: number, h: number, from: Storage = storage) =>
+    withPageImages(
+      into,
+      from,
+      owned,
+      [image('7', { x: 0, y: 0, w, h })],
+      pageDeadline(60_000),
+      async (images) => {
         const { file } = images.get('7')!;
         const { data, info } = await sharp(await readFile(file))
           .raw()
           .toBuffer({ resolveWithObject: true });
         return { file, width: info.width, height: info.height, rgb: [...data.subarray(0, 3)] };
-      });
+      },
+    );
 
-    const scaled = await load(300, 200);
+  it('hands the renderer pixels at the drawn size, decoded once per size', async () => {
+    const scaled = await load(cache, 300, 200);
     expect(scaled).toMatchObject({ width: 300, height: 200, rgb: [0x33, 0x66, 0xcc] });
     // Decoded once: the same file again; another size is another decode.
-    expect((await load(300, 200)).file).toBe(scaled.file);
-    const larger = await load(600, 400);
+    expect((await load(cache, 300, 200)).file).toBe(scaled.file);
+    const larger = await load(cache, 600, 400);
     expect([larger.width, larger.height]).toEqual([600, 400]);
     expect(larger.file).not.toBe(scaled.file);
   });
 
+  it('keeps each cache to itself: another decodes its own file, and closing one leaves the other', async () => {
+    const other = createPageImageCache();
+    try {
+      const mine = await load(cache, 300, 200);
+      const theirs = await load(other, 300, 200);
+      expect(theirs.file).not.toBe(mine.file);
+      await other.close();
+      expect(existsSync(theirs.file)).toBe(false);
+      expect(other.files()).toEqual([]);
+      expect(existsSync(mine.file)).toBe(true);
+      expect((await load(cache, 300, 200)).file).toBe(mine.file);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('reads and decodes nothing more once the time limit has passed', async () => {
-    const owned = new Map([['7', 'assets/1/big']]);
     const frame = { x: 0, y: 0, w: 123, h: 82 };
-    const drawn = withPageImages(storage, owned, [image('7', frame)], 0, async () => 'drawn');
+    const drawn = withPageImages(
+      cache,
+      storage,
+      owned,
+      [image('7', frame)],
+      pageDeadline(0),
+      async () => 'drawn',
+    );
     await expect(drawn).rejects.toBeInstanceOf(RenderTimedOut);
+  });
+
+  it('gives up a storage read that stalls once the page time is up, and leaves no file', async () => {
+    const fresh = createPageImageCache();
+    const started: Readable[] = [];
+    // Opens, sends nothing and never ends: an S3 endpoint that stopped answering.
+    const stalled: Storage = {
+      ...storage,
+      get: async () => {
+        const stream = new Readable({ read() {} });
+        started.push(stream);
+        return stream;
+      },
+    };
+    // Never even opens.
+    const unanswered: Storage = { ...storage, get: () => new Promise(() => {}) };
+    try {
+      for (const from of [stalled, unanswered]) {
+        const page = withPageImages(
+          fresh,
+          from,
+          owned,
+          [image('7', { x: 0, y: 0, w: 50, h: 50 })],
+          pageDeadline(200),
+          async () => 'drawn',
+        );
+        await expect(page).rejects.toBeInstanceOf(RenderTimedOut);
+      }
+      expect(started.every((s) => s.destroyed)).toBe(true);
+      expect(fresh.files()).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+describe('one time limit for the whole page', () => {
+  let db: TestDatabase;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sps-page-deadline-'));
+  const storage = storageFor(loadConfig({ DATA_DIR: dir }));
+  const cache = createPageImageCache();
+  beforeAll(async () => {
+    db = await freshDatabase();
+    const png = await sharp({ create: { width: 60, height: 60, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
+    await storage.put('assets/slow/photo', Readable.from([png]));
+  });
+  afterAll(async () => {
+    await cache.close();
+    await db.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A design of one image whose stored bytes take `readMs` to open. */
+  async function slowImageDesign(readMs: number) {
+    const acct = await makeAccount(db.pool);
+    const asset = await insertAsset(db.pool, {
+      accountId: acct.accountId,
+      kind: 'image',
+      mime: 'image/png',
+    });
+    await db.pool.query(`update assets set storage_key = 'assets/slow/photo' where id = $1`, [
+      asset.id,
+    ]);
+    const layout = {
+      canvas: { aspect: 'square', bg: '#ffffff' },
+      layers: [{ kind: 'image', asset_id: asset.id, x: 0, y: 0, w: 540, h: 540 }],
+    };
+    const { rows } = await db.pool.query<{ id: string }>(
+      `insert into designs (account_id, brand_id, template, layout)
+       values ($1, $2, 'blank', $3) returning id::text`,
+      [acct.accountId, acct.brandId, JSON.stringify(layout)],
+    );
+    const slow: Storage = {
+      ...storage,
+      get: async (key) => {
+        await new Promise((r) => setTimeout(r, readMs));
+        return storage.get(key);
+      },
+    };
+    return { designId: rows[0]!.id, slow };
+  }
+
+  it('drawing gets what loading the images left of it, not a limit of its own', async () => {
+    const { designId, slow } = await slowImageDesign(300);
+    const given: (number | undefined)[] = [];
+    // Records the time it is given, and draws nothing.
+    const renderer: RenderPool = {
+      timeoutMs: 60_000,
+      render: async (_input, opts) => {
+        given.push(opts?.timeoutMs);
+        throw new Error('not drawn here');
+      },
+      threadIds: () => [],
+      threadFailures: () => 0,
+      close: async () => {},
+    };
+    const deps = { pool: db.pool, storage: slow, renderer, images: cache };
+    expect(await renderDesignJob(deps, { design_id: designId, layout_version: 1 })).toBe('failed');
+    expect(given).toHaveLength(1);
+    expect(given[0]).toBeGreaterThan(0);
+    expect(given[0]).toBeLessThanOrEqual(60_000 - 300);
+    const status = await db.pool.query('select render_error from designs where id = $1', [
+      designId,
+    ]);
+    expect(status.rows[0].render_error).toMatch(/not drawn here/);
   });
 });

@@ -3,14 +3,18 @@
 // render-and-wait operations at once, refused before anything is stored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from '../../core/db/pool.ts';
+import { editDesign } from '../../core/designs/edit.ts';
+import { createNativePost, NativePostInput } from '../../core/designs/nativePost.ts';
 import {
   createRenderWaits,
   RENDERED_CHANNEL,
   type RenderWaits,
   waitForRender,
 } from '../../core/designs/renderWaits.ts';
-import { createDesign } from '../../core/designs/standalone.ts';
+import { DesignEditInput } from '../../core/designs/schema.ts';
+import { createDesign, previewDesign } from '../../core/designs/standalone.ts';
 import { DomainError } from '../../core/errors.ts';
+import type { Storage } from '../../core/storage/storage.ts';
 import { freshDatabase, type TestDatabase } from '../support/db.ts';
 import { makeAccount } from '../support/server.ts';
 
@@ -142,5 +146,68 @@ describe('render-and-wait operations per account', () => {
     expect(await designsOf(db.pool, other.accountId)).toBe(1);
     // Slots come back when the operations end.
     expect(renders.running.size).toBe(0);
+  });
+});
+
+describe('every operation that waits for a render', () => {
+  it('takes a slot of the account: with none free, each is refused with 429 and stores nothing', async () => {
+    const renders = createRenderWaits(db.pool, 2);
+    const acct = await makeAccount(db.pool);
+    const deps = { pool: db.pool, publicBaseUrl: 'http://127.0.0.1', renders, renderWaitMs: 1 };
+    const { rows } = await db.pool.query<{ id: string }>(
+      `insert into designs (account_id, brand_id, template, layout)
+       values ($1, $2, 'blank', '{"canvas":{"aspect":"square","bg":"#ffffff"},"layers":[]}')
+       returning id::text`,
+      [acct.accountId, acct.brandId],
+    );
+    const design_id = rows[0]!.id;
+    const stored = async () =>
+      (
+        await db.pool.query(
+          `select (select count(*)::int from designs where account_id = $1) as designs,
+                  (select count(*)::int from posts where account_id = $1) as posts,
+                  (select layout_version from designs where id = $2) as version`,
+          [acct.accountId, design_id],
+        )
+      ).rows[0];
+    const before = await stored();
+    renders.running.set(acct.accountId, 2);
+    const who = caller(acct);
+    const operations = {
+      createDesign: () =>
+        createDesign(deps, who, { brand_uuid: acct.brandUuid, template: 'blank' }),
+      createNativePost: () =>
+        createNativePost(
+          deps,
+          who,
+          NativePostInput.parse({
+            platform: 'bluesky',
+            body: 'Hi',
+            brand_id: acct.brandId,
+            layout: { layers: [] },
+          }),
+        ),
+      editDesign: () =>
+        editDesign(deps, who, { design_id }, DesignEditInput.parse({ layout: { layers: [] } })),
+      previewDesign: () =>
+        previewDesign({ ...deps, storage: {} as Storage }, who, { design_id }, 0),
+    };
+    try {
+      for (const [name, run] of Object.entries(operations)) {
+        const err = await run().then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect([name, (err as DomainError).status, (err as DomainError).code]).toEqual([
+          name,
+          429,
+          'too_many_renders',
+        ]);
+      }
+      expect(await stored()).toEqual(before);
+      expect(renders.running.get(acct.accountId)).toBe(2);
+    } finally {
+      await renders.notifications.close();
+    }
   });
 });

@@ -454,7 +454,10 @@ function noMcpInternalError(res: Sent) {
 const listed = JSON.parse((await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).text).result
   .tools as { name: string }[];
 const definitions = new Map<string, ToolDefinition>(
-  [...ACCOUNT_TOOLS, ...POST_TOOLS, ...LIBRARY_TOOLS, ...CANVAS_TOOLS, ...VIDEO_TOOLS].map((t) => [t.name, t]),
+  [...ACCOUNT_TOOLS, ...POST_TOOLS, ...LIBRARY_TOOLS, ...CANVAS_TOOLS, ...VIDEO_TOOLS].map((t) => [
+    t.name,
+    t,
+  ]),
 );
 const toolNames = listed
   .map((t) => t.name)

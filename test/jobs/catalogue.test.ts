@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Pool } from '../../core/db/pool.ts';
+import type { PageImageCache } from '../../core/designs/pageImages.ts';
 import { crontabFor, TASK } from '../../core/jobs/tasks.ts';
 import { fsStorage } from '../../core/storage/fs.ts';
 import type { RenderPool } from '../../render/renderPool.ts';
@@ -62,7 +63,12 @@ describe('the task catalogue', () => {
     };
     // A worker with storage also has a render pool (its threads start on the first render).
     const full = Object.keys(
-      taskList({ ...deps, storage: fsStorage(ROOT), renderer: {} as RenderPool }),
+      taskList({
+        ...deps,
+        storage: fsStorage(ROOT),
+        renderer: {} as RenderPool,
+        images: {} as PageImageCache,
+      }),
     );
     expect(full.sort()).toEqual(Object.values(TASK).sort());
     expect(crontabFor(full).split('\n').sort()).toEqual(

@@ -14,6 +14,7 @@ import ffprobeInstaller from '@ffprobe-installer/ffprobe';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { THUMBNAIL_ATTEMPTS } from '../../core/assets/service.ts';
 import { ConfigError, loadConfig } from '../../core/config.ts';
 import { videoFrame } from '../../core/media/frame.ts';
 import { probeMedia } from '../../core/media/probe.ts';
@@ -276,6 +277,47 @@ describe('FFMPEG_PATH and FFPROBE_PATH', () => {
         expect(runs).toHaveLength(1);
         expect(runs[0]).toContain('-protocol_whitelist file -format_whitelist mov,');
       }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a video whose frame ffmpeg cannot take: 404 no_thumbnail, ffmpeg run THUMBNAIL_ATTEMPTS times in all', async () => {
+    // ffprobe (the npm one) accepts the clip; this ffmpeg logs its run and fails.
+    const ffmpeg = path.join(dir, 'ffmpeg-failing');
+    await writeFile(
+      ffmpeg,
+      `#!/bin/sh\necho run >> "${ffmpeg}.log"\necho "broken build" >&2\nexit 1\n`,
+    );
+    await chmod(ffmpeg, 0o755);
+    const server = await startServer({ env: { FFMPEG_PATH: ffmpeg } });
+    try {
+      const acct = await makeAccount(server.pool);
+      const key = await makeKey(server.pool, acct.accountId, ['read', 'media']);
+      const done = await chunkedUpload(server, key, 'clip.mp4', clip);
+      expect(done.status).toBe(201);
+      const thumbnail = () => call(server, 'GET', `/v1/assets/${done.body.id}/thumbnail`, { key });
+      const replies = [];
+      for (let i = 0; i < 5; i++) replies.push(await thumbnail());
+      for (const res of replies) {
+        expect(res.status).toBe(404);
+        expect(res.body.code).toBe('no_thumbnail');
+        expect(res.body.detail).toMatch(/ffmpeg could not take a frame of it/);
+      }
+      expect(replies[0]!.body.detail).toMatch(/\(1 of 3 attempts failed\)/);
+      expect(replies[4]!.body.detail).toMatch(/3 of 3 attempts failed, so it is not tried again/);
+      const runs = (await readFile(`${ffmpeg}.log`, 'utf8')).trim().split('\n');
+      expect(runs).toHaveLength(THUMBNAIL_ATTEMPTS);
+      // The video itself is still served, and deleting it leaves nothing behind.
+      const content = await fetch(`${server.baseUrl}/v1/assets/${done.body.id}/content`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      expect(content.status).toBe(200);
+      await content.arrayBuffer();
+      expect((await call(server, 'DELETE', `/v1/assets/${done.body.id}`, { key })).status).toBe(
+        204,
+      );
+      await expectNothingStored(server, key);
     } finally {
       await server.close();
     }

@@ -4,7 +4,12 @@ import { threadId } from 'node:worker_threads';
 import { PNG } from 'pngjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Layer, type LayerInput } from '../../core/designs/layout.ts';
-import { createRenderPool, RenderTimedOut } from '../../render/renderPool.ts';
+import {
+  createRenderPool,
+  RenderPoolClosed,
+  RenderThreadFailed,
+  RenderTimedOut,
+} from '../../render/renderPool.ts';
 
 const page = (layers: LayerInput[]) => ({
   width: 200,
@@ -49,5 +54,56 @@ describe('a render thread', () => {
     expect(pool.threadIds()).not.toContain(before);
     const next = await pool.render(page([]));
     expect(next.threadId).not.toBe(before);
+  });
+});
+
+describe('a closed pool', () => {
+  it('refuses a page at once (RenderPoolClosed), and so do pages that were waiting for a thread', async () => {
+    const closing = createRenderPool({ threads: 1, timeoutMs: 60_000 });
+    const drawing = closing.render(endless);
+    const waiting = closing.render(page([]));
+    await closing.close();
+    await expect(drawing).rejects.toBeInstanceOf(RenderPoolClosed);
+    await expect(waiting).rejects.toBeInstanceOf(RenderPoolClosed);
+    await expect(closing.render(page([]))).rejects.toThrow(/render pool was closed/);
+    expect(closing.threadIds()).toEqual([]);
+  });
+});
+
+describe('a thread that fails', () => {
+  it('as it starts is reported, not thrown: its page fails with why, and the next page tries afresh', async () => {
+    const failed: Error[] = [];
+    const broken = createRenderPool({
+      threads: 1,
+      timeoutMs: 60_000,
+      threadModule: new URL('./brokenThread.ts', import.meta.url),
+      onThreadError: (err) => failed.push(err),
+    });
+    try {
+      for (const n of [1, 2]) {
+        const drawn = broken.render(page([]));
+        await expect(drawn).rejects.toBeInstanceOf(RenderThreadFailed);
+        await expect(drawn).rejects.toThrow(/render thread failed: the render thread cannot start/);
+        expect(broken.threadFailures()).toBe(n);
+      }
+      expect(failed).toHaveLength(2);
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('while drawing rejects that page with the error, and a fresh thread takes the next', async () => {
+    const crashing = createRenderPool({
+      threads: 1,
+      timeoutMs: 60_000,
+      threadModule: new URL('./crashingThread.ts', import.meta.url),
+    });
+    try {
+      await expect(crashing.render(page([]))).rejects.toThrow(/crashed while drawing/);
+      await expect(crashing.render(page([]))).rejects.toThrow(/crashed while drawing/);
+      expect(crashing.threadFailures()).toBe(0);
+    } finally {
+      await crashing.close();
+    }
   });
 });

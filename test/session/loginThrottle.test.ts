@@ -4,7 +4,13 @@
 // whether X-Forwarded-For names that address. (Every test request comes from 127.0.0.1, so
 // each rule gets its own server and database.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { throttledAddress } from '../../core/sessions/loginThrottle.ts';
+import {
+  admitLoginAttempt,
+  delayFor,
+  FREE,
+  throttledAddress,
+} from '../../core/sessions/loginThrottle.ts';
+import { freshDatabase, type TestDatabase } from '../support/db.ts';
 import { call, makeAccount, startServer, type TestServer } from '../support/server.ts';
 
 const attempt = (
@@ -113,6 +119,25 @@ describe('TRUST_PROXY and X-Forwarded-For', () => {
       await server.close();
     }
   });
+
+  it('a number of proxies: the address the outermost one appended is the one throttled', async () => {
+    // Two proxies in front (a CDN, then a load balancer): the balancer appends the CDN's address.
+    const server = await startServer({ env: { TRUST_PROXY: '2' } });
+    try {
+      await stuff(server, 20, { 'x-forwarded-for': '203.0.113.7, 10.0.0.2' });
+      const [a, b] = [await makeAccount(server.pool), await makeAccount(server.pool)];
+      expect(
+        (await attempt(server, a.email, a.password, { 'x-forwarded-for': '203.0.113.8, 10.0.0.2' }))
+          .status,
+      ).toBe(200);
+      const spoofed = await attempt(server, b.email, b.password, {
+        'x-forwarded-for': '198.51.100.1, 203.0.113.7, 10.0.0.2',
+      });
+      expect(spoofed.status).toBe(429);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe('the throttled address', () => {
@@ -121,5 +146,46 @@ describe('the throttled address', () => {
     expect(throttledAddress('::ffff:203.0.113.7')).toBe('203.0.113.7');
     expect(throttledAddress('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe('2001:db8:1:2::/64');
     expect(throttledAddress('2001:db8:1:2::1')).toBe(throttledAddress('2001:db8:1:2:ffff::9'));
+  });
+});
+
+describe('the per-e-mail backoff', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await freshDatabase();
+  });
+  afterAll(() => db.drop());
+
+  it('is 5 free attempts, then 30 s, 60 s, ... doubling, at most 5 minutes', () => {
+    const schedule = Array.from({ length: 12 }, (_, n) => delayFor(n, FREE.email));
+    expect(schedule).toEqual([0, 0, 0, 0, 0, 30, 60, 120, 240, 300, 300, 300]);
+  });
+
+  it('admits exactly as delayFor says, the wait it answers included, for every count', async () => {
+    // The statement that admits (core/sessions/db.ts) and the wait a refusal names must agree
+    // with delayFor at every count, on both sides of each wait's end.
+    for (let n = 0; n <= 12; n++) {
+      const delay = delayFor(n, FREE.email);
+      for (const age of delay > 0 ? [delay - 5, delay + 5] : [1]) {
+        const email = `backoff-${n}-${age}@example.com`;
+        await db.pool.query(
+          `insert into login_attempts (email, attempts, last_attempt_at)
+           values ($1, $2, now() - make_interval(secs => $3))`,
+          [email, n, age],
+        );
+        const admission = await admitLoginAttempt(db.pool, email, `192.0.2.${n}`);
+        // The wait named is what is left of the delay (rounded up; a moment has passed).
+        const refused = {
+          admitted: false,
+          waitSeconds: expect.toSatisfy((w: number) => [4, 5].includes(w)),
+        };
+        expect([n, age, admission]).toEqual([n, age, age >= delay ? { admitted: true } : refused]);
+        const { rows } = await db.pool.query(
+          'select attempts from login_attempts where email = $1',
+          [email],
+        );
+        expect(rows[0].attempts).toBe(age >= delay ? n + 1 : n);
+      }
+    }
   });
 });
