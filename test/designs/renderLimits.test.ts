@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../core/config.ts';
 import { Layer, type LayerInput } from '../../core/designs/layout.ts';
 import {
@@ -18,18 +18,14 @@ import {
 } from '../../core/designs/pageImages.ts';
 import { storageFor } from '../../core/storage/storage.ts';
 import { RenderTimedOut } from '../../render/renderPool.ts';
-import { type DesignService, startDesignService } from '../support/designService.ts';
+import { useDesignService } from '../support/designService.ts';
 import { call, makeAccount, makeKey } from '../support/server.ts';
 
 const image = (asset_id: string, frame: Partial<LayerInput> = {}) =>
   Layer.parse({ kind: 'image', asset_id, x: 0, y: 0, w: 540, h: 540, ...frame });
 
 describe('a page past the render time limit', () => {
-  let svc: DesignService;
-  beforeAll(async () => {
-    svc = await startDesignService({ render: { timeoutMs: 1 } });
-  });
-  afterAll(() => svc.stop());
+  const svc = useDesignService({ render: { timeoutMs: 1 } });
 
   it('is stopped: the draft answers 201 with a render_error saying what to change, and no pages', async () => {
     const acct = await makeAccount(svc.server.pool);

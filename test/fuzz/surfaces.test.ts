@@ -28,13 +28,14 @@ import {
   taint,
   toJson,
 } from '../support/arbitraries.ts';
-import { startDesignService, uploadPng } from '../support/designService.ts';
+import { uploadPng } from '../support/designService.ts';
 import { call, login, makeAccount, makeKey } from '../support/server.ts';
+import { startService } from '../support/service.ts';
 
 // The routes and tools are enumerated from a running server, so it starts at collection.
-const svc = await startDesignService();
+const svc = await startService({ worker: { storage: true } });
 const server = svc.server;
-afterAll(() => svc.stop());
+afterAll(() => svc.close());
 
 const acct = await makeAccount(server.pool, 'business');
 // The fuzz sends thousands of requests a minute; the budget is not what it tests.

@@ -1,37 +1,19 @@
-// A test server with a render worker beside it (the Canvas tests): designs render for real,
-// through the job path, into the server's storage.
+// The Canvas tests' service: a render worker beside the server, so designs render for real,
+// through the job path, into the server's storage; and an account with a key that may post and
+// upload. Plus uploadPng, an image asset to lay out.
 import sharp from 'sharp';
-import { loadConfig } from '../../core/config.ts';
-import { createLogger } from '../../core/logger.ts';
-import { type Storage, storageFor } from '../../core/storage/storage.ts';
+import type { Scope } from '../../core/accounts/plans.ts';
 import type { RenderPoolOptions } from '../../render/renderPool.ts';
-import { startWorker } from '../../workers/index.ts';
-import { startServer, type TestServer } from './server.ts';
+import { type Service, useService } from './service.ts';
 
-export type DesignService = { server: TestServer; storage: Storage; stop: () => Promise<void> };
+export const DESIGN_SCOPES: Scope[] = ['read', 'publish', 'media'];
 
-export async function startDesignService(
-  opts: { render?: RenderPoolOptions } = {},
-): Promise<DesignService> {
-  const server = await startServer();
-  const config = loadConfig({ DATABASE_URL: server.db.url, DATA_DIR: server.dataDir });
-  const storage = storageFor(config);
-  const worker = await startWorker({
-    pool: server.pool,
-    concurrency: 2,
-    log: createLogger('silent'),
-    storage,
-    render: opts.render,
+/** useService with a render worker and an account whose key has DESIGN_SCOPES. */
+export const useDesignService = (opts: { render?: RenderPoolOptions } = {}): Service =>
+  useService({
+    account: { scopes: DESIGN_SCOPES },
+    worker: { storage: true, render: opts.render },
   });
-  return {
-    server,
-    storage,
-    stop: async () => {
-      await worker.stop();
-      await server.close();
-    },
-  };
-}
 
 /** Uploads a plain PNG of one colour as an image asset of the key's account; its id. */
 export async function uploadPng(

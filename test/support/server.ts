@@ -10,8 +10,10 @@ import type { McpOptions } from '../../api/mcp/index.ts';
 import type { Plan, Scope } from '../../core/accounts/plans.ts';
 import { createAccount } from '../../core/accounts/service.ts';
 import { createApiKey } from '../../core/apikeys/service.ts';
-import { loadConfig } from '../../core/config.ts';
+import { type Config, loadConfig } from '../../core/config.ts';
+import { upsertConnectedAccount } from '../../core/connections/db.ts';
 import type { Pool } from '../../core/db/pool.ts';
+import type { Platform } from '../../core/platforms/capabilities.ts';
 import { freshDatabase, type TestDatabase } from './db.ts';
 
 export type TestServer = {
@@ -20,7 +22,19 @@ export type TestServer = {
   pool: Pool;
   db: TestDatabase;
   dataDir: string;
+  /** The configuration the app runs with (a worker beside it takes the same). */
+  config: Config;
   close: () => Promise<void>;
+};
+
+export type ServerOptions = {
+  env?: Record<string, string>;
+  extend?: (app: App, pool: Pool) => Promise<void>;
+  /** Share another server's database (a second API process); it is not dropped on close. */
+  db?: TestDatabase;
+  mcp?: McpOptions;
+  /** A logger for the app (tests that inspect what is logged). */
+  logger?: FastifyBaseLogger;
 };
 
 export const TEST_SESSION_SECRET = 'test-session-secret-0123456789abcdef';
@@ -30,17 +44,7 @@ export const TEST_MEDIA_URL_SECRET = 'test-media-url-secret-0123456789abcdef';
  * Starts the app on 127.0.0.1 with a fresh database. `extend` may register extra routes
  * (e.g. a route needing a scope) before the server starts listening.
  */
-export async function startServer(
-  opts: {
-    env?: Record<string, string>;
-    extend?: (app: App, pool: Pool) => Promise<void>;
-    /** Share another server's database (a second API process); it is not dropped on close. */
-    db?: TestDatabase;
-    mcp?: McpOptions;
-    /** A logger for the app (tests that inspect what is logged). */
-    logger?: FastifyBaseLogger;
-  } = {},
-): Promise<TestServer> {
+export async function startServer(opts: ServerOptions = {}): Promise<TestServer> {
   const db = opts.db ?? (await freshDatabase());
   // Each server keeps its media (and anything else under DATA_DIR) in its own directory.
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sps-test-data-'));
@@ -62,6 +66,7 @@ export async function startServer(
     pool: db.pool,
     db,
     dataDir,
+    config,
     close: async () => {
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });
@@ -95,6 +100,24 @@ export async function makeAccount(pool: Pool, plan: Plan = 'plus'): Promise<Test
 
 export async function makeKey(pool: Pool, accountId: string, scopes: Scope[] = ['read']) {
   return (await createApiKey(pool, accountId, { name: 'test', scopes })).key;
+}
+
+/** An account whose brand has `platform` connected (no credentials unless given), and a key. */
+export async function makeConnectedAccount(
+  pool: Pool,
+  platform: Platform,
+  opts: { scopes?: Scope[]; handle?: string; credentials?: Buffer } = {},
+) {
+  const acct = await makeAccount(pool);
+  const connected = await upsertConnectedAccount(pool, {
+    accountId: acct.accountId,
+    brandId: acct.brandId,
+    platform,
+    handle: opts.handle ?? '@brand',
+    credentials: opts.credentials,
+  });
+  const key = await makeKey(pool, acct.accountId, opts.scopes ?? ['read', 'publish']);
+  return { acct, key, connected };
 }
 
 export type Reply = { status: number; headers: Headers; body: any };
