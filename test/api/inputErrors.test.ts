@@ -4,7 +4,8 @@
 // a foreign Origin, and a URL the outbound guard refuses.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useDesignService } from '../support/designService.ts';
-import { call, login, type TestAccount, type TestServer } from '../support/server.ts';
+import { call, login } from '../support/server.ts';
+import type { TestAccount, TestServer } from '../support/service.ts';
 
 const svc = useDesignService();
 let server: TestServer, acct: TestAccount, key: string;

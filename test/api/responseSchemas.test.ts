@@ -7,7 +7,8 @@ import { serializerCompiler } from 'fastify-type-provider-zod';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { uploadPng, useDesignService } from '../support/designService.ts';
-import { call, makeAccount, makeKey, type TestServer } from '../support/server.ts';
+import { call, makeAccount, makeKey } from '../support/server.ts';
+import type { TestServer } from '../support/service.ts';
 import { samplesOf } from '../support/zodSamples.ts';
 
 const LAYER_KINDS = ['text', 'image', 'shape', 'doodle'];

@@ -5,13 +5,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TEMPLATES } from '../../core/designs/templates.ts';
 import { uploadPng, useDesignService } from '../support/designService.ts';
-import {
-  call,
-  makeAccount,
-  makeKey,
-  type TestAccount,
-  type TestServer,
-} from '../support/server.ts';
+import { call, makeAccount, makeKey } from '../support/server.ts';
+import type { TestAccount, TestServer } from '../support/service.ts';
 
 const svc = useDesignService();
 let server: TestServer, acct: TestAccount, key: string;

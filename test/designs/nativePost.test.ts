@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Layout } from '../../core/designs/layout.ts';
 import { layoutFromTemplate, TEMPLATES } from '../../core/designs/templates.ts';
 import { uploadPng, useDesignService } from '../support/designService.ts';
-import { call, type TestAccount, type TestServer } from '../support/server.ts';
+import { call } from '../support/server.ts';
+import type { TestAccount, TestServer } from '../support/service.ts';
 
 const svc = useDesignService();
 let server: TestServer, acct: TestAccount, key: string;

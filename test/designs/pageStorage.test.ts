@@ -10,7 +10,8 @@ import { STORAGE_QUOTA_BYTES } from '../../core/accounts/plans.ts';
 import { insertAsset } from '../../core/assets/db.ts';
 import { uploadPng, useDesignService } from '../support/designService.ts';
 import { connectMcp } from '../support/mcpClient.ts';
-import { call, makeAccount, makeKey, type TestServer } from '../support/server.ts';
+import { call, makeAccount, makeKey } from '../support/server.ts';
+import type { TestServer } from '../support/service.ts';
 import { storageBalance } from '../support/storageCounter.ts';
 
 const svc = useDesignService();

@@ -1,23 +1,14 @@
 // JSON-RPC batches on /mcp (issue 14, finding 2): every message of a batch costs one request of
 // the account's budget, a batch too big is refused, and a refused batch runs none of its calls.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BATCH } from '../../api/mcp/index.ts';
 import { setBudget } from '../../core/accounts/service.ts';
-import {
-  call,
-  makeAccount,
-  makeKey,
-  startServer,
-  type TestAccount,
-  type TestServer,
-} from '../support/server.ts';
+import { call, makeAccount, makeKey } from '../support/server.ts';
+import { type TestAccount, type TestServer, useService } from '../support/service.ts';
 
+const svc = useService();
 let server: TestServer;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
+beforeAll(() => ({ server } = svc));
 
 const createCall = (id: number) => ({
   jsonrpc: '2.0',

@@ -11,7 +11,8 @@ import { cleanupExpiredUploads } from '../../core/assets/chunked.ts';
 import { insertAsset } from '../../core/assets/db.ts';
 import { uploadPng, useDesignService } from '../support/designService.ts';
 import { makeNoiseVideo } from '../support/noiseVideo.ts';
-import { call, type TestAccount } from '../support/server.ts';
+import { call } from '../support/server.ts';
+import type { TestAccount } from '../support/service.ts';
 import { storageBalance } from '../support/storageCounter.ts';
 
 const svc = useDesignService();

@@ -102,20 +102,29 @@ export async function makeKey(pool: Pool, accountId: string, scopes: Scope[] = [
   return (await createApiKey(pool, accountId, { name: 'test', scopes })).key;
 }
 
-/** An account whose brand has `platform` connected (no credentials unless given), and a key. */
-export async function makeConnectedAccount(
+/** Connects `platform` to the account's brand (no credentials unless given). */
+export const connectPlatform = (
   pool: Pool,
+  acct: TestAccount,
   platform: Platform,
-  opts: { scopes?: Scope[]; handle?: string; credentials?: Buffer } = {},
-) {
-  const acct = await makeAccount(pool);
-  const connected = await upsertConnectedAccount(pool, {
+  opts: { handle?: string; credentials?: Buffer } = {},
+) =>
+  upsertConnectedAccount(pool, {
     accountId: acct.accountId,
     brandId: acct.brandId,
     platform,
     handle: opts.handle ?? '@brand',
     credentials: opts.credentials,
   });
+
+/** A new account with `platform` connected to its brand, and a key (read, publish unless given). */
+export async function makeConnectedAccount(
+  pool: Pool,
+  platform: Platform,
+  opts: { scopes?: Scope[]; handle?: string; credentials?: Buffer } = {},
+) {
+  const acct = await makeAccount(pool);
+  const connected = await connectPlatform(pool, acct, platform, opts);
   const key = await makeKey(pool, acct.accountId, opts.scopes ?? ['read', 'publish']);
   return { acct, key, connected };
 }

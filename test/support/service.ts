@@ -21,6 +21,12 @@ import {
   type TestServer,
 } from './server.ts';
 
+/** Env that lets the service's outbound requests reach test servers on loopback over http. */
+export const LOOPBACK_OUTBOUND = { OUTBOUND_ALLOWLIST: '127.0.0.0/8', OUTBOUND_ALLOW_HTTP: 'true' };
+
+// The types a test file declares its share of the service with.
+export type { TestAccount, TestServer };
+
 export type TestWorkerOptions = Partial<Omit<WorkerDeps, 'pool' | 'storage'>> & {
   /** The server's storage: expired uploads are cleaned, and designs render (a render pool). */
   storage?: boolean;
@@ -31,7 +37,7 @@ export type TestWorkerOptions = Partial<Omit<WorkerDeps, 'pool' | 'storage'>> & 
  * policy and (with `storage`) storage; two jobs at a time and a silent log unless `opts` say
  * otherwise. Its `stop()` stops all it started.
  */
-export function startTestWorker(
+export function startWorkerBeside(
   server: TestServer,
   opts: TestWorkerOptions = {},
 ): Promise<WorkerRunner> {
@@ -74,7 +80,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<Service> 
     await server.close();
   };
   try {
-    worker = workerOpts && (await startTestWorker(server, workerOpts));
+    worker = workerOpts && (await startWorkerBeside(server, workerOpts));
     const acct = account && (await makeAccount(server.pool, account.plan));
     const key =
       acct && (await makeKey(server.pool, acct.accountId, account.scopes ?? ['read', 'publish']));
