@@ -6,9 +6,10 @@
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { uploadPng, useDesignService } from '../support/designService.ts';
+import { useDesignService } from '../support/designService.ts';
 import { call, makeAccount, makeKey } from '../support/server.ts';
 import type { TestServer } from '../support/service.ts';
+import { uploadPng } from '../support/uploads.ts';
 import { samplesOf } from '../support/zodSamples.ts';
 
 const LAYER_KINDS = ['text', 'image', 'shape', 'doodle'];

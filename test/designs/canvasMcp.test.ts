@@ -5,10 +5,11 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEMPLATES } from '../../core/designs/templates.ts';
-import { uploadPng, useDesignService } from '../support/designService.ts';
+import { useDesignService } from '../support/designService.ts';
 import { connectMcp } from '../support/mcpClient.ts';
 import { call, makeAccount, makeKey } from '../support/server.ts';
 import type { TestAccount, TestServer } from '../support/service.ts';
+import { uploadPng } from '../support/uploads.ts';
 
 const svc = useDesignService();
 let server: TestServer, acct: TestAccount, key: string;

@@ -4,9 +4,10 @@
 // layout_version is 409 and changes nothing.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TEMPLATES } from '../../core/designs/templates.ts';
-import { uploadPng, useDesignService } from '../support/designService.ts';
+import { useDesignService } from '../support/designService.ts';
 import { call, makeAccount, makeKey } from '../support/server.ts';
 import type { TestAccount, TestServer } from '../support/service.ts';
+import { uploadPng } from '../support/uploads.ts';
 
 const svc = useDesignService();
 let server: TestServer, acct: TestAccount, key: string;

@@ -5,9 +5,10 @@ import { PNG } from 'pngjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Layout } from '../../core/designs/layout.ts';
 import { layoutFromTemplate, TEMPLATES } from '../../core/designs/templates.ts';
-import { uploadPng, useDesignService } from '../support/designService.ts';
+import { useDesignService } from '../support/designService.ts';
 import { call } from '../support/server.ts';
 import type { TestAccount, TestServer } from '../support/service.ts';
+import { uploadPng } from '../support/uploads.ts';
 
 const svc = useDesignService();
 let server: TestServer, acct: TestAccount, key: string;

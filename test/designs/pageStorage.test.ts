@@ -8,11 +8,12 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_QUOTA_BYTES } from '../../core/accounts/plans.ts';
 import { insertAsset } from '../../core/assets/db.ts';
-import { uploadPng, useDesignService } from '../support/designService.ts';
+import { useDesignService } from '../support/designService.ts';
 import { connectMcp } from '../support/mcpClient.ts';
 import { call, makeAccount, makeKey } from '../support/server.ts';
 import type { TestServer } from '../support/service.ts';
 import { storageBalance } from '../support/storageCounter.ts';
+import { uploadPng } from '../support/uploads.ts';
 
 const svc = useDesignService();
 let server: TestServer;

@@ -28,9 +28,9 @@ import {
   taint,
   toJson,
 } from '../support/arbitraries.ts';
-import { uploadPng } from '../support/designService.ts';
 import { call, login, makeAccount, makeKey } from '../support/server.ts';
 import { startService } from '../support/service.ts';
+import { uploadPng } from '../support/uploads.ts';
 
 // The routes and tools are enumerated from a running server, so it starts at collection.
 const svc = await startService({ worker: { storage: true } });

@@ -9,11 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_QUOTA_BYTES } from '../../core/accounts/plans.ts';
 import { cleanupExpiredUploads } from '../../core/assets/chunked.ts';
 import { insertAsset } from '../../core/assets/db.ts';
-import { uploadPng, useDesignService } from '../support/designService.ts';
+import { useDesignService } from '../support/designService.ts';
 import { makeNoiseVideo } from '../support/noiseVideo.ts';
 import { call } from '../support/server.ts';
 import type { TestAccount } from '../support/service.ts';
 import { storageBalance } from '../support/storageCounter.ts';
+import { uploadPng } from '../support/uploads.ts';
 
 const svc = useDesignService();
 let acct: TestAccount, key: string;
