@@ -1,12 +1,11 @@
 // Health, readiness and the OpenAPI document of a running server.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startServer, type TestServer } from '../support/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../support/server.ts';
+import { type TestServer, useService } from '../support/service.ts';
 
+const svc = useService();
 let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
+beforeAll(() => ({ server } = svc));
 
 describe('health', () => {
   it('/healthz answers while alive and /readyz once migrations are applied', async () => {

@@ -1,21 +1,13 @@
 // Dashboard session routes end to end: login, session view, brand selection, API keys,
 // and the protections (no bearer credentials, Origin check, login throttling).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createBrand } from '../../core/brands/service.ts';
-import {
-  call,
-  login as loginAs,
-  makeAccount,
-  startServer,
-  type TestAccount,
-  type TestServer,
-} from '../support/server.ts';
+import { call, login as loginAs, makeAccount, type TestAccount } from '../support/server.ts';
+import { type TestServer, useService } from '../support/service.ts';
 
+const svc = useService({ env: { PUBLIC_BASE_URL: 'http://dashboard.example.test' } });
 let server: TestServer;
-beforeAll(async () => {
-  server = await startServer({ env: { PUBLIC_BASE_URL: 'http://dashboard.example.test' } });
-});
-afterAll(() => server.close());
+beforeAll(() => ({ server } = svc));
 
 const login = (acct: TestAccount) => loginAs(server, acct);
 
