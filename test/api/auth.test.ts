@@ -1,13 +1,13 @@
 // The bearer layer shared by every interface: each auth failure of CONTRACT.md, on a real server.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bearerAuthHook } from '../../api/auth.ts';
 import { setBudget, setFeature, setPlan } from '../../core/accounts/service.ts';
 import { deleteApiKey } from '../../core/apikeys/service.ts';
 import { call, makeAccount, makeKey, startServer } from '../support/server.ts';
-import { type TestServer, useService } from '../support/service.ts';
+import { type TestServer, useServer } from '../support/service.ts';
 import { awayFromMinuteBoundary } from '../support/wait.ts';
 
-const svc = useService({
+const server = useServer({
   // Routes declaring a scope and a feature, to exercise the declared-requirement checks.
   // Test-only: no real route needs a feature yet (agent tasks and the engagement inbox are
   // not built); when one exists, this test should drive it instead.
@@ -25,8 +25,6 @@ const svc = useService({
     });
   },
 });
-let server: TestServer;
-beforeAll(() => ({ server } = svc));
 
 describe('GET /v1/me', () => {
   it('answers email, effective plan and the key scopes', async () => {

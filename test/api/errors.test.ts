@@ -1,17 +1,15 @@
 // Every failure answers in CONTRACT.md's shape: a JSON body with `detail`.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call, makeAccount } from '../support/server.ts';
-import { type TestServer, useService } from '../support/service.ts';
+import { useServer } from '../support/service.ts';
 
-const svc = useService({
+const server = useServer({
   extend: async (app) => {
     app.get('/boom', { schema: { hide: true } }, async () => {
       throw new Error('database password is hunter2');
     });
   },
 });
-let server: TestServer;
-beforeAll(() => ({ server } = svc));
 
 describe('error shapes', () => {
   it('an unknown route is a 404 JSON body', async () => {

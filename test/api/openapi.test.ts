@@ -4,7 +4,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../support/server.ts';
-import { type TestServer, useService } from '../support/service.ts';
+import { useServer } from '../support/service.ts';
 
 type Media = { schema?: Record<string, unknown>; example?: unknown };
 type Op = {
@@ -12,11 +12,9 @@ type Op = {
   responses: Record<string, { content?: Record<string, Media> }>;
 };
 
-const svc = useService();
-let server: TestServer;
+const server = useServer();
 let operations: [string, string, Op][];
 beforeAll(async () => {
-  server = svc.server;
   const res = await call(server, 'GET', '/openapi.json');
   expect(res.status).toBe(200);
   operations = Object.entries(res.body.paths as Record<string, Record<string, Op>>).flatMap(

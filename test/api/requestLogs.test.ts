@@ -1,14 +1,14 @@
 // What the request log keeps of a request: enough to trace it, never a credential. A signed
 // media address is a credential until it expires, so its signature is cut from logged URLs.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../core/logger.ts';
 import { logSink } from '../support/logs.ts';
 import { makeAccount, makeKey } from '../support/server.ts';
-import { type TestServer, useService } from '../support/service.ts';
+import { useServer } from '../support/service.ts';
 import { solidPng, uploadImage } from '../support/uploads.ts';
 
 let logged = '';
-const svc = useService({
+const server = useServer({
   logger: createLogger(
     'info',
     logSink((line) => {
@@ -16,8 +16,6 @@ const svc = useService({
     }),
   ),
 });
-let server: TestServer;
-beforeAll(() => ({ server } = svc));
 
 describe('signed media addresses in the request log', () => {
   it('a fetched signed address is logged without its signature', async () => {

@@ -1,11 +1,9 @@
 // Health, readiness and the OpenAPI document of a running server.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from '../support/server.ts';
-import { type TestServer, useService } from '../support/service.ts';
+import { useServer } from '../support/service.ts';
 
-const svc = useService();
-let server: TestServer;
-beforeAll(() => ({ server } = svc));
+const server = useServer();
 
 describe('health', () => {
   it('/healthz answers while alive and /readyz once migrations are applied', async () => {

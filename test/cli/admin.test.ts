@@ -1,12 +1,10 @@
 // The operator CLI, run as a real process: JSON on stdout, non-zero exit and a message on error.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { admin } from '../support/processes.ts';
 import { call, makeAccount, makeKey } from '../support/server.ts';
-import { type TestServer, useService } from '../support/service.ts';
+import { useServer } from '../support/service.ts';
 
-const svc = useService();
-let server: TestServer;
-beforeAll(() => ({ server } = svc));
+const server = useServer();
 
 const run = (...args: string[]) => admin(server.db.url, args);
 

@@ -15,12 +15,7 @@ import { storageFor } from '../../core/storage/storage.ts';
 import type { WorkerRunner as Runner } from '../../workers/index.ts';
 import { admin } from '../support/processes.ts';
 import { call, makeAccount, makeConnectedAccount } from '../support/server.ts';
-import {
-  LOOPBACK_OUTBOUND,
-  startWorkerBeside,
-  type TestServer,
-  useService,
-} from '../support/service.ts';
+import { LOOPBACK_OUTBOUND, startWorkerBeside, useServer } from '../support/service.ts';
 import { solidPng, uploadImage } from '../support/uploads.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -38,8 +33,7 @@ const BUSY_RETRY_AFTER_S = 4;
 /** The connector's per-request timeout; the instance sits on "slow" statuses longer. */
 const REQUEST_TIMEOUT_MS = 1_000;
 
-const svc = useService({ env: LOOPBACK_OUTBOUND });
-let server: TestServer;
+const server = useServer({ env: LOOPBACK_OUTBOUND });
 let instance: Server;
 let instanceUrl: string;
 let worker: Runner;
@@ -51,7 +45,6 @@ let instanceReads = 0;
 const soon = () => new Date(Date.now() + 300).toISOString();
 
 beforeAll(async () => {
-  server = svc.server;
   instance = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

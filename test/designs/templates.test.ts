@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isKnownFont } from '../../core/designs/fonts.ts';
 import { ASPECT_NAMES, ASPECTS, Layout } from '../../core/designs/layout.ts';
 import {
@@ -18,7 +18,7 @@ import {
   THUMBNAILS_DIR,
 } from '../../core/designs/templates.ts';
 import { renderTemplateThumbnail } from '../../render/templateThumbnail.ts';
-import { type TestServer, useService } from '../support/service.ts';
+import { useServer } from '../support/service.ts';
 
 const all = [...TEMPLATES.values()];
 
@@ -100,9 +100,7 @@ describe('listTemplates', () => {
 });
 
 describe('thumbnails', () => {
-  const svc = useService();
-  let server: TestServer;
-  beforeAll(() => ({ server } = svc));
+  const server = useServer();
 
   it('the committed thumbnails match fresh renders of their templates', async () => {
     for (const t of all) {

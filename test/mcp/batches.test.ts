@@ -1,14 +1,12 @@
 // JSON-RPC batches on /mcp (issue 14, finding 2): every message of a batch costs one request of
 // the account's budget, a batch too big is refused, and a refused batch runs none of its calls.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_BATCH } from '../../api/mcp/index.ts';
 import { setBudget } from '../../core/accounts/service.ts';
 import { call, makeAccount, makeKey } from '../support/server.ts';
-import { type TestAccount, type TestServer, useService } from '../support/service.ts';
+import { type TestAccount, useServer } from '../support/service.ts';
 
-const svc = useService();
-let server: TestServer;
-beforeAll(() => ({ server } = svc));
+const server = useServer();
 
 const createCall = (id: number) => ({
   jsonrpc: '2.0',

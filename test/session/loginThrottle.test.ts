@@ -3,10 +3,10 @@
 // attacked account does not lock out everyone behind the same address; TRUST_PROXY decides
 // whether X-Forwarded-For names that address. (Every test request comes from 127.0.0.1, so
 // each rule gets its own server and database.)
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { throttledAddress } from '../../core/sessions/loginThrottle.ts';
 import { call, makeAccount, startServer } from '../support/server.ts';
-import { type TestServer, useService } from '../support/service.ts';
+import { type TestServer, useServer } from '../support/service.ts';
 
 const attempt = (
   server: TestServer,
@@ -24,9 +24,7 @@ async function stuff(server: TestServer, count: number, headers: Record<string, 
 }
 
 describe('per e-mail, against a burst of parallel attempts', () => {
-  const svc = useService();
-  let server: TestServer;
-  beforeAll(() => ({ server } = svc));
+  const server = useServer();
 
   it('30 parallel wrong passwords get at most 5 password checks; the rest are 429', async () => {
     const victim = await makeAccount(server.pool);
@@ -60,9 +58,7 @@ describe('per e-mail, against a burst of parallel attempts', () => {
 });
 
 describe('per address: distinct e-mails failing from it', () => {
-  const svc = useService();
-  let server: TestServer;
-  beforeAll(() => ({ server } = svc));
+  const server = useServer();
 
   it('after 20 e-mails failed from one address, a new e-mail from it waits, even correct', async () => {
     const known = await makeAccount(server.pool);

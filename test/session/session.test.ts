@@ -1,13 +1,11 @@
 // Dashboard session routes end to end: login, session view, brand selection, API keys,
 // and the protections (no bearer credentials, Origin check, login throttling).
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createBrand } from '../../core/brands/service.ts';
 import { call, login as loginAs, makeAccount, type TestAccount } from '../support/server.ts';
-import { type TestServer, useService } from '../support/service.ts';
+import { useServer } from '../support/service.ts';
 
-const svc = useService({ env: { PUBLIC_BASE_URL: 'http://dashboard.example.test' } });
-let server: TestServer;
-beforeAll(() => ({ server } = svc));
+const server = useServer({ env: { PUBLIC_BASE_URL: 'http://dashboard.example.test' } });
 
 const login = (acct: TestAccount) => loginAs(server, acct);
 

@@ -1,11 +1,12 @@
 // The service a test file (or describe block) runs against: a listening server, a worker beside
-// it if asked, an account and a key; one close stops all of it, worker first.
+// it if asked, an account and a key; one close stops all of it, worker first. useServer is the
+// server alone; startService and startWorkerBeside are the same pieces for one test's body.
 //
-// Why a beforeAll/afterAll helper (useService) rather than vitest's test.extend fixtures: the
-// tests share one server per file and reach it from module-level helpers (`create`, `gql`,
-// `stored`, ...) through closures. test.extend hands fixtures to each test's function only, so
-// every such helper would have to take them as arguments; an object filled in beforeAll keeps
-// the helpers as they are and a file's setup to a few lines.
+// Why beforeAll/afterAll helpers (useServer, useService) rather than vitest's test.extend
+// fixtures: the tests share one server per file and reach it from module-level helpers
+// (`create`, `gql`, `stored`, ...) through closures. test.extend hands fixtures to each test's
+// function only, so every such helper would have to take them as arguments; an object filled
+// in by a beforeAll keeps the helpers as they are and a file's setup to a line or three.
 import { beforeAll } from 'vitest';
 import type { Plan, Scope } from '../../core/accounts/plans.ts';
 import { createLogger } from '../../core/logger.ts';
@@ -96,6 +97,20 @@ export async function startService(opts: ServiceOptions = {}): Promise<Service> 
     await close();
     throw err;
   }
+}
+
+/**
+ * A server alone, for the calling file or describe block: started in its beforeAll, closed
+ * after its afterAll hooks. The object answered is filled in by that beforeAll, so tests and
+ * hooks can use it as it is; only code run at collection (the top of a file) must not read it.
+ */
+export function useServer(opts: ServerOptions | (() => ServerOptions) = {}): TestServer {
+  const server = {} as TestServer;
+  beforeAll(async () => {
+    Object.assign(server, await startServer(typeof opts === 'function' ? opts() : opts));
+    return () => server.close();
+  });
+  return server;
 }
 
 /**

@@ -20,13 +20,12 @@ import {
   LOOPBACK_OUTBOUND,
   startWorkerBeside,
   type TestAccount,
-  type TestServer,
-  useService,
+  useServer,
 } from '../support/service.ts';
 import { waitFor } from '../support/wait.ts';
 
 let logs = '';
-const svc = useService({
+const server = useServer({
   env: LOOPBACK_OUTBOUND,
   logger: createLogger(
     'debug',
@@ -35,7 +34,6 @@ const svc = useService({
     }),
   ),
 });
-let server: TestServer;
 let receiver: Receiver;
 let platform: FakePlatform;
 let worker: Runner;
@@ -47,7 +45,6 @@ const startTestWorker = () =>
   });
 
 beforeAll(async () => {
-  server = svc.server;
   receiver = await startReceiver();
   platform = await startFakePlatform();
   worker = await startTestWorker();

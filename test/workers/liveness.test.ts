@@ -13,16 +13,14 @@ import {
   startFakePlatform,
 } from '../support/fakePlatform.ts';
 import { call, makeConnectedAccount } from '../support/server.ts';
-import { type TestServer, useService } from '../support/service.ts';
+import { useServer } from '../support/service.ts';
 import { waitFor } from '../support/wait.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const svc = useService();
-let server: TestServer;
+const server = useServer();
 let platform: FakePlatform;
 
 beforeAll(async () => {
-  server = svc.server;
   platform = await startFakePlatform();
 });
 afterAll(async () => {
