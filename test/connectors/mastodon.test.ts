@@ -13,7 +13,7 @@ import { builtinConnectors } from '../../core/connectors/builtin.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { storageFor } from '../../core/storage/storage.ts';
 import type { WorkerRunner as Runner } from '../../workers/index.ts';
-import { admin } from '../support/processes.ts';
+import { admin, connectArgs } from '../support/processes.ts';
 import { call, makeAccount, makeConnectedAccount } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND, startWorkerBeside, useServer } from '../support/service.ts';
 import { solidPng, uploadImage } from '../support/uploads.ts';
@@ -144,17 +144,8 @@ const settled = (id: string) =>
 describe('npm run admin -- connect', () => {
   it('checks the token with the instance, then stores it sealed', async () => {
     const acct = await makeAccount(server.pool);
-    const args = (token: string) => [
-      'connect',
-      '--email',
-      acct.email,
-      '--brand-id',
-      acct.brandId,
-      '--platform',
-      'mastodon',
-      '--config',
-      JSON.stringify({ instance: instanceUrl, access_token: token }),
-    ];
+    const args = (token: string) =>
+      connectArgs(acct, 'mastodon', { instance: instanceUrl, access_token: token });
     const env = {
       ...LOOPBACK_OUTBOUND,
       CREDENTIALS_KEY: Buffer.alloc(32, 7).toString('base64'),
@@ -179,21 +170,7 @@ describe('npm run admin -- connect', () => {
       instance: instanceUrl,
       access_token: 'good-token',
     });
-    const other = await admin(
-      server.db.url,
-      [
-        'connect',
-        '--email',
-        acct.email,
-        '--brand-id',
-        acct.brandId,
-        '--platform',
-        'x',
-        '--config',
-        '{}',
-      ],
-      env,
-    );
+    const other = await admin(server.db.url, connectArgs(acct, 'x', {}), env);
     expect(other.stderr).toMatch(/not available yet/);
   });
 });

@@ -28,7 +28,7 @@ import {
   taint,
   toJson,
 } from '../support/arbitraries.ts';
-import { call, login, makeAccount, makeKey } from '../support/server.ts';
+import { call, makeAccount, makeKey, makeSignedInAccount } from '../support/server.ts';
 import { startService } from '../support/service.ts';
 import { uploadPng } from '../support/uploads.ts';
 
@@ -48,8 +48,7 @@ const key = await makeKey(server.pool, acct.accountId, [
   'engage',
 ]);
 // Session routes run as another account, so a fuzzed key deletion cannot lock the REST fuzz out.
-const sessionAcct = await makeAccount(server.pool, 'plus');
-const cookie = await login(server, sessionAcct);
+const { acct: sessionAcct, cookie } = await makeSignedInAccount(server, 'plus');
 await makeKey(server.pool, sessionAcct.accountId);
 const sessionKeyId = (
   await server.pool.query('select id::text from api_keys where account_id = $1', [

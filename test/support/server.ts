@@ -140,6 +140,12 @@ export async function login(server: { baseUrl: string }, acct: TestAccount): Pro
   return res.headers.get('set-cookie')!.split(';')[0]!;
 }
 
+/** A new account signed in to the dashboard: the account and its session's `cookie` value. */
+export async function makeSignedInAccount(server: { baseUrl: string; pool: Pool }, plan?: Plan) {
+  const acct = await makeAccount(server.pool, plan);
+  return { acct, cookie: await login(server, acct) };
+}
+
 /** One HTTP request to the test server; JSON in and out. */
 export async function call(
   server: { baseUrl: string },

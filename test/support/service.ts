@@ -100,32 +100,30 @@ export async function startService(opts: ServiceOptions = {}): Promise<Service> 
 }
 
 /**
- * A server alone, for the calling file or describe block: started in its beforeAll, closed
- * after its afterAll hooks. The object answered is filled in by that beforeAll, so tests and
- * hooks can use it as it is; only code run at collection (the top of a file) must not read it.
+ * Registers a beforeAll in the calling file or describe block that starts something, and its
+ * close after that block's afterAll hooks. The object answered is filled in by that beforeAll,
+ * so tests and hooks use it as it is; only code run at collection (the top of a file) must not
+ * read it. `opts` may be a function, read in the beforeAll, for options that need something
+ * started in an earlier beforeAll (a fake platform's URL, a local S3's env). Something the
+ * service uses is best started in a beforeAll registered before this one that returns its
+ * close: vitest runs those returned closes in reverse, so it then outlives the service.
  */
-export function useServer(opts: ServerOptions | (() => ServerOptions) = {}): TestServer {
-  const server = {} as TestServer;
+function filledInBeforeAll<O, T extends { close: () => Promise<void> }>(
+  start: (opts: O) => Promise<T>,
+  opts: O | (() => O),
+): T {
+  const filled = {} as T;
   beforeAll(async () => {
-    Object.assign(server, await startServer(typeof opts === 'function' ? opts() : opts));
-    return () => server.close();
+    Object.assign(filled, await start(typeof opts === 'function' ? (opts as () => O)() : opts));
+    return () => filled.close();
   });
-  return server;
+  return filled;
 }
 
-/**
- * Starts the service in a beforeAll of the calling file or describe block and closes it after
- * that block's afterAll hooks; the object answered is filled in when the beforeAll has run.
- * `opts` may be a function, read in the beforeAll, for options that need something started in
- * an earlier beforeAll (a fake platform's URL, a local S3's env). Something the service uses
- * (that fake platform) is best started in a beforeAll registered before this one that returns
- * its close: vitest runs those returned closes in reverse, so it then outlives the worker.
- */
-export function useService(opts: ServiceOptions | (() => ServiceOptions) = {}): Service {
-  const svc = {} as Service;
-  beforeAll(async () => {
-    Object.assign(svc, await startService(typeof opts === 'function' ? opts() : opts));
-    return () => svc.close();
-  });
-  return svc;
-}
+/** A server alone for the calling file or describe block (see filledInBeforeAll). */
+export const useServer = (opts: ServerOptions | (() => ServerOptions) = {}): TestServer =>
+  filledInBeforeAll(startServer, opts);
+
+/** The service for the calling file or describe block (see filledInBeforeAll). */
+export const useService = (opts: ServiceOptions | (() => ServiceOptions) = {}): Service =>
+  filledInBeforeAll(startService, opts);

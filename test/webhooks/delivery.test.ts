@@ -15,7 +15,14 @@ import {
 } from '../support/fakePlatform.ts';
 import { logSink } from '../support/logs.ts';
 import { type Receiver, startReceiver } from '../support/receiver.ts';
-import { call, login, makeAccount, makeKey, startServer } from '../support/server.ts';
+import {
+  call,
+  login,
+  makeAccount,
+  makeKey,
+  makeSignedInAccount,
+  startServer,
+} from '../support/server.ts';
 import {
   LOOPBACK_OUTBOUND,
   startWorkerBeside,
@@ -55,10 +62,7 @@ afterAll(async () => {
   await platform.close();
 });
 
-async function signedIn(plan: 'free' | 'plus' = 'plus') {
-  const acct = await makeAccount(server.pool, plan);
-  return { acct, cookie: await login(server, acct) };
-}
+const signedIn = (plan: 'free' | 'plus' = 'plus') => makeSignedInAccount(server, plan);
 
 const createEndpoint = (cookie: string, body: unknown) =>
   call(server, 'POST', '/webhooks', { body, headers: { cookie } });
