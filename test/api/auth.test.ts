@@ -1,38 +1,30 @@
 // The bearer layer shared by every interface: each auth failure of CONTRACT.md, on a real server.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bearerAuthHook } from '../../api/auth.ts';
 import { setBudget, setFeature, setPlan } from '../../core/accounts/service.ts';
 import { deleteApiKey } from '../../core/apikeys/service.ts';
-import { call, makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
+import { call, makeAccount, makeKey, startServer } from '../support/server.ts';
+import { type TestServer, useServer } from '../support/service.ts';
 import { awayFromMinuteBoundary } from '../support/wait.ts';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startServer({
-    // Routes declaring a scope and a feature, to exercise the declared-requirement checks.
-    // Test-only: no real route needs a feature yet (agent tasks and the engagement inbox are
-    // not built); when one exists, this test should drive it instead.
-    extend: async (app) => {
-      await app.register(async (scoped) => {
-        scoped.addHook('onRequest', bearerAuthHook(app.auth));
-        scoped.get(
-          '/v1/test-publish',
-          { config: { requires: { scope: 'publish' } } },
-          async () => ({
-            ok: true,
-          }),
-        );
-        scoped.get(
-          '/v1/test-feature',
-          { config: { requires: { scope: 'read', feature: 'agent_tasks' } } },
-          async () => ({ ok: true }),
-        );
-      });
-    },
-  });
+const server = useServer({
+  // Routes declaring a scope and a feature, to exercise the declared-requirement checks.
+  // Test-only: no real route needs a feature yet (agent tasks and the engagement inbox are
+  // not built); when one exists, this test should drive it instead.
+  extend: async (app) => {
+    await app.register(async (scoped) => {
+      scoped.addHook('onRequest', bearerAuthHook(app.auth));
+      scoped.get('/v1/test-publish', { config: { requires: { scope: 'publish' } } }, async () => ({
+        ok: true,
+      }));
+      scoped.get(
+        '/v1/test-feature',
+        { config: { requires: { scope: 'read', feature: 'agent_tasks' } } },
+        async () => ({ ok: true }),
+      );
+    });
+  },
 });
-afterAll(() => server.close());
 
 describe('GET /v1/me', () => {
   it('answers email, effective plan and the key scopes', async () => {

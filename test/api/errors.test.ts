@@ -1,18 +1,15 @@
 // Every failure answers in CONTRACT.md's shape: a JSON body with `detail`.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, makeAccount, startServer, type TestServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { call, makeAccount } from '../support/server.ts';
+import { useServer } from '../support/service.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer({
-    extend: async (app) => {
-      app.get('/boom', { schema: { hide: true } }, async () => {
-        throw new Error('database password is hunter2');
-      });
-    },
-  });
+const server = useServer({
+  extend: async (app) => {
+    app.get('/boom', { schema: { hide: true } }, async () => {
+      throw new Error('database password is hunter2');
+    });
+  },
 });
-afterAll(() => server.close());
 
 describe('error shapes', () => {
   it('an unknown route is a 404 JSON body', async () => {

@@ -2,29 +2,14 @@
 // text Postgres cannot hold (NUL, lone surrogates), a malformed path, a body of the wrong
 // type, unknown fields and options (with the close match), MCP params and missing arguments,
 // a foreign Origin, and a URL the outbound guard refuses.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DesignService, startDesignService } from '../support/designService.ts';
-import {
-  call,
-  login,
-  makeAccount,
-  makeKey,
-  type TestAccount,
-  type TestServer,
-} from '../support/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useDesignService } from '../support/designService.ts';
+import { call, login } from '../support/server.ts';
+import type { TestAccount, TestServer } from '../support/service.ts';
 
-let svc: DesignService;
-let server: TestServer;
-let acct: TestAccount;
-let key: string;
-
-beforeAll(async () => {
-  svc = await startDesignService();
-  server = svc.server;
-  acct = await makeAccount(server.pool);
-  key = await makeKey(server.pool, acct.accountId, ['read', 'publish', 'media']);
-});
-afterAll(() => svc.stop());
+const svc = useDesignService();
+let server: TestServer, acct: TestAccount, key: string;
+beforeAll(() => ({ server, acct, key } = svc));
 
 const NUL = 'a\u0000b';
 const LONE = 'a\ud800b';

@@ -2,8 +2,9 @@
 // binary, the 400/413/415 any route can answer, and an example per operation that fits the
 // operation's own schema.
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startServer, type TestServer } from '../support/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../support/server.ts';
+import { useServer } from '../support/service.ts';
 
 type Media = { schema?: Record<string, unknown>; example?: unknown };
 type Op = {
@@ -11,10 +12,9 @@ type Op = {
   responses: Record<string, { content?: Record<string, Media> }>;
 };
 
-let server: TestServer;
+const server = useServer();
 let operations: [string, string, Op][];
 beforeAll(async () => {
-  server = await startServer();
   const res = await call(server, 'GET', '/openapi.json');
   expect(res.status).toBe(200);
   operations = Object.entries(res.body.paths as Record<string, Record<string, Op>>).flatMap(
@@ -22,7 +22,6 @@ beforeAll(async () => {
       Object.entries(item).map(([method, op]) => [method, path, op] as [string, string, Op]),
   );
 });
-afterAll(() => server.close());
 
 const op = (method: string, path: string) =>
   operations.find(([m, p]) => m === method && p === path)![2];

@@ -1,39 +1,28 @@
 // What the request log keeps of a request: enough to trace it, never a credential. A signed
 // media address is a credential until it expires, so its signature is cut from logged URLs.
-import { Writable } from 'node:stream';
-import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../core/logger.ts';
-import { makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
+import { logSink } from '../support/logs.ts';
+import { makeAccount, makeKey } from '../support/server.ts';
+import { useServer } from '../support/service.ts';
+import { solidPng, uploadImage } from '../support/uploads.ts';
 
-let server: TestServer;
 let logged = '';
-beforeAll(async () => {
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      logged += chunk;
-      done();
-    },
-  });
-  server = await startServer({ logger: createLogger('info', sink) });
+const server = useServer({
+  logger: createLogger(
+    'info',
+    logSink((line) => {
+      logged += line;
+    }),
+  ),
 });
-afterAll(() => server.close());
 
 describe('signed media addresses in the request log', () => {
   it('a fetched signed address is logged without its signature', async () => {
     const owner = await makeAccount(server.pool);
     const key = await makeKey(server.pool, owner.accountId, ['read', 'media']);
-    const png = await sharp({
-      create: { width: 8, height: 8, channels: 3, background: { r: 9, g: 9, b: 9 } },
-    })
-      .png()
-      .toBuffer();
-    const up = await fetch(`${server.baseUrl}/v1/assets/upload`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'image/png' },
-      body: new Uint8Array(png),
-    });
-    const asset = (await up.json()) as { id: string; signed_url: string };
+    const png = await solidPng({ width: 8, height: 8 }, { r: 9, g: 9, b: 9 });
+    const asset = await uploadImage(server, key, png);
     const signed = new URL(asset.signed_url);
     const sig = signed.searchParams.get('sig')!;
     const res = await fetch(`${server.baseUrl}${signed.pathname}${signed.search}`);

@@ -4,21 +4,19 @@
 // one-way transform, as the layout's asset_id once was) fails here instead of answering 500
 // after the change it reports was saved.
 import { serializerCompiler } from 'fastify-type-provider-zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { type DesignService, startDesignService, uploadPng } from '../support/designService.ts';
-import { call, makeAccount, makeKey, type TestServer } from '../support/server.ts';
+import { useDesignService } from '../support/designService.ts';
+import { call, makeAccount, makeKey } from '../support/server.ts';
+import type { TestServer } from '../support/service.ts';
+import { uploadPng } from '../support/uploads.ts';
 import { samplesOf } from '../support/zodSamples.ts';
 
 const LAYER_KINDS = ['text', 'image', 'shape', 'doodle'];
 
-let svc: DesignService;
+const svc = useDesignService();
 let server: TestServer;
-beforeAll(async () => {
-  svc = await startDesignService();
-  server = svc.server;
-});
-afterAll(() => svc.stop());
+beforeAll(() => ({ server } = svc));
 
 const isZod = (s: unknown): s is z.ZodType =>
   typeof s === 'object' && s !== null && '_zod' in (s as object);

@@ -1,12 +1,9 @@
 // Health, readiness and the OpenAPI document of a running server.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startServer, type TestServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { call } from '../support/server.ts';
+import { useServer } from '../support/service.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
+const server = useServer();
 
 describe('health', () => {
   it('/healthz answers while alive and /readyz once migrations are applied', async () => {

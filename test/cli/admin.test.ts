@@ -1,13 +1,10 @@
 // The operator CLI, run as a real process: JSON on stdout, non-zero exit and a message on error.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { admin } from '../support/processes.ts';
-import { call, makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
+import { call, makeAccount, makeKey } from '../support/server.ts';
+import { useServer } from '../support/service.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
+const server = useServer();
 
 const run = (...args: string[]) => admin(server.db.url, args);
 

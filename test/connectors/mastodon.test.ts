@@ -3,25 +3,22 @@
 // Idempotency-Key, and 401 for a revoked token.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../core/config.ts';
 import {
   credentialsKey,
   openCredentials,
   sealCredentials,
 } from '../../core/connections/credentials.ts';
-import { upsertConnectedAccount } from '../../core/connections/db.ts';
 import { builtinConnectors } from '../../core/connectors/builtin.ts';
-import { createLogger } from '../../core/logger.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { storageFor } from '../../core/storage/storage.ts';
-import { type WorkerRunner as Runner, startWorker } from '../../workers/index.ts';
-import { admin } from '../support/processes.ts';
-import { call, makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
+import type { WorkerRunner as Runner } from '../../workers/index.ts';
+import { admin, connectArgs } from '../support/processes.ts';
+import { call, makeAccount, makeConnectedAccount } from '../support/server.ts';
+import { LOOPBACK_OUTBOUND, startWorkerBeside, useServer } from '../support/service.ts';
+import { solidPng, uploadImage } from '../support/uploads.ts';
 import { waitFor } from '../support/wait.ts';
 
-const ENV = { OUTBOUND_ALLOWLIST: '127.0.0.0/8', OUTBOUND_ALLOW_HTTP: 'true' };
 const KEY = credentialsKey(Buffer.alloc(32, 7).toString('base64'));
 type Status = {
   id: string;
@@ -36,7 +33,7 @@ const BUSY_RETRY_AFTER_S = 4;
 /** The connector's per-request timeout; the instance sits on "slow" statuses longer. */
 const REQUEST_TIMEOUT_MS = 1_000;
 
-let server: TestServer;
+const server = useServer({ env: LOOPBACK_OUTBOUND });
 let instance: Server;
 let instanceUrl: string;
 let worker: Runner;
@@ -48,7 +45,6 @@ let instanceReads = 0;
 const soon = () => new Date(Date.now() + 300).toISOString();
 
 beforeAll(async () => {
-  server = await startServer({ env: ENV });
   instance = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -119,15 +115,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => instance.listen(0, '127.0.0.1', r));
   instanceUrl = `http://127.0.0.1:${(instance.address() as AddressInfo).port}`;
-  const config = loadConfig({ DATABASE_URL: server.db.url, DATA_DIR: server.dataDir, ...ENV });
-  worker = await startWorker({
-    pool: server.pool,
-    concurrency: 2,
-    log: createLogger('silent'),
-    outbound: outboundPolicy(config),
+  worker = await startWorkerBeside(server, {
     connectors: builtinConnectors({
-      outbound: outboundPolicy(config),
-      storage: storageFor(config),
+      outbound: outboundPolicy(server.config),
+      storage: storageFor(server.config),
       requestTimeoutMs: REQUEST_TIMEOUT_MS,
     }),
     credentialsKey: KEY,
@@ -136,21 +127,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await worker.stop();
   await new Promise((r) => instance.close(r));
-  await server.close();
 });
 
-async function connectedBrand(token: string) {
-  const acct = await makeAccount(server.pool);
-  const connected = await upsertConnectedAccount(server.pool, {
-    accountId: acct.accountId,
-    brandId: acct.brandId,
-    platform: 'mastodon',
-    handle: '@brand',
+const connectedBrand = (token: string) =>
+  makeConnectedAccount(server.pool, 'mastodon', {
+    scopes: ['read', 'publish', 'media'],
     credentials: sealCredentials(KEY, { instance: instanceUrl, access_token: token }),
   });
-  const key = await makeKey(server.pool, acct.accountId, ['read', 'publish', 'media']);
-  return { acct, key, connected };
-}
 
 const settled = (id: string) =>
   waitFor(async () => {
@@ -161,19 +144,10 @@ const settled = (id: string) =>
 describe('npm run admin -- connect', () => {
   it('checks the token with the instance, then stores it sealed', async () => {
     const acct = await makeAccount(server.pool);
-    const args = (token: string) => [
-      'connect',
-      '--email',
-      acct.email,
-      '--brand-id',
-      acct.brandId,
-      '--platform',
-      'mastodon',
-      '--config',
-      JSON.stringify({ instance: instanceUrl, access_token: token }),
-    ];
+    const args = (token: string) =>
+      connectArgs(acct, 'mastodon', { instance: instanceUrl, access_token: token });
     const env = {
-      ...ENV,
+      ...LOOPBACK_OUTBOUND,
       CREDENTIALS_KEY: Buffer.alloc(32, 7).toString('base64'),
       DATA_DIR: server.dataDir,
     };
@@ -196,21 +170,7 @@ describe('npm run admin -- connect', () => {
       instance: instanceUrl,
       access_token: 'good-token',
     });
-    const other = await admin(
-      server.db.url,
-      [
-        'connect',
-        '--email',
-        acct.email,
-        '--brand-id',
-        acct.brandId,
-        '--platform',
-        'x',
-        '--config',
-        '{}',
-      ],
-      env,
-    );
+    const other = await admin(server.db.url, connectArgs(acct, 'x', {}), env);
     expect(other.stderr).toMatch(/not available yet/);
   });
 });
@@ -218,15 +178,7 @@ describe('npm run admin -- connect', () => {
 describe('the Mastodon connector', () => {
   it('publishes a scheduled post with an image: media processed, then the status', async () => {
     const { key } = await connectedBrand('good-token');
-    const png = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#09f' } })
-      .png()
-      .toBuffer();
-    const up = await fetch(`${server.baseUrl}/v1/assets/upload`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'image/png' },
-      body: new Uint8Array(png),
-    });
-    const asset = (await up.json()) as { id: string };
+    const asset = await uploadImage(server, key, await solidPng({ width: 10, height: 10 }, '#09f'));
     const post = await call(server, 'POST', '/v1/posts', {
       key,
       body: {

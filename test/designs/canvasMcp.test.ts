@@ -1,48 +1,33 @@
 // The Canvas MCP tools (SPEC.md "MCP", Canvas), driven by the SDK's own client against a
 // listening server and a real worker: create_design, get_layers, edit_layers, design_post,
 // preview_design, list_design_templates, and get_post with its layout.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEMPLATES } from '../../core/designs/templates.ts';
-import { type DesignService, startDesignService, uploadPng } from '../support/designService.ts';
-import {
-  call,
-  makeAccount,
-  makeKey,
-  type TestAccount,
-  type TestServer,
-} from '../support/server.ts';
+import { useDesignService } from '../support/designService.ts';
+import { connectMcp } from '../support/mcpClient.ts';
+import { call, makeAccount, makeKey } from '../support/server.ts';
+import type { TestAccount, TestServer } from '../support/service.ts';
+import { uploadPng } from '../support/uploads.ts';
 
-let server: TestServer;
-let svc: DesignService;
-let acct: TestAccount;
-let key: string;
+const svc = useDesignService();
+let server: TestServer, acct: TestAccount, key: string;
 let client: Client;
 const clients: Client[] = [];
 
 async function connect(k: string) {
-  const c = new Client({ name: 'canvas-test', version: '1.0.0' });
-  await c.connect(
-    new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${k}` } },
-    }),
-  );
+  const c = await connectMcp(server, k, 'canvas-test');
   clients.push(c);
   return c;
 }
 
 beforeAll(async () => {
-  svc = await startDesignService();
-  server = svc.server;
-  acct = await makeAccount(server.pool);
-  key = await makeKey(server.pool, acct.accountId, ['read', 'publish', 'media']);
+  ({ server, acct, key } = svc);
   client = await connect(key);
 });
 afterAll(async () => {
   for (const c of clients) await c.close();
-  await svc.stop();
 });
 
 type ToolReply = { isError?: boolean; text: string; data: any; images: any[] };

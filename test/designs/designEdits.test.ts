@@ -2,31 +2,16 @@
 // design_id show the design's pages; PATCH /v1/posts/{id}/design changes the shared design for
 // every unpublished linked post, never a published one; only_this_post copies first; a stale
 // layout_version is 409 and changes nothing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TEMPLATES } from '../../core/designs/templates.ts';
-import { type DesignService, startDesignService, uploadPng } from '../support/designService.ts';
-import {
-  call,
-  makeAccount,
-  makeKey,
-  type TestAccount,
-  type TestServer,
-} from '../support/server.ts';
+import { useDesignService } from '../support/designService.ts';
+import { call, makeAccount, makeKey } from '../support/server.ts';
+import type { TestAccount, TestServer } from '../support/service.ts';
+import { uploadPng } from '../support/uploads.ts';
 
-let server: TestServer;
-let svc: DesignService;
-let acct: TestAccount;
-let key: string;
-
-beforeAll(async () => {
-  svc = await startDesignService();
-  server = svc.server;
-  acct = await makeAccount(server.pool);
-  key = await makeKey(server.pool, acct.accountId, ['read', 'publish', 'media']);
-});
-afterAll(async () => {
-  await svc.stop();
-});
+const svc = useDesignService();
+let server: TestServer, acct: TestAccount, key: string;
+beforeAll(() => ({ server, acct, key } = svc));
 
 const headline = (text: string) => ({
   canvas: { aspect: 'square', bg: '#ffffff' },

@@ -2,32 +2,17 @@
 // design and the render job commit together, the API waits for the worker's render and
 // answers the rendered page's address; each refusal names what to change and stores nothing.
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Layout } from '../../core/designs/layout.ts';
 import { layoutFromTemplate, TEMPLATES } from '../../core/designs/templates.ts';
-import { type DesignService, startDesignService, uploadPng } from '../support/designService.ts';
-import {
-  call,
-  makeAccount,
-  makeKey,
-  type TestAccount,
-  type TestServer,
-} from '../support/server.ts';
+import { useDesignService } from '../support/designService.ts';
+import { call } from '../support/server.ts';
+import type { TestAccount, TestServer } from '../support/service.ts';
+import { uploadPng } from '../support/uploads.ts';
 
-let server: TestServer;
-let svc: DesignService;
-let acct: TestAccount;
-let key: string;
-
-beforeAll(async () => {
-  svc = await startDesignService();
-  server = svc.server;
-  acct = await makeAccount(server.pool);
-  key = await makeKey(server.pool, acct.accountId, ['read', 'publish', 'media']);
-});
-afterAll(async () => {
-  await svc.stop();
-});
+const svc = useDesignService();
+let server: TestServer, acct: TestAccount, key: string;
+beforeAll(() => ({ server, acct, key } = svc));
 
 const create = (body: Record<string, unknown>) =>
   call(server, 'POST', '/v1/posts', {

@@ -4,26 +4,23 @@
 // post's attachment, and a re-render never takes away a page that a post still shows.
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_QUOTA_BYTES } from '../../core/accounts/plans.ts';
 import { insertAsset } from '../../core/assets/db.ts';
-import { type DesignService, startDesignService, uploadPng } from '../support/designService.ts';
-import { call, makeAccount, makeKey, type TestServer } from '../support/server.ts';
+import { useDesignService } from '../support/designService.ts';
+import { connectMcp } from '../support/mcpClient.ts';
+import { call, makeAccount, makeKey } from '../support/server.ts';
+import type { TestServer } from '../support/service.ts';
 import { storageBalance } from '../support/storageCounter.ts';
+import { uploadPng } from '../support/uploads.ts';
 
-let svc: DesignService;
+const svc = useDesignService();
 let server: TestServer;
 const clients: Client[] = [];
-
-beforeAll(async () => {
-  svc = await startDesignService();
-  server = svc.server;
-});
+beforeAll(() => ({ server } = svc));
 afterAll(async () => {
   for (const c of clients) await c.close();
-  await svc.stop();
 });
 
 /** A fresh account (its counter at zero) with a key that may post and upload. */
@@ -137,12 +134,7 @@ describe('rendered pages count against storage', () => {
 
 describe('a rendered page belongs to its design', () => {
   async function mcp(key: string) {
-    const c = new Client({ name: 'page-storage-test', version: '1.0.0' });
-    await c.connect(
-      new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), {
-        requestInit: { headers: { authorization: `Bearer ${key}` } },
-      }),
-    );
+    const c = await connectMcp(server, key, 'page-storage-test');
     clients.push(c);
     return c;
   }

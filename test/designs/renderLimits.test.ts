@@ -23,18 +23,14 @@ import { renderDesignJob } from '../../core/designs/renderJob.ts';
 import { type Storage, storageFor } from '../../core/storage/storage.ts';
 import { type RenderPool, RenderTimedOut } from '../../render/renderPool.ts';
 import { freshDatabase, type TestDatabase } from '../support/db.ts';
-import { type DesignService, startDesignService } from '../support/designService.ts';
+import { useDesignService } from '../support/designService.ts';
 import { call, makeAccount, makeKey } from '../support/server.ts';
 
 const image = (asset_id: string, frame: Partial<LayerInput> = {}) =>
   Layer.parse({ kind: 'image', asset_id, x: 0, y: 0, w: 540, h: 540, ...frame });
 
 describe('a page past the render time limit', () => {
-  let svc: DesignService;
-  beforeAll(async () => {
-    svc = await startDesignService({ render: { timeoutMs: 1 } });
-  });
-  afterAll(() => svc.stop());
+  const svc = useDesignService({ render: { timeoutMs: 1 } });
 
   it('is stopped: the draft answers 201 with a render_error saying what to change, and no pages', async () => {
     const acct = await makeAccount(svc.server.pool);

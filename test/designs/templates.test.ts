@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ASPECT_NAMES, ASPECTS, Layout } from '../../core/designs/layout.ts';
 import {
   ListTemplatesQuery,
@@ -18,7 +18,7 @@ import {
 } from '../../core/designs/templates.ts';
 import { renderTemplateThumbnail } from '../../core/designs/templateThumbnail.ts';
 import { isKnownFont } from '../../render/fontFamilies.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useServer } from '../support/service.ts';
 
 const all = [...TEMPLATES.values()];
 
@@ -100,13 +100,7 @@ describe('listTemplates', () => {
 });
 
 describe('thumbnails', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startServer();
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const server = useServer();
 
   it('the committed thumbnails match fresh renders of their templates', async () => {
     for (const t of all) {

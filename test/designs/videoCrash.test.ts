@@ -17,19 +17,18 @@ import { createLogger } from '../../core/logger.ts';
 import { storageFor } from '../../core/storage/storage.ts';
 import { startWorker } from '../../workers/index.ts';
 import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
-import { makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
+import { makeAccount, makeKey } from '../support/server.ts';
+import { useServer } from '../support/service.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-let server: TestServer;
+const server = useServer();
 let dir: string;
 let child: ChildProcess | undefined;
-beforeAll(async () => {
-  server = await startServer();
+beforeAll(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'sps-video-crash-'));
 });
-afterAll(async () => {
+afterAll(() => {
   child?.kill('SIGKILL');
-  await server.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -7,16 +7,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertDesign } from '../../core/designs/db.ts';
 import type { Layout } from '../../core/designs/layout.ts';
 import { VideoLayout, type VideoLayoutInput } from '../../core/designs/videoLayout.ts';
 import { mediaTools } from '../../core/media/tools.ts';
-import { type DesignService, startDesignService } from '../support/designService.ts';
+import { connectMcp } from '../support/mcpClient.ts';
 import { makeTestClip, makeTone, uploadMediaFile } from '../support/mediaFixtures.ts';
 import { makeAccount, makeKey, type TestAccount } from '../support/server.ts';
+import { useService } from '../support/service.ts';
 
 const run = promisify(execFile);
 const tools = mediaTools({
@@ -25,7 +25,10 @@ const tools = mediaTools({
   ffmpegTimeoutMs: 60_000,
 });
 
-let svc: DesignService;
+const svc = useService({
+  account: { scopes: ['read', 'publish', 'media', 'generate'] },
+  worker: { storage: true },
+});
 let acct: TestAccount;
 let client: Client;
 let dir: string;
@@ -34,35 +37,22 @@ let toneId: string;
 const clients: Client[] = [];
 
 async function connect(key: string) {
-  const c = new Client({ name: 'video-test', version: '1.0.0' });
-  await c.connect(
-    new StreamableHTTPClientTransport(new URL(`${svc.server.baseUrl}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${key}` } },
-    }),
-  );
+  const c = await connectMcp(svc.server, key, 'video-test');
   clients.push(c);
   return c;
 }
 
 beforeAll(async () => {
-  svc = await startDesignService();
-  acct = await makeAccount(svc.server.pool);
-  const key = await makeKey(svc.server.pool, acct.accountId, [
-    'read',
-    'publish',
-    'media',
-    'generate',
-  ]);
-  client = await connect(key);
+  acct = svc.acct;
+  client = await connect(svc.key);
   dir = mkdtempSync(path.join(os.tmpdir(), 'sps-video-export-'));
   await makeTestClip(path.join(dir, 'clip.mp4'), 3);
   await makeTone(path.join(dir, 'tone.wav'), 3);
-  clipId = (await uploadMediaFile(svc.server, key, path.join(dir, 'clip.mp4'), 'clip.mp4')).id;
-  toneId = (await uploadMediaFile(svc.server, key, path.join(dir, 'tone.wav'), 'tone.wav')).id;
+  clipId = (await uploadMediaFile(svc.server, svc.key, path.join(dir, 'clip.mp4'), 'clip.mp4')).id;
+  toneId = (await uploadMediaFile(svc.server, svc.key, path.join(dir, 'tone.wav'), 'tone.wav')).id;
 }, 60_000);
 afterAll(async () => {
   for (const c of clients) await c.close();
-  await svc.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -20,7 +20,7 @@ import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { storageFor } from '../../core/storage/storage.ts';
 import { type WorkerRunner as Runner, startWorker } from '../../workers/index.ts';
 import { noisePng } from '../support/noiseImage.ts';
-import { admin } from '../support/processes.ts';
+import { admin, connectArgs } from '../support/processes.ts';
 import { type Receiver, startReceiver } from '../support/receiver.ts';
 import {
   call,
@@ -103,21 +103,11 @@ async function connectedBrand(name: string) {
   const acct = await makeAccount(server.pool);
   const res = await admin(
     server.db.url,
-    [
-      'connect',
-      '--email',
-      acct.email,
-      '--brand-id',
-      acct.brandId,
-      '--platform',
-      'bluesky',
-      '--config',
-      JSON.stringify({
-        service: pds,
-        identifier: account.handle,
-        app_password: account.appPassword,
-      }),
-    ],
+    connectArgs(acct, 'bluesky', {
+      service: pds,
+      identifier: account.handle,
+      app_password: account.appPassword,
+    }),
     { ...ENV, DATA_DIR: server.dataDir },
   );
   expect(res.code, res.stderr).toBe(0);

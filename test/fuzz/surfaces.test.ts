@@ -29,13 +29,14 @@ import {
   taint,
   toJson,
 } from '../support/arbitraries.ts';
-import { startDesignService, uploadPng } from '../support/designService.ts';
-import { call, login, makeAccount, makeKey } from '../support/server.ts';
+import { call, makeAccount, makeKey, makeSignedInAccount } from '../support/server.ts';
+import { startService } from '../support/service.ts';
+import { uploadPng } from '../support/uploads.ts';
 
 // The routes and tools are enumerated from a running server, so it starts at collection.
-const svc = await startDesignService();
+const svc = await startService({ worker: { storage: true } });
 const server = svc.server;
-afterAll(() => svc.stop());
+afterAll(() => svc.close());
 
 const acct = await makeAccount(server.pool, 'business');
 // The fuzz sends thousands of requests a minute; the budget is not what it tests.
@@ -48,8 +49,7 @@ const key = await makeKey(server.pool, acct.accountId, [
   'engage',
 ]);
 // Session routes run as another account, so a fuzzed key deletion cannot lock the REST fuzz out.
-const sessionAcct = await makeAccount(server.pool, 'plus');
-const cookie = await login(server, sessionAcct);
+const { acct: sessionAcct, cookie } = await makeSignedInAccount(server, 'plus');
 await makeKey(server.pool, sessionAcct.accountId);
 const sessionKeyId = (
   await server.pool.query('select id::text from api_keys where account_id = $1', [

@@ -1,30 +1,18 @@
 // The GraphQL beta (SPEC.md "GraphQL (beta)"): the three operations, the same keys, scopes,
 // plan and budget as REST, and the limits, each one under and one over its bound.
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { setBudget } from '../../core/accounts/service.ts';
-import {
-  call,
-  makeAccount,
-  makeKey,
-  startServer,
-  type TestAccount,
-  type TestServer,
-} from '../support/server.ts';
+import { call, makeAccount, makeKey } from '../support/server.ts';
+import { type TestAccount, type TestServer, useService } from '../support/service.ts';
 import { awayFromMinuteBoundary } from '../support/wait.ts';
 
-let server: TestServer;
-let owner: TestAccount;
-let key: string;
-let readOnly: string;
-
+const svc = useService({ account: { scopes: ['read', 'publish'] } });
+let server: TestServer, owner: TestAccount, key: string, readOnly: string;
 beforeAll(async () => {
-  server = await startServer();
-  owner = await makeAccount(server.pool);
-  key = await makeKey(server.pool, owner.accountId, ['read', 'publish']);
+  ({ server, acct: owner, key } = svc);
   readOnly = await makeKey(server.pool, owner.accountId, ['read']);
 });
-afterAll(() => server.close());
 
 const gql = (
   query: string,

@@ -1,23 +1,12 @@
 // JSON-RPC batches on /mcp (issue 14, finding 2): every message of a batch costs one request of
 // the account's budget, a batch too big is refused, and a refused batch runs none of its calls.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_BATCH } from '../../api/mcp/index.ts';
 import { setBudget } from '../../core/accounts/service.ts';
-import {
-  call,
-  makeAccount,
-  makeKey,
-  startServer,
-  type TestAccount,
-  type TestServer,
-} from '../support/server.ts';
+import { call, makeAccount, makeKey } from '../support/server.ts';
+import { type TestAccount, useServer } from '../support/service.ts';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
+const server = useServer();
 
 const createCall = (id: number) => ({
   jsonrpc: '2.0',

@@ -1,21 +1,15 @@
 // The MCP server at /mcp (SPEC.md "MCP"), driven by the SDK's own client over Streamable HTTP
 // against a listening server, plus raw requests for what a client library would hide.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../../api/mcp/registry.ts';
 import { setFeature } from '../../core/accounts/service.ts';
 import { insertAsset } from '../../core/assets/db.ts';
-import {
-  call,
-  makeAccount,
-  makeKey,
-  startServer,
-  type TestAccount,
-  type TestServer,
-} from '../support/server.ts';
+import { connectMcp } from '../support/mcpClient.ts';
+import { call, makeAccount, makeKey } from '../support/server.ts';
+import { type TestAccount, type TestServer, useService } from '../support/service.ts';
 
 const slowTool = defineTool({
   name: 'slow_echo',
@@ -55,29 +49,17 @@ const adminTool = defineTool({
   run: async () => ({ ok: true }),
 });
 
-let server: TestServer;
-let owner: TestAccount;
-let writer: string;
-let reader: string;
-
+const svc = useService({
+  mcp: { keepAliveMs: 100, extraTools: [slowTool, parkedTool, adminTool] },
+  account: { scopes: ['read', 'publish'] },
+});
+let server: TestServer, owner: TestAccount, writer: string, reader: string;
 beforeAll(async () => {
-  server = await startServer({
-    mcp: { keepAliveMs: 100, extraTools: [slowTool, parkedTool, adminTool] },
-  });
-  owner = await makeAccount(server.pool);
-  writer = await makeKey(server.pool, owner.accountId, ['read', 'publish']);
+  ({ server, acct: owner, key: writer } = svc);
   reader = await makeKey(server.pool, owner.accountId, ['read']);
 });
-afterAll(() => server.close());
 
-async function connect(key: string) {
-  const client = new Client({ name: 'test-client', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${key}` } },
-  });
-  await client.connect(transport);
-  return client;
-}
+const connect = (key: string) => connectMcp(server, key);
 
 /** One raw JSON-RPC POST, the way SPEC.md's example sends it. */
 const rpc = (body: unknown, opts: { key?: string; headers?: Record<string, string> } = {}) =>

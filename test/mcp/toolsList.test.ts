@@ -2,10 +2,11 @@
 // under 60 KB once every SPEC tool exists, and today's tools well under that. Each schema
 // stays valid and self-contained: its only references point into its own $defs.
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../core/accounts/plans.ts';
 import { setFeature } from '../../core/accounts/service.ts';
-import { call, makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
+import { call } from '../support/server.ts';
+import { type TestServer, useService } from '../support/service.ts';
 
 /** The ceiling with all of SPEC.md's tools (about 60, parked ones included). */
 const FULL_LIST_BUDGET = 60_000;
@@ -16,15 +17,12 @@ const FULL_LIST_BUDGET = 60_000;
  */
 const TODAY_BUDGET = 47_000;
 
-let server: TestServer;
-let key: string;
+const svc = useService({ account: { plan: 'business', scopes: [...SCOPES] } });
+let server: TestServer, key: string;
 beforeAll(async () => {
-  server = await startServer();
-  const acct = await makeAccount(server.pool, 'business');
-  await setFeature(server.pool, acct.accountId, 'parked_video', true);
-  key = await makeKey(server.pool, acct.accountId, [...SCOPES]);
+  ({ server, key } = svc);
+  await setFeature(server.pool, svc.acct.accountId, 'parked_video', true);
 });
-afterAll(() => server.close());
 
 const listTools = async () => {
   const res = await call(server, 'POST', '/mcp', {

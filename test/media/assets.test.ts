@@ -2,31 +2,31 @@
 // bytes, its bounds, listing with cursor paging, serving, deleting, and storage accounting.
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_QUOTA_BYTES } from '../../core/accounts/plans.ts';
 import { insertAsset } from '../../core/assets/db.ts';
 import { MAX_IMAGE_BYTES } from '../../core/assets/schema.ts';
 import { assetUrlKey, signAssetUrl } from '../../core/assets/signedUrls.ts';
 import { createBrand } from '../../core/brands/service.ts';
 import { noisePng } from '../support/noiseImage.ts';
-import { type LocalS3, startLocalS3 } from '../support/s3.ts';
+import { useStorageEnv } from '../support/s3.ts';
 import {
   call,
   makeAccount,
   makeKey,
-  startServer,
   TEST_MEDIA_URL_SECRET,
   TEST_SESSION_SECRET,
-  type TestAccount,
-  type TestServer,
 } from '../support/server.ts';
+import { type TestAccount, type TestServer, useService } from '../support/service.ts';
 
 // Both storage drivers run the same suite: fs, and s3 against a local S3-compatible server.
 describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
-  let s3: LocalS3 | undefined;
-  let server: TestServer;
-  let owner: TestAccount;
-  let key: string;
+  const driverEnv = useStorageEnv(driver);
+  const svc = useService(() => ({
+    env: driverEnv.env,
+    account: { scopes: ['read', 'media', 'publish'] },
+  }));
+  let server: TestServer, owner: TestAccount, key: string;
   let png: Buffer;
   let jpeg: Buffer;
 
@@ -36,16 +36,9 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
       .toBuffer();
 
   beforeAll(async () => {
-    s3 = driver === 's3' ? await startLocalS3() : undefined;
-    server = await startServer({ env: s3?.env ?? {} });
-    owner = await makeAccount(server.pool);
-    key = await makeKey(server.pool, owner.accountId, ['read', 'media', 'publish']);
+    ({ server, acct: owner, key } = svc);
     png = await image('png');
     jpeg = await image('jpeg', 80, 60);
-  });
-  afterAll(async () => {
-    await server.close();
-    await s3?.close();
   });
 
   async function upload(bytes: Buffer, contentType: string, query = '', k = key) {

@@ -8,41 +8,31 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_QUOTA_BYTES } from '../../core/accounts/plans.ts';
 import { cleanupExpiredUploads } from '../../core/assets/chunked.ts';
 import { insertAsset } from '../../core/assets/db.ts';
-import { loadConfig } from '../../core/config.ts';
-import { type Storage, storageFor } from '../../core/storage/storage.ts';
+import type { Storage } from '../../core/storage/storage.ts';
 import { makeNoiseVideo } from '../support/noiseVideo.ts';
-import { type LocalS3, presignedAccepts, startLocalS3 } from '../support/s3.ts';
-import { call, makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
+import { presignedAccepts, useStorageEnv } from '../support/s3.ts';
+import { call, makeAccount, makeKey } from '../support/server.ts';
+import { type TestServer, useService } from '../support/service.ts';
 import { storageBalance } from '../support/storageCounter.ts';
 
 const MiB = 1024 * 1024;
 
 // Both storage drivers run the same suite: fs, and s3 against a local S3-compatible server.
 describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
-  let s3: LocalS3 | undefined;
-  let server: TestServer;
-  let key: string;
+  const driverEnv = useStorageEnv(driver);
+  const svc = useService(() => ({ env: driverEnv.env, account: { scopes: ['read', 'media'] } }));
+  let server: TestServer, key: string, storage: Storage;
   let video: Buffer;
-  let storage: Storage;
   const file = path.join(os.tmpdir(), `sps-test-${process.pid}-${driver}.mp4`);
 
   beforeAll(async () => {
-    s3 = driver === 's3' ? await startLocalS3() : undefined;
-    server = await startServer({ env: s3?.env ?? {} });
-    const acct = await makeAccount(server.pool);
-    key = await makeKey(server.pool, acct.accountId, ['read', 'media']);
-    // The server's own storage, seen from the test.
-    storage = storageFor(
-      loadConfig({ DATABASE_URL: server.db.url, DATA_DIR: server.dataDir, ...s3?.env }),
-    );
+    ({ server, key, storage } = svc);
     // Two seconds: about 20 MB, so three chunks of 8 MB.
     await makeNoiseVideo(file, 2);
     video = await readFile(file);
   });
   afterAll(async () => {
     await rm(file, { force: true });
-    await server.close();
-    await s3?.close();
   });
 
   const init = (body: unknown, k = key) =>

@@ -2,24 +2,23 @@
 // would open other inputs is refused before it is read, so nothing is fetched past the
 // outbound guard; every run is killed at its time limit; FFMPEG_PATH and FFPROBE_PATH name
 // the binaries every run uses.
-import { execFile } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import ffprobeInstaller from '@ffprobe-installer/ffprobe';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { THUMBNAIL_ATTEMPTS } from '../../core/assets/service.ts';
 import { ConfigError, loadConfig } from '../../core/config.ts';
 import { videoFrame } from '../../core/media/frame.ts';
 import { probeMedia } from '../../core/media/probe.ts';
 import { MediaToolFailed, type MediaTools, mediaTools } from '../../core/media/tools.ts';
-import { call, makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
+import { connectMcp } from '../support/mcpClient.ts';
+import { testPatternVideo } from '../support/noiseVideo.ts';
+import { call } from '../support/server.ts';
+import { startService, type TestServer, useService } from '../support/service.ts';
 
 const ACCEPTED = /MP4\/MOV or WebM\/Matroska video; MP3, WAV, Ogg, AAC, FLAC or M4A audio/;
 
@@ -31,8 +30,8 @@ const received: string[] = [];
 let listener: Server;
 let origin: string;
 /** A service with the default, empty OUTBOUND_ALLOWLIST. */
-let strict: TestServer;
-let strictKey: string;
+const strictService = useService({ account: { scopes: ['read', 'media'] } });
+let strict: TestServer, strictKey: string;
 const tools: MediaTools = mediaTools({
   ffmpegPath: undefined,
   ffprobePath: undefined,
@@ -60,18 +59,7 @@ const hlsPlaylist = (segment: string) =>
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'sps-ffguard-'));
   clipFile = path.join(dir, 'clip.mp4');
-  await promisify(execFile)(ffmpegInstaller.path, [
-    '-loglevel',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=duration=1:size=160x120:rate=10',
-    '-c:v',
-    'mpeg4',
-    clipFile,
-  ]);
-  clip = await readFile(clipFile);
+  clip = await testPatternVideo(clipFile);
   listener = createServer((req, res) => {
     received.push(`${req.method} ${req.url}`);
     // The ingest's own download: a manifest served as a video.
@@ -81,12 +69,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
   origin = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
-  strict = await startServer();
-  const acct = await makeAccount(strict.pool);
-  strictKey = await makeKey(strict.pool, acct.accountId, ['read', 'media']);
+  ({ server: strict, key: strictKey } = strictService);
 });
 afterAll(async () => {
-  await strict.close();
   await new Promise((r) => listener.close(r));
   await rm(dir, { recursive: true, force: true });
 });
@@ -135,16 +120,12 @@ describe('a DASH manifest uploaded as a video', () => {
     // The ingest needs loopback allowed for its own download; the manifest's BaseURL is on the
     // same allowed address, so the guard would let it through if it were asked: only the
     // demuxer whitelist stops ffprobe fetching it.
-    let server: TestServer;
-    let key: string;
-    beforeAll(async () => {
-      server = await startServer({
-        env: { OUTBOUND_ALLOWLIST: '127.0.0.1/32', OUTBOUND_ALLOW_HTTP: 'true' },
-      });
-      const acct = await makeAccount(server.pool);
-      key = await makeKey(server.pool, acct.accountId, ['read', 'media']);
+    const svc = useService({
+      env: { OUTBOUND_ALLOWLIST: '127.0.0.1/32', OUTBOUND_ALLOW_HTTP: 'true' },
+      account: { scopes: ['read', 'media'] },
     });
-    afterAll(() => server.close());
+    let server: TestServer, key: string;
+    beforeAll(() => ({ server, key } = svc));
 
     it('is refused by POST /v1/assets; only the manifest itself is downloaded', async () => {
       received.length = 0;
@@ -160,12 +141,7 @@ describe('a DASH manifest uploaded as a video', () => {
     });
 
     it('is refused by the MCP tool upload_asset the same way', async () => {
-      const client = new Client({ name: 'test-client', version: '1.0.0' });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), {
-          requestInit: { headers: { authorization: `Bearer ${key}` } },
-        }),
-      );
+      const client = await connectMcp(server, key);
       try {
         received.length = 0;
         const res = await client.callTool({
@@ -236,17 +212,18 @@ describe('the time limit', () => {
   });
 
   it('finish answers 422 media_timeout with FFMPEG_TIMEOUT_S tiny, and stores nothing', async () => {
-    const server = await startServer({ env: { FFMPEG_TIMEOUT_S: '0.001' } });
+    const { server, key, close } = await startService({
+      env: { FFMPEG_TIMEOUT_S: '0.001' },
+      account: { scopes: ['read', 'media'] },
+    });
     try {
-      const acct = await makeAccount(server.pool);
-      const key = await makeKey(server.pool, acct.accountId, ['read', 'media']);
       const res = await chunkedUpload(server, key, 'clip.mp4', clip);
       expect(res.status).toBe(422);
       expect(res.body.detail[0].type).toBe('media_timeout');
       expect(res.body.detail[0].msg).toMatch(/longer than 0.001 s/);
       await expectNothingStored(server, key);
     } finally {
-      await server.close();
+      await close();
     }
   });
 });
@@ -262,10 +239,11 @@ describe('FFMPEG_PATH and FFPROBE_PATH', () => {
     };
     const ffprobe = await wrap('ffprobe-wrapper', ffprobeInstaller.path);
     const ffmpeg = await wrap('ffmpeg-wrapper', ffmpegInstaller.path);
-    const server = await startServer({ env: { FFPROBE_PATH: ffprobe, FFMPEG_PATH: ffmpeg } });
+    const { server, key, close } = await startService({
+      env: { FFPROBE_PATH: ffprobe, FFMPEG_PATH: ffmpeg },
+      account: { scopes: ['read', 'media'] },
+    });
     try {
-      const acct = await makeAccount(server.pool);
-      const key = await makeKey(server.pool, acct.accountId, ['read', 'media']);
       const done = await chunkedUpload(server, key, 'clip.mp4', clip);
       expect(done.status).toBe(201);
       const thumb = await fetch(`${server.baseUrl}/v1/assets/${done.body.id}/thumbnail`, {
@@ -278,7 +256,7 @@ describe('FFMPEG_PATH and FFPROBE_PATH', () => {
         expect(runs[0]).toContain('-protocol_whitelist file -format_whitelist mov,');
       }
     } finally {
-      await server.close();
+      await close();
     }
   });
 
@@ -290,10 +268,12 @@ describe('FFMPEG_PATH and FFPROBE_PATH', () => {
       `#!/bin/sh\necho run >> "${ffmpeg}.log"\necho "broken build" >&2\nexit 1\n`,
     );
     await chmod(ffmpeg, 0o755);
-    const server = await startServer({ env: { FFMPEG_PATH: ffmpeg } });
+    const svc = await startService({
+      env: { FFMPEG_PATH: ffmpeg },
+      account: { scopes: ['read', 'media'] },
+    });
+    const { server, key } = svc;
     try {
-      const acct = await makeAccount(server.pool);
-      const key = await makeKey(server.pool, acct.accountId, ['read', 'media']);
       const done = await chunkedUpload(server, key, 'clip.mp4', clip);
       expect(done.status).toBe(201);
       const thumbnail = () => call(server, 'GET', `/v1/assets/${done.body.id}/thumbnail`, { key });
@@ -319,7 +299,7 @@ describe('FFMPEG_PATH and FFPROBE_PATH', () => {
       );
       await expectNothingStored(server, key);
     } finally {
-      await server.close();
+      await svc.close();
     }
   });
 

@@ -1,54 +1,30 @@
 // URL ingest (POST /v1/assets): public images and videos through the outbound guard, at most
 // three checked redirects, and clear refusals for pages, errors and private addresses.
-import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { promisify } from 'node:util';
-import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
+import { testPatternVideo } from '../support/noiseVideo.ts';
+import { call, makeAccount, makeKey, startServer } from '../support/server.ts';
+import { LOOPBACK_OUTBOUND, type TestServer, useService } from '../support/service.ts';
 
-let server: TestServer;
+const svc = useService({ env: LOOPBACK_OUTBOUND, account: { scopes: ['read', 'media'] } });
+let server: TestServer, key: string;
 let files: Server;
 let base: string;
-let key: string;
 let png: Buffer;
 let huge: Buffer;
 let mp4: Buffer;
 
 beforeAll(async () => {
-  server = await startServer({
-    env: { OUTBOUND_ALLOWLIST: '127.0.0.0/8', OUTBOUND_ALLOW_HTTP: 'true' },
-  });
-  const acct = await makeAccount(server.pool);
-  key = await makeKey(server.pool, acct.accountId, ['read', 'media']);
+  ({ server, key } = svc);
   png = await sharp({ create: { width: 30, height: 20, channels: 3, background: '#0a0' } })
     .png()
     .toBuffer();
   huge = await sharp({ create: { width: 12_000, height: 12_000, channels: 3, background: '#fff' } })
     .png({ compressionLevel: 9 })
     .toBuffer();
-  const { stdout } = await promisify(execFile)(
-    ffmpegInstaller.path,
-    [
-      '-loglevel',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=duration=1:size=160x120:rate=10',
-      '-c:v',
-      'mpeg4',
-      '-f',
-      'mp4',
-      '-movflags',
-      'frag_keyframe+empty_moov',
-      'pipe:1',
-    ],
-    { encoding: 'buffer', maxBuffer: 50 * 1024 * 1024 },
-  );
-  mp4 = stdout;
+  mp4 = await testPatternVideo();
   files = createServer((req, res) => {
     const url = req.url ?? '/';
     const redirect = /^\/r(\d+)$/.exec(url);
@@ -71,7 +47,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise((r) => files.close(r));
-  await server.close();
 });
 
 const ingest = (url: string, k = key, s: { baseUrl: string } = server) =>

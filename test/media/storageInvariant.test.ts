@@ -9,28 +9,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_QUOTA_BYTES } from '../../core/accounts/plans.ts';
 import { cleanupExpiredUploads } from '../../core/assets/chunked.ts';
 import { insertAsset } from '../../core/assets/db.ts';
-import { type DesignService, startDesignService, uploadPng } from '../support/designService.ts';
+import { useDesignService } from '../support/designService.ts';
 import { makeNoiseVideo } from '../support/noiseVideo.ts';
-import { call, makeAccount, makeKey, type TestAccount } from '../support/server.ts';
+import { call } from '../support/server.ts';
+import type { TestAccount } from '../support/service.ts';
 import { storageBalance } from '../support/storageCounter.ts';
+import { uploadPng } from '../support/uploads.ts';
 
-let svc: DesignService;
-let acct: TestAccount;
-let key: string;
+const svc = useDesignService();
+let acct: TestAccount, key: string;
 let video: Buffer;
 const file = path.join(os.tmpdir(), `sps-invariant-${process.pid}.mp4`);
 
 beforeAll(async () => {
-  svc = await startDesignService();
-  acct = await makeAccount(svc.server.pool);
-  key = await makeKey(svc.server.pool, acct.accountId, ['read', 'publish', 'media']);
+  ({ acct, key } = svc);
   // One second of noise: about 10 MB, two chunks.
   await makeNoiseVideo(file, 1);
   video = await readFile(file);
 });
 afterAll(async () => {
   await rm(file, { force: true });
-  await svc.stop();
 });
 
 const api = (method: string, url: string, body?: unknown) =>

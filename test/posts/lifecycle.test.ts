@@ -1,7 +1,7 @@
 // The post state machine of CONTRACT.md ("Post statuses"), through the domain operations that
 // REST, GraphQL and MCP share: every operation from every status, jobs moved with the row,
 // the next free slot, and the audit log.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { insertAsset } from '../../core/assets/db.ts';
 import { createBrand } from '../../core/brands/service.ts';
 import { POST_STATUSES, type PostStatus } from '../../core/posts/schema.ts';
@@ -16,22 +16,21 @@ import {
   unschedulePost,
   updatePost,
 } from '../../core/posts/service.ts';
-import { makeAccount, startServer, type TestAccount, type TestServer } from '../support/server.ts';
+import { makeAccount } from '../support/server.ts';
+import { type TestAccount, type TestServer, useService } from '../support/service.ts';
 
-let server: TestServer;
-let owner: TestAccount;
+const svc = useService({ account: { plan: 'plus' } });
+let server: TestServer, owner: TestAccount;
 let caller: Caller;
 
-beforeAll(async () => {
-  server = await startServer();
-  owner = await makeAccount(server.pool);
+beforeAll(() => {
+  ({ server, acct: owner } = svc);
   caller = {
     accountId: owner.accountId,
     selectedBrandId: owner.brandId,
     credential: { kind: 'api_key', id: '7' },
   };
 });
-afterAll(() => server.close());
 
 const hourAhead = () => new Date(Date.now() + 3_600_000).toISOString();
 

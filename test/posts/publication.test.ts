@@ -5,7 +5,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeWorkerUtils } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upsertConnectedAccount } from '../../core/connections/db.ts';
 import {
   type Connector,
   type Publication,
@@ -13,30 +12,27 @@ import {
   type PublishRequest,
 } from '../../core/connectors/connector.ts';
 import { PUBLISH_MAX_ATTEMPTS, TASK } from '../../core/jobs/tasks.ts';
-import { createLogger } from '../../core/logger.ts';
 import { publishScheduledPost } from '../../core/posts/publication.ts';
 import { schedulePost, unschedulePost } from '../../core/posts/service.ts';
-import { type WorkerRunner as Runner, startWorker } from '../../workers/index.ts';
+import type { WorkerRunner as Runner } from '../../workers/index.ts';
 import {
   type FakePlatform,
   platformConnector,
   startFakePlatform,
 } from '../support/fakePlatform.ts';
+import { call, connectPlatform } from '../support/server.ts';
 import {
-  call,
-  makeAccount,
-  makeKey,
-  startServer,
+  startWorkerBeside,
   type TestAccount,
   type TestServer,
-} from '../support/server.ts';
+  useService,
+} from '../support/service.ts';
 import { waitFor } from '../support/wait.ts';
 
-let server: TestServer;
+const svc = useService({ account: { scopes: ['read', 'publish'] } });
+let server: TestServer, owner: TestAccount, key: string;
 let platform: FakePlatform;
 let worker: Runner;
-let owner: TestAccount;
-let key: string;
 /** What the `x` test connector does on its next call. */
 let xBehaviour: (req: PublishRequest) => Promise<Publication> = async () => {
   throw new PublicationError('not set', { retryable: false });
@@ -49,29 +45,20 @@ const caller = () => ({
   credential: { kind: 'api_key' as const, id: '0' },
 });
 
-beforeAll(async () => {
-  server = await startServer();
-  platform = await startFakePlatform();
-  owner = await makeAccount(server.pool);
-  key = await makeKey(server.pool, owner.accountId, ['read', 'publish']);
-  for (const p of ['mastodon', 'x'] as const)
-    await upsertConnectedAccount(server.pool, {
-      accountId: owner.accountId,
-      brandId: owner.brandId,
-      platform: p,
-      handle: '@brand',
-    });
-  worker = await startWorker({
-    pool: server.pool,
-    concurrency: 2,
-    log: createLogger('silent'),
+const startPublisher = () =>
+  startWorkerBeside(server, {
     connectors: { mastodon: platformConnector(platform.url), x: xConnector },
   });
+
+beforeAll(async () => {
+  ({ server, acct: owner, key } = svc);
+  platform = await startFakePlatform();
+  for (const p of ['mastodon', 'x'] as const) await connectPlatform(server.pool, owner, p);
+  worker = await startPublisher();
 });
 afterAll(async () => {
   await worker.stop();
   await platform.close();
-  await server.close();
 });
 
 const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
@@ -298,12 +285,7 @@ describe('a worker killed after the connector call, before the outcome commits',
       await utils.forceUnlockWorkers([rows[0].locked_by]);
       await utils.release();
     } finally {
-      worker = await startWorker({
-        pool: server.pool,
-        concurrency: 2,
-        log: createLogger('silent'),
-        connectors: { mastodon: platformConnector(platform.url), x: xConnector },
-      });
+      worker = await startPublisher();
     }
     const row = await settled(id);
     expect(row.status).toBe('published');

@@ -1,19 +1,15 @@
 // The reconciler (workers/reconcile.ts, every minute): a post left `publishing` with no
 // attempt to come (its worker was killed during the last attempt) fails with a reason and
 // its post.failed event, while a publication that still has a job is left alone.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { publicationJobKey, TASK } from '../../core/jobs/tasks.ts';
 import { failAbandonedPublications } from '../../core/posts/publication.ts';
-import { call, makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
+import { call } from '../support/server.ts';
+import { type TestServer, useService } from '../support/service.ts';
 
-let server: TestServer;
-let key: string;
-beforeAll(async () => {
-  server = await startServer();
-  const acct = await makeAccount(server.pool);
-  key = await makeKey(server.pool, acct.accountId, ['read', 'publish']);
-});
-afterAll(() => server.close());
+const svc = useService({ account: { scopes: ['read', 'publish'] } });
+let server: TestServer, key: string;
+beforeAll(() => ({ server, key } = svc));
 
 /** A scheduled post, then put where a publication leaves it: `publishing`, `ageS` ago. */
 async function publishingPost(ageS: number, opts: { dropJob: boolean }) {

@@ -1,34 +1,22 @@
 // REST posts: create, list, favorite, reject (SPEC.md "REST: account and posts").
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { insertAsset } from '../../core/assets/db.ts';
 import { createBrand, selectBrand } from '../../core/brands/service.ts';
-import {
-  call,
-  makeAccount,
-  makeKey,
-  startServer,
-  type TestAccount,
-  type TestServer,
-} from '../support/server.ts';
+import { call, makeAccount, makeKey } from '../support/server.ts';
+import { type TestAccount, type TestServer, useService } from '../support/service.ts';
 
-let server: TestServer;
-let owner: TestAccount;
-let key: string;
-let readOnly: string;
-let other: TestAccount;
-let otherKey: string;
+const svc = useService({ account: { scopes: ['read', 'publish'] } });
+let server: TestServer, owner: TestAccount, key: string, readOnly: string;
+let other: TestAccount, otherKey: string;
 
 const future = (ms = 3_600_000) => new Date(Date.now() + ms).toISOString();
 
 beforeAll(async () => {
-  server = await startServer();
-  owner = await makeAccount(server.pool);
-  key = await makeKey(server.pool, owner.accountId, ['read', 'publish']);
+  ({ server, acct: owner, key } = svc);
   readOnly = await makeKey(server.pool, owner.accountId, ['read']);
   other = await makeAccount(server.pool);
   otherKey = await makeKey(server.pool, other.accountId, ['read', 'publish']);
 });
-afterAll(() => server.close());
 
 const create = (body: unknown, k = key) => call(server, 'POST', '/v1/posts', { key: k, body });
 const list = (query = '', k = key) => call(server, 'GET', `/v1/posts${query}`, { key: k });

@@ -11,7 +11,8 @@ import {
   throttledAddress,
 } from '../../core/sessions/loginThrottle.ts';
 import { freshDatabase, type TestDatabase } from '../support/db.ts';
-import { call, makeAccount, startServer, type TestServer } from '../support/server.ts';
+import { call, makeAccount, startServer } from '../support/server.ts';
+import { type TestServer, useServer } from '../support/service.ts';
 
 const attempt = (
   server: TestServer,
@@ -29,11 +30,7 @@ async function stuff(server: TestServer, count: number, headers: Record<string, 
 }
 
 describe('per e-mail, against a burst of parallel attempts', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startServer();
-  });
-  afterAll(() => server.close());
+  const server = useServer();
 
   it('30 parallel wrong passwords get at most 5 password checks; the rest are 429', async () => {
     const victim = await makeAccount(server.pool);
@@ -67,11 +64,7 @@ describe('per e-mail, against a burst of parallel attempts', () => {
 });
 
 describe('per address: distinct e-mails failing from it', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startServer();
-  });
-  afterAll(() => server.close());
+  const server = useServer();
 
   it('after 20 e-mails failed from one address, a new e-mail from it waits, even correct', async () => {
     const known = await makeAccount(server.pool);

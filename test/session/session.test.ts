@@ -1,21 +1,17 @@
 // Dashboard session routes end to end: login, session view, brand selection, API keys,
 // and the protections (no bearer credentials, Origin check, login throttling).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createBrand } from '../../core/brands/service.ts';
 import {
   call,
   login as loginAs,
   makeAccount,
-  startServer,
+  makeSignedInAccount,
   type TestAccount,
-  type TestServer,
 } from '../support/server.ts';
+import { useServer } from '../support/service.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer({ env: { PUBLIC_BASE_URL: 'http://dashboard.example.test' } });
-});
-afterAll(() => server.close());
+const server = useServer({ env: { PUBLIC_BASE_URL: 'http://dashboard.example.test' } });
 
 const login = (acct: TestAccount) => loginAs(server, acct);
 
@@ -93,9 +89,8 @@ describe('GET /auth/session and PUT /auth/session/brand', () => {
   });
 
   it("another account's brand answers 404 and changes nothing", async () => {
-    const acct = await makeAccount(server.pool);
+    const { acct, cookie } = await makeSignedInAccount(server);
     const other = await makeAccount(server.pool);
-    const cookie = await login(acct);
     const put = await call(server, 'PUT', '/auth/session/brand', {
       ...withCookie(cookie),
       body: { brand_id: other.brandId },
@@ -113,8 +108,7 @@ describe('GET /auth/session and PUT /auth/session/brand', () => {
   });
 
   it('logout ends the session', async () => {
-    const acct = await makeAccount(server.pool);
-    const cookie = await login(acct);
+    const { cookie } = await makeSignedInAccount(server);
     expect((await call(server, 'POST', '/auth/logout', withCookie(cookie))).status).toBe(204);
     expect((await call(server, 'GET', '/auth/session', withCookie(cookie))).status).toBe(401);
   });
@@ -122,8 +116,7 @@ describe('GET /auth/session and PUT /auth/session/brand', () => {
 
 describe('/apikeys', () => {
   it('creates a key shown once, lists it without the secret, and deletes it at once', async () => {
-    const acct = await makeAccount(server.pool);
-    const cookie = await login(acct);
+    const { cookie } = await makeSignedInAccount(server);
     const created = await call(server, 'POST', '/apikeys', {
       ...withCookie(cookie),
       body: { name: 'ci', scopes: ['read', 'publish', 'read'] },
@@ -161,9 +154,8 @@ describe('/apikeys', () => {
   });
 
   it("refuses unknown scopes with 422, and another account's key id with 404", async () => {
-    const acct = await makeAccount(server.pool);
+    const { cookie } = await makeSignedInAccount(server);
     const other = await makeAccount(server.pool);
-    const cookie = await login(acct);
     const bad = await call(server, 'POST', '/apikeys', {
       ...withCookie(cookie),
       body: { name: 'x', scopes: ['admin'] },
@@ -181,8 +173,7 @@ describe('/apikeys', () => {
   });
 
   it('refuses a bearer credential: session routes need the dashboard session', async () => {
-    const acct = await makeAccount(server.pool);
-    const cookie = await login(acct);
+    const { cookie } = await makeSignedInAccount(server);
     const created = await call(server, 'POST', '/apikeys', {
       ...withCookie(cookie),
       body: { scopes: ['read', 'publish'] },
@@ -194,8 +185,7 @@ describe('/apikeys', () => {
   });
 
   it('refuses a state-changing request from a foreign Origin, accepts its own', async () => {
-    const acct = await makeAccount(server.pool);
-    const cookie = await login(acct);
+    const { cookie } = await makeSignedInAccount(server);
     const foreign = await call(server, 'POST', '/apikeys', {
       ...withCookie(cookie, { origin: 'https://evil.example' }),
       body: { scopes: ['read'] },

@@ -30,6 +30,23 @@ export function admin(
   });
 }
 
+/** The arguments of `admin connect`: `platform`, with `config`, for the account's brand. */
+export const connectArgs = (
+  acct: { email: string; brandId: string },
+  platform: string,
+  config: unknown,
+) => [
+  'connect',
+  '--email',
+  acct.email,
+  '--brand-id',
+  acct.brandId,
+  '--platform',
+  platform,
+  '--config',
+  JSON.stringify(config),
+];
+
 /** Starts `node bin/start.ts <role>` and resolves once it listens (api roles) or started. */
 export function startProcess(
   role: string,

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
+import { beforeAll } from 'vitest';
 
 export type LocalS3 = { env: Record<string, string>; close: () => Promise<void> };
 
@@ -37,6 +38,21 @@ export async function startLocalS3(bucket = 'media'): Promise<LocalS3> {
       rmSync(directory, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The env of a storage driver for a describe block: none for fs; for s3, a local S3 started in
+ * a beforeAll and closed after the block. Call it before useService, which reads the env.
+ */
+export function useStorageEnv(driver: 'fs' | 's3'): { env: Record<string, string> } {
+  const storage = { env: {} };
+  beforeAll(async () => {
+    if (driver !== 's3') return;
+    const s3 = await startLocalS3();
+    storage.env = s3.env;
+    return () => s3.close();
+  });
+  return storage;
 }
 
 /**

@@ -10,8 +10,10 @@ import type { McpOptions } from '../../api/mcp/index.ts';
 import type { Plan, Scope } from '../../core/accounts/plans.ts';
 import { createAccount } from '../../core/accounts/service.ts';
 import { createApiKey } from '../../core/apikeys/service.ts';
-import { loadConfig } from '../../core/config.ts';
+import { type Config, loadConfig } from '../../core/config.ts';
+import { upsertConnectedAccount } from '../../core/connections/db.ts';
 import type { Pool } from '../../core/db/pool.ts';
+import type { Platform } from '../../core/platforms/capabilities.ts';
 import { freshDatabase, type TestDatabase } from './db.ts';
 
 export type TestServer = {
@@ -20,7 +22,19 @@ export type TestServer = {
   pool: Pool;
   db: TestDatabase;
   dataDir: string;
+  /** The configuration the app runs with (a worker beside it takes the same). */
+  config: Config;
   close: () => Promise<void>;
+};
+
+export type ServerOptions = {
+  env?: Record<string, string>;
+  extend?: (app: App, pool: Pool) => Promise<void>;
+  /** Share another server's database (a second API process); it is not dropped on close. */
+  db?: TestDatabase;
+  mcp?: McpOptions;
+  /** A logger for the app (tests that inspect what is logged). */
+  logger?: FastifyBaseLogger;
 };
 
 export const TEST_SESSION_SECRET = 'test-session-secret-0123456789abcdef';
@@ -30,17 +44,7 @@ export const TEST_MEDIA_URL_SECRET = 'test-media-url-secret-0123456789abcdef';
  * Starts the app on 127.0.0.1 with a fresh database. `extend` may register extra routes
  * (e.g. a route needing a scope) before the server starts listening.
  */
-export async function startServer(
-  opts: {
-    env?: Record<string, string>;
-    extend?: (app: App, pool: Pool) => Promise<void>;
-    /** Share another server's database (a second API process); it is not dropped on close. */
-    db?: TestDatabase;
-    mcp?: McpOptions;
-    /** A logger for the app (tests that inspect what is logged). */
-    logger?: FastifyBaseLogger;
-  } = {},
-): Promise<TestServer> {
+export async function startServer(opts: ServerOptions = {}): Promise<TestServer> {
   const db = opts.db ?? (await freshDatabase());
   // Each server keeps its media (and anything else under DATA_DIR) in its own directory.
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sps-test-data-'));
@@ -62,6 +66,7 @@ export async function startServer(
     pool: db.pool,
     db,
     dataDir,
+    config,
     close: async () => {
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });
@@ -97,6 +102,33 @@ export async function makeKey(pool: Pool, accountId: string, scopes: Scope[] = [
   return (await createApiKey(pool, accountId, { name: 'test', scopes })).key;
 }
 
+/** Connects `platform` to the account's brand (no credentials unless given). */
+export const connectPlatform = (
+  pool: Pool,
+  acct: TestAccount,
+  platform: Platform,
+  opts: { handle?: string; credentials?: Buffer } = {},
+) =>
+  upsertConnectedAccount(pool, {
+    accountId: acct.accountId,
+    brandId: acct.brandId,
+    platform,
+    handle: opts.handle ?? '@brand',
+    credentials: opts.credentials,
+  });
+
+/** A new account with `platform` connected to its brand, and a key (read, publish unless given). */
+export async function makeConnectedAccount(
+  pool: Pool,
+  platform: Platform,
+  opts: { scopes?: Scope[]; handle?: string; credentials?: Buffer } = {},
+) {
+  const acct = await makeAccount(pool);
+  const connected = await connectPlatform(pool, acct, platform, opts);
+  const key = await makeKey(pool, acct.accountId, opts.scopes ?? ['read', 'publish']);
+  return { acct, key, connected };
+}
+
 export type Reply = { status: number; headers: Headers; body: any };
 
 /** Signs in to the dashboard; returns the `cookie` header value of the session. */
@@ -106,6 +138,12 @@ export async function login(server: { baseUrl: string }, acct: TestAccount): Pro
   });
   if (res.status !== 200) throw new Error(`login failed: ${res.status}`);
   return res.headers.get('set-cookie')!.split(';')[0]!;
+}
+
+/** A new account signed in to the dashboard: the account and its session's `cookie` value. */
+export async function makeSignedInAccount(server: { baseUrl: string; pool: Pool }, plan?: Plan) {
+  const acct = await makeAccount(server.pool, plan);
+  return { acct, cookie: await login(server, acct) };
 }
 
 /** One HTTP request to the test server; JSON in and out. */

@@ -2,56 +2,56 @@
 // fan out to them, and a real worker delivers signed bodies to a receiver on loopback with
 // the retry schedule of SPEC.md (immediate, then 2 s and 8 s; 5 s timeout per attempt).
 import { createHmac } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../core/config.ts';
 import { upsertConnectedAccount } from '../../core/connections/db.ts';
 import { withTransaction } from '../../core/db/pool.ts';
 import { createLogger } from '../../core/logger.ts';
-import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { queueEventDeliveries } from '../../core/webhooks/delivery.ts';
-import { type WorkerRunner as Runner, startWorker } from '../../workers/index.ts';
+import type { WorkerRunner as Runner } from '../../workers/index.ts';
 import {
   type FakePlatform,
   platformConnector,
   startFakePlatform,
 } from '../support/fakePlatform.ts';
+import { logSink } from '../support/logs.ts';
 import { type Receiver, startReceiver } from '../support/receiver.ts';
 import {
   call,
   login,
   makeAccount,
   makeKey,
+  makeSignedInAccount,
   startServer,
-  type TestAccount,
-  type TestServer,
 } from '../support/server.ts';
+import {
+  LOOPBACK_OUTBOUND,
+  startWorkerBeside,
+  type TestAccount,
+  useServer,
+} from '../support/service.ts';
 import { waitFor } from '../support/wait.ts';
 
-const ENV = { OUTBOUND_ALLOWLIST: '127.0.0.0/8', OUTBOUND_ALLOW_HTTP: 'true' };
 let logs = '';
-let server: TestServer;
+const server = useServer({
+  env: LOOPBACK_OUTBOUND,
+  logger: createLogger(
+    'debug',
+    logSink((line) => {
+      logs += line;
+    }),
+  ),
+});
 let receiver: Receiver;
 let platform: FakePlatform;
 let worker: Runner;
 
 const startTestWorker = () =>
-  startWorker({
-    pool: server.pool,
+  startWorkerBeside(server, {
     concurrency: 4,
-    log: createLogger('silent'),
     connectors: { mastodon: platformConnector(platform.url) },
-    outbound: outboundPolicy(loadConfig({ DATABASE_URL: server.db.url, ...ENV })),
   });
 
 beforeAll(async () => {
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      logs += chunk;
-      done();
-    },
-  });
-  server = await startServer({ env: ENV, logger: createLogger('debug', sink) });
   receiver = await startReceiver();
   platform = await startFakePlatform();
   worker = await startTestWorker();
@@ -60,13 +60,9 @@ afterAll(async () => {
   await worker.stop();
   await receiver.close();
   await platform.close();
-  await server.close();
 });
 
-async function signedIn(plan: 'free' | 'plus' = 'plus') {
-  const acct = await makeAccount(server.pool, plan);
-  return { acct, cookie: await login(server, acct) };
-}
+const signedIn = (plan: 'free' | 'plus' = 'plus') => makeSignedInAccount(server, plan);
 
 const createEndpoint = (cookie: string, body: unknown) =>
   call(server, 'POST', '/webhooks', { body, headers: { cookie } });

@@ -5,7 +5,6 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upsertConnectedAccount } from '../../core/connections/db.ts';
 import { createLogger } from '../../core/logger.ts';
 import { startWorker } from '../../workers/index.ts';
 import {
@@ -13,20 +12,19 @@ import {
   platformConnector,
   startFakePlatform,
 } from '../support/fakePlatform.ts';
-import { call, makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
+import { call, makeConnectedAccount } from '../support/server.ts';
+import { useServer } from '../support/service.ts';
 import { waitFor } from '../support/wait.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-let server: TestServer;
+const server = useServer();
 let platform: FakePlatform;
 
 beforeAll(async () => {
-  server = await startServer();
   platform = await startFakePlatform();
 });
 afterAll(async () => {
   await platform.close();
-  await server.close();
 });
 
 const heartbeats = async () =>
@@ -34,14 +32,7 @@ const heartbeats = async () =>
 
 describe('a worker killed mid-publication', () => {
   it('has its job released by the sweeper and the post published exactly once', async () => {
-    const acct = await makeAccount(server.pool);
-    await upsertConnectedAccount(server.pool, {
-      accountId: acct.accountId,
-      brandId: acct.brandId,
-      platform: 'mastodon',
-      handle: '@b',
-    });
-    const key = await makeKey(server.pool, acct.accountId, ['publish']);
+    const { key } = await makeConnectedAccount(server.pool, 'mastodon', { scopes: ['publish'] });
     const post = await call(server, 'POST', '/v1/posts', {
       key,
       body: {

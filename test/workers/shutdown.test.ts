@@ -1,27 +1,19 @@
 // A worker stopping while its local queue holds jobs no worker has taken yet (more jobs due
 // than free workers) stops quietly: the running job finishes, the waiting ones go back to the
 // queue unlocked and untouched, and nothing is logged at error level.
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { upsertConnectedAccount } from '../../core/connections/db.ts';
 import type { Connector } from '../../core/connectors/connector.ts';
 import { createLogger } from '../../core/logger.ts';
 import { startWorker } from '../../workers/index.ts';
-import { call, makeAccount, makeKey, startServer } from '../support/server.ts';
+import { logSink } from '../support/logs.ts';
+import { call, makeConnectedAccount, startServer } from '../support/server.ts';
 import { waitFor } from '../support/wait.ts';
 
 describe('stopping a worker with jobs fetched but not started', () => {
   it('logs no error, finishes the running job and hands the others back', async () => {
     const server = await startServer();
     try {
-      const acct = await makeAccount(server.pool);
-      await upsertConnectedAccount(server.pool, {
-        accountId: acct.accountId,
-        brandId: acct.brandId,
-        platform: 'mastodon',
-        handle: '@b',
-      });
-      const key = await makeKey(server.pool, acct.accountId, ['publish']);
+      const { key } = await makeConnectedAccount(server.pool, 'mastodon', { scopes: ['publish'] });
       // The first publication blocks until the stop has begun.
       let started = 0;
       let unblock!: () => void;
@@ -42,12 +34,7 @@ describe('stopping a worker with jobs fetched but not started', () => {
         expect(res.status).toBe(201);
       }
       const lines: string[] = [];
-      const sink = new Writable({
-        write(chunk, _enc, done) {
-          lines.push(String(chunk));
-          done();
-        },
-      });
+      const sink = logSink((line) => lines.push(line));
       // One worker, so one job runs and the other three wait in the local queue.
       const worker = await startWorker({
         pool: server.pool,
