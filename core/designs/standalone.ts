@@ -12,7 +12,8 @@ import { enqueueRender } from '../jobs/tasks.ts';
 import { designIdOfPost } from '../posts/db.ts';
 import { readAll, type Storage } from '../storage/storage.ts';
 import { type DesignRow, findDesign, insertDesign } from './db.ts';
-import { ASPECTS, type Layer, Layout, pagesOf } from './layout.ts';
+import { layerFrame, layerSummary } from './layerSummary.ts';
+import { ASPECTS, Layout, pagesOf } from './layout.ts';
 import type { CreateDesignInput, DesignRef, DesignState, LayersView } from './schema.ts';
 import {
   checkedLayout,
@@ -83,25 +84,6 @@ export async function resolveDesign(
   return design;
 }
 
-const SUMMARY_CHARS = 60;
-
-function summaryOf(layer: Layer): string {
-  switch (layer.kind) {
-    case 'text':
-      return [...layer.text].length > SUMMARY_CHARS
-        ? `"${[...layer.text].slice(0, SUMMARY_CHARS).join('')}…"`
-        : `"${layer.text}"`;
-    case 'image':
-      return `image asset ${layer.asset_id} (${layer.fit})`;
-    case 'shape':
-      return `${layer.shape}${layer.fill ? ` fill ${layer.fill}` : ''}${layer.stroke ? ` stroke ${layer.stroke}` : ''}`;
-    case 'doodle':
-      return `${layer.strokes.length} stroke(s)`;
-    case 'drawing':
-      return `drawing ${layer.drawing_id}`;
-  }
-}
-
 /** MCP get_layers: index, cid, kind, a short summary and the frame of every layer. */
 export async function getLayers(
   db: Queryable,
@@ -125,14 +107,8 @@ export async function getLayers(
         index,
         cid: layer.cid!,
         kind: layer.kind,
-        summary: summaryOf(layer),
-        frame: {
-          x: layer.x,
-          y: layer.y,
-          w: layer.w,
-          h: 'h' in layer && layer.h !== undefined ? layer.h : null,
-          rotation: layer.rotation,
-        },
+        summary: layerSummary(layer),
+        frame: layerFrame(layer),
       })),
     ),
   };

@@ -16,7 +16,8 @@ import { platformFitIssues } from '../posts/platformFit.ts';
 import { brandFor } from '../posts/service.ts';
 import { explainIssue, toValidationIssues } from '../validation.ts';
 import { insertDesign } from './db.ts';
-import { type Layout, MAX_TEXT_PER_LAYOUT } from './layout.ts';
+import { layerFrame, layerSummary } from './layerSummary.ts';
+import { type Layer, type Layout, MAX_TEXT_PER_LAYOUT } from './layout.ts';
 import type { LayerOp, LayersView } from './schema.ts';
 import type { DesignCaller } from './service.ts';
 import { MAX_VIDEO_LAYERS, VIDEO_ASPECTS, VideoLayer, VideoLayout } from './videoLayout.ts';
@@ -309,26 +310,14 @@ export function videoLayers(designId: string, version: number, layout: VideoLayo
           clip_id: layer.clip_id,
           ...times,
         };
+      const still: Layer = layer;
       return {
         page: 0,
         index,
         cid: layer.cid ?? '',
         kind: layer.kind,
-        summary:
-          layer.kind === 'text'
-            ? `"${[...layer.text].slice(0, 60).join('')}${[...layer.text].length > 60 ? '…' : ''}"`
-            : layer.kind === 'image'
-              ? `image asset ${layer.asset_id} (${layer.fit})`
-              : layer.kind === 'shape'
-                ? layer.shape
-                : `${layer.strokes.length} stroke(s)`,
-        frame: {
-          x: layer.x,
-          y: layer.y,
-          w: layer.w,
-          h: 'h' in layer && layer.h !== undefined ? layer.h : null,
-          rotation: layer.rotation,
-        },
+        summary: layerSummary(still),
+        frame: layerFrame(still),
         ...times,
       };
     }),
