@@ -3,7 +3,7 @@
 // schedules a post a few hundred ms ahead races its own request on a loaded machine (a
 // schedule already past is refused), so tests schedule ahead and make the job due instead.
 import type { Queryable } from '../../core/db/pool.ts';
-import { publicationJobKey } from '../../core/jobs/tasks.ts';
+import { PUBLISH_MAX_ATTEMPTS, publicationJobKey } from '../../core/jobs/tasks.ts';
 
 /** An hour from now: a schedule no slow request can overtake. */
 export const hourAhead = () => new Date(Date.now() + 3_600_000).toISOString();
@@ -36,6 +36,15 @@ export async function jobByKey(db: Queryable, key: string): Promise<PendingJob |
 /** A post's publication job, or undefined. */
 export const publicationJob = (db: Queryable, postId: string) =>
   jobByKey(db, publicationJobKey(postId));
+
+/**
+ * The job a platform's Retry-After scheduled for a post's next attempt (not yet run, with
+ * fewer attempts than a first job: the ones made are handed on), or undefined.
+ */
+export async function retryJobOf(db: Queryable, postId: string) {
+  const job = await publicationJob(db, postId);
+  return job?.attempts === 0 && job.max_attempts < PUBLISH_MAX_ATTEMPTS ? job : undefined;
+}
 
 /** Makes the job under `key` due now; throws if there is none waiting to run. */
 export async function runJobNow(db: Queryable, key: string): Promise<void> {
