@@ -7,6 +7,7 @@ import { upsertConnectedAccount } from '../../core/connections/db.ts';
 import type { Connector } from '../../core/connectors/connector.ts';
 import { createLogger } from '../../core/logger.ts';
 import { startWorker } from '../../workers/index.ts';
+import { hourAhead, publishNow } from '../support/jobs.ts';
 import { call, makeAccount, makeKey, startServer } from '../support/server.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -33,13 +34,15 @@ describe('stopping a worker with jobs fetched but not started', () => {
           return { externalPostId: `ext-${started}`, permalinkUrl: null };
         },
       };
-      const at = new Date(Date.now() + 1000).toISOString();
+      // Four posts, all due before the worker starts.
+      const at = hourAhead();
       for (let i = 0; i < 4; i++) {
         const res = await call(server, 'POST', '/v1/posts', {
           key,
           body: { platform: 'mastodon', body: `post ${i}`, schedule_at: at },
         });
         expect(res.status).toBe(201);
+        await publishNow(server.pool, res.body.id);
       }
       const lines: string[] = [];
       const sink = new Writable({
