@@ -213,7 +213,7 @@ describe('npm run admin -- connect', () => {
       env,
     );
     expect(other.stderr).toMatch(/not available yet/);
-  });
+  }, 60_000); // three CLI runs: slow to start on a loaded machine (the bound only stops a hang)
 });
 
 describe('the Mastodon connector', () => {
