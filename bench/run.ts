@@ -5,10 +5,10 @@ import { benchHeavyRender } from './heavyRender.ts';
 import { benchMcp } from './mcp.ts';
 import { benchMe } from './me.ts';
 import { benchChunkedMemory, benchRawUpload } from './media.ts';
-import { benchPostsApi, benchPublicationDelay } from './posts.ts';
+import { benchPostsApi, benchPublicationDelay, benchRetryAfter, throttledOnce } from './posts.ts';
 import { startBenchService } from './support.ts';
 import { benchVideo } from './video.ts';
-import { benchWebhooks } from './webhooks.ts';
+import { benchWebhookRetries, benchWebhooks } from './webhooks.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 // Webhook receivers run on loopback, which the outbound guard refuses unless allowed.
@@ -21,7 +21,8 @@ const instant = {
     permalinkUrl: null,
   }),
 };
-const connectors: Connectors = { mastodon: instant };
+// `x` stands for a platform that throttles each post once (the Retry-After bench).
+const connectors: Connectors = { mastodon: instant, x: throttledOnce };
 const svc = await startBenchService({ connectors });
 // BENCH_ONLY=heavyRender,me runs just those (names as below).
 const benches: Record<string, () => Promise<unknown>> = {
@@ -29,7 +30,9 @@ const benches: Record<string, () => Promise<unknown>> = {
   posts: () => benchPostsApi(svc, seconds),
   mcp: () => benchMcp(svc, seconds),
   publicationDelay: () => benchPublicationDelay(svc),
+  retryAfter: () => benchRetryAfter(svc),
   webhooks: () => benchWebhooks(svc),
+  webhookRetries: () => benchWebhookRetries(svc),
   rawUpload: () => benchRawUpload(svc, seconds),
   chunkedMemory: () => benchChunkedMemory(svc, 500),
   renders: () => benchRenders(svc),

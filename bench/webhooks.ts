@@ -7,7 +7,7 @@ import { createAccount, setBudget } from '../core/accounts/service.ts';
 import { createApiKey } from '../core/apikeys/service.ts';
 import { upsertConnectedAccount } from '../core/connections/db.ts';
 import { withTransaction } from '../core/db/pool.ts';
-import { queueEventDeliveries } from '../core/webhooks/delivery.ts';
+import { queueEventDeliveries, RETRY_DELAYS_MS } from '../core/webhooks/delivery.ts';
 import type { BenchService } from './support.ts';
 
 async function startBenchReceiver(onArrival: (body: string) => void) {
@@ -125,4 +125,91 @@ export async function benchWebhooks(svc: BenchService, events = 2000, posts = 20
     median: percentile(delays, 50),
     p99: percentile(delays, 99),
   };
+}
+
+/**
+ * The real gaps between a failing delivery's attempts: an endpoint that answers 500 gets
+ * each delivery three times, the retries due 2 s, then 8 s after the previous failure
+ * (core/webhooks/delivery.ts). Printed: the gaps as the receiver saw them, and how late each
+ * retry started after its due time, from the attempts recorded (the tests assert the
+ * schedule itself, not these).
+ */
+export async function benchWebhookRetries(svc: BenchService, deliveries = 20) {
+  const arrivals = new Map<number, number[]>();
+  const failing = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const n = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('n'));
+      arrivals.set(n, [...(arrivals.get(n) ?? []), Date.now()]);
+      res.writeHead(500).end();
+    });
+  });
+  await new Promise<void>((r) => failing.listen(0, '127.0.0.1', r));
+  const port = (failing.address() as AddressInfo).port;
+  // One endpoint per account (at most five an account): one delivery each.
+  const accounts = await Promise.all(
+    Array.from({ length: deliveries }, (_, n) =>
+      endpointAccount(svc, `retries-${n}`, `http://127.0.0.1:${port}/fail?n=${n}`),
+    ),
+  );
+  await withTransaction(svc.pool, async (tx) => {
+    const { rows } = await tx.query(
+      `insert into events (account_id, type, body)
+       select a, 'post.failed', '{"event":"post.failed"}' from unnest($1::bigint[]) a
+       returning id, account_id, type`,
+      [accounts.map((a) => a.accountId)],
+    );
+    await queueEventDeliveries(tx, rows);
+  });
+  const ids = accounts.map((a) => a.accountId);
+  const deadline = Date.now() + 60_000;
+  let settled = 0;
+  while (settled < deliveries && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 250));
+    const { rows } = await svc.pool.query<{ n: number }>(
+      `select count(*)::int as n from webhook_deliveries
+       where account_id = any($1::bigint[]) and status <> 'pending'`,
+      [ids],
+    );
+    settled = rows[0]!.n;
+  }
+  await new Promise<void>((r) => failing.close(() => r()));
+  const { rows: attempts } = await svc.pool.query<{
+    delivery_id: string;
+    attempt: number;
+    started_ms: number;
+    ended_ms: number;
+  }>(
+    `select t.delivery_id, t.attempt, extract(epoch from t.attempted_at) * 1000 as started_ms,
+            extract(epoch from t.attempted_at) * 1000 + t.duration_ms as ended_ms
+     from webhook_attempts t join webhook_deliveries d on d.id = t.delivery_id
+     where d.account_id = any($1::bigint[]) order by t.delivery_id, t.attempt`,
+    [ids],
+  );
+  const late: number[][] = [[], []];
+  for (let i = 1; i < attempts.length; i++) {
+    const [prev, cur] = [attempts[i - 1]!, attempts[i]!];
+    if (prev.delivery_id !== cur.delivery_id) continue;
+    const delay = RETRY_DELAYS_MS[prev.attempt - 1]!;
+    late[prev.attempt - 1]!.push(Number(cur.started_ms) - Number(prev.ended_ms) - delay);
+  }
+  const gaps: number[][] = [[], []];
+  for (const times of arrivals.values())
+    for (let i = 1; i < times.length; i++) gaps[i - 1]!.push(times[i]! - times[i - 1]!);
+  const figure = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted.length
+      ? `median ${Math.round(percentile(sorted, 50))} ms, p99 ${Math.round(percentile(sorted, 99))} ms, max ${Math.round(sorted.at(-1)!)} ms`
+      : 'none measured';
+  };
+  console.log(
+    `Webhook retries: ${deliveries} deliveries to an endpoint answering 500 (${settled} settled)`,
+  );
+  for (const [i, delay] of RETRY_DELAYS_MS.entries()) {
+    console.log(
+      `  attempt ${i + 2}: gap ${figure(gaps[i]!)} (schedule: ${delay} ms after the failure)`,
+    );
+    console.log(`             late by ${figure(late[i]!)} after its due time`);
+  }
+  return { gaps, late };
 }

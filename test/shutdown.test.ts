@@ -191,10 +191,7 @@ describe('a service killed with SIGKILL', () => {
 
     // Started at once, while the old server may still be stopping: it waits, then starts its own.
     const next = await start();
-    await waitFor(async () => !alive(pid), {
-      timeoutMs: 15_000,
-      what: 'the orphaned Postgres to stop',
-    });
+    await waitFor(async () => !alive(pid), { what: 'the orphaned Postgres to stop' });
     const me = await fetch(`${next.baseUrl}/v1/me`, {
       headers: { authorization: `Bearer ${key}` },
     });

@@ -13,6 +13,7 @@ import { builtinConnectors } from '../../core/connectors/builtin.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { storageFor } from '../../core/storage/storage.ts';
 import type { WorkerRunner as Runner } from '../../workers/index.ts';
+import { hourAhead, publishNow, retryJobOf } from '../support/jobs.ts';
 import { admin, connectArgs } from '../support/processes.ts';
 import { call, makeAccount, makeConnectedAccount } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND, startWorkerBeside, useServer } from '../support/service.ts';
@@ -29,7 +30,8 @@ type Status = {
 };
 /** The instance's own limit, below the 500 the service checks at create time. */
 const INSTANCE_MAX_CHARACTERS = 450;
-const BUSY_RETRY_AFTER_S = 4;
+/** Long enough that the next attempt waits in the queue to be read (then made due). */
+const BUSY_RETRY_AFTER_S = 120;
 /** The connector's per-request timeout; the instance sits on "slow" statuses longer. */
 const REQUEST_TIMEOUT_MS = 1_000;
 
@@ -42,7 +44,6 @@ const byKey = new Map<string, Status>();
 const mediaPolls = new Map<string, number>();
 const requests: { body: string; at: number }[] = [];
 let instanceReads = 0;
-const soon = () => new Date(Date.now() + 300).toISOString();
 
 beforeAll(async () => {
   instance = createServer((req, res) => {
@@ -172,7 +173,7 @@ describe('npm run admin -- connect', () => {
     });
     const other = await admin(server.db.url, connectArgs(acct, 'x', {}), env);
     expect(other.stderr).toMatch(/not available yet/);
-  });
+  }, 60_000); // three CLI runs: slow to start on a loaded machine (the bound only stops a hang)
 });
 
 describe('the Mastodon connector', () => {
@@ -186,9 +187,10 @@ describe('the Mastodon connector', () => {
         body: 'Hello fediverse',
         hashtags: '#launch',
         asset_ids: [asset.id],
-        schedule_at: new Date(Date.now() + 300).toISOString(),
+        schedule_at: hourAhead(),
       },
     });
+    await publishNow(server.pool, post.body.id);
     const row = await settled(post.body.id);
     expect(row.status).toBe('published');
     const status = statuses.find((s) => s.id === row.external_post_id)!;
@@ -201,8 +203,9 @@ describe('the Mastodon connector', () => {
     const { key } = await connectedBrand('good-token');
     const post = await call(server, 'POST', '/v1/posts', {
       key,
-      body: { platform: 'mastodon', body: 'slow once', schedule_at: soon() },
+      body: { platform: 'mastodon', body: 'slow once', schedule_at: hourAhead() },
     });
+    await publishNow(server.pool, post.body.id);
     const row = await settled(post.body.id);
     // The first request created the status but answered after the connector gave up; the
     // job's retry sent the same Idempotency-Key and got that status back.
@@ -212,16 +215,25 @@ describe('the Mastodon connector', () => {
     expect(row).toMatchObject({ status: 'published', external_post_id: created[0]!.id });
   });
 
-  it('waits out a 429 Retry-After before the retry', async () => {
+  it('queues the retry of a 429 for its Retry-After, then publishes', async () => {
     const { key } = await connectedBrand('good-token');
     const post = await call(server, 'POST', '/v1/posts', {
       key,
-      body: { platform: 'mastodon', body: 'busy once', schedule_at: soon() },
+      body: { platform: 'mastodon', body: 'busy once', schedule_at: hourAhead() },
     });
+    await publishNow(server.pool, post.body.id);
+    // The instance's Retry-After (seconds) became the next attempt's run_at, exactly. The real
+    // wait is a bench figure (npm run bench: retryAfter).
+    const next = await waitFor(() => retryJobOf(server.pool, post.body.id), {
+      what: 'the job of the next attempt',
+    });
+    expect(next.delay_ms).toBe(BUSY_RETRY_AFTER_S * 1000);
+    expect(requests.filter((r) => r.body === 'busy once')).toHaveLength(1);
+    // Made due now rather than waited out, the retry publishes.
+    await publishNow(server.pool, post.body.id);
     const row = await settled(post.body.id);
     expect(row.status).toBe('published');
-    const [first, second] = requests.filter((r) => r.body === 'busy once');
-    expect(second!.at - first!.at).toBeGreaterThanOrEqual(BUSY_RETRY_AFTER_S * 1000);
+    expect(requests.filter((r) => r.body === 'busy once')).toHaveLength(2);
   });
 
   it('checks the instance limits, read once, before sending anything', async () => {
@@ -229,9 +241,10 @@ describe('the Mastodon connector', () => {
     const long = 'x'.repeat(INSTANCE_MAX_CHARACTERS + 1);
     const post = await call(server, 'POST', '/v1/posts', {
       key,
-      body: { platform: 'mastodon', body: long, schedule_at: soon() },
+      body: { platform: 'mastodon', body: long, schedule_at: hourAhead() },
     });
     expect(post.status).toBe(201);
+    await publishNow(server.pool, post.body.id);
     const row = await settled(post.body.id);
     expect(row.status).toBe('failed');
     expect(row.error).toBe(
@@ -250,9 +263,10 @@ describe('the Mastodon connector', () => {
         kind: 'thread',
         body: 'thread one\n---\nthread two',
         hashtags: '#t',
-        schedule_at: soon(),
+        schedule_at: hourAhead(),
       },
     });
+    await publishNow(server.pool, post.body.id);
     const row = await settled(post.body.id);
     expect(row.status).toBe('published');
     const first = statuses.find((s) => s.id === row.external_post_id)!;
@@ -267,9 +281,10 @@ describe('the Mastodon connector', () => {
       body: {
         platform: 'mastodon',
         body: 'nope',
-        schedule_at: new Date(Date.now() + 300).toISOString(),
+        schedule_at: hourAhead(),
       },
     });
+    await publishNow(server.pool, post.body.id);
     const row = await settled(post.body.id);
     expect(row).toMatchObject({
       status: 'failed',

@@ -327,14 +327,14 @@ describe('a worker killed mid-publication', () => {
     const stuck = await server.pool.query('select status from posts where id = $1', [post.body.id]);
     expect(stuck.rows[0].status).toBe('publishing');
 
-    const started = Date.now();
     worker = await startWorker({
       ...workerDeps(),
       concurrency: 1,
       liveness: { heartbeatMs: 200, staleAfterMs: 2_000 },
     });
-    const row = await settled(post.body.id, 30_000);
-    expect(Date.now() - started).toBeLessThan(60_000);
+    // The sweeper releases the dead worker's job once its heartbeat is stale (2 s); the wait
+    // only bounds a hang.
+    const row = await settled(post.body.id, 45_000);
     expect(row.status).toBe('published');
     const records = await posts(account.did);
     expect(records).toHaveLength(1);

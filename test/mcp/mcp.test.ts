@@ -11,18 +11,23 @@ import { connectMcp } from '../support/mcpClient.ts';
 import { call, makeAccount, makeKey } from '../support/server.ts';
 import { type TestAccount, type TestServer, useService } from '../support/service.ts';
 
+/** Lets a waiting slow_echo call go on (the test calls it once it saw what it waits for). */
+let releaseSlowCall: () => void = () => {};
 const slowTool = defineTool({
   name: 'slow_echo',
   title: 'Slow echo',
-  description: 'Test only: waits, reporting progress, then echoes.',
+  description: 'Test only: reports progress, waits until released (at most `ms`), then echoes.',
   input: z.object({ text: z.string(), ms: z.number().int() }).strict(),
   output: z.object({ text: z.string() }),
   annotations: { readOnlyHint: true },
   run: async (ctx, args) => {
-    for (let i = 1; i <= 3; i++) {
-      await new Promise((r) => setTimeout(r, args.ms / 3));
-      await ctx.progress(i, 3, `step ${i}`);
-    }
+    await ctx.progress(1, 3, 'step 1');
+    await new Promise<void>((resolve) => {
+      releaseSlowCall = resolve;
+      setTimeout(resolve, args.ms).unref();
+    });
+    await ctx.progress(2, 3, 'step 2');
+    await ctx.progress(3, 3, 'step 3');
     return { text: args.text };
   },
 });
@@ -476,14 +481,22 @@ describe('a slow call', () => {
         method: 'tools/call',
         params: {
           name: 'slow_echo',
-          arguments: { text: 'hi', ms: 600 },
+          // Released once three keepalives came, however slowly; without keepalives it ends
+          // after 15 s, and the count below fails.
+          arguments: { text: 'hi', ms: 15_000 },
           _meta: { progressToken: 'p1' },
         },
       }),
     });
     expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
-    const stream = await res.text();
-    expect(stream.match(/: keepalive/g)?.length ?? 0).toBeGreaterThanOrEqual(3);
+    const keepalives = (text: string) => text.match(/: keepalive/g)?.length ?? 0;
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let stream = '';
+    for (let part = await reader.read(); !part.done; part = await reader.read()) {
+      stream += part.value;
+      if (keepalives(stream) >= 3) releaseSlowCall();
+    }
+    expect(keepalives(stream)).toBeGreaterThanOrEqual(3);
     const events = stream
       .split('\n')
       .filter((l) => l.startsWith('data: '))

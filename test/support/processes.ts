@@ -64,7 +64,8 @@ export function startProcess(
     out += d;
   });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listen line:\n${out}`)), 20_000);
+    // Only bounds a hang: a start with its own embedded Postgres is slow on a loaded machine.
+    const timer = setTimeout(() => reject(new Error(`no listen line:\n${out}`)), 60_000);
     const check = () => {
       const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (m) {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Connector } from '../../core/connectors/connector.ts';
 import { createLogger } from '../../core/logger.ts';
 import { startWorker } from '../../workers/index.ts';
+import { hourAhead, publishNow } from '../support/jobs.ts';
 import { logSink } from '../support/logs.ts';
 import { call, makeConnectedAccount, startServer } from '../support/server.ts';
 import { waitFor } from '../support/wait.ts';
@@ -25,13 +26,15 @@ describe('stopping a worker with jobs fetched but not started', () => {
           return { externalPostId: `ext-${started}`, permalinkUrl: null };
         },
       };
-      const at = new Date(Date.now() + 1000).toISOString();
+      // Four posts, all due before the worker starts.
+      const at = hourAhead();
       for (let i = 0; i < 4; i++) {
         const res = await call(server, 'POST', '/v1/posts', {
           key,
           body: { platform: 'mastodon', body: `post ${i}`, schedule_at: at },
         });
         expect(res.status).toBe(201);
+        await publishNow(server.pool, res.body.id);
       }
       const lines: string[] = [];
       const sink = logSink((line) => lines.push(line));
