@@ -5,13 +5,11 @@
 // are refused.
 import { z } from 'zod';
 import { IdInput } from '../ids.ts';
-import { DoodleLayer, ImageLayer, ShapeLayer, TextLayer } from './layout.ts';
+import { ASPECTS, DoodleLayer, ImageLayer, ShapeLayer, TextLayer } from './layout.ts';
 
-/** Video frame sizes by aspect (landscape is full HD, unlike a Canvas image). */
+/** Video frame sizes by aspect: Canvas's, but landscape is full HD rather than 1200×675. */
 export const VIDEO_ASPECTS = {
-  story: { width: 1080, height: 1920 },
-  square: { width: 1080, height: 1080 },
-  portrait: { width: 1080, height: 1350 },
+  ...ASPECTS,
   landscape: { width: 1920, height: 1080 },
 } as const;
 export type VideoAspect = keyof typeof VIDEO_ASPECTS;
