@@ -12,8 +12,10 @@ import { loadConfig } from '../core/config.ts';
 import type { Connectors } from '../core/connectors/connector.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { createLogger } from '../core/logger.ts';
+import { mediaTools } from '../core/media/tools.ts';
 import { outboundPolicy } from '../core/outbound/guard.ts';
 import { openDatabase } from '../core/runtime.ts';
+import { storageFor } from '../core/storage/storage.ts';
 import { startWorker } from '../workers/index.ts';
 
 export type BenchService = {
@@ -40,12 +42,19 @@ export async function startBenchService(
   });
   const log = createLogger('warn');
   const db = await openDatabase(config, log, { poolSize: 20 });
+  // Publication, deliveries and video exports run here, as in `npm start`; Canvas renders
+  // are left to the worker processes the render benchmarks start and measure on their own.
   const runner = await startWorker({
     pool: db.pool,
     concurrency: config.workerConcurrency,
+    pools: ['publish', 'video'],
+    poolConcurrency: config.poolConcurrency,
     log,
     connectors: opts.connectors,
     outbound: outboundPolicy(config),
+    storage: storageFor(config),
+    tools: mediaTools(config),
+    exportTimeoutMs: config.exportTimeoutMs,
   });
   const app = await buildApp({
     pool: db.pool,

@@ -27,7 +27,18 @@ export type RenderInput = {
    * core/designs/pageImages.ts, so Skia never decodes a large image).
    */
   images: ReadonlyMap<string, Buffer | Image | ImageFile>;
+  /**
+   * Whether to answer only the drawn pixels (a video still: ffmpeg then decodes and blends a
+   * small picture each frame, not the whole frame) and where they sit.
+   */
+  cut?: boolean;
 };
+
+/** Where a picture sits in the frame: its top-left corner and size, in pixels. */
+export type Box = { left: number; top: number; width: number; height: number };
+
+/** A page as PNG bytes, or (with `cut`) its drawn pixels at `box`, empty when none show. */
+export type RenderedPng = { png: Buffer; box?: Box };
 
 /** Decodes image bytes once, for any number of pages and renders to draw. */
 export const decodeImage = (bytes: Buffer): Promise<Image> => loadImage(bytes);
@@ -155,6 +166,54 @@ function frameHeight(ctx: SKRSContext2D, layer: Layer): number {
 
 /** Renders one page to PNG bytes. */
 export async function renderPage(input: RenderInput): Promise<Buffer> {
+  return (await drawLayers(input)).encode('png');
+}
+
+/** The smallest box holding every pixel that is not fully transparent, if any is. */
+function drawnBox(rgba: Uint8ClampedArray, width: number, height: number): Box | undefined {
+  let top = height;
+  let bottom = -1;
+  let left = width;
+  let right = -1;
+  for (let y = 0; y < height; y++) {
+    const row = y * width * 4;
+    let first = -1;
+    for (let x = 0; x < width; x++)
+      if (rgba[row + x * 4 + 3] !== 0) {
+        first = x;
+        break;
+      }
+    if (first < 0) continue;
+    let last = first;
+    for (let x = width - 1; x > first; x--)
+      if (rgba[row + x * 4 + 3] !== 0) {
+        last = x;
+        break;
+      }
+    top = Math.min(top, y);
+    bottom = y;
+    left = Math.min(left, first);
+    right = Math.max(right, last);
+  }
+  if (bottom < 0) return undefined;
+  return { left, top, width: right - left + 1, height: bottom - top + 1 };
+}
+
+/** Renders one page, cut to its drawn pixels when `input.cut` says so. */
+export async function renderPng(input: RenderInput): Promise<RenderedPng> {
+  const canvas = await drawLayers(input);
+  if (!input.cut) return { png: await canvas.encode('png') };
+  const pixels = canvas.getContext('2d').getImageData(0, 0, input.width, input.height);
+  const box = drawnBox(pixels.data, input.width, input.height);
+  if (!box) return { png: Buffer.alloc(0), box: { left: 0, top: 0, width: 0, height: 0 } };
+  const cut = createCanvas(box.width, box.height);
+  cut
+    .getContext('2d')
+    .putImageData(pixels, -box.left, -box.top, box.left, box.top, box.width, box.height);
+  return { png: await cut.encode('png'), box };
+}
+
+async function drawLayers(input: RenderInput) {
   registerFonts();
   const canvas = createCanvas(input.width, input.height);
   const ctx = canvas.getContext('2d');
@@ -187,5 +246,5 @@ export async function renderPage(input: RenderInput): Promise<Buffer> {
     else if (layer.kind === 'doodle') drawDoodle(ctx, layer);
     ctx.restore();
   }
-  return canvas.encode('png');
+  return canvas;
 }

@@ -2,10 +2,10 @@
 // thread registers on its first page. It answers which thread drew it, so a caller can tell
 // the page was not drawn on its own event loop.
 import { threadId } from 'node:worker_threads';
-import { type RenderInput, renderPage } from './canvas.ts';
+import { type RenderedPng, type RenderInput, renderPng } from './canvas.ts';
 
 export default async function renderPageInThread(
   input: RenderInput,
-): Promise<{ png: Uint8Array; threadId: number }> {
-  return { png: await renderPage(input), threadId };
+): Promise<RenderedPng & { threadId: number }> {
+  return { ...(await renderPng(input)), threadId };
 }

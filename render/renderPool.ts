@@ -10,7 +10,7 @@
 // keeps its threads, while a quiet worker gives back the heap a large page grew.
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import type { RenderInput } from './canvas.ts';
+import type { RenderedPng, RenderInput } from './canvas.ts';
 
 export type RenderPoolOptions = {
   /** Threads drawing at once; the rest wait their turn (the time limit starts when drawn). */
@@ -70,7 +70,7 @@ export class RenderPoolClosed extends Error {
   }
 }
 
-export type RenderedPage = { png: Buffer; threadId: number };
+export type RenderedPage = RenderedPng & { threadId: number };
 
 export type RenderPool = {
   /** The time limit of a page. */
@@ -151,8 +151,9 @@ export function createRenderPool(opts: RenderPoolOptions = {}): RenderPool {
         const current = pool;
         drawingOn.get(current)?.add(failed);
         const result = await current.run(input, { signal });
-        const { png, threadId } = result as { png: Uint8Array; threadId: number };
-        return { png: Buffer.from(png.buffer, png.byteOffset, png.byteLength), threadId };
+        const { png, box, threadId } = result as RenderedPage;
+        // A transferred Buffer arrives as a plain Uint8Array.
+        return { png: Buffer.from(png.buffer, png.byteOffset, png.byteLength), box, threadId };
       } catch (err) {
         if (closed) throw new RenderPoolClosed();
         if (failed.signal.aborted) throw failed.signal.reason;

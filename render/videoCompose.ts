@@ -1,17 +1,23 @@
 // A video timeline as one ffmpeg run: the arguments that compose it, a pure function of the
 // composition (no database, no storage, nothing run here). Frames are never drawn one by one
 // in JavaScript (editly's way costs about 0.1 s a frame): each still layer arrives as one
-// full-frame transparent PNG drawn once by the Canvas renderer, and ffmpeg overlays it inside
-// its time window (`enable='between(t,a,b)'`), its fades on the alpha channel; clips are
-// trimmed, scaled and cropped (cover) or padded (contain) to the frame; the audio track and the
-// clips' audio are mixed. Output: H.264 yuv420p with `+faststart`, AAC.
+// transparent PNG drawn once by the Canvas renderer and cut to its drawn pixels, and ffmpeg
+// overlays it at its place inside its time window (`enable='between(t,a,b)'`), its fades on
+// the alpha channel; clips are trimmed, scaled and cropped (cover) or padded (contain) to the
+// frame; the audio track and the clips' audio are mixed. Output: H.264 yuv420p with
+// `+faststart`, AAC. Stills are cut because ffmpeg decodes, fades and blends every frame of a
+// looped image: full-frame stills made a 10 s story export four times slower.
+
+import type { Box } from './canvas.ts';
+
+export type { Box };
 
 export type Motion = { kind: 'fade' | 'slide_up' | 'zoom_in'; durationS: number };
 
 type Timed = { startS: number; endS: number; enter?: Motion; exit?: Motion };
 
-/** A still layer: a PNG of the whole frame, transparent outside the layer. */
-export type StillLayer = Timed & { type: 'still'; file: string };
+/** A still layer: a PNG of the layer's drawn pixels, placed at `box` in the frame. */
+export type StillLayer = Timed & { type: 'still'; file: string; box: Box };
 
 /** A video clip from a local file (user media: it is read through the safe input options). */
 export type ClipLayer = Timed & {
@@ -62,11 +68,11 @@ function fades(layer: Timed): string[] {
 }
 
 /**
- * Where a layer's top-left corner is at time t, as overlay expressions: at rest at (0, 0),
- * slid up into place on entering (from 8% of the height below) and away on leaving.
+ * Where a layer's top-left corner is at time t, as overlay expressions: at rest at its box,
+ * slid up into place on entering (from 8% of the frame's height below) and away on leaving.
  */
-function position(layer: Timed, height: number): { x: string; y: string } {
-  const rise = n(height * 0.08);
+function position(layer: Timed, box: Box, frameHeight: number): { x: string; y: string } {
+  const rise = n(frameHeight * 0.08);
   const parts: string[] = [];
   if (layer.enter?.kind === 'slide_up') {
     const { startS } = layer;
@@ -78,17 +84,24 @@ function position(layer: Timed, height: number): { x: string; y: string } {
     const d = n(layer.exit.durationS);
     parts.push(`if(gt(t,${from}),-${rise}*pow((t-${from})/${d},2),0)`);
   }
-  const base = { x: '(W-w)/2', y: '(H-h)/2' };
-  return parts.length ? { x: base.x, y: `${base.y}+${parts.join('+')}` } : base;
+  const y = String(box.top);
+  return { x: String(box.left), y: parts.length ? `${y}+${parts.join('+')}` : y };
 }
 
-/** A zoom from 85% to full size over the enter, as a per-frame scale of the layer. */
-function zoom(layer: Timed, width: number, height: number): string | undefined {
-  if (layer.enter?.kind !== 'zoom_in') return undefined;
-  const s = n(layer.startS);
-  const d = n(layer.enter.durationS);
-  const f = `(0.85+0.15*min(1,max(0,(t-${s})/${d})))`;
-  return `scale=w='trunc(${width}*${f}/2)*2':h='trunc(${height}*${f}/2)*2':eval=frame`;
+/**
+ * A zoom from 85% to full size over `frames` frames, centred on the box, as filters. The
+ * ffmpeg from npm (4.1) cannot scale by a time expression, so the picture is padded to a
+ * box 1/0.85 its size and zoompan (which only zooms in) closes in on the picture.
+ */
+function zoomIn(box: Box, frames: number, fps: number): string[] {
+  const mw = Math.ceil((box.width * (1 / 0.85 - 1)) / 2);
+  const zmax = (box.width + 2 * mw) / box.width;
+  const mh = Math.round((box.height * (zmax - 1)) / 2);
+  return [
+    'format=rgba',
+    `pad=${box.width + 2 * mw}:${box.height + 2 * mh}:${mw}:${mh}:color=black@0`,
+    `zoompan=z='1+${n(zmax - 1)}*min(1,on/${frames})':x='(iw-iw/zoom)/2':y='(ih-ih/zoom)/2':d=1:s=${box.width}x${box.height}:fps=${fps}`,
+  ];
 }
 
 /**
@@ -110,49 +123,63 @@ export function composeArgs(c: VideoComposition, output: string, safeInput: Safe
     `color=c=${c.background.replace('#', '0x')}:s=${c.width}x${c.height}:r=${c.fps}:d=${dur}`,
   );
   let base = `${input++}:v`;
+  const frame: Box = { left: 0, top: 0, width: c.width, height: c.height };
 
   c.layers.forEach((layer, i) => {
-    const label = `l${i}`;
-    const window = `enable='between(t,${n(layer.startS)},${n(layer.endS)})'`;
-    if (layer.type === 'still') {
-      // A still held for the whole timeline; its window is the overlay's `enable`.
-      args.push('-loop', '1', '-framerate', String(c.fps), '-t', dur, '-i', layer.file);
-      const chain = ['format=rgba', zoom(layer, c.width, c.height), ...fades(layer)].filter(
-        Boolean,
-      );
-      filters.push(`[${input}:v]${chain.join(',')}[${label}]`);
-    } else {
-      const length = n(layer.endS - layer.startS);
-      args.push('-t', length, ...safeInput(layer.file, { seekS: layer.trimStartS }));
-      const fit =
-        layer.fit === 'cover'
-          ? `scale=${c.width}:${c.height}:force_original_aspect_ratio=increase,crop=${c.width}:${c.height}`
-          : `scale=${c.width}:${c.height}:force_original_aspect_ratio=decrease,pad=${c.width}:${c.height}:(ow-iw)/2:(oh-ih)/2:color=black@0`;
-      const chain = [
-        `fps=${c.fps}`,
-        'format=rgba',
-        fit,
-        'setsar=1',
-        `setpts=PTS-STARTPTS+${n(layer.startS)}/TB`,
-        zoom(layer, c.width, c.height),
-        ...fades(layer),
-      ].filter(Boolean);
-      filters.push(`[${input}:v]${chain.join(',')}[${label}]`);
-      if (layer.hasAudio && !layer.muted && layer.volume > 0) {
-        const delay = Math.round(layer.startS * 1000);
-        filters.push(
-          `[${input}:a]atrim=0:${length},asetpts=PTS-STARTPTS,aformat=sample_rates=48000:channel_layouts=stereo,volume=${n(layer.volume)},adelay=${delay}|${delay},apad[a${i}]`,
-        );
-        audio.push(`[a${i}]`);
+    const box = layer.type === 'still' ? layer.box : frame;
+    // The layer's picture from `fromS` for `lengthS` seconds, on the timeline's clock.
+    const picture = (fromS: number, lengthS: number, extra: string[]) => {
+      let chain: string[];
+      if (layer.type === 'still') {
+        args.push('-loop', '1', '-framerate', String(c.fps), '-t', n(lengthS), '-i', layer.file);
+        chain = ['format=rgba'];
+      } else {
+        const seekS = layer.trimStartS + fromS - layer.startS;
+        args.push('-t', n(lengthS), ...safeInput(layer.file, { seekS }));
+        // Scaled in the clip's own pixel format (a third of the work of scaling RGBA); an
+        // alpha plane only where something needs one (fades, the transparent bars of contain).
+        const fit =
+          layer.fit === 'cover'
+            ? `scale=${c.width}:${c.height}:force_original_aspect_ratio=increase,crop=${c.width}:${c.height}${fades(layer).length ? ',format=yuva420p' : ''}`
+            : `scale=${c.width}:${c.height}:force_original_aspect_ratio=decrease,format=yuva420p,pad=${c.width}:${c.height}:(ow-iw)/2:(oh-ih)/2:color=black@0`;
+        chain = [`fps=${c.fps}`, fit, 'setsar=1'];
       }
+      const label = `p${input}`;
+      chain.push(`setpts=PTS-STARTPTS+${n(fromS)}/TB`, ...fades(layer), ...extra);
+      filters.push(`[${input++}:v]${chain.join(',')}[${label}]`);
+      return label;
+    };
+    const overlay = (label: string, x: string, y: string, fromS: number, toS: number) => {
+      const next = `v${i}${label}`;
+      filters.push(
+        `[${base}][${label}]overlay=x='${x}':y='${y}':eof_action=pass:enable='between(t,${n(fromS)},${n(toS)})'[${next}]`,
+      );
+      base = next;
+    };
+
+    // The whole window first (a clip's sound comes with it); a zoom covers its enter.
+    const length = layer.endS - layer.startS;
+    const main = picture(layer.startS, length, []);
+    if (layer.type === 'clip' && layer.hasAudio && !layer.muted && layer.volume > 0) {
+      const delay = Math.round(layer.startS * 1000);
+      filters.push(
+        `[${input - 1}:a]atrim=0:${n(length)},asetpts=PTS-STARTPTS,aformat=sample_rates=48000:channel_layouts=stereo,volume=${n(layer.volume)},adelay=${delay}|${delay},apad[a${i}]`,
+      );
+      audio.push(`[a${i}]`);
     }
-    input++;
-    const { x, y } = position(layer, c.height);
-    const next = `v${i}`;
-    filters.push(
-      `[${base}][${label}]overlay=x='${x}':y='${y}':eof_action=pass:format=auto:${window}[${next}]`,
-    );
-    base = next;
+    let restFromS = layer.startS;
+    if (layer.enter?.kind === 'zoom_in') {
+      const d = layer.enter.durationS;
+      const frames = Math.max(1, Math.round(d * c.fps));
+      const zoomed = picture(layer.startS, d, [
+        ...zoomIn(box, frames, c.fps),
+        `setpts=N/${c.fps}/TB+${n(layer.startS)}/TB`,
+      ]);
+      overlay(zoomed, String(box.left), String(box.top), layer.startS, layer.startS + d);
+      restFromS = layer.startS + d;
+    }
+    const { x, y } = position(layer, box, c.height);
+    overlay(main, x, y, restFromS, layer.endS);
   });
 
   if (c.audio) {

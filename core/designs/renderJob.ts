@@ -5,7 +5,7 @@
 // version that is no longer current does nothing: a newer job renders the newer layout.
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { ImageFile } from '../../render/canvas.ts';
+import type { ImageFile, RenderedPng } from '../../render/canvas.ts';
 import { RenderOutOfMemory, type RenderPool, RenderTimedOut } from '../../render/renderPool.ts';
 import { fileDesignPages } from '../assets/pages.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
@@ -74,8 +74,8 @@ export async function drawPage(
   deps: RenderDeps,
   owned: ReadonlyMap<string, string>,
   page: Page,
-  canvas: { width: number; height: number; bg: string },
-): Promise<Buffer> {
+  canvas: { width: number; height: number; bg: string; cut?: boolean },
+): Promise<RenderedPng> {
   const deadline = pageDeadline(deps.renderer.timeoutMs);
   const draw = async (images: Map<string, ImageFile>) => {
     const input = { ...canvas, layers: page.layers, images };
@@ -83,7 +83,7 @@ export async function drawPage(
       // Named by the page's whole limit, not by what was left of it.
       throw err instanceof RenderTimedOut ? new RenderTimedOut(deadline.timeoutMs) : err;
     });
-    return drawn.png;
+    return { png: drawn.png, box: drawn.box };
   };
   return withPageImages(deps.images, deps.storage, owned, page.layers, deadline, draw);
 }
@@ -103,7 +103,7 @@ export async function renderDesignJob(deps: RenderDeps, job: RenderJob) {
       pages.flatMap((p) => p.layers.flatMap((l) => (l.kind === 'image' ? [l.asset_id] : []))),
     );
     for (const [n, page] of pages.entries()) {
-      const png = await drawPage(deps, owned, page, {
+      const { png } = await drawPage(deps, owned, page, {
         ...size,
         bg: page.bg ?? design.layout.canvas.bg,
       }).catch((err) => {

@@ -1,6 +1,6 @@
 // Exporting a video design (the export_video job, `video` pool): its clips and audio track
-// copied to a working directory, each still layer drawn once as a transparent full-frame PNG
-// by the Canvas renderer, then one ffmpeg run composes them (render/videoCompose.ts) while
+// copied to a working directory, each still layer drawn once by the Canvas renderer as a
+// transparent PNG of its drawn pixels and where they sit, then one ffmpeg run composes them (render/videoCompose.ts) while
 // its progress moves the job's. The MP4 becomes a video asset of the design's brand, shown by
 // every unpublished post of the design. The working directory goes whatever happens; a
 // failure keeps no asset and leaves the design as it was.
@@ -71,6 +71,17 @@ async function copyToFile(storage: Storage, key: string, file: string) {
   await pipeline(await storage.get(key), createWriteStream(file, { mode: 0o600 }));
 }
 
+/**
+ * Every promise's value once all have settled, or the first failure: nothing still writes
+ * into the working directory when it is removed.
+ */
+async function allSettled<T>(promises: Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(promises);
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<T>).value);
+}
+
 /** The still part of a layer: what the Canvas renderer draws (no timing keys). */
 function stillOf(layer: Exclude<VideoLayer, { kind: 'video' }>): Layer {
   const { start_s: _s, end_s: _e, enter: _in, exit: _out, ...still } = layer;
@@ -107,7 +118,8 @@ export async function exportVideo(
     const media = new Map(
       (await mediaStorageKeys(deps.pool, design.account_id, mediaIds)).map((m) => [m.id, m]),
     );
-    const local = new Map<string, { file: string; hasAudio: boolean }>();
+    // Each asset is copied and probed once, however many layers name it.
+    const local = new Map<string, Promise<{ file: string; hasAudio: boolean }>>();
     const fetchMedia = async (id: string, kind: 'video' | 'audio', what: string) => {
       const found = media.get(id);
       if (!found || found.kind !== kind)
@@ -116,16 +128,17 @@ export async function exportVideo(
         );
       const known = local.get(id);
       if (known) return known;
-      const file = path.join(work, `media-${local.size}`);
-      await copyToFile(deps.storage, found.storage_key, file);
-      const facts = await probeMedia(deps.tools, file);
-      if (!facts) throw new JobFailure(`${what}: asset ${id} can no longer be read as ${kind}.`);
-      const entry = { file, hasAudio: facts.hasAudio };
-      local.set(id, entry);
-      return entry;
+      const fetched = (async () => {
+        const file = path.join(work, `media-${found.id}`);
+        await copyToFile(deps.storage, found.storage_key, file);
+        const facts = await probeMedia(deps.tools, file);
+        if (!facts) throw new JobFailure(`${what}: asset ${id} can no longer be read as ${kind}.`);
+        return { file, hasAudio: facts.hasAudio };
+      })();
+      local.set(id, fetched);
+      return fetched;
     };
 
-    const layers: (StillLayer | ClipLayer)[] = [];
     const stills = layout.layers.filter((l) => l.kind !== 'video').length;
     const owned = await ownedImages(
       deps.pool,
@@ -133,7 +146,12 @@ export async function exportVideo(
       layout.layers.flatMap((l) => (l.kind === 'image' ? [l.asset_id] : [])),
     );
     let drawn = 0;
-    for (const [i, layer] of layout.layers.entries()) {
+    if (stills) await report(0.02, 'rendering_overlays');
+    // Media is copied and probed while the stills are drawn (in the render threads).
+    const prepare = async (
+      layer: VideoLayer,
+      i: number,
+    ): Promise<StillLayer | ClipLayer | undefined> => {
       const timing = {
         startS: layer.start_s,
         endS: layer.end_s ?? duration,
@@ -142,7 +160,7 @@ export async function exportVideo(
       };
       if (layer.kind === 'video') {
         const clip = await fetchMedia(layer.asset_id, 'video', layerName(layer, i));
-        layers.push({
+        return {
           type: 'clip',
           ...timing,
           file: clip.file,
@@ -151,40 +169,45 @@ export async function exportVideo(
           volume: layer.volume,
           muted: layer.muted,
           hasAudio: clip.hasAudio,
-        });
-        continue;
+        };
       }
-      if (drawn === 0) await report(0.02, 'rendering_overlays');
-      const still = stillOf(layer);
-      const png = await drawPage(
+      // Drawn cut to its pixels: ffmpeg decodes and blends a still on every frame it shows.
+      const { png, box } = await drawPage(
         deps,
         owned,
-        { layers: [still] },
-        {
-          width,
-          height,
-          bg: '#00000000',
-        },
+        { layers: [stillOf(layer)] },
+        { width, height, bg: '#00000000', cut: true },
       ).catch((err: unknown) => {
         throw new JobFailure(
           `${layerName(layer, i)} could not be drawn: ${(err as Error).message}`,
         );
       });
-      const file = path.join(work, `still-${i}.png`);
-      await pipeline([png], createWriteStream(file));
-      layers.push({ type: 'still', ...timing, file });
       drawn++;
       await report(0.02 + 0.08 * (drawn / stills), 'rendering_overlays');
-    }
-    const audio = layout.audio
-      ? {
-          file: (await fetchMedia(layout.audio.asset_id, 'audio', 'The audio track')).file,
-          startS: layout.audio.start_s,
-          volume: layout.audio.volume,
-          fadeInS: layout.audio.fade_in_s,
-          fadeOutS: layout.audio.fade_out_s,
-        }
-      : undefined;
+      if (!box || box.width === 0) return undefined;
+      const file = path.join(work, `still-${i}.png`);
+      await pipeline([png], createWriteStream(file));
+      return { type: 'still', ...timing, file, box };
+    };
+    const [prepared, audioFile] = await Promise.all([
+      allSettled(layout.layers.map(prepare)),
+      allSettled([
+        layout.audio
+          ? fetchMedia(layout.audio.asset_id, 'audio', 'The audio track')
+          : Promise.resolve(undefined),
+      ]),
+    ]).then(([layers, [audio]]) => [layers, audio] as const);
+    const layers = prepared.filter((l) => l !== undefined);
+    const audio =
+      layout.audio && audioFile
+        ? {
+            file: audioFile.file,
+            startS: layout.audio.start_s,
+            volume: layout.audio.volume,
+            fadeInS: layout.audio.fade_in_s,
+            fadeOutS: layout.audio.fade_out_s,
+          }
+        : undefined;
     const composition: VideoComposition = {
       width,
       height,
@@ -203,6 +226,7 @@ export async function exportVideo(
     await runMediaTool(deps.tools.ffmpegPath, composeArgs(composition, output, safeInput), {
       timeoutMs: deps.encodeTimeoutMs,
       maxOutputBytes: 64 * 1024 * 1024,
+      nice: 10,
       onStdout: (chunk) => {
         progressText = (progressText + chunk.toString()).slice(-4096);
         const done = progressOf(progressText, duration);

@@ -5,6 +5,7 @@
 // demuxers only, and is killed when it overruns its time limit.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { setPriority } from 'node:os';
 
 export type MediaTools = {
   /** The ffmpeg binary: FFMPEG_PATH, or the one from @ffmpeg-installer. */
@@ -89,11 +90,20 @@ export function runMediaTool(
     maxOutputBytes: number;
     /** Sees stdout as it comes (ffmpeg's `-progress pipe:1` lines). */
     onStdout?: (chunk: Buffer) => void;
+    /** A niceness to run at (a long encode yields the cores to deliveries and the API). */
+    nice?: number;
   },
 ): Promise<Buffer> {
   const tool = binary.split(/[\\/]/).at(-1) ?? binary;
   return new Promise((resolve, reject) => {
     const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    if (limits.nice && child.pid !== undefined) {
+      try {
+        setPriority(child.pid, limits.nice);
+      } catch {
+        // Already gone: its exit is reported below.
+      }
+    }
     const out: Buffer[] = [];
     let outBytes = 0;
     let stderr = '';

@@ -14,7 +14,12 @@ import { THUMBNAIL_ATTEMPTS } from '../../core/assets/service.ts';
 import { ConfigError, loadConfig } from '../../core/config.ts';
 import { videoFrame } from '../../core/media/frame.ts';
 import { probeMedia } from '../../core/media/probe.ts';
-import { MediaToolFailed, type MediaTools, mediaTools } from '../../core/media/tools.ts';
+import {
+  MediaToolFailed,
+  type MediaTools,
+  mediaTools,
+  runMediaTool,
+} from '../../core/media/tools.ts';
 import { connectMcp } from '../support/mcpClient.ts';
 import { testPatternVideo } from '../support/noiseVideo.ts';
 import { call } from '../support/server.ts';
@@ -225,6 +230,20 @@ describe('the time limit', () => {
     } finally {
       await close();
     }
+  });
+});
+
+describe('niceness', () => {
+  it('runs a tool asked to be nice at that niceness (video encodes yield to deliveries)', async () => {
+    // The shell reads its niceness after a pause, well after the spawn set it.
+    const run = (nice?: number) =>
+      runMediaTool('/bin/sh', ['-c', 'sleep 0.3; nice'], {
+        timeoutMs: 10_000,
+        maxOutputBytes: 100,
+        nice,
+      }).then((out) => Number(out.toString().trim()));
+    expect(await run()).toBe(0);
+    expect(await run(10)).toBe(10);
   });
 });
 

@@ -9,7 +9,7 @@ import { PNG } from 'pngjs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { Layer, type LayerInput } from '../../core/designs/layout.ts';
-import { renderPage } from '../../render/canvas.ts';
+import { renderPage, renderPng } from '../../render/canvas.ts';
 import { wrapText } from '../../render/text.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -329,5 +329,41 @@ describe('a reference design', () => {
     const reference = PNG.sync.read(readFileSync(path.join(HERE, 'reference/launch.png')));
     const diff = pixelmatch(img.data, reference.data, undefined, 400, 400, { threshold: 0.1 });
     expect(diff).toBeLessThan(400 * 400 * 0.005);
+  });
+});
+
+describe('renderPng with cut (video stills)', () => {
+  const cut = (layers: LayerInput[]) =>
+    renderPng({
+      width: 400,
+      height: 300,
+      bg: '#00000000',
+      layers: layers.map((l) => Layer.parse(l)),
+      images: new Map(),
+      cut: true,
+    });
+
+  it('answers only the drawn pixels and where they sit, pixel for pixel', async () => {
+    const { png, box } = await cut([
+      { kind: 'shape', shape: 'rect', x: 40, y: 50, w: 100, h: 60, fill: '#ff0000' },
+      { kind: 'shape', shape: 'rect', x: 300, y: 200, w: 20, h: 30, fill: '#0000ff' },
+    ]);
+    expect(box).toEqual({ left: 40, top: 50, width: 280, height: 180 });
+    const img = PNG.sync.read(png);
+    expect([img.width, img.height]).toEqual([280, 180]);
+    expect([...img.data.subarray(0, 4)]).toEqual([255, 0, 0, 255]);
+    const last = (img.width * img.height - 1) * 4;
+    expect([...img.data.subarray(last, last + 4)]).toEqual([0, 0, 255, 255]);
+    // Between the two shapes nothing is drawn.
+    const gap = (img.width * 100 + 150) * 4;
+    expect(img.data[gap + 3]).toBe(0);
+  });
+
+  it('answers an empty box when nothing shows', async () => {
+    const { png, box } = await cut([
+      { kind: 'shape', shape: 'rect', x: 40, y: 50, w: 100, h: 60, fill: '#ff0000', opacity: 0 },
+    ]);
+    expect(box).toEqual({ left: 0, top: 0, width: 0, height: 0 });
+    expect(png.length).toBe(0);
   });
 });

@@ -30,6 +30,8 @@ let dir: string;
 let clip: string;
 let tone: string;
 let box: string;
+/** Where the still square sits in the frame. */
+const BOX = { left: 40, top: 40, width: 100, height: 100 };
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'sps-video-'));
@@ -45,14 +47,8 @@ beforeAll(async () => {
   await run(tools.ffmpegPath, [
     ...['-y', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=5', tone],
   ]);
-  // A still layer: a red square in the top-left quarter of a transparent frame.
-  const square = await sharp({
-    create: { width: 100, height: 100, channels: 4, background: '#ff0000' },
-  })
-    .png()
-    .toBuffer();
-  await sharp({ create: { width: W, height: H, channels: 4, background: '#00000000' } })
-    .composite([{ input: square, left: 40, top: 40 }])
+  // A still layer: a red square, placed at BOX in the top-left quarter of the frame.
+  await sharp({ create: { width: 100, height: 100, channels: 4, background: '#ff0000' } })
     .png()
     .toFile(box);
 });
@@ -155,6 +151,7 @@ describe('composeArgs', () => {
         {
           type: 'still',
           file: box,
+          box: BOX,
           startS: 1,
           endS: 2,
           enter: { kind: 'fade', durationS: 0.2 },
@@ -191,7 +188,7 @@ describe('composeArgs', () => {
   });
 
   it('has a silent sound track when the clip is muted and there is no track', async () => {
-    const still = { type: 'still' as const, file: box, startS: 1, endS: 1.5 };
+    const still = { type: 'still' as const, file: box, box: BOX, startS: 1, endS: 1.5 };
     const { out } = await render(
       {
         width: W,
@@ -199,7 +196,10 @@ describe('composeArgs', () => {
         fps: FPS,
         durationS: 2,
         background: '#112233',
-        layers: [clipLayer({ endS: 2, muted: true }), still],
+        layers: [
+          clipLayer({ endS: 2, muted: true, enter: { kind: 'zoom_in', durationS: 0.5 } }),
+          still,
+        ],
       },
       'muted.mp4',
     );
@@ -223,9 +223,18 @@ describe('composeArgs', () => {
           {
             type: 'still',
             file: box,
+            box: BOX,
             startS: 0,
             endS: 2,
             enter: { kind: 'slide_up', durationS: 0.8 },
+          },
+          {
+            type: 'still',
+            file: box,
+            box: { ...BOX, left: 200, top: 300 },
+            startS: 0,
+            endS: 2,
+            enter: { kind: 'zoom_in', durationS: 1 },
           },
         ],
       },
@@ -235,6 +244,15 @@ describe('composeArgs', () => {
     const moving = await frameAt(out, 0.2);
     expect(pixel(moving, 90, 50)[0]).toBeLessThan(100);
     expect(pixel(await frameAt(out, 1.5), 90, 50)[0]).toBeGreaterThan(200);
+    // The zooming square (fading in as it enters) grows from its own centre: halfway its
+    // corner is still empty while its centre shows; at rest it fills its box exactly.
+    const zooming = await frameAt(out, 0.5);
+    expect(pixel(zooming, 201, 301)[0]).toBeLessThan(40);
+    expect(pixel(zooming, 250, 350)[0]).toBeGreaterThan(80);
+    const still = await frameAt(out, 1.5);
+    expect(pixel(still, 201, 301)[0]).toBeGreaterThan(200);
+    expect(pixel(still, 296, 396)[0]).toBeGreaterThan(200);
+    expect(pixel(still, 305, 405)[0]).toBeLessThan(100);
   });
 });
 
