@@ -126,16 +126,38 @@ export function explainIssue(raw: z.core.$ZodRawIssue): string | undefined {
   }
 }
 
+/**
+ * The issues of the union branch the value came closest to (the fewest issues), when every
+ * branch refused it for what it holds: a video layout with one bad layer is told about that
+ * layer, not that it is also not a Canvas layout.
+ */
+function closestBranch(issue: z.core.$ZodIssue): readonly z.core.$ZodIssue[] | undefined {
+  if (issue.code !== 'invalid_union' || issue.input === undefined) return undefined;
+  const branches = (issue as { errors?: z.core.$ZodIssue[][] }).errors ?? [];
+  // A value of the wrong type fails each branch at its root: explainIssue says it better.
+  const wrongType = (b: z.core.$ZodIssue[]) =>
+    b.some((i) => !i.path.length && i.code === 'invalid_type');
+  if (!branches.length || branches.every(wrongType)) return undefined;
+  const closest = branches.reduce((a, b) => (b.length < a.length ? b : a));
+  return closest.map((i) => ({ ...i, path: [...issue.path, ...i.path] }));
+}
+
 /** zod's issues as CONTRACT.md's validation issues, under `loc` (e.g. ['body']). */
 export function toValidationIssues(
   error: { issues: readonly z.core.$ZodIssue[] },
   loc: Loc = [],
 ): ValidationIssue[] {
-  return error.issues.map((i) => ({
-    loc: [...loc, ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))],
-    msg: i.message,
-    type: i.code,
-  }));
+  return error.issues.flatMap((i) => {
+    const branch = closestBranch(i);
+    if (branch) return toValidationIssues({ issues: branch }, loc);
+    return [
+      {
+        loc: [...loc, ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))],
+        msg: i.message,
+        type: i.code,
+      },
+    ];
+  });
 }
 
 /** Why `text` cannot be stored, if it cannot: Postgres refuses NUL, and JSON lone surrogates. */

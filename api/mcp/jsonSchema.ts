@@ -4,12 +4,30 @@
 // which an output only echoes, is summarised there instead of spelt out a second time.
 import { z } from 'zod';
 import { Layout } from '../../core/designs/layout.ts';
+import { DesignLayout } from '../../core/designs/schema.ts';
+import { VideoLayout } from '../../core/designs/videoLayout.ts';
 
 type Json = Record<string, unknown>;
 
 /** Schemas that outputs summarise: each is spelt out in full by one tool the summary names. */
 const SUMMARISED_IN_OUTPUTS = new Map<z.ZodType, string>([
   [Layout, 'A native Canvas layout: canvas, then layers or pages (as design_post takes it).'],
+  [
+    DesignLayout,
+    'A native Canvas layout, or a video layout (canvas.type "video"), as design_post takes it.',
+  ],
+]);
+
+/**
+ * Schemas that inputs describe in a sentence rather than spell out: the video timeline repeats
+ * every Canvas layer with timing keys (6 KB of tools/list). The full schema still validates
+ * each call, and its errors name the field to change.
+ */
+const SUMMARISED_IN_INPUTS = new Map<z.ZodType, string>([
+  [
+    VideoLayout,
+    'Video layout: canvas {type: "video", aspect, duration_s ≤ 180, fps 24|25|30, bg}; ≤ 160 layers: Canvas layers or {kind: "video", asset_id, clip_id, trim_start_s, fit, volume, muted}, each with start_s, end_s, enter/exit {kind: fade|slide_up|zoom_in, duration_s}; audio {asset_id, start_s, volume, fade_in_s, fade_out_s}. As get_post shows.',
+  ],
 ]);
 
 /**
@@ -33,8 +51,9 @@ export function toolJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json 
     // Marked here and replaced below: zod merges a described schema's parent into it after
     // this callback, so emptying the node here would not last.
     override: ({ zodSchema, jsonSchema }) => {
-      const summary =
-        io === 'output' && SUMMARISED_IN_OUTPUTS.get(zodSchema as unknown as z.ZodType);
+      const summary = (io === 'output' ? SUMMARISED_IN_OUTPUTS : SUMMARISED_IN_INPUTS).get(
+        zodSchema as unknown as z.ZodType,
+      );
       if (summary) (jsonSchema as Json)[SUMMARY] = summary;
     },
   }) as Json;

@@ -42,7 +42,7 @@ import {
   templateFor,
 } from './service.ts';
 import { applyVideoLayerOps, checkedVideoLayout } from './videoDesigns.ts';
-import { isVideoLayout } from './videoLayout.ts';
+import { isVideoLayout, type VideoLayout } from './videoLayout.ts';
 
 /** The new layout for a locked design, or undefined to render the current one again. */
 type LayoutChange = (
@@ -170,16 +170,34 @@ export async function editDesign(
     input.template === undefined
       ? undefined
       : templateFor(caller, input.template, [...loc, 'template']);
-  const hasLayers = input.layout?.layers !== undefined || input.layout?.pages !== undefined;
+  const hasLayers =
+    input.layout?.layers !== undefined ||
+    (input.layout !== undefined && 'pages' in input.layout && input.layout.pages !== undefined);
   return changeDesign(deps, caller, ref, {
     layoutVersion: input.layout_version,
     onlyThisPost: input.only_this_post,
     change: async (db, design, post) => {
-      if (isVideoLayout(design.layout))
-        throw conflict(
-          'video_design',
-          'This is a video design: change it with edit_layers (a whole video layout through design_post is not built yet).',
+      const video = isVideoLayout(design.layout);
+      if (input.layout && isVideoLayout(input.layout) !== video)
+        throw invalid(
+          [...loc, 'layout', 'canvas'],
+          video
+            ? 'this is a video design: give a video layout (canvas.type "video")'
+            : 'this is a Canvas design: a video layout needs a video design (use_video_template)',
         );
+      if (video) {
+        if (template)
+          throw conflict(
+            'video_design',
+            'This is a video design: Canvas templates cannot lay it out; give a whole video layout, or start from use_video_template.',
+          );
+        if (!input.layout) return undefined;
+        const layout = await checkedVideoLayout(db, caller.accountId, input.layout as VideoLayout, [
+          ...loc,
+          'layout',
+        ]);
+        return { layout: layout as unknown as Layout, template: design.template };
+      }
       if (!input.layout && !template) return undefined;
       const given =
         template && !hasLayers
@@ -189,7 +207,7 @@ export async function editDesign(
               post ? slotsFrom(post.body) : {},
               [...loc, 'template'],
             )
-          : input.layout!;
+          : (input.layout as Layout);
       const layout = await checkedLayout(db, caller.accountId, given, [...loc, 'layout']);
       return { layout, template: template?.name ?? design.template };
     },

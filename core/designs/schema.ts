@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { IdInput } from '../ids.ts';
 import { ASPECT_NAMES, Layout } from './layout.ts';
+import { VideoLayout } from './videoLayout.ts';
 
 const TemplateName = z.string().min(1).max(64).describe('A template name (list_design_templates).');
 const LayoutVersion = z
@@ -17,13 +18,20 @@ const OnlyThisPost = z
     'true: when the design is shared, this post first gets its own copy and only it changes.',
   );
 
+/** A whole layout: a Canvas layout, or a video timeline (`canvas.type: "video"`). */
+export const DesignLayout = z
+  .union([Layout, VideoLayout])
+  .describe(
+    'The whole new layout (a replacement, never a merge): a Canvas layout, or for a video design a video layout (canvas.type "video").',
+  );
+
 /** PATCH /v1/posts/{id}/design. Nothing given re-renders the current layout (a retry). */
 export const DesignEditInput = z
   .object({
     template: TemplateName.optional().describe(
       'Re-lay the design from this template (slots filled from the post copy), unless layout has layers.',
     ),
-    layout: Layout.optional().describe('The whole new layout (a replacement, never a merge).'),
+    layout: DesignLayout.optional(),
     layout_version: LayoutVersion.optional(),
     only_this_post: OnlyThisPost,
   })
@@ -36,7 +44,7 @@ export const DesignState = z.object({
   post_id: z.string().nullable().describe('The post edited, when the edit went through one.'),
   template: z.string(),
   layout_version: z.number().int(),
-  layout: Layout,
+  layout: DesignLayout,
   linked_post_ids: z
     .array(z.string())
     .describe('Unpublished posts that show this design (they all changed).'),

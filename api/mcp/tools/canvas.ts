@@ -2,10 +2,10 @@
 // of core/designs/: templates.ts, standalone.ts, edit.ts (shared with PATCH /v1/posts/{id}/design).
 import { z } from 'zod';
 import { editDesign, editLayers } from '../../../core/designs/edit.ts';
-import { Layout } from '../../../core/designs/layout.ts';
 import {
   CreateDesignInput,
   DesignId,
+  DesignLayout,
   DesignRef,
   DesignState,
   EditLayersInput,
@@ -76,12 +76,12 @@ export const CANVAS_TOOLS = [
     name: 'design_post',
     title: 'Replace a design layout',
     description:
-      "Replaces the whole layout of a post's design (not a merge) and re-renders it. Give the layout_version you read (get_layers or get_post); a stale one is refused: re-read, reapply your change, resubmit. A shared design changes for every unpublished post that shows it; only_this_post: true gives this post its own copy first. Use this tool when you need to: redo a design wholesale. For small changes prefer edit_layers.",
+      "Replaces the whole layout (Canvas or video, not a merge) of a post's design and re-renders it. Give the layout_version you read (get_layers or get_post); a stale one is refused: re-read, reapply your change, resubmit. A shared design changes for every unpublished post that shows it; only_this_post: true gives this post its own copy first. Use this tool when you need to: redo a design wholesale. For small changes prefer edit_layers.",
     input: z
       .object({
         post_id: PostId.optional().describe('The post whose design to replace.'),
         design_id: DesignId.optional().describe('Or a design id (e.g. from create_design).'),
-        layout: Layout,
+        layout: DesignLayout,
         layout_version: z.number().int().min(1).describe('The layout_version you read.'),
         only_this_post: z.boolean().default(false),
       })
