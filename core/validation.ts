@@ -132,9 +132,10 @@ export function explainIssue(raw: z.core.$ZodRawIssue): string | undefined {
  * layer, not that it is also not a Canvas layout.
  */
 function closestBranch(issue: z.core.$ZodIssue): readonly z.core.$ZodIssue[] | undefined {
-  if (issue.code !== 'invalid_union' || issue.input === undefined) return undefined;
+  if (issue.code !== 'invalid_union') return undefined;
   const branches = (issue as { errors?: z.core.$ZodIssue[][] }).errors ?? [];
-  // A value of the wrong type fails each branch at its root: explainIssue says it better.
+  // A value of the wrong type (or none) fails each branch at its root: explainIssue says it
+  // better. (A finished issue carries no input to tell those apart by.)
   const wrongType = (b: z.core.$ZodIssue[]) =>
     b.some((i) => !i.path.length && i.code === 'invalid_type');
   if (!branches.length || branches.every(wrongType)) return undefined;
