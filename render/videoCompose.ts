@@ -105,10 +105,10 @@ function zoomIn(box: Box, frames: number, fps: number): string[] {
 }
 
 /**
- * The ffmpeg arguments that render `c` into `output` (an mp4 path), writing `-progress`
- * key=value lines to stdout. `safeInput` opens user media (clips, the audio track).
+ * The inputs and filters that draw the composition's picture, ending at `base`, with the
+ * labels of the clips' sound (`audio`) and the number of inputs used.
  */
-export function composeArgs(c: VideoComposition, output: string, safeInput: SafeInput): string[] {
+function pictureGraph(c: VideoComposition, safeInput: SafeInput) {
   const args: string[] = ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error'];
   const filters: string[] = [];
   const audio: string[] = [];
@@ -181,6 +181,17 @@ export function composeArgs(c: VideoComposition, output: string, safeInput: Safe
     const { x, y } = position(layer, box, c.height);
     overlay(main, x, y, restFromS, layer.endS);
   });
+  return { args, filters, audio, base, inputs: input };
+}
+
+/**
+ * The ffmpeg arguments that render `c` into `output` (an mp4 path), writing `-progress`
+ * key=value lines to stdout. `safeInput` opens user media (clips, the audio track).
+ */
+export function composeArgs(c: VideoComposition, output: string, safeInput: SafeInput): string[] {
+  const { args, filters, audio, base, inputs } = pictureGraph(c, safeInput);
+  let input = inputs;
+  const dur = n(c.durationS);
 
   if (c.audio) {
     const a = c.audio;
@@ -245,6 +256,38 @@ export function composeArgs(c: VideoComposition, output: string, safeInput: Safe
     '-nostats',
     output,
   );
+  return args;
+}
+
+/**
+ * The frame of the composition at `timeS` as it shows at rest: the layers whose window holds
+ * that time, without their motions, and each clip's picture at that time (silent).
+ */
+export function frameAt(c: VideoComposition, timeS: number): VideoComposition {
+  const frame = 1 / c.fps;
+  const layers = c.layers
+    .filter((l) => l.startS <= timeS && timeS < l.endS)
+    .map((l) => {
+      const still = { ...l, startS: 0, endS: frame, enter: undefined, exit: undefined };
+      return l.type === 'clip'
+        ? { ...still, trimStartS: l.trimStartS + (timeS - l.startS), muted: true }
+        : still;
+    });
+  return { ...c, durationS: frame, layers, audio: undefined };
+}
+
+/** The ffmpeg arguments that write the frame at `timeS` as a JPEG `width` pixels wide. */
+export function posterArgs(
+  c: VideoComposition,
+  timeS: number,
+  width: number,
+  output: string,
+  safeInput: SafeInput,
+): string[] {
+  const { args, filters, base } = pictureGraph(frameAt(c, timeS), safeInput);
+  filters.push(`[${base}]scale=${width}:-2,format=yuvj420p[poster]`);
+  args.push('-filter_complex', filters.join(';'), '-map', '[poster]', '-frames:v', '1');
+  args.push('-q:v', '4', '-f', 'image2', output);
   return args;
 }
 

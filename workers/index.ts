@@ -27,6 +27,7 @@ import { cleanupSessions } from './cleanupSessions.ts';
 import { cleanupUploads } from './cleanupUploads.ts';
 import { deliverWebhookTask } from './deliverWebhook.ts';
 import { exportVideoTask } from './exportVideo.ts';
+import { previewVideoTask } from './previewVideo.ts';
 import { publishPost } from './publishPost.ts';
 import { reconcile } from './reconcile.ts';
 import { renderDesign } from './renderDesign.ts';
@@ -78,23 +79,27 @@ export function taskList(deps: {
   const tools =
     deps.tools ??
     mediaTools({ ffmpegPath: undefined, ffprobePath: undefined, ffmpegTimeoutMs: 60_000 });
+  const video = storage &&
+    renderer &&
+    images && {
+      pool: deps.pool,
+      storage,
+      renderer,
+      images,
+      tools,
+      encodeTimeoutMs: deps.exportTimeoutMs ?? DEFAULT_EXPORT_TIMEOUT_MS,
+    };
   return {
     [TASK.cleanupSessions]: cleanupSessions(deps.pool),
     [TASK.reconcile]: reconcile(deps.pool),
     [TASK.publishPost]: publishPost(deps),
     [TASK.deliverWebhook]: deliverWebhookTask(deps),
     ...(storage ? { [TASK.cleanupUploads]: cleanupUploads({ pool: deps.pool, storage }) } : {}),
-    ...(storage && renderer && images
+    ...(storage && renderer && images && video
       ? {
           [TASK.renderDesign]: renderDesign({ pool: deps.pool, storage, renderer, images }),
-          [TASK.exportVideo]: exportVideoTask({
-            pool: deps.pool,
-            storage,
-            renderer,
-            images,
-            tools,
-            encodeTimeoutMs: deps.exportTimeoutMs ?? DEFAULT_EXPORT_TIMEOUT_MS,
-          }),
+          [TASK.exportVideo]: exportVideoTask(video),
+          [TASK.previewVideo]: previewVideoTask(video),
         }
       : {}),
   };

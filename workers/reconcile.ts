@@ -1,8 +1,9 @@
 // Every minute: work a killed worker left half done, with no attempt to come, is ended with
-// a reason (posts left `publishing`, client jobs), so nothing waits forever.
+// a reason (posts left `publishing`, client jobs), so nothing waits forever; poster frames
+// past their hour are deleted.
 import type { Task } from 'graphile-worker';
 import type { Pool } from '../core/db/pool.ts';
-import { failAbandonedJobs } from '../core/jobs/service.ts';
+import { deleteOldPreviews, failAbandonedJobs } from '../core/jobs/service.ts';
 import { CronPayload } from '../core/jobs/tasks.ts';
 import { failAbandonedPublications } from '../core/posts/publication.ts';
 
@@ -14,4 +15,5 @@ export const reconcile =
     if (publications) helpers.logger.warn(`failed ${publications} abandoned publications`);
     const jobs = await failAbandonedJobs(pool);
     if (jobs) helpers.logger.warn(`failed ${jobs} abandoned jobs`);
+    await deleteOldPreviews(pool);
   };

@@ -2,8 +2,9 @@
 // 422 body, the MCP inputSchema and the OpenAPI document are built from.
 import { z } from 'zod';
 import { IdInput } from '../ids.ts';
+import { MAX_PREVIEW_TIMES } from '../jobs/tasks.ts';
 import { ASPECT_NAMES, Layout } from './layout.ts';
-import { VideoLayout } from './videoLayout.ts';
+import { MAX_VIDEO_SECONDS, VideoLayout } from './videoLayout.ts';
 
 const TemplateName = z.string().min(1).max(64).describe('A template name (list_design_templates).');
 const LayoutVersion = z
@@ -180,7 +181,13 @@ export const PreviewInput = z
   .object({
     post_id: PostId.optional(),
     design_id: DesignId.optional(),
-    page: z.number().int().min(0).default(0).describe('Page to preview (0-based).'),
+    page: z.number().int().min(0).default(0).describe('Page (0-based).'),
+    times: z
+      .array(z.number().min(0).max(MAX_VIDEO_SECONDS))
+      .min(1)
+      .max(MAX_PREVIEW_TIMES, `at most ${MAX_PREVIEW_TIMES} times`)
+      .optional()
+      .describe('Video: seconds, a frame each (default [0]).'),
   })
   .strict()
   .refine(...oneTarget);

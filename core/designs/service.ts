@@ -8,11 +8,19 @@ import { findOwnedAssets } from '../assets/db.ts';
 import { assetContentUrl } from '../assets/service.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
-import { DomainError, invalid, ValidationFailed, type ValidationIssue } from '../errors.ts';
+import {
+  conflict,
+  DomainError,
+  invalid,
+  notFound,
+  ValidationFailed,
+  type ValidationIssue,
+} from '../errors.ts';
+import { isId } from '../ids.ts';
 import type { Platform } from '../platforms/capabilities.ts';
-import { unpublishedPostsOf } from '../posts/db.ts';
+import { designIdOfPost, unpublishedPostsOf } from '../posts/db.ts';
 import { inferKind, platformFitIssues } from '../posts/platformFit.ts';
-import { type DesignRow, renderedPages } from './db.ts';
+import { type DesignRow, findDesign, renderedPages } from './db.ts';
 import {
   type Aspect,
   assignCids,
@@ -22,7 +30,7 @@ import {
   pagesOf,
 } from './layout.ts';
 import { type RenderWaits, waitForRender, withRenderSlot } from './renderWaits.ts';
-import type { DesignState } from './schema.ts';
+import type { DesignRef, DesignState } from './schema.ts';
 import { layoutFromTemplate, slotsOf, TEMPLATES, type Template } from './templates.ts';
 import { isVideoLayout } from './videoLayout.ts';
 
@@ -36,6 +44,27 @@ export type DesignDeps = {
   renders: RenderWaits;
   renderWaitMs?: number;
 };
+
+/** The account's design, named directly or through a post that shows it. */
+export async function resolveDesign(
+  db: Queryable,
+  caller: DesignCaller,
+  ref: DesignRef,
+): Promise<DesignRow> {
+  let designId = ref.design_id;
+  if (ref.post_id !== undefined) {
+    const post = isId(ref.post_id)
+      ? await designIdOfPost(db, caller.accountId, ref.post_id)
+      : undefined;
+    if (!post) throw notFound('Post');
+    if (!post.design_id) throw conflict('no_design', 'This post has no native design.');
+    designId = post.design_id;
+  }
+  const design =
+    designId && isId(designId) ? await findDesign(db, caller.accountId, designId) : undefined;
+  if (!design) throw notFound('Design');
+  return design;
+}
 
 /** How long the API waits for a render before answering with `render_error`. */
 export const RENDER_WAIT_MS = 15_000;

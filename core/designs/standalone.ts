@@ -6,14 +6,13 @@ import { storageKeyOf } from '../assets/db.ts';
 import { signAssetUrl } from '../assets/signedUrls.ts';
 import { findOwnedBrandByUuid } from '../brands/db.ts';
 import { type Queryable, withTransaction } from '../db/pool.ts';
-import { conflict, notFound } from '../errors.ts';
-import { isId } from '../ids.ts';
+import { conflict, invalid, notFound } from '../errors.ts';
 import { enqueueRender } from '../jobs/tasks.ts';
-import { designIdOfPost } from '../posts/db.ts';
 import { readAll, type Storage } from '../storage/storage.ts';
-import { type DesignRow, findDesign, insertDesign } from './db.ts';
+import { findDesign, insertDesign } from './db.ts';
 import { layerFrame, layerSummary } from './layerSummary.ts';
 import { ASPECTS, Layout, pagesOf } from './layout.ts';
+import { withRenderSlot } from './renderWaits.ts';
 import type { CreateDesignInput, DesignRef, DesignState, LayersView } from './schema.ts';
 import {
   checkedLayout,
@@ -22,10 +21,12 @@ import {
   designState,
   pagePaths,
   renderAndWait,
+  resolveDesign,
   templateFor,
 } from './service.ts';
 import { layoutFromTemplate } from './templates.ts';
 import { videoLayers } from './videoDesigns.ts';
+import { type JobDeps, previewVideo } from './videoJobs.ts';
 import { isVideoLayout } from './videoLayout.ts';
 
 /** MCP create_design: a design master for a brand, rendered, with no post and no schedule. */
@@ -63,27 +64,6 @@ async function storeDesign(deps: DesignDeps, caller: DesignCaller, input: Create
   });
 }
 
-/** The account's design, named directly or through a post that shows it. */
-export async function resolveDesign(
-  db: Queryable,
-  caller: DesignCaller,
-  ref: DesignRef,
-): Promise<DesignRow> {
-  let designId = ref.design_id;
-  if (ref.post_id !== undefined) {
-    const post = isId(ref.post_id)
-      ? await designIdOfPost(db, caller.accountId, ref.post_id)
-      : undefined;
-    if (!post) throw notFound('Post');
-    if (!post.design_id) throw conflict('no_design', 'This post has no native design.');
-    designId = post.design_id;
-  }
-  const design =
-    designId && isId(designId) ? await findDesign(db, caller.accountId, designId) : undefined;
-  if (!design) throw notFound('Design');
-  return design;
-}
-
 /** MCP get_layers: index, cid, kind, a short summary and the frame of every layer. */
 export async function getLayers(
   db: Queryable,
@@ -119,22 +99,40 @@ export const PREVIEW_WIDTH = 480;
 export type Preview = {
   design_id: string;
   layout_version: number;
-  page: number;
-  pages: number;
-  media_path: string;
+  /** A Canvas design's page shown, and how many it has. */
+  page: number | null;
+  pages: number | null;
+  /** A video design's times shown, one frame each. */
+  times: number[] | null;
+  media_path: string | null;
   preview_url: string | null;
-  /** The page scaled to PREVIEW_WIDTH, as JPEG. */
-  image: Buffer;
+  /** The page, or each frame, PREVIEW_WIDTH wide, as JPEG. */
+  images: Buffer[];
 };
 
-/** MCP preview_design: the current layout's rendered page, scaled down. */
+/**
+ * MCP preview_design: the current layout's rendered page, scaled down; for a video design,
+ * its poster frames at `times`.
+ */
 export async function previewDesign(
-  deps: DesignDeps & { storage: Storage; urlKey?: Buffer },
+  deps: DesignDeps & JobDeps & { storage: Storage },
   caller: DesignCaller,
   ref: DesignRef,
-  page: number,
+  show: { page: number; times?: number[] },
 ): Promise<Preview> {
   const design = await resolveDesign(deps.pool, caller, ref);
+  const head = { design_id: design.id, layout_version: design.layout_version };
+  if (isVideoLayout(design.layout)) {
+    // Poster frames take a render slot like any design operation that waits for drawing.
+    const { times, frames } = await withRenderSlot(deps.renders, caller.accountId, () =>
+      previewVideo(deps, caller, design, show.times ?? [0]),
+    );
+    const none = { page: null, pages: null, media_path: null, preview_url: null };
+    return { ...head, ...none, times, images: frames };
+  }
+  if (show.times)
+    throw invalid(['times'], 'times are for video designs; a Canvas design previews a page');
+  const { page } = show;
   const { pageIds, error } = await renderAndWait(deps, caller.accountId, async () => ({ design }));
   if (error) throw conflict('render_failed', error);
   const pageId = pageIds[page];
@@ -143,13 +141,13 @@ export async function previewDesign(
   const png = await readAll(deps.storage, (await storageKeyOf(deps.pool, pageId))!);
   const image = await sharp(png).resize({ width: PREVIEW_WIDTH }).jpeg({ quality: 80 }).toBuffer();
   return {
-    design_id: design.id,
-    layout_version: design.layout_version,
+    ...head,
     page,
     pages: pageIds.length,
+    times: null,
     media_path: pagePaths(deps, [pageId])[0]!,
     preview_url: deps.urlKey ? signAssetUrl(deps.publicBaseUrl, deps.urlKey, pageId) : null,
-    image,
+    images: [image],
   };
 }
 

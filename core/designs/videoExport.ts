@@ -29,7 +29,7 @@ import { probeMedia } from '../media/probe.ts';
 import { MediaToolFailed, type MediaTools, runMediaTool, safeInput } from '../media/tools.ts';
 import { attachToUnpublishedPostsOf, detachFromUnpublishedPostsOf } from '../posts/db.ts';
 import type { Storage } from '../storage/storage.ts';
-import { designById } from './db.ts';
+import { type DesignRow, designById } from './db.ts';
 import type { Layer } from './layout.ts';
 import { ownedImages, type PageImageCache } from './pageImages.ts';
 import { drawPage } from './renderJob.ts';
@@ -88,6 +88,152 @@ function stillOf(layer: Exclude<VideoLayer, { kind: 'video' }>): Layer {
   return still as Layer;
 }
 
+/** The design an export or preview was asked for, as it still is; why not, if it changed. */
+export async function requestedVideo(
+  pool: Pool,
+  request: ExportRequest,
+): Promise<{ design: DesignRow; layout: VideoLayout }> {
+  const design = await designById(pool, request.design_id);
+  if (!design) throw new JobFailure('The design was deleted before its job ran.');
+  if (design.layout_version !== request.layout_version)
+    throw new JobFailure(
+      `The design changed while waiting (layout_version ${design.layout_version} now, ${request.layout_version} asked for); ask again.`,
+    );
+  if (!isVideoLayout(design.layout)) throw new JobFailure('The design is not a video.');
+  return { design, layout: design.layout as VideoLayout };
+}
+
+/**
+ * The design as ffmpeg composes it, in `work`: its clips and audio track copied there and
+ * probed, each still layer drawn (cut to its pixels) beside them. With `at` (a preview's
+ * times), only the layers shown at one of those times, and no sound.
+ */
+export async function prepareComposition(
+  deps: VideoExportDeps,
+  design: DesignRow,
+  whole: VideoLayout,
+  work: string,
+  report: ProgressReport,
+  at?: readonly number[],
+): Promise<VideoComposition> {
+  const { width, height } = VIDEO_ASPECTS[whole.canvas.aspect];
+  const duration = whole.canvas.duration_s;
+  const shown = (l: VideoLayer) =>
+    !at || at.some((t) => l.start_s <= t && t < (l.end_s ?? duration));
+  // Layers keep their index (errors name it); a layer not shown is left undrawn.
+  const layout = {
+    ...whole,
+    layers: whole.layers.map((l) => (shown(l) ? l : undefined)),
+    audio: at ? undefined : whole.audio,
+  };
+  await report(0, 'fetching_media');
+  const mediaIds = [
+    ...layout.layers.flatMap((l) => (l?.kind === 'video' ? [l.asset_id] : [])),
+    ...(layout.audio ? [layout.audio.asset_id] : []),
+  ];
+  const media = new Map(
+    (await mediaStorageKeys(deps.pool, design.account_id, mediaIds)).map((m) => [m.id, m]),
+  );
+  // Each asset is copied and probed once, however many layers name it.
+  const local = new Map<string, Promise<{ file: string; hasAudio: boolean }>>();
+  const fetchMedia = async (id: string, kind: 'video' | 'audio', what: string) => {
+    const found = media.get(id);
+    if (!found || found.kind !== kind)
+      throw new JobFailure(
+        `${what} names ${kind} asset ${id}, which no longer exists or is not a ${kind}; replace it (edit_layers with asset_id) and export again.`,
+      );
+    const known = local.get(id);
+    if (known) return known;
+    const fetched = (async () => {
+      const file = path.join(work, `media-${found.id}`);
+      await copyToFile(deps.storage, found.storage_key, file);
+      const facts = await probeMedia(deps.tools, file);
+      if (!facts) throw new JobFailure(`${what}: asset ${id} can no longer be read as ${kind}.`);
+      return { file, hasAudio: facts.hasAudio };
+    })();
+    local.set(id, fetched);
+    return fetched;
+  };
+
+  const stills = layout.layers.filter((l) => l && l.kind !== 'video').length;
+  const owned = await ownedImages(
+    deps.pool,
+    design.account_id,
+    layout.layers.flatMap((l) => (l?.kind === 'image' ? [l.asset_id] : [])),
+  );
+  let drawn = 0;
+  if (stills) await report(0.02, 'rendering_overlays');
+  // Media is copied and probed while the stills are drawn (in the render threads).
+  const prepare = async (
+    layer: VideoLayer | undefined,
+    i: number,
+  ): Promise<StillLayer | ClipLayer | undefined> => {
+    if (!layer) return undefined;
+    const timing = {
+      startS: layer.start_s,
+      endS: layer.end_s ?? duration,
+      enter: layer.enter && { kind: layer.enter.kind, durationS: layer.enter.duration_s },
+      exit: layer.exit && { kind: layer.exit.kind, durationS: layer.exit.duration_s },
+    };
+    if (layer.kind === 'video') {
+      const clip = await fetchMedia(layer.asset_id, 'video', layerName(layer, i));
+      return {
+        type: 'clip',
+        ...timing,
+        file: clip.file,
+        trimStartS: layer.trim_start_s,
+        fit: layer.fit,
+        volume: layer.volume,
+        muted: layer.muted,
+        hasAudio: clip.hasAudio,
+      };
+    }
+    // Drawn cut to its pixels: ffmpeg decodes and blends a still on every frame it shows.
+    const { png, box } = await drawPage(
+      deps,
+      owned,
+      { layers: [stillOf(layer)] },
+      { width, height, bg: '#00000000', cut: true },
+    ).catch((err: unknown) => {
+      throw new JobFailure(`${layerName(layer, i)} could not be drawn: ${(err as Error).message}`);
+    });
+    drawn++;
+    await report(0.02 + 0.08 * (drawn / stills), 'rendering_overlays');
+    if (!box || box.width === 0) return undefined;
+    const file = path.join(work, `still-${i}.png`);
+    await pipeline([png], createWriteStream(file));
+    return { type: 'still', ...timing, file, box };
+  };
+  const [prepared, audioFile] = await Promise.all([
+    allSettled(layout.layers.map(prepare)),
+    allSettled([
+      layout.audio
+        ? fetchMedia(layout.audio.asset_id, 'audio', 'The audio track')
+        : Promise.resolve(undefined),
+    ]),
+  ]).then(([layers, [audio]]) => [layers, audio] as const);
+  const layers = prepared.filter((l) => l !== undefined);
+  const audio =
+    layout.audio && audioFile
+      ? {
+          file: audioFile.file,
+          startS: layout.audio.start_s,
+          volume: layout.audio.volume,
+          fadeInS: layout.audio.fade_in_s,
+          fadeOutS: layout.audio.fade_out_s,
+        }
+      : undefined;
+  return {
+    width,
+    height,
+    fps: layout.canvas.fps,
+    durationS: duration,
+    background: layout.canvas.bg,
+    layers,
+    audio,
+  };
+}
+
 /**
  * Runs one export. Throws JobFailure for what the user must change (a deleted asset, a
  * changed design, the quota); other errors are the job runner's to retry.
@@ -97,127 +243,13 @@ export async function exportVideo(
   request: ExportRequest,
   report: ProgressReport,
 ): Promise<ExportResult> {
-  const design = await designById(deps.pool, request.design_id);
-  if (!design) throw new JobFailure('The design was deleted before its export finished.');
-  if (design.layout_version !== request.layout_version)
-    throw new JobFailure(
-      `The design changed while waiting (layout_version ${design.layout_version} now, ${request.layout_version} asked for); export it again.`,
-    );
-  if (!isVideoLayout(design.layout)) throw new JobFailure('The design is not a video.');
-  const layout = design.layout as VideoLayout;
+  const { design, layout } = await requestedVideo(deps.pool, request);
   const { width, height } = VIDEO_ASPECTS[layout.canvas.aspect];
   const duration = layout.canvas.duration_s;
 
   const work = await mkdtemp(path.join(os.tmpdir(), 'sps-export-'));
   try {
-    await report(0, 'fetching_media');
-    const mediaIds = [
-      ...layout.layers.flatMap((l) => (l.kind === 'video' ? [l.asset_id] : [])),
-      ...(layout.audio ? [layout.audio.asset_id] : []),
-    ];
-    const media = new Map(
-      (await mediaStorageKeys(deps.pool, design.account_id, mediaIds)).map((m) => [m.id, m]),
-    );
-    // Each asset is copied and probed once, however many layers name it.
-    const local = new Map<string, Promise<{ file: string; hasAudio: boolean }>>();
-    const fetchMedia = async (id: string, kind: 'video' | 'audio', what: string) => {
-      const found = media.get(id);
-      if (!found || found.kind !== kind)
-        throw new JobFailure(
-          `${what} names ${kind} asset ${id}, which no longer exists or is not a ${kind}; replace it (edit_layers with asset_id) and export again.`,
-        );
-      const known = local.get(id);
-      if (known) return known;
-      const fetched = (async () => {
-        const file = path.join(work, `media-${found.id}`);
-        await copyToFile(deps.storage, found.storage_key, file);
-        const facts = await probeMedia(deps.tools, file);
-        if (!facts) throw new JobFailure(`${what}: asset ${id} can no longer be read as ${kind}.`);
-        return { file, hasAudio: facts.hasAudio };
-      })();
-      local.set(id, fetched);
-      return fetched;
-    };
-
-    const stills = layout.layers.filter((l) => l.kind !== 'video').length;
-    const owned = await ownedImages(
-      deps.pool,
-      design.account_id,
-      layout.layers.flatMap((l) => (l.kind === 'image' ? [l.asset_id] : [])),
-    );
-    let drawn = 0;
-    if (stills) await report(0.02, 'rendering_overlays');
-    // Media is copied and probed while the stills are drawn (in the render threads).
-    const prepare = async (
-      layer: VideoLayer,
-      i: number,
-    ): Promise<StillLayer | ClipLayer | undefined> => {
-      const timing = {
-        startS: layer.start_s,
-        endS: layer.end_s ?? duration,
-        enter: layer.enter && { kind: layer.enter.kind, durationS: layer.enter.duration_s },
-        exit: layer.exit && { kind: layer.exit.kind, durationS: layer.exit.duration_s },
-      };
-      if (layer.kind === 'video') {
-        const clip = await fetchMedia(layer.asset_id, 'video', layerName(layer, i));
-        return {
-          type: 'clip',
-          ...timing,
-          file: clip.file,
-          trimStartS: layer.trim_start_s,
-          fit: layer.fit,
-          volume: layer.volume,
-          muted: layer.muted,
-          hasAudio: clip.hasAudio,
-        };
-      }
-      // Drawn cut to its pixels: ffmpeg decodes and blends a still on every frame it shows.
-      const { png, box } = await drawPage(
-        deps,
-        owned,
-        { layers: [stillOf(layer)] },
-        { width, height, bg: '#00000000', cut: true },
-      ).catch((err: unknown) => {
-        throw new JobFailure(
-          `${layerName(layer, i)} could not be drawn: ${(err as Error).message}`,
-        );
-      });
-      drawn++;
-      await report(0.02 + 0.08 * (drawn / stills), 'rendering_overlays');
-      if (!box || box.width === 0) return undefined;
-      const file = path.join(work, `still-${i}.png`);
-      await pipeline([png], createWriteStream(file));
-      return { type: 'still', ...timing, file, box };
-    };
-    const [prepared, audioFile] = await Promise.all([
-      allSettled(layout.layers.map(prepare)),
-      allSettled([
-        layout.audio
-          ? fetchMedia(layout.audio.asset_id, 'audio', 'The audio track')
-          : Promise.resolve(undefined),
-      ]),
-    ]).then(([layers, [audio]]) => [layers, audio] as const);
-    const layers = prepared.filter((l) => l !== undefined);
-    const audio =
-      layout.audio && audioFile
-        ? {
-            file: audioFile.file,
-            startS: layout.audio.start_s,
-            volume: layout.audio.volume,
-            fadeInS: layout.audio.fade_in_s,
-            fadeOutS: layout.audio.fade_out_s,
-          }
-        : undefined;
-    const composition: VideoComposition = {
-      width,
-      height,
-      fps: layout.canvas.fps,
-      durationS: duration,
-      background: layout.canvas.bg,
-      layers,
-      audio,
-    };
-
+    const composition = await prepareComposition(deps, design, layout, work, report);
     await report(0.1, 'encoding');
     // ffmpeg writes its progress to our stdout pipe: should this process be killed, its next
     // write fails (SIGPIPE) and the orphaned encode stops instead of running on.

@@ -3,14 +3,15 @@
 import { signAssetUrl } from '../assets/signedUrls.ts';
 import type { Notifications } from '../db/notifications.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
-import { DomainError } from '../errors.ts';
+import { conflict, DomainError, invalid } from '../errors.ts';
 import type { Job, JobStatusInput } from '../jobs/schema.ts';
 import { jobStatus, startJob } from '../jobs/service.ts';
-import { enqueueVideoExport } from '../jobs/tasks.ts';
+import { enqueueVideoExport, enqueueVideoPreview } from '../jobs/tasks.ts';
+import type { DesignRow } from './db.ts';
 import type { DesignRef } from './schema.ts';
-import type { DesignCaller } from './service.ts';
-import { resolveDesign } from './standalone.ts';
-import { isVideoLayout } from './videoLayout.ts';
+import { type DesignCaller, resolveDesign } from './service.ts';
+import { isVideoLayout, type VideoLayout } from './videoLayout.ts';
+import type { PosterFrames } from './videoPreview.ts';
 
 export type JobDeps = {
   pool: Pool;
@@ -78,4 +79,59 @@ export async function getJobStatus(
   input: JobStatusInput,
 ): Promise<Job> {
   return withAddresses(deps, await jobStatus(deps, caller, input));
+}
+
+/** How long preview_design waits for poster frames before asking the caller to come back. */
+export const PREVIEW_WAIT_S = 40;
+
+/**
+ * MCP preview_design on a video design: the frames at `times` (seconds, each before the end),
+ * drawn by a render worker while this call waits on the job (the API never draws). The same
+ * times of the same layout_version within the hour answer the frames drawn already.
+ */
+export async function previewVideo(
+  deps: JobDeps,
+  caller: DesignCaller,
+  design: DesignRow,
+  times: readonly number[],
+): Promise<{ times: number[]; frames: Buffer[] }> {
+  const layout = design.layout as unknown as VideoLayout;
+  const duration = layout.canvas.duration_s;
+  // To the millisecond: 1.0 and 1.0001 are the same frame and the same job.
+  const at = times.map((t) => Math.round(t * 1000) / 1000);
+  at.forEach((t, i) => {
+    if (t >= duration)
+      throw invalid(['times', i], `must be before the video's duration_s (${duration})`);
+  });
+  let job = await withTransaction(deps.pool, async (tx) => {
+    const started = await startJob(
+      tx,
+      {
+        accountId: caller.accountId,
+        kind: 'video_preview',
+        subject: `design:${design.id}@${design.layout_version}:${at.join(',')}`,
+      },
+      (db, jobId) =>
+        enqueueVideoPreview(db, {
+          job_id: jobId,
+          design_id: design.id,
+          layout_version: design.layout_version,
+          times: at,
+        }),
+    );
+    return started.job;
+  });
+  const giveUpAt = Date.now() + PREVIEW_WAIT_S * 1000;
+  while (job.status === 'queued' || job.status === 'running') {
+    const left = (giveUpAt - Date.now()) / 1000;
+    if (left <= 0)
+      throw conflict(
+        'preview_pending',
+        `The frames are still being drawn after ${PREVIEW_WAIT_S} s (the render workers are busy); ask again with the same times to get them.`,
+      );
+    job = await jobStatus(deps, caller, { job_id: job.job_id, wait_s: Math.min(20, left) });
+  }
+  if (job.status === 'failed') throw conflict('preview_failed', job.error ?? 'Drawing failed.');
+  const { frames } = job.result as unknown as PosterFrames;
+  return { times: at, frames: frames.map((f) => Buffer.from(f.jpeg_base64, 'base64')) };
 }

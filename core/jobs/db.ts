@@ -125,3 +125,16 @@ export async function abandonedJobs(
   );
   return rows;
 }
+
+/** Deletes the finished jobs of `kind` that ended more than `hours` ago; how many went. */
+export async function deleteFinishedJobs(
+  db: Queryable,
+  kind: JobKind,
+  hours: number,
+): Promise<number> {
+  const { rowCount } = await db.query(
+    `delete from jobs where kind = $1 and finished_at < now() - make_interval(hours => $2)`,
+    [kind, hours],
+  );
+  return rowCount ?? 0;
+}

@@ -6,6 +6,7 @@ import type { Pool, Queryable } from '../db/pool.ts';
 import { notFound } from '../errors.ts';
 import {
   abandonedJobs,
+  deleteFinishedJobs,
   findJob,
   finishJob,
   insertJob,
@@ -153,3 +154,10 @@ export async function failAbandonedJobs(pool: Pool): Promise<number> {
   }
   return failed;
 }
+
+/** Poster frames are kept an hour (the same times asked again answer them), then deleted. */
+export const PREVIEW_KEEP_HOURS = 1;
+
+/** Deletes previews finished more than PREVIEW_KEEP_HOURS ago (the reconciler's cron). */
+export const deleteOldPreviews = (pool: Pool) =>
+  deleteFinishedJobs(pool, 'video_preview', PREVIEW_KEEP_HOURS);

@@ -18,6 +18,7 @@ export const TASK = {
   cleanupUploads: 'cleanup_uploads',
   reconcile: 'reconcile',
   exportVideo: 'encode_video',
+  previewVideo: 'preview_video',
 } as const;
 export type TaskName = (typeof TASK)[keyof typeof TASK];
 
@@ -30,6 +31,8 @@ export const TASK_POOL: Record<TaskName, WorkerPool> = {
   [TASK.renderDesign]: 'render',
   [TASK.reconcile]: 'publish',
   [TASK.exportVideo]: 'video',
+  // Poster frames are small and a client waits for them: never behind a long export.
+  [TASK.previewVideo]: 'render',
 };
 
 /** When the periodic tasks run (Graphile Worker crontab: minute hour day month weekday). */
@@ -186,7 +189,10 @@ export async function enqueueDeliveries(
 // Jobs a client polls (core/jobs/service.ts) ----------------------------------------------
 
 /** The task that runs each kind of job; the reconciler reads a job's worker job by it. */
-export const JOB_TASK: Record<JobKind, TaskName> = { video_export: TASK.exportVideo };
+export const JOB_TASK: Record<JobKind, TaskName> = {
+  video_export: TASK.exportVideo,
+  video_preview: TASK.previewVideo,
+};
 
 /** The worker job of a client's job: keyed by the job's id, so it can never run twice. */
 export const workJobKey = (kind: JobKind, jobId: string) => jobKey(JOB_TASK[kind], jobId);
@@ -204,6 +210,21 @@ export type ExportVideoPayload = z.infer<typeof ExportVideoPayload>;
 export async function enqueueVideoExport(db: Queryable, payload: ExportVideoPayload) {
   await addJob(db, TASK.exportVideo, ExportVideoPayload.parse(payload), {
     jobKey: workJobKey('video_export', payload.job_id),
+    maxAttempts: EXPORT_MAX_ATTEMPTS,
+  });
+}
+
+/** The most poster frames one preview draws (MCP preview_design `times`). */
+export const MAX_PREVIEW_TIMES = 8;
+
+export const PreviewVideoPayload = ExportVideoPayload.extend({
+  times: z.array(z.number().min(0)).min(1).max(MAX_PREVIEW_TIMES),
+});
+export type PreviewVideoPayload = z.infer<typeof PreviewVideoPayload>;
+
+export async function enqueueVideoPreview(db: Queryable, payload: PreviewVideoPayload) {
+  await addJob(db, TASK.previewVideo, PreviewVideoPayload.parse(payload), {
+    jobKey: workJobKey('video_preview', payload.job_id),
     maxAttempts: EXPORT_MAX_ATTEMPTS,
   });
 }

@@ -161,11 +161,20 @@ describe('every operation that waits for a render', () => {
       [acct.accountId, acct.brandId],
     );
     const design_id = rows[0]!.id;
+    const video = await db.pool.query<{ id: string }>(
+      `insert into designs (account_id, brand_id, template, layout)
+       values ($1, $2, 'blank',
+               '{"canvas":{"type":"video","aspect":"square","duration_s":2,"fps":30,"bg":"#000000"},"layers":[]}')
+       returning id::text`,
+      [acct.accountId, acct.brandId],
+    );
+    const video_id = video.rows[0]!.id;
     const stored = async () =>
       (
         await db.pool.query(
           `select (select count(*)::int from designs where account_id = $1) as designs,
                   (select count(*)::int from posts where account_id = $1) as posts,
+                  (select count(*)::int from jobs where account_id = $1) as jobs,
                   (select layout_version from designs where id = $2) as version`,
           [acct.accountId, design_id],
         )
@@ -190,7 +199,19 @@ describe('every operation that waits for a render', () => {
       editDesign: () =>
         editDesign(deps, who, { design_id }, DesignEditInput.parse({ layout: { layers: [] } })),
       previewDesign: () =>
-        previewDesign({ ...deps, storage: {} as Storage }, who, { design_id }, 0),
+        previewDesign(
+          { ...deps, notifications: deps.renders.notifications, storage: {} as Storage },
+          who,
+          { design_id },
+          { page: 0 },
+        ),
+      previewVideoFrames: () =>
+        previewDesign(
+          { ...deps, notifications: deps.renders.notifications, storage: {} as Storage },
+          who,
+          { design_id: video_id },
+          { page: 0, times: [0.5] },
+        ),
     };
     try {
       for (const [name, run] of Object.entries(operations)) {

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertDesign } from '../../core/designs/db.ts';
 import type { Layout } from '../../core/designs/layout.ts';
@@ -70,14 +71,22 @@ async function videoDesign(
   return row.id;
 }
 
-type Reply = { isError?: boolean; text: string; data: any };
+type Reply = { isError?: boolean; text: string; data: any; images: Buffer[] };
 async function tool(name: string, args: Record<string, unknown>, c = client): Promise<Reply> {
   const res = (await c.callTool({ name, arguments: args })) as {
     isError?: boolean;
-    content: { type: string; text?: string }[];
+    content: { type: string; text?: string; data?: string }[];
     structuredContent?: unknown;
   };
-  return { isError: res.isError, text: res.content[0]?.text ?? '', data: res.structuredContent };
+  const images = res.content
+    .filter((part) => part.type === 'image')
+    .map((part) => Buffer.from(part.data!, 'base64'));
+  return {
+    isError: res.isError,
+    text: res.content[0]?.text ?? '',
+    data: res.structuredContent,
+    images,
+  };
 }
 
 /** Polls job_status with wait_s until the job finishes (a hang is bounded); every answer seen. */
@@ -271,4 +280,89 @@ describe('a video post from a template, through MCP', () => {
     });
     expect(premium.text).toMatch(/^feature_required/);
   });
+});
+
+describe('preview_design on a video design', () => {
+  /** The RGB pixel at (x, y) of a JPEG frame. */
+  const pixelOf = async (jpeg: Buffer, x: number, y: number) => {
+    const { data, info } = await sharp(jpeg).raw().toBuffer({ resolveWithObject: true });
+    const i = (y * info.width + x) * info.channels;
+    return [data[i]!, data[i + 1]!, data[i + 2]!] as const;
+  };
+
+  it('answers one poster frame per time: the layers of that time at rest', async () => {
+    const designId = await videoDesign({
+      canvas: { type: 'video', aspect: 'square', duration_s: 2, fps: 25, bg: '#000000' },
+      layers: [
+        {
+          kind: 'shape',
+          shape: 'rect',
+          x: 540,
+          y: 540,
+          w: 400,
+          h: 400,
+          fill: '#00ff00',
+          start_s: 0.5,
+          end_s: 1.5,
+          enter: { kind: 'zoom_in', duration_s: 1 },
+        },
+      ],
+    });
+    const preview = await tool('preview_design', { design_id: designId, times: [0.2, 1, 1.8] });
+    expect(preview.isError, preview.text).toBeFalsy();
+    expect(preview.data).toMatchObject({ times: [0.2, 1, 1.8], page: null, media_path: null });
+    expect(preview.images).toHaveLength(3);
+    const meta = await sharp(preview.images[0]!).metadata();
+    expect([meta.width, meta.height, meta.format]).toEqual([480, 480, 'jpeg']);
+    // At 1 s the square is mid-zoom in the video, but a poster frame shows it at rest: its
+    // corner (540, 540 of 1080) is green. Before and after its window, black.
+    const corner = [Math.round((545 * 480) / 1080), Math.round((545 * 480) / 1080)] as const;
+    const [r, g, b] = await pixelOf(preview.images[1]!, ...corner);
+    expect(g).toBeGreaterThan(200);
+    expect(r + b).toBeLessThan(80);
+    for (const frame of [preview.images[0]!, preview.images[2]!])
+      expect((await pixelOf(frame, ...corner))[1]).toBeLessThan(40);
+
+    // The same times again answer the frames drawn already (one job for them).
+    const again = await tool('preview_design', { design_id: designId, times: [0.2, 1, 1.8] });
+    expect(again.images.map((i) => i.length)).toEqual(preview.images.map((i) => i.length));
+    const { rows } = await svc.server.pool.query(
+      "select count(*)::int as n from jobs where kind = 'video_preview' and subject like $1",
+      [`design:${designId}@%`],
+    );
+    expect(rows[0].n).toBe(1);
+  }, 60_000);
+
+  it("shows the clip's picture at that time", async () => {
+    const designId = await videoDesign(layout());
+    const preview = await tool('preview_design', { design_id: designId, times: [0.1] });
+    expect(preview.isError, preview.text).toBeFalsy();
+    const { data } = await sharp(preview.images[0]!).raw().toBuffer({ resolveWithObject: true });
+    const colours = new Set<string>();
+    for (let i = 0; i < data.length; i += 3 * 997)
+      colours.add(`${data[i]! >> 5},${data[i + 1]! >> 5}`);
+    expect(colours.size).toBeGreaterThan(5);
+  }, 60_000);
+
+  it('refuses a ninth time, a time past the end, and times for a Canvas design', async () => {
+    const designId = await videoDesign(layout());
+    // A ninth time is refused by the schema, as invalid arguments.
+    await expect(
+      tool('preview_design', {
+        design_id: designId,
+        times: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8],
+      }),
+    ).rejects.toThrow(/times: at most 8 times/);
+    const late = await tool('preview_design', { design_id: designId, times: [0.5, 2] });
+    expect(late.text).toMatch(/times\.1: must be before the video's duration_s \(2\)/);
+    const canvas = await tool('create_design', { brand_uuid: acct.brandUuid });
+    expect(canvas.isError, canvas.text).toBeFalsy();
+    const times = await tool('preview_design', { design_id: canvas.data.design_id, times: [1] });
+    expect(times.text).toMatch(/times are for video designs/);
+    const { rows } = await svc.server.pool.query(
+      "select count(*)::int as n from jobs where kind = 'video_preview' and subject like $1",
+      [`design:${designId}@%`],
+    );
+    expect(rows[0].n).toBe(0);
+  }, 60_000);
 });

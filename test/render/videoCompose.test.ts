@@ -13,6 +13,7 @@ import { mediaTools, safeInput } from '../../core/media/tools.ts';
 import {
   type ClipLayer,
   composeArgs,
+  posterArgs,
   progressOf,
   type VideoComposition,
 } from '../../render/videoCompose.ts';
@@ -253,6 +254,58 @@ describe('composeArgs', () => {
     expect(pixel(still, 201, 301)[0]).toBeGreaterThan(200);
     expect(pixel(still, 296, 396)[0]).toBeGreaterThan(200);
     expect(pixel(still, 305, 405)[0]).toBeLessThan(100);
+  });
+});
+
+describe('posterArgs', () => {
+  it('draws the frame at a time at rest: the layers of that time and the clip there', async () => {
+    const c: VideoComposition = {
+      width: W,
+      height: H,
+      fps: FPS,
+      durationS: 3,
+      background: '#000000',
+      layers: [
+        clipLayer({ startS: 0.5, endS: 3, enter: { kind: 'fade', durationS: 1 } }),
+        {
+          type: 'still',
+          file: box,
+          box: BOX,
+          startS: 1,
+          endS: 2,
+          enter: { kind: 'zoom_in', durationS: 0.8 },
+        },
+      ],
+    };
+    const poster = async (t: number) => {
+      const out = path.join(dir, `poster-${t}.jpg`);
+      await run(tools.ffmpegPath, posterArgs(c, t, W / 2, out, safeInput));
+      const { data, info } = await sharp(out).raw().toBuffer({ resolveWithObject: true });
+      expect([info.width, info.height]).toEqual([W / 2, H / 2]);
+      const at = (x: number, y: number) => [
+        ...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3),
+      ];
+      return { at, data, info };
+    };
+    // Before the clip starts: the background only.
+    const before = await poster(0.2);
+    expect(before.data.reduce((m, v) => Math.max(m, v), 0)).toBeLessThan(40);
+    // Mid-enter of both: the clip fully shown (no fade) and the square at rest, full size.
+    const mid = await poster(1.1);
+    const [r, g, b] = mid.at(Math.round((BOX.left + 4) / 2), Math.round((BOX.top + 4) / 2));
+    expect(r).toBeGreaterThan(200);
+    expect(g! + b!).toBeLessThan(80);
+    const distinct = new Set<string>();
+    for (let y = 100; y < H / 2; y += 20)
+      for (let x = 0; x < W / 2; x += 20) distinct.add(mid.at(x, y).join());
+    expect(distinct.size).toBeGreaterThan(5);
+    // After the square's window: the clip without the square.
+    const after = await poster(2.5);
+    expect(after.at(Math.round((BOX.left + 4) / 2), Math.round((BOX.top + 4) / 2))).not.toEqual([
+      r,
+      g,
+      b,
+    ]);
   });
 });
 

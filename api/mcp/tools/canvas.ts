@@ -110,29 +110,35 @@ export const CANVAS_TOOLS = [
     name: 'preview_design',
     title: 'Preview a design',
     description:
-      'A rendered page of a design (by post_id or design_id), scaled down, returned as an image beside its served address. Previews show the layers at rest. Use this tool when you need to: look at a design after editing it.',
+      "A design's page (a video: a frame at rest per time) as a small image, with its addresses. Use this tool when you need to: look at a design after editing it.",
     input: PreviewInput,
     output: z.object({
       design_id: z.string(),
       layout_version: z.number().int(),
-      page: z.number().int(),
-      pages: z.number().int(),
-      media_path: z.string().describe('Served address of the full page (needs your credential).'),
+      page: z.number().int().nullable(),
+      pages: z.number().int().nullable(),
+      times: z.array(z.number()).nullable(),
+      media_path: z.string().nullable().describe('The full page (needs your credential).'),
       preview_url: z
         .string()
         .nullable()
-        .describe('Signed, expiring address of the full page (no credential needed).'),
+        .describe('The full page, signed and expiring (no credential needed).'),
     }),
     scope: 'publish',
     annotations: readOnly,
-    run: async (ctx, { page, ...ref }) => {
-      const { image, ...preview } = await previewDesign(
-        { ...designDeps(ctx), storage: ctx.media.storage, urlKey: ctx.media.urlKey },
+    run: async (ctx, { page, times, ...ref }) => {
+      const { images, ...preview } = await previewDesign(
+        {
+          ...designDeps(ctx),
+          notifications: ctx.renders.notifications,
+          storage: ctx.media.storage,
+          urlKey: ctx.media.urlKey,
+        },
         ctx.principal,
         ref,
-        page,
+        { page, times },
       );
-      ctx.attachImage(image, 'image/jpeg');
+      for (const image of images) ctx.attachImage(image, 'image/jpeg');
       return preview;
     },
   }),
