@@ -10,5 +10,5 @@ export const exportVideoTask = (deps: VideoExportDeps) =>
     what: 'export',
     lastAttemptError:
       'The export failed unexpectedly on its last attempt; start it again, and if it fails again, tell the operator (the worker log has the details).',
-    work: (job, report) => exportVideo(deps, job, report),
+    work: (job, report, finish) => exportVideo(deps, job, report, finish),
   });

@@ -211,11 +211,14 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
         preset: {
           worker: {
             pollInterval: POLL_INTERVAL_MS,
-            // Fetch due jobs in batches and complete them in batches: 1,000 posts due at once
-            // then cost a few queries per batch instead of two per job. A job completed late
-            // after a crash is merely run again, and publication skips a post already done.
-            localQueue: { size: concurrency * 4 },
-            completeJobBatchDelay: 0,
+            // Publication fetches due jobs in batches and completes them in batches: 1,000
+            // posts due at once then cost a few queries per batch instead of two per job. A
+            // job completed late after a crash is merely run again, and publication skips a
+            // post already done. Long jobs (exports, renders, previews) are fetched one per
+            // free slot, so a process never holds work another process could be running.
+            ...(pool === 'publish'
+              ? { localQueue: { size: concurrency * 4 }, completeJobBatchDelay: 0 }
+              : {}),
           },
         },
       }),

@@ -4,7 +4,7 @@
 import type { Task } from 'graphile-worker';
 import type { z } from 'zod';
 import type { Pool } from '../core/db/pool.ts';
-import { type ProgressReport, runJobAttempt } from '../core/jobs/service.ts';
+import { type FinishInside, type ProgressReport, runJobAttempt } from '../core/jobs/service.ts';
 
 export function jobTask<P extends { job_id: string }>(opts: {
   pool: Pool;
@@ -13,7 +13,8 @@ export function jobTask<P extends { job_id: string }>(opts: {
   what: string;
   /** The client's error when the last attempt failed unexpectedly. */
   lastAttemptError: string;
-  work: (job: P, report: ProgressReport) => Promise<Record<string, unknown>>;
+  /** Work that stores something finishes the job inside its transaction with `finish`. */
+  work: (job: P, report: ProgressReport, finish: FinishInside) => Promise<Record<string, unknown>>;
 }): Task {
   return async (payload, helpers) => {
     const job = opts.payload.parse(payload);
@@ -21,7 +22,7 @@ export function jobTask<P extends { job_id: string }>(opts: {
       opts.pool,
       job.job_id,
       { number: helpers.job.attempts, max: helpers.job.max_attempts },
-      (report) => opts.work(job, report),
+      (report, finish) => opts.work(job, report, finish),
       (err) => {
         helpers.logger.error(`${opts.what} ${job.job_id} failed: ${(err as Error).message}`);
         return opts.lastAttemptError;

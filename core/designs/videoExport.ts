@@ -24,12 +24,12 @@ import { insertAssetWithinQuota, mediaStorageKeys } from '../assets/db.ts';
 import { quotaExceeded } from '../assets/quota.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { DomainError } from '../errors.ts';
-import { JobFailure, type ProgressReport } from '../jobs/service.ts';
+import { type FinishInside, JobFailure, type ProgressReport } from '../jobs/service.ts';
 import { probeMedia } from '../media/probe.ts';
 import { MediaToolFailed, type MediaTools, runMediaTool, safeInput } from '../media/tools.ts';
 import { attachToUnpublishedPostsOf, detachFromUnpublishedPostsOf } from '../posts/db.ts';
 import type { Storage } from '../storage/storage.ts';
-import { type DesignRow, designById } from './db.ts';
+import { type DesignRow, designById, lockDesign } from './db.ts';
 import type { Layer } from './layout.ts';
 import { ownedImages, type PageImageCache } from './pageImages.ts';
 import { drawPage } from './renderJob.ts';
@@ -242,6 +242,7 @@ export async function exportVideo(
   deps: VideoExportDeps,
   request: ExportRequest,
   report: ProgressReport,
+  finish: FinishInside,
 ): Promise<ExportResult> {
   const { design, layout } = await requestedVideo(deps.pool, request);
   const { width, height } = VIDEO_ASPECTS[layout.canvas.aspect];
@@ -281,7 +282,16 @@ export async function exportVideo(
     await deps.storage.putFile(key, output);
     try {
       const { plan } = await requireAccount(deps.pool, design.account_id);
-      const assetId = await withTransaction(deps.pool, async (tx) => {
+      return await withTransaction(deps.pool, async (tx) => {
+        // The design may have changed during the encode: an old version's video must not
+        // replace what its posts show (the design stays locked until the asset commits).
+        const now = await lockDesign(tx, design.account_id, design.id, 'share');
+        if (now?.layout_version !== design.layout_version)
+          throw new JobFailure(
+            now
+              ? `The design changed while it was exported (layout_version ${now.layout_version} now, ${design.layout_version} exported); export it again.`
+              : 'The design was deleted before its export finished.',
+          );
         const quota = STORAGE_QUOTA_BYTES[plan];
         const row = await insertAssetWithinQuota(
           tx,
@@ -307,9 +317,11 @@ export async function exportVideo(
           });
         await detachFromUnpublishedPostsOf(tx, design.id);
         await attachToUnpublishedPostsOf(tx, design.id, [row.id]);
-        return row.id;
+        const result = { asset_id: row.id, duration_s: duration, width, height, bytes };
+        // The asset and the job's success commit together, or neither does.
+        await finish(tx, result);
+        return result;
       });
-      return { asset_id: assetId, duration_s: duration, width, height, bytes };
     } catch (err) {
       await deps.storage.delete(key).catch(() => undefined);
       if (err instanceof DomainError) throw new JobFailure(err.message);

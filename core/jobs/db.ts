@@ -82,22 +82,30 @@ export async function recordProgress(
   );
 }
 
-/** Finishes an unfinished job; false when it had already finished (nothing changes). */
+/**
+ * Finishes an unfinished job; false when it had already finished (nothing changes). With
+ * `attempt`, only while that attempt is the job's latest and it is running: an attempt that
+ * another one overtook (its worker was thought dead) or that the reconciler failed finishes
+ * nothing.
+ */
 export async function finishJob(
   db: Queryable,
   jobId: string,
   outcome: { result: Record<string, unknown> } | { error: string },
+  attempt?: number,
 ): Promise<boolean> {
   const succeeded = 'result' in outcome;
   const { rowCount } = await db.query(
     `update jobs set status = $2, result = $3, error = $4, finished_at = now(), updated_at = now(),
        progress = case when $2 = 'succeeded' then 1 else progress end
-     where id = $1 and status in ('queued', 'running')`,
+     where id = $1 and status in ('queued', 'running')
+       and ($5::int is null or (status = 'running' and attempts = $5))`,
     [
       jobId,
       succeeded ? 'succeeded' : 'failed',
       succeeded ? JSON.stringify(outcome.result) : null,
       succeeded ? null : outcome.error.slice(0, 2000),
+      attempt ?? null,
     ],
   );
   return rowCount === 1;

@@ -97,22 +97,33 @@ export async function jobStatus(
 /** A failure the job's own error explains to the user: final, never retried. */
 export class JobFailure extends Error {}
 
+/** This attempt is no longer the job's to finish (another overtook it, or it was failed). */
+export class AttemptSuperseded extends Error {}
+
 /** Progress is written at most this often (a stage change is written at once). */
 const PROGRESS_EVERY_MS = 250;
 
 export type ProgressReport = (progress: number, stage: string) => Promise<void>;
 
 /**
+ * Marks the job succeeded with `result` inside the caller's transaction, so that what the
+ * job made (an asset, say) and its success commit together; throws AttemptSuperseded (and so
+ * rolls the transaction back) when this attempt may no longer finish it.
+ */
+export type FinishInside = (tx: Queryable, result: Record<string, unknown>) => Promise<void>;
+
+/**
  * Runs attempt `attempt.number` of job `jobId` in a worker: running, progress at most a few
  * times a second, then succeeded with `work`'s result, or failed with a JobFailure's message
  * (or, on the last attempt, any error's). Other errors on earlier attempts are thrown, for
- * Graphile Worker to retry. A job finished already (a repeated run) is left as it is.
+ * Graphile Worker to retry. A job finished already (a repeated run) is left as it is. Work
+ * that stores something finishes the job in the same transaction through `finish`.
  */
 export async function runJobAttempt(
   pool: Pool,
   jobId: string,
   attempt: { number: number; max: number },
-  work: (report: ProgressReport) => Promise<Record<string, unknown>>,
+  work: (report: ProgressReport, finish: FinishInside) => Promise<Record<string, unknown>>,
   unexpected: (err: unknown) => string,
 ): Promise<'succeeded' | 'failed' | 'skipped'> {
   if (!(await markRunning(pool, jobId, attempt.number))) return 'skipped';
@@ -125,17 +136,23 @@ export async function runJobAttempt(
     lastStage = stage;
     await recordProgress(pool, jobId, progress, stage);
   };
+  let finished = false;
+  const finish: FinishInside = async (tx, result) => {
+    if (!(await finishJob(tx, jobId, { result }, attempt.number))) throw new AttemptSuperseded();
+    finished = true;
+  };
   let result: Record<string, unknown>;
   try {
-    result = await work(report);
+    result = await work(report, finish);
   } catch (err) {
+    if (err instanceof AttemptSuperseded) return 'skipped';
     if (!(err instanceof JobFailure) && attempt.number < attempt.max) throw err;
     const error = err instanceof JobFailure ? err.message : unexpected(err);
-    await finishJob(pool, jobId, { error });
+    await finishJob(pool, jobId, { error }, attempt.number);
     return 'failed';
   }
-  await finishJob(pool, jobId, { result });
-  return 'succeeded';
+  if (finished) return 'succeeded';
+  return (await finishJob(pool, jobId, { result }, attempt.number)) ? 'succeeded' : 'skipped';
 }
 
 /**
