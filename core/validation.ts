@@ -50,6 +50,12 @@ export function closestMatch(word: string, options: readonly string[]): string |
       const ours = group.find((w) => w !== lower && options.includes(w));
       if (ours) return ours;
     }
+  // `fade_in` for `fade`, `zoom` for `zoom_in`: one is the other with a part added.
+  const extended = options.filter((o) => {
+    const l = o.toLowerCase();
+    return Math.min(l.length, lower.length) >= 3 && (lower.startsWith(l) || l.startsWith(lower));
+  });
+  if (extended.length === 1) return extended[0];
   let best: { option: string; d: number } | undefined;
   for (const option of options) {
     const d = distance(lower, option.toLowerCase());
@@ -139,7 +145,17 @@ function closestBranch(issue: z.core.$ZodIssue): readonly z.core.$ZodIssue[] | u
   const wrongType = (b: z.core.$ZodIssue[]) =>
     b.some((i) => !i.path.length && i.code === 'invalid_type');
   if (!branches.length || branches.every(wrongType)) return undefined;
-  const closest = branches.reduce((a, b) => (b.length < a.length ? b : a));
+  // A branch that finds fields it does not know (or misses whole ones) is about another
+  // shape of input: the closest branch has the fewest such, then the fewest issues.
+  const foreign = (b: z.core.$ZodIssue[]) =>
+    b.reduce(
+      (n, i) =>
+        n + (i.code === 'unrecognized_keys' ? i.keys.length : i.code === 'invalid_type' ? 1 : 0),
+      0,
+    );
+  const closest = branches.reduce((a, b) =>
+    foreign(b) < foreign(a) || (foreign(b) === foreign(a) && b.length < a.length) ? b : a,
+  );
   return closest.map((i) => ({ ...i, path: [...issue.path, ...i.path] }));
 }
 

@@ -12,6 +12,7 @@ import {
   type DesignPostRow,
   designIdOfPost,
   designShownByOthers,
+  detachFromUnpublishedPostsOf,
   lockPostOfDesign,
   movePostsToDesign,
   publishedPostsOf,
@@ -149,6 +150,8 @@ async function changeDesign(
       if (!video) await refitLinkedPosts(tx, target.id, next.layout);
       const row = await saveLayout(tx, target.id, next);
       if (!video) await enqueueRender(tx, row.id, row.layout_version);
+      // The export shows the old layout: its posts show nothing until the next export.
+      else await detachFromUnpublishedPostsOf(tx, row.id);
       return row;
     }),
   }));

@@ -294,6 +294,13 @@ export async function schedulePost(
         },
         detail: { scheduled_for: at, next_free_slot: !input.when },
       });
+      // A video design's post shows its design's export of the current layout_version, which
+      // an edit of the design takes away: until it is exported again there is nothing to send.
+      if (row.design_id && (row.kind === 'video' || row.kind === 'reel') && !row.asset_ids.length)
+        throw conflict(
+          'not_exported',
+          `This post shows video design ${row.design_id}, which has no export of its current layout_version: run export_video, wait for its job (job_status) to succeed, then schedule.`,
+        );
       await enqueuePublication(tx, { post_id: postId, scheduled_for: at });
       return row;
     }),

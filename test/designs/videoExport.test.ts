@@ -16,7 +16,7 @@ import { VideoLayout, type VideoLayoutInput } from '../../core/designs/videoLayo
 import { mediaTools } from '../../core/media/tools.ts';
 import { connectMcp } from '../support/mcpClient.ts';
 import { makeTestClip, makeTone, uploadMediaFile } from '../support/mediaFixtures.ts';
-import { makeAccount, makeKey, type TestAccount } from '../support/server.ts';
+import { call, makeAccount, makeKey, type TestAccount } from '../support/server.ts';
 import { useService } from '../support/service.ts';
 
 const run = promisify(execFile);
@@ -257,6 +257,40 @@ describe('a video post from a template, through MCP', () => {
     expect(done).toMatchObject({ status: 'succeeded', result: { duration_s: 10, width: 1080 } });
     const post = await tool('get_post', { post_id: used.data.post_id });
     expect(post.data.post).toMatchObject({ kind: 'video', asset_ids: [done.result.asset_id] });
+  }, 240_000);
+
+  it('an edit takes the old export off the post, and scheduling waits for a new one', async () => {
+    const used = await tool('use_video_template', {
+      template: 'clip-headline-square',
+      platform: 'mastodon',
+      texts: { headline: 'Version one' },
+      media: { clip: clipId },
+    });
+    expect(used.isError, used.text).toBeFalsy();
+    const post_id = used.data.post_id;
+    const when = new Date(Date.now() + 86_400_000).toISOString();
+    const early = await tool('schedule_post', { post_id, when });
+    expect(early.text).toMatch(/^not_exported: .*export_video/);
+
+    const first = (await follow((await tool('export_video', { post_id })).data.job_id)).at(-1);
+    expect(first.status).toBe('succeeded');
+    const edited = await tool('edit_layers', {
+      post_id,
+      layout_version: 1,
+      ops: [{ op: 'set', clip_id: 'clip', fields: { trim_start_s: 0.5 } }],
+    });
+    expect(edited.isError, edited.text).toBeFalsy();
+    const shown = async () => (await tool('get_post', { post_id })).data.post.asset_ids;
+    expect(await shown()).toEqual([]);
+    expect((await tool('schedule_post', { post_id, when })).text).toMatch(/^not_exported/);
+    // The old export stays in the library.
+    const library = await call(svc.server, 'GET', '/v1/assets?kind=video', { key: svc.key });
+    expect(library.body.assets.map((a: { id: string }) => a.id)).toContain(first.result.asset_id);
+
+    const second = (await follow((await tool('export_video', { post_id })).data.job_id)).at(-1);
+    expect(await shown()).toEqual([second.result.asset_id]);
+    const scheduled = await tool('schedule_post', { post_id, when });
+    expect(scheduled.isError, scheduled.text).toBeFalsy();
   }, 240_000);
 
   it('refuses a slot the template does not have, and an asset of the wrong kind', async () => {

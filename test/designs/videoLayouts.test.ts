@@ -129,6 +129,31 @@ describe('a whole video layout', () => {
         msg: expect.stringMatching(/at most the video's duration_s \(4\)/),
       }),
     ]);
+    // A value wrong for the video layout is named there, not answered with the Canvas
+    // layout's complaint that `type` or `enter` are unknown fields.
+    const wrong = async (layout: Record<string, unknown>) => {
+      const res = await call(svc.server, 'PATCH', `/v1/posts/${postId}/design`, {
+        key: svc.key,
+        body: { layout },
+      });
+      expect(res.status).toBe(422);
+      return res.body.detail[0];
+    };
+    expect(
+      await wrong(timeline({ canvas: { type: 'video', aspect: 'square', duration_s: 200 } })),
+    ).toMatchObject({ loc: ['body', 'layout', 'canvas', 'duration_s'] });
+    expect(
+      await wrong(timeline({ canvas: { type: 'video', aspect: 'square', duration_s: '5' } })),
+    ).toMatchObject({ loc: ['body', 'layout', 'canvas', 'duration_s'] });
+    const fadeIn = timeline();
+    (fadeIn.layers as Record<string, any>[])[1]!.enter.kind = 'fade_in';
+    expect(await wrong(fadeIn)).toMatchObject({
+      loc: ['body', 'layout', 'layers', 1, 'enter', 'kind'],
+      msg: expect.stringMatching(/did you mean `fade`/),
+    });
+    expect(
+      await wrong(timeline({ layers: [{ kind: 'drawing', x: 0, y: 0, w: 10, h: 10 }] })),
+    ).toMatchObject({ loc: ['body', 'layout', 'layers', 0, 'kind'] });
     const unowned = await call(svc.server, 'PATCH', `/v1/posts/${postId}/design`, {
       key: svc.key,
       body: {
