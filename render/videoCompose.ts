@@ -301,3 +301,18 @@ export function progressOf(progressText: string, durationS: number): number | un
   if (!last) return undefined;
   return Math.min(1, Number(last[1]) / 1e6 / durationS);
 }
+
+/**
+ * The same arguments with the filter graph read from `file` instead (`-filter_complex_script`):
+ * Linux refuses one argument over 128 KB, which a timeline of 160 moving layers exceeds. The
+ * caller writes `script` to `file` before running ffmpeg.
+ */
+export function withFilterScript(args: string[], file: string): { args: string[]; script: string } {
+  const at = args.indexOf('-filter_complex');
+  if (at === -1) throw new Error('no -filter_complex to move');
+  const script = args[at + 1]!;
+  return {
+    args: [...args.slice(0, at), '-filter_complex_script', file, ...args.slice(at + 2)],
+    script,
+  };
+}

@@ -6,7 +6,7 @@
 // failure keeps no asset and leaves the design as it was.
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -17,6 +17,7 @@ import {
   progressOf,
   type StillLayer,
   type VideoComposition,
+  withFilterScript,
 } from '../../render/videoCompose.ts';
 import { STORAGE_QUOTA_BYTES } from '../accounts/plans.ts';
 import { requireAccount } from '../accounts/service.ts';
@@ -234,6 +235,14 @@ export async function prepareComposition(
   };
 }
 
+/** `args` with their filter graph moved into a file in `work` (render/videoCompose.ts). */
+export async function scripted(args: string[], work: string, name = 'filters'): Promise<string[]> {
+  const file = path.join(work, `${name}.txt`);
+  const moved = withFilterScript(args, file);
+  await writeFile(file, moved.script);
+  return moved.args;
+}
+
 /**
  * Runs one export. Throws JobFailure for what the user must change (a deleted asset, a
  * changed design, the quota); other errors are the job runner's to retry.
@@ -256,16 +265,20 @@ export async function exportVideo(
     // write fails (SIGPIPE) and the orphaned encode stops instead of running on.
     const output = path.join(work, 'export.mp4');
     let progressText = '';
-    await runMediaTool(deps.tools.ffmpegPath, composeArgs(composition, output, safeInput), {
-      timeoutMs: deps.encodeTimeoutMs,
-      maxOutputBytes: 64 * 1024 * 1024,
-      nice: 10,
-      onStdout: (chunk) => {
-        progressText = (progressText + chunk.toString()).slice(-4096);
-        const done = progressOf(progressText, duration);
-        if (done !== undefined) void report(0.1 + 0.85 * done, 'encoding').catch(() => undefined);
+    await runMediaTool(
+      deps.tools.ffmpegPath,
+      await scripted(composeArgs(composition, output, safeInput), work),
+      {
+        timeoutMs: deps.encodeTimeoutMs,
+        maxOutputBytes: 64 * 1024 * 1024,
+        nice: 10,
+        onStdout: (chunk) => {
+          progressText = (progressText + chunk.toString()).slice(-4096);
+          const done = progressOf(progressText, duration);
+          if (done !== undefined) void report(0.1 + 0.85 * done, 'encoding').catch(() => undefined);
+        },
       },
-    }).catch((err: unknown) => {
+    ).catch((err: unknown) => {
       if (err instanceof MediaToolFailed)
         throw new JobFailure(
           err.reason === 'timeout'

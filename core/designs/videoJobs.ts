@@ -98,11 +98,13 @@ export async function previewVideo(
   const layout = design.layout as unknown as VideoLayout;
   const duration = layout.canvas.duration_s;
   // To the millisecond: 1.0 and 1.0001 are the same frame and the same job.
-  const at = times.map((t) => Math.round(t * 1000) / 1000);
-  at.forEach((t, i) => {
+  const rounded = times.map((t) => Math.round(t * 1000) / 1000);
+  rounded.forEach((t, i) => {
     if (t >= duration)
       throw invalid(['times', i], `must be before the video's duration_s (${duration})`);
   });
+  // In order, each once: [1, 0] and [0, 1, 1] ask for the same frames, so the same job.
+  const at = [...new Set(rounded)].sort((a, b) => a - b);
   let job = await withTransaction(deps.pool, async (tx) => {
     const started = await startJob(
       tx,

@@ -9,7 +9,12 @@ import { posterArgs } from '../../render/videoCompose.ts';
 import type { ProgressReport } from '../jobs/service.ts';
 import type { PreviewVideoPayload } from '../jobs/tasks.ts';
 import { runMediaTool, safeInput } from '../media/tools.ts';
-import { prepareComposition, requestedVideo, type VideoExportDeps } from './videoExport.ts';
+import {
+  prepareComposition,
+  requestedVideo,
+  scripted,
+  type VideoExportDeps,
+} from './videoExport.ts';
 
 /** How wide a poster frame is drawn, as Canvas previews are. */
 export const POSTER_WIDTH = 480;
@@ -31,7 +36,11 @@ export async function posterFrames(
       const file = path.join(work, `poster-${i}.jpg`);
       await runMediaTool(
         deps.tools.ffmpegPath,
-        posterArgs(composition, t, POSTER_WIDTH, file, safeInput),
+        await scripted(
+          posterArgs(composition, t, POSTER_WIDTH, file, safeInput),
+          work,
+          `filters-${i}`,
+        ),
         { timeoutMs: deps.tools.timeoutMs, maxOutputBytes: 1024 * 1024, nice: 10 },
       );
       frames.push({ time_s: t, jpeg_base64: (await readFile(file)).toString('base64') });

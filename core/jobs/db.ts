@@ -146,3 +146,38 @@ export async function deleteFinishedJobs(
   );
   return rowCount ?? 0;
 }
+
+/** Serialises job starts of one account and kind until the transaction ends. */
+export async function lockAccountJobs(db: Queryable, accountId: string, kind: JobKind) {
+  await db.query('select pg_advisory_xact_lock(hashtext($1))', [`jobs:${accountId}:${kind}`]);
+}
+
+/** How many of the account's jobs of `kind` are queued or running. */
+export async function unfinishedJobs(
+  db: Queryable,
+  accountId: string,
+  kind: JobKind,
+): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `select count(*)::int as n from jobs
+     where account_id = $1 and kind = $2 and status in ('queued', 'running')`,
+    [accountId, kind],
+  );
+  return rows[0]!.n;
+}
+
+/** Deletes the account's finished jobs of `kind` but the `keep` that finished last. */
+export async function trimFinishedJobs(
+  db: Queryable,
+  accountId: string,
+  kind: JobKind,
+  keep: number,
+): Promise<void> {
+  await db.query(
+    `delete from jobs where id in (
+       select id from jobs
+       where account_id = $1 and kind = $2 and status in ('succeeded', 'failed')
+       order by finished_at desc offset $3)`,
+    [accountId, kind, keep],
+  );
+}

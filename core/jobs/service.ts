@@ -3,7 +3,7 @@
 // connection), and running an attempt of it in a worker.
 import type { Notifications } from '../db/notifications.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
-import { notFound } from '../errors.ts';
+import { DomainError, notFound } from '../errors.ts';
 import {
   abandonedJobs,
   deleteFinishedJobs,
@@ -11,8 +11,11 @@ import {
   finishJob,
   insertJob,
   type JobRow,
+  lockAccountJobs,
   markRunning,
   recordProgress,
+  trimFinishedJobs,
+  unfinishedJobs,
 } from './db.ts';
 import { JOB_KINDS, type Job, type JobKind, type JobStatusInput } from './schema.ts';
 import { workJobKey } from './tasks.ts';
@@ -46,10 +49,36 @@ export async function startJob(
   j: { accountId: string; kind: JobKind; subject: string },
   enqueue: (tx: Queryable, jobId: string) => Promise<void>,
 ): Promise<{ job: Job; created: boolean }> {
+  // Two starts of one account and kind take turns, so the count below is exact.
+  await lockAccountJobs(tx, j.accountId, j.kind);
   const { row, created } = await insertJob(tx, j);
-  if (created) await enqueue(tx, row.id);
+  if (!created) return { job: toJob(row), created };
+  const limit = UNFINISHED_PER_ACCOUNT[j.kind];
+  // The new row counts: over the limit, the transaction (and the row) is rolled back.
+  if ((await unfinishedJobs(tx, j.accountId, j.kind)) > limit)
+    throw new DomainError(
+      429,
+      'too_many_jobs',
+      `This account already has ${limit} ${j.kind.replace('_', ' ')} jobs queued or running; wait for one to finish (job_status), then try again.`,
+      { limit },
+      { 'Retry-After': '10' },
+    );
+  if (j.kind === 'video_preview') await trimFinishedJobs(tx, j.accountId, j.kind, PREVIEWS_KEPT);
+  await enqueue(tx, row.id);
   return { job: toJob(row), created };
 }
+
+/**
+ * Queued or running jobs one account may have of each kind: one account's burst waits its
+ * turn instead of filling the queue of a pool every account shares.
+ */
+export const UNFINISHED_PER_ACCOUNT: Record<JobKind, number> = {
+  video_export: 3,
+  video_preview: 4,
+};
+
+/** Finished poster frames kept per account (older ones go as new ones start). */
+export const PREVIEWS_KEPT = 8;
 
 /**
  * The caller's job (another account's is not found). With `wait_s`, an unfinished job is

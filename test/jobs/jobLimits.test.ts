@@ -1,0 +1,76 @@
+// One account's burst of slow work waits its turn: past UNFINISHED_PER_ACCOUNT queued or
+// running jobs of a kind, a start is refused with 429 and adds nothing (the same subject
+// again still answers its job); finished poster frames are kept only the last PREVIEWS_KEPT.
+import { describe, expect, it } from 'vitest';
+import { withTransaction } from '../../core/db/pool.ts';
+import type { DomainError } from '../../core/errors.ts';
+import type { JobKind } from '../../core/jobs/schema.ts';
+import { PREVIEWS_KEPT, startJob, UNFINISHED_PER_ACCOUNT } from '../../core/jobs/service.ts';
+import { makeAccount } from '../support/server.ts';
+import { useServer } from '../support/service.ts';
+
+const server = useServer();
+const queued: string[] = [];
+/** As the API starts a job: in a transaction of its own. */
+const start = (accountId: string, kind: JobKind, subject: string) =>
+  withTransaction(server.pool, (tx) =>
+    startJob(tx, { accountId, kind, subject }, async (_tx, id) => {
+      queued.push(id);
+    }),
+  );
+const count = async (accountId: string, kind: JobKind) =>
+  (
+    await server.pool.query<{ n: number }>(
+      'select count(*)::int as n from jobs where account_id = $1 and kind = $2',
+      [accountId, kind],
+    )
+  ).rows[0]!.n;
+
+describe('jobs per account', () => {
+  it.each(['video_export', 'video_preview'] as const)(
+    '%s: past the limit a start is 429 too_many_jobs and stores nothing',
+    async (kind) => {
+      const acct = await makeAccount(server.pool);
+      const other = await makeAccount(server.pool);
+      const limit = UNFINISHED_PER_ACCOUNT[kind];
+      for (let i = 0; i < limit; i++) await start(acct.accountId, kind, `s${i}`);
+      const before = queued.length;
+      const err = (await start(acct.accountId, kind, 'one more').catch((e) => e)) as DomainError;
+      expect([err.status, err.code]).toEqual([429, 'too_many_jobs']);
+      expect(queued.length).toBe(before);
+      expect(await count(acct.accountId, kind)).toBe(limit);
+      // The same subject again answers its job; another account is not held back.
+      expect((await start(acct.accountId, kind, 's0')).created).toBe(false);
+      expect((await start(other.accountId, kind, 's0')).created).toBe(true);
+      // Once one finishes, the next may start.
+      await server.pool.query(
+        `update jobs set status = 'succeeded', result = '{}', finished_at = now()
+       where account_id = $1 and kind = $2 and subject = 's1'`,
+        [acct.accountId, kind],
+      );
+      expect((await start(acct.accountId, kind, 'one more')).created).toBe(true);
+    },
+  );
+
+  it('keeps only the last finished poster frames of an account', async () => {
+    const acct = await makeAccount(server.pool);
+    for (let i = 0; i < PREVIEWS_KEPT + 5; i++) {
+      await start(acct.accountId, 'video_preview', `p${i}`);
+      await server.pool.query(
+        `update jobs set status = 'succeeded', result = '{"frames":[]}',
+           finished_at = now() - make_interval(secs => $3)
+         where account_id = $1 and subject = $2`,
+        [acct.accountId, `p${i}`, 100 - i],
+      );
+    }
+    await start(acct.accountId, 'video_preview', 'newest');
+    const { rows } = await server.pool.query<{ subject: string }>(
+      `select subject from jobs where account_id = $1 and status = 'succeeded' order by finished_at`,
+      [acct.accountId],
+    );
+    expect(rows.map((r) => r.subject)).toEqual(
+      Array.from({ length: PREVIEWS_KEPT }, (_, i) => `p${i + 5}`),
+    );
+    expect(await count(acct.accountId, 'video_preview')).toBe(PREVIEWS_KEPT + 1);
+  });
+});
