@@ -4,7 +4,14 @@
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import type { MediaKind } from '../platforms/capabilities.ts';
 
-export type AssetRef = { id: string; kind: MediaKind; mime: string; design_id: string | null };
+export type AssetRef = {
+  id: string;
+  kind: MediaKind;
+  mime: string;
+  design_id: string | null;
+  /** Seconds, for video and audio. */
+  duration_s: number | null;
+};
 
 /** The owned assets among `ids` (missing or foreign ones are simply absent). */
 export async function findOwnedAssets(
@@ -13,7 +20,7 @@ export async function findOwnedAssets(
   ids: string[],
 ): Promise<AssetRef[]> {
   const { rows } = await db.query<AssetRef>(
-    `select id, kind, mime, design_id::text from assets
+    `select id, kind, mime, design_id::text, duration_s::float8 as duration_s from assets
      where account_id = $1 and id = any($2::bigint[])`,
     [accountId, ids],
   );

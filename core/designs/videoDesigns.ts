@@ -14,7 +14,7 @@ import { CAPABILITIES, type Kind, PLATFORMS, type Platform } from '../platforms/
 import { insertPost, setPostDesign } from '../posts/db.ts';
 import { platformFitIssues } from '../posts/platformFit.ts';
 import { brandFor } from '../posts/service.ts';
-import { explainIssue, toValidationIssues } from '../validation.ts';
+import { closestMatch, explainIssue, toValidationIssues } from '../validation.ts';
 import { insertDesign } from './db.ts';
 import { layerFrame, layerSummary } from './layerSummary.ts';
 import { type Layer, type Layout, MAX_TEXT_PER_LAYOUT } from './layout.ts';
@@ -78,7 +78,7 @@ export async function checkedVideoLayout(
     clipIds.add(clipId);
     return { ...layer, cid, clip_id: clipId };
   });
-  const wanted: { id: string; kind: 'image' | 'video' | 'audio'; loc: Loc }[] = [];
+  const wanted: { id: string; kind: 'image' | 'video' | 'audio'; loc: Loc; trimS?: number }[] = [];
   let text = 0;
   for (const [i, layer] of layers.entries()) {
     const at = [...loc, 'layers', i];
@@ -100,7 +100,12 @@ export async function checkedVideoLayout(
     if (layer.kind === 'image')
       wanted.push({ id: layer.asset_id, kind: 'image', loc: [...at, 'asset_id'] });
     if (layer.kind === 'video')
-      wanted.push({ id: layer.asset_id, kind: 'video', loc: [...at, 'asset_id'] });
+      wanted.push({
+        id: layer.asset_id,
+        kind: 'video',
+        loc: [...at, 'asset_id'],
+        trimS: layer.trim_start_s,
+      });
   }
   if (given.audio)
     wanted.push({ id: given.audio.asset_id, kind: 'audio', loc: [...loc, 'audio', 'asset_id'] });
@@ -112,15 +117,27 @@ export async function checkedVideoLayout(
           accountId,
           wanted.map((w) => w.id),
         )
-      ).map((a) => [a.id, a.kind]),
+      ).map((a) => [a.id, a]),
     );
-    for (const w of wanted)
-      if (found.get(w.id) !== w.kind)
+    const article = (kind: string) => (kind === 'video' ? 'a' : 'an');
+    for (const w of wanted) {
+      const asset = found.get(w.id);
+      if (asset?.kind !== w.kind)
         issues.push({
           loc: w.loc,
-          msg: `not ${w.kind === 'video' ? 'a' : 'an'} ${w.kind} asset of yours`,
+          msg: asset
+            ? `asset ${w.id} is ${article(asset.kind)} ${asset.kind}; this takes ${article(w.kind)} ${w.kind} asset`
+            : `no ${w.kind} asset ${w.id} of yours (list_assets with kind=${w.kind} lists them)`,
           type: 'not_found',
         });
+      // A clip cut past its end would show nothing at all.
+      else if (w.trimS !== undefined && asset.duration_s !== null && w.trimS >= asset.duration_s)
+        issues.push({
+          loc: [...w.loc.slice(0, -1), 'trim_start_s'],
+          msg: `the clip is ${asset.duration_s} s long; trim_start_s must be less than that`,
+          type: 'too_big',
+        });
+    }
   }
   if (issues.length) throw new ValidationFailed(issues);
   return { ...given, layers };
@@ -137,11 +154,25 @@ export function applyVideoLayerOps(layout: VideoLayout, ops: LayerOp[]): VideoLa
     let at: number | undefined;
     if (op.clip_id !== undefined) {
       at = current.findIndex((l) => l.kind === 'video' && l.clip_id === op.clip_id);
-      if (at < 0) fail([...loc, 'clip_id'], `no video layer has clip_id ${op.clip_id}`);
-    } else if (op.cid !== undefined) {
-      at = current.findIndex((l) => l.cid === op.cid);
-      if (at < 0) fail([...loc, 'cid'], `no layer has cid ${op.cid}`);
-    } else if (op.index === undefined) fail(loc, 'give the index, cid or clip_id of a layer');
+      if (at < 0) {
+        const clips = current.flatMap((l) => (l.kind === 'video' && l.clip_id ? [l.clip_id] : []));
+        const match = closestMatch(op.clip_id, clips);
+        fail(
+          [...loc, 'clip_id'],
+          `no video layer has clip_id ${op.clip_id}; ${match ? `did you mean ${match}? ` : ''}its clips: ${clips.join(', ') || 'none'}`,
+        );
+      }
+    }
+    if (op.cid !== undefined) {
+      const byCid = current.findIndex((l) => l.cid === op.cid);
+      if (byCid < 0) fail([...loc, 'cid'], `no layer has cid ${op.cid}`);
+      // Two targets must name one layer: an op is never applied to a layer it did not mean.
+      if (at !== undefined && byCid !== at)
+        fail([...loc, 'cid'], `cid ${op.cid} and clip_id ${op.clip_id} name different layers`);
+      at = byCid;
+    }
+    if (at === undefined && op.index === undefined)
+      fail(loc, 'give the index, cid or clip_id of a layer');
     if (op.index !== undefined && at !== undefined && op.index !== at)
       fail([...loc, 'index'], `that layer is at index ${at}, not ${op.index}`);
     const index = at ?? op.index!;
@@ -229,23 +260,51 @@ export async function useVideoTemplate(
       ['template'],
       `no video template named "${input.template}"; list_video_templates lists them`,
     );
-  const known = new Set([...template.draft.layers.flatMap((l) => [l.slot, l.media_slot])]);
-  for (const slot of [...Object.keys(input.texts), ...Object.keys(input.media)])
-    if (!known.has(slot))
-      throw invalid(['texts'], `template ${template.name} has no slot "${slot}"`);
+  const slots = (kind: 'slot' | 'media_slot') =>
+    template.draft.layers.flatMap((l) => (typeof l[kind] === 'string' ? [l[kind]] : []));
+  for (const [field, kind] of [
+    ['texts', 'slot'],
+    ['media', 'media_slot'],
+  ] as const) {
+    const known = slots(kind);
+    for (const slot of Object.keys(input[field]))
+      if (!known.includes(slot)) {
+        const match = closestMatch(slot, known);
+        throw invalid(
+          [field, slot],
+          `template ${template.name} has no ${field === 'texts' ? 'text' : 'media'} slot "${slot}"; ${match ? `did you mean "${match}"? ` : ''}its ${field === 'texts' ? 'text' : 'media'} slots: ${known.join(', ') || 'none'}`,
+        );
+      }
+  }
   const brandId = brandFor(caller, input.brand_id, 'brand_id');
   const kind = videoKind(input.platform, ['platform']);
-  const { layout: filled, removed } = fillVideoTemplate(template, {
+  const {
+    layout: filled,
+    removed,
+    mediaSlots,
+  } = fillVideoTemplate(template, {
     texts: input.texts,
     media: input.media,
     audio: input.audio_asset_id,
   });
+  // An asset refused in the filled layout is named by the slot or argument that gave it.
   const layout = await checkedVideoLayout(
     deps.pool,
     caller.accountId,
     parseVideoLayout(filled, ['template']),
-    ['media'],
-  );
+    [],
+  ).catch((err: unknown) => {
+    if (!(err instanceof ValidationFailed)) throw err;
+    throw new ValidationFailed(
+      err.issues.map((issue) => {
+        const [where, index] = issue.loc;
+        const slot = where === 'layers' ? mediaSlots[index as number] : undefined;
+        if (slot) return { ...issue, loc: ['media', slot] };
+        if (where === 'audio') return { ...issue, loc: ['audio_asset_id'] };
+        return { ...issue, loc: ['template', ...issue.loc] };
+      }),
+    );
+  });
   const body = input.body ?? Object.values(input.texts).find((t) => t.trim()) ?? template.title;
   const fit = platformFitIssues({
     platform: input.platform,

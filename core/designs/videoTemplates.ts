@@ -300,8 +300,10 @@ export function videoTemplateFor(
 export function fillVideoTemplate(
   t: VideoTemplate,
   fill: { texts: Record<string, string>; media: Record<string, string>; audio?: string },
-): { layout: VideoLayoutInput; removed: string[] } {
+): { layout: VideoLayoutInput; removed: string[]; mediaSlots: (string | null)[] } {
   const removed: string[] = [];
+  /** The media slot each layer of the layout fills, by index (null: none). */
+  const mediaSlots: (string | null)[] = [];
   const layers = t.draft.layers.flatMap((layer) => {
     const { media_slot, ...rest } = layer;
     if (media_slot) {
@@ -310,6 +312,7 @@ export function fillVideoTemplate(
         removed.push(media_slot);
         return [];
       }
+      mediaSlots.push(media_slot);
       return [
         { ...rest, asset_id: asset, ...(rest.kind === 'video' ? { clip_id: media_slot } : {}) },
       ];
@@ -320,8 +323,10 @@ export function fillVideoTemplate(
         removed.push(rest.slot);
         return [];
       }
+      mediaSlots.push(null);
       return [{ ...rest, text }];
     }
+    mediaSlots.push(null);
     return [rest];
   });
   if (!fill.audio) removed.push('audio');
@@ -332,5 +337,6 @@ export function fillVideoTemplate(
       ...(fill.audio ? { audio: { asset_id: fill.audio, fade_out_s: 1 } } : {}),
     },
     removed,
+    mediaSlots,
   };
 }

@@ -251,6 +251,21 @@ describe('a video post from a template, through MCP', () => {
       ops: [{ op: 'delete', clip_id: 'clip' }],
     });
     expect(stale.text).toMatch(/^version_conflict/);
+    const typo = await tool('edit_layers', {
+      post_id: used.data.post_id,
+      layout_version: 2,
+      ops: [{ op: 'set', clip_id: 'clp', fields: { volume: 1 } }],
+    });
+    expect(typo.text).toMatch(
+      /no video layer has clip_id clp; did you mean clip\? its clips: clip/,
+    );
+    const headline = layers.data.layers.find((l: { kind: string }) => l.kind === 'text');
+    const twoTargets = await tool('edit_layers', {
+      post_id: used.data.post_id,
+      layout_version: 2,
+      ops: [{ op: 'set', clip_id: 'clip', cid: headline.cid, fields: { volume: 1 } }],
+    });
+    expect(twoTargets.text).toMatch(/name different layers/);
 
     const started = await tool('export_video', { post_id: used.data.post_id });
     const done = (await follow(started.data.job_id)).at(-1);
@@ -299,14 +314,25 @@ describe('a video post from a template, through MCP', () => {
       platform: 'mastodon',
       texts: { headline: 'x' },
     });
-    expect(unknown.text).toMatch(/no slot "headline"/);
+    expect(unknown.text).toMatch(
+      /texts\.headline: template photo-quote-story has no text slot "headline"; its text slots: quote/,
+    );
     const wrongKind = await tool('use_video_template', {
       template: 'photo-quote-story',
       platform: 'mastodon',
       texts: { quote: 'Hello' },
       media: { photo: clipId },
     });
-    expect(wrongKind.text).toMatch(/media.layers.0.asset_id: not an image asset of yours/);
+    expect(wrongKind.text).toMatch(
+      new RegExp(`media\\.photo: asset ${clipId} is a video; this takes an image asset`),
+    );
+    const wrongAudio = await tool('use_video_template', {
+      template: 'clip-headline-square',
+      platform: 'mastodon',
+      texts: { headline: 'x' },
+      audio_asset_id: clipId,
+    });
+    expect(wrongAudio.text).toMatch(/audio_asset_id: asset \d+ is a video; this takes an audio/);
     const premium = await tool('use_video_template', {
       template: 'lower-third-story',
       platform: 'mastodon',

@@ -154,6 +154,13 @@ describe('a whole video layout', () => {
     expect(
       await wrong(timeline({ layers: [{ kind: 'drawing', x: 0, y: 0, w: 10, h: 10 }] })),
     ).toMatchObject({ loc: ['body', 'layout', 'layers', 0, 'kind'] });
+    // The clip is 2 s long: cut 2 s into it, it would show nothing.
+    const pastEnd = timeline();
+    (pastEnd.layers as Record<string, any>[])[0]!.trim_start_s = 2;
+    expect(await wrong(pastEnd)).toMatchObject({
+      loc: ['body', 'layout', 'layers', 0, 'trim_start_s'],
+      msg: 'the clip is 2 s long; trim_start_s must be less than that',
+    });
     const unowned = await call(svc.server, 'PATCH', `/v1/posts/${postId}/design`, {
       key: svc.key,
       body: {
