@@ -80,43 +80,58 @@ export const UNFINISHED_PER_ACCOUNT: Record<JobKind, number> = {
 /** Finished poster frames kept per account (older ones go as new ones start). */
 export const PREVIEWS_KEPT = 8;
 
+/** Progress smaller than this does not end a wait (workers write it a few times a second). */
+export const PROGRESS_STEP = 0.1;
+
+/** Whether `now` is a change worth answering a waiting caller with. */
+const movedOn = (from: JobRow, now: JobRow) =>
+  now.status !== from.status ||
+  now.stage !== from.stage ||
+  now.progress - from.progress >= PROGRESS_STEP ||
+  finished(now);
+
 /**
  * The caller's job (another account's is not found). With `wait_s`, an unfinished job is
- * read again when it changes, or when the time is up, whichever comes first.
+ * answered when it moves on (its status or stage changes, or its progress by PROGRESS_STEP),
+ * or when the time is up, whichever comes first: a poller makes a few calls a job, not one
+ * per progress write.
  */
 export async function jobStatus(
   deps: { pool: Pool; notifications: Notifications },
   caller: { accountId: string },
   input: JobStatusInput,
 ): Promise<Job> {
-  const read = () => findJob(deps.pool, caller.accountId, input.job_id);
+  const read = async () => {
+    const row = await findJob(deps.pool, caller.accountId, input.job_id);
+    if (!row) throw notFound('Job');
+    return row;
+  };
   const first = await read();
-  if (!first) throw notFound('Job');
   if (finished(first) || input.wait_s <= 0) return toJob(first);
 
-  let wake!: () => void;
-  const woken = new Promise<void>((resolve) => {
-    wake = resolve;
-  });
+  let wake: () => void = () => {};
+  const nextWake = () =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+  let woken = nextWake();
   // Subscribed before reading again: a change committed after that read cannot be missed.
   const unsubscribe = await deps.notifications.subscribe(JOB_CHANGED_CHANNEL, (payload) => {
     if (payload === undefined || payload === first.id) wake();
   });
   let timer: NodeJS.Timeout | undefined;
   try {
-    const now = await read();
-    if (!now) throw notFound('Job');
-    if (now.status !== first.status || now.progress !== first.progress || finished(now))
-      return toJob(now);
-    await Promise.race([
-      woken,
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, input.wait_s * 1000);
-      }),
-    ]);
-    const last = await read();
-    if (!last) throw notFound('Job');
-    return toJob(last);
+    const timeUp = new Promise<'time'>((resolve) => {
+      timer = setTimeout(() => resolve('time'), input.wait_s * 1000);
+    });
+    let now = await read();
+    while (!movedOn(first, now)) {
+      const why = await Promise.race([woken, timeUp]);
+      woken = nextWake();
+      now = await read();
+      if (why === 'time') break;
+    }
+    return toJob(now);
   } finally {
     clearTimeout(timer);
     unsubscribe();

@@ -1,11 +1,20 @@
-// One account's burst of slow work waits its turn: past UNFINISHED_PER_ACCOUNT queued or
-// running jobs of a kind, a start is refused with 429 and adds nothing (the same subject
-// again still answers its job); finished poster frames are kept only the last PREVIEWS_KEPT.
+// The job record (core/jobs/service.ts) as clients meet it. One account's burst of slow work
+// waits its turn: past UNFINISHED_PER_ACCOUNT queued or running jobs of a kind, a start is
+// refused with 429 and adds nothing (the same subject again still answers its job); finished
+// poster frames are kept only the last PREVIEWS_KEPT; job_status with wait_s answers when the
+// job moves on, not on every progress write.
 import { describe, expect, it } from 'vitest';
+import { createNotifications } from '../../core/db/notifications.ts';
 import { withTransaction } from '../../core/db/pool.ts';
 import type { DomainError } from '../../core/errors.ts';
+import { markRunning, recordProgress } from '../../core/jobs/db.ts';
 import type { JobKind } from '../../core/jobs/schema.ts';
-import { PREVIEWS_KEPT, startJob, UNFINISHED_PER_ACCOUNT } from '../../core/jobs/service.ts';
+import {
+  jobStatus,
+  PREVIEWS_KEPT,
+  startJob,
+  UNFINISHED_PER_ACCOUNT,
+} from '../../core/jobs/service.ts';
 import { makeAccount } from '../support/server.ts';
 import { useServer } from '../support/service.ts';
 
@@ -72,5 +81,34 @@ describe('jobs per account', () => {
       Array.from({ length: PREVIEWS_KEPT }, (_, i) => `p${i + 5}`),
     );
     expect(await count(acct.accountId, 'video_preview')).toBe(PREVIEWS_KEPT + 1);
+  });
+});
+
+describe('job_status with wait_s', () => {
+  it('answers when the job moves on, not on every small progress write', async () => {
+    const acct = await makeAccount(server.pool);
+    const { job } = await start(acct.accountId, 'video_export', 'waited');
+    await markRunning(server.pool, job.job_id, 1);
+    const notifications = createNotifications(server.pool);
+    try {
+      const waiting = jobStatus({ pool: server.pool, notifications }, acct, {
+        job_id: job.job_id,
+        wait_s: 20,
+      });
+      // Let the wait subscribe and read first (it answers the same either way: see below).
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await recordProgress(server.pool, job.job_id, 0.02, 'rendering_overlays');
+      await recordProgress(server.pool, job.job_id, 0.05, 'rendering_overlays');
+      await recordProgress(server.pool, job.job_id, 0.06, 'encoding');
+      // A stage change ends the wait; the small steps before it did not.
+      expect(await waiting).toMatchObject({ stage: 'encoding', progress: 0.06 });
+      // Another account's job is not found, waiting or not.
+      const other = await makeAccount(server.pool);
+      await expect(
+        jobStatus({ pool: server.pool, notifications }, other, { job_id: job.job_id, wait_s: 1 }),
+      ).rejects.toMatchObject({ status: 404 });
+    } finally {
+      await notifications.close();
+    }
   });
 });
