@@ -1,5 +1,6 @@
 // Starting a video export (MCP export_video) and reading any job (MCP job_status) as the API
 // answers them: the job record of core/jobs/, with an export's asset addresses filled in.
+import { findOwnedAssets } from '../assets/db.ts';
 import { signAssetUrl } from '../assets/signedUrls.ts';
 import type { Notifications } from '../db/notifications.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
@@ -38,7 +39,7 @@ function withAddresses(deps: Pick<JobDeps, 'publicBaseUrl' | 'urlKey'>, job: Job
 /**
  * MCP export_video: queues the export of a video design's current layout_version and answers
  * its job at once. The same design at the same version again answers that job (running or
- * done), unless it failed: then a new export starts.
+ * done), unless it failed or its video was deleted: then a new export starts.
  */
 export async function startVideoExport(
   deps: JobDeps,
@@ -66,6 +67,9 @@ export async function startVideoExport(
           design_id: design.id,
           layout_version: design.layout_version,
         }),
+      // An export whose video was deleted from the library is made again.
+      async (result) =>
+        (await findOwnedAssets(tx, caller.accountId, [String(result.asset_id)])).length === 0,
     );
     return job;
   });

@@ -181,3 +181,7 @@ export async function trimFinishedJobs(
     [accountId, kind, keep],
   );
 }
+
+export async function deleteJob(db: Queryable, jobId: string): Promise<void> {
+  await db.query('delete from jobs where id = $1', [jobId]);
+}

@@ -7,6 +7,7 @@ import { DomainError, notFound } from '../errors.ts';
 import {
   abandonedJobs,
   deleteFinishedJobs,
+  deleteJob,
   findJob,
   finishJob,
   insertJob,
@@ -48,10 +49,16 @@ export async function startJob(
   tx: Queryable,
   j: { accountId: string; kind: JobKind; subject: string },
   enqueue: (tx: Queryable, jobId: string) => Promise<void>,
+  /** Whether a succeeded job of the subject no longer stands (what it made was deleted). */
+  outlived?: (result: Record<string, unknown>) => Promise<boolean>,
 ): Promise<{ job: Job; created: boolean }> {
   // Two starts of one account and kind take turns, so the count below is exact.
   await lockAccountJobs(tx, j.accountId, j.kind);
-  const { row, created } = await insertJob(tx, j);
+  let { row, created } = await insertJob(tx, j);
+  if (!created && row.status === 'succeeded' && outlived && (await outlived(row.result ?? {}))) {
+    await deleteJob(tx, row.id);
+    ({ row, created } = await insertJob(tx, j));
+  }
   if (!created) return { job: toJob(row), created };
   const limit = UNFINISHED_PER_ACCOUNT[j.kind];
   // The new row counts: over the limit, the transaction (and the row) is rolled back.

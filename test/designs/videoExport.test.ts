@@ -173,6 +173,17 @@ describe('export_video and job_status', () => {
     // The same design at the same version again: the same job, nothing encoded again.
     const again = await tool('export_video', { design_id: designId });
     expect(again.data).toMatchObject({ job_id: started.data.job_id, status: 'succeeded' });
+
+    // Once its video is deleted from the library, the same version is exported anew.
+    const deleted = await call(svc.server, 'DELETE', `/v1/assets/${done.result.asset_id}`, {
+      key: svc.key,
+    });
+    expect(deleted.status).toBe(204);
+    const anew = await tool('export_video', { design_id: designId });
+    expect(anew.data.job_id).not.toBe(started.data.job_id);
+    const redone = (await follow(anew.data.job_id)).at(-1);
+    expect(redone.status).toBe('succeeded');
+    expect(redone.result.asset_id).not.toBe(done.result.asset_id);
   }, 120_000);
 
   it('fails the job with a reason naming the layer whose asset is gone', async () => {
