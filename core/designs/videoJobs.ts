@@ -6,7 +6,7 @@ import type { Notifications } from '../db/notifications.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { conflict, DomainError, invalid } from '../errors.ts';
 import type { Job, JobStatusInput } from '../jobs/schema.ts';
-import { jobStatus, startJob } from '../jobs/service.ts';
+import { jobStatus, startJob, waitForJob } from '../jobs/service.ts';
 import { enqueueVideoExport, enqueueVideoPreview } from '../jobs/tasks.ts';
 import type { DesignRow } from './db.ts';
 import type { DesignRef } from './schema.ts';
@@ -109,7 +109,7 @@ export async function previewVideo(
   });
   // In order, each once: [1, 0] and [0, 1, 1] ask for the same frames, so the same job.
   const at = [...new Set(rounded)].sort((a, b) => a - b);
-  let job = await withTransaction(deps.pool, async (tx) => {
+  const job = await withTransaction(deps.pool, async (tx) => {
     const started = await startJob(
       tx,
       {
@@ -127,17 +127,13 @@ export async function previewVideo(
     );
     return started.job;
   });
-  const giveUpAt = Date.now() + PREVIEW_WAIT_S * 1000;
-  while (job.status === 'queued' || job.status === 'running') {
-    const left = (giveUpAt - Date.now()) / 1000;
-    if (left <= 0)
-      throw conflict(
-        'preview_pending',
-        `The frames are still being drawn after ${PREVIEW_WAIT_S} s (the render workers are busy); ask again with the same times to get them.`,
-      );
-    job = await jobStatus(deps, caller, { job_id: job.job_id, wait_s: Math.min(20, left) });
-  }
-  if (job.status === 'failed') throw conflict('preview_failed', job.error ?? 'Drawing failed.');
-  const { frames } = job.result as unknown as PosterFrames;
+  const done = await waitForJob(deps, caller, job.job_id, PREVIEW_WAIT_S);
+  if (done.status === 'queued' || done.status === 'running')
+    throw conflict(
+      'preview_pending',
+      `The frames are still being drawn after ${PREVIEW_WAIT_S} s (the render workers are busy); ask again with the same times to get them.`,
+    );
+  if (done.status === 'failed') throw conflict('preview_failed', done.error ?? 'Drawing failed.');
+  const { frames } = done.result as unknown as PosterFrames;
   return { times: at, frames: frames.map((f) => Buffer.from(f.jpeg_base64, 'base64')) };
 }

@@ -18,7 +18,7 @@ import {
   trimFinishedJobs,
   unfinishedJobs,
 } from './db.ts';
-import { JOB_KINDS, type Job, type JobKind, type JobStatusInput } from './schema.ts';
+import { JOB_KINDS, type Job, type JobKind, type JobStatusInput, MAX_WAIT_S } from './schema.ts';
 import { workJobKey } from './tasks.ts';
 
 /** What sql/015_jobs.sql's trigger notifies, with the job's id, on every change. */
@@ -143,6 +143,26 @@ export async function jobStatus(
     clearTimeout(timer);
     unsubscribe();
   }
+}
+
+/**
+ * Waits up to `timeoutS` for the caller's job to finish, on the shared LISTEN connection;
+ * answers the job as it then is (unfinished when the time ran out).
+ */
+export async function waitForJob(
+  deps: { pool: Pool; notifications: Notifications },
+  caller: { accountId: string },
+  jobId: string,
+  timeoutS: number,
+): Promise<Job> {
+  const giveUpAt = Date.now() + timeoutS * 1000;
+  let job = await jobStatus(deps, caller, { job_id: jobId, wait_s: 0 });
+  while (job.status === 'queued' || job.status === 'running') {
+    const left = (giveUpAt - Date.now()) / 1000;
+    if (left <= 0) break;
+    job = await jobStatus(deps, caller, { job_id: jobId, wait_s: Math.min(MAX_WAIT_S, left) });
+  }
+  return job;
 }
 
 /** A failure the job's own error explains to the user: final, never retried. */
