@@ -54,9 +54,14 @@ export const planRequired = (plan = 'plus') =>
   );
 
 export const featureRequired = (feature: string) =>
-  new DomainError(403, 'feature_required', `This operation needs the "${feature}" feature.`, {
-    feature,
-  });
+  new DomainError(
+    403,
+    'feature_required',
+    `This operation needs the "${feature}" feature; the operator grants it (npm run admin -- account feature --email ... --feature ${feature}).`,
+    {
+      feature,
+    },
+  );
 
 export const forbidden = (code: string, message: string) => new DomainError(403, code, message);
 

@@ -98,7 +98,7 @@ export const CANVAS_TOOLS = [
     name: 'edit_layers',
     title: 'Edit layers',
     description:
-      'Applies up to 40 ops in order to a design, all or nothing, then re-renders: set (fields of a layer, e.g. text, x, color, asset_id of an owned image), add, delete, move. Each op targets a current index (with page for carousels) or a cid; untouched layers keep their cid. Give the layout_version you read; a stale one is refused. Use this tool when you need to: change a headline, swap an image, nudge or restyle a layer.',
+      'Applies up to 40 ops in order to a design, all or nothing: set (fields of a layer, e.g. text, x, color, asset_id of an owned image or video), add, delete, move. Each op targets an index (with page for carousels), a cid or a video clip_id; untouched layers keep theirs. Give the layout_version you read; a stale one is refused. Use this tool when you need to: change a headline, swap an image or clip, restyle a layer.',
     input: EditLayersInput,
     output: DesignAnswer,
     scope: 'publish',
