@@ -399,9 +399,14 @@ export async function mediaStorageKeys(
   db: Queryable,
   accountId: string,
   ids: string[],
-): Promise<{ id: string; kind: MediaKind; storage_key: string }[]> {
-  const { rows } = await db.query<{ id: string; kind: MediaKind; storage_key: string }>(
-    `select id::text, kind, storage_key from assets
+): Promise<{ id: string; kind: MediaKind; storage_key: string; bytes: number }[]> {
+  const { rows } = await db.query<{
+    id: string;
+    kind: MediaKind;
+    storage_key: string;
+    bytes: number;
+  }>(
+    `select id::text, kind, storage_key, bytes::float8 as bytes from assets
      where account_id = $1 and id = any($2::bigint[]) and storage_key is not null`,
     [accountId, ids],
   );

@@ -20,7 +20,13 @@ import { layerFrame, layerSummary } from './layerSummary.ts';
 import { type Layer, type Layout, MAX_TEXT_PER_LAYOUT } from './layout.ts';
 import type { LayerOp, LayersView } from './schema.ts';
 import type { DesignCaller } from './service.ts';
-import { MAX_VIDEO_LAYERS, VIDEO_ASPECTS, VideoLayer, VideoLayout } from './videoLayout.ts';
+import {
+  MAX_CLIPS_AT_ONCE,
+  MAX_VIDEO_LAYERS,
+  VIDEO_ASPECTS,
+  VideoLayer,
+  VideoLayout,
+} from './videoLayout.ts';
 import { fillVideoTemplate, videoTemplateFor } from './videoTemplates.ts';
 
 type Loc = (string | number)[];
@@ -78,6 +84,13 @@ export async function checkedVideoLayout(
     clipIds.add(clipId);
     return { ...layer, cid, clip_id: clipId };
   });
+  const crowded = crowdedClip(layers, given.canvas.duration_s);
+  if (crowded !== undefined)
+    issues.push({
+      loc: [...loc, 'layers', crowded, 'start_s'],
+      msg: `more than ${MAX_CLIPS_AT_ONCE} video layers would show at once here; at most ${MAX_CLIPS_AT_ONCE} clips may overlap in time`,
+      type: 'too_many_clips',
+    });
   const wanted: { id: string; kind: 'image' | 'video' | 'audio'; loc: Loc; trimS?: number }[] = [];
   let text = 0;
   for (const [i, layer] of layers.entries()) {
@@ -141,6 +154,21 @@ export async function checkedVideoLayout(
   }
   if (issues.length) throw new ValidationFailed(issues);
   return { ...given, layers };
+}
+
+/** The index of the first clip that makes more than MAX_CLIPS_AT_ONCE show at one time. */
+function crowdedClip(layers: readonly VideoLayer[], duration: number): number | undefined {
+  const clips = layers.flatMap((l, i) =>
+    l.kind === 'video' ? [{ i, from: l.start_s, to: l.end_s ?? duration }] : [],
+  );
+  if (clips.length <= MAX_CLIPS_AT_ONCE) return undefined;
+  // Clips by start: when one starts, count those still showing (at most 160, so n² is fine).
+  const byStart = [...clips].sort((a, b) => a.from - b.from || a.i - b.i);
+  for (const [k, clip] of byStart.entries()) {
+    const showing = byStart.slice(0, k + 1).filter((c) => c.to > clip.from).length;
+    if (showing > MAX_CLIPS_AT_ONCE) return clip.i;
+  }
+  return undefined;
 }
 
 /** Layer ops (edit_layers) on a video's one timeline; targets index, cid or clip_id. */

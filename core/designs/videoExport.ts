@@ -45,6 +45,8 @@ export type VideoExportDeps = {
   tools: MediaTools;
   /** The longest one export's ffmpeg run may take (it is killed past it). */
   encodeTimeoutMs: number;
+  /** The most media one export copies (MAX_MEDIA_BYTES unless given). */
+  maxMediaBytes?: number;
 };
 
 export type ExportRequest = { design_id: string; layout_version: number };
@@ -88,6 +90,9 @@ function stillOf(layer: Exclude<VideoLayer, { kind: 'video' }>): Layer {
   const { start_s: _s, end_s: _e, enter: _in, exit: _out, ...still } = layer;
   return still as Layer;
 }
+
+/** The most media (distinct clips and the audio track) one export or preview copies. */
+export const MAX_MEDIA_BYTES = 2_000_000_000;
 
 /** The design an export or preview was asked for, as it still is; why not, if it changed. */
 export async function requestedVideo(
@@ -135,6 +140,13 @@ export async function prepareComposition(
   const media = new Map(
     (await mediaStorageKeys(deps.pool, design.account_id, mediaIds)).map((m) => [m.id, m]),
   );
+  // Each is copied to the worker's disk before ffmpeg reads it: bounded before any copy.
+  const total = [...media.values()].reduce((sum, m) => sum + m.bytes, 0);
+  const most = deps.maxMediaBytes ?? MAX_MEDIA_BYTES;
+  if (total > most)
+    throw new JobFailure(
+      `The clips and audio this needs add up to ${(total / 1e6).toFixed(1)} MB; at most ${(most / 1e6).toFixed(1)} MB of media go into one video: use fewer or shorter clips.`,
+    );
   // Each asset is copied and probed once, however many layers name it.
   const local = new Map<string, Promise<{ file: string; hasAudio: boolean }>>();
   const fetchMedia = async (id: string, kind: 'video' | 'audio', what: string) => {

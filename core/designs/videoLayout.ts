@@ -16,6 +16,8 @@ export type VideoAspect = keyof typeof VIDEO_ASPECTS;
 
 export const MAX_VIDEO_SECONDS = 180;
 export const MAX_VIDEO_LAYERS = 160;
+/** Clips shown at one time: ffmpeg decodes each at once (about 6 MB a 1080p frame buffer). */
+export const MAX_CLIPS_AT_ONCE = 8;
 export const VIDEO_FPS = [24, 25, 30] as const;
 
 const Seconds = z.number().finite().min(0).max(MAX_VIDEO_SECONDS);

@@ -154,6 +154,19 @@ describe('a whole video layout', () => {
     expect(
       await wrong(timeline({ layers: [{ kind: 'drawing', x: 0, y: 0, w: 10, h: 10 }] })),
     ).toMatchObject({ loc: ['body', 'layout', 'layers', 0, 'kind'] });
+    // Nine clips showing at once: the ninth is refused (each is decoded at the same time).
+    const crowded = timeline({
+      layers: Array.from({ length: 9 }, (_, i) => ({
+        kind: 'video',
+        asset_id: clipId,
+        clip_id: `c${i}`,
+        start_s: i * 0.1,
+      })),
+    });
+    expect(await wrong(crowded)).toMatchObject({
+      loc: ['body', 'layout', 'layers', 8, 'start_s'],
+      msg: expect.stringMatching(/at most 8 clips may overlap in time/),
+    });
     // The clip is 2 s long: cut 2 s into it, it would show nothing.
     const pastEnd = timeline();
     (pastEnd.layers as Record<string, any>[])[0]!.trim_start_s = 2;

@@ -129,6 +129,25 @@ describe('an export whose stored result may no longer count', () => {
     });
   }, 60_000);
 
+  it('fails before copying anything when its media add up to more than the bound', async () => {
+    const d = await exportable();
+    const before = await stateOf(d);
+    const request = { job_id: d.jobId, design_id: d.design.id, layout_version: 1 };
+    const outcome = await runJobAttempt(
+      svc.server.pool,
+      d.jobId,
+      { number: 1, max: 3 },
+      (report, finish) => exportVideo({ ...deps, maxMediaBytes: 1000 }, request, report, finish),
+      (err) => String(err),
+    );
+    expect(outcome).toBe('failed');
+    const after = await stateOf(d);
+    expect(after.job.error).toMatch(
+      /add up to [\d.]+ MB; at most 0\.0 MB of media go into one video/,
+    );
+    expect(after).toMatchObject({ exports: before.exports, attached: 0, files: before.files });
+  }, 60_000);
+
   it('stores nothing when another attempt overtook this one', async () => {
     const d = await exportable();
     const before = await stateOf(d);
