@@ -277,6 +277,7 @@ export async function exportVideo(
     // write fails (SIGPIPE) and the orphaned encode stops instead of running on.
     const output = path.join(work, 'export.mp4');
     let progressText = '';
+    let encoding = true;
     await runMediaTool(
       deps.tools.ffmpegPath,
       await scripted(composeArgs(composition, output, safeInput), work),
@@ -287,7 +288,9 @@ export async function exportVideo(
         onStdout: (chunk) => {
           progressText = (progressText + chunk.toString()).slice(-4096);
           const done = progressOf(progressText, duration);
-          if (done !== undefined) void report(0.1 + 0.85 * done, 'encoding').catch(() => undefined);
+          // Unawaited; one still in flight when storing begins cannot take progress back.
+        if (done !== undefined && encoding)
+          void report(0.1 + 0.85 * done, 'encoding').catch(() => undefined);
         },
       },
     ).catch((err: unknown) => {
@@ -300,6 +303,7 @@ export async function exportVideo(
       throw err;
     });
 
+    encoding = false;
     await report(0.96, 'storing');
     const bytes = (await stat(output)).size;
     const sha256 = await sha256Of(output);

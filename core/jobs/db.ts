@@ -27,18 +27,22 @@ export async function insertJob(
   db: Queryable,
   j: { accountId: string; kind: JobKind; subject: string },
 ): Promise<{ row: JobRow; created: boolean }> {
-  const inserted = await db.query<JobRow>(
-    `insert into jobs (account_id, kind, subject) values ($1, $2, $3)
-     on conflict (account_id, kind, subject) where status <> 'failed' do nothing
-     returning *`,
-    [j.accountId, j.kind, j.subject],
-  );
-  if (inserted.rows[0]) return { row: inserted.rows[0], created: true };
-  const { rows } = await db.query<JobRow>(
-    `select * from jobs where account_id = $1 and kind = $2 and subject = $3 and status <> 'failed'`,
-    [j.accountId, j.kind, j.subject],
-  );
-  return { row: rows[0]!, created: false };
+  // The job it conflicted with may fail before it is read: then the insert goes through.
+  for (;;) {
+    const inserted = await db.query<JobRow>(
+      `insert into jobs (account_id, kind, subject) values ($1, $2, $3)
+       on conflict (account_id, kind, subject) where status <> 'failed' do nothing
+       returning *`,
+      [j.accountId, j.kind, j.subject],
+    );
+    if (inserted.rows[0]) return { row: inserted.rows[0], created: true };
+    const { rows } = await db.query<JobRow>(
+      `select * from jobs
+       where account_id = $1 and kind = $2 and subject = $3 and status <> 'failed'`,
+      [j.accountId, j.kind, j.subject],
+    );
+    if (rows[0]) return { row: rows[0], created: false };
+  }
 }
 
 /** The account's job; another account's is not found. */
@@ -69,6 +73,7 @@ export async function markRunning(
   return rows[0];
 }
 
+/** Progress only goes forward: a late write of an earlier step changes nothing. */
 export async function recordProgress(
   db: Queryable,
   jobId: string,
@@ -77,7 +82,7 @@ export async function recordProgress(
 ): Promise<void> {
   await db.query(
     `update jobs set progress = $2, stage = $3, updated_at = now()
-     where id = $1 and status = 'running'`,
+     where id = $1 and status = 'running' and progress <= $2`,
     [jobId, Math.min(1, Math.max(0, progress)), stage],
   );
 }

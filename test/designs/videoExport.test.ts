@@ -1,7 +1,8 @@
 // Exporting a video design through MCP with the SDK's client and a real worker: export_video
 // answers a job at once, job_status with wait_s follows it to `succeeded`, and the asset is
-// an H.264/AAC MP4 of the design's size and duration. Video designs are stored here with
-// insertDesign, as the authoring tools (use_video_template, design_post) will store them.
+// an H.264/AAC MP4 of the design's size and duration. Some video designs are stored directly
+// with insertDesign (parsed by the layout's schema), others made through use_video_template;
+// preview_design draws poster frames of them.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

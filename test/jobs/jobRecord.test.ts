@@ -10,6 +10,7 @@ import type { DomainError } from '../../core/errors.ts';
 import { markRunning, recordProgress } from '../../core/jobs/db.ts';
 import type { JobKind } from '../../core/jobs/schema.ts';
 import {
+  deleteOldPreviews,
   jobStatus,
   PREVIEWS_KEPT,
   startJob,
@@ -110,5 +111,38 @@ describe('job_status with wait_s', () => {
     } finally {
       await notifications.close();
     }
+  });
+});
+
+describe('deleteOldPreviews', () => {
+  it('deletes poster frames an hour after they were drawn, and nothing else', async () => {
+    const acct = await makeAccount(server.pool);
+    const insert = async (kind: string, finishedMinutesAgo: number | null) => {
+      const { rows } = await server.pool.query<{ id: string }>(
+        `insert into jobs (account_id, kind, subject, status, result, finished_at)
+         values ($1, $2, $3, $4, $5, now() - $6 * interval '1 minute') returning id`,
+        [
+          acct.accountId,
+          kind,
+          `design:1@1:${kind}:${finishedMinutesAgo}`,
+          finishedMinutesAgo === null ? 'running' : 'succeeded',
+          finishedMinutesAgo === null ? null : '{"frames":[]}',
+          finishedMinutesAgo,
+        ],
+      );
+      return rows[0]!.id;
+    };
+    const old = await insert('video_preview', 61);
+    const recent = await insert('video_preview', 30);
+    const running = await insert('video_preview', null);
+    const oldExport = await insert('video_export', 600);
+    await deleteOldPreviews(server.pool);
+    const { rows } = await server.pool.query<{ id: string }>(
+      'select id from jobs where account_id = $1',
+      [acct.accountId],
+    );
+    const left = rows.map((r) => r.id);
+    expect(left).not.toContain(old);
+    expect(left).toEqual(expect.arrayContaining([recent, running, oldExport]));
   });
 });

@@ -2,7 +2,6 @@
 // attempt to come (its worker was killed during the last attempt) fails with a reason and
 // its post.failed event, while a publication that still has a job is left alone.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deleteOldPreviews } from '../../core/jobs/service.ts';
 import { publicationJobKey, TASK } from '../../core/jobs/tasks.ts';
 import { failAbandonedPublications } from '../../core/posts/publication.ts';
 import { call } from '../support/server.ts';
@@ -80,34 +79,5 @@ describe('failAbandonedPublications', () => {
     );
     expect(await failAbandonedPublications(server.pool)).toBe(1);
     expect((await state(id)).status).toBe('failed');
-  });
-});
-
-describe('deleteOldPreviews', () => {
-  it('deletes poster frames an hour after they were drawn, and nothing else', async () => {
-    const insert = async (kind: string, finishedMinutesAgo: number | null) => {
-      const { rows } = await server.pool.query<{ id: string }>(
-        `insert into jobs (account_id, kind, subject, status, result, finished_at)
-         values ($1, $2, $3, $4, $5, now() - $6 * interval '1 minute') returning id`,
-        [
-          svc.acct.accountId,
-          kind,
-          `design:1@1:${kind}:${finishedMinutesAgo}`,
-          finishedMinutesAgo === null ? 'running' : 'succeeded',
-          finishedMinutesAgo === null ? null : '{"frames":[]}',
-          finishedMinutesAgo,
-        ],
-      );
-      return rows[0]!.id;
-    };
-    const old = await insert('video_preview', 61);
-    const recent = await insert('video_preview', 30);
-    const running = await insert('video_preview', null);
-    const oldExport = await insert('video_export', 600);
-    await deleteOldPreviews(server.pool);
-    const { rows } = await server.pool.query<{ id: string }>('select id from jobs');
-    const left = rows.map((r) => r.id);
-    expect(left).not.toContain(old);
-    expect(left).toEqual(expect.arrayContaining([recent, running, oldExport]));
   });
 });
