@@ -289,8 +289,8 @@ export async function exportVideo(
           progressText = (progressText + chunk.toString()).slice(-4096);
           const done = progressOf(progressText, duration);
           // Unawaited; one still in flight when storing begins cannot take progress back.
-        if (done !== undefined && encoding)
-          void report(0.1 + 0.85 * done, 'encoding').catch(() => undefined);
+          if (done !== undefined && encoding)
+            void report(0.1 + 0.85 * done, 'encoding').catch(() => undefined);
         },
       },
     ).catch((err: unknown) => {
