@@ -2,9 +2,7 @@
 // template (premium ones need the pro plan), queueing a render in the caller's transaction and
 // waiting for it, bounded, and answering the design's state with its rendered pages.
 
-import { FONT_NAMES, isKnownFont } from '../../render/fontFamilies.ts';
 import { planAtLeast } from '../accounts/plans.ts';
-import { findOwnedAssets } from '../assets/db.ts';
 import { assetContentUrl } from '../assets/service.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
@@ -21,14 +19,8 @@ import type { Platform } from '../platforms/capabilities.ts';
 import { designIdOfPost, unpublishedPostsOf } from '../posts/db.ts';
 import { inferKind, platformFitIssues } from '../posts/platformFit.ts';
 import { type DesignRow, findDesign, renderedPages } from './db.ts';
-import {
-  type Aspect,
-  assignCids,
-  Layout,
-  MAX_TEXT_PER_LAYER,
-  MAX_TEXT_PER_LAYOUT,
-  pagesOf,
-} from './layout.ts';
+import { assetIssues, type PlacedLayer, textIssues, type WantedAsset } from './layerChecks.ts';
+import { type Aspect, assignCids, Layout, MAX_TEXT_PER_LAYER, pagesOf } from './layout.ts';
 import { type RenderWaits, waitForRender, withRenderSlot } from './renderWaits.ts';
 import type { DesignRef, DesignState } from './schema.ts';
 import { layoutFromTemplate, slotsOf, TEMPLATES, type Template } from './templates.ts';
@@ -131,47 +123,24 @@ export async function checkedLayout(
   const { layout, duplicates } = assignCids(given);
   if (duplicates.length)
     throw invalid(loc, `layer cids must be unique; repeated: ${duplicates.join(', ')}`);
+  const placed: PlacedLayer[] = [];
+  const images: WantedAsset[] = [];
   const issues: ValidationIssue[] = [];
-  const images: { id: string; loc: (string | number)[] }[] = [];
-  let text = 0;
   for (const [p, page] of pagesOf(layout).entries())
     for (const [i, layer] of page.layers.entries()) {
       const at = [...loc, ...(layout.pages ? ['pages', p] : []), 'layers', i];
-      // Named at the layer that goes over, once.
-      if (layer.kind === 'text' && text <= MAX_TEXT_PER_LAYOUT) {
-        text += layer.text.length;
-        if (text > MAX_TEXT_PER_LAYOUT)
-          issues.push({
-            loc: [...at, 'text'],
-            msg: `a layout holds at most ${grouped(MAX_TEXT_PER_LAYOUT)} characters of text, all pages together; with this layer it holds ${grouped(text)}: shorten or remove text`,
-            type: 'too_long',
-          });
-      }
-      if (layer.kind === 'text' && !isKnownFont(layer.font))
-        issues.push({
-          loc: [...at, 'font'],
-          msg: `unknown font "${layer.font}"; available: ${FONT_NAMES.join(', ')}`,
-          type: 'unknown_font',
-        });
+      placed.push({ layer, at });
       if (layer.kind === 'drawing')
         issues.push({
           loc: at,
           msg: 'drawing layers are not available yet',
           type: 'not_available',
         });
-      if (layer.kind === 'image') images.push({ id: layer.asset_id, loc: [...at, 'asset_id'] });
+      if (layer.kind === 'image')
+        images.push({ id: layer.asset_id, kind: 'image', loc: [...at, 'asset_id'] });
     }
-  if (images.length) {
-    const found = await findOwnedAssets(
-      db,
-      accountId,
-      images.map((i) => i.id),
-    );
-    const owned = new Set(found.filter((a) => a.kind === 'image').map((a) => a.id));
-    for (const image of images)
-      if (!owned.has(image.id))
-        issues.push({ loc: image.loc, msg: 'not an image asset of yours', type: 'not_found' });
-  }
+  issues.unshift(...textIssues(placed, 'a layout', 'all pages together'));
+  issues.push(...(await assetIssues(db, accountId, images)));
   if (issues.length) throw new ValidationFailed(issues);
   return layout;
 }

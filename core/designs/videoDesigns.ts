@@ -4,8 +4,6 @@
 // draft post together. Video designs are never rendered to pages: export_video makes the file.
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { FONT_NAMES, isKnownFont } from '../../render/fontFamilies.ts';
-import { findOwnedAssets } from '../assets/db.ts';
 import { actorOf } from '../audit/actor.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { invalid, notFound, ValidationFailed, type ValidationIssue } from '../errors.ts';
@@ -16,8 +14,9 @@ import { platformFitIssues } from '../posts/platformFit.ts';
 import { brandFor } from '../posts/service.ts';
 import { closestMatch, explainIssue, toValidationIssues } from '../validation.ts';
 import { insertDesign } from './db.ts';
+import { assetIssues, type PlacedLayer, textIssues, type WantedAsset } from './layerChecks.ts';
 import { layerFrame, layerSummary } from './layerSummary.ts';
-import { type Layer, type Layout, MAX_TEXT_PER_LAYOUT } from './layout.ts';
+import type { Layer, Layout } from './layout.ts';
 import type { LayerOp, LayersView } from './schema.ts';
 import type { DesignCaller } from './service.ts';
 import {
@@ -91,25 +90,11 @@ export async function checkedVideoLayout(
       msg: `more than ${MAX_CLIPS_AT_ONCE} video layers would show at once here; at most ${MAX_CLIPS_AT_ONCE} clips may overlap in time`,
       type: 'too_many_clips',
     });
-  const wanted: { id: string; kind: 'image' | 'video' | 'audio'; loc: Loc; trimS?: number }[] = [];
-  let text = 0;
+  const wanted: WantedAsset[] = [];
+  const placed: PlacedLayer[] = [];
   for (const [i, layer] of layers.entries()) {
     const at = [...loc, 'layers', i];
-    if (layer.kind === 'text') {
-      text += layer.text.length;
-      if (text > MAX_TEXT_PER_LAYOUT && text - layer.text.length <= MAX_TEXT_PER_LAYOUT)
-        issues.push({
-          loc: [...at, 'text'],
-          msg: `a video holds at most ${MAX_TEXT_PER_LAYOUT} characters of text; shorten or remove text`,
-          type: 'too_long',
-        });
-      if (!isKnownFont(layer.font))
-        issues.push({
-          loc: [...at, 'font'],
-          msg: `unknown font "${layer.font}"; available: ${FONT_NAMES.join(', ')}`,
-          type: 'unknown_font',
-        });
-    }
+    placed.push({ layer, at });
     if (layer.kind === 'image')
       wanted.push({ id: layer.asset_id, kind: 'image', loc: [...at, 'asset_id'] });
     if (layer.kind === 'video')
@@ -122,36 +107,8 @@ export async function checkedVideoLayout(
   }
   if (given.audio)
     wanted.push({ id: given.audio.asset_id, kind: 'audio', loc: [...loc, 'audio', 'asset_id'] });
-  if (wanted.length) {
-    const found = new Map(
-      (
-        await findOwnedAssets(
-          db,
-          accountId,
-          wanted.map((w) => w.id),
-        )
-      ).map((a) => [a.id, a]),
-    );
-    const article = (kind: string) => (kind === 'video' ? 'a' : 'an');
-    for (const w of wanted) {
-      const asset = found.get(w.id);
-      if (asset?.kind !== w.kind)
-        issues.push({
-          loc: w.loc,
-          msg: asset
-            ? `asset ${w.id} is ${article(asset.kind)} ${asset.kind}; this takes ${article(w.kind)} ${w.kind} asset`
-            : `no ${w.kind} asset ${w.id} of yours (list_assets with kind=${w.kind} lists them)`,
-          type: 'not_found',
-        });
-      // A clip cut past its end would show nothing at all.
-      else if (w.trimS !== undefined && asset.duration_s !== null && w.trimS >= asset.duration_s)
-        issues.push({
-          loc: [...w.loc.slice(0, -1), 'trim_start_s'],
-          msg: `the clip is ${asset.duration_s} s long; trim_start_s must be less than that`,
-          type: 'too_big',
-        });
-    }
-  }
+  issues.push(...textIssues(placed, 'a video'));
+  issues.push(...(await assetIssues(db, accountId, wanted)));
   if (issues.length) throw new ValidationFailed(issues);
   return { ...given, layers };
 }

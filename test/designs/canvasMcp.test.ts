@@ -187,7 +187,7 @@ describe('get_layers and edit_layers', () => {
       ops: [{ op: 'set', index: ok.data.layout.layers.length - 1, fields: { asset_id: '999999' } }],
     });
     expect(foreign.isError).toBe(true);
-    expect(foreign.text).toMatch(/not an image asset of yours/);
+    expect(foreign.text).toMatch(/no image asset \d+ of yours/);
   });
 
   it('refuses more than 40 ops as invalid arguments', async () => {

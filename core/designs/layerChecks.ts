@@ -1,0 +1,97 @@
+// What the layout schemas cannot check, written once for Canvas layouts (service.ts
+// checkedLayout) and video timelines (videoDesigns.ts checkedVideoLayout): the text a layout
+// holds in all, known fonts, and that each asset a layer names is the caller's, of its kind.
+import { FONT_NAMES, isKnownFont } from '../../render/fontFamilies.ts';
+import { findOwnedAssets } from '../assets/db.ts';
+import type { Queryable } from '../db/pool.ts';
+import type { ValidationIssue } from '../errors.ts';
+import { MAX_TEXT_PER_LAYOUT } from './layout.ts';
+
+type Loc = ValidationIssue['loc'];
+
+const grouped = (n: number) => n.toLocaleString('en-US');
+
+/** A layer with where it stands in the input. */
+export type PlacedLayer = { layer: { kind: string; text?: string; font?: string }; at: Loc };
+
+/**
+ * Unknown fonts, and text past MAX_TEXT_PER_LAYOUT in all (named at the layer that goes over,
+ * once). `whole` names the whole in the message ("a layout", "a video"), `together` how it
+ * adds up ("all pages together").
+ */
+export function textIssues(
+  placed: readonly PlacedLayer[],
+  whole: string,
+  together?: string,
+): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  let text = 0;
+  for (const { layer, at } of placed) {
+    if (layer.kind !== 'text') continue;
+    if (text <= MAX_TEXT_PER_LAYOUT) {
+      text += layer.text?.length ?? 0;
+      if (text > MAX_TEXT_PER_LAYOUT)
+        issues.push({
+          loc: [...at, 'text'],
+          msg: `${whole} holds at most ${grouped(MAX_TEXT_PER_LAYOUT)} characters of text${together ? `, ${together}` : ''}; with this layer it holds ${grouped(text)}: shorten or remove text`,
+          type: 'too_long',
+        });
+    }
+    if (layer.font !== undefined && !isKnownFont(layer.font))
+      issues.push({
+        loc: [...at, 'font'],
+        msg: `unknown font "${layer.font}"; available: ${FONT_NAMES.join(', ')}`,
+        type: 'unknown_font',
+      });
+  }
+  return issues;
+}
+
+/** An asset a layer names: its id, the kind it must be, and where it was given. */
+export type WantedAsset = {
+  id: string;
+  kind: 'image' | 'video' | 'audio';
+  loc: Loc;
+  /** A clip's trim_start_s: it must fall inside the clip. */
+  trimS?: number;
+};
+
+const article = (kind: string) => (kind === 'video' ? 'a' : 'an');
+
+/** Each wanted asset that is not the account's, not of its kind, or trimmed past its end. */
+export async function assetIssues(
+  db: Queryable,
+  accountId: string,
+  wanted: readonly WantedAsset[],
+): Promise<ValidationIssue[]> {
+  if (!wanted.length) return [];
+  const found = new Map(
+    (
+      await findOwnedAssets(
+        db,
+        accountId,
+        wanted.map((w) => w.id),
+      )
+    ).map((a) => [a.id, a]),
+  );
+  const issues: ValidationIssue[] = [];
+  for (const w of wanted) {
+    const asset = found.get(w.id);
+    if (asset?.kind !== w.kind)
+      issues.push({
+        loc: w.loc,
+        msg: asset
+          ? `asset ${w.id} is ${article(asset.kind)} ${asset.kind}; this takes ${article(w.kind)} ${w.kind} asset`
+          : `no ${w.kind} asset ${w.id} of yours (list_assets with kind=${w.kind} lists them)`,
+        type: 'not_found',
+      });
+    // A clip cut past its end would show nothing at all.
+    else if (w.trimS !== undefined && asset.duration_s !== null && w.trimS >= asset.duration_s)
+      issues.push({
+        loc: [...w.loc.slice(0, -1), 'trim_start_s'],
+        msg: `the clip is ${asset.duration_s} s long; trim_start_s must be less than that`,
+        type: 'too_big',
+      });
+  }
+  return issues;
+}
