@@ -56,6 +56,15 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** A composition's frame: W×H at FPS on black, `durationS` long. */
+const canvasOf = (durationS: number) => ({
+  width: W,
+  height: H,
+  fps: FPS,
+  durationS,
+  background: '#000000',
+});
+
 const clipLayer = (over: Partial<ClipLayer> = {}): ClipLayer => ({
   type: 'clip',
   file: clip,
@@ -144,11 +153,7 @@ async function meanVolume(file: string): Promise<number> {
 describe('composeArgs', () => {
   it('composes a clip, a still with fades inside its window, and an audio track', async () => {
     const composition: VideoComposition = {
-      width: W,
-      height: H,
-      fps: FPS,
-      durationS: 3,
-      background: '#000000',
+      ...canvasOf(3),
       layers: [
         clipLayer({ volume: 0.5 }),
         {
@@ -217,11 +222,7 @@ describe('composeArgs', () => {
   it('slides and zooms a still into place, at rest after its enter', async () => {
     const { out } = await render(
       {
-        width: W,
-        height: H,
-        fps: FPS,
-        durationS: 2,
-        background: '#000000',
+        ...canvasOf(2),
         layers: [
           {
             type: 'still',
@@ -262,11 +263,7 @@ describe('composeArgs', () => {
 describe('posterArgs', () => {
   it('draws the frame at a time at rest: the layers of that time and the clip there', async () => {
     const c: VideoComposition = {
-      width: W,
-      height: H,
-      fps: FPS,
-      durationS: 3,
-      background: '#000000',
+      ...canvasOf(3),
       layers: [
         clipLayer({ startS: 0.5, endS: 3, enter: { kind: 'fade', durationS: 1 } }),
         {
