@@ -136,6 +136,32 @@ const asset = {
   created_at: at,
 };
 
+const memory = {
+  brand_id: '1',
+  doc: {
+    voice: { tone: ['warm', 'direct'], persona: 'A neighbourhood bakery' },
+    vocabulary: { banned: [] as string[] },
+    hashtags: { always: ['#bread'] },
+  },
+  version: 3,
+  confidence: {
+    overall: 0.33,
+    sections: {
+      voice: 1,
+      vocabulary: 1,
+      hashtags: 1,
+      audience: 0,
+      pillars: 0,
+      visual: 0,
+      links: 0,
+      examples: 0,
+      platforms: 0,
+    },
+  },
+  gaps: [{ section: 'audience', hint: 'describe who the posts are for (/audience/description)' }],
+  updated_at: at,
+};
+
 /**
  * One example per operation: `request` for its JSON body, `answer` for its main answer (JSON),
  * or `error` with a status when it answers no JSON body (204, bytes).
@@ -300,6 +326,23 @@ const EXAMPLES: Record<string, { request?: unknown; answer?: unknown; error?: [n
   },
   'DELETE /v1/assets/{asset_id}': {
     error: [404, { detail: 'No asset 7 in this account.', code: 'not_found' }],
+  },
+  'GET /v1/brand-memory': { answer: memory },
+  'PATCH /v1/brand-memory': {
+    request: {
+      expected_version: 3,
+      ops: [
+        { op: 'add', path: '/vocabulary/banned/-', value: 'cheap' },
+        { op: 'test', path: '/voice/persona', value: 'A butcher' },
+      ],
+    },
+    answer: {
+      ...memory,
+      version: 4,
+      doc: { ...memory.doc, vocabulary: { banned: ['cheap'] } },
+      refused: 1,
+      refusals: [{ index: 1, reason: 'the test failed: the value there differs' }],
+    },
   },
 };
 

@@ -74,7 +74,7 @@ export const versionConflict = (current: number) =>
   new DomainError(
     409,
     'version_conflict',
-    'The version you sent is stale: re-read, reapply your change and resubmit.',
+    `The version you sent is stale (the current one is ${current}): re-read, reapply your change and resubmit.`,
     { current_version: current },
   );
 

@@ -18,6 +18,7 @@ import { buildMcpServer, PROTOCOL_VERSIONS } from './server.ts';
 import { ACCOUNT_TOOLS } from './tools/account.ts';
 import { CANVAS_TOOLS } from './tools/canvas.ts';
 import { LIBRARY_TOOLS } from './tools/library.ts';
+import { MEMORY_TOOLS } from './tools/memory.ts';
 import { POST_TOOLS } from './tools/posts.ts';
 import { VIDEO_TOOLS } from './tools/video.ts';
 
@@ -80,6 +81,7 @@ export const mcpRoutes: FastifyPluginAsync<
     ...LIBRARY_TOOLS,
     ...CANVAS_TOOLS,
     ...VIDEO_TOOLS,
+    ...MEMORY_TOOLS,
     ...(opts.extraTools ?? []),
   ]);
   const ownOrigin = new URL(opts.config.publicBaseUrl).origin;

@@ -4,6 +4,7 @@ import type { MediaDeps } from '../../core/assets/service.ts';
 import type { RenderWaits } from '../../core/designs/renderWaits.ts';
 import { type AuthContext, bearerAuthHook } from '../auth.ts';
 import { assetRoutes } from './assets.ts';
+import { brandMemoryRoutes } from './brandMemory.ts';
 import { designRoutes } from './designs.ts';
 import { meRoutes } from './me.ts';
 import { postRoutes } from './posts.ts';
@@ -17,4 +18,5 @@ export const restRoutes: FastifyPluginAsync<RestDeps> = async (app, { auth, medi
   await app.register(postRoutes, { pool: auth.pool, designs });
   await app.register(designRoutes, { designs });
   await app.register(assetRoutes, { media });
+  await app.register(brandMemoryRoutes, { pool: auth.pool });
 };

@@ -33,6 +33,7 @@ const OWNER: Record<string, string> = {
   webhook_attempts: 'core/webhooks/db.ts',
   worker_heartbeats: 'core/jobs/liveness.ts',
   jobs: 'core/jobs/db.ts',
+  brand_memory: 'core/brandMemory/db.ts',
   schema_migrations: 'core/db/migrate.ts',
 };
 

@@ -12,6 +12,7 @@ import type { ToolDefinition } from '../../api/mcp/registry.ts';
 import { ACCOUNT_TOOLS } from '../../api/mcp/tools/account.ts';
 import { CANVAS_TOOLS } from '../../api/mcp/tools/canvas.ts';
 import { LIBRARY_TOOLS } from '../../api/mcp/tools/library.ts';
+import { MEMORY_TOOLS } from '../../api/mcp/tools/memory.ts';
 import { POST_TOOLS } from '../../api/mcp/tools/posts.ts';
 import { VIDEO_TOOLS } from '../../api/mcp/tools/video.ts';
 import { setBudget } from '../../core/accounts/service.ts';
@@ -120,6 +121,15 @@ const layers = [
     ],
   },
 ];
+const memoryPatch = {
+  expected_version: 1,
+  ops: [
+    { op: 'add', path: '/voice', value: { tone: ['warm'], persona: 'A baker' } },
+    { op: 'add', path: '/hashtags', value: { always: ['#bread'] } },
+    { op: 'test', path: '/voice/persona', value: 'A baker' },
+    { op: 'move', from: '/voice/tone', path: '/voice/do' },
+  ],
+};
 /** Inputs known to work (one, or a list), which the fuzz also mutates one part at a time. */
 const EXAMPLES: Record<string, unknown> = {
   'POST /v1/posts': [
@@ -133,11 +143,13 @@ const EXAMPLES: Record<string, unknown> = {
   ],
   'PATCH /v1/posts/:post_id/design': { layout: { pages: [{ layers }, { layers: [] }] } },
   'POST /v1/posts/:post_id/reject': { reason: 'Off-brand', code: 'tone' },
+  'PATCH /v1/brand-memory': memoryPatch,
   'POST /v1/assets/upload/init': { filename: 'clip.mp4', size_bytes: 5_000_000 },
   'POST /v1/assets/upload/finish': { upload_id: upload.body.upload_id, parts: 1 },
   'PUT /auth/session/brand': { brand_id: sessionAcct.brandId },
   'POST /apikeys': { name: 'bot', scopes: ['read', 'publish'] },
   create_post: { platform: 'linkedin', body: 'Hello', hashtags: '#a', asset_ids: [assetId] },
+  update_brand_memory: memoryPatch,
   update_post: { post_id: draft.body.id, body: 'Changed', headline: 'Title' },
   design_post: { post_id: designed.body.id, layout_version: 1, layout: { layers } },
   edit_layers: {
@@ -454,10 +466,14 @@ function noMcpInternalError(res: Sent) {
 const listed = JSON.parse((await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).text).result
   .tools as { name: string }[];
 const definitions = new Map<string, ToolDefinition>(
-  [...ACCOUNT_TOOLS, ...POST_TOOLS, ...LIBRARY_TOOLS, ...CANVAS_TOOLS, ...VIDEO_TOOLS].map((t) => [
-    t.name,
-    t,
-  ]),
+  [
+    ...ACCOUNT_TOOLS,
+    ...POST_TOOLS,
+    ...LIBRARY_TOOLS,
+    ...CANVAS_TOOLS,
+    ...VIDEO_TOOLS,
+    ...MEMORY_TOOLS,
+  ].map((t) => [t.name, t]),
 );
 const toolNames = listed
   .map((t) => t.name)

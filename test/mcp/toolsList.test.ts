@@ -11,12 +11,13 @@ import { type TestServer, useService } from '../support/service.ts';
 /** The ceiling with all of SPEC.md's tools (about 60, parked ones included). */
 const FULL_LIST_BUDGET = 60_000;
 /**
- * Today's 29 tools: the Canvas ones are the heaviest. The ~31 still to come must average
- * under 450 bytes each to fit FULL_LIST_BUDGET: short descriptions, outputs summarised where
+ * Today's 31 tools: the Canvas ones are the heaviest. The ~29 still to come must average
+ * under 320 bytes each to fit FULL_LIST_BUDGET: short descriptions, outputs summarised where
  * another tool spells them out. This ceiling keeps today's list from growing unnoticed (it
- * rose by 600 bytes when design_post took video layouts, described in one sentence).
+ * rose by 600 bytes when design_post took video layouts, described in one sentence, and by
+ * 2.9 KB for get_brand_memory and update_brand_memory, whose outputs are one sentence each).
  */
-const TODAY_BUDGET = 47_700;
+const TODAY_BUDGET = 50_700;
 
 const svc = useService({ account: { plan: 'business', scopes: [...SCOPES] } });
 let server: TestServer, key: string;

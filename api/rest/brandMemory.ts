@@ -1,0 +1,56 @@
+// GET and PATCH /v1/brand-memory (SPEC.md "REST: brand memory"). Domain:
+// core/brandMemory/service.ts, shared with MCP get_brand_memory and update_brand_memory.
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  MemoryPatchInput,
+  MemoryPatchResult,
+  MemoryRef,
+  MemoryState,
+} from '../../core/brandMemory/schema.ts';
+import { getBrandMemory, patchBrandMemory } from '../../core/brandMemory/service.ts';
+import type { Pool } from '../../core/db/pool.ts';
+import { principalOf } from '../auth.ts';
+import { bearerErrors, bearerSecurity, ErrorBody } from './schemas.ts';
+
+export const brandMemoryRoutes: FastifyPluginAsync<{ pool: Pool }> = async (base, { pool }) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const tags = ['brand memory'];
+
+  app.get(
+    '/brand-memory',
+    {
+      config: { requires: { scope: 'read' } },
+      schema: {
+        tags,
+        security: bearerSecurity,
+        summary: "A brand's memory: its document, version, confidence per section and gaps",
+        querystring: MemoryRef,
+        response: { 200: MemoryState, 404: ErrorBody, 422: ErrorBody, ...bearerErrors },
+      },
+    },
+    async (req) => getBrandMemory(pool, principalOf(req), req.query.brand_id),
+  );
+
+  app.patch(
+    '/brand-memory',
+    {
+      config: { requires: { scope: 'generate' } },
+      schema: {
+        tags,
+        security: bearerSecurity,
+        summary:
+          "Apply up to 40 JSON Patch ops to a brand's memory under expected_version: failing ops are skipped and counted, the rest make one new version",
+        body: MemoryPatchInput,
+        response: {
+          200: MemoryPatchResult,
+          404: ErrorBody,
+          409: ErrorBody,
+          422: ErrorBody,
+          ...bearerErrors,
+        },
+      },
+    },
+    async (req) => patchBrandMemory(pool, principalOf(req), req.body),
+  );
+};

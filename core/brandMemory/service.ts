@@ -1,0 +1,149 @@
+// Brand memory's operations, shared by REST (GET/PATCH /v1/brand-memory) and MCP
+// (get_brand_memory, update_brand_memory): reading a brand's memory with its confidence and
+// gaps, and patching it with RFC 6902 ops under expected_version.
+import jsonpatch from 'fast-json-patch';
+import type { Principal } from '../auth/principal.ts';
+import { requireOwnedBrand } from '../brands/service.ts';
+import { type Pool, withTransaction } from '../db/pool.ts';
+import { versionConflict } from '../errors.ts';
+import { brandFor } from '../posts/service.ts';
+import { type MemoryRow, memoryOf, saveMemory } from './db.ts';
+import {
+  MAX_MEMORY_BYTES,
+  MEMORY_SECTIONS,
+  MemoryDoc,
+  type MemoryPatchInput,
+  type MemoryPatchResult,
+  type MemorySection,
+  type MemoryState,
+  type PatchOp,
+} from './schema.ts';
+
+export type MemoryCaller = Pick<Principal, 'accountId' | 'selectedBrandId' | 'credential'>;
+
+/** Below this a section counts as a gap: too little is known to write in its voice. */
+const CONFIDENT = 0.5;
+
+/** What to add to fill each section, as a gap says it. */
+const HINTS: Record<MemorySection, string> = {
+  voice: 'add tone words and a persona (op add /voice with {"tone": [...], "persona": "..."})',
+  vocabulary: 'add preferred and banned terms (/vocabulary/preferred, /vocabulary/banned)',
+  hashtags: 'add hashtags to always use or never use (/hashtags/always, /hashtags/never)',
+  audience: 'describe who the posts are for (/audience/description)',
+  pillars: 'add the content themes the brand posts about (/pillars, [{"name": "..."}])',
+  visual: 'add brand colours and fonts (/visual/colors, /visual/fonts), or run the genome',
+  links: "add the brand's site and profiles (/links/site, /links/profiles)",
+  examples: 'add past posts that went well (/examples), or import the history',
+  platforms: 'add the platforms the brand prefers (/platforms)',
+};
+
+const isEmpty = (v: unknown) =>
+  v === undefined ||
+  (Array.isArray(v)
+    ? v.length === 0
+    : typeof v === 'object' && v !== null && !Object.keys(v).length);
+
+/** The state clients read: the document with each section's confidence and the gaps. */
+function stateOf(row: MemoryRow): MemoryState {
+  const doc = row.doc as Record<string, unknown>;
+  const sections = Object.fromEntries(
+    MEMORY_SECTIONS.map((s) => [s, isEmpty(doc[s]) ? 0 : (row.confidence[s] ?? 0)]),
+  ) as Record<MemorySection, number>;
+  const overall = MEMORY_SECTIONS.reduce((sum, s) => sum + sections[s], 0) / MEMORY_SECTIONS.length;
+  return {
+    brand_id: row.brand_id,
+    doc: row.doc as MemoryDoc,
+    version: row.version,
+    confidence: { overall: Math.round(overall * 100) / 100, sections },
+    gaps: MEMORY_SECTIONS.filter((s) => sections[s] < CONFIDENT).map((s) => ({
+      section: s,
+      hint: HINTS[s],
+    })),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+async function ownedBrand(pool: Pool, caller: MemoryCaller, brandId: string | undefined) {
+  return (await requireOwnedBrand(pool, caller.accountId, brandFor(caller, brandId, 'brand_id')))
+    .id;
+}
+
+/** GET /v1/brand-memory and MCP get_brand_memory. */
+export async function getBrandMemory(
+  pool: Pool,
+  caller: MemoryCaller,
+  brandId?: string,
+): Promise<MemoryState> {
+  const brand = await ownedBrand(pool, caller, brandId);
+  return stateOf(await memoryOf(pool, caller.accountId, brand));
+}
+
+/** Why one op cannot apply to `doc`, or the document it makes. */
+function applyOne(doc: unknown, op: PatchOp): { doc: unknown } | { reason: string } {
+  let next: unknown;
+  try {
+    // The schema checked each op has the members its kind needs (PatchOp's refinement).
+    next = jsonpatch.applyOperation(doc, op as jsonpatch.Operation, true, false).newDocument;
+  } catch (err) {
+    const name = (err as { name?: string }).name ?? '';
+    const reasons: Record<string, string> = {
+      TEST_OPERATION_FAILED: 'the test failed: the value there differs',
+      OPERATION_PATH_UNRESOLVABLE: `nothing is at ${op.path}`,
+      OPERATION_FROM_UNRESOLVABLE: `nothing is at ${op.from ?? op.path}`,
+      OPERATION_PATH_CANNOT_ADD: `${op.path} cannot be added: its parent does not exist`,
+      OPERATION_PATH_ILLEGAL_ARRAY_INDEX: `${op.path} is not an index of that list`,
+      OPERATION_VALUE_OUT_OF_BOUNDS: `${op.path} is past the end of that list`,
+    };
+    return { reason: reasons[name] ?? `cannot apply: ${(err as Error).message.split('\n')[0]}` };
+  }
+  const parsed = MemoryDoc.safeParse(next);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return { reason: `the result is refused at /${issue.path.join('/')}: ${issue.message}` };
+  }
+  if (JSON.stringify(parsed.data).length > MAX_MEMORY_BYTES)
+    return { reason: `the memory would exceed ${MAX_MEMORY_BYTES / 1024} KB` };
+  return { doc: parsed.data };
+}
+
+/** The section an op writes ("/voice/tone/0" → voice); the whole document for "". */
+const sectionsOf = (op: PatchOp): string[] => {
+  const top = op.path.split('/')[1];
+  return top === undefined ? [...MEMORY_SECTIONS] : [top];
+};
+
+/**
+ * PATCH /v1/brand-memory and MCP update_brand_memory: the ops in order on the current
+ * document, each skipped (and counted, with why) when it fails or makes a document the schema
+ * refuses; the whole request is one new version. A stale expected_version changes nothing.
+ */
+export async function patchBrandMemory(
+  pool: Pool,
+  caller: MemoryCaller,
+  input: MemoryPatchInput,
+): Promise<MemoryPatchResult> {
+  const brand = await ownedBrand(pool, caller, input.brand_id);
+  return withTransaction(pool, async (tx) => {
+    const row = await memoryOf(tx, caller.accountId, brand, true);
+    if (row.version !== input.expected_version) throw versionConflict(row.version);
+    let doc: unknown = row.doc;
+    const refusals: MemoryPatchResult['refusals'] = [];
+    const stated = new Set<string>();
+    input.ops.forEach((op, index) => {
+      const applied = applyOne(doc, op);
+      if ('reason' in applied) return refusals.push({ index, reason: applied.reason });
+      doc = applied.doc;
+      // What a caller wrote is stated, not inferred: full confidence in the sections touched.
+      if (op.op !== 'test') for (const s of sectionsOf(op)) stated.add(s);
+    });
+    const answer = (saved: MemoryRow) => ({
+      ...stateOf(saved),
+      refused: refusals.length,
+      refusals,
+    });
+    if (refusals.length === input.ops.length) return answer(row);
+    const confidence = { ...row.confidence };
+    for (const s of stated) confidence[s] = 1;
+    return answer(await saveMemory(tx, brand, { doc, confidence, version: row.version + 1 }));
+  });
+}
