@@ -129,13 +129,16 @@ export async function patchBrandMemory(
     let doc: unknown = row.doc;
     const refusals: MemoryPatchResult['refusals'] = [];
     const stated = new Set<string>();
-    input.ops.forEach((op, index) => {
+    for (const [index, op] of input.ops.entries()) {
       const applied = applyOne(doc, op);
-      if ('reason' in applied) return refusals.push({ index, reason: applied.reason });
+      if ('reason' in applied) {
+        refusals.push({ index, reason: applied.reason });
+        continue;
+      }
       doc = applied.doc;
       // What a caller wrote is stated, not inferred: full confidence in the sections touched.
       if (op.op !== 'test') for (const s of sectionsOf(op)) stated.add(s);
-    });
+    }
     const answer = (saved: MemoryRow) => ({
       ...stateOf(saved),
       refused: refusals.length,
