@@ -106,11 +106,12 @@ function applyOne(doc: unknown, op: PatchOp): { doc: unknown } | { reason: strin
   return { doc: parsed.data };
 }
 
-/** The section an op writes ("/voice/tone/0" → voice); the whole document for "". */
-const sectionsOf = (op: PatchOp): string[] => {
-  const top = op.path.split('/')[1];
-  return top === undefined ? [...MEMORY_SECTIONS] : [top];
-};
+/** The sections an op writes ("/voice/tone/0" → voice; a move also its source); "" is all. */
+const sectionsOf = (op: PatchOp): string[] =>
+  [op.path, ...(op.op === 'move' && op.from !== undefined ? [op.from] : [])].flatMap((p) => {
+    const top = p.split('/')[1];
+    return top === undefined ? [...MEMORY_SECTIONS] : [top];
+  });
 
 /**
  * PATCH /v1/brand-memory and MCP update_brand_memory: the ops in order on the current
