@@ -167,6 +167,9 @@ export const LENGTH_UNIT: Record<Capabilities['countBy'], { unit: string; note?:
 };
 
 /** A line holding only `---` separates the parts of a `thread` post. */
+/** The line between a thread's parts in a post body. */
+export const THREAD_SEPARATOR = '---';
+
 export const splitThread = (body: string): string[] =>
   body
     .split(/^\s*---\s*$/m)

@@ -1,0 +1,244 @@
+// The built-in generator (the default; no network): a source's sentences ranked by keyword
+// weight and position, fitted to each platform its way (its length counted as it counts, a
+// numbered thread where it has threads and the text needs one), hashtags from the top
+// keywords and the brand's memory, a headline from the title. Deterministic for one input.
+import {
+  CAPABILITIES,
+  PLATFORMS,
+  type Platform,
+  THREAD_SEPARATOR,
+  textLength,
+} from '../platforms/capabilities.ts';
+import { platformFitIssues } from '../posts/platformFit.ts';
+
+export type GenerationSource = { title: string | null; text: string; lang?: string | null };
+
+/** What the brand's memory asks of every draft. */
+export type DraftRules = {
+  /** Terms no draft may contain (matched as words, ignoring case). */
+  banned: readonly string[];
+  /** Hashtags added to every draft, and hashtags never used. */
+  always: readonly string[];
+  never: readonly string[];
+};
+
+export type Draft = {
+  platform: Platform;
+  kind: 'text' | 'thread';
+  body: string;
+  hashtags: string | null;
+  headline: string | null;
+};
+
+/** Platforms a text draft can go to (the others take only media posts). */
+export const TEXT_PLATFORMS = PLATFORMS.filter((p) => CAPABILITIES[p].kinds.includes('text'));
+
+/** Thread parts a draft uses at most, whatever the platform allows. */
+export const MAX_DRAFT_PARTS = 5;
+/** Hashtags a draft carries from its keywords (the memory's `always` come on top). */
+const KEYWORD_TAGS = 2;
+
+const STOPWORDS = new Set(
+  (
+    'about above after again against also because been before being below between both could ' +
+    'does doing down during each every from further have having here into itself just more ' +
+    'most much must once only other over same should some such than that their theirs them ' +
+    'then there these they this those through under until very were what when where which ' +
+    'while whom will with would your yours ours ourselves yourself what their there thing ' +
+    'things many make made like well even still into onto upon'
+  ).split(' '),
+);
+
+const normalTag = (tag: string) => `#${tag.replace(/^#/, '')}`;
+const sameTag = (a: string, b: string) => normalTag(a).toLowerCase() === normalTag(b).toLowerCase();
+
+function segments(text: string, lang: string, granularity: 'sentence' | 'word') {
+  return [...new Intl.Segmenter(lang, { granularity }).segment(text)];
+}
+
+/** The text's words as keys: lower case, word-like, not stop words. */
+function wordsOf(text: string, lang: string): string[] {
+  return segments(text, lang, 'word')
+    .filter((s) => s.isWordLike)
+    .map((s) => s.segment.toLowerCase());
+}
+
+/** Whether `text` holds `term` as a word or phrase, ignoring case. */
+export function containsTerm(text: string, term: string): boolean {
+  const t = term.trim().toLowerCase();
+  if (!t) return false;
+  const escaped = t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[^\\p{L}\\p{N}_])${escaped}($|[^\\p{L}\\p{N}_])`, 'iu').test(text);
+}
+
+type Ranked = { text: string; index: number; score: number };
+
+/** The source's sentences with their scores, banned ones left out. */
+function rankSentences(source: GenerationSource, rules: DraftRules, lang: string) {
+  const sentences = segments(source.text, lang, 'sentence')
+    .map((s) => s.segment.replace(/\s+/g, ' ').trim())
+    .filter((s) => [...s].length >= 12);
+  const weight = new Map<string, number>();
+  for (const w of wordsOf(`${source.title ?? ''} ${source.text}`, lang))
+    if ([...w].length >= 4 && !STOPWORDS.has(w) && !/^\d+$/.test(w))
+      weight.set(w, (weight.get(w) ?? 0) + 1);
+  const ranked: Ranked[] = sentences
+    .map((text, index) => {
+      const words = wordsOf(text, lang);
+      const sum = words.reduce((n, w) => n + (weight.get(w) ?? 0), 0);
+      // Keyword density, and a lead for the opening sentences (articles say it first).
+      const score = sum / Math.sqrt(words.length + 1) + 3 / (1 + index);
+      return { text, index, score };
+    })
+    .filter((s) => !rules.banned.some((term) => containsTerm(s.text, term)));
+  const keywords = [...weight.entries()]
+    .filter(([w]) => !rules.banned.some((term) => containsTerm(w, term)))
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .map(([w]) => w);
+  return { ranked, keywords };
+}
+
+/** The hashtags of a draft: the memory's `always`, then the top keywords, less `never`. */
+function hashtagsFor(keywords: string[], rules: DraftRules): string | null {
+  const tags: string[] = [];
+  const add = (tag: string) => {
+    if (rules.never.some((n) => sameTag(n, tag))) return;
+    if (rules.banned.some((term) => containsTerm(tag.replace(/^#/, ''), term))) return;
+    if (!tags.some((t) => sameTag(t, tag))) tags.push(normalTag(tag));
+  };
+  for (const tag of rules.always) add(tag);
+  let fromKeywords = 0;
+  for (const word of keywords) {
+    if (fromKeywords >= KEYWORD_TAGS) break;
+    if (!/^[\p{L}\p{N}_]+$/u.test(word)) continue;
+    const before = tags.length;
+    add(word);
+    if (tags.length > before) fromKeywords++;
+  }
+  return tags.length ? tags.join(' ') : null;
+}
+
+/** `text` cut at a word to at most `max` units as the platform counts them, with "…". */
+function cutToFit(text: string, max: number, fits: (t: string) => boolean): string {
+  if (fits(text)) return text;
+  const words = text.split(' ');
+  while (words.length > 1) {
+    words.pop();
+    const cut = `${words.join(' ').replace(/[,;:.!?-]+$/, '')}…`;
+    if (fits(cut)) return cut;
+  }
+  return [...text].slice(0, Math.max(1, max - 1)).join('') + '…';
+}
+
+/** One platform's draft of `source` under the brand's `rules`. */
+export function offlineDraft(
+  source: GenerationSource,
+  platform: Platform,
+  rules: DraftRules,
+): Draft {
+  const caps = CAPABILITIES[platform];
+  const lang = source.lang || 'en';
+  const { ranked, keywords } = rankSentences(source, rules, lang);
+  const hashtags = hashtagsFor(keywords, rules);
+  const title = source.title?.replace(/\s+/g, ' ').trim() || null;
+  const headline =
+    title && !rules.banned.some((t) => containsTerm(title, t))
+      ? [...title].slice(0, 120).join('')
+      : null;
+  const length = (t: string) => textLength(t, caps.countBy);
+  const tail = hashtags ? `\n\n${hashtags}` : '';
+  const fitsWithTags = (t: string) => length(t + tail) <= caps.maxText;
+  const fitsAlone = (t: string) => length(t) <= caps.maxText;
+
+  // The best sentences, in the order the source has them.
+  const best = [...ranked].sort((a, b) => b.score - a.score || a.index - b.index);
+  const inOrder = (picked: Ranked[]) => [...picked].sort((a, b) => a.index - b.index);
+  const lead = headline && !best.some((s) => s.text.startsWith(headline)) ? `${headline}\n\n` : '';
+  if (!best.length) {
+    const body = cutToFit(headline ?? 'New post', caps.maxText, fitsWithTags);
+    return finish({ platform, kind: 'text', body, hashtags, headline });
+  }
+
+  // One post: as many of the best sentences as fit beside the hashtags.
+  const single: Ranked[] = [];
+  for (const s of best) {
+    const candidate =
+      lead +
+      inOrder([...single, s])
+        .map((x) => x.text)
+        .join(' ');
+    if (fitsWithTags(candidate)) single.push(s);
+  }
+  const threadable = caps.maxThreadParts >= 2;
+  const wantsThread = threadable && single.length < Math.min(3, best.length);
+  if (!wantsThread) {
+    const body = single.length
+      ? lead +
+        inOrder(single)
+          .map((x) => x.text)
+          .join(' ')
+      : cutToFit(lead + best[0]!.text, caps.maxText, fitsWithTags);
+    return finish({ platform, kind: 'text', body, hashtags, headline });
+  }
+
+  // A thread: numbered parts of whole sentences, the hashtags on the last part.
+  const partsMax = Math.min(caps.maxThreadParts, MAX_DRAFT_PARTS);
+  const chosen = inOrder(best.slice(0, partsMax * 3));
+  const numbered = (n: number, of: number, t: string) => `${n}/${of} ${t}`;
+  const pack = (of: number) => {
+    const parts: string[] = [];
+    let current = headline ?? '';
+    for (const s of chosen) {
+      const next = current ? `${current} ${s.text}` : s.text;
+      if (fitsAlone(numbered(parts.length + 1, of, next)) || !current) {
+        current = fitsAlone(numbered(parts.length + 1, of, next))
+          ? next
+          : cutToFit(next, caps.maxText - 6, (t) => fitsAlone(numbered(parts.length + 1, of, t)));
+        continue;
+      }
+      parts.push(current);
+      if (parts.length === of) return parts;
+      current = s.text;
+    }
+    if (current && parts.length < of) parts.push(current);
+    return parts;
+  };
+  let parts = pack(partsMax);
+  parts = pack(Math.max(2, parts.length));
+  if (parts.length < 2) {
+    const body = cutToFit(parts[0] ?? best[0]!.text, caps.maxText, fitsWithTags);
+    return finish({ platform, kind: 'text', body, hashtags, headline });
+  }
+  const of = parts.length;
+  const texts = parts.map((p, i) => {
+    const last = i === of - 1;
+    return cutToFit(p, caps.maxText, (t) =>
+      (last ? fitsWithTags : fitsAlone)(numbered(i + 1, of, t)),
+    );
+  });
+  const body = texts.map((t, i) => numbered(i + 1, of, t)).join(`\n${THREAD_SEPARATOR}\n`);
+  return finish({ platform, kind: 'thread', body, hashtags, headline });
+}
+
+/** A draft the platform would refuse is cut back to one post that fits: never refused. */
+function finish(draft: Draft): Draft {
+  const fit = (d: Draft) =>
+    platformFitIssues({
+      platform: d.platform,
+      kind: d.kind,
+      body: d.body,
+      hashtags: d.hashtags,
+      media: [],
+    }).length === 0;
+  if (fit(draft)) return draft;
+  const caps = CAPABILITIES[draft.platform];
+  const tail = draft.hashtags ? `\n\n${draft.hashtags}` : '';
+  const first = draft.body.split(`\n${THREAD_SEPARATOR}\n`)[0]!.replace(/^\d+\/\d+ /, '');
+  const body = cutToFit(
+    first,
+    caps.maxText,
+    (t) => textLength(t + tail, caps.countBy) <= caps.maxText,
+  );
+  const single: Draft = { ...draft, kind: 'text', body };
+  return fit(single) ? single : { ...single, hashtags: null };
+}
