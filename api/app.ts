@@ -171,7 +171,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onClose', () => renders.notifications.close());
   await app.register(signedMediaRoutes, { media });
   await app.register(designTemplateRoutes);
-  await app.register(restRoutes, { auth, media, renders, prefix: '/v1' });
+  await app.register(restRoutes, {
+    auth,
+    media,
+    renders,
+    generateTimeoutMs: deps.config.generateTimeoutMs,
+    prefix: '/v1',
+  });
   await app.register(graphqlRoutes, { auth });
   await app.register(mcpRoutes, { auth, config: deps.config, media, renders, ...deps.mcp });
   let connections = 0;

@@ -79,6 +79,7 @@ const post = {
   headline: null,
   brand_uuid: brand.uuid,
   design_id: null,
+  source_id: null,
   favorited_at: at,
   approved_at: null,
   rejection: null,
@@ -326,6 +327,10 @@ const EXAMPLES: Record<string, { request?: unknown; answer?: unknown; error?: [n
   },
   'DELETE /v1/assets/{asset_id}': {
     error: [404, { detail: 'No asset 7 in this account.', code: 'not_found' }],
+  },
+  'POST /v1/generate': {
+    request: { url: 'https://blog.example.com/how-we-bake' },
+    answer: { source_id: '12', post_ids: ['41', '42', '43'], skipped_platforms: [] },
   },
   'GET /v1/brand-memory': { answer: memory },
   'PATCH /v1/brand-memory': {

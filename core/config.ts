@@ -171,6 +171,7 @@ const envSchema = z
     FFPROBE_PATH: executable.optional(),
     FFMPEG_TIMEOUT_S: z.coerce.number().positive().max(3600).default(60),
     EXPORT_TIMEOUT_S: z.coerce.number().positive().max(86_400).default(1_800),
+    GENERATE_TIMEOUT_S: z.coerce.number().positive().max(3600).default(120),
     SHUTDOWN_TIMEOUT_S: z.coerce.number().positive().max(3600).default(20),
   })
   .superRefine((e, ctx) => {
@@ -237,6 +238,8 @@ export type Config = {
   ffmpegTimeoutMs: number;
   /** The longest one video export's ffmpeg run may take (EXPORT_TIMEOUT_S). */
   exportTimeoutMs: number;
+  /** How long POST /v1/generate and repurpose wait for their drafts before a 504. */
+  generateTimeoutMs: number;
   /** How long a SIGTERM/SIGINT drain may take before the process stops anyway (exit 1). */
   shutdownTimeoutMs: number;
 };
@@ -297,6 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ffprobePath: e.FFPROBE_PATH,
     ffmpegTimeoutMs: Math.max(1, Math.round(e.FFMPEG_TIMEOUT_S * 1000)),
     exportTimeoutMs: Math.round(e.EXPORT_TIMEOUT_S * 1000),
+    generateTimeoutMs: Math.round(e.GENERATE_TIMEOUT_S * 1000),
     shutdownTimeoutMs: Math.round(e.SHUTDOWN_TIMEOUT_S * 1000),
   };
 }

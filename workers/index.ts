@@ -27,6 +27,7 @@ import { cleanupSessions } from './cleanupSessions.ts';
 import { cleanupUploads } from './cleanupUploads.ts';
 import { deliverWebhookTask } from './deliverWebhook.ts';
 import { exportVideoTask } from './exportVideo.ts';
+import { generateDraftsTask } from './generateDrafts.ts';
 import { previewVideoTask } from './previewVideo.ts';
 import { publishPost } from './publishPost.ts';
 import { reconcile } from './reconcile.ts';
@@ -94,6 +95,7 @@ export function taskList(deps: {
     [TASK.reconcile]: reconcile(deps.pool),
     [TASK.publishPost]: publishPost(deps),
     [TASK.deliverWebhook]: deliverWebhookTask(deps),
+    [TASK.generateDrafts]: generateDraftsTask({ pool: deps.pool, outbound: deps.outbound }),
     ...(storage ? { [TASK.cleanupUploads]: cleanupUploads({ pool: deps.pool, storage }) } : {}),
     ...(storage && renderer && images && video
       ? {

@@ -17,6 +17,7 @@ import { compileTools, type ToolDefinition } from './registry.ts';
 import { buildMcpServer, PROTOCOL_VERSIONS } from './server.ts';
 import { ACCOUNT_TOOLS } from './tools/account.ts';
 import { CANVAS_TOOLS } from './tools/canvas.ts';
+import { GENERATION_TOOLS } from './tools/generation.ts';
 import { LIBRARY_TOOLS } from './tools/library.ts';
 import { MEMORY_TOOLS } from './tools/memory.ts';
 import { POST_TOOLS } from './tools/posts.ts';
@@ -82,6 +83,7 @@ export const mcpRoutes: FastifyPluginAsync<
     ...CANVAS_TOOLS,
     ...VIDEO_TOOLS,
     ...MEMORY_TOOLS,
+    ...GENERATION_TOOLS,
     ...(opts.extraTools ?? []),
   ]);
   const ownOrigin = new URL(opts.config.publicBaseUrl).origin;
@@ -128,6 +130,7 @@ export const mcpRoutes: FastifyPluginAsync<
         pool: opts.auth.pool,
         media: opts.media,
         renders: opts.renders,
+        generateTimeoutMs: opts.config.generateTimeoutMs,
         principal: principalOf(req),
         budget: req.budget!,
       });

@@ -16,6 +16,8 @@ export type ToolContext = {
   media: MediaDeps;
   /** The process's render waits, for the Canvas tools. */
   renders: RenderWaits;
+  /** How long repurpose waits for its drafts (GENERATE_TIMEOUT_S). */
+  generateTimeoutMs: number;
   principal: Principal;
   budget: Budget;
   /** Reports progress when the client asked for it (a progressToken); a no-op otherwise. */

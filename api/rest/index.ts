@@ -6,12 +6,22 @@ import { type AuthContext, bearerAuthHook } from '../auth.ts';
 import { assetRoutes } from './assets.ts';
 import { brandMemoryRoutes } from './brandMemory.ts';
 import { designRoutes } from './designs.ts';
+import { generateRoutes } from './generate.ts';
 import { meRoutes } from './me.ts';
 import { postRoutes } from './posts.ts';
 
-export type RestDeps = { auth: AuthContext; media: MediaDeps; renders: RenderWaits };
+export type RestDeps = {
+  auth: AuthContext;
+  media: MediaDeps;
+  renders: RenderWaits;
+  /** How long POST /v1/generate waits for its drafts. */
+  generateTimeoutMs: number;
+};
 
-export const restRoutes: FastifyPluginAsync<RestDeps> = async (app, { auth, media, renders }) => {
+export const restRoutes: FastifyPluginAsync<RestDeps> = async (
+  app,
+  { auth, media, renders, generateTimeoutMs },
+) => {
   app.addHook('onRequest', bearerAuthHook(auth));
   await app.register(meRoutes);
   const designs = { pool: auth.pool, publicBaseUrl: media.publicBaseUrl, renders };
@@ -19,4 +29,11 @@ export const restRoutes: FastifyPluginAsync<RestDeps> = async (app, { auth, medi
   await app.register(designRoutes, { designs });
   await app.register(assetRoutes, { media });
   await app.register(brandMemoryRoutes, { pool: auth.pool });
+  await app.register(generateRoutes, {
+    generation: {
+      pool: auth.pool,
+      notifications: renders.notifications,
+      timeoutMs: generateTimeoutMs,
+    },
+  });
 };

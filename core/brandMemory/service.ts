@@ -4,7 +4,7 @@
 import jsonpatch from 'fast-json-patch';
 import type { Principal } from '../auth/principal.ts';
 import { requireOwnedBrand } from '../brands/service.ts';
-import { type Pool, withTransaction } from '../db/pool.ts';
+import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { versionConflict } from '../errors.ts';
 import { brandFor } from '../posts/service.ts';
 import { type MemoryRow, memoryOf, saveMemory } from './db.ts';
@@ -150,4 +150,17 @@ export async function patchBrandMemory(
     for (const s of stated) confidence[s] = 1;
     return answer(await saveMemory(tx, brand, { doc, confidence, version: row.version + 1 }));
   });
+}
+
+/** What generation takes from a brand's memory: the rules every draft follows, and the
+ * platforms the brand prefers. */
+export async function draftRulesOf(db: Queryable, accountId: string, brandId: string) {
+  const parsed = MemoryDoc.safeParse((await memoryOf(db, accountId, brandId)).doc);
+  const doc: MemoryDoc = parsed.success ? parsed.data : {};
+  return {
+    banned: doc.vocabulary?.banned ?? [],
+    always: doc.hashtags?.always ?? [],
+    never: doc.hashtags?.never ?? [],
+    platforms: doc.platforms ?? [],
+  };
 }

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { Queryable } from '../db/pool.ts';
 import { isId } from '../ids.ts';
+import { PLATFORMS } from '../platforms/capabilities.ts';
 import type { WorkerPool } from './pools.ts';
 import type { JobKind } from './schema.ts';
 
@@ -19,6 +20,7 @@ export const TASK = {
   reconcile: 'reconcile',
   exportVideo: 'encode_video',
   previewVideo: 'preview_video',
+  generateDrafts: 'generate_drafts',
 } as const;
 export type TaskName = (typeof TASK)[keyof typeof TASK];
 
@@ -33,6 +35,7 @@ export const TASK_POOL: Record<TaskName, WorkerPool> = {
   [TASK.exportVideo]: 'video',
   // Poster frames are small and a client waits for them: never behind a long export.
   [TASK.previewVideo]: 'render',
+  [TASK.generateDrafts]: 'generate',
 };
 
 /** When the periodic tasks run (Graphile Worker crontab: minute hour day month weekday). */
@@ -192,6 +195,7 @@ export async function enqueueDeliveries(
 export const JOB_TASK: Record<JobKind, TaskName> = {
   video_export: TASK.exportVideo,
   video_preview: TASK.previewVideo,
+  generation: TASK.generateDrafts,
 };
 
 /** The worker job of a client's job: keyed by the job's id, so it can never run twice. */
@@ -226,6 +230,33 @@ export async function enqueueVideoPreview(db: Queryable, payload: PreviewVideoPa
   await addJob(db, TASK.previewVideo, PreviewVideoPayload.parse(payload), {
     jobKey: workJobKey('video_preview', payload.job_id),
     maxAttempts: EXPORT_MAX_ATTEMPTS,
+  });
+}
+
+// Generation (core/generation/) ------------------------------------------------------------
+
+export const GenerateDraftsPayload = z.object({
+  job_id: z.string(),
+  source_id: z.string(),
+  brand_id: z.string(),
+  /** The platforms asked for; the brand's own choice when omitted. */
+  platforms: z.array(z.enum(PLATFORMS)).optional(),
+  instruction: z.string().max(2000).optional(),
+  /** Who asked, for the drafts' audit rows. */
+  actor: z.object({
+    kind: z.enum(['api_key', 'session', 'oauth', 'system']),
+    id: z.string().nullable(),
+  }),
+});
+export type GenerateDraftsPayload = z.infer<typeof GenerateDraftsPayload>;
+
+/** Generation fails fast: a source that cannot be read will not be read on a retry. */
+const GENERATE_MAX_ATTEMPTS = 2;
+
+export async function enqueueGeneration(db: Queryable, payload: GenerateDraftsPayload) {
+  await addJob(db, TASK.generateDrafts, GenerateDraftsPayload.parse(payload), {
+    jobKey: workJobKey('generation', payload.job_id),
+    maxAttempts: GENERATE_MAX_ATTEMPTS,
   });
 }
 

@@ -31,6 +31,7 @@ export type PostRow = {
   updated_at: Date;
   asset_ids: string[];
   design_id: string | null;
+  source_id: string | null;
 };
 
 /** The full post as PostRow, from a relation `p` (a table or a CTE) of post rows. */
@@ -321,6 +322,20 @@ export async function designShownByOthers(db: Queryable, designId: string, postI
 }
 
 /** Points a post at a design (its attachments are set apart: setPostAssets). */
+/** Links a generated draft to the source it was written from, with its headline. */
+export async function setPostSource(
+  db: Queryable,
+  postId: string,
+  sourceId: string,
+  headline: string | null,
+) {
+  await db.query('update posts set source_id = $2, headline = $3 where id = $1', [
+    postId,
+    sourceId,
+    headline,
+  ]);
+}
+
 export async function setPostDesign(db: Queryable, postId: string, designId: string) {
   await db.query('update posts set design_id = $2 where id = $1', [postId, designId]);
 }

@@ -128,6 +128,7 @@ export const Post = z.object({
     .string()
     .nullable()
     .describe('The native Canvas design the post shows (its pages are the attachments).'),
+  source_id: z.string().nullable().describe('The source a generated draft was written from.'),
   favorited_at: Time.nullable(),
   approved_at: Time.nullable(),
   rejection: z

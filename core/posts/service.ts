@@ -60,6 +60,7 @@ export const toPost = (r: PostRow): Post => ({
   brand_uuid: r.brand_uuid,
   asset_ids: r.asset_ids,
   design_id: r.design_id ?? null,
+  source_id: r.source_id ?? null,
   favorited_at: iso(r.favorited_at),
   approved_at: iso(r.approved_at),
   rejection:

@@ -34,6 +34,7 @@ const OWNER: Record<string, string> = {
   worker_heartbeats: 'core/jobs/liveness.ts',
   jobs: 'core/jobs/db.ts',
   brand_memory: 'core/brandMemory/db.ts',
+  sources: 'core/sources/db.ts',
   schema_migrations: 'core/db/migrate.ts',
 };
 

@@ -11,6 +11,7 @@ import type { DeclaredRoute } from '../../api/app.ts';
 import type { ToolDefinition } from '../../api/mcp/registry.ts';
 import { ACCOUNT_TOOLS } from '../../api/mcp/tools/account.ts';
 import { CANVAS_TOOLS } from '../../api/mcp/tools/canvas.ts';
+import { GENERATION_TOOLS } from '../../api/mcp/tools/generation.ts';
 import { LIBRARY_TOOLS } from '../../api/mcp/tools/library.ts';
 import { MEMORY_TOOLS } from '../../api/mcp/tools/memory.ts';
 import { POST_TOOLS } from '../../api/mcp/tools/posts.ts';
@@ -144,12 +145,14 @@ const EXAMPLES: Record<string, unknown> = {
   'PATCH /v1/posts/:post_id/design': { layout: { pages: [{ layers }, { layers: [] }] } },
   'POST /v1/posts/:post_id/reject': { reason: 'Off-brand', code: 'tone' },
   'PATCH /v1/brand-memory': memoryPatch,
+  'POST /v1/generate': { text: 'We bake bread every morning at five, for forty cafés.' },
   'POST /v1/assets/upload/init': { filename: 'clip.mp4', size_bytes: 5_000_000 },
   'POST /v1/assets/upload/finish': { upload_id: upload.body.upload_id, parts: 1 },
   'PUT /auth/session/brand': { brand_id: sessionAcct.brandId },
   'POST /apikeys': { name: 'bot', scopes: ['read', 'publish'] },
   create_post: { platform: 'linkedin', body: 'Hello', hashtags: '#a', asset_ids: [assetId] },
   update_brand_memory: memoryPatch,
+  repurpose: { text: 'We bake bread every morning.', platforms: ['x', 'linkedin'] },
   update_post: { post_id: draft.body.id, body: 'Changed', headline: 'Title' },
   design_post: { post_id: designed.body.id, layout_version: 1, layout: { layers } },
   edit_layers: {
@@ -473,6 +476,7 @@ const definitions = new Map<string, ToolDefinition>(
     ...CANVAS_TOOLS,
     ...VIDEO_TOOLS,
     ...MEMORY_TOOLS,
+    ...GENERATION_TOOLS,
   ].map((t) => [t.name, t]),
 );
 const toolNames = listed

@@ -51,7 +51,8 @@ describe('offlineDraft', () => {
     const parts = splitThread(x.body);
     expect(parts.length).toBeGreaterThanOrEqual(2);
     expect(parts.length).toBeLessThanOrEqual(5);
-    parts.forEach((p, i) => expect(p.startsWith(`${i + 1}/${parts.length} `)).toBe(true));
+    for (const [i, p] of parts.entries())
+      expect(p.startsWith(`${i + 1}/${parts.length} `)).toBe(true);
     // LinkedIn has no threads and room for the whole story in one post.
     const linkedin = offlineDraft(article, 'linkedin', none);
     expect(linkedin.kind).toBe('text');

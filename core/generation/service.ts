@@ -1,0 +1,107 @@
+// Generation as the API answers it (POST /v1/generate, MCP repurpose): the source is written
+// (a text, a URL still to fetch, or one reused) with a `generation` job in one transaction;
+// the call then waits on the process's LISTEN connection for the job, and answers its drafts,
+// a 422 saying why the source could not be used, or a 504 with the job to follow.
+import { randomUUID } from 'node:crypto';
+import { actorOf } from '../audit/actor.ts';
+import type { Principal } from '../auth/principal.ts';
+import { requireOwnedBrand } from '../brands/service.ts';
+import type { Notifications } from '../db/notifications.ts';
+import { type Pool, withTransaction } from '../db/pool.ts';
+import { DomainError, notFound } from '../errors.ts';
+import { isId } from '../ids.ts';
+import { startJob, waitForJob } from '../jobs/service.ts';
+import { enqueueGeneration } from '../jobs/tasks.ts';
+import type { Platform } from '../platforms/capabilities.ts';
+import { brandFor } from '../posts/service.ts';
+import { findSource, insertSource, recentUrlSource } from '../sources/db.ts';
+import { contentHash } from '../sources/extract.ts';
+import type { GenerationResult } from './schema.ts';
+
+export type GenerationCaller = Pick<Principal, 'accountId' | 'selectedBrandId' | 'credential'>;
+
+export type GenerateDeps = {
+  pool: Pool;
+  notifications: Notifications;
+  /** How long the call waits for the drafts (GENERATE_TIMEOUT_S). */
+  timeoutMs: number;
+};
+
+/** The same URL asked again within this many hours reuses its source (and its fetch). */
+export const SOURCE_REUSE_HOURS = 24;
+
+export type GenerationRequest = {
+  url?: string;
+  text?: string;
+  source_id?: string;
+  platforms?: Platform[];
+  instruction?: string;
+  brand_id?: string;
+};
+
+export async function generateDrafts(
+  deps: GenerateDeps,
+  caller: GenerationCaller,
+  req: GenerationRequest,
+): Promise<GenerationResult> {
+  const brandId = (
+    await requireOwnedBrand(deps.pool, caller.accountId, brandFor(caller, req.brand_id, 'brand_id'))
+  ).id;
+  const job = await withTransaction(deps.pool, async (tx) => {
+    const source = req.source_id
+      ? isId(req.source_id)
+        ? await findSource(tx, caller.accountId, req.source_id)
+        : undefined
+      : req.url
+        ? ((await recentUrlSource(tx, caller.accountId, brandId, req.url, SOURCE_REUSE_HOURS)) ??
+          (await insertSource(tx, {
+            accountId: caller.accountId,
+            brandId,
+            kind: 'url',
+            url: req.url,
+            title: null,
+            text: '',
+            contentHash: null,
+          })))
+        : await insertSource(tx, {
+            accountId: caller.accountId,
+            brandId,
+            kind: 'text',
+            url: null,
+            title: null,
+            text: req.text!,
+            contentHash: contentHash(req.text!),
+          });
+    if (!source) throw notFound('Source');
+    const started = await startJob(
+      tx,
+      {
+        accountId: caller.accountId,
+        kind: 'generation',
+        subject: `source:${source.id}:${randomUUID()}`,
+      },
+      (db, jobId) =>
+        enqueueGeneration(db, {
+          job_id: jobId,
+          source_id: source.id,
+          brand_id: brandId,
+          platforms: req.platforms,
+          instruction: req.instruction,
+          actor: actorOf(caller.credential),
+        }),
+    );
+    return started.job;
+  });
+  const done = await waitForJob(deps, caller, job.job_id, deps.timeoutMs / 1000);
+  if (done.status === 'succeeded') return done.result as GenerationResult;
+  if (done.status === 'failed')
+    throw new DomainError(422, 'generation_failed', done.error ?? 'Generation failed.', {
+      job_id: done.job_id,
+    });
+  throw new DomainError(
+    504,
+    'generation_timeout',
+    `The drafts were not ready within ${deps.timeoutMs / 1000} s; the job goes on: follow it with job_status (job_id), whose result lists the post_ids.`,
+    { job_id: done.job_id },
+  );
+}

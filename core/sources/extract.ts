@@ -1,0 +1,111 @@
+// A web page's article as text: fetched through the outbound guard (HTML only, at most 5 MB,
+// at most 3 checked redirects, its charset honoured) and extracted with Mozilla's Readability
+// over linkedom's DOM, never by hand-written scraping. What cannot be read is a SourceRefused
+// whose message says why.
+import { createHash } from 'node:crypto';
+import { Readability } from '@mozilla/readability';
+import { parseHTML } from 'linkedom';
+import { getFollowing, type OutboundPolicy, OutboundRefused } from '../outbound/guard.ts';
+
+export const MAX_HTML_BYTES = 5 * 1024 * 1024;
+/** Text kept of a source (characters). */
+export const MAX_SOURCE_TEXT = 200_000;
+const MAX_REDIRECTS = 3;
+const FETCH_TIMEOUT_MS = 20_000;
+
+export class SourceRefused extends Error {}
+
+export type Extracted = {
+  title: string | null;
+  text: string;
+  siteName: string | null;
+  lang: string | null;
+  contentHash: string;
+};
+
+export const contentHash = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The charset a response declares (header first, then the page's meta), else UTF-8. */
+function charsetOf(contentType: string, head: Buffer): string {
+  const fromHeader = /charset=["']?([\w-]+)/i.exec(contentType)?.[1];
+  const fromMeta = /<meta[^>]+charset=["']?([\w-]+)/i.exec(head.toString('latin1'))?.[1];
+  const name = (fromHeader ?? fromMeta ?? 'utf-8').toLowerCase();
+  try {
+    new TextDecoder(name);
+    return name;
+  } catch {
+    return 'utf-8';
+  }
+}
+
+/** The article of an HTML document: its title, its blocks of text, site name and language. */
+export function extractArticle(html: string): Omit<Extracted, 'contentHash'> | undefined {
+  const { document } = parseHTML(html);
+  const lang = document.documentElement?.getAttribute('lang') || null;
+  const article = new Readability(document as unknown as Document).parse();
+  if (!article?.content) return undefined;
+  // Blocks joined by blank lines: textContent would run a heading into its paragraph.
+  const { document: body } = parseHTML(`<html><body>${article.content}</body></html>`);
+  const blocks = [...body.querySelectorAll('h1,h2,h3,h4,h5,h6,p,li,blockquote,pre,td')]
+    .filter((el) => !el.querySelector('p,li,blockquote,pre'))
+    .map((el) => (el.textContent ?? '').replace(/\s+/g, ' ').trim())
+    .filter(Boolean);
+  const text = (blocks.length ? blocks.join('\n\n') : (article.textContent ?? '').trim()).slice(
+    0,
+    MAX_SOURCE_TEXT,
+  );
+  if (!text) return undefined;
+  return {
+    title: article.title?.trim().slice(0, 500) || null,
+    text,
+    siteName: article.siteName?.trim().slice(0, 200) || null,
+    lang: (article.lang || lang)?.slice(0, 35) || null,
+  };
+}
+
+/** Fetches `url` and extracts its article; SourceRefused says why it cannot. */
+export async function fetchArticle(url: string, policy: OutboundPolicy): Promise<Extracted> {
+  let fetched: Awaited<ReturnType<typeof getFollowing>>;
+  try {
+    fetched = await getFollowing(url, policy, {
+      maxRedirects: MAX_REDIRECTS,
+      timeoutMs: FETCH_TIMEOUT_MS,
+      headers: { accept: 'text/html, application/xhtml+xml' },
+    });
+  } catch (err) {
+    throw new SourceRefused(
+      err instanceof OutboundRefused
+        ? `the URL cannot be fetched: ${err.message}`
+        : `the URL could not be fetched (${(err as Error).message})`,
+    );
+  }
+  const { response } = fetched;
+  const status = response.statusCode ?? 0;
+  const type = String(response.headers['content-type'] ?? '');
+  if (status !== 200) {
+    response.resume();
+    throw new SourceRefused(`the URL answered HTTP ${status}; give a public page`);
+  }
+  if (!/^\s*(text\/html|application\/xhtml\+xml)/i.test(type)) {
+    response.resume();
+    throw new SourceRefused(
+      `the URL is not an HTML page (it is ${type.split(';')[0] || 'of no stated type'}); give an article's address, or its text`,
+    );
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_HTML_BYTES) {
+      response.destroy();
+      throw new SourceRefused(`the page is larger than ${MAX_HTML_BYTES / 1024 / 1024} MB`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  const bytes = Buffer.concat(chunks);
+  const html = new TextDecoder(charsetOf(type, bytes.subarray(0, 2048))).decode(bytes);
+  const article = extractArticle(html);
+  if (!article)
+    throw new SourceRefused('the page has no readable article text; give its text instead');
+  return { ...article, contentHash: contentHash(article.text) };
+}
