@@ -127,7 +127,7 @@ function cutToFit(text: string, max: number, fits: (t: string) => boolean): stri
     const cut = `${words.join(' ').replace(/[,;:.!?-]+$/, '')}…`;
     if (fits(cut)) return cut;
   }
-  return [...text].slice(0, Math.max(1, max - 1)).join('') + '…';
+  return `${[...text].slice(0, Math.max(1, max - 1)).join('')}…`;
 }
 
 /** One platform's draft of `source` under the brand's `rules`. */
@@ -222,7 +222,7 @@ export function offlineDraft(
 
 /** A draft the platform would refuse is cut back to one post that fits: never refused. */
 function finish(draft: Draft): Draft {
-  const fit = (d: Draft) =>
+  const takes = (d: Draft) =>
     platformFitIssues({
       platform: d.platform,
       kind: d.kind,
@@ -230,7 +230,7 @@ function finish(draft: Draft): Draft {
       hashtags: d.hashtags,
       media: [],
     }).length === 0;
-  if (fit(draft)) return draft;
+  if (takes(draft)) return draft;
   const caps = CAPABILITIES[draft.platform];
   const tail = draft.hashtags ? `\n\n${draft.hashtags}` : '';
   const first = draft.body.split(`\n${THREAD_SEPARATOR}\n`)[0]!.replace(/^\d+\/\d+ /, '');
@@ -240,5 +240,5 @@ function finish(draft: Draft): Draft {
     (t) => textLength(t + tail, caps.countBy) <= caps.maxText,
   );
   const single: Draft = { ...draft, kind: 'text', body };
-  return fit(single) ? single : { ...single, hashtags: null };
+  return takes(single) ? single : { ...single, hashtags: null };
 }
