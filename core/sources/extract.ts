@@ -3,6 +3,7 @@
 // over linkedom's DOM, never by hand-written scraping. What cannot be read is a SourceRefused
 // whose message says why.
 import { createHash } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { getFollowing, type OutboundPolicy, OutboundRefused } from '../outbound/guard.ts';
@@ -12,6 +13,8 @@ export const MAX_HTML_BYTES = 5 * 1024 * 1024;
 export const MAX_SOURCE_TEXT = 200_000;
 const MAX_REDIRECTS = 3;
 const FETCH_TIMEOUT_MS = 20_000;
+/** A page whose parse takes longer is given up (its thread ended). */
+const EXTRACT_TIMEOUT_MS = 30_000;
 
 export class SourceRefused extends Error {}
 
@@ -63,6 +66,32 @@ export function extractArticle(html: string): Omit<Extracted, 'contentHash'> | u
   };
 }
 
+/**
+ * extractArticle in a worker thread of its own, with a time and heap limit: a large page
+ * holds a thread for a second or more, never the caller's event loop.
+ */
+export function extractOffThread(html: string): Promise<ReturnType<typeof extractArticle>> {
+  return new Promise((resolve, reject) => {
+    const thread = new Worker(new URL('./extractThread.ts', import.meta.url), {
+      workerData: html,
+      resourceLimits: { maxOldGenerationSizeMb: 512 },
+    });
+    const timer = setTimeout(() => {
+      void thread.terminate();
+      reject(new SourceRefused(`the page took longer than ${EXTRACT_TIMEOUT_MS / 1000} s to read`));
+    }, EXTRACT_TIMEOUT_MS);
+    thread.once('message', (article: ReturnType<typeof extractArticle> | null) => {
+      clearTimeout(timer);
+      resolve(article ?? undefined);
+      void thread.terminate();
+    });
+    thread.once('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
+}
+
 /** Fetches `url` and extracts its article; SourceRefused says why it cannot. */
 export async function fetchArticle(url: string, policy: OutboundPolicy): Promise<Extracted> {
   let fetched: Awaited<ReturnType<typeof getFollowing>>;
@@ -104,7 +133,7 @@ export async function fetchArticle(url: string, policy: OutboundPolicy): Promise
   }
   const bytes = Buffer.concat(chunks);
   const html = new TextDecoder(charsetOf(type, bytes.subarray(0, 2048))).decode(bytes);
-  const article = extractArticle(html);
+  const article = await extractOffThread(html);
   if (!article)
     throw new SourceRefused('the page has no readable article text; give its text instead');
   return { ...article, contentHash: contentHash(article.text) };
