@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, printed as figures. Traffic goes to loopback only.
 import type { Connectors } from '../core/connectors/connector.ts';
 import { benchRenders } from './designs.ts';
+import { benchGenerate } from './generate.ts';
 import { benchHeavyRender } from './heavyRender.ts';
 import { benchMcp } from './mcp.ts';
 import { benchMe } from './me.ts';
@@ -38,6 +39,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   renders: () => benchRenders(svc),
   heavyRender: () => benchHeavyRender(svc),
   video: () => benchVideo(svc),
+  generate: () => benchGenerate(svc),
 };
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
 const unknown = only?.filter((name) => !(name in benches)) ?? [];

@@ -47,7 +47,7 @@ export async function startBenchService(
   const runner = await startWorker({
     pool: db.pool,
     concurrency: config.workerConcurrency,
-    pools: ['publish', 'video'],
+    pools: ['publish', 'video', 'generate'],
     poolConcurrency: config.poolConcurrency,
     log,
     connectors: opts.connectors,

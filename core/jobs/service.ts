@@ -82,7 +82,7 @@ export async function startJob(
 export const UNFINISHED_PER_ACCOUNT: Record<JobKind, number> = {
   video_export: 3,
   video_preview: 4,
-  generation: 4,
+  generation: 16,
 };
 
 /** Finished poster frames kept per account (older ones go as new ones start). */
