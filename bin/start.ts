@@ -44,6 +44,7 @@ async function main(role: Role, poolArg: string | undefined) {
       storage: storageFor(config),
       tools: mediaTools(config),
       exportTimeoutMs: config.exportTimeoutMs,
+      llm: config.llm,
       // A worker process draws on every core; beside the API one core stays with it.
       render: {
         threads: config.renderThreads ?? (role === 'worker' ? availableParallelism() : undefined),

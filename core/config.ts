@@ -175,6 +175,12 @@ const envSchema = z
     SHUTDOWN_TIMEOUT_S: z.coerce.number().positive().max(3600).default(20),
   })
   .superRefine((e, ctx) => {
+    if (e.LLM_BASE_URL && !e.LLM_MODEL)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['LLM_MODEL'],
+        message: 'required with LLM_BASE_URL (the model the server should run)',
+      });
     if (e.STORAGE !== 's3') return;
     for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const)
       if (!e[name])
@@ -227,7 +233,8 @@ export type Config = {
    * address), a number of proxy hops in front, or the proxies' addresses/CIDRs.
    */
   trustProxy: false | number | string[];
-  llm: { baseUrl: string; apiKey: string | undefined; model: string | undefined } | undefined;
+  /** The model server generation writes with; the built-in generator when unset. */
+  llm: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
   signup: 'first' | 'open' | 'closed';
   logLevel: string;
   /** A system ffmpeg; unset: the binary from @ffmpeg-installer (see core/media/tools.ts). */
@@ -292,7 +299,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboundAllowHttp: e.OUTBOUND_ALLOW_HTTP,
     trustProxy: e.TRUST_PROXY,
     llm: e.LLM_BASE_URL
-      ? { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL }
+      ? { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL! }
       : undefined,
     signup: e.SIGNUP,
     logLevel: e.LOG_LEVEL,

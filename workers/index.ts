@@ -15,6 +15,7 @@ import { builtinConnectors } from '../core/connectors/builtin.ts';
 import type { Connectors } from '../core/connectors/connector.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { createPageImageCache, type PageImageCache } from '../core/designs/pageImages.ts';
+import type { ModelConfig } from '../core/generation/model.ts';
 import { forgetWorkers, heartbeat, sweepDeadWorkers } from '../core/jobs/liveness.ts';
 import type { WorkerPool } from '../core/jobs/pools.ts';
 import { crontabFor, TASK, TASK_POOL, type TaskName } from '../core/jobs/tasks.ts';
@@ -58,6 +59,8 @@ export type WorkerDeps = {
   tools?: MediaTools;
   /** The longest one video export's encoding may take (EXPORT_TIMEOUT_S). */
   exportTimeoutMs?: number;
+  /** The model server generation writes with (LLM_*); the built-in generator when omitted. */
+  llm?: ModelConfig;
   /** Heartbeat and sweep timing (tests shorten it). */
   liveness?: { heartbeatMs: number; staleAfterMs: number };
 };
@@ -75,6 +78,7 @@ export function taskList(deps: {
   images?: PageImageCache;
   tools?: MediaTools;
   exportTimeoutMs?: number;
+  llm?: ModelConfig;
 }): TaskList {
   const { storage, renderer, images } = deps;
   const tools =
@@ -95,7 +99,11 @@ export function taskList(deps: {
     [TASK.reconcile]: reconcile(deps.pool),
     [TASK.publishPost]: publishPost(deps),
     [TASK.deliverWebhook]: deliverWebhookTask(deps),
-    [TASK.generateDrafts]: generateDraftsTask({ pool: deps.pool, outbound: deps.outbound }),
+    [TASK.generateDrafts]: generateDraftsTask({
+      pool: deps.pool,
+      outbound: deps.outbound,
+      llm: deps.llm,
+    }),
     ...(storage ? { [TASK.cleanupUploads]: cleanupUploads({ pool: deps.pool, storage }) } : {}),
     ...(storage && renderer && images && video
       ? {
@@ -185,6 +193,7 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
     images,
     tools: deps.tools,
     exportTimeoutMs: deps.exportTimeoutMs,
+    llm: deps.llm,
   });
   const byPool = new Map<WorkerPool, TaskList>();
   for (const [name, task] of Object.entries(tasks)) {

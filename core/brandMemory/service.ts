@@ -152,15 +152,20 @@ export async function patchBrandMemory(
   });
 }
 
-/** What generation takes from a brand's memory: the rules every draft follows, and the
- * platforms the brand prefers. */
-export async function draftRulesOf(db: Queryable, accountId: string, brandId: string) {
+/**
+ * What generation takes from a brand's memory: the rules every draft follows, the voice a
+ * model is told to write in, and the platforms the brand prefers.
+ */
+export async function voiceOf(db: Queryable, accountId: string, brandId: string) {
   const parsed = MemoryDoc.safeParse((await memoryOf(db, accountId, brandId)).doc);
   const doc: MemoryDoc = parsed.success ? parsed.data : {};
   return {
     banned: doc.vocabulary?.banned ?? [],
     always: doc.hashtags?.always ?? [],
     never: doc.hashtags?.never ?? [],
+    tone: doc.voice?.tone ?? [],
+    persona: doc.voice?.persona || null,
+    examples: (doc.examples ?? []).slice(0, 5).map((e) => e.text),
     platforms: doc.platforms ?? [],
   };
 }

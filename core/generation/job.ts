@@ -1,8 +1,9 @@
 // The generation job (the `generate` pool, workers/generateDrafts.ts): the source's page
 // fetched and its article extracted when it is a URL not read yet, then one draft per target
-// platform by the built-in generator under the brand memory's rules; the drafts and the job's
+// platform by the model server when one is configured, else the built-in generator, under the
+// brand memory's rules; the drafts and the job's
 // success commit together.
-import { draftRulesOf } from '../brandMemory/service.ts';
+import { voiceOf } from '../brandMemory/service.ts';
 import { listConnectedAccounts } from '../connections/service.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { type FinishInside, JobFailure, type ProgressReport } from '../jobs/service.ts';
@@ -12,10 +13,16 @@ import type { Platform } from '../platforms/capabilities.ts';
 import { insertPost, setPostSource } from '../posts/db.ts';
 import { findSourceById, saveExtracted } from '../sources/db.ts';
 import { fetchArticle, SourceRefused } from '../sources/extract.ts';
+import { type ModelConfig, modelDrafts } from './model.ts';
 import { offlineDraft, TEXT_PLATFORMS } from './offline.ts';
 import type { GenerationResult } from './schema.ts';
 
-export type GenerationDeps = { pool: Pool; outbound: OutboundPolicy };
+export type GenerationDeps = {
+  pool: Pool;
+  outbound: OutboundPolicy;
+  /** A model server (LLM_BASE_URL, LLM_MODEL); the built-in generator without one. */
+  llm?: ModelConfig;
+};
 
 /** Where drafts go when the request names no platforms. */
 export const DEFAULT_PLATFORMS: readonly Platform[] = ['x', 'linkedin', 'bluesky'];
@@ -56,8 +63,8 @@ export async function runGeneration(
     }
   }
   await report(0.5, 'generating');
-  const rules = await draftRulesOf(deps.pool, source.account_id, job.brand_id);
-  const targets = await targetsOf(deps, source.account_id, job, rules.platforms);
+  const voice = await voiceOf(deps.pool, source.account_id, job.brand_id);
+  const targets = await targetsOf(deps, source.account_id, job, voice.platforms);
   const writable = targets.filter((p) => TEXT_PLATFORMS.includes(p));
   const skipped = targets.filter((p) => !TEXT_PLATFORMS.includes(p));
   if (!writable.length)
@@ -65,7 +72,9 @@ export async function runGeneration(
       `None of ${targets.join(', ')} takes a text post; name platforms that do (e.g. ${DEFAULT_PLATFORMS.join(', ')}).`,
     );
   const input = { title: source.title, text: source.text, lang: source.lang };
-  const drafts = writable.map((platform) => offlineDraft(input, platform, rules));
+  const drafts = deps.llm
+    ? await modelDrafts(deps.llm, input, writable, voice, job.instruction)
+    : writable.map((platform) => offlineDraft(input, platform, voice));
   await report(0.8, 'saving');
   const from = source;
   return withTransaction(deps.pool, async (tx) => {
