@@ -80,6 +80,7 @@ const post = {
   brand_uuid: brand.uuid,
   design_id: null,
   source_id: null,
+  suggested_for: null,
   favorited_at: at,
   approved_at: null,
   rejection: null,

@@ -27,6 +27,7 @@ import { createRenderPool, type RenderPool, type RenderPoolOptions } from '../re
 import { cleanupSessions } from './cleanupSessions.ts';
 import { cleanupUploads } from './cleanupUploads.ts';
 import { deliverWebhookTask } from './deliverWebhook.ts';
+import { draftWeekTask } from './draftWeek.ts';
 import { exportVideoTask } from './exportVideo.ts';
 import { generateDraftsTask } from './generateDrafts.ts';
 import { previewVideoTask } from './previewVideo.ts';
@@ -104,6 +105,7 @@ export function taskList(deps: {
       outbound: deps.outbound,
       llm: deps.llm,
     }),
+    [TASK.draftWeek]: draftWeekTask({ pool: deps.pool, outbound: deps.outbound }),
     ...(storage ? { [TASK.cleanupUploads]: cleanupUploads({ pool: deps.pool, storage }) } : {}),
     ...(storage && renderer && images && video
       ? {

@@ -3,18 +3,20 @@
 // platform by the model server when one is configured, else the built-in generator, under the
 // brand memory's rules; the drafts and the job's
 // success commit together.
+
+import type { Actor } from '../audit/actor.ts';
 import { voiceOf } from '../brandMemory/service.ts';
 import { listConnectedAccounts } from '../connections/service.ts';
-import { type Pool, withTransaction } from '../db/pool.ts';
+import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { type FinishInside, JobFailure, type ProgressReport } from '../jobs/service.ts';
 import type { GenerateDraftsPayload } from '../jobs/tasks.ts';
 import type { OutboundPolicy } from '../outbound/guard.ts';
 import type { Platform } from '../platforms/capabilities.ts';
-import { insertPost, setPostSource } from '../posts/db.ts';
-import { findSourceById, saveExtracted } from '../sources/db.ts';
+import { insertPost, setPostOrigin } from '../posts/db.ts';
+import { findSourceById, type SourceRow, saveExtracted } from '../sources/db.ts';
 import { fetchArticle, SourceRefused } from '../sources/extract.ts';
 import { type ModelConfig, modelDrafts } from './model.ts';
-import { offlineDraft, TEXT_PLATFORMS } from './offline.ts';
+import { type Draft, offlineDraft, TEXT_PLATFORMS } from './offline.ts';
 import type { GenerationResult } from './schema.ts';
 
 export type GenerationDeps = {
@@ -27,19 +29,52 @@ export type GenerationDeps = {
 /** Where drafts go when the request names no platforms. */
 export const DEFAULT_PLATFORMS: readonly Platform[] = ['x', 'linkedin', 'bluesky'];
 
-/** The platforms asked for, else the brand's connected ones, else its memory's, else defaults. */
-async function targetsOf(
+/**
+ * The platforms asked for, else the brand's connected ones, else its memory's, else the
+ * defaults; those that take text posts, and those left out (media only), or why none can.
+ */
+export async function targetsOf(
   deps: GenerationDeps,
   accountId: string,
-  job: GenerateDraftsPayload,
+  job: { brand_id: string; platforms?: Platform[] },
   preferred: readonly Platform[],
-): Promise<Platform[]> {
-  if (job.platforms?.length) return [...new Set(job.platforms)];
-  const connected = (await listConnectedAccounts(deps.pool, accountId, job.brand_id)).map(
-    (a) => a.platform as Platform,
-  );
-  const chosen = connected.length ? connected : preferred.length ? preferred : DEFAULT_PLATFORMS;
-  return [...new Set(chosen)];
+): Promise<{ writable: Platform[]; skipped: Platform[] }> {
+  let chosen: readonly Platform[] = job.platforms ?? [];
+  if (!chosen.length) {
+    const connected = (await listConnectedAccounts(deps.pool, accountId, job.brand_id)).map(
+      (a) => a.platform as Platform,
+    );
+    chosen = connected.length ? connected : preferred.length ? preferred : DEFAULT_PLATFORMS;
+  }
+  const targets = [...new Set(chosen)];
+  const writable = targets.filter((p) => TEXT_PLATFORMS.includes(p));
+  if (!writable.length)
+    throw new JobFailure(
+      `None of ${targets.join(', ')} takes a text post; name platforms that do (e.g. ${DEFAULT_PLATFORMS.join(', ')}).`,
+    );
+  return { writable, skipped: targets.filter((p) => !TEXT_PLATFORMS.includes(p)) };
+}
+
+/** The source with its text: a URL's page fetched and its article extracted, once. */
+export async function readySource(
+  deps: GenerationDeps,
+  sourceId: string,
+  report: ProgressReport,
+): Promise<SourceRow> {
+  const source = await findSourceById(deps.pool, sourceId);
+  if (!source)
+    throw new JobFailure(`Source ${sourceId} was deleted before its drafts were written.`);
+  if (source.kind !== 'url' || source.fetched_at) return source;
+  await report(0.05, 'fetching');
+  try {
+    const article = await fetchArticle(source.url!, deps.outbound);
+    await report(0.4, 'extracting');
+    return await saveExtracted(deps.pool, source.id, article);
+  } catch (err) {
+    if (err instanceof SourceRefused)
+      throw new JobFailure(`Cannot use ${source.url}: ${err.message}.`);
+    throw err;
+  }
 }
 
 export async function runGeneration(
@@ -48,57 +83,55 @@ export async function runGeneration(
   report: ProgressReport,
   finish: FinishInside,
 ): Promise<GenerationResult> {
-  let source = await findSourceById(deps.pool, job.source_id);
-  if (!source) throw new JobFailure('The source was deleted before its drafts were written.');
-  if (source.kind === 'url' && !source.fetched_at) {
-    await report(0.05, 'fetching');
-    try {
-      const article = await fetchArticle(source.url!, deps.outbound);
-      await report(0.4, 'extracting');
-      source = await saveExtracted(deps.pool, source.id, article);
-    } catch (err) {
-      if (err instanceof SourceRefused)
-        throw new JobFailure(`Cannot use ${source.url}: ${err.message}.`);
-      throw err;
-    }
-  }
+  const source = await readySource(deps, job.source_id, report);
   await report(0.5, 'generating');
   const voice = await voiceOf(deps.pool, source.account_id, job.brand_id);
-  const targets = await targetsOf(deps, source.account_id, job, voice.platforms);
-  const writable = targets.filter((p) => TEXT_PLATFORMS.includes(p));
-  const skipped = targets.filter((p) => !TEXT_PLATFORMS.includes(p));
-  if (!writable.length)
-    throw new JobFailure(
-      `None of ${targets.join(', ')} takes a text post; name platforms that do (e.g. ${DEFAULT_PLATFORMS.join(', ')}).`,
-    );
+  const { writable, skipped } = await targetsOf(deps, source.account_id, job, voice.platforms);
   const input = { title: source.title, text: source.text, lang: source.lang };
   const drafts = deps.llm
     ? await modelDrafts(deps.llm, input, writable, voice, job.instruction)
     : writable.map((platform) => offlineDraft(input, platform, voice));
   await report(0.8, 'saving');
-  const from = source;
   return withTransaction(deps.pool, async (tx) => {
-    const postIds: string[] = [];
-    for (const d of drafts) {
-      const post = await insertPost(
-        tx,
-        {
-          accountId: from.account_id,
-          brandId: job.brand_id,
-          platform: d.platform,
-          kind: d.kind,
-          body: d.body,
-          hashtags: d.hashtags,
-          scheduleAt: null,
-        },
-        job.actor,
-      );
-      if (!post) throw new JobFailure('The brand was deleted before its drafts were written.');
-      await setPostSource(tx, post.id, from.id, d.headline);
-      postIds.push(post.id);
-    }
-    const result = { source_id: from.id, post_ids: postIds, skipped_platforms: skipped };
+    const postIds = await saveDrafts(
+      tx,
+      { accountId: source.account_id, brandId: job.brand_id, actor: job.actor },
+      drafts.map((d) => ({ ...d, sourceId: source.id })),
+    );
+    const result = { source_id: source.id, post_ids: postIds, skipped_platforms: skipped };
     await finish(tx, result);
     return result;
   });
+}
+
+/** Inserts the drafts of one job, each with where it came from; their ids, in order. */
+export async function saveDrafts(
+  tx: Queryable,
+  owner: { accountId: string; brandId: string; actor: Actor },
+  drafts: (Draft & { sourceId: string | null; suggestedFor?: string })[],
+): Promise<string[]> {
+  const postIds: string[] = [];
+  for (const d of drafts) {
+    const post = await insertPost(
+      tx,
+      {
+        accountId: owner.accountId,
+        brandId: owner.brandId,
+        platform: d.platform,
+        kind: d.kind,
+        body: d.body,
+        hashtags: d.hashtags,
+        scheduleAt: null,
+      },
+      owner.actor,
+    );
+    if (!post) throw new JobFailure('The brand was deleted before its drafts were written.');
+    await setPostOrigin(tx, post.id, {
+      sourceId: d.sourceId,
+      headline: d.headline,
+      suggestedFor: d.suggestedFor,
+    });
+    postIds.push(post.id);
+  }
+  return postIds;
 }

@@ -64,3 +64,24 @@ export const GenerationResult = z.object({
   skipped_platforms: z.array(z.string()).describe('Media-only platforms, left out.'),
 });
 export type GenerationResult = z.infer<typeof GenerationResult>;
+
+/** MCP draft_week: a batch job answering at once. */
+export const DraftWeekInput = z
+  .object({
+    brand_id: IdInput.describe('The brand.'),
+    start_date: z.iso.date().optional().describe('First day; default: next Monday.'),
+    platforms: z.array(z.enum(PLATFORMS)).min(1).max(PLATFORMS.length).optional(),
+    posts_per_day: z.number().int().min(1).max(3).default(1),
+    themes: z.array(z.string().trim().min(1).max(300)).min(1).max(21).optional(),
+    source_ids: z.array(IdInput).min(1).max(10).optional(),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.themes && v.source_ids)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['source_ids'],
+        message: 'give themes or source_ids, not both',
+      });
+  });
+export type DraftWeekInput = z.infer<typeof DraftWeekInput>;

@@ -5,18 +5,21 @@
 import { randomUUID } from 'node:crypto';
 import { actorOf } from '../audit/actor.ts';
 import type { Principal } from '../auth/principal.ts';
+import { getBrandMemory } from '../brandMemory/service.ts';
 import { requireOwnedBrand } from '../brands/service.ts';
 import type { Notifications } from '../db/notifications.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
-import { DomainError, notFound } from '../errors.ts';
+import { DomainError, invalid, notFound } from '../errors.ts';
 import { isId } from '../ids.ts';
+import type { Job } from '../jobs/schema.ts';
 import { startJob, waitForJob } from '../jobs/service.ts';
-import { enqueueGeneration } from '../jobs/tasks.ts';
+import { enqueueDraftWeek, enqueueGeneration } from '../jobs/tasks.ts';
 import type { Platform } from '../platforms/capabilities.ts';
 import { brandFor } from '../posts/service.ts';
+import { nextMonday } from '../posts/slots.ts';
 import { findSource, insertSource, recentUrlSource } from '../sources/db.ts';
 import { contentHash } from '../sources/extract.ts';
-import type { GenerationResult } from './schema.ts';
+import type { DraftWeekInput, GenerationResult } from './schema.ts';
 
 export type GenerationCaller = Pick<Principal, 'accountId' | 'selectedBrandId' | 'credential'>;
 
@@ -104,4 +107,54 @@ export async function generateDrafts(
     `The drafts were not ready within ${deps.timeoutMs / 1000} s; the job goes on: follow it with job_status (job_id), whose result lists the post_ids.`,
     { job_id: done.job_id },
   );
+}
+
+/**
+ * MCP draft_week: checks the request, then queues the week's job and answers it at once
+ * (follow it with job_status; its result lists the post_ids).
+ */
+export async function startDraftWeek(
+  pool: Pool,
+  caller: GenerationCaller,
+  input: DraftWeekInput,
+): Promise<Job> {
+  const brandId = (await requireOwnedBrand(pool, caller.accountId, input.brand_id)).id;
+  return withTransaction(pool, async (tx) => {
+    for (const [i, id] of (input.source_ids ?? []).entries())
+      if (!isId(id) || !(await findSource(tx, caller.accountId, id)))
+        throw invalid(['source_ids', i], `no source ${id} of yours`);
+    let themes = input.themes;
+    if (!themes && !input.source_ids) {
+      // Neither given: the brand memory's content pillars are the themes.
+      const pillars = (await getBrandMemory(pool, caller, brandId)).doc.pillars ?? [];
+      themes = pillars.map((p) => (p.description ? `${p.name}: ${p.description}` : p.name));
+      if (!themes.length)
+        throw invalid(
+          ['themes'],
+          'give themes or source_ids, or add content pillars to the brand memory (/pillars)',
+        );
+    }
+    const start = input.start_date ?? (await nextMonday(tx, brandId));
+    const { job } = await startJob(
+      tx,
+      {
+        accountId: caller.accountId,
+        kind: 'draft_week',
+        subject: `week:${brandId}:${start}:${randomUUID()}`,
+      },
+      (db, jobId) =>
+        enqueueDraftWeek(db, {
+          job_id: jobId,
+          account_id: caller.accountId,
+          brand_id: brandId,
+          start_date: start,
+          platforms: input.platforms,
+          posts_per_day: input.posts_per_day,
+          themes,
+          source_ids: input.source_ids,
+          actor: actorOf(caller.credential),
+        }),
+    );
+    return job;
+  });
 }

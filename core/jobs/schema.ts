@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { IdInput } from '../ids.ts';
 
-export const JOB_KINDS = ['video_export', 'video_preview', 'generation'] as const;
+export const JOB_KINDS = ['video_export', 'video_preview', 'generation', 'draft_week'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;

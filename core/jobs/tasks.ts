@@ -21,6 +21,7 @@ export const TASK = {
   exportVideo: 'encode_video',
   previewVideo: 'preview_video',
   generateDrafts: 'generate_drafts',
+  draftWeek: 'write_draft_week',
 } as const;
 export type TaskName = (typeof TASK)[keyof typeof TASK];
 
@@ -36,6 +37,7 @@ export const TASK_POOL: Record<TaskName, WorkerPool> = {
   // Poster frames are small and a client waits for them: never behind a long export.
   [TASK.previewVideo]: 'render',
   [TASK.generateDrafts]: 'generate',
+  [TASK.draftWeek]: 'generate',
 };
 
 /** When the periodic tasks run (Graphile Worker crontab: minute hour day month weekday). */
@@ -196,6 +198,7 @@ export const JOB_TASK: Record<JobKind, TaskName> = {
   video_export: TASK.exportVideo,
   video_preview: TASK.previewVideo,
   generation: TASK.generateDrafts,
+  draft_week: TASK.draftWeek,
 };
 
 /** The worker job of a client's job: keyed by the job's id, so it can never run twice. */
@@ -256,6 +259,27 @@ const GENERATE_MAX_ATTEMPTS = 2;
 export async function enqueueGeneration(db: Queryable, payload: GenerateDraftsPayload) {
   await addJob(db, TASK.generateDrafts, GenerateDraftsPayload.parse(payload), {
     jobKey: workJobKey('generation', payload.job_id),
+    maxAttempts: GENERATE_MAX_ATTEMPTS,
+  });
+}
+
+export const DraftWeekPayload = z.object({
+  job_id: z.string(),
+  account_id: z.string(),
+  brand_id: z.string(),
+  start_date: z.string(),
+  platforms: z.array(z.enum(PLATFORMS)).optional(),
+  posts_per_day: z.number().int().min(1).max(3),
+  /** What the drafts are about: themes, or sources (their ids). */
+  themes: z.array(z.string()).optional(),
+  source_ids: z.array(z.string()).optional(),
+  actor: GenerateDraftsPayload.shape.actor,
+});
+export type DraftWeekPayload = z.infer<typeof DraftWeekPayload>;
+
+export async function enqueueDraftWeek(db: Queryable, payload: DraftWeekPayload) {
+  await addJob(db, TASK.draftWeek, DraftWeekPayload.parse(payload), {
+    jobKey: workJobKey('draft_week', payload.job_id),
     maxAttempts: GENERATE_MAX_ATTEMPTS,
   });
 }

@@ -32,6 +32,7 @@ export type PostRow = {
   asset_ids: string[];
   design_id: string | null;
   source_id: string | null;
+  suggested_for: Date | null;
 };
 
 /** The full post as PostRow, from a relation `p` (a table or a CTE) of post rows. */
@@ -322,18 +323,19 @@ export async function designShownByOthers(db: Queryable, designId: string, postI
 }
 
 /** Points a post at a design (its attachments are set apart: setPostAssets). */
-/** Links a generated draft to the source it was written from, with its headline. */
-export async function setPostSource(
+/**
+ * What a generated draft was written from (its source, when it had one), its headline, and
+ * the slot draft_week suggests for it.
+ */
+export async function setPostOrigin(
   db: Queryable,
   postId: string,
-  sourceId: string,
-  headline: string | null,
+  origin: { sourceId: string | null; headline: string | null; suggestedFor?: string | null },
 ) {
-  await db.query('update posts set source_id = $2, headline = $3 where id = $1', [
-    postId,
-    sourceId,
-    headline,
-  ]);
+  await db.query(
+    'update posts set source_id = $2, headline = $3, suggested_for = $4 where id = $1',
+    [postId, origin.sourceId, origin.headline, origin.suggestedFor ?? null],
+  );
 }
 
 export async function setPostDesign(db: Queryable, postId: string, designId: string) {

@@ -129,6 +129,7 @@ export const Post = z.object({
     .nullable()
     .describe('The native Canvas design the post shows (its pages are the attachments).'),
   source_id: z.string().nullable().describe('The source a generated draft was written from.'),
+  suggested_for: Time.nullable().describe('The slot draft_week suggests (nothing is scheduled).'),
   favorited_at: Time.nullable(),
   approved_at: Time.nullable(),
   rejection: z

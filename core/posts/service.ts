@@ -61,6 +61,7 @@ export const toPost = (r: PostRow): Post => ({
   asset_ids: r.asset_ids,
   design_id: r.design_id ?? null,
   source_id: r.source_id ?? null,
+  suggested_for: iso(r.suggested_for ?? null),
   favorited_at: iso(r.favorited_at),
   approved_at: iso(r.approved_at),
   rejection:

@@ -153,6 +153,7 @@ const EXAMPLES: Record<string, unknown> = {
   create_post: { platform: 'linkedin', body: 'Hello', hashtags: '#a', asset_ids: [assetId] },
   update_brand_memory: memoryPatch,
   repurpose: { text: 'We bake bread every morning.', platforms: ['x', 'linkedin'] },
+  draft_week: { brand_id: acct.brandId, themes: ['Bread'], platforms: ['x'] },
   update_post: { post_id: draft.body.id, body: 'Changed', headline: 'Title' },
   design_post: { post_id: designed.body.id, layout_version: 1, layout: { layers } },
   edit_layers: {

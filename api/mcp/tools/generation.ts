@@ -1,7 +1,13 @@
 // MCP repurpose (SPEC.md "MCP", Generation): drafts from a URL, a text or an earlier source,
 // over core/generation/service.ts like POST /v1/generate.
-import { GenerationResult, RepurposeInput } from '../../../core/generation/schema.ts';
-import { generateDrafts } from '../../../core/generation/service.ts';
+import {
+  DraftWeekInput,
+  GenerationResult,
+  RepurposeInput,
+} from '../../../core/generation/schema.ts';
+import { generateDrafts, startDraftWeek } from '../../../core/generation/service.ts';
+import { Job } from '../../../core/jobs/schema.ts';
+import { summarisedInOutputs } from '../jsonSchema.ts';
 import { defineTool } from '../registry.ts';
 
 export const GENERATION_TOOLS = [
@@ -24,5 +30,20 @@ export const GENERATION_TOOLS = [
         ctx.principal,
         args,
       ),
+  }),
+
+  defineTool({
+    name: 'draft_week',
+    title: 'Draft a week',
+    description:
+      "A week of drafts per platform from themes, source_ids or the memory's pillars, each with a suggested_for slot (nothing is scheduled); answers a job at once. Use this tool when you need to: plan a week of posts.",
+    input: DraftWeekInput,
+    output: summarisedInOutputs(
+      Job.clone(),
+      'The job, as job_status answers it; its result: start_date, post_ids, skipped_platforms.',
+    ),
+    scope: 'generate',
+    annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },
+    run: async (ctx, args) => startDraftWeek(ctx.pool, ctx.principal, args),
   }),
 ];
