@@ -30,6 +30,7 @@ import { deliverWebhookTask } from './deliverWebhook.ts';
 import { draftWeekTask } from './draftWeek.ts';
 import { exportVideoTask } from './exportVideo.ts';
 import { generateDraftsTask } from './generateDrafts.ts';
+import { importHistoryTask } from './importHistory.ts';
 import { previewVideoTask } from './previewVideo.ts';
 import { publishPost } from './publishPost.ts';
 import { reconcile } from './reconcile.ts';
@@ -106,6 +107,11 @@ export function taskList(deps: {
       llm: deps.llm,
     }),
     [TASK.draftWeek]: draftWeekTask({ pool: deps.pool, outbound: deps.outbound }),
+    [TASK.importHistory]: importHistoryTask({
+      pool: deps.pool,
+      connectors: deps.connectors,
+      credentialsKey: deps.credentialsKey,
+    }),
     ...(storage ? { [TASK.cleanupUploads]: cleanupUploads({ pool: deps.pool, storage }) } : {}),
     ...(storage && renderer && images && video
       ? {

@@ -2,11 +2,14 @@
 // core/brandMemory/service.ts, shared with MCP get_brand_memory and update_brand_memory.
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { startHistoryImport } from '../../core/brandMemory/historyImport.ts';
 import {
+  ImportHistoryInput,
   MemoryPatchInput,
   MemoryPatchResult,
   MemoryRef,
   MemoryState,
+  StartedJob,
 } from '../../core/brandMemory/schema.ts';
 import { getBrandMemory, patchBrandMemory } from '../../core/brandMemory/service.ts';
 import type { Pool } from '../../core/db/pool.ts';
@@ -52,5 +55,24 @@ export const brandMemoryRoutes: FastifyPluginAsync<{ pool: Pool }> = async (base
       },
     },
     async (req) => patchBrandMemory(pool, principalOf(req), req.body),
+  );
+
+  app.post(
+    '/brand-memory/import',
+    {
+      config: { requires: { scope: 'generate' } },
+      schema: {
+        tags,
+        security: bearerSecurity,
+        summary:
+          "Read the brand's recent posts on its connected accounts into its memory (examples and habits), as a job answered at once",
+        body: ImportHistoryInput.nullish(),
+        response: { 202: StartedJob, 404: ErrorBody, 422: ErrorBody, ...bearerErrors },
+      },
+    },
+    async (req, reply) => {
+      const job = await startHistoryImport(pool, principalOf(req), req.body ?? {});
+      return reply.code(202).send({ job_id: job.job_id, status: job.status });
+    },
   );
 };

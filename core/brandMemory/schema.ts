@@ -93,6 +93,21 @@ export const Example = z
   })
   .strict();
 
+/** What the history import measured of the brand's own posts. */
+export const Habits = z
+  .object({
+    posts_read: z.number().int().min(0),
+    typical_length: z.number().int().min(0).describe('Median characters a post.'),
+    emoji_per_post: z.number().min(0),
+    hashtags_per_post: z.number().min(0),
+    top_hashtags: z.array(Hashtag).max(10),
+    frequent_terms: z.array(Term).max(15),
+    posting_hours_utc: z.array(z.number().int().min(0).max(23)).max(5),
+  })
+  .partial()
+  .strict();
+export type Habits = z.infer<typeof Habits>;
+
 /** The sections, in the order gaps are listed. */
 export const MEMORY_SECTIONS = [
   'voice',
@@ -103,6 +118,7 @@ export const MEMORY_SECTIONS = [
   'visual',
   'links',
   'examples',
+  'habits',
   'platforms',
 ] as const;
 export type MemorySection = (typeof MEMORY_SECTIONS)[number];
@@ -117,6 +133,7 @@ export const MemoryDoc = z
     visual: Visual,
     links: Links,
     examples: z.array(Example).max(MAX_EXAMPLES),
+    habits: Habits,
     platforms: z.array(z.enum(PLATFORMS)).max(PLATFORMS.length).describe('Preferred platforms.'),
   } satisfies Record<MemorySection, z.ZodType>)
   .partial()
@@ -194,3 +211,19 @@ export const MemoryPatchResult = MemoryState.extend({
   refusals: z.array(z.object({ index: z.number().int(), reason: z.string() })),
 });
 export type MemoryPatchResult = z.infer<typeof MemoryPatchResult>;
+
+/** POST /v1/brand-memory/import and MCP import_history. */
+export const ImportHistoryInput = z
+  .object({
+    platforms: z
+      .array(z.enum(PLATFORMS))
+      .min(1)
+      .max(PLATFORMS.length)
+      .optional()
+      .describe('Only these connected platforms; omitted: all.'),
+    brand_id: IdInput.optional().describe('The brand; omitted: the selected brand.'),
+  })
+  .strict();
+
+/** A job as a 202 answers it. */
+export const StartedJob = z.object({ job_id: z.string(), status: z.string() });

@@ -34,6 +34,7 @@ const HINTS: Record<MemorySection, string> = {
   visual: 'add brand colours and fonts (/visual/colors, /visual/fonts), or run the genome',
   links: "add the brand's site and profiles (/links/site, /links/profiles)",
   examples: 'add past posts that went well (/examples), or import the history',
+  habits: "import the history (POST /v1/brand-memory/import) to measure the brand's habits",
   platforms: 'add the platforms the brand prefers (/platforms)',
 };
 
@@ -168,4 +169,25 @@ export async function voiceOf(db: Queryable, accountId: string, brandId: string)
     examples: (doc.examples ?? []).slice(0, 5).map((e) => e.text),
     platforms: doc.platforms ?? [],
   };
+}
+
+/**
+ * The history import's findings as one new version (the caller's transaction, with the row
+ * locked): the examples and habits replaced, each with the confidence of what was inferred.
+ */
+export async function recordHistory(
+  tx: Queryable,
+  accountId: string,
+  brandId: string,
+  found: { examples: MemoryDoc['examples']; habits: MemoryDoc['habits'] },
+  confidence: number,
+): Promise<number> {
+  const row = await memoryOf(tx, accountId, brandId, true);
+  const doc = MemoryDoc.parse({ ...row.doc, examples: found.examples, habits: found.habits });
+  const saved = await saveMemory(tx, brandId, {
+    doc,
+    confidence: { ...row.confidence, examples: confidence, habits: confidence },
+    version: row.version + 1,
+  });
+  return saved.version;
 }

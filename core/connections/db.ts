@@ -64,3 +64,17 @@ export async function saveSealedCredentials(
     sealed,
   ]);
 }
+
+/** The brand's connected accounts with their sealed credentials (the history import). */
+export async function sealedAccountsOf(
+  db: Queryable,
+  accountId: string,
+  brandId: string,
+): Promise<{ id: string; platform: Platform; handle: string; credentials: Buffer | null }[]> {
+  const { rows } = await db.query(
+    `select id::text, platform, handle, credentials from connected_accounts
+     where account_id = $1 and brand_id = $2 and status = 'active' order by platform`,
+    [accountId, brandId],
+  );
+  return rows;
+}

@@ -58,9 +58,28 @@ export type Publication = {
   permalinkUrl: string | null;
 };
 
+/** One of the connected account's own past posts, with its counts where the platform gives them. */
+export type PastPost = {
+  id: string;
+  text: string;
+  url: string | null;
+  postedAt: string;
+  likes: number;
+  reposts: number;
+  replies: number;
+};
+
 export type Connector = {
   publish(req: PublishRequest): Promise<Publication>;
-  // Later issues add reading back: metrics, comments and trends.
+  /**
+   * The account's own recent posts, newest first, at most `limit` (no reposts or replies).
+   * A platform without it is skipped by the history import, not failed.
+   */
+  recentPosts?(
+    account: { handle: string; credentials: Record<string, unknown> },
+    limit: number,
+  ): Promise<PastPost[]>;
+  // Later issues add metrics of published posts, mentions and trends.
 };
 
 /** Platform connectors by platform; a platform without one cannot publish yet. */

@@ -4,11 +4,18 @@
 // limits (GET /api/v2/instance) are read once an hour and checked before anything is sent.
 // Docs: docs.joinmastodon.org/methods/media, /methods/statuses, /methods/instance.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parseHTML } from 'linkedom';
 import { z } from 'zod';
 import type { OutboundPolicy } from '../outbound/guard.ts';
 import { publishedParts } from '../posts/platformFit.ts';
 import { readAll, type Storage } from '../storage/storage.ts';
-import { type Connector, PublicationError, type PublishMedia, partKey } from './connector.ts';
+import {
+  type Connector,
+  type PastPost,
+  PublicationError,
+  type PublishMedia,
+  partKey,
+} from './connector.ts';
 import {
   CHECK_THE_ACCOUNT,
   documented,
@@ -34,6 +41,24 @@ const InstanceV2 = z.object({
 const MediaAttachment = z.object({ id: z.string().min(1), url: z.string().nullish() });
 const Status = z.object({ id: z.string().min(1), url: z.string().nullish() });
 const Account = z.object({ username: z.string().min(1), acct: z.string().min(1) });
+const OwnAccount = z.object({ id: z.string().min(1) });
+const PastStatus = z.object({
+  id: z.string().min(1),
+  url: z.string().nullish(),
+  content: z.string(),
+  created_at: z.string(),
+  favourites_count: z.number().int().min(0).catch(0),
+  reblogs_count: z.number().int().min(0).catch(0),
+  replies_count: z.number().int().min(0).catch(0),
+});
+
+/** A status's HTML as text: paragraphs and line breaks kept, tags and entities resolved. */
+function statusText(html: string): string {
+  const marked = html.replace(/<br\s*\/?>/gi, '\n').replace(/<\/p>\s*<p[^>]*>/gi, '\n\n');
+  return (
+    parseHTML(`<div>${marked}</div>`).document.querySelector('div')?.textContent ?? ''
+  ).trim();
+}
 
 type Credentials = { instance: string; access_token: string };
 
@@ -160,6 +185,48 @@ export function mastodonConnector(deps: MastodonDeps): Connector {
   };
 
   return {
+    async recentPosts(account, limit) {
+      const creds = credentialsOf(account.credentials);
+      const call = client(deps.outbound, creds, deps.requestTimeoutMs ?? PLATFORM_TIMEOUT_MS);
+      const verify = '/api/v1/accounts/verify_credentials';
+      const me = documented(
+        'Mastodon',
+        `GET ${verify}`,
+        await call(verify, { method: 'GET' }),
+        OwnAccount,
+      );
+      const posts: PastPost[] = [];
+      let maxId: string | undefined;
+      while (posts.length < limit) {
+        const query = new URLSearchParams({
+          limit: String(Math.min(40, limit - posts.length)),
+          exclude_reblogs: 'true',
+          exclude_replies: 'true',
+          ...(maxId ? { max_id: maxId } : {}),
+        });
+        const path = `/api/v1/accounts/${encodeURIComponent(me.id)}/statuses?${query}`;
+        const page = documented(
+          'Mastodon',
+          `GET ${path}`,
+          await call(path, { method: 'GET' }),
+          z.array(PastStatus),
+        );
+        for (const s of page)
+          posts.push({
+            id: s.id,
+            text: statusText(s.content),
+            url: s.url ?? null,
+            postedAt: s.created_at,
+            likes: s.favourites_count,
+            reposts: s.reblogs_count,
+            replies: s.replies_count,
+          });
+        if (!page.length) break;
+        maxId = page.at(-1)!.id;
+      }
+      return posts.slice(0, limit);
+    },
+
     async publish(req) {
       const creds = credentialsOf(req.account.credentials);
       const call = client(deps.outbound, creds, deps.requestTimeoutMs ?? PLATFORM_TIMEOUT_MS);

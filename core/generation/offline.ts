@@ -38,7 +38,8 @@ export const MAX_DRAFT_PARTS = 5;
 /** Hashtags a draft carries from its keywords (the memory's `always` come on top). */
 const KEYWORD_TAGS = 2;
 
-const STOPWORDS = new Set(
+/** Words too common to say anything about a text (English). */
+export const STOPWORDS = new Set(
   (
     'about above after again against also because been before being below between both could ' +
     'does doing down during each every from further have having here into itself just more ' +

@@ -3,7 +3,13 @@
 import { z } from 'zod';
 import { IdInput } from '../ids.ts';
 
-export const JOB_KINDS = ['video_export', 'video_preview', 'generation', 'draft_week'] as const;
+export const JOB_KINDS = [
+  'video_export',
+  'video_preview',
+  'generation',
+  'draft_week',
+  'history_import',
+] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;

@@ -84,6 +84,7 @@ export const UNFINISHED_PER_ACCOUNT: Record<JobKind, number> = {
   video_preview: 4,
   generation: 16,
   draft_week: 2,
+  history_import: 1,
 };
 
 /** Finished poster frames kept per account (older ones go as new ones start). */

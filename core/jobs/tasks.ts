@@ -22,6 +22,7 @@ export const TASK = {
   previewVideo: 'preview_video',
   generateDrafts: 'generate_drafts',
   draftWeek: 'write_draft_week',
+  importHistory: 'read_post_history',
 } as const;
 export type TaskName = (typeof TASK)[keyof typeof TASK];
 
@@ -38,6 +39,7 @@ export const TASK_POOL: Record<TaskName, WorkerPool> = {
   [TASK.previewVideo]: 'render',
   [TASK.generateDrafts]: 'generate',
   [TASK.draftWeek]: 'generate',
+  [TASK.importHistory]: 'generate',
 };
 
 /** When the periodic tasks run (Graphile Worker crontab: minute hour day month weekday). */
@@ -199,6 +201,7 @@ export const JOB_TASK: Record<JobKind, TaskName> = {
   video_preview: TASK.previewVideo,
   generation: TASK.generateDrafts,
   draft_week: TASK.draftWeek,
+  history_import: TASK.importHistory,
 };
 
 /** The worker job of a client's job: keyed by the job's id, so it can never run twice. */
@@ -280,6 +283,21 @@ export type DraftWeekPayload = z.infer<typeof DraftWeekPayload>;
 export async function enqueueDraftWeek(db: Queryable, payload: DraftWeekPayload) {
   await addJob(db, TASK.draftWeek, DraftWeekPayload.parse(payload), {
     jobKey: workJobKey('draft_week', payload.job_id),
+    maxAttempts: GENERATE_MAX_ATTEMPTS,
+  });
+}
+
+export const ImportHistoryPayload = z.object({
+  job_id: z.string(),
+  account_id: z.string(),
+  brand_id: z.string(),
+  platforms: z.array(z.enum(PLATFORMS)).optional(),
+});
+export type ImportHistoryPayload = z.infer<typeof ImportHistoryPayload>;
+
+export async function enqueueHistoryImport(db: Queryable, payload: ImportHistoryPayload) {
+  await addJob(db, TASK.importHistory, ImportHistoryPayload.parse(payload), {
+    jobKey: workJobKey('history_import', payload.job_id),
     maxAttempts: GENERATE_MAX_ATTEMPTS,
   });
 }

@@ -91,7 +91,7 @@ describe('PATCH /v1/brand-memory', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     // What was written is stated: full confidence there, and those sections are no gaps.
     expect(res.body.confidence.sections).toMatchObject({ voice: 1, hashtags: 1, audience: 0 });
-    expect(res.body.confidence.overall).toBeCloseTo(2 / 9, 2);
+    expect(res.body.confidence.overall).toBeCloseTo(2 / MEMORY_SECTIONS.length, 2);
     const gaps = res.body.gaps.map((g: { section: string }) => g.section);
     expect(gaps).not.toContain('voice');
     expect(gaps).toContain('audience');

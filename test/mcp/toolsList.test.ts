@@ -11,15 +11,15 @@ import { type TestServer, useService } from '../support/service.ts';
 /** The ceiling with all of SPEC.md's tools (about 60, parked ones included). */
 const FULL_LIST_BUDGET = 60_000;
 /**
- * Today's 33 tools: the Canvas ones are the heaviest. The ~27 still to come must average
- * under 230 bytes each to fit FULL_LIST_BUDGET, which they will not without more sharing
+ * Today's 34 tools: the Canvas ones are the heaviest. The ~26 still to come must average
+ * under 190 bytes each to fit FULL_LIST_BUDGET, which they will not without more sharing
  * (outputs summarised where another tool spells them out, common enums written once). This
  * ceiling keeps today's list from growing unnoticed (it rose by 600 bytes when design_post
  * took video layouts, described in one sentence, by 2.9 KB for get_brand_memory and
- * update_brand_memory, whose outputs are one sentence each, by 1.6 KB for repurpose and
- * 1.5 KB for draft_week).
+ * update_brand_memory, whose outputs are one sentence each, by 1.6 KB for repurpose,
+ * 1.5 KB for draft_week and 1.1 KB for import_history).
  */
-const TODAY_BUDGET = 54_000;
+const TODAY_BUDGET = 55_200;
 
 const svc = useService({ account: { plan: 'business', scopes: [...SCOPES] } });
 let server: TestServer, key: string;
