@@ -334,6 +334,10 @@ const EXAMPLES: Record<string, { request?: unknown; answer?: unknown; error?: [n
     answer: { source_id: '12', post_ids: ['41', '42', '43'], skipped_platforms: [] },
   },
   'GET /v1/brand-memory': { answer: memory },
+  'POST /v1/brand-memory/genome': {
+    request: { url: 'https://bakery.example.com', run: 'all' },
+    answer: { job_id: '32', status: 'queued', credits: 2 },
+  },
   'POST /v1/brand-memory/import': {
     request: { platforms: ['mastodon'] },
     answer: { job_id: '31', status: 'queued' },

@@ -33,6 +33,7 @@ import { generateDraftsTask } from './generateDrafts.ts';
 import { importHistoryTask } from './importHistory.ts';
 import { previewVideoTask } from './previewVideo.ts';
 import { publishPost } from './publishPost.ts';
+import { readGenomeTask } from './readGenome.ts';
 import { reconcile } from './reconcile.ts';
 import { renderDesign } from './renderDesign.ts';
 
@@ -107,6 +108,7 @@ export function taskList(deps: {
       llm: deps.llm,
     }),
     [TASK.draftWeek]: draftWeekTask({ pool: deps.pool, outbound: deps.outbound }),
+    [TASK.readGenome]: readGenomeTask({ pool: deps.pool, outbound: deps.outbound }),
     [TASK.importHistory]: importHistoryTask({
       pool: deps.pool,
       connectors: deps.connectors,

@@ -2,13 +2,16 @@
 // core/brandMemory/service.ts, shared with MCP get_brand_memory and update_brand_memory.
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { startGenome } from '../../core/brandMemory/genome.ts';
 import { startHistoryImport } from '../../core/brandMemory/historyImport.ts';
 import {
+  GenomeInput,
   ImportHistoryInput,
   MemoryPatchInput,
   MemoryPatchResult,
   MemoryRef,
   MemoryState,
+  StartedGenome,
   StartedJob,
 } from '../../core/brandMemory/schema.ts';
 import { getBrandMemory, patchBrandMemory } from '../../core/brandMemory/service.ts';
@@ -74,5 +77,30 @@ export const brandMemoryRoutes: FastifyPluginAsync<{ pool: Pool }> = async (base
       const job = await startHistoryImport(pool, principalOf(req), req.body ?? {});
       return reply.code(202).send({ job_id: job.job_id, status: job.status });
     },
+  );
+
+  app.post(
+    '/brand-memory/genome',
+    {
+      config: { requires: { scope: 'generate' } },
+      schema: {
+        tags,
+        security: bearerSecurity,
+        summary:
+          "Read the brand's colours, fonts and voice from its site into its memory, as a job paid in credits (given back if it fails)",
+        body: GenomeInput.nullish(),
+        response: {
+          202: StartedGenome,
+          402: ErrorBody,
+          404: ErrorBody,
+          422: ErrorBody,
+          ...bearerErrors,
+        },
+      },
+    },
+    async (req, reply) =>
+      reply
+        .code(202)
+        .send(await startGenome(pool, principalOf(req), req.body ?? GenomeInput.parse({}))),
   );
 };

@@ -90,3 +90,17 @@ export async function creditsOf(db: Queryable, accountId: string): Promise<numbe
   );
   return Number(rows[0]?.credits ?? 0);
 }
+
+/** Takes `amount` credits if the account has them; the credits left, or undefined if not. */
+export async function takeCredits(
+  db: Queryable,
+  id: string,
+  amount: number,
+): Promise<string | undefined> {
+  const { rows } = await db.query<{ credits: string }>(
+    `update accounts set credits = credits - $2 where id = $1 and credits >= $2
+     returning credits`,
+    [id, amount],
+  );
+  return rows[0]?.credits;
+}

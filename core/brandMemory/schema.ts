@@ -227,3 +227,20 @@ export const ImportHistoryInput = z
 
 /** A job as a 202 answers it. */
 export const StartedJob = z.object({ job_id: z.string(), status: z.string() });
+
+/** POST /v1/brand-memory/genome. */
+export const GenomeInput = z
+  .object({
+    url: z
+      .url({ protocol: /^https?$/ })
+      .max(2000)
+      .optional()
+      .describe("The brand's page; omitted: the memory's links.site."),
+    run: z.enum(['visual', 'voice', 'all']).default('all').describe('What to read (all: both).'),
+    brand_id: IdInput.optional().describe('The brand; omitted: the selected brand.'),
+  })
+  .strict();
+
+export const StartedGenome = StartedJob.extend({
+  credits: z.number().int().describe('Credits charged (given back if the job fails).'),
+});

@@ -191,3 +191,37 @@ export async function recordHistory(
   });
   return saved.version;
 }
+
+/**
+ * The genome's findings as one new version (the caller's transaction): each section it read
+ * replaced by what it found, with the confidence it has, unless a person stated that section
+ * (confidence 1): then it is kept, and named in `kept`.
+ */
+export async function recordGenome(
+  tx: Queryable,
+  accountId: string,
+  brandId: string,
+  found: { visual?: MemoryDoc['visual']; voice?: MemoryDoc['voice'] },
+  confidence: number,
+): Promise<{ version: number; kept: string[] }> {
+  const row = await memoryOf(tx, accountId, brandId, true);
+  const current = row.doc as MemoryDoc;
+  const next = { ...row.confidence };
+  const kept: string[] = [];
+  const doc: MemoryDoc = { ...current };
+  for (const s of ['visual', 'voice'] as const) {
+    if (!found[s]) continue;
+    if (row.confidence[s] === 1 && !isEmpty(current[s])) {
+      kept.push(s);
+      continue;
+    }
+    (doc as Record<string, unknown>)[s] = { ...current[s], ...found[s] };
+    next[s] = confidence;
+  }
+  const saved = await saveMemory(tx, brandId, {
+    doc: MemoryDoc.parse(doc),
+    confidence: next,
+    version: row.version + 1,
+  });
+  return { version: saved.version, kept };
+}

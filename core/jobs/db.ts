@@ -14,6 +14,8 @@ export type JobRow = {
   result: Record<string, unknown> | null;
   error: string | null;
   attempts: number;
+  /** Credits taken when the job was queued, given back if it fails. */
+  credits: number;
   created_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
@@ -25,15 +27,15 @@ export type JobRow = {
  */
 export async function insertJob(
   db: Queryable,
-  j: { accountId: string; kind: JobKind; subject: string },
+  j: { accountId: string; kind: JobKind; subject: string; credits?: number },
 ): Promise<{ row: JobRow; created: boolean }> {
   // The job it conflicted with may fail before it is read: then the insert goes through.
   for (;;) {
     const inserted = await db.query<JobRow>(
-      `insert into jobs (account_id, kind, subject) values ($1, $2, $3)
+      `insert into jobs (account_id, kind, subject, credits) values ($1, $2, $3, $4)
        on conflict (account_id, kind, subject) where status <> 'failed' do nothing
        returning *`,
-      [j.accountId, j.kind, j.subject],
+      [j.accountId, j.kind, j.subject, j.credits ?? 0],
     );
     if (inserted.rows[0]) return { row: inserted.rows[0], created: true };
     const { rows } = await db.query<JobRow>(
@@ -99,12 +101,23 @@ export async function finishJob(
   outcome: { result: Record<string, unknown> } | { error: string },
   attempt?: number,
 ): Promise<boolean> {
+  return (await finishedJob(db, jobId, outcome, attempt)) !== undefined;
+}
+
+/** finishJob, answering the job as it finished (undefined when it had finished already). */
+export async function finishedJob(
+  db: Queryable,
+  jobId: string,
+  outcome: { result: Record<string, unknown> } | { error: string },
+  attempt?: number,
+): Promise<JobRow | undefined> {
   const succeeded = 'result' in outcome;
-  const { rowCount } = await db.query(
+  const { rows } = await db.query<JobRow>(
     `update jobs set status = $2, result = $3, error = $4, finished_at = now(), updated_at = now(),
        progress = case when $2 = 'succeeded' then 1 else progress end
      where id = $1 and status in ('queued', 'running')
-       and ($5::int is null or (status = 'running' and attempts = $5))`,
+       and ($5::int is null or (status = 'running' and attempts = $5))
+     returning *`,
     [
       jobId,
       succeeded ? 'succeeded' : 'failed',
@@ -113,7 +126,7 @@ export async function finishJob(
       attempt ?? null,
     ],
   );
-  return rowCount === 1;
+  return rows[0];
 }
 
 /**

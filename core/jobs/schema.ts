@@ -9,6 +9,7 @@ export const JOB_KINDS = [
   'generation',
   'draft_week',
   'history_import',
+  'genome',
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 

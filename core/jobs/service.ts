@@ -1,14 +1,17 @@
 // The job record's operations: starting a job with its Graphile Worker job in one
 // transaction, reading it (MCP job_status, waiting for a change on the process's one LISTEN
 // connection), and running an attempt of it in a worker.
+
+import { addCredits } from '../accounts/db.ts';
 import type { Notifications } from '../db/notifications.ts';
-import type { Pool, Queryable } from '../db/pool.ts';
+import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { DomainError, notFound } from '../errors.ts';
 import {
   abandonedJobs,
   deleteFinishedJobs,
   deleteJob,
   findJob,
+  finishedJob,
   finishJob,
   insertJob,
   type JobRow,
@@ -47,7 +50,7 @@ const finished = (r: JobRow) => r.status === 'succeeded' || r.status === 'failed
  */
 export async function startJob(
   tx: Queryable,
-  j: { accountId: string; kind: JobKind; subject: string },
+  j: { accountId: string; kind: JobKind; subject: string; credits?: number },
   enqueue: (tx: Queryable, jobId: string) => Promise<void>,
   /** Whether a succeeded job of the subject no longer stands (what it made was deleted). */
   outlived?: (result: Record<string, unknown>) => Promise<boolean>,
@@ -82,6 +85,7 @@ export async function startJob(
 export const UNFINISHED_PER_ACCOUNT: Record<JobKind, number> = {
   video_export: 3,
   video_preview: 4,
+  genome: 1,
   generation: 16,
   draft_week: 2,
   history_import: 1,
@@ -222,11 +226,28 @@ export async function runJobAttempt(
     if (err instanceof AttemptSuperseded) return 'skipped';
     if (!(err instanceof JobFailure) && attempt.number < attempt.max) throw err;
     const error = err instanceof JobFailure ? err.message : unexpected(err);
-    await finishJob(pool, jobId, { error }, attempt.number);
+    await failJob(pool, jobId, error, attempt.number);
     return 'failed';
   }
   if (finished) return 'succeeded';
   return (await finishJob(pool, jobId, { result }, attempt.number)) ? 'succeeded' : 'skipped';
+}
+
+/**
+ * Fails an unfinished job with `error` and gives back the credits it took, in one
+ * transaction: false when it had finished already (nothing changes, nothing is refunded).
+ */
+export async function failJob(
+  pool: Pool,
+  jobId: string,
+  error: string,
+  attempt?: number,
+): Promise<boolean> {
+  return withTransaction(pool, async (tx) => {
+    const failed = await finishedJob(tx, jobId, { error }, attempt);
+    if (failed && failed.credits > 0) await addCredits(tx, failed.account_id, failed.credits);
+    return failed !== undefined;
+  });
 }
 
 /**
@@ -241,7 +262,7 @@ export async function failAbandonedJobs(pool: Pool): Promise<number> {
   let failed = 0;
   for (const job of await abandonedJobs(pool, prefixes)) {
     const error = `The job stopped after ${job.attempts} attempt${job.attempts === 1 ? '' : 's'} without finishing (its worker ended or it kept failing); start it again.`;
-    if (await finishJob(pool, job.id, { error })) failed++;
+    if (await failJob(pool, job.id, error)) failed++;
   }
   return failed;
 }

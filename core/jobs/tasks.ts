@@ -23,6 +23,7 @@ export const TASK = {
   generateDrafts: 'generate_drafts',
   draftWeek: 'write_draft_week',
   importHistory: 'read_post_history',
+  readGenome: 'read_brand_genome',
 } as const;
 export type TaskName = (typeof TASK)[keyof typeof TASK];
 
@@ -40,6 +41,7 @@ export const TASK_POOL: Record<TaskName, WorkerPool> = {
   [TASK.generateDrafts]: 'generate',
   [TASK.draftWeek]: 'generate',
   [TASK.importHistory]: 'generate',
+  [TASK.readGenome]: 'generate',
 };
 
 /** When the periodic tasks run (Graphile Worker crontab: minute hour day month weekday). */
@@ -202,6 +204,7 @@ export const JOB_TASK: Record<JobKind, TaskName> = {
   generation: TASK.generateDrafts,
   draft_week: TASK.draftWeek,
   history_import: TASK.importHistory,
+  genome: TASK.readGenome,
 };
 
 /** The worker job of a client's job: keyed by the job's id, so it can never run twice. */
@@ -298,6 +301,24 @@ export type ImportHistoryPayload = z.infer<typeof ImportHistoryPayload>;
 export async function enqueueHistoryImport(db: Queryable, payload: ImportHistoryPayload) {
   await addJob(db, TASK.importHistory, ImportHistoryPayload.parse(payload), {
     jobKey: workJobKey('history_import', payload.job_id),
+    maxAttempts: GENERATE_MAX_ATTEMPTS,
+  });
+}
+
+export const GENOME_RUNS = ['visual', 'voice', 'all'] as const;
+
+export const GenomePayload = z.object({
+  job_id: z.string(),
+  account_id: z.string(),
+  brand_id: z.string(),
+  url: z.string(),
+  run: z.enum(GENOME_RUNS),
+});
+export type GenomePayload = z.infer<typeof GenomePayload>;
+
+export async function enqueueGenome(db: Queryable, payload: GenomePayload) {
+  await addJob(db, TASK.readGenome, GenomePayload.parse(payload), {
+    jobKey: workJobKey('genome', payload.job_id),
     maxAttempts: GENERATE_MAX_ATTEMPTS,
   });
 }

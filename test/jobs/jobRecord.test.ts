@@ -11,6 +11,7 @@ import { markRunning, recordProgress } from '../../core/jobs/db.ts';
 import type { JobKind } from '../../core/jobs/schema.ts';
 import {
   deleteOldPreviews,
+  failJob,
   jobStatus,
   PREVIEWS_KEPT,
   startJob,
@@ -144,5 +145,26 @@ describe('deleteOldPreviews', () => {
     const left = rows.map((r) => r.id);
     expect(left).not.toContain(old);
     expect(left).toEqual(expect.arrayContaining([recent, running, oldExport]));
+  });
+});
+
+describe('failJob', () => {
+  it('gives back the credits a job took, once, whoever fails it', async () => {
+    const acct = await makeAccount(server.pool);
+    const { rows } = await server.pool.query<{ id: string }>(
+      `insert into jobs (account_id, kind, subject, credits) values ($1, 'genome', 'g:1', 2)
+       returning id::text`,
+      [acct.accountId],
+    );
+    const jobId = rows[0]!.id;
+    const credits = async () =>
+      (await server.pool.query('select credits::int from accounts where id = $1', [acct.accountId]))
+        .rows[0].credits;
+    const before = await credits();
+    expect(await failJob(server.pool, jobId, 'the worker died')).toBe(true);
+    expect(await credits()).toBe(before + 2);
+    // Failed already (the reconciler and the worker both try): nothing more.
+    expect(await failJob(server.pool, jobId, 'again')).toBe(false);
+    expect(await credits()).toBe(before + 2);
   });
 });
