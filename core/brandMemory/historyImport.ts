@@ -5,8 +5,12 @@
 // memory version, committed with the job. A platform whose connector cannot read is skipped.
 import { randomUUID } from 'node:crypto';
 import { requireOwnedBrand } from '../brands/service.ts';
-import { type CredentialsKey, openCredentials } from '../connections/credentials.ts';
-import { sealedAccountsOf } from '../connections/db.ts';
+import {
+  type CredentialsKey,
+  openCredentials,
+  sealCredentials,
+} from '../connections/credentials.ts';
+import { saveSealedCredentials, sealedAccountsOf } from '../connections/db.ts';
 import { type Connectors, type PastPost, PublicationError } from '../connectors/connector.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { STOPWORDS } from '../generation/offline.ts';
@@ -160,7 +164,15 @@ export async function runHistoryImport(
     }
     try {
       const credentials = openCredentials(deps.credentialsKey, a.credentials);
-      const mine = await connector.recentPosts({ handle: a.handle, credentials }, HISTORY_POSTS);
+      const mine = await connector.recentPosts(
+        {
+          handle: a.handle,
+          credentials,
+          saveCredentials: async (next) =>
+            saveSealedCredentials(deps.pool, a.id, sealCredentials(deps.credentialsKey!, next)),
+        },
+        HISTORY_POSTS,
+      );
       for (const p of mine) posts.push({ ...p, platform: a.platform });
       read[a.platform] = { posts: mine.length };
     } catch (err) {

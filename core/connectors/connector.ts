@@ -76,7 +76,12 @@ export type Connector = {
    * A platform without it is skipped by the history import, not failed.
    */
   recentPosts?(
-    account: { handle: string; credentials: Record<string, unknown> },
+    account: {
+      handle: string;
+      credentials: Record<string, unknown>;
+      /** Stores changed credentials (a refreshed session). */
+      saveCredentials(next: Record<string, unknown>): Promise<void>;
+    },
     limit: number,
   ): Promise<PastPost[]>;
   // Later issues add metrics of published posts, mentions and trends.

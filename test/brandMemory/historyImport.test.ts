@@ -2,7 +2,7 @@
 // that answers as Mastodon documents (verify_credentials, the account's statuses paged with
 // max_id), with a real worker: it answers 202 with a job at once; the job reads the posts,
 // keeps the most engaging as examples, measures the brand's habits, and writes one new memory
-// version; a platform whose connector cannot read yet is skipped, not failed.
+// version; an account that cannot be read is skipped, saying why, not failed.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -75,7 +75,7 @@ async function brandWithMastodon() {
     handle: '@bakery@social.example',
     credentials: sealCredentials(KEY, { instance: instanceUrl, access_token: 'good-token' }),
   });
-  // Bluesky connected too: its connector cannot read past posts yet.
+  // Bluesky connected too, without credentials: it is skipped, saying why.
   await connectPlatform(server.pool, acct, 'bluesky', { handle: '@bakery.bsky.social' });
   const key = await makeKey(server.pool, acct.accountId, ['read', 'generate']);
   return { acct, key };
@@ -107,7 +107,7 @@ describe('the history import', () => {
       expect(job.result).toMatchObject({
         read: {
           mastodon: { posts: 55 },
-          bluesky: { posts: 0, note: expect.stringMatching(/not supported/) },
+          bluesky: { posts: 0, note: expect.stringMatching(/no credentials to read with/) },
         },
         examples: 20,
         version: 2,

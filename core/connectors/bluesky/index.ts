@@ -11,6 +11,7 @@ import { publishedParts } from '../../posts/platformFit.ts';
 import { readAll, type Storage } from '../../storage/storage.ts';
 import {
   type Connector,
+  type PastPost,
   PublicationError,
   type PublishMedia,
   type PublishRequest,
@@ -127,8 +128,59 @@ export const permalinkOf = (uri: string) => {
 
 export type BlueskyDeps = { outbound: OutboundPolicy; storage: Storage; requestTimeoutMs?: number };
 
+const PastRecord = z.object({
+  uri: z.string().min(1),
+  value: z.object({
+    text: z.string().catch(''),
+    createdAt: z.string().catch(''),
+    reply: z.unknown().optional(),
+  }),
+});
+const ListRecords = z.object({ records: z.array(PastRecord), cursor: z.string().nullish() });
+
 export function blueskyConnector(deps: BlueskyDeps): Connector {
   return {
+    /** The account's own post records from its PDS, newest first, replies left out. */
+    async recentPosts(account, limit) {
+      const creds = blueskyCredentials(account.credentials);
+      const client = new BlueskyClient(
+        deps.outbound,
+        creds,
+        (session) => account.saveCredentials({ ...account.credentials, session }),
+        deps.requestTimeoutMs,
+      );
+      const session = client.session ?? (await client.signIn());
+      const posts: PastPost[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; posts.length < limit && page < 10; page++) {
+        const res = await client.call('com.atproto.repo.listRecords', {
+          method: 'GET',
+          query: {
+            repo: session.did,
+            collection: POST,
+            limit: '100',
+            ...(cursor ? { cursor } : {}),
+          },
+        });
+        const list = documented('Bluesky', 'com.atproto.repo.listRecords', res, ListRecords);
+        for (const r of list.records)
+          if (!r.value.reply && r.value.text)
+            posts.push({
+              id: r.uri,
+              text: r.value.text,
+              url: permalinkOf(r.uri),
+              postedAt: r.value.createdAt,
+              // Counts live in an AppView, which a PDS alone does not answer.
+              likes: 0,
+              reposts: 0,
+              replies: 0,
+            });
+        if (!list.cursor || !list.records.length) break;
+        cursor = list.cursor;
+      }
+      return posts.slice(0, limit);
+    },
+
     async publish(req: PublishRequest) {
       const creds = blueskyCredentials(req.account.credentials);
       const client = new BlueskyClient(
