@@ -81,6 +81,12 @@ export async function getBrandMemory(
 
 /** Why one op cannot apply to `doc`, or the document it makes. */
 function applyOne(doc: unknown, op: PatchOp): { doc: unknown } | { reason: string } {
+  const through = (p: string | undefined) =>
+    p !== undefined && /(^|\/)(__proto__|prototype|constructor)(\/|$)/.test(p);
+  if (through(op.path) || through(op.from))
+    return { reason: 'paths through __proto__, constructor or prototype are refused' };
+  if (op.op === 'move' && op.from !== undefined && op.path.startsWith(`${op.from}/`))
+    return { reason: `a value cannot move into itself (${op.from} is a prefix of ${op.path})` };
   let next: unknown;
   try {
     // The schema checked each op has the members its kind needs (PatchOp's refinement).
@@ -95,7 +101,9 @@ function applyOne(doc: unknown, op: PatchOp): { doc: unknown } | { reason: strin
       OPERATION_PATH_ILLEGAL_ARRAY_INDEX: `${op.path} is not an index of that list`,
       OPERATION_VALUE_OUT_OF_BOUNDS: `${op.path} is past the end of that list`,
     };
-    return { reason: reasons[name] ?? `cannot apply: ${(err as Error).message.split('\n')[0]}` };
+    return {
+      reason: reasons[name] ?? `${op.op} cannot apply at ${op.path} to the memory as it is`,
+    };
   }
   const parsed = MemoryDoc.safeParse(next);
   if (!parsed.success) {

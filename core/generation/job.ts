@@ -26,6 +26,19 @@ export type GenerationDeps = {
   llm?: ModelConfig;
 };
 
+/**
+ * `make` for each item, letting the event loop turn between them: `npm start` runs this
+ * worker beside the API, and a week of drafts is many milliseconds of work.
+ */
+export async function eachInTurn<T, R>(items: readonly T[], make: (item: T) => R): Promise<R[]> {
+  const made: R[] = [];
+  for (const item of items) {
+    made.push(make(item));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return made;
+}
+
 /** Where drafts go when the request names no platforms. */
 export const DEFAULT_PLATFORMS: readonly Platform[] = ['x', 'linkedin', 'bluesky'];
 
@@ -90,7 +103,7 @@ export async function runGeneration(
   const input = { title: source.title, text: source.text, lang: source.lang };
   const drafts = deps.llm
     ? await modelDrafts(deps.llm, input, writable, voice, job.instruction)
-    : writable.map((platform) => offlineDraft(input, platform, voice));
+    : await eachInTurn(writable, (platform) => offlineDraft(input, platform, voice));
   await report(0.8, 'saving');
   return withTransaction(deps.pool, async (tx) => {
     const postIds = await saveDrafts(

@@ -88,10 +88,13 @@ export function systemPrompt(platforms: readonly Platform[], voice: BrandVoice):
 
 /** The user message: the instruction, then the source as delimited data. */
 export function userPrompt(source: GenerationSource, instruction: string | undefined): string {
-  const text = source.text.slice(0, MAX_PROMPT_SOURCE).replaceAll('</source>', '</ source>');
+  // Nothing inside may open or close the data block, whatever its case or spacing.
+  const inert = (t: string) => t.replace(/<\s*(\/?)\s*source\b[^>]*>/gi, '[$1source]');
+  const text = inert(source.text.slice(0, MAX_PROMPT_SOURCE));
+  const title = source.title ? `\nTitle: ${inert(source.title)}` : '';
   return [
     instruction ? `Instruction: ${instruction}` : 'Write the drafts.',
-    `<source>${source.title ? `\nTitle: ${source.title}` : ''}\n${text}\n</source>`,
+    `<source>${title}\n${text}\n</source>`,
   ].join('\n\n');
 }
 

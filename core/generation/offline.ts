@@ -33,6 +33,15 @@ export type Draft = {
 /** Platforms a text draft can go to (the others take only media posts). */
 export const TEXT_PLATFORMS = PLATFORMS.filter((p) => CAPABILITIES[p].kinds.includes('text'));
 
+/**
+ * Source text the generator reads (characters): drafts are a few posts long, and reading
+ * more would only hold the worker's event loop, which `npm start` shares with the API.
+ */
+export const MAX_GENERATOR_TEXT = 40_000;
+/** A "sentence" longer than this (text without stops) is read as pieces of about PIECE. */
+const LONG_SENTENCE = 280;
+const PIECE = 240;
+
 /** Thread parts a draft uses at most, whatever the platform allows. */
 export const MAX_DRAFT_PARTS = 5;
 /** Hashtags a draft carries from its keywords (the memory's `always` come on top). */
@@ -74,10 +83,27 @@ export function containsTerm(text: string, term: string): boolean {
 
 type Ranked = { text: string; index: number; score: number };
 
+/** A sentence, or a long run of text without stops cut at words into pieces of about PIECE. */
+function piecesOf(sentence: string): string[] {
+  if (sentence.length <= LONG_SENTENCE) return [sentence];
+  const pieces: string[] = [];
+  let current = '';
+  for (const word of sentence.split(' ')) {
+    if (current && current.length + word.length + 1 > PIECE) {
+      pieces.push(current);
+      current = '';
+    }
+    current = current ? `${current} ${word}` : word.slice(0, PIECE);
+  }
+  if (current) pieces.push(current);
+  return pieces;
+}
+
 /** The source's sentences with their scores, banned ones left out. */
 function rankSentences(source: GenerationSource, rules: DraftRules, lang: string) {
-  const sentences = segments(source.text, lang, 'sentence')
+  const sentences = segments(source.text.slice(0, MAX_GENERATOR_TEXT), lang, 'sentence')
     .map((s) => s.segment.replace(/\s+/g, ' ').trim())
+    .flatMap(piecesOf)
     .filter((s) => [...s].length >= 12);
   const weight = new Map<string, number>();
   for (const w of wordsOf(`${source.title ?? ''} ${source.text}`, lang))
@@ -119,16 +145,38 @@ function hashtagsFor(keywords: string[], rules: DraftRules): string | null {
   return tags.length ? tags.join(' ') : null;
 }
 
-/** `text` cut at a word to at most `max` units as the platform counts them, with "…". */
+/**
+ * `text` cut at a word, with "…", to the longest that `fits` (at most `max` units as the
+ * platform counts them): a binary search over the word count, so a long text costs a few
+ * measurements, not one a word.
+ */
 function cutToFit(text: string, max: number, fits: (t: string) => boolean): string {
   if (fits(text)) return text;
   const words = text.split(' ');
-  while (words.length > 1) {
-    words.pop();
-    const cut = `${words.join(' ').replace(/[,;:.!?-]+$/, '')}…`;
-    if (fits(cut)) return cut;
+  const cut = (n: number) =>
+    `${words
+      .slice(0, n)
+      .join(' ')
+      .replace(/[,;:.!?-]+$/, '')}…`;
+  let lo = 0;
+  let hi = words.length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fits(cut(mid))) lo = mid;
+    else hi = mid - 1;
   }
-  return `${[...text].slice(0, Math.max(1, max - 1)).join('')}…`;
+  if (lo > 0) return cut(lo);
+  // One word longer than the post (text without spaces): cut it by characters the same way.
+  const chars = [...text];
+  const head = (n: number) => `${chars.slice(0, n).join('')}…`;
+  lo = 0;
+  hi = Math.min(chars.length, max);
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fits(head(mid))) lo = mid;
+    else hi = mid - 1;
+  }
+  return head(Math.max(1, lo));
 }
 
 /** One platform's draft of `source` under the brand's `rules`. */

@@ -9,6 +9,7 @@ export const MAX_INPUT_TEXT = 100_000;
 const Url = z
   .url({ protocol: /^https?$/ })
   .max(2000)
+  .refine((u) => !/^[a-z]+:\/\/[^/]*@/i.test(u), 'no user name or password in the address')
   .describe("An article's address.");
 const Text = z.string().trim().min(1).max(MAX_INPUT_TEXT).describe('The source text.');
 const Instruction = z

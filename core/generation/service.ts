@@ -84,14 +84,18 @@ export async function generateDrafts(
         subject: `source:${source.id}:${randomUUID()}`,
       },
       (db, jobId) =>
-        enqueueGeneration(db, {
-          job_id: jobId,
-          source_id: source.id,
-          brand_id: brandId,
-          platforms: req.platforms,
-          instruction: req.instruction,
-          actor: actorOf(caller.credential),
-        }),
+        enqueueGeneration(
+          db,
+          {
+            job_id: jobId,
+            source_id: source.id,
+            brand_id: brandId,
+            platforms: req.platforms,
+            instruction: req.instruction,
+            actor: actorOf(caller.credential),
+          },
+          caller.accountId,
+        ),
     );
     return started.job;
   });

@@ -65,6 +65,8 @@ export async function runDraftWeek(
           suggestedFor: at,
         });
         n++;
+        // A week is up to 126 drafts: let the event loop (shared with the API) turn.
+        await new Promise((resolve) => setImmediate(resolve));
       }
   }
   await report(0.8, 'saving');

@@ -66,12 +66,19 @@ async function addJob(
   db: Queryable,
   task: TaskName,
   payload: unknown,
-  opts: { jobKey: string; maxAttempts: number; runAt?: string; delayMs?: number },
+  opts: {
+    jobKey: string;
+    maxAttempts: number;
+    runAt?: string;
+    delayMs?: number;
+    /** A Graphile Worker queue: its jobs run one at a time. */
+    queueName?: string;
+  },
 ): Promise<void> {
   await db.query(
     `select graphile_worker.add_job($1, $2::json,
        run_at := coalesce($3::timestamptz, now() + coalesce($4::int, 0) * interval '1 millisecond'),
-       job_key := $5, max_attempts := $6)`,
+       job_key := $5, max_attempts := $6, queue_name := $7)`,
     [
       task,
       JSON.stringify(payload),
@@ -79,9 +86,21 @@ async function addJob(
       opts.delayMs ?? null,
       opts.jobKey,
       opts.maxAttempts,
+      opts.queueName ?? null,
     ],
   );
 }
+
+/** Jobs of one account that may run at once in the `generate` pool. */
+export const GENERATE_LANES = 2;
+
+/**
+ * One of the account's lanes in the `generate` pool: each is a Graphile Worker queue, whose
+ * jobs run one at a time, so one account's burst holds at most GENERATE_LANES of the pool's
+ * slots and every other account's work still gets the rest.
+ */
+const laneOf = (accountId: string) =>
+  `generate:${accountId}:${Math.floor(Math.random() * GENERATE_LANES)}`;
 
 // The publication of a scheduled post ------------------------------------------------
 
@@ -262,10 +281,15 @@ export type GenerateDraftsPayload = z.infer<typeof GenerateDraftsPayload>;
 /** Generation fails fast: a source that cannot be read will not be read on a retry. */
 const GENERATE_MAX_ATTEMPTS = 2;
 
-export async function enqueueGeneration(db: Queryable, payload: GenerateDraftsPayload) {
+export async function enqueueGeneration(
+  db: Queryable,
+  payload: GenerateDraftsPayload,
+  accountId: string,
+) {
   await addJob(db, TASK.generateDrafts, GenerateDraftsPayload.parse(payload), {
     jobKey: workJobKey('generation', payload.job_id),
     maxAttempts: GENERATE_MAX_ATTEMPTS,
+    queueName: laneOf(accountId),
   });
 }
 
@@ -287,6 +311,7 @@ export async function enqueueDraftWeek(db: Queryable, payload: DraftWeekPayload)
   await addJob(db, TASK.draftWeek, DraftWeekPayload.parse(payload), {
     jobKey: workJobKey('draft_week', payload.job_id),
     maxAttempts: GENERATE_MAX_ATTEMPTS,
+    queueName: laneOf(payload.account_id),
   });
 }
 
@@ -302,6 +327,7 @@ export async function enqueueHistoryImport(db: Queryable, payload: ImportHistory
   await addJob(db, TASK.importHistory, ImportHistoryPayload.parse(payload), {
     jobKey: workJobKey('history_import', payload.job_id),
     maxAttempts: GENERATE_MAX_ATTEMPTS,
+    queueName: laneOf(payload.account_id),
   });
 }
 
@@ -320,6 +346,7 @@ export async function enqueueGenome(db: Queryable, payload: GenomePayload) {
   await addJob(db, TASK.readGenome, GenomePayload.parse(payload), {
     jobKey: workJobKey('genome', payload.job_id),
     maxAttempts: GENERATE_MAX_ATTEMPTS,
+    queueName: laneOf(payload.account_id),
   });
 }
 

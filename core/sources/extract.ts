@@ -26,6 +26,17 @@ export type Extracted = {
   contentHash: string;
 };
 
+/** Why a connection failed, in words that name no address (no port-scan oracle). */
+function networkReason(err: unknown): string {
+  const text = `${(err as { code?: string }).code ?? ''} ${(err as Error).message ?? ''}`;
+  if (/timed out|ETIMEDOUT|abort/i.test(text)) return 'it timed out';
+  if (/ECONNREFUSED/.test(text)) return 'the connection was refused';
+  if (/ECONNRESET|socket hang up/i.test(text)) return 'the connection was cut';
+  if (/ENOTFOUND|EAI_AGAIN/.test(text)) return 'the host does not resolve';
+  if (/certificate|TLS|SSL/i.test(text)) return 'its TLS certificate was refused';
+  return 'a network error';
+}
+
 export const contentHash = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** The charset a response declares (header first, then the page's meta), else UTF-8. */
@@ -40,6 +51,9 @@ function charsetOf(contentType: string, head: Buffer): string {
     return 'utf-8';
   }
 }
+
+/** Text Postgres can store: a page's NUL characters and lone surrogates are dropped. */
+const storable = (t: string | undefined) => t?.replaceAll('\u0000', '').toWellFormed();
 
 /** The article of an HTML document: its title, its blocks of text, site name and language. */
 export function extractArticle(html: string): Omit<Extracted, 'contentHash'> | undefined {
@@ -59,10 +73,10 @@ export function extractArticle(html: string): Omit<Extracted, 'contentHash'> | u
   );
   if (!text) return undefined;
   return {
-    title: article.title?.trim().slice(0, 500) || null,
-    text,
-    siteName: article.siteName?.trim().slice(0, 200) || null,
-    lang: (article.lang || lang)?.slice(0, 35) || null,
+    title: storable(article.title?.trim().slice(0, 500)) || null,
+    text: storable(text) ?? '',
+    siteName: storable(article.siteName?.trim().slice(0, 200)) || null,
+    lang: storable((article.lang || lang)?.slice(0, 35)) || null,
   };
 }
 
@@ -85,9 +99,11 @@ export function extractOffThread(html: string): Promise<ReturnType<typeof extrac
       resolve(article ?? undefined);
       void thread.terminate();
     });
-    thread.once('error', (err) => {
+    // A page the parser cannot take (bytes that are no HTML, a heap past the limit) is one
+    // the user must replace, not one to fetch again.
+    thread.once('error', () => {
       clearTimeout(timer);
-      reject(err);
+      reject(new SourceRefused('the page could not be read as HTML'));
     });
   });
 }
@@ -105,7 +121,7 @@ export async function fetchArticle(url: string, policy: OutboundPolicy): Promise
     throw new SourceRefused(
       err instanceof OutboundRefused
         ? `the URL cannot be fetched: ${err.message}`
-        : `the URL could not be fetched (${(err as Error).message})`,
+        : `the URL could not be fetched (${networkReason(err)})`,
     );
   }
   const { response } = fetched;
@@ -123,13 +139,18 @@ export async function fetchArticle(url: string, policy: OutboundPolicy): Promise
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of response) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_HTML_BYTES) {
-      response.destroy();
-      throw new SourceRefused(`the page is larger than ${MAX_HTML_BYTES / 1024 / 1024} MB`);
+  try {
+    for await (const chunk of response) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_HTML_BYTES) {
+        response.destroy();
+        throw new SourceRefused(`the page is larger than ${MAX_HTML_BYTES / 1024 / 1024} MB`);
+      }
+      chunks.push(chunk as Buffer);
     }
-    chunks.push(chunk as Buffer);
+  } catch (err) {
+    if (err instanceof SourceRefused) throw err;
+    throw new SourceRefused(`the page could not be read to its end (${networkReason(err)})`);
   }
   const bytes = Buffer.concat(chunks);
   const html = new TextDecoder(charsetOf(type, bytes.subarray(0, 2048))).decode(bytes);

@@ -73,18 +73,23 @@ describe('PATCH /v1/brand-memory', () => {
         { op: 'add', path: '/voice/mood', value: 'sunny' },
         { op: 'add', path: '/voice/tone/-', value: 'playful' },
         { op: 'add', path: '/__proto__/polluted', value: true },
+        { op: 'move', from: '/voice', path: '/voice/tone' },
       ],
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({
       version: 2,
-      refused: 4,
+      refused: 5,
       doc: {
         voice: { tone: ['warm', 'direct', 'playful'], persona: 'A baker' },
         hashtags: { always: ['#bread'] },
       },
     });
-    expect(res.body.refusals.map((r: { index: number }) => r.index)).toEqual([2, 3, 4, 6]);
+    expect(res.body.refusals.map((r: { index: number }) => r.index)).toEqual([2, 3, 4, 6, 7]);
+    expect(res.body.refusals[3].reason).toBe(
+      'paths through __proto__, constructor or prototype are refused',
+    );
+    expect(res.body.refusals[4].reason).toMatch(/cannot move into itself/);
     expect(res.body.refusals[0].reason).toMatch(/cannot be added: its parent does not exist/);
     expect(res.body.refusals[1].reason).toMatch(/test failed/);
     expect(res.body.refusals[2].reason).toMatch(/refused at \/voice/);

@@ -36,6 +36,12 @@ beforeAll(async () => {
     if (req.url === '/moved') return res.writeHead(301, { location: '/article' }).end();
     if (req.url === '/data.json')
       return res.writeHead(200, { 'content-type': 'application/json' }).end('{"a":1}');
+    if (req.url === '/jsonlie')
+      return res.writeHead(200, { 'content-type': 'text/html' }).end('{"not": "html"}');
+    if (req.url === '/nul')
+      return res
+        .writeHead(200, { 'content-type': 'text/html; charset=latin1' })
+        .end(ARTICLE.replace('Cheap shortcuts', 'Cheap\u0000 shortcuts'));
     if (req.url === '/empty')
       return res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body></body></html>');
     res.writeHead(404).end();
@@ -154,6 +160,31 @@ describe('generation with a worker', () => {
       body: { url: `${siteUrl}/empty` },
     });
     expect(empty.body.detail).toMatch(/no readable article text/);
+    // Bytes that are no article, served as HTML: a 422 that says so, not "tell the operator".
+    const lie = await call(svc.server, 'POST', '/v1/generate', {
+      key: svc.key,
+      body: { url: `${siteUrl}/jsonlie` },
+    });
+    expect(lie.status).toBe(422);
+    expect(lie.body.detail).toMatch(/no readable article text|could not be read as HTML/);
+    // A NUL in the page is dropped, not a database error.
+    const nul = await call(svc.server, 'POST', '/v1/generate', {
+      key: svc.key,
+      body: { url: `${siteUrl}/nul` },
+    });
+    expect(nul.status, JSON.stringify(nul.body)).toBe(200);
+    const closed = await call(svc.server, 'POST', '/v1/generate', {
+      key: svc.key,
+      body: { url: 'http://127.0.0.1:9/closed' },
+    });
+    expect(closed.body.detail).toMatch(/could not be fetched \(the connection was refused\)/);
+    expect(closed.body.detail).not.toMatch(/ECONNREFUSED/);
+    const userinfo = await call(svc.server, 'POST', '/v1/generate', {
+      key: svc.key,
+      body: { url: `http://user:secret@127.0.0.1:${new URL(siteUrl).port}/article` },
+    });
+    expect(userinfo.status).toBe(422);
+    expect(userinfo.body.detail[0].msg).toMatch(/no user name or password/);
     const both = await call(svc.server, 'POST', '/v1/generate', {
       key: svc.key,
       body: { url: `${siteUrl}/article`, text: 'x' },
@@ -174,6 +205,18 @@ describe('generation past GENERATE_TIMEOUT_S', () => {
   const svc = useService({
     env: { GENERATE_TIMEOUT_S: '0.3' },
     account: { scopes: ['read', 'generate'] },
+  });
+
+  it("runs one account's generations in at most two lanes of the pool", async () => {
+    for (let i = 0; i < 4; i++)
+      await call(svc.server, 'POST', '/v1/generate', { key: svc.key, body: { text: `Day ${i}.` } });
+    const { rows } = await svc.server.pool.query<{ queue_name: string }>(
+      `select distinct queue_name from graphile_worker.jobs where task_identifier = 'generate_drafts'`,
+    );
+    const lanes = rows.map((r) => r.queue_name);
+    expect(lanes.length).toBeGreaterThanOrEqual(1);
+    for (const lane of lanes)
+      expect(lane).toMatch(new RegExp(`^generate:${svc.acct.accountId}:[01]$`));
   });
 
   it('answers 504 with the job, which job_status then follows', async () => {

@@ -96,4 +96,17 @@ describe('offlineDraft', () => {
     const draft = offlineDraft(cjk, 'x', none);
     expect(fits(draft)).toEqual([]);
   });
+
+  it('fits a long text without stops or spaces, every platform, within the default test time', () => {
+    // 100,000 characters of words and no full stop, then 30,000 CJK characters without a
+    // space: each must still become a draft its platform takes (a word-at-a-time cut once
+    // held the event loop for seconds on a tenth of this).
+    const words = Array.from({ length: 14_000 }, (_, i) => `word${i % 97}`).join(' ');
+    const cjk = '面包'.repeat(15_000);
+    for (const text of [words, cjk])
+      for (const platform of TEXT_PLATFORMS) {
+        const draft = offlineDraft({ title: null, text }, platform, none);
+        expect(fits(draft), `${platform}: ${draft.body.slice(0, 80)}`).toEqual([]);
+      }
+  });
 });
