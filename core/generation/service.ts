@@ -46,6 +46,8 @@ export async function generateDrafts(
   deps: GenerateDeps,
   caller: GenerationCaller,
   req: GenerationRequest,
+  /** Told each stage the job reaches (fetching, extracting, generating, saving). */
+  onStage?: (progress: number, stage: string) => Promise<void>,
 ): Promise<GenerationResult> {
   const brandId = (
     await requireOwnedBrand(deps.pool, caller.accountId, brandFor(caller, req.brand_id, 'brand_id'))
@@ -99,7 +101,13 @@ export async function generateDrafts(
     );
     return started.job;
   });
-  const done = await waitForJob(deps, caller, job.job_id, deps.timeoutMs / 1000);
+  const done = await waitForJob(
+    deps,
+    caller,
+    job.job_id,
+    deps.timeoutMs / 1000,
+    onStage && (async (j) => (j.stage ? onStage(j.progress, j.stage) : undefined)),
+  );
   if (done.status === 'succeeded') return done.result as GenerationResult;
   if (done.status === 'failed')
     throw new DomainError(422, 'generation_failed', done.error ?? 'Generation failed.', {

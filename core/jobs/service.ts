@@ -161,13 +161,21 @@ export async function waitForJob(
   caller: { accountId: string },
   jobId: string,
   timeoutS: number,
+  /** Told each state the job moves on to (a stage, a step of progress), for progress reports. */
+  onChange?: (job: Job) => Promise<void>,
 ): Promise<Job> {
   const giveUpAt = Date.now() + timeoutS * 1000;
   let job = await jobStatus(deps, caller, { job_id: jobId, wait_s: 0 });
   while (job.status === 'queued' || job.status === 'running') {
     const left = (giveUpAt - Date.now()) / 1000;
     if (left <= 0) break;
-    job = await jobStatus(deps, caller, { job_id: jobId, wait_s: Math.min(MAX_WAIT_S, left) });
+    const next = await jobStatus(deps, caller, {
+      job_id: jobId,
+      wait_s: Math.min(MAX_WAIT_S, left),
+    });
+    if (onChange && (next.stage !== job.stage || next.progress !== job.progress))
+      await onChange(next);
+    job = next;
   }
   return job;
 }

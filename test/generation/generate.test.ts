@@ -34,6 +34,11 @@ beforeAll(async () => {
     if (req.url === '/article')
       return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
     if (req.url === '/moved') return res.writeHead(301, { location: '/article' }).end();
+    if (req.url === '/slow-article')
+      return void setTimeout(
+        () => res.writeHead(200, { 'content-type': 'text/html' }).end(ARTICLE),
+        800,
+      );
     if (req.url === '/data.json')
       return res.writeHead(200, { 'content-type': 'application/json' }).end('{"a":1}');
     if (req.url === '/jsonlie')
@@ -144,6 +149,41 @@ describe('generation with a worker', () => {
     expect((await post(result.post_ids[0])).post).toMatchObject({
       platform: 'mastodon',
       source_id: text.body.source_id,
+    });
+  }, 60_000);
+
+  it('reports its stages as progress to an MCP client that asked for them', async () => {
+    const res = await fetch(`${svc.server.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${svc.key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: {
+          name: 'repurpose',
+          arguments: { url: `${siteUrl}/slow-article`, platforms: ['linkedin'] },
+          _meta: { progressToken: 'gen' },
+        },
+      }),
+    });
+    const events = (await res.text())
+      .split('\n')
+      .filter((l) => l.startsWith('data: '))
+      .map((l) => JSON.parse(l.slice(6)));
+    const stages = events
+      .filter((e) => e.method === 'notifications/progress')
+      .map((e) => e.params.message);
+    // The page answers after 800 ms: the call sees the job fetching it, then the rest.
+    expect(stages).toContain('fetching');
+    expect(stages.indexOf('fetching')).toBe(0);
+    expect(events.at(-1)).toMatchObject({
+      id: 7,
+      result: { structuredContent: { post_ids: [expect.any(String)] } },
     });
   }, 60_000);
 

@@ -29,6 +29,8 @@ export const GENERATION_TOOLS = [
         },
         ctx.principal,
         args,
+        // Progress notifications for clients that sent a progressToken and accept SSE.
+        (progress, stage) => ctx.progress(progress, 1, stage),
       ),
   }),
 
