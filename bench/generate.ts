@@ -43,7 +43,7 @@ export async function benchGenerate(svc: BenchService, perLevel = 40) {
     plan: 'business',
   });
   await setBudget(svc.pool, accountId, 100_000_000);
-  const { key } = await createApiKey(svc.pool, accountId, { scopes: ['generate'] });
+  const { key } = await createApiKey(svc.pool, accountId, { scopes: ['read', 'generate'] });
   const text = prose(2000);
 
   const one = async () => {
@@ -96,5 +96,53 @@ export async function benchGenerate(svc: BenchService, perLevel = 40) {
   }
   console.log(
     `  generator in process (3 drafts)  p50 ${ms(pct(direct, 50))}  p95 ${ms(pct(direct, 95))}  (target: job hop p50 < 30 ms)`,
+  );
+
+  await benchDraftWeek(svc, key, accountId);
+}
+
+/** MCP draft_week for 21 drafts (x, linkedin, bluesky, one a day): call to finished job. */
+async function benchDraftWeek(svc: BenchService, key: string, accountId: string) {
+  const { rows } = await svc.pool.query<{ id: string }>(
+    'select id::text from brands where account_id = $1 order by id limit 1',
+    [accountId],
+  );
+  const rpc = async (name: string, args: Record<string, unknown>) => {
+    const res = await fetch(`${svc.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: 'application/json',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name, arguments: args },
+      }),
+    });
+    const body = (await res.json()) as { result?: { structuredContent?: Record<string, any> } };
+    if (!body.result?.structuredContent) throw new Error(`${name}: ${JSON.stringify(body)}`);
+    return body.result.structuredContent;
+  };
+  const runs: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const started = performance.now();
+    const job = await rpc('draft_week', {
+      brand_id: rows[0]!.id,
+      start_date: new Date(Date.now() + (30 + i * 7) * 86_400_000).toISOString().slice(0, 10),
+      platforms: ['x', 'linkedin', 'bluesky'],
+      themes: [prose(30), prose(25), prose(20)].map((t) => t.slice(0, 300)),
+    });
+    let state = job;
+    while (state.status === 'queued' || state.status === 'running')
+      state = await rpc('job_status', { job_id: job.job_id, wait_s: 20 });
+    if (state.status !== 'succeeded' || state.result.post_ids.length !== 21)
+      throw new Error(`draft_week: ${JSON.stringify(state)}`);
+    runs.push(performance.now() - started);
+  }
+  console.log(
+    `  draft_week, 21 drafts (3 platforms, 7 days)  p50 ${ms(pct(runs, 50))}  max ${ms(Math.max(...runs))}  (${runs.length} runs, call to finished job)`,
   );
 }
