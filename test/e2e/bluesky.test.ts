@@ -1,8 +1,8 @@
 // End to end against a real PDS (@atproto/dev-env in a child process, on loopback): a brand
 // connected with the operator CLI, a scheduled post with an image published by the real
 // worker, the record read back from the PDS, the post.published webhook, an expired session
-// renewed and kept, a revoked app password, and a worker killed mid-publication leaving
-// exactly one record.
+// renewed and kept, a revoked app password, a worker killed mid-publication leaving exactly
+// one record, and the brand's history imported back from the PDS into its memory.
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -257,6 +257,34 @@ describe('publishing to a real PDS', () => {
       event: 'post.published',
       post: { id: post.body.id, external_post_id: records[0]!.uri, status: 'published' },
     });
+  });
+
+  it("imports the brand's history from the PDS: the published post becomes an example", async () => {
+    const { acct, account } = brand;
+    const key = await makeKey(server.pool, acct.accountId, ['read', 'generate']);
+    const started = await call(server, 'POST', '/v1/brand-memory/import', {
+      key,
+      body: { platforms: ['bluesky'] },
+    });
+    expect(started.status).toBe(202);
+    const job = await waitFor(
+      async () => {
+        const { rows } = await server.pool.query('select * from jobs where id = $1', [
+          started.body.job_id,
+        ]);
+        return ['succeeded', 'failed'].includes(rows[0].status) && rows[0];
+      },
+      { timeoutMs: 30_000, what: 'the history import' },
+    );
+    expect(job.error).toBeNull();
+    expect(job.result).toMatchObject({ read: { bluesky: { posts: 1 } }, examples: 1 });
+    const memory = (await call(server, 'GET', '/v1/brand-memory', { key })).body;
+    expect(memory.doc.examples[0]).toMatchObject({
+      platform: 'bluesky',
+      text: expect.stringMatching(/^Lancement 🚀 café/),
+      url: expect.stringContaining(`/profile/${account.did}/post/`),
+    });
+    expect(memory.doc.habits).toMatchObject({ posts_read: 1, top_hashtags: ['#launch'] });
   });
 
   it('renews an expired session and keeps the new one for the next publication', async () => {
