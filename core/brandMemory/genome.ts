@@ -137,7 +137,17 @@ export function pageParts(html: string, base: string) {
     ...[...html.matchAll(/\bstyle\s*=\s*"([^"]*)"/gi)].map((m) => m[1]!),
   ].join('\n');
   const images = [logo, ogImage, icon].filter((u): u is string => !!u);
+  // Fonts a page loads from a font service name their families in the address.
+  const fontFamilies = links
+    .map((l) => attr(l, 'href'))
+    .filter((h): h is string => !!h && /fonts\.(googleapis\.com|bunny\.net)\/css/i.test(h))
+    .flatMap((h) =>
+      [...h.matchAll(/family=([^&:]+)/gi)].map((m) =>
+        decodeURIComponent(m[1]!.replace(/\+/g, ' ')),
+      ),
+    );
   return {
+    fontFamilies,
     stylesheets: [...new Set(stylesheets)].slice(0, MAX_STYLESHEETS),
     images: [...new Set(images)].slice(0, MAX_IMAGES),
     logo,
@@ -285,6 +295,8 @@ export async function runGenome(
       }
     }
     const { colors, fonts } = cssFindings(css);
+    for (const family of parts.fontFamilies)
+      fonts.set(family.slice(0, 60), (fonts.get(family.slice(0, 60)) ?? 0) + 1);
     await report(0.5, 'reading_images');
     for (const src of parts.images) {
       const image = await fetchGuarded(src, deps.outbound, MAX_IMAGE_BYTES, 'image/*').catch(

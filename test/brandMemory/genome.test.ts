@@ -14,7 +14,8 @@ import { LOOPBACK_OUTBOUND, useService } from '../support/service.ts';
 import { waitFor } from '../support/wait.ts';
 
 const PAGE = `<!doctype html><html lang="en"><head><title>Crumb bakery</title>
-<link rel="stylesheet" href="/style.css"><style>:root { --brand: #e4572e; }</style>
+<link rel="stylesheet" href="/style.css">
+<link rel="preload" href="https://fonts.googleapis.com/css2?family=Lora:wght@400&amp;display=swap"><style>:root { --brand: #e4572e; }</style>
 <meta property="og:image" content="/logo.png"></head>
 <body><header><img class="logo" src="/logo.png" alt="Crumb"></header><article><h1>Our bakery</h1>
 ${'<p>We bake our bread for you every morning, and we love it when you come early! Our ovens start at four, and your loaf is still warm when you arrive.</p>'.repeat(8)}
@@ -84,7 +85,7 @@ describe('the brand genome', () => {
         { hex: '#222222', role: 'text' },
       ]),
     );
-    expect(memory.doc.visual.fonts).toEqual(['Playfair Display', 'Inter']);
+    expect(memory.doc.visual.fonts).toEqual(['Playfair Display', 'Inter', 'Lora']);
     expect(memory.doc.voice.tone).toEqual(expect.arrayContaining(['warm', 'direct', 'energetic']));
     expect(memory.confidence.sections).toMatchObject({ visual: 0.6, voice: 0.6 });
     // Still drafts and no credit left over: the credits are used, not refunded.
