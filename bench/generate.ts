@@ -122,7 +122,8 @@ async function benchDraftWeek(svc: BenchService, key: string, accountId: string)
         params: { name, arguments: args },
       }),
     });
-    const body = (await res.json()) as { result?: { structuredContent?: Record<string, any> } };
+    type JobView = { job_id: string; status: string; result: { post_ids: string[] } };
+    const body = (await res.json()) as { result?: { structuredContent?: JobView } };
     if (!body.result?.structuredContent) throw new Error(`${name}: ${JSON.stringify(body)}`);
     return body.result.structuredContent;
   };
