@@ -7,8 +7,13 @@
 import { z } from 'zod';
 import { JobFailure } from '../jobs/service.ts';
 import { CAPABILITIES, type Platform, THREAD_SEPARATOR } from '../platforms/capabilities.ts';
-import { platformFitIssues } from '../posts/platformFit.ts';
-import { containsTerm, type Draft, type DraftRules, type GenerationSource } from './offline.ts';
+import {
+  containsTerm,
+  type Draft,
+  type DraftRules,
+  draftIssues,
+  type GenerationSource,
+} from './offline.ts';
 
 export type ModelConfig = {
   baseUrl: string;
@@ -136,7 +141,7 @@ export function checkedDrafts(
       hashtags,
       headline: d.headline ?? null,
     };
-    const issues = platformFitIssues({ platform, kind, body: draft.body, hashtags, media: [] });
+    const issues = draftIssues(draft);
     if (issues.length) return { problem: `the ${platform} draft does not fit: ${issues[0]!.msg}` };
     drafts.push(draft);
   }

@@ -269,16 +269,19 @@ export function offlineDraft(
   return finish({ platform, kind: 'thread', body, hashtags, headline });
 }
 
+/** Why the draft's platform would refuse it as a text post (none: it takes it). */
+export const draftIssues = (d: Pick<Draft, 'platform' | 'kind' | 'body' | 'hashtags'>) =>
+  platformFitIssues({
+    platform: d.platform,
+    kind: d.kind,
+    body: d.body,
+    hashtags: d.hashtags,
+    media: [],
+  });
+
 /** A draft the platform would refuse is cut back to one post that fits: never refused. */
 function finish(draft: Draft): Draft {
-  const takes = (d: Draft) =>
-    platformFitIssues({
-      platform: d.platform,
-      kind: d.kind,
-      body: d.body,
-      hashtags: d.hashtags,
-      media: [],
-    }).length === 0;
+  const takes = (d: Draft) => draftIssues(d).length === 0;
   if (takes(draft)) return draft;
   const caps = CAPABILITIES[draft.platform];
   const tail = draft.hashtags ? `\n\n${draft.hashtags}` : '';

@@ -86,18 +86,15 @@ export async function generateDrafts(
         subject: `source:${source.id}:${randomUUID()}`,
       },
       (db, jobId) =>
-        enqueueGeneration(
-          db,
-          {
-            job_id: jobId,
-            source_id: source.id,
-            brand_id: brandId,
-            platforms: req.platforms,
-            instruction: req.instruction,
-            actor: actorOf(caller.credential),
-          },
-          caller.accountId,
-        ),
+        enqueueGeneration(db, {
+          job_id: jobId,
+          account_id: caller.accountId,
+          source_id: source.id,
+          brand_id: brandId,
+          platforms: req.platforms,
+          instruction: req.instruction,
+          actor: actorOf(caller.credential),
+        }),
     );
     return started.job;
   });

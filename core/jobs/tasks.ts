@@ -265,6 +265,7 @@ export async function enqueueVideoPreview(db: Queryable, payload: PreviewVideoPa
 
 export const GenerateDraftsPayload = z.object({
   job_id: z.string(),
+  account_id: z.string(),
   source_id: z.string(),
   brand_id: z.string(),
   /** The platforms asked for; the brand's own choice when omitted. */
@@ -281,17 +282,22 @@ export type GenerateDraftsPayload = z.infer<typeof GenerateDraftsPayload>;
 /** Generation fails fast: a source that cannot be read will not be read on a retry. */
 const GENERATE_MAX_ATTEMPTS = 2;
 
-export async function enqueueGeneration(
+/** Adds a job of the `generate` pool for its client's job record, in one of its account's lanes. */
+async function addGenerateJob<P extends { job_id: string; account_id: string }>(
   db: Queryable,
-  payload: GenerateDraftsPayload,
-  accountId: string,
+  kind: JobKind,
+  schema: z.ZodType<P>,
+  payload: P,
 ) {
-  await addJob(db, TASK.generateDrafts, GenerateDraftsPayload.parse(payload), {
-    jobKey: workJobKey('generation', payload.job_id),
+  await addJob(db, JOB_TASK[kind], schema.parse(payload), {
+    jobKey: workJobKey(kind, payload.job_id),
     maxAttempts: GENERATE_MAX_ATTEMPTS,
-    queueName: laneOf(accountId),
+    queueName: laneOf(payload.account_id),
   });
 }
+
+export const enqueueGeneration = (db: Queryable, payload: GenerateDraftsPayload) =>
+  addGenerateJob(db, 'generation', GenerateDraftsPayload, payload);
 
 export const DraftWeekPayload = z.object({
   job_id: z.string(),
@@ -307,13 +313,8 @@ export const DraftWeekPayload = z.object({
 });
 export type DraftWeekPayload = z.infer<typeof DraftWeekPayload>;
 
-export async function enqueueDraftWeek(db: Queryable, payload: DraftWeekPayload) {
-  await addJob(db, TASK.draftWeek, DraftWeekPayload.parse(payload), {
-    jobKey: workJobKey('draft_week', payload.job_id),
-    maxAttempts: GENERATE_MAX_ATTEMPTS,
-    queueName: laneOf(payload.account_id),
-  });
-}
+export const enqueueDraftWeek = (db: Queryable, payload: DraftWeekPayload) =>
+  addGenerateJob(db, 'draft_week', DraftWeekPayload, payload);
 
 export const ImportHistoryPayload = z.object({
   job_id: z.string(),
@@ -323,13 +324,8 @@ export const ImportHistoryPayload = z.object({
 });
 export type ImportHistoryPayload = z.infer<typeof ImportHistoryPayload>;
 
-export async function enqueueHistoryImport(db: Queryable, payload: ImportHistoryPayload) {
-  await addJob(db, TASK.importHistory, ImportHistoryPayload.parse(payload), {
-    jobKey: workJobKey('history_import', payload.job_id),
-    maxAttempts: GENERATE_MAX_ATTEMPTS,
-    queueName: laneOf(payload.account_id),
-  });
-}
+export const enqueueHistoryImport = (db: Queryable, payload: ImportHistoryPayload) =>
+  addGenerateJob(db, 'history_import', ImportHistoryPayload, payload);
 
 export const GENOME_RUNS = ['visual', 'voice', 'all'] as const;
 
@@ -342,13 +338,8 @@ export const GenomePayload = z.object({
 });
 export type GenomePayload = z.infer<typeof GenomePayload>;
 
-export async function enqueueGenome(db: Queryable, payload: GenomePayload) {
-  await addJob(db, TASK.readGenome, GenomePayload.parse(payload), {
-    jobKey: workJobKey('genome', payload.job_id),
-    maxAttempts: GENERATE_MAX_ATTEMPTS,
-    queueName: laneOf(payload.account_id),
-  });
-}
+export const enqueueGenome = (db: Queryable, payload: GenomePayload) =>
+  addGenerateJob(db, 'genome', GenomePayload, payload);
 
 // The hourly cleanups -----------------------------------------------------------------
 

@@ -7,9 +7,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { containsTerm } from '../../core/generation/offline.ts';
+import { containsTerm, draftIssues } from '../../core/generation/offline.ts';
 import { splitThread } from '../../core/platforms/capabilities.ts';
-import { platformFitIssues } from '../../core/posts/platformFit.ts';
 import { connectMcp } from '../support/mcpClient.ts';
 import { call } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND, useService } from '../support/service.ts';
@@ -98,15 +97,7 @@ describe('generation with a worker', () => {
     expect(drafts.map((d) => d.platform).sort()).toEqual(['bluesky', 'linkedin', 'x']);
     for (const d of drafts) {
       expect(d).toMatchObject({ status: 'draft', source_id: res.body.source_id });
-      expect(
-        platformFitIssues({
-          platform: d.platform,
-          kind: d.kind,
-          body: d.body,
-          hashtags: d.hashtags,
-          media: [],
-        }),
-      ).toEqual([]);
+      expect(draftIssues(d)).toEqual([]);
       expect(containsTerm(`${d.body} ${d.hashtags} ${d.headline}`, 'cheap'), d.body).toBe(false);
       expect(d.hashtags.split(' ')).toContain('#CrumbBakery');
       expect(d.body).toContain('eighteen hours');

@@ -3,9 +3,13 @@
 // banned terms never appear, the memory's hashtags are kept or left out, and the same input
 // gives the same drafts.
 import { describe, expect, it } from 'vitest';
-import { containsTerm, offlineDraft, TEXT_PLATFORMS } from '../../core/generation/offline.ts';
+import {
+  containsTerm,
+  draftIssues,
+  offlineDraft,
+  TEXT_PLATFORMS,
+} from '../../core/generation/offline.ts';
 import { splitThread } from '../../core/platforms/capabilities.ts';
-import { platformFitIssues } from '../../core/posts/platformFit.ts';
 
 const article = {
   title: 'Sourdough at scale: how our bakery ships 2,000 loaves a day',
@@ -25,14 +29,7 @@ const article = {
 };
 const none = { banned: [], always: [], never: [] };
 
-const fits = (d: ReturnType<typeof offlineDraft>) =>
-  platformFitIssues({
-    platform: d.platform,
-    kind: d.kind,
-    body: d.body,
-    hashtags: d.hashtags,
-    media: [],
-  });
+const fits = draftIssues;
 
 describe('offlineDraft', () => {
   it('gives every platform that takes text a draft it would take', () => {
