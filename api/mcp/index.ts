@@ -73,19 +73,21 @@ function webHeaders(req: FastifyRequest): Headers {
   return headers;
 }
 
+/** Every tool the service ships, in tools/list order (tests add their own beside them). */
+export const SHIPPED_TOOLS = [
+  ...ACCOUNT_TOOLS,
+  ...POST_TOOLS,
+  ...LIBRARY_TOOLS,
+  ...CANVAS_TOOLS,
+  ...VIDEO_TOOLS,
+  ...MEMORY_TOOLS,
+  ...GENERATION_TOOLS,
+];
+
 export const mcpRoutes: FastifyPluginAsync<
   { auth: AuthContext; config: Config; media: MediaDeps; renders: RenderWaits } & McpOptions
 > = async (app, opts) => {
-  const registry = compileTools([
-    ...ACCOUNT_TOOLS,
-    ...POST_TOOLS,
-    ...LIBRARY_TOOLS,
-    ...CANVAS_TOOLS,
-    ...VIDEO_TOOLS,
-    ...MEMORY_TOOLS,
-    ...GENERATION_TOOLS,
-    ...(opts.extraTools ?? []),
-  ]);
+  const registry = compileTools([...SHIPPED_TOOLS, ...(opts.extraTools ?? [])]);
   const ownOrigin = new URL(opts.config.publicBaseUrl).origin;
   const keepAliveMs = opts.keepAliveMs ?? 10_000;
 

@@ -8,14 +8,8 @@ import fc from 'fast-check';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DeclaredRoute } from '../../api/app.ts';
+import { SHIPPED_TOOLS } from '../../api/mcp/index.ts';
 import type { ToolDefinition } from '../../api/mcp/registry.ts';
-import { ACCOUNT_TOOLS } from '../../api/mcp/tools/account.ts';
-import { CANVAS_TOOLS } from '../../api/mcp/tools/canvas.ts';
-import { GENERATION_TOOLS } from '../../api/mcp/tools/generation.ts';
-import { LIBRARY_TOOLS } from '../../api/mcp/tools/library.ts';
-import { MEMORY_TOOLS } from '../../api/mcp/tools/memory.ts';
-import { POST_TOOLS } from '../../api/mcp/tools/posts.ts';
-import { VIDEO_TOOLS } from '../../api/mcp/tools/video.ts';
 import { setBudget } from '../../core/accounts/service.ts';
 import { TEMPLATES } from '../../core/designs/templates.ts';
 import { PLATFORMS } from '../../core/platforms/capabilities.ts';
@@ -469,17 +463,7 @@ function noMcpInternalError(res: Sent) {
 
 const listed = JSON.parse((await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).text).result
   .tools as { name: string }[];
-const definitions = new Map<string, ToolDefinition>(
-  [
-    ...ACCOUNT_TOOLS,
-    ...POST_TOOLS,
-    ...LIBRARY_TOOLS,
-    ...CANVAS_TOOLS,
-    ...VIDEO_TOOLS,
-    ...MEMORY_TOOLS,
-    ...GENERATION_TOOLS,
-  ].map((t) => [t.name, t]),
-);
+const definitions = new Map<string, ToolDefinition>(SHIPPED_TOOLS.map((t) => [t.name, t]));
 const toolNames = listed
   .map((t) => t.name)
   .sort((a, b) =>
