@@ -16,6 +16,7 @@ const SYNONYMS = [
   ['x', 'twitter', 'tweet'],
   ['asset_ids', 'media', 'media_ids', 'assets', 'images', 'attachments'],
   ['asset_id', 'image', 'image_id', 'media_id', 'src'],
+  ['url', 'link', 'href', 'address', 'uri'],
   ['schedule_at', 'scheduled_at', 'scheduled_for', 'publish_at', 'when', 'time'],
   ['headline', 'title', 'subject'],
   ['status_filter', 'status', 'state'],

@@ -7,6 +7,7 @@ import { requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { versionConflict } from '../errors.ts';
 import { brandFor } from '../posts/service.ts';
+import { explainIssue } from '../validation.ts';
 import { type MemoryRow, memoryOf, saveMemory } from './db.ts';
 import {
   MAX_MEMORY_BYTES,
@@ -26,16 +27,19 @@ const CONFIDENT = 0.5;
 
 /** What to add to fill each section, as a gap says it. */
 const HINTS: Record<MemorySection, string> = {
-  voice: 'add tone words and a persona (op add /voice with {"tone": [...], "persona": "..."})',
-  vocabulary: 'add preferred and banned terms (/vocabulary/preferred, /vocabulary/banned)',
-  hashtags: 'add hashtags to always use or never use (/hashtags/always, /hashtags/never)',
-  audience: 'describe who the posts are for (/audience/description)',
-  pillars: 'add the content themes the brand posts about (/pillars, [{"name": "..."}])',
-  visual: 'add brand colours and fonts (/visual/colors, /visual/fonts), or run the genome',
-  links: "add the brand's site and profiles (/links/site, /links/profiles)",
+  voice: 'add it whole: {"op":"add","path":"/voice","value":{"tone":["warm"],"persona":"..."}}',
+  vocabulary:
+    'add it whole: {"op":"add","path":"/vocabulary","value":{"preferred":[...],"banned":[...]}}',
+  hashtags: 'add it whole: {"op":"add","path":"/hashtags","value":{"always":[...],"never":[...]}}',
+  audience: 'add it whole: {"op":"add","path":"/audience","value":{"description":"..."}}',
+  pillars:
+    'add the themes the brand posts about: {"op":"add","path":"/pillars","value":[{"name":"..."}]}',
+  visual:
+    'add {"op":"add","path":"/visual","value":{"colors":[...],"fonts":[...]}}, or run the genome',
+  links: 'add it whole: {"op":"add","path":"/links","value":{"site":"https://..."}}',
   examples: 'add past posts that went well (/examples), or import the history',
   habits: "import the history (POST /v1/brand-memory/import) to measure the brand's habits",
-  platforms: 'add the platforms the brand prefers (/platforms)',
+  platforms: 'add the platforms the brand prefers: {"op":"add","path":"/platforms","value":["x"]}',
 };
 
 const isEmpty = (v: unknown) =>
@@ -97,7 +101,7 @@ function applyOne(doc: unknown, op: PatchOp): { doc: unknown } | { reason: strin
       TEST_OPERATION_FAILED: 'the test failed: the value there differs',
       OPERATION_PATH_UNRESOLVABLE: `nothing is at ${op.path}`,
       OPERATION_FROM_UNRESOLVABLE: `nothing is at ${op.from ?? op.path}`,
-      OPERATION_PATH_CANNOT_ADD: `${op.path} cannot be added: its parent does not exist`,
+      OPERATION_PATH_CANNOT_ADD: `${op.path} cannot be added: its parent does not exist (add the section whole first, e.g. /${op.path.split('/')[1]} with an object)`,
       OPERATION_PATH_ILLEGAL_ARRAY_INDEX: `${op.path} is not an index of that list`,
       OPERATION_VALUE_OUT_OF_BOUNDS: `${op.path} is past the end of that list`,
     };
@@ -105,7 +109,7 @@ function applyOne(doc: unknown, op: PatchOp): { doc: unknown } | { reason: strin
       reason: reasons[name] ?? `${op.op} cannot apply at ${op.path} to the memory as it is`,
     };
   }
-  const parsed = MemoryDoc.safeParse(next);
+  const parsed = MemoryDoc.safeParse(next, { error: explainIssue });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     return { reason: `the result is refused at /${issue.path.join('/')}: ${issue.message}` };

@@ -100,7 +100,7 @@ export async function runGeneration(
   await report(0.5, 'generating');
   const voice = await voiceOf(deps.pool, source.account_id, job.brand_id);
   const { writable, skipped } = await targetsOf(deps, source.account_id, job, voice.platforms);
-  const input = { title: source.title, text: source.text, lang: source.lang };
+  const input = { title: source.title, text: source.text, lang: source.lang, url: source.url };
   const drafts = deps.llm
     ? await modelDrafts(deps.llm, input, writable, voice, job.instruction)
     : await eachInTurn(writable, (platform) => offlineDraft(input, platform, voice));

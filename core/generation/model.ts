@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { JobFailure } from '../jobs/service.ts';
 import { CAPABILITIES, type Platform, THREAD_SEPARATOR } from '../platforms/capabilities.ts';
 import {
+  brandHashtags,
   containsTerm,
   type Draft,
   type DraftRules,
@@ -124,15 +125,8 @@ export function checkedDrafts(
     if (!d) return { problem: `no draft for ${platform}` };
     const banned = rules.banned.find((t) => containsTerm(`${d.body} ${d.headline ?? ''}`, t));
     if (banned) return { problem: `the ${platform} draft uses the banned term "${banned}"` };
-    const tags = [...rules.always, ...(d.hashtags ?? [])]
-      .map((t) => `#${t.replace(/^#/, '').replace(/[^\p{L}\p{N}_]/gu, '')}`)
-      .filter((t) => t.length > 1)
-      .filter(
-        (t) =>
-          !rules.never.some((n) => n.replace(/^#/, '').toLowerCase() === t.slice(1).toLowerCase()),
-      )
-      .filter((t, i, all) => all.findIndex((u) => u.toLowerCase() === t.toLowerCase()) === i);
-    const hashtags = tags.length ? tags.join(' ') : null;
+    // The brand's rules for hashtags, as the built-in generator applies them.
+    const hashtags = brandHashtags(d.hashtags ?? [], rules);
     const kind = d.body.split('\n').some((l) => l.trim() === THREAD_SEPARATOR) ? 'thread' : 'text';
     const draft: Draft = {
       platform,
@@ -170,7 +164,7 @@ async function complete(
     signal: AbortSignal.timeout(TIMEOUT_MS),
   }).catch((err: unknown) => {
     throw new JobFailure(
-      `The model server at LLM_BASE_URL could not be reached: ${(err as Error).message}.`,
+      `The model server at LLM_BASE_URL could not be reached (${(err as Error).name === 'TimeoutError' ? 'it timed out' : 'a network error'}).`,
     );
   });
   const text = await res.text();
@@ -207,8 +201,11 @@ export async function modelDrafts(
       format = { type: 'json_object' };
       answer = await complete(llm, messages, format);
     }
+    // The server's own words stay out of what clients read: it is the operator's to debug.
     if (answer.error !== undefined)
-      throw new JobFailure(`The model server answered HTTP ${answer.status}: ${answer.error}`);
+      throw new JobFailure(
+        `The model server answered HTTP ${answer.status}; the operator can check LLM_BASE_URL and LLM_MODEL.`,
+      );
     const checked = checkedDrafts(answer.content ?? '', platforms, voice);
     if ('drafts' in checked) return checked.drafts;
     problem = checked.problem;

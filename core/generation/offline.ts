@@ -11,7 +11,13 @@ import {
 } from '../platforms/capabilities.ts';
 import { platformFitIssues } from '../posts/platformFit.ts';
 
-export type GenerationSource = { title: string | null; text: string; lang?: string | null };
+export type GenerationSource = {
+  title: string | null;
+  text: string;
+  lang?: string | null;
+  /** The article's address: the draft links back to it. */
+  url?: string | null;
+};
 
 /** What the brand's memory asks of every draft. */
 export type DraftRules = {
@@ -75,10 +81,49 @@ function wordsOf(text: string, lang: string): string[] {
 
 /** Whether `text` holds `term` as a word or phrase, ignoring case. */
 export function containsTerm(text: string, term: string): boolean {
-  const t = term.trim().toLowerCase();
-  if (!t) return false;
-  const escaped = t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(^|[^\\p{L}\\p{N}_])${escaped}($|[^\\p{L}\\p{N}_])`, 'iu').test(text);
+  return bannedMatcher([term])(text);
+}
+
+/**
+ * One test for all of `terms` (words or phrases, ignoring case), compiled once: drafts check
+ * every sentence, keyword and hashtag against up to 100 banned terms.
+ */
+export function bannedMatcher(terms: readonly string[]): (text: string) => boolean {
+  const escaped = terms
+    .map((t) => t.trim().toLowerCase())
+    .filter(Boolean)
+    .map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  if (!escaped.length) return () => false;
+  const re = new RegExp(`(^|[^\\p{L}\\p{N}_])(${escaped.join('|')})($|[^\\p{L}\\p{N}_])`, 'iu');
+  return (text) => re.test(text);
+}
+
+/**
+ * The brand's hashtags on a draft: the memory's `always` first, then `candidates` (at most
+ * `extra` of them), none in `never`, none holding a banned term, each once; both generators
+ * use it, so a model's tags follow the same rules as the built-in ones.
+ */
+export function brandHashtags(
+  candidates: readonly string[],
+  rules: DraftRules,
+  extra = Number.POSITIVE_INFINITY,
+): string | null {
+  // A hashtag runs words together (#CheapBread): any banned term inside it counts.
+  const terms = rules.banned.map((t) => t.toLowerCase().replace(/[^\p{L}\p{N}_]/gu, ''));
+  const banned = (word: string) => terms.some((t) => t && word.toLowerCase().includes(t));
+  const tags: string[] = [];
+  let added = 0;
+  const add = (raw: string, counted: boolean) => {
+    const word = raw.replace(/^#/, '').replace(/[^\p{L}\p{N}_]/gu, '');
+    if (!word || rules.never.some((n) => sameTag(n, word)) || banned(word)) return;
+    if (tags.some((t) => sameTag(t, word))) return;
+    if (counted && added >= extra) return;
+    tags.push(normalTag(word));
+    if (counted) added++;
+  };
+  for (const tag of rules.always) add(tag, false);
+  for (const tag of candidates) add(tag, true);
+  return tags.length ? tags.join(' ') : null;
 }
 
 type Ranked = { text: string; index: number; score: number };
@@ -99,14 +144,20 @@ function piecesOf(sentence: string): string[] {
   return pieces;
 }
 
-/** The source's sentences with their scores, banned ones left out. */
+/** The source's paragraphs and sentences (a paragraph without a stop is one), scored. */
 function rankSentences(source: GenerationSource, rules: DraftRules, lang: string) {
-  const sentences = segments(source.text.slice(0, MAX_GENERATOR_TEXT), lang, 'sentence')
+  const text = source.text.slice(0, MAX_GENERATOR_TEXT);
+  const banned = bannedMatcher(rules.banned);
+  const sentences = text
+    .split(/\n\s*\n/)
+    .flatMap((paragraph) => segments(paragraph, lang, 'sentence'))
     .map((s) => s.segment.replace(/\s+/g, ' ').trim())
     .flatMap(piecesOf)
     .filter((s) => [...s].length >= 12);
+  // A source of one short line is still something to say.
+  if (!sentences.length && text.trim()) sentences.push(text.replace(/\s+/g, ' ').trim());
   const weight = new Map<string, number>();
-  for (const w of wordsOf(`${source.title ?? ''} ${source.text}`, lang))
+  for (const w of wordsOf(`${source.title ?? ''} ${text}`, lang))
     if ([...w].length >= 4 && !STOPWORDS.has(w) && !/^\d+$/.test(w))
       weight.set(w, (weight.get(w) ?? 0) + 1);
   const ranked: Ranked[] = sentences
@@ -117,32 +168,14 @@ function rankSentences(source: GenerationSource, rules: DraftRules, lang: string
       const score = sum / Math.sqrt(words.length + 1) + 3 / (1 + index);
       return { text, index, score };
     })
-    .filter((s) => !rules.banned.some((term) => containsTerm(s.text, term)));
+    .filter((s) => !banned(s.text));
+  // Only the top few become hashtags: rank them, and test only those for banned terms.
   const keywords = [...weight.entries()]
-    .filter(([w]) => !rules.banned.some((term) => containsTerm(w, term)))
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .map(([w]) => w);
+    .slice(0, 20)
+    .map(([w]) => w)
+    .filter((w) => /^[\p{L}\p{N}_]+$/u.test(w) && !banned(w));
   return { ranked, keywords };
-}
-
-/** The hashtags of a draft: the memory's `always`, then the top keywords, less `never`. */
-function hashtagsFor(keywords: string[], rules: DraftRules): string | null {
-  const tags: string[] = [];
-  const add = (tag: string) => {
-    if (rules.never.some((n) => sameTag(n, tag))) return;
-    if (rules.banned.some((term) => containsTerm(tag.replace(/^#/, ''), term))) return;
-    if (!tags.some((t) => sameTag(t, tag))) tags.push(normalTag(tag));
-  };
-  for (const tag of rules.always) add(tag);
-  let fromKeywords = 0;
-  for (const word of keywords) {
-    if (fromKeywords >= KEYWORD_TAGS) break;
-    if (!/^[\p{L}\p{N}_]+$/u.test(word)) continue;
-    const before = tags.length;
-    add(word);
-    if (tags.length > before) fromKeywords++;
-  }
-  return tags.length ? tags.join(' ') : null;
 }
 
 /**
@@ -188,23 +221,24 @@ export function offlineDraft(
   const caps = CAPABILITIES[platform];
   const lang = source.lang || 'en';
   const { ranked, keywords } = rankSentences(source, rules, lang);
-  const hashtags = hashtagsFor(keywords, rules);
+  const hashtags = brandHashtags(keywords, rules, KEYWORD_TAGS);
   const title = source.title?.replace(/\s+/g, ' ').trim() || null;
   const headline =
-    title && !rules.banned.some((t) => containsTerm(title, t))
-      ? [...title].slice(0, 120).join('')
-      : null;
+    title && !bannedMatcher(rules.banned)(title) ? [...title].slice(0, 120).join('') : null;
   const length = (t: string) => textLength(t, caps.countBy);
-  const tail = hashtags ? `\n\n${hashtags}` : '';
+  // The last (or only) post ends with the link to the article, then the hashtags.
+  const link = source.url ? `\n\n${source.url}` : '';
+  const tail = `${link}${hashtags ? `\n\n${hashtags}` : ''}`;
   const fitsWithTags = (t: string) => length(t + tail) <= caps.maxText;
   const fitsAlone = (t: string) => length(t) <= caps.maxText;
+  const linked = (t: string) => (link && length(t + tail) <= caps.maxText ? t + link : t);
 
   // The best sentences, in the order the source has them.
   const best = [...ranked].sort((a, b) => b.score - a.score || a.index - b.index);
   const inOrder = (picked: Ranked[]) => [...picked].sort((a, b) => a.index - b.index);
   const lead = headline && !best.some((s) => s.text.startsWith(headline)) ? `${headline}\n\n` : '';
   if (!best.length) {
-    const body = cutToFit(headline ?? 'New post', caps.maxText, fitsWithTags);
+    const body = linked(cutToFit(headline ?? 'New post', caps.maxText, fitsWithTags));
     return finish({ platform, kind: 'text', body, hashtags, headline });
   }
 
@@ -227,7 +261,7 @@ export function offlineDraft(
           .map((x) => x.text)
           .join(' ')
       : cutToFit(lead + best[0]!.text, caps.maxText, fitsWithTags);
-    return finish({ platform, kind: 'text', body, hashtags, headline });
+    return finish({ platform, kind: 'text', body: linked(body), hashtags, headline });
   }
 
   // A thread: numbered parts of whole sentences, the hashtags on the last part.
@@ -236,9 +270,11 @@ export function offlineDraft(
   const numbered = (n: number, of: number, t: string) => `${n}/${of} ${t}`;
   const pack = (of: number) => {
     const parts: string[] = [];
-    let current = headline ?? '';
+    // The headline opens the first part on a line of its own (unless the text starts with it).
+    let current = headline && !chosen[0]?.text.startsWith(headline) ? headline : '';
     for (const s of chosen) {
-      const next = current ? `${current} ${s.text}` : s.text;
+      const after = current === headline && !parts.length ? '\n\n' : ' ';
+      const next = current ? `${current}${after}${s.text}` : s.text;
       if (fitsAlone(numbered(parts.length + 1, of, next)) || !current) {
         current = fitsAlone(numbered(parts.length + 1, of, next))
           ? next
@@ -255,7 +291,7 @@ export function offlineDraft(
   let parts = pack(partsMax);
   parts = pack(Math.max(2, parts.length));
   if (parts.length < 2) {
-    const body = cutToFit(parts[0] ?? best[0]!.text, caps.maxText, fitsWithTags);
+    const body = linked(cutToFit(parts[0] ?? best[0]!.text, caps.maxText, fitsWithTags));
     return finish({ platform, kind: 'text', body, hashtags, headline });
   }
   const of = parts.length;
@@ -265,7 +301,9 @@ export function offlineDraft(
       (last ? fitsWithTags : fitsAlone)(numbered(i + 1, of, t)),
     );
   });
-  const body = texts.map((t, i) => numbered(i + 1, of, t)).join(`\n${THREAD_SEPARATOR}\n`);
+  const body = texts
+    .map((t, i) => numbered(i + 1, of, i === of - 1 ? linked(t) : t))
+    .join(`\n${THREAD_SEPARATOR}\n`);
   return finish({ platform, kind: 'thread', body, hashtags, headline });
 }
 

@@ -36,7 +36,10 @@ export async function runDraftWeek(
   const items: Item[] = [];
   for (const id of job.source_ids ?? []) {
     const s = await readySource(deps, id, report);
-    items.push({ source: { title: s.title, text: s.text, lang: s.lang }, sourceId: s.id });
+    items.push({
+      source: { title: s.title, text: s.text, lang: s.lang, url: s.url },
+      sourceId: s.id,
+    });
   }
   for (const theme of job.themes ?? [])
     items.push({ source: { title: null, text: theme }, sourceId: null });

@@ -98,7 +98,9 @@ export const PREVIEWS_KEPT = 8;
 export const PROGRESS_STEP = 0.1;
 
 /** Whether `now` is a change worth answering a waiting caller with. */
-const movedOn = (from: JobRow, now: JobRow) =>
+type JobState = Pick<JobRow, 'status' | 'stage' | 'progress'>;
+
+const movedOn = (from: JobState, now: JobRow) =>
   now.status !== from.status ||
   now.stage !== from.stage ||
   now.progress - from.progress >= PROGRESS_STEP ||
@@ -114,14 +116,17 @@ export async function jobStatus(
   deps: { pool: Pool; notifications: Notifications },
   caller: { accountId: string },
   input: JobStatusInput,
+  /** The state the caller saw last (waitForJob): a change since then answers at once. */
+  seen?: JobState,
 ): Promise<Job> {
   const read = async () => {
     const row = await findJob(deps.pool, caller.accountId, input.job_id);
     if (!row) throw notFound('Job');
     return row;
   };
-  const first = await read();
-  if (finished(first) || input.wait_s <= 0) return toJob(first);
+  const read1 = await read();
+  if (finished(read1) || input.wait_s <= 0 || (seen && movedOn(seen, read1))) return toJob(read1);
+  const first: JobState = seen ?? read1;
 
   let wake: () => void = () => {};
   const nextWake = () =>
@@ -131,7 +136,7 @@ export async function jobStatus(
   let woken = nextWake();
   // Subscribed before reading again: a change committed after that read cannot be missed.
   const unsubscribe = await deps.notifications.subscribe(JOB_CHANGED_CHANNEL, (payload) => {
-    if (payload === undefined || payload === first.id) wake();
+    if (payload === undefined || payload === read1.id) wake();
   });
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -166,13 +171,17 @@ export async function waitForJob(
 ): Promise<Job> {
   const giveUpAt = Date.now() + timeoutS * 1000;
   let job = await jobStatus(deps, caller, { job_id: jobId, wait_s: 0 });
+  // The job may be under way already: its state as first read is news too.
+  if (onChange && job.stage && job.status === 'running') await onChange(job);
   while (job.status === 'queued' || job.status === 'running') {
     const left = (giveUpAt - Date.now()) / 1000;
     if (left <= 0) break;
-    const next = await jobStatus(deps, caller, {
-      job_id: jobId,
-      wait_s: Math.min(MAX_WAIT_S, left),
-    });
+    const next = await jobStatus(
+      deps,
+      caller,
+      { job_id: jobId, wait_s: Math.min(MAX_WAIT_S, left) },
+      job,
+    );
     if (onChange && (next.stage !== job.stage || next.progress !== job.progress))
       await onChange(next);
     job = next;

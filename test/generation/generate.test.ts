@@ -101,6 +101,8 @@ describe('generation with a worker', () => {
       expect(containsTerm(`${d.body} ${d.hashtags} ${d.headline}`, 'cheap'), d.body).toBe(false);
       expect(d.hashtags.split(' ')).toContain('#CrumbBakery');
       expect(d.body).toContain('eighteen hours');
+      // Each draft links back to the article it came from.
+      expect(d.body).toContain(`${siteUrl}/moved`);
       expect(d.body).not.toContain('Shop');
     }
     const x = drafts.find((d) => d.platform === 'x')!;

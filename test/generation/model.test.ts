@@ -115,9 +115,17 @@ describe('generation with a model server', () => {
     const after = await call(svc.server, 'GET', '/v1/posts?status_filter=draft', { key: svc.key });
     expect(after.body.length).toBe(before.body.length);
 
-    // A good second answer is used.
-    answers = [() => reply({ drafts: [] }), () => reply(drafts())];
-    expect((await generate({ text: 'Rye is back.' })).status).toBe(200);
+    // A good second answer is used, its hashtags under the brand's rules: a banned term (even
+    // run into another word) or a duplicate is dropped, the always one leads.
+    answers = [
+      () => reply({ drafts: [] }),
+      () => reply(drafts({ hashtags: ['rye', '#CheapBread', 'cheap', 'RYE'] })),
+    ];
+    const good = await generate({ text: 'Rye is back.' });
+    expect(good.status).toBe(200);
+    const posts = await call(svc.server, 'GET', '/v1/posts?status_filter=draft', { key: svc.key });
+    const made = posts.body.find((p: { id: string }) => p.id === good.body.post_ids[0]);
+    expect(made.hashtags).toBe('#Crumb #rye');
   });
 
   it('falls back to json_object on a server that refuses json_schema', async () => {

@@ -48,6 +48,8 @@ describe('offlineDraft', () => {
     const parts = splitThread(x.body);
     expect(parts.length).toBeGreaterThanOrEqual(2);
     expect(parts.length).toBeLessThanOrEqual(5);
+    // The title opens the first part on a line of its own.
+    expect(parts[0]!.startsWith(`1/${parts.length} ${article.title}\n\n`)).toBe(true);
     for (const [i, p] of parts.entries())
       expect(p.startsWith(`${i + 1}/${parts.length} `)).toBe(true);
     // LinkedIn has no threads and room for the whole story in one post.
@@ -105,5 +107,23 @@ describe('offlineDraft', () => {
         const draft = offlineDraft({ title: null, text }, platform, none);
         expect(fits(draft), `${platform}: ${draft.body.slice(0, 80)}`).toEqual([]);
       }
+  });
+
+  it('links back to an article, and reads a paragraph without a stop as its own sentence', () => {
+    const url = 'https://crumb.example/blog/rye';
+    for (const platform of ['x', 'bluesky', 'linkedin'] as const) {
+      const d = offlineDraft({ ...article, url }, platform, none);
+      const last = splitThread(d.body).at(-1)!;
+      expect(last.endsWith(`\n\n${url}`), `${platform}: ${d.body}`).toBe(true);
+      expect(fits(d)).toEqual([]);
+    }
+    const notes = offlineDraft(
+      { title: null, text: 'Holiday blend is back\n\nOur holiday coffee returns on Monday.' },
+      'linkedin',
+      none,
+    );
+    expect(notes.body).toBe('Holiday blend is back Our holiday coffee returns on Monday.');
+    const word = offlineDraft({ title: null, text: 'decaf' }, 'x', none);
+    expect(word.body).toBe('decaf');
   });
 });
