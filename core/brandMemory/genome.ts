@@ -19,7 +19,7 @@ import { getFollowing, type OutboundPolicy, OutboundRefused } from '../outbound/
 import { brandFor } from '../posts/service.ts';
 import { extractOffThread } from '../sources/extract.ts';
 import type { MemoryDoc } from './schema.ts';
-import { getBrandMemory, type MemoryCaller, recordGenome } from './service.ts';
+import { getBrandMemory, type MemoryCaller, recordInferred, statedSections } from './service.ts';
 
 export type GenomeRun = (typeof GENOME_RUNS)[number];
 /** What a run costs: each part one credit. */
@@ -44,6 +44,13 @@ export async function startGenome(pool: Pool, caller: MemoryCaller, input: Genom
   const url =
     input.url ?? (await getBrandMemory(pool, caller, brand.id)).doc.links?.site ?? undefined;
   if (!url) throw invalid(['url'], "give url, or set the brand memory's site (/links/site) first");
+  const parts = input.run === 'all' ? (['visual', 'voice'] as const) : [input.run];
+  const stated = await statedSections(pool, caller.accountId, brand.id, parts);
+  if (stated.length === parts.length)
+    throw invalid(
+      ['run'],
+      `${stated.join(' and ')} ${stated.length > 1 ? 'were' : 'was'} stated by a person, and the genome does not overwrite that: nothing would change (remove the section to let the genome fill it)`,
+    );
   const credits = GENOME_CREDITS[input.run];
   const job: Job = await withTransaction(pool, async (tx) => {
     const left = await takeCredits(tx, caller.accountId, credits);
@@ -338,17 +345,22 @@ export async function runGenome(
   // What a page shows is a guess at the brand: below a person's word, above nothing.
   const confidence = 0.6;
   return withTransaction(deps.pool, async (tx) => {
-    const { version, kept } = await recordGenome(
+    const { version, kept, written } = await recordInferred(
       tx,
       job.account_id,
       job.brand_id,
       found,
       confidence,
     );
+    // Nothing learnt and nothing kept: the run failed, and its credits go back.
+    if (!written.length && !kept.length)
+      throw new JobFailure(
+        `Nothing could be read from ${job.url}: no colours, fonts or text; its credits were given back.`,
+      );
     const result = {
       run: job.run,
       read,
-      colors: found.visual?.colors?.length ?? 0,
+      colors: found.visual?.colors ?? [],
       fonts: found.visual?.fonts ?? [],
       tone: found.voice?.tone ?? [],
       key_terms: reading?.terms ?? [],

@@ -20,7 +20,7 @@ import { enqueueHistoryImport, type ImportHistoryPayload } from '../jobs/tasks.t
 import type { Platform } from '../platforms/capabilities.ts';
 import { brandFor } from '../posts/service.ts';
 import type { Habits, MemoryDoc } from './schema.ts';
-import { type MemoryCaller, recordHistory } from './service.ts';
+import { type MemoryCaller, recordInferred } from './service.ts';
 
 /** Posts read per connected account. */
 export const HISTORY_POSTS = 200;
@@ -191,14 +191,14 @@ export async function runHistoryImport(
   const confidence = round(Math.min(0.9, 0.3 + (0.6 * posts.length) / HISTORY_POSTS));
   return withTransaction(deps.pool, async (tx) => {
     const examples = examplesOf(posts);
-    const version = await recordHistory(
+    const { version, kept } = await recordInferred(
       tx,
       job.account_id,
       job.brand_id,
       { examples, habits: habitsOf(posts) },
       confidence,
     );
-    const result = { read, examples: examples.length, version };
+    const result = { read, examples: examples.length, version, kept_as_stated: kept };
     await finish(tx, result);
     return result;
   });

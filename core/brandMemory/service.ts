@@ -42,11 +42,14 @@ const HINTS: Record<MemorySection, string> = {
   platforms: 'add the platforms the brand prefers: {"op":"add","path":"/platforms","value":["x"]}',
 };
 
-const isEmpty = (v: unknown) =>
+/** Nothing said: undefined, an empty list, or an object whose every value is empty. */
+const isEmpty = (v: unknown): boolean =>
   v === undefined ||
+  v === null ||
+  v === '' ||
   (Array.isArray(v)
     ? v.length === 0
-    : typeof v === 'object' && v !== null && !Object.keys(v).length);
+    : typeof v === 'object' && Object.values(v as object).every(isEmpty));
 
 /** The state clients read: the document with each section's confidence and the gaps. */
 function stateOf(row: MemoryRow): MemoryState {
@@ -183,57 +186,62 @@ export async function voiceOf(db: Queryable, accountId: string, brandId: string)
   };
 }
 
-/**
- * The history import's findings as one new version (the caller's transaction, with the row
- * locked): the examples and habits replaced, each with the confidence of what was inferred.
- */
-export async function recordHistory(
-  tx: Queryable,
+/** Whether a person stated `section` (confidence 1, and something is there). */
+const statedBy = (row: Pick<MemoryRow, 'doc' | 'confidence'>, section: MemorySection) =>
+  row.confidence[section] === 1 && !isEmpty((row.doc as Record<string, unknown>)[section]);
+
+/** The sections of `sections` a person stated, which an import or the genome leaves alone. */
+export async function statedSections(
+  db: Queryable,
   accountId: string,
   brandId: string,
-  found: { examples: MemoryDoc['examples']; habits: MemoryDoc['habits'] },
-  confidence: number,
-): Promise<number> {
-  const row = await memoryOf(tx, accountId, brandId, true);
-  const doc = MemoryDoc.parse({ ...row.doc, examples: found.examples, habits: found.habits });
-  const saved = await saveMemory(tx, brandId, {
-    doc,
-    confidence: { ...row.confidence, examples: confidence, habits: confidence },
-    version: row.version + 1,
-  });
-  return saved.version;
+  sections: readonly MemorySection[],
+): Promise<MemorySection[]> {
+  const row = await memoryOf(db, accountId, brandId);
+  return sections.filter((s) => statedBy(row, s));
 }
 
 /**
- * The genome's findings as one new version (the caller's transaction): each section it read
- * replaced by what it found, with the confidence it has, unless a person stated that section
- * (confidence 1): then it is kept, and named in `kept`.
+ * What a job inferred (the history import, the genome) as one new version, in the caller's
+ * transaction with the row locked: each section it found something for takes that, field by
+ * field for an object section, with the job's confidence, unless a person stated the section
+ * (confidence 1), which is kept and named in `kept`. Empty findings are not written.
  */
-export async function recordGenome(
+export async function recordInferred(
   tx: Queryable,
   accountId: string,
   brandId: string,
-  found: { visual?: MemoryDoc['visual']; voice?: MemoryDoc['voice'] },
+  found: Partial<MemoryDoc>,
   confidence: number,
-): Promise<{ version: number; kept: string[] }> {
+): Promise<{ version: number; kept: MemorySection[]; written: MemorySection[] }> {
   const row = await memoryOf(tx, accountId, brandId, true);
-  const current = row.doc as MemoryDoc;
+  const doc = { ...(row.doc as Record<string, unknown>) };
   const next = { ...row.confidence };
-  const kept: string[] = [];
-  const doc: MemoryDoc = { ...current };
-  for (const s of ['visual', 'voice'] as const) {
-    if (!found[s]) continue;
-    if (row.confidence[s] === 1 && !isEmpty(current[s])) {
-      kept.push(s);
+  const kept: MemorySection[] = [];
+  const written: MemorySection[] = [];
+  for (const section of MEMORY_SECTIONS) {
+    const value = (found as Record<string, unknown>)[section];
+    if (isEmpty(value)) continue;
+    if (statedBy(row, section)) {
+      kept.push(section);
       continue;
     }
-    (doc as Record<string, unknown>)[s] = { ...current[s], ...found[s] };
-    next[s] = confidence;
+    const current = doc[section];
+    doc[section] =
+      !Array.isArray(value) && typeof value === 'object' && current && typeof current === 'object'
+        ? {
+            ...current,
+            ...Object.fromEntries(Object.entries(value as object).filter(([, v]) => !isEmpty(v))),
+          }
+        : value;
+    next[section] = confidence;
+    written.push(section);
   }
+  if (!written.length) return { version: row.version, kept, written };
   const saved = await saveMemory(tx, brandId, {
     doc: MemoryDoc.parse(doc),
     confidence: next,
     version: row.version + 1,
   });
-  return { version: saved.version, kept };
+  return { version: saved.version, kept, written };
 }

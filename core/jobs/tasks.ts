@@ -91,16 +91,14 @@ async function addJob(
   );
 }
 
-/** Jobs of one account that may run at once in the `generate` pool. */
-export const GENERATE_LANES = 2;
-
 /**
- * One of the account's lanes in the `generate` pool: each is a Graphile Worker queue, whose
- * jobs run one at a time, so one account's burst holds at most GENERATE_LANES of the pool's
- * slots and every other account's work still gets the rest.
+ * An account's lane in the `generate` pool: a Graphile Worker queue, whose jobs run one at a
+ * time, so one account's burst holds at most two of the pool's slots and every other
+ * account's work gets the rest. Generation, which a caller waits on, has a lane of its own,
+ * so a long genome or import never pushes it past its timeout; the batch jobs share the other.
  */
-const laneOf = (accountId: string) =>
-  `generate:${accountId}:${Math.floor(Math.random() * GENERATE_LANES)}`;
+const laneOf = (accountId: string, kind: JobKind) =>
+  `generate:${accountId}:${kind === 'generation' ? 'interactive' : 'batch'}`;
 
 // The publication of a scheduled post ------------------------------------------------
 
@@ -292,7 +290,7 @@ async function addGenerateJob<P extends { job_id: string; account_id: string }>(
   await addJob(db, JOB_TASK[kind], schema.parse(payload), {
     jobKey: workJobKey(kind, payload.job_id),
     maxAttempts: GENERATE_MAX_ATTEMPTS,
-    queueName: laneOf(payload.account_id),
+    queueName: laneOf(payload.account_id, kind),
   });
 }
 

@@ -75,6 +75,9 @@ describe('the brand genome', () => {
     const job = await jobDone(acct.accountId, res.body.job_id);
     expect(job.status, job.error ?? '').toBe('succeeded');
     expect(job.result).toMatchObject({ read: { stylesheets: 1, images: 1 }, kept_as_stated: [] });
+    expect(job.result.colors).toEqual(
+      expect.arrayContaining([{ hex: '#e4572e', role: 'primary' }]),
+    );
 
     const memory = (await call(svc.server, 'GET', '/v1/brand-memory', { key })).body;
     expect(memory.doc.visual.colors).toEqual(
@@ -88,7 +91,7 @@ describe('the brand genome', () => {
     expect(memory.doc.visual.fonts).toEqual(['Playfair Display', 'Inter', 'Lora']);
     expect(memory.doc.voice.tone).toEqual(expect.arrayContaining(['warm', 'direct', 'energetic']));
     expect(memory.confidence.sections).toMatchObject({ visual: 0.6, voice: 0.6 });
-    // Still drafts and no credit left over: the credits are used, not refunded.
+    // The run succeeded: its credits stay used.
     expect(await creditsOf(svc.server.pool, acct.accountId)).toBe(1);
   }, 90_000);
 
@@ -138,14 +141,20 @@ describe('the brand genome', () => {
       },
     });
     expect(stated.status).toBe(200);
-    const res = await call(svc.server, 'POST', '/v1/brand-memory/genome', {
+    // Only the stated voice asked for: nothing would change, so nothing is charged.
+    const voiceOnly = await call(svc.server, 'POST', '/v1/brand-memory/genome', {
       key,
       body: { run: 'voice' },
     });
+    expect(voiceOnly.status).toBe(422);
+    expect(voiceOnly.body.detail[0].msg).toMatch(/voice was stated by a person/);
+    expect(await creditsOf(svc.server.pool, acct.accountId)).toBe(5);
+    const res = await call(svc.server, 'POST', '/v1/brand-memory/genome', { key, body: {} });
     expect(res.status, JSON.stringify(res.body)).toBe(202);
     const job = await jobDone(acct.accountId, res.body.job_id);
     expect(job.result).toMatchObject({ kept_as_stated: ['voice'] });
     const memory = (await call(svc.server, 'GET', '/v1/brand-memory', { key })).body;
     expect(memory.doc.voice.tone).toEqual(['calm']);
+    expect(memory.doc.visual.colors.length).toBeGreaterThan(0);
   }, 60_000);
 });

@@ -147,6 +147,29 @@ describe('the history import', () => {
     }
   }, 90_000);
 
+  it('keeps examples a person stated, and writes the habits beside them', async () => {
+    const { key } = await brandWithMastodon();
+    const stated = await call(server, 'PATCH', '/v1/brand-memory', {
+      key,
+      body: {
+        expected_version: 1,
+        ops: [{ op: 'add', path: '/examples', value: [{ platform: 'x', text: 'Our best post.' }] }],
+      },
+    });
+    expect(stated.status).toBe(200);
+    const client = await connectMcp(server, key, 'import-stated');
+    try {
+      const started = await call(server, 'POST', '/v1/brand-memory/import', { key, body: {} });
+      const job = await finished(client, started.body.job_id);
+      expect(job.result).toMatchObject({ kept_as_stated: ['examples'], version: 3 });
+      const memory = (await call(server, 'GET', '/v1/brand-memory', { key })).body;
+      expect(memory.doc.examples).toEqual([{ platform: 'x', text: 'Our best post.' }]);
+      expect(memory.doc.habits.posts_read).toBe(55);
+    } finally {
+      await client.close();
+    }
+  }, 90_000);
+
   it('fails saying why when nothing can be read, changing nothing', async () => {
     const acct = await makeAccount(server.pool);
     const key = await makeKey(server.pool, acct.accountId, ['read', 'generate']);

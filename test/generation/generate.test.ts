@@ -240,16 +240,23 @@ describe('generation past GENERATE_TIMEOUT_S', () => {
     account: { scopes: ['read', 'generate'] },
   });
 
-  it("runs one account's generations in at most two lanes of the pool", async () => {
+  it("runs one account's generations in a lane of their own", async () => {
     for (let i = 0; i < 4; i++)
       await call(svc.server, 'POST', '/v1/generate', { key: svc.key, body: { text: `Day ${i}.` } });
     const { rows } = await svc.server.pool.query<{ queue_name: string }>(
       `select distinct queue_name from graphile_worker.jobs where task_identifier = 'generate_drafts'`,
     );
-    const lanes = rows.map((r) => r.queue_name);
-    expect(lanes.length).toBeGreaterThanOrEqual(1);
-    for (const lane of lanes)
-      expect(lane).toMatch(new RegExp(`^generate:${svc.acct.accountId}:[01]$`));
+    expect(rows.map((r) => r.queue_name)).toEqual([`generate:${svc.acct.accountId}:interactive`]);
+    // A batch job of the same account goes to its other lane.
+    const week = await call(svc.server, 'POST', '/v1/brand-memory/import', {
+      key: svc.key,
+      body: {},
+    });
+    expect(week.status).toBe(202);
+    const batch = await svc.server.pool.query<{ queue_name: string }>(
+      `select queue_name from graphile_worker.jobs where task_identifier = 'read_post_history'`,
+    );
+    expect(batch.rows.map((r) => r.queue_name)).toEqual([`generate:${svc.acct.accountId}:batch`]);
   });
 
   it('answers 504 with the job, which job_status then follows', async () => {
