@@ -17,7 +17,7 @@ import { type FinishInside, JobFailure, type ProgressReport, startJob } from '..
 import { enqueueGenome, type GENOME_RUNS, type GenomePayload } from '../jobs/tasks.ts';
 import { getFollowing, type OutboundPolicy, OutboundRefused } from '../outbound/guard.ts';
 import { brandFor } from '../posts/service.ts';
-import { extractOffThread } from '../sources/extract.ts';
+import { extractOffThread, networkReason, SourceRefused } from '../sources/extract.ts';
 import type { MemoryDoc } from './schema.ts';
 import { getBrandMemory, type MemoryCaller, recordInferred, statedSections } from './service.ts';
 
@@ -271,9 +271,9 @@ export async function runGenome(
   finish: FinishInside,
 ) {
   const failed = (err: unknown): never => {
-    if (err instanceof OutboundRefused)
-      throw new JobFailure(`Cannot read the brand's page: ${err.message}.`);
-    throw err;
+    throw new JobFailure(
+      `Cannot read the brand's page: ${err instanceof OutboundRefused ? err.message : networkReason(err)}.`,
+    );
   };
   await report(0.05, 'fetching_page');
   const page = await fetchGuarded(job.url, deps.outbound, MAX_PAGE_BYTES, 'text/html').catch(
@@ -283,7 +283,13 @@ export async function runGenome(
     throw new JobFailure(
       `${job.url} is not an HTML page (it is ${page.type || 'of no stated type'}).`,
     );
-  const html = page.body.toString('utf8');
+  const charset = /charset=["']?([\w-]+)/i.exec(page.type)?.[1] ?? 'utf-8';
+  let html: string;
+  try {
+    html = new TextDecoder(charset).decode(page.body);
+  } catch {
+    html = page.body.toString('utf8');
+  }
   const parts = pageParts(html, job.url);
   const found: { visual?: MemoryDoc['visual']; voice?: MemoryDoc['voice'] } = {};
   let reading: { terms: string[]; grade: number } | undefined;
@@ -332,7 +338,10 @@ export async function runGenome(
   }
   if (job.run !== 'visual') {
     await report(0.7, 'reading_text');
-    const article = await extractOffThread(html);
+    const article = await extractOffThread(html).catch((err: unknown) => {
+      if (err instanceof SourceRefused) throw new JobFailure(`${job.url}: ${err.message}.`);
+      throw err;
+    });
     if (!article && job.run === 'voice')
       throw new JobFailure(`${job.url} has no readable text to learn a voice from.`);
     if (article) {

@@ -7,7 +7,7 @@ import { voiceOf } from '../brandMemory/service.ts';
 import { withTransaction } from '../db/pool.ts';
 import { type FinishInside, JobFailure, type ProgressReport } from '../jobs/service.ts';
 import type { DraftWeekPayload } from '../jobs/tasks.ts';
-import { freeSlotsOfWeek } from '../posts/slots.ts';
+import { freeSlotsOfWeek, lockSlots } from '../posts/slots.ts';
 import { type GenerationDeps, readySource, saveDrafts, targetsOf } from './job.ts';
 import { type Draft, type GenerationSource, offlineDraft } from './offline.ts';
 
@@ -48,32 +48,35 @@ export async function runDraftWeek(
   await report(0.5, 'generating');
   const voice = await voiceOf(deps.pool, accountId, job.brand_id);
   const { writable, skipped } = await targetsOf(deps, accountId, job, voice.platforms);
-  const drafts: (Draft & { sourceId: string | null; suggestedFor: string })[] = [];
-  for (const platform of writable) {
-    const days = await freeSlotsOfWeek(
-      deps.pool,
-      job.brand_id,
-      platform,
-      job.start_date,
-      job.posts_per_day,
-    );
-    let n = 0;
-    for (const slots of days)
-      for (const at of slots) {
-        const item = items[n % items.length]!;
-        const turn = Math.floor(n / items.length);
-        drafts.push({
-          ...offlineDraft(rotated(item.source, turn), platform, voice),
-          sourceId: item.sourceId,
-          suggestedFor: at,
-        });
-        n++;
-        // A week is up to 126 drafts: let the event loop (shared with the API) turn.
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-  }
-  await report(0.8, 'saving');
+  await report(0.6, 'saving');
+  // The slots are chosen and the drafts saved in one transaction that holds each platform's
+  // slot lock (as schedule_post takes it): two weeks drafted at once never suggest one slot.
   return withTransaction(deps.pool, async (tx) => {
+    const drafts: (Draft & { sourceId: string | null; suggestedFor: string })[] = [];
+    for (const platform of writable) {
+      await lockSlots(tx, job.brand_id, platform);
+      const days = await freeSlotsOfWeek(
+        tx,
+        job.brand_id,
+        platform,
+        job.start_date,
+        job.posts_per_day,
+      );
+      let n = 0;
+      for (const slots of days)
+        for (const at of slots) {
+          const item = items[n % items.length]!;
+          const turn = Math.floor(n / items.length);
+          drafts.push({
+            ...offlineDraft(rotated(item.source, turn), platform, voice),
+            sourceId: item.sourceId,
+            suggestedFor: at,
+          });
+          n++;
+          // A week is up to 126 drafts: let the event loop (shared with the API) turn.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+    }
     const postIds = await saveDrafts(
       tx,
       { accountId, brandId: job.brand_id, actor: job.actor },

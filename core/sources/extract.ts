@@ -27,7 +27,7 @@ export type Extracted = {
 };
 
 /** Why a connection failed, in words that name no address (no port-scan oracle). */
-function networkReason(err: unknown): string {
+export function networkReason(err: unknown): string {
   const text = `${(err as { code?: string }).code ?? ''} ${(err as Error).message ?? ''}`;
   if (/timed out|ETIMEDOUT|abort/i.test(text)) return 'it timed out';
   if (/ECONNREFUSED/.test(text)) return 'the connection was refused';

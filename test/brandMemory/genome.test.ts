@@ -75,7 +75,7 @@ describe('the brand genome', () => {
     const job = await jobDone(acct.accountId, res.body.job_id);
     expect(job.status, job.error ?? '').toBe('succeeded');
     expect(job.result).toMatchObject({ read: { stylesheets: 1, images: 1 }, kept_as_stated: [] });
-    expect(job.result.colors).toEqual(
+    expect(job.result!.colors).toEqual(
       expect.arrayContaining([{ hex: '#e4572e', role: 'primary' }]),
     );
 

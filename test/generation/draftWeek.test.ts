@@ -94,6 +94,25 @@ describe('draft_week', () => {
     for (const s of evening) expect(s.slice(11, 16)).toBe('17:00');
   }, 120_000);
 
+  it('never suggests one slot twice, even for two weeks drafted at once', async () => {
+    const args = {
+      brand_id: svc.acct.brandId,
+      start_date: daysAhead(60),
+      platforms: ['mastodon'],
+      posts_per_day: 3,
+      themes: ['Bread', 'Buns'],
+    };
+    const [a, b] = await Promise.all([tool('draft_week', args), tool('draft_week', args)]);
+    const jobs = await Promise.all([finished(a.data.job_id), finished(b.data.job_id)]);
+    const ids = jobs.flatMap((j) => j.result.post_ids as string[]);
+    // Three slots a day for seven days: 21 in all, split between the two, none twice.
+    expect(ids).toHaveLength(21);
+    const slots = await Promise.all(
+      ids.map(async (id) => (await tool('get_post', { post_id: id })).data.post.suggested_for),
+    );
+    expect(new Set(slots).size).toBe(21);
+  }, 120_000);
+
   it("takes the memory's pillars when given no themes, and refuses what cannot be drafted", async () => {
     const none = await tool('draft_week', {
       brand_id: svc.acct.brandId,
