@@ -1,5 +1,6 @@
-// GET and PATCH /v1/brand-memory (SPEC.md "REST: brand memory"). Domain:
-// core/brandMemory/service.ts, shared with MCP get_brand_memory and update_brand_memory.
+// GET and PATCH /v1/brand-memory, POST /v1/brand-memory/import and /genome (SPEC.md "REST:
+// brand memory"). Domain: core/brandMemory/ (service.ts, historyImport.ts, genome.ts), shared
+// with MCP get_brand_memory, update_brand_memory and import_history.
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { startGenome } from '../../core/brandMemory/genome.ts';

@@ -13,8 +13,9 @@ export type MemoryRow = {
 const COLUMNS = 'brand_id::text, account_id::text, doc, confidence, version, updated_at';
 
 /**
- * The brand's memory, made (empty, version 1) on first use; with `lock`, locked for the rest
- * of the transaction, so that concurrent patches take turns.
+ * The brand's memory; a brand that has none yet reads as an empty document at version 1.
+ * With `lock` (a patch, an import), the row is made if missing and locked for the rest of the
+ * transaction, so that concurrent writers take turns.
  */
 export async function memoryOf(
   db: Queryable,
@@ -22,17 +23,27 @@ export async function memoryOf(
   brandId: string,
   lock = false,
 ): Promise<MemoryRow> {
-  await db.query(
-    `insert into brand_memory (brand_id, account_id) values ($1, $2)
-     on conflict (brand_id) do nothing`,
-    [brandId, accountId],
-  );
+  if (lock)
+    await db.query(
+      `insert into brand_memory (brand_id, account_id) values ($1, $2)
+       on conflict (brand_id) do nothing`,
+      [brandId, accountId],
+    );
   const { rows } = await db.query<MemoryRow>(
     `select ${COLUMNS} from brand_memory where brand_id = $1 and account_id = $2
      ${lock ? 'for update' : ''}`,
     [brandId, accountId],
   );
-  return rows[0]!;
+  return (
+    rows[0] ?? {
+      brand_id: brandId,
+      account_id: accountId,
+      doc: {},
+      confidence: {},
+      version: 1,
+      updated_at: new Date(),
+    }
+  );
 }
 
 /** Stores a new version of the document. */

@@ -11,13 +11,13 @@ import { takeCredits } from '../accounts/db.ts';
 import { requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { DomainError, invalid } from '../errors.ts';
-import { STOPWORDS } from '../generation/offline.ts';
 import type { Job } from '../jobs/schema.ts';
 import { type FinishInside, JobFailure, type ProgressReport, startJob } from '../jobs/service.ts';
 import { enqueueGenome, type GENOME_RUNS, type GenomePayload } from '../jobs/tasks.ts';
 import { getFollowing, type OutboundPolicy, OutboundRefused } from '../outbound/guard.ts';
 import { brandFor } from '../posts/service.ts';
 import { extractOffThread, networkReason, SourceRefused } from '../sources/extract.ts';
+import { STOPWORDS } from '../text.ts';
 import type { MemoryDoc } from './schema.ts';
 import { getBrandMemory, type MemoryCaller, recordInferred, statedSections } from './service.ts';
 

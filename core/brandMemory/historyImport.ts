@@ -13,12 +13,12 @@ import {
 import { saveSealedCredentials, sealedAccountsOf } from '../connections/db.ts';
 import { type Connectors, type PastPost, PublicationError } from '../connectors/connector.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
-import { STOPWORDS } from '../generation/offline.ts';
 import type { Job } from '../jobs/schema.ts';
 import { type FinishInside, JobFailure, type ProgressReport, startJob } from '../jobs/service.ts';
 import { enqueueHistoryImport, type ImportHistoryPayload } from '../jobs/tasks.ts';
 import type { Platform } from '../platforms/capabilities.ts';
 import { brandFor } from '../posts/service.ts';
+import { STOPWORDS } from '../text.ts';
 import type { Habits, MemoryDoc } from './schema.ts';
 import { type MemoryCaller, recordInferred } from './service.ts';
 

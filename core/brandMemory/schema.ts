@@ -3,6 +3,7 @@
 // section refuses is itself refused, so the stored document always parses.
 import { z } from 'zod';
 import { IdInput } from '../ids.ts';
+import { GENOME_RUNS } from '../jobs/tasks.ts';
 import { PLATFORMS } from '../platforms/capabilities.ts';
 
 const Term = z.string().trim().min(1).max(60);
@@ -236,7 +237,7 @@ export const GenomeInput = z
       .max(2000)
       .optional()
       .describe("The brand's page; omitted: the memory's links.site."),
-    run: z.enum(['visual', 'voice', 'all']).default('all').describe('What to read (all: both).'),
+    run: z.enum(GENOME_RUNS).default('all').describe('What to read (all: both).'),
     brand_id: IdInput.optional().describe('The brand; omitted: the selected brand.'),
   })
   .strict();

@@ -10,6 +10,7 @@ import {
   textLength,
 } from '../platforms/capabilities.ts';
 import { platformFitIssues } from '../posts/platformFit.ts';
+import { STOPWORDS } from '../text.ts';
 
 export type GenerationSource = {
   title: string | null;
@@ -52,18 +53,6 @@ const PIECE = 240;
 export const MAX_DRAFT_PARTS = 5;
 /** Hashtags a draft carries from its keywords (the memory's `always` come on top). */
 const KEYWORD_TAGS = 2;
-
-/** Words too common to say anything about a text (English). */
-export const STOPWORDS = new Set(
-  (
-    'about above after again against also because been before being below between both could ' +
-    'does doing down during each every from further have having here into itself just more ' +
-    'most much must once only other over same should some such than that their theirs them ' +
-    'then there these they this those through under until very were what when where which ' +
-    'while whom will with would your yours ours ourselves yourself what their there thing ' +
-    'things many make made like well even still into onto upon'
-  ).split(' '),
-);
 
 const normalTag = (tag: string) => `#${tag.replace(/^#/, '')}`;
 const sameTag = (a: string, b: string) => normalTag(a).toLowerCase() === normalTag(b).toLowerCase();

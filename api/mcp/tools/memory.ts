@@ -1,5 +1,6 @@
-// MCP tools for brand memory (SPEC.md "MCP", Brand memory): get_brand_memory and
-// update_brand_memory, over core/brandMemory/service.ts like GET and PATCH /v1/brand-memory.
+// MCP tools for brand memory (SPEC.md "MCP", Brand memory): get_brand_memory,
+// update_brand_memory and import_history, over core/brandMemory/ like GET, PATCH and POST
+// /v1/brand-memory(/import).
 
 import { startHistoryImport } from '../../../core/brandMemory/historyImport.ts';
 import {
