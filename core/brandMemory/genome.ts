@@ -110,6 +110,39 @@ async function fetchGuarded(url: string, policy: OutboundPolicy, max: number, ac
 const attr = (tag: string, name: string) =>
   new RegExp(`\\b${name}\\s*=\\s*["']([^"']+)["']`, 'i').exec(tag)?.[1];
 
+/** Tags this long are not a page's own markup: passed over. */
+const MAX_TAG = 2000;
+
+/**
+ * The `<name ...>` tags of a page, each at most MAX_TAG long: found with indexOf, each search
+ * starting past the last tag, so a hostile page costs linear time (regexes over it did not).
+ */
+function tagsNamed(html: string, lower: string, name: string): string[] {
+  const tags: string[] = [];
+  for (let at = lower.indexOf(`<${name}`); at !== -1; ) {
+    const end = lower.indexOf('>', at);
+    if (end === -1) break;
+    if (end - at <= MAX_TAG && /[\s/>]/.test(lower[at + name.length + 1] ?? '>'))
+      tags.push(html.slice(at, end + 1));
+    at = lower.indexOf(`<${name}`, end + 1);
+  }
+  return tags;
+}
+
+/** What stands between each `open` and the next `close` (the inline CSS), in linear time. */
+function between(html: string, lower: string, open: string, close: string): string[] {
+  const found: string[] = [];
+  for (let at = lower.indexOf(open); at !== -1; ) {
+    const start = open.endsWith('"') ? at + open.length : lower.indexOf('>', at) + 1;
+    if (start === 0) break;
+    const end = lower.indexOf(close, start);
+    if (end === -1) break;
+    found.push(html.slice(start, end));
+    at = lower.indexOf(open, end + close.length);
+  }
+  return found;
+}
+
 /** The stylesheets, images and inline CSS a page names. */
 export function pageParts(html: string, base: string) {
   const abs = (href: string | undefined) => {
@@ -121,7 +154,8 @@ export function pageParts(html: string, base: string) {
       return undefined;
     }
   };
-  const links = [...html.matchAll(/<link\b[^>]*>/gi)].map((m) => m[0]);
+  const lower = html.toLowerCase();
+  const links = tagsNamed(html, lower, 'link');
   const stylesheets = links
     .filter((l) => /\brel\s*=\s*["']?stylesheet/i.test(l))
     .map((l) => abs(attr(l, 'href')))
@@ -129,19 +163,18 @@ export function pageParts(html: string, base: string) {
   const icon = links
     .filter((l) => /\brel\s*=\s*["'][^"']*icon/i.test(l))
     .map((l) => abs(attr(l, 'href')))[0];
-  const metas = [...html.matchAll(/<meta\b[^>]*>/gi)].map((m) => m[0]);
+  const metas = tagsNamed(html, lower, 'meta');
   const ogImage = abs(
     metas.map((m) => (/og:image["']/i.test(m) ? attr(m, 'content') : undefined)).find(Boolean),
   );
   const logo = abs(
-    [...html.matchAll(/<img\b[^>]*>/gi)]
-      .map((m) => m[0])
+    tagsNamed(html, lower, 'img')
       .find((t) => /logo/i.test(t))
       ?.match(/\bsrc\s*=\s*["']([^"']+)["']/i)?.[1],
   );
   const inline = [
-    ...[...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/gi)].map((m) => m[1]!),
-    ...[...html.matchAll(/\bstyle\s*=\s*"([^"]*)"/gi)].map((m) => m[1]!),
+    ...between(html, lower, '<style', '</style>'),
+    ...between(html, lower, 'style="', '"'),
   ].join('\n');
   const images = [logo, ogImage, icon].filter((u): u is string => !!u);
   // Fonts a page loads from a font service name their families in the address.
@@ -149,10 +182,16 @@ export function pageParts(html: string, base: string) {
     .map((l) => attr(l, 'href'))
     .filter((h): h is string => !!h && /fonts\.(googleapis\.com|bunny\.net)\/css/i.test(h))
     .flatMap((h) =>
-      [...h.matchAll(/family=([^&:]+)/gi)].map((m) =>
-        decodeURIComponent(m[1]!.replace(/\+/g, ' ')),
-      ),
-    );
+      [...h.matchAll(/family=([^&:]{1,100})/gi)].map((m) => m[1]!.replace(/\+/g, ' ')),
+    )
+    .map((f) => {
+      try {
+        return decodeURIComponent(f).trim();
+      } catch {
+        return '';
+      }
+    })
+    .filter(Boolean);
   return {
     fontFamilies,
     stylesheets: [...new Set(stylesheets)].slice(0, MAX_STYLESHEETS),
@@ -191,23 +230,30 @@ export function cssFindings(css: string) {
   const fonts = new Map<string, number>();
   const add = (into: Map<string, number>, key: string, w = 1) =>
     into.set(key, (into.get(key) ?? 0) + w);
-  for (const m of css.matchAll(
-    /(--[\w-]+|(?:background-)?color|background|border-color|fill|stroke)\s*:\s*([^;}{]+)/gi,
-  ))
-    for (const token of m[2]!.match(/#[0-9a-f]{3,6}\b|rgba?\([^)]*\)/gi) ?? []) {
-      const c = parseColor(token);
-      if (c) add(colors, hex(c), m[1]!.startsWith('--') ? 2 : 1);
+  // Declaration by declaration (split at ; { }), each short: linear whatever the sheet holds.
+  for (const declaration of css.split(/[;{}]/)) {
+    if (declaration.length > 1000) continue;
+    const colon = declaration.indexOf(':');
+    if (colon === -1) continue;
+    const prop = declaration.slice(0, colon).trim().toLowerCase();
+    const value = declaration.slice(colon + 1);
+    if (/^(--[\w-]{1,100}|(background-)?color|background|border-color|fill|stroke)$/.test(prop))
+      for (const token of value.match(/#[0-9a-f]{3,6}\b|rgba?\([^)]{0,60}\)/gi) ?? []) {
+        const c = parseColor(token);
+        if (c) add(colors, hex(c), prop.startsWith('--') ? 2 : 1);
+      }
+    else if (prop === 'font-family') {
+      const first = value
+        .split(',')[0]!
+        .trim()
+        .replace(/^["']|["']$/g, '')
+        .trim();
+      if (
+        first &&
+        !/^(inherit|initial|sans-serif|serif|monospace|system-ui|-apple-system)$/i.test(first)
+      )
+        add(fonts, first.slice(0, 60));
     }
-  for (const m of css.matchAll(/font-family\s*:\s*([^;}{]+)/gi)) {
-    const first = m[1]!
-      .split(',')[0]!
-      .trim()
-      .replace(/^["']|["']$/g, '');
-    if (
-      first &&
-      !/^(inherit|initial|sans-serif|serif|monospace|system-ui|-apple-system)$/i.test(first)
-    )
-      add(fonts, first.slice(0, 60));
   }
   return { colors, fonts };
 }
@@ -316,6 +362,13 @@ export async function runGenome(
         () => undefined,
       );
       if (!image) continue;
+      // Raster images only: sharp draws an SVG's filters with no time limit (a 267-byte blur
+      // can run for minutes), and a logo's colour is in its PNG or JPEG as well.
+      const format = await sharp(image.body, { limitInputPixels: 50_000_000 })
+        .metadata()
+        .then((m) => m.format)
+        .catch(() => undefined);
+      if (!format || !['png', 'jpeg', 'webp', 'gif'].includes(format)) continue;
       const stats = await sharp(image.body, { limitInputPixels: 50_000_000 })
         .stats()
         .catch(() => undefined);

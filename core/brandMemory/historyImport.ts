@@ -121,7 +121,8 @@ function examplesOf(posts: readonly Read[]): NonNullable<MemoryDoc['examples']> 
     .slice(0, EXAMPLES_KEPT)
     .map((p) => ({
       platform: p.platform,
-      text: p.text.trim().slice(0, 5000),
+      // An example shows a voice: a thousand characters of it are plenty.
+      text: p.text.trim().slice(0, 1000),
       engagement: p.likes + p.reposts + p.replies,
       ...(p.url && /^https?:\/\//.test(p.url) ? { url: p.url.slice(0, 2000) } : {}),
       ...(Number.isNaN(Date.parse(p.postedAt))

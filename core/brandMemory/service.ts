@@ -6,6 +6,7 @@ import type { Principal } from '../auth/principal.ts';
 import { requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { versionConflict } from '../errors.ts';
+import { JobFailure } from '../jobs/service.ts';
 import { brandFor } from '../posts/service.ts';
 import { explainIssue } from '../validation.ts';
 import { type MemoryRow, memoryOf, saveMemory } from './db.ts';
@@ -117,7 +118,7 @@ function applyOne(doc: unknown, op: PatchOp): { doc: unknown } | { reason: strin
     const issue = parsed.error.issues[0]!;
     return { reason: `the result is refused at /${issue.path.join('/')}: ${issue.message}` };
   }
-  if (JSON.stringify(parsed.data).length > MAX_MEMORY_BYTES)
+  if (Buffer.byteLength(JSON.stringify(parsed.data)) > MAX_MEMORY_BYTES)
     return { reason: `the memory would exceed ${MAX_MEMORY_BYTES / 1024} KB` };
   return { doc: parsed.data };
 }
@@ -238,6 +239,19 @@ export async function recordInferred(
     written.push(section);
   }
   if (!written.length) return { version: row.version, kept, written };
+  // Inferred examples give way to the size limit, the least engaging (the last) first.
+  const examples = doc.examples;
+  while (
+    Buffer.byteLength(JSON.stringify(doc)) > MAX_MEMORY_BYTES &&
+    written.includes('examples') &&
+    Array.isArray(examples) &&
+    examples.length
+  )
+    examples.pop();
+  if (Buffer.byteLength(JSON.stringify(doc)) > MAX_MEMORY_BYTES)
+    throw new JobFailure(
+      `What was found would make the memory larger than ${MAX_MEMORY_BYTES / 1024} KB; remove some of it (PATCH) and run again.`,
+    );
   const saved = await saveMemory(tx, brandId, {
     doc: MemoryDoc.parse(doc),
     confidence: next,

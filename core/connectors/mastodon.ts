@@ -4,7 +4,6 @@
 // limits (GET /api/v2/instance) are read once an hour and checked before anything is sent.
 // Docs: docs.joinmastodon.org/methods/media, /methods/statuses, /methods/instance.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseHTML } from 'linkedom';
 import { z } from 'zod';
 import type { OutboundPolicy } from '../outbound/guard.ts';
 import { publishedParts } from '../posts/platformFit.ts';
@@ -52,12 +51,41 @@ const PastStatus = z.object({
   replies_count: z.number().int().min(0).catch(0),
 });
 
-/** A status's HTML as text: paragraphs and line breaks kept, tags and entities resolved. */
-function statusText(html: string): string {
-  const marked = html.replace(/<br\s*\/?>/gi, '\n').replace(/<\/p>\s*<p[^>]*>/gi, '\n\n');
-  return (
-    parseHTML(`<div>${marked}</div>`).document.querySelector('div')?.textContent ?? ''
-  ).trim();
+/** A status's HTML longer than this is not one Mastodon wrote (they hold ~500 characters). */
+const MAX_STATUS_HTML = 20_000;
+
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+};
+
+/**
+ * A status's HTML as text: paragraphs and line breaks kept, tags dropped, entities resolved.
+ * Linear string work, no DOM: an instance's HTML is not trusted to be shallow or small.
+ */
+export function statusText(html: string): string {
+  if (html.length > MAX_STATUS_HTML) return '';
+  return html
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/p>\s*<p[^>]*>/gi, '\n\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,6});/gi, (m, e: string) => {
+      const code =
+        e[0] === '#'
+          ? Number.parseInt(
+              e.slice(e[1] === 'x' || e[1] === 'X' ? 2 : 1),
+              e[1] === 'x' || e[1] === 'X' ? 16 : 10,
+            )
+          : undefined;
+      if (code !== undefined)
+        return code > 31 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
+      return ENTITIES[e.toLowerCase()] ?? m;
+    })
+    .trim();
 }
 
 type Credentials = { instance: string; access_token: string };
@@ -211,7 +239,9 @@ export function mastodonConnector(deps: MastodonDeps): Connector {
           await call(path, { method: 'GET' }),
           z.array(PastStatus),
         );
-        for (const s of page)
+        // An instance that pages back to what it sent already ends the reading.
+        const fresh = page.filter((s) => !posts.some((p) => p.id === s.id));
+        for (const s of fresh)
           posts.push({
             id: s.id,
             text: statusText(s.content),
@@ -221,8 +251,8 @@ export function mastodonConnector(deps: MastodonDeps): Connector {
             reposts: s.reblogs_count,
             replies: s.replies_count,
           });
-        if (!page.length) break;
-        maxId = page.at(-1)!.id;
+        if (!fresh.length) break;
+        maxId = fresh.at(-1)!.id;
       }
       return posts.slice(0, limit);
     },

@@ -70,7 +70,11 @@ export type GenerationResult = z.infer<typeof GenerationResult>;
 export const DraftWeekInput = z
   .object({
     brand_id: IdInput.describe('The brand.'),
-    start_date: z.iso.date().optional().describe('First day; default: next Monday.'),
+    start_date: z.iso
+      .date()
+      .refine((d) => d >= '2000-01-01' && d <= '2099-12-24', 'a date between 2000 and 2099')
+      .optional()
+      .describe('First day; default: next Monday.'),
     platforms: z.array(z.enum(PLATFORMS)).min(1).max(PLATFORMS.length).optional(),
     posts_per_day: z.number().int().min(1).max(3).default(1),
     themes: z.array(z.string().trim().min(1).max(300)).min(1).max(21).optional(),
