@@ -16,7 +16,13 @@ import { type FinishInside, JobFailure, type ProgressReport, startJob } from '..
 import { enqueueGenome, type GENOME_RUNS, type GenomePayload } from '../jobs/tasks.ts';
 import { getFollowing, type OutboundPolicy, OutboundRefused } from '../outbound/guard.ts';
 import { brandFor } from '../posts/service.ts';
-import { extractOffThread, networkReason, SourceRefused } from '../sources/extract.ts';
+import {
+  decodePage,
+  extractOffThread,
+  networkReason,
+  readCapped,
+  SourceRefused,
+} from '../sources/extract.ts';
 import { STOPWORDS } from '../text.ts';
 import type { MemoryDoc } from './schema.ts';
 import { getBrandMemory, type MemoryCaller, recordInferred, statedSections } from './service.ts';
@@ -94,17 +100,12 @@ async function fetchGuarded(url: string, policy: OutboundPolicy, max: number, ac
     response.resume();
     throw new OutboundRefused(`${url} answered HTTP ${response.statusCode}`);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of response) {
-    size += (chunk as Buffer).length;
-    if (size > max) {
-      response.destroy();
-      throw new OutboundRefused(`${url} is larger than ${max} bytes`);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return { body: Buffer.concat(chunks), type: String(response.headers['content-type'] ?? '') };
+  const body = await readCapped(
+    response,
+    max,
+    () => new OutboundRefused(`${url} is larger than ${max} bytes`),
+  );
+  return { body, type: String(response.headers['content-type'] ?? '') };
 }
 
 const attr = (tag: string, name: string) =>
@@ -329,13 +330,7 @@ export async function runGenome(
     throw new JobFailure(
       `${job.url} is not an HTML page (it is ${page.type || 'of no stated type'}).`,
     );
-  const charset = /charset=["']?([\w-]+)/i.exec(page.type)?.[1] ?? 'utf-8';
-  let html: string;
-  try {
-    html = new TextDecoder(charset).decode(page.body);
-  } catch {
-    html = page.body.toString('utf8');
-  }
+  const html = decodePage(page.body, page.type);
   const parts = pageParts(html, job.url);
   const found: { visual?: MemoryDoc['visual']; voice?: MemoryDoc['voice'] } = {};
   let reading: { terms: string[]; grade: number } | undefined;

@@ -52,6 +52,29 @@ function charsetOf(contentType: string, head: Buffer): string {
   }
 }
 
+/** A page's bytes as text, in the charset it declares (header, then meta), else UTF-8. */
+export const decodePage = (bytes: Buffer, contentType: string) =>
+  new TextDecoder(charsetOf(contentType, bytes.subarray(0, 2048))).decode(bytes);
+
+/** A response's whole body, but no more than `max` bytes: past that, `tooLarge()` is thrown. */
+export async function readCapped(
+  response: AsyncIterable<unknown> & { destroy(): void },
+  max: number,
+  tooLarge: () => Error,
+): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response) {
+    size += (chunk as Buffer).length;
+    if (size > max) {
+      response.destroy();
+      throw tooLarge();
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
 /** Text Postgres can store: a page's NUL characters and lone surrogates are dropped. */
 const storable = (t: string | undefined) => t?.replaceAll('\u0000', '').toWellFormed();
 
@@ -137,23 +160,18 @@ export async function fetchArticle(url: string, policy: OutboundPolicy): Promise
       `the URL is not an HTML page (it is ${type.split(';')[0] || 'of no stated type'}); give an article's address, or its text`,
     );
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
+  let bytes: Buffer;
   try {
-    for await (const chunk of response) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_HTML_BYTES) {
-        response.destroy();
-        throw new SourceRefused(`the page is larger than ${MAX_HTML_BYTES / 1024 / 1024} MB`);
-      }
-      chunks.push(chunk as Buffer);
-    }
+    bytes = await readCapped(
+      response,
+      MAX_HTML_BYTES,
+      () => new SourceRefused(`the page is larger than ${MAX_HTML_BYTES / 1024 / 1024} MB`),
+    );
   } catch (err) {
     if (err instanceof SourceRefused) throw err;
     throw new SourceRefused(`the page could not be read to its end (${networkReason(err)})`);
   }
-  const bytes = Buffer.concat(chunks);
-  const html = new TextDecoder(charsetOf(type, bytes.subarray(0, 2048))).decode(bytes);
+  const html = decodePage(bytes, type);
   const article = await extractOffThread(html);
   if (!article)
     throw new SourceRefused('the page has no readable article text; give its text instead');
