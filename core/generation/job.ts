@@ -30,10 +30,13 @@ export type GenerationDeps = {
  * `make` for each item, letting the event loop turn between them: `npm start` runs this
  * worker beside the API, and a week of drafts is many milliseconds of work.
  */
-export async function eachInTurn<T, R>(items: readonly T[], make: (item: T) => R): Promise<R[]> {
+export async function eachInTurn<T, R>(
+  items: readonly T[],
+  make: (item: T, index: number) => R,
+): Promise<R[]> {
   const made: R[] = [];
-  for (const item of items) {
-    made.push(make(item));
+  for (const [index, item] of items.entries()) {
+    made.push(make(item, index));
     await new Promise((resolve) => setImmediate(resolve));
   }
   return made;

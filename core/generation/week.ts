@@ -8,7 +8,7 @@ import { withTransaction } from '../db/pool.ts';
 import { type FinishInside, JobFailure, type ProgressReport } from '../jobs/service.ts';
 import type { DraftWeekPayload } from '../jobs/tasks.ts';
 import { freeSlotsOfWeek, lockSlots } from '../posts/slots.ts';
-import { type GenerationDeps, readySource, saveDrafts, targetsOf } from './job.ts';
+import { eachInTurn, type GenerationDeps, readySource, saveDrafts, targetsOf } from './job.ts';
 import { type Draft, type GenerationSource, offlineDraft } from './offline.ts';
 
 type Item = { source: GenerationSource; sourceId: string | null };
@@ -62,20 +62,16 @@ export async function runDraftWeek(
         job.start_date,
         job.posts_per_day,
       );
-      let n = 0;
-      for (const slots of days)
-        for (const at of slots) {
-          const item = items[n % items.length]!;
-          const turn = Math.floor(n / items.length);
-          drafts.push({
-            ...offlineDraft(rotated(item.source, turn), platform, voice),
-            sourceId: item.sourceId,
-            suggestedFor: at,
-          });
-          n++;
-          // A week is up to 126 drafts: let the event loop (shared with the API) turn.
-          await new Promise((resolve) => setImmediate(resolve));
-        }
+      // A week is up to 126 drafts: made in turn with the event loop (shared with the API).
+      const made = await eachInTurn(days.flat(), (at, n) => {
+        const item = items[n % items.length]!;
+        return {
+          ...offlineDraft(rotated(item.source, Math.floor(n / items.length)), platform, voice),
+          sourceId: item.sourceId,
+          suggestedFor: at,
+        };
+      });
+      drafts.push(...made);
     }
     const postIds = await saveDrafts(
       tx,
