@@ -261,11 +261,11 @@ export async function enqueueVideoPreview(db: Queryable, payload: PreviewVideoPa
 
 // Generation (core/generation/) ------------------------------------------------------------
 
-export const GenerateDraftsPayload = z.object({
-  job_id: z.string(),
-  account_id: z.string(),
+/** What every job of the `generate` pool carries: its job record, account and brand. */
+const BrandJob = z.object({ job_id: z.string(), account_id: z.string(), brand_id: z.string() });
+
+export const GenerateDraftsPayload = BrandJob.extend({
   source_id: z.string(),
-  brand_id: z.string(),
   /** The platforms asked for; the brand's own choice when omitted. */
   platforms: z.array(z.enum(PLATFORMS)).optional(),
   instruction: z.string().max(2000).optional(),
@@ -297,10 +297,7 @@ async function addGenerateJob<P extends { job_id: string; account_id: string }>(
 export const enqueueGeneration = (db: Queryable, payload: GenerateDraftsPayload) =>
   addGenerateJob(db, 'generation', GenerateDraftsPayload, payload);
 
-export const DraftWeekPayload = z.object({
-  job_id: z.string(),
-  account_id: z.string(),
-  brand_id: z.string(),
+export const DraftWeekPayload = BrandJob.extend({
   start_date: z.string(),
   platforms: z.array(z.enum(PLATFORMS)).optional(),
   posts_per_day: z.number().int().min(1).max(3),
@@ -314,10 +311,7 @@ export type DraftWeekPayload = z.infer<typeof DraftWeekPayload>;
 export const enqueueDraftWeek = (db: Queryable, payload: DraftWeekPayload) =>
   addGenerateJob(db, 'draft_week', DraftWeekPayload, payload);
 
-export const ImportHistoryPayload = z.object({
-  job_id: z.string(),
-  account_id: z.string(),
-  brand_id: z.string(),
+export const ImportHistoryPayload = BrandJob.extend({
   platforms: z.array(z.enum(PLATFORMS)).optional(),
 });
 export type ImportHistoryPayload = z.infer<typeof ImportHistoryPayload>;
@@ -327,10 +321,7 @@ export const enqueueHistoryImport = (db: Queryable, payload: ImportHistoryPayloa
 
 export const GENOME_RUNS = ['visual', 'voice', 'all'] as const;
 
-export const GenomePayload = z.object({
-  job_id: z.string(),
-  account_id: z.string(),
-  brand_id: z.string(),
+export const GenomePayload = BrandJob.extend({
   url: z.string(),
   run: z.enum(GENOME_RUNS),
 });
