@@ -8,14 +8,12 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { takeCredits } from '../accounts/db.ts';
-import { requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { DomainError, invalid } from '../errors.ts';
 import type { Job } from '../jobs/schema.ts';
 import { type FinishInside, JobFailure, type ProgressReport, startJob } from '../jobs/service.ts';
 import { enqueueGenome, type GENOME_RUNS, type GenomePayload } from '../jobs/tasks.ts';
 import { getFollowing, type OutboundPolicy, OutboundRefused } from '../outbound/guard.ts';
-import { brandFor } from '../posts/service.ts';
 import {
   decodePage,
   extractOffThread,
@@ -25,7 +23,7 @@ import {
 } from '../sources/extract.ts';
 import { STOPWORDS } from '../text.ts';
 import type { MemoryDoc } from './schema.ts';
-import { getBrandMemory, type MemoryCaller, recordInferred, statedSections } from './service.ts';
+import { getBrandMemory, type MemoryCaller, recordInferred } from './service.ts';
 
 export type GenomeRun = (typeof GENOME_RUNS)[number];
 /** What a run costs: each part one credit. */
@@ -42,16 +40,13 @@ export type GenomeInput = { url?: string; run: GenomeRun; brand_id?: string };
 
 /** Takes the credits and queues the job; answers job_id, status and the credits charged. */
 export async function startGenome(pool: Pool, caller: MemoryCaller, input: GenomeInput) {
-  const brand = await requireOwnedBrand(
-    pool,
-    caller.accountId,
-    brandFor(caller, input.brand_id, 'brand_id'),
-  );
-  const url =
-    input.url ?? (await getBrandMemory(pool, caller, brand.id)).doc.links?.site ?? undefined;
+  // One read of the memory (it checks the brand is the caller's): its site, and what a person
+  // stated (confidence 1, which an empty section never has).
+  const memory = await getBrandMemory(pool, caller, input.brand_id);
+  const url = input.url ?? memory.doc.links?.site ?? undefined;
   if (!url) throw invalid(['url'], "give url, or set the brand memory's site (/links/site) first");
   const parts = input.run === 'all' ? (['visual', 'voice'] as const) : [input.run];
-  const stated = await statedSections(pool, caller.accountId, brand.id, parts);
+  const stated = parts.filter((s) => memory.confidence.sections[s] === 1);
   if (stated.length === parts.length)
     throw invalid(
       ['run'],
@@ -72,14 +67,14 @@ export async function startGenome(pool: Pool, caller: MemoryCaller, input: Genom
       {
         accountId: caller.accountId,
         kind: 'genome',
-        subject: `genome:${brand.id}:${randomUUID()}`,
+        subject: `genome:${memory.brand_id}:${randomUUID()}`,
         credits,
       },
       (db, jobId) =>
         enqueueGenome(db, {
           job_id: jobId,
           account_id: caller.accountId,
-          brand_id: brand.id,
+          brand_id: memory.brand_id,
           url,
           run: input.run,
         }),

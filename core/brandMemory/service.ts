@@ -191,17 +191,6 @@ export async function voiceOf(db: Queryable, accountId: string, brandId: string)
 const statedBy = (row: Pick<MemoryRow, 'doc' | 'confidence'>, section: MemorySection) =>
   row.confidence[section] === 1 && !isEmpty((row.doc as Record<string, unknown>)[section]);
 
-/** The sections of `sections` a person stated, which an import or the genome leaves alone. */
-export async function statedSections(
-  db: Queryable,
-  accountId: string,
-  brandId: string,
-  sections: readonly MemorySection[],
-): Promise<MemorySection[]> {
-  const row = await memoryOf(db, accountId, brandId);
-  return sections.filter((s) => statedBy(row, s));
-}
-
 /**
  * What a job inferred (the history import, the genome) as one new version, in the caller's
  * transaction with the row locked: each section it found something for takes that, field by
