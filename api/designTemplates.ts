@@ -24,7 +24,13 @@ export const designTemplateRoutes: FastifyPluginAsync = async (base) => {
     async (req, reply) => {
       const template = TEMPLATES.get(req.params.name);
       if (!template) throw notFound('Template');
-      const png = await readFile(path.join(THUMBNAILS_DIR, `${template.name}.png`));
+      // A template added without its thumbnail rendered yet is missing, not an error.
+      const png = await readFile(path.join(THUMBNAILS_DIR, `${template.name}.png`)).catch(
+        (err: NodeJS.ErrnoException) => {
+          if (err.code === 'ENOENT') throw notFound('Template thumbnail');
+          throw err;
+        },
+      );
       return reply.type('image/png').header('cache-control', 'public, max-age=86400').send(png);
     },
   );

@@ -117,6 +117,8 @@ const storedLayout = {
       color: '#111111',
       align: 'left',
       line_height: 1.2,
+      fit: 'clip',
+      valign: 'top',
     },
   ],
 };
@@ -275,6 +277,7 @@ const EXAMPLES: Record<string, { request?: unknown; answer?: unknown; error?: [n
       linked_post_ids: ['42'],
       media_paths: ['https://social.example.com/v1/assets/31/content'],
       render_error: null,
+      render_warnings: [],
     },
   },
   'GET /v1/assets': {

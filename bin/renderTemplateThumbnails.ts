@@ -1,6 +1,6 @@
 // `npm run templates:thumbnails`: renders every design template (its own aspect, its own slot
 // texts) with the worker's renderer and writes a 320 px wide PNG per template into
-// core/designs/templates/thumbnails/, which is committed and served by the API. A test checks
+// core/designs/catalogue/thumbnails/, which is committed and served by the API. A test checks
 // the committed files still match fresh renders.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,14 +1,16 @@
 // Renders one page of a native Canvas layout to PNG with @napi-rs/canvas: a pure function of
 // the layers (render/layout.ts), the fonts (render/fonts.ts) and the image bytes it is
-// handed; no database, no storage. Layers are drawn in order, each turned around its frame's centre and faded by its
-// opacity; a text layer wraps inside its frame and is cut at its height.
+// handed; no database, no storage. Layers are drawn in order, each turned around its frame's
+// centre and faded by its opacity; a text layer wraps inside its frame and shows the whole
+// lines its height holds, fitted by its `fit` rule (render/textFit.ts). Text left out is
+// answered as a warning, never an error: the page is still drawn.
 
 import { readFile } from 'node:fs/promises';
 import { createCanvas, type Image, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
 import { getStroke } from 'perfect-freehand';
 import { EMOJI_FAMILY, registerFonts } from './fonts.ts';
 import type { DoodleLayer, ImageLayer, Layer, ShapeLayer, TextLayer } from './layout.ts';
-import { wrapText } from './text.ts';
+import { type FittedText, fitText, type InkExtent } from './textFit.ts';
 
 /**
  * An image in a local file, already scaled to the size it is drawn at (a render thread reads
@@ -37,8 +39,14 @@ export type RenderInput = {
 /** Where a picture sits in the frame: its top-left corner and size, in pixels. */
 export type Box = { left: number; top: number; width: number; height: number };
 
-/** A page as PNG bytes, or (with `cut`) its drawn pixels at `box`, empty when none show. */
-export type RenderedPng = { png: Buffer; box?: Box };
+/** Something the page shows differently from its layout: text that did not fit its frame. */
+export type RenderWarning = { code: 'text_overflow'; cid: string | null };
+
+/**
+ * A page as PNG bytes, or (with `cut`) its drawn pixels at `box`, empty when none show; and
+ * what did not fit.
+ */
+export type RenderedPng = { png: Buffer; box?: Box; warnings: RenderWarning[] };
 
 /** Decodes image bytes once, for any number of pages and renders to draw. */
 export const decodeImage = (bytes: Buffer): Promise<Image> => loadImage(bytes);
@@ -52,32 +60,78 @@ async function drawable(source: Buffer | Image | ImageFile): Promise<Image> {
 export const fontOf = (l: Pick<TextLayer, 'weight' | 'size' | 'font'>) =>
   `${l.weight === 'bold' ? 'bold ' : ''}${l.size}px "${l.font}", "${EMOJI_FAMILY}"`;
 
-/** The lines a text layer shows, and how tall they stand. */
-export function layoutText(ctx: SKRSContext2D, l: TextLayer) {
-  ctx.font = fontOf(l);
-  const lines = wrapText(l.text, l.w, (t) => ctx.measureText(t).width);
-  const lineHeight = l.size * l.line_height;
-  return { lines, lineHeight, height: lines.length * lineHeight };
+// Text measurements at REFERENCE_SIZE (width, and the ink above the middle), by font and
+// string: they scale with the size, so the sizes a shrink search tries, and every later
+// render of the same copy, share them. Bounded by the characters held; emptied when full.
+const REFERENCE_SIZE = 100;
+const MEASURED_CHARS = 4_000_000;
+const measured = new Map<string, { width: number; above: number }>();
+let measuredChars = 0;
+/** How deep each face's descenders reach below a line's middle, per pixel of size. */
+const depths = new Map<string, number>();
+
+function measurer(ctx: SKRSContext2D, l: TextLayer) {
+  const face = `${l.weight} ${l.font}`;
+  ctx.font = fontOf({ ...l, size: REFERENCE_SIZE });
+  ctx.textBaseline = 'middle';
+  let below = depths.get(face);
+  if (below === undefined) {
+    below = ctx.measureText('gjpqyÇ|').actualBoundingBoxDescent / REFERENCE_SIZE;
+    depths.set(face, below);
+  }
+  const measure = (text: string) => {
+    const key = `${face}\u0000${text}`;
+    let m = measured.get(key);
+    if (m === undefined) {
+      const metrics = ctx.measureText(text);
+      m = { width: metrics.width, above: metrics.actualBoundingBoxAscent };
+      if (measuredChars + key.length > MEASURED_CHARS) {
+        measured.clear();
+        measuredChars = 0;
+      }
+      measured.set(key, m);
+      measuredChars += key.length;
+    }
+    return m;
+  };
+  const measureAt = (text: string, size: number) => (measure(text).width * size) / REFERENCE_SIZE;
+  const ink: InkExtent = { above: (line) => measure(line).above / REFERENCE_SIZE, below };
+  return { measureAt, ink };
 }
 
-function drawText(ctx: SKRSContext2D, l: TextLayer) {
-  const { lines, lineHeight } = layoutText(ctx, l);
-  if (l.h !== undefined) {
-    ctx.beginPath();
-    ctx.rect(l.x, l.y, l.w, l.h);
-    ctx.clip();
-  }
+/** The lines a text layer shows at the size its fit rule chose, and where they sit. */
+export function layoutText(ctx: SKRSContext2D, l: TextLayer): FittedText {
+  const { measureAt, ink } = measurer(ctx, l);
+  return fitText(l.caps ? { ...l, text: l.text.toUpperCase() } : l, measureAt, ink);
+}
+
+/**
+ * The warnings a page's text would give when drawn, without drawing it (the same fitting
+ * renderPng does): for checking many layouts quickly.
+ */
+export function textWarnings(layers: Layer[]): RenderWarning[] {
+  registerFonts();
+  const ctx = createCanvas(1, 1).getContext('2d');
+  return layers.flatMap((l) =>
+    l.kind === 'text' && l.opacity > 0 && layoutText(ctx, l).overflow
+      ? [{ code: 'text_overflow' as const, cid: l.cid ?? null }]
+      : [],
+  );
+}
+
+/** Draws a text layer; false when some of its text did not fit. */
+function drawText(ctx: SKRSContext2D, l: TextLayer): boolean {
+  const fitted = layoutText(ctx, l);
+  const { lines, lineHeight } = fitted;
+  ctx.font = fontOf({ ...l, size: fitted.size });
   ctx.fillStyle = l.color;
   ctx.textBaseline = 'middle';
   ctx.textAlign = l.align;
   const x = l.align === 'left' ? l.x : l.align === 'center' ? l.x + l.w / 2 : l.x + l.w;
-  // Lines below the cut are not drawn: they would only be clipped. A glyph may reach a size
-  // above its line's middle, so a line starting up to a size below the cut is still drawn.
-  const shown =
-    l.h === undefined
-      ? lines.length
-      : Math.min(lines.length, Math.ceil((l.h + l.size) / lineHeight));
-  for (let i = 0; i < shown; i++) ctx.fillText(lines[i]!, x, l.y + i * lineHeight + lineHeight / 2);
+  const top = l.y + fitted.top;
+  for (const [i, line] of lines.entries())
+    ctx.fillText(line, x, top + i * lineHeight + lineHeight / 2);
+  return !fitted.overflow;
 }
 
 function drawImage(ctx: SKRSContext2D, l: ImageLayer, image: Image) {
@@ -93,14 +147,20 @@ function drawImage(ctx: SKRSContext2D, l: ImageLayer, image: Image) {
   const source = sw / sh;
   const frame = l.w / l.h;
   if (l.fit === 'cover') {
-    // Keep the aspect ratio: take the middle of the source that has the frame's shape.
+    // Keep the aspect ratio: take the part of the source that has the frame's shape, centred
+    // on the focus as far as the source allows (its middle without one).
+    const focus = typeof l.focus === 'object' ? l.focus : undefined;
+    const around = (start: number, span: number, keep: number, at: number | undefined) =>
+      at === undefined
+        ? start + (span - keep) / 2
+        : Math.min(Math.max(at - keep / 2, start), start + span - keep);
     if (source > frame) {
       const keep = sh * frame;
-      sx += (sw - keep) / 2;
+      sx = around(sx, sw, keep, focus && focus.x * image.width);
       sw = keep;
     } else {
       const keep = sw / frame;
-      sy += (sh - keep) / 2;
+      sy = around(sy, sh, keep, focus && focus.y * image.height);
       sh = keep;
     }
   } else if (source > frame) {
@@ -160,13 +220,16 @@ function drawDoodle(ctx: SKRSContext2D, l: DoodleLayer) {
 /** The height a layer's rotation turns around; text without `h` stands as tall as its lines. */
 function frameHeight(ctx: SKRSContext2D, layer: Layer): number {
   if (layer.h !== undefined) return layer.h;
-  if (layer.kind === 'text') return layoutText(ctx, layer).height;
+  if (layer.kind === 'text') {
+    const { lines, lineHeight } = layoutText(ctx, layer);
+    return lines.length * lineHeight;
+  }
   return layer.w;
 }
 
 /** Renders one page to PNG bytes. */
 export async function renderPage(input: RenderInput): Promise<Buffer> {
-  return (await drawLayers(input)).encode('png');
+  return (await drawLayers(input)).canvas.encode('png');
 }
 
 /** The smallest box holding every pixel that is not fully transparent, if any is. */
@@ -201,16 +264,17 @@ function drawnBox(rgba: Uint8ClampedArray, width: number, height: number): Box |
 
 /** Renders one page, cut to its drawn pixels when `input.cut` says so. */
 export async function renderPng(input: RenderInput): Promise<RenderedPng> {
-  const canvas = await drawLayers(input);
-  if (!input.cut) return { png: await canvas.encode('png') };
+  const { canvas, warnings } = await drawLayers(input);
+  if (!input.cut) return { png: await canvas.encode('png'), warnings };
   const pixels = canvas.getContext('2d').getImageData(0, 0, input.width, input.height);
   const box = drawnBox(pixels.data, input.width, input.height);
-  if (!box) return { png: Buffer.alloc(0), box: { left: 0, top: 0, width: 0, height: 0 } };
+  if (!box)
+    return { png: Buffer.alloc(0), box: { left: 0, top: 0, width: 0, height: 0 }, warnings };
   const cut = createCanvas(box.width, box.height);
   cut
     .getContext('2d')
     .putImageData(pixels, -box.left, -box.top, box.left, box.top, box.width, box.height);
-  return { png: await cut.encode('png'), box };
+  return { png: await cut.encode('png'), box, warnings };
 }
 
 async function drawLayers(input: RenderInput) {
@@ -227,6 +291,7 @@ async function drawLayers(input: RenderInput) {
     if (source) decoded.set(layer.asset_id, await drawable(source));
   }
 
+  const warnings: RenderWarning[] = [];
   for (const layer of input.layers) {
     if (layer.opacity === 0) continue;
     ctx.save();
@@ -238,13 +303,14 @@ async function drawLayers(input: RenderInput) {
       ctx.rotate((layer.rotation * Math.PI) / 180);
       ctx.translate(-cx, -cy);
     }
-    if (layer.kind === 'text') drawText(ctx, layer);
-    else if (layer.kind === 'image') {
+    if (layer.kind === 'text') {
+      if (!drawText(ctx, layer)) warnings.push({ code: 'text_overflow', cid: layer.cid ?? null });
+    } else if (layer.kind === 'image') {
       const image = decoded.get(layer.asset_id);
       if (image) drawImage(ctx, layer, image);
     } else if (layer.kind === 'shape') drawShape(ctx, layer);
     else if (layer.kind === 'doodle') drawDoodle(ctx, layer);
     ctx.restore();
   }
-  return canvas;
+  return { canvas, warnings };
 }

@@ -15,11 +15,13 @@ type Frame = {
   rotation: number;
   /** 0 to 1. */
   opacity: number;
+  /** The template slot the layer fills or decorates (not drawn). */
+  slot?: string | undefined;
 };
 
 export type TextLayer = Frame & {
   kind: 'text';
-  /** Text below it is cut; undefined: no cut. */
+  /** Holds whole lines only (see `fit`); undefined: as tall as the text. */
   h?: number | undefined;
   text: string;
   /** Font size in pixels. */
@@ -31,8 +33,17 @@ export type TextLayer = Frame & {
   align: 'left' | 'center' | 'right';
   /** Line spacing, times the size. */
   line_height: number;
-  /** The template slot the text fills (not drawn). */
-  slot?: string | undefined;
+  /**
+   * Text taller than `h`: `shrink` lowers the size down to `min_size`, `clip` shows the whole
+   * lines that fit, `ellipsis` ends the last of them at a word with "…".
+   */
+  fit: 'shrink' | 'clip' | 'ellipsis';
+  /** The smallest size `shrink` may reach; undefined: 45% of `size`. */
+  min_size?: number | undefined;
+  /** Where the lines sit inside `h`. */
+  valign: 'top' | 'middle' | 'bottom';
+  /** Shown in capitals; `text` keeps the case it was given in. */
+  caps?: boolean | undefined;
 };
 
 export type ImageLayer = Frame & {
@@ -43,6 +54,13 @@ export type ImageLayer = Frame & {
   fit: 'cover' | 'contain';
   /** The part of the source drawn, as fractions of its width and height. */
   crop?: { x: number; y: number; w: number; h: number } | undefined;
+  /**
+   * cover: the point of the source (fractions) kept in view, as near the middle as the crop
+   * allows; 'auto' is resolved before drawing (core/designs/pageImages.ts), else the centre.
+   */
+  focus?: 'auto' | { x: number; y: number } | undefined;
+  /** `asset_id` names a video: the frame at this second (drawn from its still, as any image). */
+  frame_s?: number | undefined;
 };
 
 export type ShapeLayer = Frame & {

@@ -151,9 +151,10 @@ export function createRenderPool(opts: RenderPoolOptions = {}): RenderPool {
         const current = pool;
         drawingOn.get(current)?.add(failed);
         const result = await current.run(input, { signal });
-        const { png, box, threadId } = result as RenderedPage;
+        const { png, box, warnings, threadId } = result as RenderedPage;
         // A transferred Buffer arrives as a plain Uint8Array.
-        return { png: Buffer.from(png.buffer, png.byteOffset, png.byteLength), box, threadId };
+        const bytes = Buffer.from(png.buffer, png.byteOffset, png.byteLength);
+        return { png: bytes, box, warnings, threadId };
       } catch (err) {
         if (closed) throw new RenderPoolClosed();
         if (failed.signal.aborted) throw failed.signal.reason;

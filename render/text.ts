@@ -64,8 +64,42 @@ function splitLongWord(word: string, width: number, measure: Measure): string[] 
   return pieces;
 }
 
+/**
+ * The pieces a line may break between: words with the punctuation that touches them ("Berlin,"
+ * and "(soon)" stay whole), the spaces between them, and words of scripts written without
+ * spaces (CJK), which the segmenter tells apart.
+ */
+export function breakablePieces(paragraph: string): string[] {
+  const pieces: string[] = [];
+  let current = '';
+  let currentIsWord = false;
+  for (const { segment, isWordLike } of words.segment(paragraph)) {
+    const space = !segment.trim();
+    if (space) {
+      if (current) pieces.push(current);
+      pieces.push(segment);
+      current = '';
+    } else if (current && isWordLike && currentIsWord) {
+      pieces.push(current);
+      current = segment;
+    } else current += segment;
+    currentIsWord = !space && Boolean(isWordLike);
+  }
+  if (current) pieces.push(current);
+  return pieces;
+}
+
 /** The lines of `text` wrapped to `width`; `\n` starts a new line. */
-export function wrapText(text: string, width: number, measureText: Measure): string[] {
+export const wrapText = (text: string, width: number, measureText: Measure): string[] =>
+  wrapLines(text, width, measureText).lines;
+
+/** The lines of `text` wrapped to `width`, and whether a word had to be broken to fit. */
+export function wrapLines(
+  text: string,
+  width: number,
+  measureText: Measure,
+): { lines: string[]; broken: boolean } {
+  let broken = false;
   // A line is often measured twice (as a candidate, then as the line): measure it once.
   const widths = new Map<string, number>();
   const measure: Measure = (t) => {
@@ -79,7 +113,7 @@ export function wrapText(text: string, width: number, measureText: Measure): str
   const lines: string[] = [];
   for (const paragraph of text.split('\n')) {
     // Word segments include the spaces between words; a line never starts with one.
-    const segments = Array.from(words.segment(paragraph), (s) => s.segment);
+    const segments = breakablePieces(paragraph);
     let line = '';
     let i = 0;
     while (i < segments.length) {
@@ -97,11 +131,12 @@ export function wrapText(text: string, width: number, measureText: Measure): str
       }
       if (line && measure(line.trimEnd()) > width) {
         const pieces = splitLongWord(line.trimEnd(), width, measure);
+        broken = true;
         lines.push(...pieces.slice(0, -1));
         line = pieces.at(-1) ?? '';
       }
     }
     lines.push(line.trimEnd());
   }
-  return lines;
+  return { lines, broken };
 }

@@ -112,7 +112,7 @@ describe('stopping the service after real use', () => {
         platform: 'bluesky',
         body: 'Ship faster',
         brand_id: brand.id,
-        template: 'headline-bold',
+        template: 'launch-big-type',
         layout: { canvas: { aspect: 'portrait' } },
       }),
     });

@@ -117,7 +117,7 @@ export function taskList(deps: {
     ...(storage ? { [TASK.cleanupUploads]: cleanupUploads({ pool: deps.pool, storage }) } : {}),
     ...(storage && renderer && images && video
       ? {
-          [TASK.renderDesign]: renderDesign({ pool: deps.pool, storage, renderer, images }),
+          [TASK.renderDesign]: renderDesign({ pool: deps.pool, storage, renderer, images, tools }),
           [TASK.exportVideo]: exportVideoTask(video),
           [TASK.previewVideo]: previewVideoTask(video),
         }

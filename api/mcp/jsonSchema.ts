@@ -124,7 +124,9 @@ function summarise(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(summarise);
   if (!node || typeof node !== 'object') return node;
   const summary = (node as Json)[SUMMARY];
-  if (typeof summary === 'string') return { type: 'object', description: summary };
+  // The summary keeps the node's own type (an object, or an array of them).
+  if (typeof summary === 'string')
+    return { type: (node as Json).type === 'array' ? 'array' : 'object', description: summary };
   return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, summarise(v)]));
 }
 

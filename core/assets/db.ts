@@ -371,15 +371,16 @@ export async function insertAsset(
   return rows[0]!;
 }
 
-/** Where the bytes of the account's stored images among `ids` are (a render's photos). */
-export async function imageStorageKeys(
+/** Where the bytes of the account's stored images and videos among `ids` are (a render's photos and frames). */
+export async function visualStorageKeys(
   db: Queryable,
   accountId: string,
   ids: string[],
-): Promise<{ id: string; storage_key: string }[]> {
-  const { rows } = await db.query<{ id: string; storage_key: string }>(
-    `select id::text, storage_key from assets
-     where account_id = $1 and kind = 'image' and id = any($2::bigint[]) and storage_key is not null`,
+): Promise<{ id: string; kind: 'image' | 'video'; storage_key: string }[]> {
+  const { rows } = await db.query<{ id: string; kind: 'image' | 'video'; storage_key: string }>(
+    `select id::text, kind, storage_key from assets
+     where account_id = $1 and kind in ('image', 'video') and id = any($2::bigint[])
+       and storage_key is not null`,
     [accountId, ids],
   );
   return rows;

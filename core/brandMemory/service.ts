@@ -19,6 +19,7 @@ import {
   type MemorySection,
   type MemoryState,
   type PatchOp,
+  Visual,
 } from './schema.ts';
 
 export type MemoryCaller = Pick<Principal, 'accountId' | 'selectedBrandId' | 'credential'>;
@@ -185,6 +186,13 @@ export async function voiceOf(db: Queryable, accountId: string, brandId: string)
     examples: (doc.examples ?? []).slice(0, 5).map((e) => e.text),
     platforms: doc.platforms ?? [],
   };
+}
+
+/** The brand's visual kit (colours with roles, fonts, logo) as templates use it. */
+export async function brandKitOf(db: Queryable, accountId: string, brandId: string) {
+  const doc = (await memoryOf(db, accountId, brandId)).doc as Record<string, unknown>;
+  const visual = Visual.safeParse(doc.visual ?? {});
+  return visual.success ? visual.data : {};
 }
 
 /** Whether a person stated `section` (confidence 1, and something is there). */

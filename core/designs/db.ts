@@ -4,6 +4,7 @@
 import { designPageIds } from '../assets/db.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { Layout } from './layout.ts';
+import type { RenderWarning } from './schema.ts';
 
 export type DesignRow = {
   id: string;
@@ -14,6 +15,8 @@ export type DesignRow = {
   layout_version: number;
   rendered_version: number | null;
   render_error: string | null;
+  /** What the render of rendered_version could not show (text that did not fit). */
+  render_warnings: RenderWarning[];
 };
 
 export async function insertDesign(
@@ -75,8 +78,9 @@ export async function copyDesign(db: Queryable, designId: string): Promise<Desig
 export async function frozenCopy(db: Queryable, designId: string): Promise<DesignRow> {
   const { rows } = await db.query<DesignRow>(
     `insert into designs (account_id, brand_id, template, layout, layout_version,
-                          rendered_version, render_error)
-     select account_id, brand_id, template, layout, layout_version, rendered_version, render_error
+                          rendered_version, render_error, render_warnings)
+     select account_id, brand_id, template, layout, layout_version, rendered_version, render_error,
+            render_warnings
      from designs where id = $1
      returning *`,
     [designId],
@@ -114,24 +118,30 @@ export async function designById(db: Queryable, designId: string): Promise<Desig
 export async function renderStatus(
   db: Queryable,
   designId: string,
-): Promise<{ rendered_version: number | null; render_error: string | null } | undefined> {
-  const { rows } = await db.query<{ rendered_version: number | null; render_error: string | null }>(
-    'select rendered_version, render_error from designs where id = $1',
-    [designId],
-  );
+): Promise<Pick<DesignRow, 'rendered_version' | 'render_error' | 'render_warnings'> | undefined> {
+  const { rows } = await db.query<
+    Pick<DesignRow, 'rendered_version' | 'render_error' | 'render_warnings'>
+  >('select rendered_version, render_error, render_warnings from designs where id = $1', [
+    designId,
+  ]);
   return rows[0];
 }
 
-/** Records a render of `version` as done; false when the layout has moved on since. */
+/**
+ * Records a render of `version` as done, with what it could not show; false when the layout
+ * has moved on since.
+ */
 export async function markRendered(
   db: Queryable,
   designId: string,
   version: number,
+  warnings: RenderWarning[],
 ): Promise<boolean> {
   const { rowCount } = await db.query(
-    `update designs set rendered_version = $2, render_error = null, updated_at = now()
+    `update designs set rendered_version = $2, render_error = null, render_warnings = $3,
+       updated_at = now()
      where id = $1 and layout_version = $2`,
-    [designId, version],
+    [designId, version, JSON.stringify(warnings)],
   );
   return (rowCount ?? 0) > 0;
 }

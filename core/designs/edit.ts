@@ -33,14 +33,16 @@ import type { Layout } from './layout.ts';
 import type { DesignEditInput, DesignRef, DesignState, EditLayersInput } from './schema.ts';
 import {
   checkedLayout,
+  copySlots,
+  currentSlots,
   type DesignCaller,
   type DesignDeps,
   designFit,
   designState,
-  filledTemplate,
   renderAndWait,
-  slotsFrom,
+  templateFill,
   templateFor,
+  templateLayout,
 } from './service.ts';
 import { applyVideoLayerOps, checkedVideoLayout } from './videoDesigns.ts';
 import { isVideoLayout, type VideoLayout } from './videoLayout.ts';
@@ -201,14 +203,30 @@ export async function editDesign(
         ]);
         return { layout: layout as unknown as Layout, template: design.template };
       }
+      if (input.slots !== undefined && (!template || hasLayers))
+        throw invalid(
+          [...loc, 'slots'],
+          'slots fill a template: give template (and no layout layers) with them',
+        );
       if (!input.layout && !template) return undefined;
+      // A re-lay keeps the design's content: the request's slots first, then what the
+      // design's slots hold now, then the post's copy.
       const given =
         template && !hasLayers
-          ? filledTemplate(
+          ? await templateLayout(
+              db,
+              caller.accountId,
+              design.brand_id,
               template,
               input.layout?.canvas.aspect ?? design.layout.canvas.aspect,
-              post ? slotsFrom(post.body) : {},
-              [...loc, 'template'],
+              templateFill(
+                template,
+                input.slots,
+                [...loc, 'slots'],
+                currentSlots(design),
+                ...(post ? [copySlots(post.body, [...loc, 'template'])] : []),
+              ),
+              [...loc, 'slots'],
             )
           : (input.layout as Layout);
       const layout = await checkedLayout(db, caller.accountId, given, [...loc, 'layout']);

@@ -52,9 +52,26 @@ export type WantedAsset = {
   id: string;
   kind: 'image' | 'video' | 'audio';
   loc: Loc;
-  /** A clip's trim_start_s: it must fall inside the clip. */
+  /** A clip's trim_start_s, or the second of a video's frame (frame_s): inside the video. */
   trimS?: number;
+  /** The field trimS was given as (default trim_start_s). */
+  trimField?: string;
 };
+
+/** The asset an image layer shows: an image, or a video when it shows a frame (frame_s). */
+export const imageLayerAsset = (
+  layer: { asset_id: string; frame_s?: number | undefined },
+  at: Loc,
+): WantedAsset =>
+  layer.frame_s === undefined
+    ? { id: layer.asset_id, kind: 'image', loc: [...at, 'asset_id'] }
+    : {
+        id: layer.asset_id,
+        kind: 'video',
+        loc: [...at, 'asset_id'],
+        trimS: layer.frame_s,
+        trimField: 'frame_s',
+      };
 
 const article = (kind: string) => (kind === 'video' ? 'a' : 'an');
 
@@ -85,13 +102,15 @@ export async function assetIssues(
           : `no ${w.kind} asset ${w.id} of yours (list_assets with kind=${w.kind} lists them)`,
         type: 'not_found',
       });
-    // A clip cut past its end would show nothing at all.
-    else if (w.trimS !== undefined && asset.duration_s !== null && w.trimS >= asset.duration_s)
+    // A clip cut past its end, or a frame after it, would show nothing at all.
+    else if (w.trimS !== undefined && asset.duration_s !== null && w.trimS >= asset.duration_s) {
+      const field = w.trimField ?? 'trim_start_s';
       issues.push({
-        loc: [...w.loc.slice(0, -1), 'trim_start_s'],
-        msg: `the clip is ${asset.duration_s} s long; trim_start_s must be less than that`,
+        loc: [...w.loc.slice(0, -1), field],
+        msg: `the ${w.trimField ? 'video' : 'clip'} is ${asset.duration_s} s long; ${field} must be less than that`,
         type: 'too_big',
       });
+    }
   }
   return issues;
 }

@@ -58,13 +58,15 @@ const frame = {
     .default(0)
     .describe('Degrees, clockwise, around the frame centre.'),
   opacity: z.number().min(0).max(1).default(1),
+  /** The template slot the layer fills or decorates (a re-lay carries its content over). */
+  slot: z.string().max(32).optional(),
 };
 
 export const TextLayer = z
   .object({
     kind: z.literal('text'),
     ...frame,
-    h: Size.optional().describe('Frame height; text below it is cut. Omitted: no cut.'),
+    h: Size.optional().describe('Frame height; holds whole lines. Omitted: no limit.'),
     text: z
       .string()
       .max(
@@ -82,11 +84,13 @@ export const TextLayer = z
     color: Hex.default('#111111'),
     align: z.enum(['left', 'center', 'right']).default('left'),
     line_height: z.number().min(0.8).max(3).default(1.2).describe('Line spacing, times the size.'),
-    slot: z
-      .string()
-      .max(32)
-      .optional()
-      .describe('Template slot this text fills (headline, body, ...).'),
+    fit: z
+      .enum(['shrink', 'clip', 'ellipsis'])
+      .default('clip')
+      .describe('Text taller than h: shrink to min_size, clip, or end in "…" (ellipsis).'),
+    min_size: z.number().min(4).max(400).optional(),
+    valign: z.enum(['top', 'middle', 'bottom']).default('top'),
+    caps: z.boolean().optional().describe('Shown in capitals.'),
   })
   .strict();
 
@@ -107,6 +111,19 @@ export const ImageLayer = z
       .strict()
       .optional()
       .describe('Part of the source to use, as fractions of its width and height.'),
+    focus: z
+      .union([
+        z.literal('auto'),
+        z.object({ x: z.number().min(0).max(1), y: z.number().min(0).max(1) }).strict(),
+      ])
+      .optional()
+      .describe('cover: the point kept in view (fractions); "auto" finds it.'),
+    frame_s: z
+      .number()
+      .min(0)
+      .max(86_400)
+      .optional()
+      .describe('asset_id is a video: its frame at this second.'),
   })
   .strict();
 

@@ -14,16 +14,18 @@ import { CreatePostInput, PostReceipt } from '../posts/schema.ts';
 import { brandFor, toPost } from '../posts/service.ts';
 import { insertDesign, lockDesign, renderedPages } from './db.ts';
 import { Layout } from './layout.ts';
+import { RenderWarnings, SlotsInput } from './schema.ts';
 import {
   checkedLayout,
+  copySlots,
   type DesignCaller,
   type DesignDeps,
   designFit,
-  filledTemplate,
   pagePaths,
   renderAndWait,
-  slotsFrom,
+  templateFill,
   templateFor,
+  templateLayout,
 } from './service.ts';
 
 /** Points a post at a design and attaches the design's rendered pages, in order. */
@@ -37,6 +39,7 @@ export const NativePostInput = CreatePostInput.extend({
     'A native Canvas layout: the post becomes an image draft. Without layers or pages, the template fills it.',
   ),
   template: z.string().max(64).optional().describe('Template to start from (default blank).'),
+  slots: SlotsInput.optional(),
   design_id: IdInput.optional().describe(
     'Link the post to an existing design of the brand (excludes layout, template, asset_ids).',
   ),
@@ -48,6 +51,7 @@ export const NativePostReceipt = PostReceipt.extend({
   layout_version: z.number(),
   media_paths: z.array(z.string()).describe('Served addresses of the rendered pages.'),
   render_error: z.string().nullable().describe('Why rendering failed or did not finish in time.'),
+  render_warnings: RenderWarnings,
 });
 export type NativePostReceipt = z.infer<typeof NativePostReceipt>;
 
@@ -60,7 +64,7 @@ function refusals(input: NativePostInput): ValidationIssue[] {
   const refuse = (field: string, msg: string) =>
     issues.push({ loc: ['body', field], msg, type: 'native_layout' });
   if (input.design_id !== undefined) {
-    for (const f of ['layout', 'template', 'asset_ids'] as const)
+    for (const f of ['layout', 'template', 'slots', 'asset_ids'] as const)
       if (input[f] !== undefined) refuse(f, 'must be omitted with design_id');
   } else {
     for (const f of ['asset_ids', 'schedule_at'] as const)
@@ -89,8 +93,10 @@ export async function createNativePost(
   caller: DesignCaller,
   input: NativePostInput,
 ): Promise<NativePostReceipt> {
-  const { post, design, pageIds, error } = await renderAndWait(deps, caller.accountId, () =>
-    storeNativePost(deps, caller, input),
+  const { post, design, pageIds, error, warnings } = await renderAndWait(
+    deps,
+    caller.accountId,
+    () => storeNativePost(deps, caller, input),
   );
   return {
     ...toPost({ ...post, asset_ids: pageIds }),
@@ -98,6 +104,7 @@ export async function createNativePost(
     layout_version: design.layout_version,
     media_paths: pagePaths(deps, pageIds),
     render_error: error,
+    render_warnings: warnings,
   };
 }
 
@@ -147,10 +154,25 @@ async function storeNativePost(
   } else {
     const template = templateFor(caller, input.template, ['body', 'template']);
     const given = input.layout;
-    const base =
-      given?.layers === undefined && given?.pages === undefined
-        ? filledTemplate(template, given?.canvas.aspect, slotsFrom(input.body), ['body', 'body'])
-        : given;
+    const fromTemplate = given?.layers === undefined && given?.pages === undefined;
+    if (!fromTemplate && input.slots !== undefined)
+      throw invalid(['body', 'slots'], 'slots fill a template: omit layout.layers, or omit slots');
+    const base = fromTemplate
+      ? await templateLayout(
+          deps.pool,
+          caller.accountId,
+          brandId,
+          template,
+          given?.canvas.aspect,
+          templateFill(
+            template,
+            input.slots,
+            ['body', 'slots'],
+            copySlots(input.body, ['body', 'body']),
+          ),
+          ['body', 'slots'],
+        )
+      : given;
     const layout = await checkedLayout(deps.pool, caller.accountId, base, ['body', 'layout']);
     const kind = assertCopyFits(input, layout);
     created = await withTransaction(deps.pool, async (tx) => {

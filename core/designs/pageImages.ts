@@ -13,8 +13,8 @@ import type { Readable } from 'node:stream';
 import sharp from 'sharp';
 import type { ImageFile } from '../../render/canvas.ts';
 import { RenderTimedOut } from '../../render/renderPool.ts';
-import { imageStorageKeys } from '../assets/db.ts';
-import { MAX_IMAGE_PIXELS } from '../assets/schema.ts';
+import { visualStorageKeys } from '../assets/db.ts';
+import { MAX_CHUNKED_BYTES, MAX_IMAGE_PIXELS } from '../assets/schema.ts';
 import { spoolToTemp } from '../assets/spool.ts';
 import type { Pool } from '../db/pool.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -49,9 +49,10 @@ function drawScale(l: ImageLayer, source: Size): number {
 export function drawnSizes(layers: Layer[], sources: ReadonlyMap<string, Size>): Map<string, Size> {
   const scales = new Map<string, number>();
   for (const l of layers) {
-    const source = l.kind === 'image' && l.opacity > 0 ? sources.get(l.asset_id) : undefined;
+    const source = l.kind === 'image' && l.opacity > 0 ? sources.get(imageKey(l)) : undefined;
     if (l.kind !== 'image' || !source) continue;
-    scales.set(l.asset_id, Math.max(scales.get(l.asset_id) ?? 0, drawScale(l, source)));
+    const key = imageKey(l);
+    scales.set(key, Math.max(scales.get(key) ?? 0, drawScale(l, source)));
   }
   const sizes = new Map<string, Size>();
   let total = 0;
@@ -214,16 +215,61 @@ async function orientedSize(file: string): Promise<Size> {
   return meta.autoOrient ?? { width: meta.width, height: meta.height };
 }
 
-/** The storage keys of a design's images that its account owns, by asset id. */
+/**
+ * The key an image layer's pixels go by: its asset, or for a video's frame the asset and the
+ * second (the images a page is handed, and the cache, are keyed by it).
+ */
+export const imageKey = (l: Pick<ImageLayer, 'asset_id' | 'frame_s'>) =>
+  l.frame_s === undefined ? l.asset_id : `${l.asset_id}@${l.frame_s}`;
+
+const frameSecondOf = (key: string) => {
+  const at = key.indexOf('@');
+  return at < 0 ? undefined : Number(key.slice(at + 1));
+};
+
+/** An image key as a refusal names it: the image asset, or the video asset and second. */
+function sourceName(key: string) {
+  const second = frameSecondOf(key);
+  return second === undefined
+    ? `image asset ${key}`
+    : `video asset ${key.slice(0, key.indexOf('@'))} at ${second} s`;
+}
+
+/**
+ * The storage keys of the images the layers draw that their account owns, by image key: an
+ * image asset, or a video asset where a layer shows one of its frames.
+ */
 export async function ownedImages(
   pool: Pool,
   accountId: string,
-  ids: string[],
+  layers: Layer[],
 ): Promise<Map<string, string>> {
-  if (!ids.length) return new Map();
-  const rows = await imageStorageKeys(pool, accountId, ids);
-  return new Map(rows.map((r) => [r.id, r.storage_key]));
+  const images = layers.filter((l) => l.kind === 'image');
+  if (!images.length) return new Map();
+  const rows = await visualStorageKeys(
+    pool,
+    accountId,
+    images.map((l) => l.asset_id),
+  );
+  const owned = new Map<string, string>();
+  for (const l of images) {
+    const row = rows.find((r) => r.id === l.asset_id);
+    if (row?.kind === (l.frame_s === undefined ? 'image' : 'video'))
+      owned.set(imageKey(l), row.storage_key);
+  }
+  return owned;
 }
+
+/**
+ * Extracts a video's frame at `atS` into `out` (a PNG) within `timeoutMs`, e.g. with ffmpeg
+ * (core/media/frame.ts).
+ */
+export type FrameGrabber = (
+  video: string,
+  atS: number,
+  out: string,
+  timeoutMs: number,
+) => Promise<void>;
 
 /** The time one page may take, reading and scaling its images and drawing them together. */
 export type PageDeadline = {
@@ -252,7 +298,12 @@ export function pageDeadline(timeoutMs: number): PageDeadline {
  * runs out first: a storage read that stalls (an S3 endpoint that stops answering) must not
  * hold a render slot forever.
  */
-async function readWithin(storage: Storage, key: string, deadline: PageDeadline) {
+async function readWithin(
+  storage: Storage,
+  key: string,
+  deadline: PageDeadline,
+  maxBytes = IMAGE_FILE_BYTES,
+) {
   deadline.check();
   const signal = AbortSignal.timeout(deadline.left());
   const timedOut = () => new RenderTimedOut(deadline.timeoutMs);
@@ -276,7 +327,7 @@ async function readWithin(storage: Storage, key: string, deadline: PageDeadline)
   const stall = () => stream.destroy(timedOut());
   signal.addEventListener('abort', stall, { once: true });
   try {
-    return (await spoolToTemp(stream, IMAGE_FILE_BYTES, 'too large')).file;
+    return (await spoolToTemp(stream, maxBytes, 'too large')).file;
   } finally {
     signal.removeEventListener('abort', stall);
   }
@@ -296,15 +347,39 @@ export async function withPageImages<T>(
   layers: Layer[],
   deadline: PageDeadline,
   use: (images: Map<string, ImageFile & Size>) => Promise<T>,
+  grabFrame?: FrameGrabber,
 ): Promise<T> {
-  const ids = new Set(layers.flatMap((l) => (l.kind === 'image' ? [l.asset_id] : [])));
+  const ids = new Set(layers.flatMap((l) => (l.kind === 'image' ? [imageKey(l)] : [])));
   // Each image read is copied to a local file, read by sharp off the event loop (a stream
   // given to sharp is gathered into one buffer on it), and removed when the page is loaded.
   const files = new Map<string, string>();
+  // A video a page shows frames of is read once for all of them, and let go with the page.
+  const videos = new Map<string, Promise<string>>();
+  const frameOf = async (storageKey: string, second: number) => {
+    if (!grabFrame) throw new Error('video frames cannot be drawn here');
+    let video = videos.get(storageKey);
+    if (!video) {
+      video = readWithin(storage, storageKey, deadline, MAX_CHUNKED_BYTES);
+      videos.set(storageKey, video);
+    }
+    const file = `${await video}-${second}.png`;
+    deadline.check();
+    try {
+      await grabFrame(await video, second, file, deadline.left());
+    } catch (err) {
+      await rm(file, { force: true });
+      throw err;
+    }
+    return file;
+  };
   const fileOf = async (id: string, storageKey: string) => {
     let file = files.get(id);
     if (!file) {
-      file = await readWithin(storage, storageKey, deadline);
+      const second = frameSecondOf(id);
+      file =
+        second === undefined
+          ? await readWithin(storage, storageKey, deadline)
+          : await frameOf(storageKey, second);
       files.set(id, file);
     }
     return file;
@@ -312,10 +387,15 @@ export async function withPageImages<T>(
   const clearFiles = async () => {
     for (const file of files.values()) await rm(file, { force: true });
     files.clear();
+    for (const video of videos.values()) {
+      const file = await video.catch(() => undefined);
+      if (file) await rm(file, { force: true });
+    }
+    videos.clear();
   };
   const unreadable = (id: string, what: string) => (err: Error) => {
     if (err instanceof RenderTimedOut) throw err;
-    throw new Error(`image asset ${id} cannot be ${what}: ${err.message}`);
+    throw new Error(`${sourceName(id)} cannot be ${what}: ${err.message}`);
   };
   try {
     const sources = new Map<string, Size>();
@@ -343,7 +423,7 @@ export async function withPageImages<T>(
           const out = await cache.newFile();
           const scaled = await scaledImage(file, size, out).catch(async (err: Error) => {
             await rm(out, { force: true });
-            throw new Error(`image asset ${id} cannot be drawn: ${err.message}`);
+            throw new Error(`${sourceName(id)} cannot be drawn: ${err.message}`);
           });
           entry = await cache.keep(key, scaled, out);
         }
@@ -359,4 +439,68 @@ export async function withPageImages<T>(
   } finally {
     await clearFiles();
   }
+}
+
+/** The focal points found, by scaled file and frame shape: a design re-renders with the same photo. */
+const focusFound = new Map<string, { x: number; y: number }>();
+const FOCUS_KEPT = 2_000;
+
+/**
+ * Where sharp's attention strategy (the most salient part: skin, saturation, edges) finds the
+ * subject of an image for a frame of `frame`'s shape, as fractions of the image. It reads the
+ * scaled copy the page draws (at most PAGE_IMAGE_PIXELS) and judges it shrunk to 400 pixels
+ * across, one sharp operation at a time like every other of a render's.
+ */
+export async function attentionFocus(
+  image: ImageFile & Size,
+  frame: { w: number; h: number },
+): Promise<{ x: number; y: number }> {
+  const key = `${image.file}:${(frame.w / frame.h).toFixed(3)}`;
+  const known = focusFound.get(key);
+  if (known) return known;
+  const k = 400 / Math.max(frame.w, frame.h);
+  const [w, h] = [Math.max(1, Math.round(frame.w * k)), Math.max(1, Math.round(frame.h * k))];
+  const { info } = await oneAtATime(() =>
+    sharp(image.file)
+      .resize(w, h, { fit: 'cover', position: sharp.strategy.attention })
+      .toBuffer({ resolveWithObject: true }),
+  );
+  // The point is in the image scaled to cover the frame, before the crop.
+  const scale = Math.max(w / image.width, h / image.height);
+  const at = {
+    x: Math.min(
+      1,
+      Math.max(0, (info.attentionX ?? (image.width * scale) / 2) / (image.width * scale)),
+    ),
+    y: Math.min(
+      1,
+      Math.max(0, (info.attentionY ?? (image.height * scale) / 2) / (image.height * scale)),
+    ),
+  };
+  if (focusFound.size >= FOCUS_KEPT) focusFound.clear();
+  focusFound.set(key, at);
+  return at;
+}
+
+/**
+ * The page's layers as the renderer draws them: every image named by its image key, and
+ * every focus "auto" replaced by the point attention finds.
+ */
+export async function withFocusFound(
+  layers: Layer[],
+  images: ReadonlyMap<string, ImageFile & Size>,
+): Promise<Layer[]> {
+  const resolved: Layer[] = [];
+  for (const l of layers) {
+    const image = l.kind === 'image' ? images.get(imageKey(l)) : undefined;
+    if (l.kind !== 'image' || !image) {
+      resolved.push(l);
+      continue;
+    }
+    // The renderer finds a frame's pixels by its image key.
+    const drawn = { ...l, asset_id: imageKey(l) };
+    if (l.focus !== 'auto' || l.fit !== 'cover' || l.crop) resolved.push(drawn);
+    else resolved.push({ ...drawn, focus: await attentionFocus(image, l) });
+  }
+  return resolved;
 }

@@ -5,18 +5,28 @@
 // version that is no longer current does nothing: a newer job renders the newer layout.
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { ImageFile, RenderedPng } from '../../render/canvas.ts';
+import type { RenderWarning as DrawnWarning, ImageFile, RenderedPng } from '../../render/canvas.ts';
 import { RenderOutOfMemory, type RenderPool, RenderTimedOut } from '../../render/renderPool.ts';
 import { fileDesignPages } from '../assets/pages.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { DomainError } from '../errors.ts';
 import type { RenderDesignPayload as RenderJob } from '../jobs/tasks.ts';
+import { frameGrabber } from '../media/frame.ts';
+import type { MediaTools } from '../media/tools.ts';
 import { attachToUnpublishedPostsOf, detachFromUnpublishedPostsOf } from '../posts/db.ts';
 import { deleteQuietly, type Storage } from '../storage/storage.ts';
 import { designById, markRendered, recordRenderError } from './db.ts';
 import { ASPECTS, type Page, pagesOf } from './layout.ts';
-import { ownedImages, type PageImageCache, pageDeadline, withPageImages } from './pageImages.ts';
+import {
+  ownedImages,
+  type PageImageCache,
+  pageDeadline,
+  type Size,
+  withFocusFound,
+  withPageImages,
+} from './pageImages.ts';
 import { RENDERED_CHANNEL } from './renderWaits.ts';
+import type { RenderWarning } from './schema.ts';
 
 const notify = (db: Pick<Pool, 'query'>, job: RenderJob) =>
   db.query('select pg_notify($1, $2)', [
@@ -57,12 +67,30 @@ function whyNot(err: unknown, page: number, pages: number): Error {
   return err as Error;
 }
 
+/** The warnings a render keeps: a layout of 3,200 overflowing layers says so 50 times. */
+const MAX_WARNINGS = 50;
+
+/** A page's warning as the design answers it (`page` 0-based), with what to do about it. */
+function pageWarning(w: DrawnWarning, page: number, drawn: Page): RenderWarning {
+  const layer = drawn.layers.find((l) => l.cid === w.cid);
+  const name = layer?.slot ? `the ${layer.slot} text` : `text layer ${w.cid}`;
+  const shrink = layer?.kind === 'text' && layer.fit === 'shrink';
+  return {
+    code: w.code,
+    cid: w.cid,
+    page,
+    message: `${name} does not fit its frame${shrink ? ' even at its min_size' : ''}: lines that did not fit were left out. Shorten it, enlarge its frame${shrink ? ', or lower its min_size' : ', or set fit to "shrink"'}.`,
+  };
+}
+
 export type RenderDeps = {
   pool: Pool;
   storage: Storage;
   renderer: RenderPool;
   /** The scaled images of earlier pages; made and closed with `renderer`. */
   images: PageImageCache;
+  /** ffmpeg, for image layers that show a video's frame (`frame_s`); without it, refused. */
+  tools?: MediaTools;
 };
 
 /**
@@ -77,15 +105,24 @@ export async function drawPage(
   canvas: { width: number; height: number; bg: string; cut?: boolean },
 ): Promise<RenderedPng> {
   const deadline = pageDeadline(deps.renderer.timeoutMs);
-  const draw = async (images: Map<string, ImageFile>) => {
-    const input = { ...canvas, layers: page.layers, images };
+  const draw = async (images: Map<string, ImageFile & Size>) => {
+    const layers = await withFocusFound(page.layers, images);
+    const input = { ...canvas, layers, images };
     const drawn = await deps.renderer.render(input, { timeoutMs: deadline.left() }).catch((err) => {
       // Named by the page's whole limit, not by what was left of it.
       throw err instanceof RenderTimedOut ? new RenderTimedOut(deadline.timeoutMs) : err;
     });
-    return { png: drawn.png, box: drawn.box };
+    return { png: drawn.png, box: drawn.box, warnings: drawn.warnings };
   };
-  return withPageImages(deps.images, deps.storage, owned, page.layers, deadline, draw);
+  return withPageImages(
+    deps.images,
+    deps.storage,
+    owned,
+    page.layers,
+    deadline,
+    draw,
+    deps.tools && frameGrabber(deps.tools),
+  );
 }
 
 export async function renderDesignJob(deps: RenderDeps, job: RenderJob) {
@@ -95,20 +132,23 @@ export async function renderDesignJob(deps: RenderDeps, job: RenderJob) {
 
   const size = ASPECTS[design.layout.canvas.aspect];
   const stored: { key: string; bytes: number }[] = [];
+  const warnings: RenderWarning[] = [];
   try {
     const pages = pagesOf(design.layout);
     const owned = await ownedImages(
       pool,
       design.account_id,
-      pages.flatMap((p) => p.layers.flatMap((l) => (l.kind === 'image' ? [l.asset_id] : []))),
+      pages.flatMap((p) => p.layers),
     );
     for (const [n, page] of pages.entries()) {
-      const { png } = await drawPage(deps, owned, page, {
+      const { png, warnings: drawn } = await drawPage(deps, owned, page, {
         ...size,
         bg: page.bg ?? design.layout.canvas.bg,
       }).catch((err) => {
         throw whyNot(err, n, pages.length);
       });
+      for (const w of drawn)
+        if (warnings.length < MAX_WARNINGS) warnings.push(pageWarning(w, n, page));
       const key = `renders/${design.account_id}/${randomUUID()}.png`;
       await storage.put(key, Readable.from([png]));
       stored.push({ key, bytes: png.length });
@@ -119,7 +159,7 @@ export async function renderDesignJob(deps: RenderDeps, job: RenderJob) {
   }
 
   const replaced = await withTransaction(pool, async (tx) => {
-    if (!(await markRendered(tx, job.design_id, job.layout_version))) return undefined;
+    if (!(await markRendered(tx, job.design_id, job.layout_version, warnings))) return undefined;
     // The design's posts that are not published (or being published) show the new pages:
     // detached first, so the old pages any other post still shows are kept, not deleted.
     await detachFromUnpublishedPostsOf(tx, job.design_id);

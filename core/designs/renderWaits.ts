@@ -6,6 +6,7 @@ import { createNotifications, type Notifications } from '../db/notifications.ts'
 import type { Pool } from '../db/pool.ts';
 import { DomainError } from '../errors.ts';
 import { renderStatus } from './db.ts';
+import type { RenderWarning } from './schema.ts';
 
 export const RENDERED_CHANNEL = 'design_rendered';
 
@@ -51,7 +52,12 @@ export async function withRenderSlot<T>(
   }
 }
 
-export type RenderOutcome = { rendered: boolean; error: string | null };
+export type RenderOutcome = {
+  rendered: boolean;
+  error: string | null;
+  /** What the render could not show (text that did not fit), when it rendered. */
+  warnings: RenderWarning[];
+};
 
 /** Waits until the design's `version` rendered or failed, or the time is up. */
 export async function waitForRender(
@@ -83,10 +89,12 @@ export async function waitForRender(
       row = await state();
       if (timedOut) break;
     }
-    if (!row) return { rendered: false, error: 'The design no longer exists.' };
-    if (row.rendered_version === version) return { rendered: true, error: null };
+    if (!row) return { rendered: false, error: 'The design no longer exists.', warnings: [] };
+    if (row.rendered_version === version)
+      return { rendered: true, error: null, warnings: row.render_warnings };
     return {
       rendered: false,
+      warnings: [],
       error:
         row.render_error ??
         `Rendering did not finish within ${timeoutMs / 1000} s; it goes on, retry PATCH /v1/posts/{id}/design later.`,

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { IdInput } from '../ids.ts';
 import { MAX_PREVIEW_TIMES } from '../jobs/tasks.ts';
-import { ASPECT_NAMES, Layout } from './layout.ts';
+import { ASPECT_NAMES, Layout, MAX_TEXT_PER_LAYER } from './layout.ts';
 import { MAX_VIDEO_SECONDS, VideoLayout } from './videoLayout.ts';
 
 const TemplateName = z.string().min(1).max(64).describe('A template name (list_design_templates).');
@@ -19,6 +19,44 @@ const OnlyThisPost = z
     'true: when the design is shared, this post first gets its own copy and only it changes.',
   );
 
+/** Content for a template's named slots (list_design_templates lists each template's). */
+export const SlotsInput = z
+  .record(
+    z.string().regex(/^[a-z_]{1,32}$/, 'a slot name such as headline or photo'),
+    z.union([
+      z.string().max(MAX_TEXT_PER_LAYER),
+      z
+        .object({
+          asset_id: IdInput,
+          focus: z
+            .object({ x: z.number().min(0).max(1), y: z.number().min(0).max(1) })
+            .strict()
+            .optional()
+            .describe('Point to keep in view, as fractions. Omitted: found.'),
+          frame_s: z.number().min(0).max(86_400).optional(),
+        })
+        .strict(),
+      z.null(),
+    ]),
+  )
+  .describe(
+    'By slot name (list_design_templates): text, or {asset_id, focus?, frame_s?} for photo and logo; null removes it. Unfilled slots take the post copy (headline, body) or brand logo, or are removed.',
+  );
+export type SlotsInput = z.infer<typeof SlotsInput>;
+
+/** Something a render shows differently from the layout: text that did not fit its frame. */
+export const RenderWarning = z.object({
+  code: z.literal('text_overflow'),
+  cid: z.string().nullable(),
+  page: z.number().int(),
+  message: z.string(),
+});
+export type RenderWarning = z.infer<typeof RenderWarning>;
+
+export const RenderWarnings = z
+  .array(RenderWarning)
+  .describe('Rendered, but this text did not fit its frame.');
+
 /** A whole layout: a Canvas layout, or a video timeline (`canvas.type: "video"`). */
 export const DesignLayout = z
   .union([Layout, VideoLayout])
@@ -32,6 +70,7 @@ export const DesignEditInput = z
     template: TemplateName.optional().describe(
       'Re-lay the design from this template (slots filled from the post copy), unless layout has layers.',
     ),
+    slots: SlotsInput.optional(),
     layout: DesignLayout.optional(),
     layout_version: LayoutVersion.optional(),
     only_this_post: OnlyThisPost,
@@ -51,6 +90,7 @@ export const DesignState = z.object({
     .describe('Unpublished posts that show this design (they all changed).'),
   media_paths: z.array(z.string()).describe('Served addresses of the rendered pages.'),
   render_error: z.string().nullable().describe('Why rendering failed or did not finish in time.'),
+  render_warnings: RenderWarnings,
 });
 export type DesignState = z.infer<typeof DesignState>;
 
@@ -79,7 +119,12 @@ export const CreateDesignInput = z
       .optional()
       .describe("Aspect: square, portrait, story or landscape. Omitted: the template's own."),
     template: TemplateName.optional().describe('Template to start from (default blank).'),
-    headline: z.string().max(300).optional().describe("Text for the template's headline slot."),
+    headline: z
+      .string()
+      .max(300)
+      .optional()
+      .describe("Text for the template's headline slot (shorthand for slots.headline)."),
+    slots: SlotsInput.optional(),
   })
   .strict();
 export type CreateDesignInput = z.infer<typeof CreateDesignInput>;

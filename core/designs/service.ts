@@ -5,6 +5,7 @@
 import { planAtLeast } from '../accounts/plans.ts';
 import { assetContentUrl } from '../assets/service.ts';
 import type { Principal } from '../auth/principal.ts';
+import { brandKitOf } from '../brandMemory/service.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
 import {
   conflict,
@@ -18,12 +19,20 @@ import { isId } from '../ids.ts';
 import type { Platform } from '../platforms/capabilities.ts';
 import { designIdOfPost, unpublishedPostsOf } from '../posts/db.ts';
 import { inferKind, platformFitIssues } from '../posts/platformFit.ts';
+import { closestMatch } from '../validation.ts';
 import { type DesignRow, findDesign, renderedPages } from './db.ts';
-import { assetIssues, type PlacedLayer, textIssues, type WantedAsset } from './layerChecks.ts';
+import {
+  assetIssues,
+  imageLayerAsset,
+  type PlacedLayer,
+  textIssues,
+  type WantedAsset,
+} from './layerChecks.ts';
 import { type Aspect, assignCids, Layout, MAX_TEXT_PER_LAYER, pagesOf } from './layout.ts';
 import { type RenderWaits, waitForRender, withRenderSlot } from './renderWaits.ts';
-import type { DesignRef, DesignState } from './schema.ts';
-import { layoutFromTemplate, slotsOf, TEMPLATES, type Template } from './templates.ts';
+import type { DesignRef, DesignState, RenderWarning, SlotsInput } from './schema.ts';
+import { type ImageFill, instantiate, type SlotFill } from './templateKit.ts';
+import { slotsOf, TEMPLATES, type Template } from './templates.ts';
 import { isVideoLayout } from './videoLayout.ts';
 
 /** Who calls a design operation: a post caller plus the plan (premium templates). */
@@ -80,34 +89,146 @@ export function templateFor(
   return template;
 }
 
-/** The post copy fills a template: its first line the headline, the rest the body. */
-export function slotsFrom(body: string) {
-  const [headline = '', ...rest] = body.trim().split('\n');
-  return { headline: headline.trim(), body: rest.join('\n').trim() };
+const sentences = new Intl.Segmenter('en', { granularity: 'sentence' });
+
+/**
+ * The post copy as template slots: the headline its first sentence (of its first line), the
+ * body the rest.
+ */
+export function copySlots(copy: string, loc: Loc): SlotSource {
+  const [first = '', ...lines] = copy.trim().split('\n');
+  const [headline = '', ...rest] = Array.from(sentences.segment(first.trim()), (s) => s.segment);
+  const body = [rest.join('').trim(), ...lines].join('\n').trim();
+  return { values: { headline: headline.trim(), body }, at: () => loc };
 }
 
 const grouped = (n: number) => n.toLocaleString('en-US');
 
+type Loc = (string | number)[];
 /**
- * The template's layout with its slots filled from a post's copy; copy longer than a text
- * layer takes is refused at `loc` (never cut).
+ * Slot contents from somewhere (the design, the post copy), and where a refusal of one
+ * points (the post copy's headline and body both come from its `body`).
  */
-export function filledTemplate(
+export type SlotSource = {
+  values: Record<string, string | ImageFill | null>;
+  at: (slot: string) => Loc;
+};
+
+/**
+ * What fills a template's slots: the request's `slots` (each checked against the template's
+ * slots and their kinds; null removes a slot), then each fallback in turn for the slots still
+ * open (the design's current content on a re-lay, the post's copy). Text longer than a layer
+ * takes is refused where it was given, never cut. `requested` names the image slots the
+ * request filled, whose assets must be the account's (templateLayout).
+ */
+export function templateFill(
   template: Template,
-  aspect: Aspect | undefined,
-  fill: Record<string, string>,
-  loc: (string | number)[],
-): Layout {
-  for (const slot of slotsOf(template)) {
-    const text = fill[slot] ?? '';
-    if (text.length > MAX_TEXT_PER_LAYER)
+  given: SlotsInput | undefined,
+  loc: Loc,
+  ...fallbacks: SlotSource[]
+): SlotFill & { requested: Set<string> } {
+  const slots = slotsOf(template);
+  const names = slots.map((s) => s.name);
+  for (const [name, value] of Object.entries(given ?? {})) {
+    const slot = slots.find((s) => s.name === name);
+    if (!slot) {
+      const match = closestMatch(name, names);
       throw invalid(
-        loc,
-        `the copy's ${slot} (${grouped(text.length)} characters) is longer than a template's text slot takes (at most ${grouped(MAX_TEXT_PER_LAYER)}): shorten it, or give a layout of your own`,
-        'too_long',
+        [...loc, name],
+        `template ${template.name} has no slot "${name}"; ${match ? `did you mean "${match}"? ` : ''}its slots: ${names.join(', ') || 'none'}`,
+      );
+    }
+    if (value !== null && (typeof value === 'string') !== (slot.kind === 'text'))
+      throw invalid(
+        [...loc, name],
+        slot.kind === 'text'
+          ? `"${name}" is a text slot: give a string`
+          : `"${name}" is an image slot: give {"asset_id": "..."}`,
       );
   }
-  return Layout.parse(layoutFromTemplate(template, aspect, fill));
+  const fill = { texts: {}, images: {}, requested: new Set<string>() } as SlotFill & {
+    requested: Set<string>;
+  };
+  const settled = new Set<string>();
+  const request: SlotSource = { values: given ?? {}, at: (slot) => [...loc, slot] };
+  for (const source of [request, ...fallbacks])
+    for (const slot of slots) {
+      const value = source.values[slot.name];
+      if (value === undefined || settled.has(slot.name)) continue;
+      if (value === null) settled.add(slot.name);
+      else if (slot.kind === 'text' && typeof value === 'string' && value.trim()) {
+        if (value.length > MAX_TEXT_PER_LAYER)
+          throw invalid(
+            source.at(slot.name),
+            `the ${slot.name} (${grouped(value.length)} characters) is longer than a template's text slot takes (at most ${grouped(MAX_TEXT_PER_LAYER)}): shorten it, or give a layout of your own`,
+            'too_long',
+          );
+        fill.texts[slot.name] = value;
+        settled.add(slot.name);
+      } else if (slot.kind === 'image' && typeof value === 'object') {
+        fill.images[slot.name] = value;
+        settled.add(slot.name);
+        if (source === request) fill.requested.add(slot.name);
+      }
+    }
+  return fill;
+}
+
+/**
+ * What a design's slots hold now, for a re-lay: the text or image of each layer that fills
+ * one, when the design was laid out from a template of today's catalogue (older designs hold
+ * their templates' sample copy in their slots). The logo is left to the request or the kit.
+ */
+export function currentSlots(design: Pick<DesignRow, 'layout' | 'template'>): SlotSource {
+  const found: SlotSource['values'] = {};
+  const source = { values: found, at: () => ['layout'] };
+  if (!TEMPLATES.has(design.template)) return source;
+  for (const layer of pagesOf(design.layout).flatMap((p) => p.layers)) {
+    if (!layer.slot || layer.slot === 'logo' || layer.slot in found) continue;
+    if (layer.kind === 'text' && layer.text.trim()) found[layer.slot] = layer.text;
+    if (layer.kind === 'image')
+      found[layer.slot] = {
+        asset_id: layer.asset_id,
+        ...(typeof layer.focus === 'object' ? { focus: layer.focus } : {}),
+        ...(layer.frame_s === undefined ? {} : { frame_s: layer.frame_s }),
+      };
+  }
+  return source;
+}
+
+/**
+ * The template laid out at `aspect` (its own when undefined) with `fill`, styled with the
+ * brand's kit: its colours and fonts, and its logo in a logo slot the request left open
+ * (while the brand still owns that image). An image the request gave must be the account's
+ * (a 422 at its slot); one carried over from the design that is gone is left out.
+ */
+export async function templateLayout(
+  db: Queryable,
+  accountId: string,
+  brandId: string,
+  template: Template,
+  aspect: Aspect | undefined,
+  fill: SlotFill & { requested: Set<string> },
+  loc: Loc,
+): Promise<Layout> {
+  const kit = await brandKitOf(db, accountId, brandId);
+  const images = { ...fill.images };
+  const logo = kit.logo_asset_id;
+  const opened = !(Object.hasOwn(images, 'logo') || fill.requested.has('logo'));
+  if (logo && opened && slotsOf(template).some((s) => s.name === 'logo'))
+    images.logo = { asset_id: logo };
+  const wanted = Object.entries(images).map(([slot, image]) =>
+    imageLayerAsset(image, [...loc, slot]),
+  );
+  const issues = await assetIssues(db, accountId, wanted);
+  for (const issue of issues) {
+    const slot = String(issue.loc[loc.length]);
+    if (fill.requested.has(slot)) throw new ValidationFailed([issue]);
+    delete images[slot];
+  }
+  return Layout.parse(
+    instantiate(template, aspect ?? template.aspect, { ...fill, images }, kit).layout,
+  );
 }
 
 /**
@@ -136,8 +257,7 @@ export async function checkedLayout(
           msg: 'drawing layers are not available yet',
           type: 'not_available',
         });
-      if (layer.kind === 'image')
-        images.push({ id: layer.asset_id, kind: 'image', loc: [...at, 'asset_id'] });
+      if (layer.kind === 'image') images.push(imageLayerAsset(layer, at));
     }
   issues.unshift(...textIssues(placed, 'a layout', 'all pages together'));
   issues.push(...(await assetIssues(db, accountId, images)));
@@ -165,8 +285,11 @@ export function designFit(
 export const pagePaths = (deps: Pick<DesignDeps, 'publicBaseUrl'>, ids: string[]) =>
   ids.map((id) => assetContentUrl(deps.publicBaseUrl, id));
 
-/** A render's outcome as an operation answers it: its page assets, or why there are none. */
-export type RenderedPages = { pageIds: string[]; error: string | null };
+/**
+ * A render's outcome as an operation answers it: its page assets, or why there are none, and
+ * what the pages could not show.
+ */
+export type RenderedPages = { pageIds: string[]; error: string | null; warnings: RenderWarning[] };
 
 /** Waits for the design's current render and answers its page assets, or why there are none. */
 async function awaitPages(
@@ -180,7 +303,7 @@ async function awaitPages(
     deps.renderWaitMs ?? RENDER_WAIT_MS,
   );
   const pageIds = outcome.rendered ? await renderedPages(deps.pool, design.id) : [];
-  return { pageIds, error: outcome.error };
+  return { pageIds, error: outcome.error, warnings: outcome.warnings };
 }
 
 /**
@@ -195,7 +318,8 @@ export function renderAndWait<
   return withRenderSlot(deps.renders, accountId, async () => {
     const queued = await queue();
     // A video design renders no pages (export_video makes its file): nothing to wait for.
-    if (isVideoLayout(queued.design.layout)) return { ...queued, pageIds: [], error: null };
+    if (isVideoLayout(queued.design.layout))
+      return { ...queued, pageIds: [], error: null, warnings: [] };
     return { ...queued, ...(await awaitPages(deps, queued.design)) };
   });
 }
@@ -205,7 +329,7 @@ export async function designState(
   deps: DesignDeps,
   design: DesignRow,
   postId: string | null,
-  { pageIds, error }: RenderedPages,
+  { pageIds, error, warnings }: RenderedPages,
 ): Promise<DesignState> {
   const linked = await unpublishedPostsOf(deps.pool, design.id);
   return {
@@ -217,5 +341,6 @@ export async function designState(
     linked_post_ids: linked.map((p) => p.id),
     media_paths: pagePaths(deps, pageIds),
     render_error: error,
+    render_warnings: warnings,
   };
 }

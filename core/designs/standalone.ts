@@ -11,9 +11,15 @@ import { enqueueRender } from '../jobs/tasks.ts';
 import { readAll, type Storage } from '../storage/storage.ts';
 import { findDesign, insertDesign } from './db.ts';
 import { layerFrame, layerSummary } from './layerSummary.ts';
-import { ASPECTS, Layout, pagesOf } from './layout.ts';
+import { ASPECTS, pagesOf } from './layout.ts';
 import { withRenderSlot } from './renderWaits.ts';
-import type { CreateDesignInput, DesignRef, DesignState, LayersView } from './schema.ts';
+import type {
+  CreateDesignInput,
+  DesignRef,
+  DesignState,
+  LayersView,
+  RenderWarning,
+} from './schema.ts';
 import {
   checkedLayout,
   type DesignCaller,
@@ -22,9 +28,10 @@ import {
   pagePaths,
   renderAndWait,
   resolveDesign,
+  templateFill,
   templateFor,
+  templateLayout,
 } from './service.ts';
-import { layoutFromTemplate } from './templates.ts';
 import { videoLayers } from './videoDesigns.ts';
 import { type JobDeps, previewVideo } from './videoJobs.ts';
 import { isVideoLayout } from './videoLayout.ts';
@@ -46,12 +53,25 @@ async function storeDesign(deps: DesignDeps, caller: DesignCaller, input: Create
   const brandId = (await findOwnedBrandByUuid(deps.pool, caller.accountId, input.brand_uuid))?.id;
   if (!brandId) throw notFound('Brand');
   const template = templateFor(caller, input.template, ['template']);
-  const layout = await checkedLayout(
+  if (input.headline !== undefined && input.slots?.headline !== undefined)
+    throw invalid(['headline'], 'give the headline or slots.headline, not both');
+  const shorthand = { values: { headline: input.headline ?? null }, at: () => ['headline'] };
+  const fill = templateFill(
+    template,
+    input.slots,
+    ['slots'],
+    ...(input.headline === undefined ? [] : [shorthand]),
+  );
+  const laid = await templateLayout(
     deps.pool,
     caller.accountId,
-    Layout.parse(layoutFromTemplate(template, input.canvas, { headline: input.headline })),
-    ['layout'],
+    brandId,
+    template,
+    input.canvas,
+    fill,
+    ['slots'],
   );
+  const layout = await checkedLayout(deps.pool, caller.accountId, laid, ['template']);
   return withTransaction(deps.pool, async (tx) => {
     const row = await insertDesign(tx, {
       accountId: caller.accountId,
@@ -108,6 +128,8 @@ export type Preview = {
   preview_url: string | null;
   /** The page, or each frame, PREVIEW_WIDTH wide, as JPEG. */
   images: Buffer[];
+  /** What the render could not show (text that did not fit its frame). */
+  render_warnings: RenderWarning[];
 };
 
 /**
@@ -128,12 +150,14 @@ export async function previewDesign(
       previewVideo(deps, caller, design, show.times ?? [0]),
     );
     const none = { page: null, pages: null, media_path: null, preview_url: null };
-    return { ...head, ...none, times, images: frames };
+    return { ...head, ...none, times, images: frames, render_warnings: [] };
   }
   if (show.times)
     throw invalid(['times'], 'times are for video designs; a Canvas design previews a page');
   const { page } = show;
-  const { pageIds, error } = await renderAndWait(deps, caller.accountId, async () => ({ design }));
+  const { pageIds, error, warnings } = await renderAndWait(deps, caller.accountId, async () => ({
+    design,
+  }));
   if (error) throw conflict('render_failed', error);
   const pageId = pageIds[page];
   if (!pageId)
@@ -148,6 +172,7 @@ export async function previewDesign(
     media_path: pagePaths(deps, [pageId])[0]!,
     preview_url: deps.urlKey ? signAssetUrl(deps.publicBaseUrl, deps.urlKey, pageId) : null,
     images: [image],
+    render_warnings: warnings,
   };
 }
 

@@ -1,106 +1,37 @@
-// Design templates: named starting layouts kept as JSON files in ./templates/, each drawn for
-// its own aspect, with text slots (`headline`, `body`, `cta`, ...) that a post's copy or a
-// headline fills. Laid out for another aspect, a template's layers scale with the canvas.
-// Premium templates need the pro plan (core/designs/service.ts templateFor). Thumbnails are
-// rendered from the templates themselves (bin/renderTemplateThumbnails.ts) and committed.
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+// Design templates (MCP list_design_templates): the catalogue of core/designs/catalogue/,
+// each laid out for any aspect by its own rules (core/designs/templateKit.ts), with named
+// slots for text and images. Premium templates need the pro plan (core/designs/service.ts
+// templateFor). Thumbnails are rendered from the templates with their sample copy
+// (bin/renderTemplateThumbnails.ts) and committed.
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { ASPECT_NAMES, ASPECTS, type Aspect, type LayerInput } from './layout.ts';
+import { CATALOGUE } from './catalogue/index.ts';
+import { ASPECT_NAMES } from './layout.ts';
+import { type SlotInfo, slotsOfSpec, type TemplateSpec } from './templateKit.ts';
 
-export const TEMPLATES_DIR = fileURLToPath(new URL('./templates/', import.meta.url));
-export const THUMBNAILS_DIR = path.join(TEMPLATES_DIR, 'thumbnails');
+export const THUMBNAILS_DIR = fileURLToPath(new URL('./catalogue/thumbnails/', import.meta.url));
 
-export type Template = {
-  name: string;
-  title: string;
-  niche: string;
-  /** The aspect the template was drawn for; its layers are in that canvas's pixels. */
-  aspect: Aspect;
-  premium: boolean;
-  /** Search words besides the name, title and niche. */
-  tags: string[];
-  bg: string;
-  layers: LayerInput[];
-};
+export type Template = TemplateSpec;
 
-function loadTemplates(): Template[] {
-  return readdirSync(TEMPLATES_DIR)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((f) => JSON.parse(readFileSync(path.join(TEMPLATES_DIR, f), 'utf8')) as Template);
-}
+export const TEMPLATES: ReadonlyMap<string, Template> = new Map(CATALOGUE.map((t) => [t.name, t]));
 
-export const TEMPLATES: ReadonlyMap<string, Template> = new Map(
-  loadTemplates().map((t) => [t.name, t]),
-);
+export const NICHES = [...new Set(CATALOGUE.map((t) => t.niche))].sort();
 
-export const NICHES = [...new Set([...TEMPLATES.values()].map((t) => t.niche))].sort();
+const slotCache = new Map<string, SlotInfo[]>();
 
-/** The text slots a template offers, in layer order. */
-export const slotsOf = (t: Template) =>
-  t.layers.flatMap((l) => (l.kind === 'text' && l.slot ? [l.slot] : []));
-
-/** A layer of a template drawn at (1, 1) scaled by `sx`, `sy`; sizes by the smaller factor. */
-function scaleLayer(layer: LayerInput, sx: number, sy: number): LayerInput {
-  const s = Math.min(sx, sy);
-  const r = (n: number) => Math.round(n * 100) / 100;
-  const frame = {
-    ...layer,
-    x: r(layer.x * sx),
-    y: r(layer.y * sy),
-    w: r(layer.w * sx),
-    ...(layer.h === undefined ? {} : { h: r(layer.h * sy) }),
-  } as LayerInput;
-  switch (frame.kind) {
-    case 'text':
-      return { ...frame, size: r((frame.size ?? 48) * s) };
-    case 'shape':
-      return {
-        ...frame,
-        stroke_width: r((frame.stroke_width ?? 0) * s),
-        radius: r((frame.radius ?? 0) * s),
-      };
-    case 'doodle':
-      return {
-        ...frame,
-        strokes: frame.strokes.map((st) => ({
-          ...st,
-          width: r((st.width ?? 8) * s),
-          points: st.points.map(
-            ([x, y, ...pressure]) =>
-              [r(x * sx), r(y * sy), ...pressure] as (typeof st.points)[number],
-          ),
-        })),
-      };
-    default:
-      return frame;
+/** The slots a template offers, in layer order. */
+export function slotsOf(t: Template): SlotInfo[] {
+  let slots = slotCache.get(t.name);
+  if (!slots) {
+    slots = slotsOfSpec(t);
+    slotCache.set(t.name, slots);
   }
+  return slots;
 }
 
-/**
- * The template's layout for an aspect (its own when undefined), with its slots filled where a
- * non-empty text is given.
- */
-export function layoutFromTemplate(
-  template: Template,
-  aspect: Aspect | undefined,
-  fill: Record<string, string | null | undefined>,
-) {
-  const target = aspect ?? template.aspect;
-  const from = ASPECTS[template.aspect];
-  const to = ASPECTS[target];
-  const sx = to.width / from.width;
-  const sy = to.height / from.height;
-  const layers = template.layers.map((layer) => {
-    const scaled = sx === 1 && sy === 1 ? layer : scaleLayer(layer, sx, sy);
-    if (scaled.kind !== 'text' || !scaled.slot) return scaled;
-    const text = fill[scaled.slot];
-    return text ? { ...scaled, text } : scaled;
-  });
-  return { canvas: { aspect: target, bg: template.bg }, layers };
-}
+/** Where a slot the request leaves out takes its content from, if anywhere. */
+export const slotFallback = (slot: string): 'post_copy' | 'brand_logo' | null =>
+  slot === 'headline' || slot === 'body' ? 'post_copy' : slot === 'logo' ? 'brand_logo' : null;
 
 export const ListTemplatesQuery = z
   .object({
@@ -130,7 +61,20 @@ export const TemplateSummary = z.object({
   niche: z.string(),
   aspect: z.enum(ASPECT_NAMES).describe('Its own aspect (any aspect can use it).'),
   premium: z.boolean().describe('Premium templates need the pro plan or higher.'),
-  slots: z.array(z.string()).describe('Text slots; headline takes the headline or first line.'),
+  slots: z
+    .array(
+      z.object({
+        name: z.string(),
+        kind: z.enum(['text', 'image']).describe('text: a string; image: {asset_id, focus?}.'),
+        fallback: z
+          .enum(['post_copy', 'brand_logo'])
+          .nullable()
+          .describe(
+            'Filled when not given: headline and body from the post copy, logo from the brand kit; else removed.',
+          ),
+      }),
+    )
+    .describe('Named slots; a slot left unfilled is removed with its decoration.'),
   thumbnail_url: z.string(),
 });
 export type TemplateSummary = z.infer<typeof TemplateSummary>;
@@ -156,7 +100,7 @@ export function listTemplates(
       niche: t.niche,
       aspect: t.aspect,
       premium: t.premium,
-      slots: slotsOf(t),
+      slots: slotsOf(t).map((slot) => ({ ...slot, fallback: slotFallback(slot.name) })),
       thumbnail_url: `${publicBaseUrl}/design-templates/${t.name}/thumbnail.png`,
     })),
   };

@@ -14,7 +14,13 @@ import { platformFitIssues } from '../posts/platformFit.ts';
 import { brandFor } from '../posts/service.ts';
 import { closestMatch, explainIssue, toValidationIssues } from '../validation.ts';
 import { insertDesign } from './db.ts';
-import { assetIssues, type PlacedLayer, textIssues, type WantedAsset } from './layerChecks.ts';
+import {
+  assetIssues,
+  imageLayerAsset,
+  type PlacedLayer,
+  textIssues,
+  type WantedAsset,
+} from './layerChecks.ts';
 import { layerFrame, layerSummary } from './layerSummary.ts';
 import type { Layer, Layout } from './layout.ts';
 import type { LayerOp, LayersView } from './schema.ts';
@@ -95,8 +101,7 @@ export async function checkedVideoLayout(
   for (const [i, layer] of layers.entries()) {
     const at = [...loc, 'layers', i];
     placed.push({ layer, at });
-    if (layer.kind === 'image')
-      wanted.push({ id: layer.asset_id, kind: 'image', loc: [...at, 'asset_id'] });
+    if (layer.kind === 'image') wanted.push(imageLayerAsset(layer, at));
     if (layer.kind === 'video')
       wanted.push({
         id: layer.asset_id,

@@ -172,7 +172,7 @@ export async function prepareComposition(
   const owned = await ownedImages(
     deps.pool,
     design.account_id,
-    layout.layers.flatMap((l) => (l?.kind === 'image' ? [l.asset_id] : [])),
+    layout.layers.flatMap((l) => (l?.kind === 'image' ? [stillOf(l)] : [])),
   );
   let drawn = 0;
   if (stills) await report(0.02, 'rendering_overlays');

@@ -324,7 +324,8 @@ export function fillVideoTemplate(
         return [];
       }
       mediaSlots.push(null);
-      return [{ ...rest, text }];
+      // Copy longer than a framed slot holds shrinks (down to 45%) before lines are left out.
+      return [{ fit: 'shrink', ...rest, text }];
     }
     mediaSlots.push(null);
     return [rest];

@@ -1,6 +1,7 @@
 // One still frame of a video, as PNG bytes, by ffmpeg through the safe runner (for video
 // thumbnails). A larger frame is scaled down to fit 640 px: the thumbnail is 320, and a 4K frame as
 // PNG would cost tens of megabytes for nothing.
+import { stat } from 'node:fs/promises';
 import { type MediaTools, runMediaTool, safeInput } from './tools.ts';
 
 const MAX_FRAME_BYTES = 16 * 1024 * 1024;
@@ -13,6 +14,21 @@ export class NoFrame extends Error {
   }
 }
 
+/** ffmpeg's arguments up to the output: one frame at `atS`, at most `maxPx` on each side. */
+const oneFrame = (file: string, atS: number, maxPx: number) => [
+  '-nostdin',
+  '-v',
+  'error',
+  ...safeInput(file, { seekS: atS }),
+  '-an',
+  '-sn',
+  '-dn',
+  '-frames:v',
+  '1',
+  '-vf',
+  `scale=w='min(${maxPx},iw)':h='min(${maxPx},ih)':force_original_aspect_ratio=decrease`,
+];
+
 export async function videoFrame(
   tools: MediaTools,
   file: string,
@@ -20,26 +36,28 @@ export async function videoFrame(
 ): Promise<Buffer> {
   const png = await runMediaTool(
     tools.ffmpegPath,
-    [
-      '-nostdin',
-      '-v',
-      'error',
-      ...safeInput(file, { seekS: atSeconds }),
-      '-an',
-      '-sn',
-      '-dn',
-      '-frames:v',
-      '1',
-      '-vf',
-      "scale=w='min(640,iw)':h='min(640,ih)':force_original_aspect_ratio=decrease",
-      '-f',
-      'image2pipe',
-      '-vcodec',
-      'png',
-      'pipe:1',
-    ],
+    [...oneFrame(file, atSeconds, 640), '-f', 'image2pipe', '-vcodec', 'png', 'pipe:1'],
     { timeoutMs: tools.timeoutMs, maxOutputBytes: MAX_FRAME_BYTES },
   );
   if (!png.length) throw new NoFrame();
   return png;
 }
+
+/** The longest side of a frame drawn in a design: a story's height, with room to crop. */
+const DESIGN_FRAME_PX = 2048;
+
+/**
+ * Writes a video's frame at `atS` to `out` as a PNG, at most DESIGN_FRAME_PX on its longer
+ * side: a design's photo slot showing a frame (core/designs/pageImages.ts).
+ */
+export const frameGrabber =
+  (tools: MediaTools) =>
+  async (video: string, atS: number, out: string, timeoutMs: number): Promise<void> => {
+    await runMediaTool(
+      tools.ffmpegPath,
+      [...oneFrame(video, atS, DESIGN_FRAME_PX), '-y', out],
+      // The frame goes to `out`; nothing is written to stdout.
+      { timeoutMs: Math.min(tools.timeoutMs, timeoutMs), maxOutputBytes: 64 * 1024 },
+    );
+    if (!(await stat(out).catch(() => undefined))?.size) throw new NoFrame();
+  };

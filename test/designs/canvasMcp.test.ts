@@ -49,7 +49,7 @@ const newDesign = async (headline = 'Launch day') => {
   const res = await tool('create_design', {
     brand_uuid: acct.brandUuid,
     canvas: 'portrait',
-    template: 'headline-bold',
+    template: 'launch-big-type',
     headline,
   });
   expect(res.isError, res.text).toBeFalsy();

@@ -203,9 +203,9 @@ describe('PATCH /v1/posts/{id}/design (rules 5 and 6)', () => {
       body: 'Big news\nMore below',
       layout: { canvas: { aspect: 'landscape' }, layers: [] },
     });
-    const res = await patch(made.body.id, { template: 'headline-bold' });
+    const res = await patch(made.body.id, { template: 'launch-big-type' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.template).toBe('headline-bold');
+    expect(res.body.template).toBe('launch-big-type');
     expect(res.body.layout.canvas.aspect).toBe('landscape');
     const texts = res.body.layout.layers.filter((l: { kind: string }) => l.kind === 'text');
     expect(texts.map((t: { text: string }) => t.text)).toContain('Big news');

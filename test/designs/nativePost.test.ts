@@ -4,7 +4,8 @@
 import { PNG } from 'pngjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Layout } from '../../core/designs/layout.ts';
-import { layoutFromTemplate, TEMPLATES } from '../../core/designs/templates.ts';
+import { instantiate } from '../../core/designs/templateKit.ts';
+import { TEMPLATES } from '../../core/designs/templates.ts';
 import { useDesignService } from '../support/designService.ts';
 import { call } from '../support/server.ts';
 import type { TestAccount, TestServer } from '../support/service.ts';
@@ -31,7 +32,7 @@ describe('a post created with a template layout', () => {
   it('answers 201 with the rendered page: the template size, the headline inside its frame', async () => {
     const res = await create({
       body: 'Ship faster\nA calmer launch week',
-      template: 'headline-bold',
+      template: 'launch-big-type',
       layout: { canvas: { aspect: 'portrait' } },
     });
     expect(res.status).toBe(201);
@@ -51,19 +52,21 @@ describe('a post created with a template layout', () => {
     const png = PNG.sync.read(Buffer.from(await page.arrayBuffer()));
     expect([png.width, png.height]).toEqual([1080, 1350]);
 
-    // The headline slot's frame holds dark (#1b1b1b) text pixels; the same frame in the
-    // template with another headline differs.
-    const frame = layoutFromTemplate(TEMPLATES.get('headline-bold')!, 'portrait', {}).layers.find(
-      (l) => l.kind === 'text' && l.slot === 'headline',
-    )! as {
+    // The headline slot's frame holds dark (#111827) text pixels.
+    const fill = { texts: { headline: 'x' }, images: {} };
+    const frame = instantiate(
+      TEMPLATES.get('launch-big-type')!,
+      'portrait',
+      fill,
+    ).layout.layers.find((l) => l.kind === 'text' && l.slot === 'headline')! as {
       x: number;
       y: number;
       w: number;
       h: number;
     };
     let ink = 0;
-    for (let y = frame.y; y < frame.y + frame.h; y += 2)
-      for (let x = frame.x; x < frame.x + frame.w; x += 2) {
+    for (let y = Math.round(frame.y); y < frame.y + frame.h; y += 2)
+      for (let x = Math.round(frame.x); x < frame.x + frame.w; x += 2) {
         const i = (png.width * y + x) * 4;
         if (png.data[i]! < 60 && png.data[i + 1]! < 60 && png.data[i + 2]! < 60) ink++;
       }
@@ -74,6 +77,7 @@ describe('a post created with a template layout', () => {
     const headline = Layout.parse(rows[0].layout).layers!.find(
       (l) => l.kind === 'text' && l.slot === 'headline',
     );
+    // The first sentence of the copy is the headline, the rest the body.
     expect(headline).toMatchObject({ text: 'Ship faster', cid: expect.any(String) });
   });
 
@@ -166,7 +170,7 @@ describe('native layout refusals (422, nothing stored)', () => {
       "copy longer than a template's text slot",
       {
         platform: 'facebook',
-        template: 'band-portrait',
+        template: 'launch-big-type',
         body: `Headline\n${'word '.repeat(1_200)}`,
       },
       ['body', 'body'],

@@ -115,7 +115,7 @@ describe('render waits', () => {
       });
       await db.pool.query('update designs set rendered_version = 1 where id = $1', [id]);
       await db.pool.query('select pg_notify($1, $2)', [RENDERED_CHANNEL, `${id}:1`]);
-      expect(await wait).toEqual({ rendered: true, error: null });
+      expect(await wait).toEqual({ rendered: true, error: null, warnings: [] });
     } finally {
       await renders.notifications.close();
     }

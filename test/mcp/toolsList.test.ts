@@ -17,9 +17,10 @@ const FULL_LIST_BUDGET = 60_000;
  * ceiling keeps today's list from growing unnoticed (it rose by 600 bytes when design_post
  * took video layouts, described in one sentence, by 2.9 KB for get_brand_memory and
  * update_brand_memory, whose outputs are one sentence each, by 1.6 KB for repurpose,
- * 1.5 KB for draft_week and 1.1 KB for import_history).
+ * 1.5 KB for draft_week and 1.1 KB for import_history, and by 2.6 KB for template slots,
+ * text fitting, video frames in photos and render_warnings).
  */
-const TODAY_BUDGET = 55_200;
+const TODAY_BUDGET = 58_000;
 
 const svc = useService({ account: { plan: 'business', scopes: [...SCOPES] } });
 let server: TestServer, key: string;
@@ -57,8 +58,9 @@ describe('tools/list for a key with every scope and the parked gate', () => {
     expect(tools.length).toBeGreaterThanOrEqual(25);
     expect(bytes).toBeLessThan(FULL_LIST_BUDGET);
     expect(bytes).toBeLessThan(TODAY_BUDGET);
-    // No single tool spells out what another already does (design_post was 33 KB).
-    for (const t of tools) expect(JSON.stringify(t).length, t.name).toBeLessThan(8_500);
+    // No single tool spells out what another already does (design_post was 33 KB; it spells
+    // out the Canvas layout, 9.5 KB since text fitting, slots and video frames).
+    for (const t of tools) expect(JSON.stringify(t).length, t.name).toBeLessThan(9_700);
   });
 
   it('gives valid JSON Schemas whose references stay inside their own $defs', async () => {

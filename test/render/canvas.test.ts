@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { Layer, type LayerInput } from '../../core/designs/layout.ts';
 import { renderPage, renderPng } from '../../render/canvas.ts';
-import { wrapText } from '../../render/text.ts';
+import { breakablePieces, wrapText } from '../../render/text.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -210,9 +210,7 @@ describe('text', () => {
       const lines: string[] = [];
       for (const paragraph of text.split('\n')) {
         let line = '';
-        for (const { segment } of new Intl.Segmenter('en', { granularity: 'word' }).segment(
-          paragraph,
-        )) {
+        for (const segment of breakablePieces(paragraph)) {
           if (!line) line = segment.trimStart();
           else if (measure((line + segment).trimEnd()) <= width) line += segment;
           else {

@@ -13,6 +13,7 @@ import {
   oneTarget,
   PostId,
   PreviewInput,
+  RenderWarnings,
 } from '../../../core/designs/schema.ts';
 import { createDesign, getLayers, previewDesign } from '../../../core/designs/standalone.ts';
 import {
@@ -40,7 +41,7 @@ export const CANVAS_TOOLS = [
     name: 'list_design_templates',
     title: 'List design templates',
     description:
-      'Canvas templates (premium ones need the pro plan). Page by advancing offset by the number of rows returned until a page is empty. Use this tool when you need to: pick a template for create_design, a post with a layout, or design_post.',
+      'Canvas templates (premium ones need the pro plan), each laid out for any aspect, with its named slots (text, or image: photo, logo). Page by advancing offset by the number of rows returned until a page is empty. Use this tool when you need to: pick a template and its slots for create_design or a post with a template.',
     input: ListTemplatesQuery,
     output: z.object({ templates: z.array(TemplateSummary), ...TRUNCATION }),
     scope: 'read',
@@ -64,7 +65,7 @@ export const CANVAS_TOOLS = [
     name: 'create_design',
     title: 'Create a design',
     description:
-      'Creates a design master for a brand from a template (default blank), with an optional headline in its headline slot, and renders it. No post is created and nothing is scheduled; link posts to it with POST /v1/posts and design_id, or edit it with edit_layers and design_post (design_id). Use this tool when you need to: start a graphic to reuse across several posts.',
+      "Creates a design master for a brand from a template (default blank), its slots filled from `slots` (headline: shorthand), in the brand kit's colours, fonts and logo; unfilled slots are removed. Renders it: render_warnings names text that did not fit. No post is created and nothing is scheduled; link posts to it with POST /v1/posts and design_id, or edit it with edit_layers and design_post (design_id). Use this tool when you need to: start a graphic to reuse across several posts.",
     input: CreateDesignInput,
     output: DesignAnswer,
     scope: 'publish',
@@ -123,6 +124,7 @@ export const CANVAS_TOOLS = [
         .string()
         .nullable()
         .describe('The full page, signed and expiring (no credential needed).'),
+      render_warnings: summarisedInOutputs(RenderWarnings, 'As design_post answers them.'),
     }),
     scope: 'publish',
     annotations: readOnly,
