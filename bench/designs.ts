@@ -299,7 +299,9 @@ export async function benchRenders(
     );
     console.log(`  direct renderPage           ${perRender(mean(times.direct))}  (${n} renders)`);
     console.log(`  job path, one at a time     ${perRender(mean(times.job))}  (${n} renders)`);
-    console.log(`  ratio job / direct          ${ratio.toFixed(2)} (target <= 1.30; text fitting on)`);
+    console.log(
+      `  ratio job / direct          ${ratio.toFixed(2)} (target <= 1.30; text fitting on)`,
+    );
     console.log(
       `  direct, text fitting off    ${perRender(mean(times.unfitted))}  (shrink search: ${(mean(times.direct) - mean(times.unfitted)).toFixed(2)} ms/render)`,
     );
