@@ -61,11 +61,23 @@ export function createBudgetCounter(pool: Pool, log: BudgetLog, flushMs = FLUSH_
     }
   }
 
-  const flush = () => {
-    flushing ??= flushOnce().finally(() => {
-      flushing = undefined;
-    });
-    return flushing;
+  // A flush under way took its batch when it began: a caller that asks meanwhile (its counts
+  // may be newer) gets one more flush after it, shared by everyone who asks until it starts.
+  let again: Promise<void> | undefined;
+  const flush = (): Promise<void> => {
+    if (!flushing) {
+      flushing = flushOnce().finally(() => {
+        flushing = undefined;
+      });
+      return flushing;
+    }
+    again ??= flushing
+      .catch(() => undefined)
+      .then(() => {
+        again = undefined;
+        return flush();
+      });
+    return again;
   };
 
   // The timer's flushes have no caller to throw to: a failure is logged (the first of a run of
