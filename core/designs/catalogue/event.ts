@@ -2,22 +2,22 @@
 import type { Box, Sample, TemplateSpec } from '../templateKit.ts';
 import {
   box,
+  button,
   circle,
-  copy,
-  ends,
   fr,
   hrule,
-  line,
   linesH,
   logo,
   oneLine,
   per,
   photo,
-  pill,
   rect,
-  stack,
+  safeEnds,
+  slotLine,
+  slotText,
+  split,
   vrule,
-} from './launch.ts';
+} from './parts.ts';
 
 /** Copy that reads as an event where the shared samples would not. */
 const EVENT_SAMPLES: Record<string, Sample> = {
@@ -48,7 +48,7 @@ export const EVENT: TemplateSpec[] = [
     samples: EVENT_SAMPLES,
     layout: (f) => {
       const { safe, u } = f;
-      const { right, bottom } = ends(f);
+      const { right, bottom } = safeEnds(f);
       const d = per(f, 230, 250, 290, 210) * u;
       const pic: Box = f.wide
         ? { x: 0, y: 0, w: Math.round(f.width * 0.5), h: f.height }
@@ -62,7 +62,7 @@ export const EVENT: TemplateSpec[] = [
       if (!f.wide) c.h = bottom - c.y;
       const btnH = per(f, 88, 96, 108, 84) * u;
       const rowH = per(f, 48, 52, 60, 44) * u;
-      const [label, , head, , row, , btn] = stack(c.y, c.h, [
+      const [label, , head, , row, , btn] = split(c.y, c.h, [
         44 * u,
         per(f, 12, 16, 20, 16) * u,
         fr(1),
@@ -84,7 +84,7 @@ export const EVENT: TemplateSpec[] = [
         logo({ x: safe.x + 14 * u, y: safe.y + 14 * u, w: 84 * u, h: 84 * u }),
         circle(cx, cy, d + 20 * u, { slot: 'date', fill: 'background' }),
         circle(cx, cy, d, { slot: 'date', fill: 'accent' }),
-        copy(
+        slotText(
           'date',
           { x: cx - inner / 2, y: cy - d * 0.3, w: inner, h: d * 0.6 },
           {
@@ -99,7 +99,7 @@ export const EVENT: TemplateSpec[] = [
             line_height: 1.0,
           },
         ),
-        copy('label', box([c.x, labelW], label), {
+        slotText('label', box([c.x, labelW], label), {
           size: 30 * u,
           font: 'body',
           weight: 'bold',
@@ -108,7 +108,7 @@ export const EVENT: TemplateSpec[] = [
           valign: 'middle',
           fit: 'ellipsis',
         }),
-        copy('headline', box([c.x, c.w], head), {
+        slotText('headline', box([c.x, c.w], head), {
           size: per(f, 130, 150, 190, 140) * u,
           font: 'heading',
           weight: 'bold',
@@ -116,7 +116,7 @@ export const EVENT: TemplateSpec[] = [
           line_height: 0.98,
           valign: 'top',
         }),
-        copy('time', oneLine(box([c.x, timeW], row), detail), {
+        slotText('time', oneLine(box([c.x, timeW], row), detail), {
           size: detail,
           font: 'body',
           weight: 'bold',
@@ -129,7 +129,7 @@ export const EVENT: TemplateSpec[] = [
           stroke: 'accent',
           stroke_width: 4 * u,
         }),
-        copy('place', oneLine(box([c.x + timeW + 44 * u, c.w - timeW - 44 * u], row), detail), {
+        slotText('place', oneLine(box([c.x + timeW + 44 * u, c.w - timeW - 44 * u], row), detail), {
           size: detail,
           font: 'body',
           color: 'text',
@@ -137,7 +137,7 @@ export const EVENT: TemplateSpec[] = [
           fit: 'ellipsis',
           opacity: 0.9,
         }),
-        ...pill('cta', box([c.x, Math.min(c.w, per(f, 440, 460, 520, 420) * u)], btn), {
+        ...button('cta', box([c.x, Math.min(c.w, per(f, 440, 460, 520, 420) * u)], btn), {
           fill: 'primary',
           color: '#ffffff',
           size: per(f, 32, 34, 38, 32) * u,
@@ -164,7 +164,7 @@ export const EVENT: TemplateSpec[] = [
     samples: EVENT_SAMPLES,
     layout: (f) => {
       const { safe, u } = f;
-      const { right, bottom } = ends(f);
+      const { right, bottom } = safeEnds(f);
       // The card: the safe area, centred and taller on a story (its copy stays inside).
       const card: Box =
         f.aspect === 'story'
@@ -219,7 +219,7 @@ export const EVENT: TemplateSpec[] = [
         : { x: stub.x, y: stub.y, w: stub.w, h: radius };
       const lg = per(f, 88, 96, 112, 72) * u;
       const hSize = per(f, 116, 136, 156, 120) * u;
-      const [lgRow, , label, , head, , place] = stack(inMain.y, inMain.h, [
+      const [lgRow, , label, , head, , place] = split(inMain.y, inMain.h, [
         lg,
         per(f, 32, 40, 56, 20) * u,
         44 * u,
@@ -232,7 +232,7 @@ export const EVENT: TemplateSpec[] = [
       const dateSize = per(f, 84, 96, 120, 72) * u;
       const stubParts = f.wide
         ? (() => {
-            const [date, , time, , btn] = stack(inStub.y, inStub.h, [
+            const [date, , time, , btn] = split(inStub.y, inStub.h, [
               fr(1),
               16 * u,
               44 * u,
@@ -247,7 +247,7 @@ export const EVENT: TemplateSpec[] = [
           })()
         : (() => {
             const dateW = inStub.w * 0.56;
-            const [date, , time] = stack(inStub.y, inStub.h, [fr(1), 12 * u, 44 * u]);
+            const [date, , time] = split(inStub.y, inStub.h, [fr(1), 12 * u, 44 * u]);
             const btnW = inStub.w - dateW - 32 * u;
             return {
               date: box([inStub.x, dateW], date),
@@ -267,7 +267,7 @@ export const EVENT: TemplateSpec[] = [
         ...notches,
         ...dots,
         logo({ x: inMain.x, y: lgRow[0], w: lg, h: lgRow[1] }),
-        copy('label', box([inMain.x, inMain.w], label), {
+        slotText('label', box([inMain.x, inMain.w], label), {
           size: 30 * u,
           font: 'body',
           weight: 'bold',
@@ -277,7 +277,7 @@ export const EVENT: TemplateSpec[] = [
           valign: 'bottom',
           fit: 'ellipsis',
         }),
-        copy('headline', box([inMain.x, inMain.w], head), {
+        slotText('headline', box([inMain.x, inMain.w], head), {
           size: hSize,
           font: 'heading',
           weight: 'bold',
@@ -286,7 +286,7 @@ export const EVENT: TemplateSpec[] = [
           upper: true,
           line_height: 1.02,
         }),
-        copy('place', box([inMain.x, inMain.w], place), {
+        slotText('place', box([inMain.x, inMain.w], place), {
           size: 32 * u,
           font: 'body',
           color: 'text',
@@ -294,7 +294,7 @@ export const EVENT: TemplateSpec[] = [
           valign: 'bottom',
           fit: 'ellipsis',
         }),
-        copy('date', stubParts.date, {
+        slotText('date', stubParts.date, {
           size: dateSize,
           font: 'heading',
           weight: 'bold',
@@ -304,7 +304,7 @@ export const EVENT: TemplateSpec[] = [
           line_height: 1.0,
           valign: 'bottom',
         }),
-        copy('time', stubParts.time, {
+        slotText('time', stubParts.time, {
           size: 32 * u,
           font: 'body',
           weight: 'bold',
@@ -313,7 +313,7 @@ export const EVENT: TemplateSpec[] = [
           valign: 'middle',
           fit: 'ellipsis',
         }),
-        ...pill('cta', stubParts.btn, {
+        ...button('cta', stubParts.btn, {
           fill: 'background',
           color: 'primary',
           size: per(f, 30, 32, 34, 30) * u,
@@ -341,7 +341,7 @@ export const EVENT: TemplateSpec[] = [
     samples: EVENT_SAMPLES,
     layout: (f) => {
       const { safe, u } = f;
-      const { right, bottom } = ends(f);
+      const { right, bottom } = safeEnds(f);
       const tw = per(f, 230, 250, 290, 190) * u;
       const th = tw * 1.1;
       const pic: Box = f.wide
@@ -360,7 +360,7 @@ export const EVENT: TemplateSpec[] = [
       }
       const btnH = per(f, 80, 88, 100, 76) * u;
       const detail = per(f, 32, 34, 38, 30) * u;
-      const [label, , head, , time, , place, , btn] = stack(c.y, c.h, [
+      const [label, , head, , time, , place, , btn] = split(c.y, c.h, [
         40 * u,
         per(f, 10, 14, 18, 12) * u,
         fr(1),
@@ -394,7 +394,7 @@ export const EVENT: TemplateSpec[] = [
         ),
         circle(tile.x + tw * 0.3, tile.y + strip * 0.5, ring, { slot: 'date', fill: '#ffffff' }),
         circle(tile.x + tw * 0.7, tile.y + strip * 0.5, ring, { slot: 'date', fill: '#ffffff' }),
-        copy(
+        slotText(
           'date',
           {
             x: tile.x + 24 * u,
@@ -413,7 +413,7 @@ export const EVENT: TemplateSpec[] = [
             line_height: 1.05,
           },
         ),
-        copy('label', box([c.x, c.w], label), {
+        slotText('label', box([c.x, c.w], label), {
           size: 28 * u,
           font: 'body',
           weight: 'bold',
@@ -422,14 +422,14 @@ export const EVENT: TemplateSpec[] = [
           valign: 'middle',
           fit: 'ellipsis',
         }),
-        copy('headline', box([c.x, c.w], head), {
+        slotText('headline', box([c.x, c.w], head), {
           size: per(f, 72, 84, 104, 88) * u,
           font: 'heading',
           weight: 'bold',
           color: 'text',
           line_height: 1.1,
         }),
-        copy('time', box([c.x, c.w], time), {
+        slotText('time', box([c.x, c.w], time), {
           size: detail,
           font: 'body',
           weight: 'bold',
@@ -437,7 +437,7 @@ export const EVENT: TemplateSpec[] = [
           valign: 'middle',
           fit: 'ellipsis',
         }),
-        copy('place', box([c.x, c.w], place), {
+        slotText('place', box([c.x, c.w], place), {
           size: detail,
           font: 'body',
           color: 'text',
@@ -445,7 +445,7 @@ export const EVENT: TemplateSpec[] = [
           fit: 'ellipsis',
           opacity: 0.85,
         }),
-        ...pill('cta', box([c.x, Math.min(c.w, per(f, 380, 420, 480, 380) * u)], btn), {
+        ...button('cta', box([c.x, Math.min(c.w, per(f, 380, 420, 480, 380) * u)], btn), {
           fill: 'primary',
           color: '#ffffff',
           size: per(f, 30, 32, 36, 30) * u,
@@ -471,7 +471,7 @@ export const EVENT: TemplateSpec[] = [
     samples: EVENT_SAMPLES,
     layout: (f) => {
       const { safe, u } = f;
-      const { bottom } = ends(f);
+      const { bottom } = safeEnds(f);
       const story = f.aspect === 'story';
       // The photo: a tall column on the right; across the top of a story.
       const pic: Box = story
@@ -489,7 +489,7 @@ export const EVENT: TemplateSpec[] = [
       const detail = per(f, 32, 34, 38, 30) * u;
       const rowH = linesH(1, detail, 1.2);
       const btnH = per(f, 84, 92, 104, 80) * u;
-      const [lgRow, , rule, , label, , head, , date, , time, , place, , btn] = stack(c.y, c.h, [
+      const [lgRow, , rule, , label, , head, , date, , time, , place, , btn] = split(c.y, c.h, [
         story ? 0 : lg,
         story ? 0 : per(f, 48, 64, 0, 28) * u,
         4 * u,
@@ -509,7 +509,7 @@ export const EVENT: TemplateSpec[] = [
       const dotD = 14 * u;
       const row = (slot: string, span: [number, number], bold: boolean) => [
         circle(c.x + dotD / 2, span[0] + span[1] / 2, dotD, { slot, fill: 'accent' }),
-        copy(slot, box([c.x + dotD + 22 * u, c.w - dotD - 22 * u], span), {
+        slotText(slot, box([c.x + dotD + 22 * u, c.w - dotD - 22 * u], span), {
           size: detail,
           font: 'body',
           weight: bold ? 'bold' : 'normal',
@@ -536,7 +536,7 @@ export const EVENT: TemplateSpec[] = [
             ]
           : [logo({ x: c.x, y: lgRow[0], w: lg, h: lgRow[1] })]),
         hrule(c.x, rule[0], 96 * u, { slot: 'label', stroke: 'accent', stroke_width: 4 * u }),
-        copy('label', box([c.x, c.w], label), {
+        slotText('label', box([c.x, c.w], label), {
           size: 28 * u,
           font: 'body',
           weight: 'bold',
@@ -545,7 +545,7 @@ export const EVENT: TemplateSpec[] = [
           valign: 'middle',
           fit: 'ellipsis',
         }),
-        copy('headline', box([c.x, c.w], head), {
+        slotText('headline', box([c.x, c.w], head), {
           size: per(f, 80, 96, 108, 84) * u,
           font: 'heading',
           weight: 'bold',
@@ -555,7 +555,7 @@ export const EVENT: TemplateSpec[] = [
         ...row('date', date, true),
         ...row('time', time, false),
         ...row('place', place, false),
-        ...pill('cta', box([c.x, Math.min(c.w, per(f, 400, 420, 480, 360) * u)], btn), {
+        ...button('cta', box([c.x, Math.min(c.w, per(f, 400, 420, 480, 360) * u)], btn), {
           fill: 'primary',
           color: 'background',
           size: per(f, 30, 32, 36, 30) * u,
@@ -616,7 +616,7 @@ export const EVENT: TemplateSpec[] = [
       ] as const;
       const total = group.reduce((s, v) => s + v, 0);
       const start = safe.y + Math.max(0, (safe.h - total) / 2);
-      const [lgRow, , label, , head, , orn, , date, , time, , place, , btn] = stack(
+      const [lgRow, , label, , head, , orn, , date, , time, , place, , btn] = split(
         start,
         total,
         group,
@@ -646,7 +646,7 @@ export const EVENT: TemplateSpec[] = [
           { fill: null, stroke: 'accent', stroke_width: 1.5 * u },
         ),
         logo({ x: cx - lg, y: lgRow[0], w: lg * 2, h: lgRow[1] }),
-        copy('label', box(across, label), {
+        slotText('label', box(across, label), {
           size: 30 * u,
           font: 'body',
           color: 'text',
@@ -654,7 +654,7 @@ export const EVENT: TemplateSpec[] = [
           line_height: 1.15,
           ...centred,
         }),
-        copy('headline', box(across, head), {
+        slotText('headline', box(across, head), {
           size: hSize,
           font: 'heading',
           weight: 'bold',
@@ -678,27 +678,27 @@ export const EVENT: TemplateSpec[] = [
           { x: cx - 11 * u, y: ornY - 11 * u, w: 22 * u, h: 22 * u },
           { slot: 'headline', fill: 'accent', rotation: 45 },
         ),
-        line('date', box(across, date), detail * 1.3, {
+        slotLine('date', box(across, date), detail * 1.3, {
           font: 'heading',
           weight: 'bold',
           color: 'text',
           align: 'center',
         }),
-        copy('time', box(across, time), {
+        slotText('time', box(across, time), {
           size: detail,
           font: 'body',
           color: 'text',
           line_height: 1.15,
           ...centred,
         }),
-        copy('place', box(across, place), {
+        slotText('place', box(across, place), {
           size: detail,
           font: 'body',
           color: 'text',
           line_height: 1.15,
           ...centred,
         }),
-        ...pill('cta', box([cx - btnW / 2, btnW], btn), {
+        ...button('cta', box([cx - btnW / 2, btnW], btn), {
           fill: null,
           stroke: 'primary',
           strokeWidth: 2 * u,

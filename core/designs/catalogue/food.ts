@@ -2,49 +2,34 @@
 import type { Box, DraftLayer, Frame, TemplateSpec } from '../templateKit.ts';
 import {
   box,
-  button,
-  disc,
+  circleFromCorner,
   fr,
   line,
   logo,
-  oneLine,
+  logoTile,
+  looseButton,
+  oneLineLoose,
   per,
   photo,
   rect,
-  safeEnd,
+  safeEnds,
+  slotText,
   split,
-  text,
-} from './product.ts';
+  turned,
+} from './parts.ts';
 
 /** A white logo chip in the safe area's top left corner. */
-const logoChip = (f: Frame, size = 104): DraftLayer[] => {
-  const s = size * f.u;
-  return [
-    rect(
-      { x: f.safe.x, y: f.safe.y, w: s, h: s },
-      { slot: 'logo', fill: '#ffffff', radius: s * 0.22 },
-    ),
-    logo({ x: f.safe.x + s * 0.12, y: f.safe.y + s * 0.12, w: s * 0.76, h: s * 0.76 }),
-  ];
-};
-
-/** A box turned `deg` degrees about `centre` (the renderer turns each layer about its own middle). */
-function turnedAbout(b: Box, centre: { x: number; y: number }, deg: number): Box {
-  const rad = (deg * Math.PI) / 180;
-  const dx = b.x + b.w / 2 - centre.x;
-  const dy = b.y + b.h / 2 - centre.y;
-  const cx = centre.x + dx * Math.cos(rad) - dy * Math.sin(rad);
-  const cy = centre.y + dx * Math.sin(rad) + dy * Math.cos(rad);
-  return { x: cx - b.w / 2, y: cy - b.h / 2, w: b.w, h: b.h };
-}
+const logoChip = (f: Frame, size = 104): DraftLayer[] =>
+  logoTile({ x: f.safe.x, y: f.safe.y, w: size * f.u, h: size * f.u }, '#ffffff', 0.12);
 
 /** A snapshot print: the photo on a white card, both turned `deg` degrees. */
 function polaroid(card: Box, deg: number, u: number): DraftLayer[] {
   const side = 22 * u;
   const centre = { x: card.x + card.w / 2, y: card.y + card.h / 2 };
-  const pic = turnedAbout(
+  const pic = turned(
     { x: card.x + side, y: card.y + side, w: card.w - 2 * side, h: card.h - side - 80 * u },
-    centre,
+    centre.x,
+    centre.y,
     deg,
   );
   return [
@@ -87,7 +72,7 @@ export const FOOD: TemplateSpec[] = [
     },
     layout: (f) => {
       const { safe, u } = f;
-      const end = safeEnd(f);
+      const end = safeEnds(f);
       let pic: Box;
       let card: Box;
       if (f.wide) {
@@ -123,7 +108,7 @@ export const FOOD: TemplateSpec[] = [
         ...photo(pic, 'secondary'),
         ...logoChip(f),
         rect(card, { fill: 'background', radius: 36 * u }),
-        text('label', oneLine(box([inner.x, inner.w], label), 56 * u, 1.0), {
+        slotText('label', oneLineLoose(box([inner.x, inner.w], label), 56 * u, 1.0), {
           size: 56 * u,
           font: 'Caveat',
           weight: 'bold',
@@ -131,21 +116,21 @@ export const FOOD: TemplateSpec[] = [
           fit: 'ellipsis',
           line_height: 1.0,
         }),
-        text('headline', box([inner.x, inner.w], headline), {
+        slotText('headline', box([inner.x, inner.w], headline), {
           size: hSize,
           font: 'heading',
           weight: 'bold',
           color: 'text',
           line_height: 1.1,
         }),
-        text('body', box([inner.x, inner.w], body), {
+        slotText('body', box([inner.x, inner.w], body), {
           size: per(f, 30, 32, 36, 30) * u,
           font: 'body',
           color: 'text',
           line_height: 1.4,
           opacity: 0.85,
         }),
-        text('price', box([inner.x, inner.w - ctaW - 24 * u], row), {
+        slotText('price', box([inner.x, inner.w - ctaW - 24 * u], row), {
           size: 64 * u,
           font: 'heading',
           weight: 'bold',
@@ -153,7 +138,7 @@ export const FOOD: TemplateSpec[] = [
           valign: 'middle',
           line_height: 1.0,
         }),
-        ...button('cta', box([inner.x + inner.w - ctaW, ctaW], row), {
+        ...looseButton('cta', box([inner.x + inner.w - ctaW, ctaW], row), {
           fill: 'primary',
           color: '#ffffff',
           size: 30 * u,
@@ -198,7 +183,7 @@ export const FOOD: TemplateSpec[] = [
     },
     layout: (f) => {
       const { safe, u } = f;
-      const end = safeEnd(f);
+      const end = safeEnds(f);
       const side = f.wide || f.aspect === 'square';
       const pic: Box = side
         ? { x: 0, y: 0, w: Math.round(f.width * 0.4), h: f.height }
@@ -224,7 +209,7 @@ export const FOOD: TemplateSpec[] = [
         const item = `item_${i + 1}`;
         const price = `price_${i + 1}`;
         return [
-          text(
+          slotText(
             item,
             { x: copy.x, y: y + 10 * u, w: copy.w - priceW - 24 * u, h: h - 20 * u },
             {
@@ -235,15 +220,19 @@ export const FOOD: TemplateSpec[] = [
               valign: 'middle',
             },
           ),
-          text(price, oneLine({ x: copy.x + copy.w - priceW, y, w: priceW, h }, 44 * u, 1.0), {
-            size: 44 * u,
-            font: 'heading',
-            weight: 'bold',
-            color: 'accent',
-            align: 'right',
-            valign: 'middle',
-            line_height: 1.0,
-          }),
+          slotText(
+            price,
+            oneLineLoose({ x: copy.x + copy.w - priceW, y, w: priceW, h }, 44 * u, 1.0),
+            {
+              size: 44 * u,
+              font: 'heading',
+              weight: 'bold',
+              color: 'accent',
+              align: 'right',
+              valign: 'middle',
+              line_height: 1.0,
+            },
+          ),
           ...(i < 2
             ? [
                 line(
@@ -256,7 +245,7 @@ export const FOOD: TemplateSpec[] = [
       });
       return [
         ...photo(pic, 'secondary'),
-        text('time', oneLine(box([copy.x, copy.w], time), 44 * u, 1.0), {
+        slotText('time', oneLineLoose(box([copy.x, copy.w], time), 44 * u, 1.0), {
           size: 44 * u,
           font: 'Caveat',
           weight: 'bold',
@@ -264,7 +253,7 @@ export const FOOD: TemplateSpec[] = [
           fit: 'ellipsis',
           line_height: 1.0,
         }),
-        text('headline', box([copy.x, copy.w], headline), {
+        slotText('headline', box([copy.x, copy.w], headline), {
           size: hSize,
           font: 'heading',
           weight: 'bold',
@@ -277,7 +266,7 @@ export const FOOD: TemplateSpec[] = [
           { slot: 'headline', stroke: 'accent', stroke_width: 5 * u },
         ),
         ...menu,
-        text('place', oneLine(box([copy.x, copy.w - 96 * u], footer), 30 * u), {
+        slotText('place', oneLineLoose(box([copy.x, copy.w - 96 * u], footer), 30 * u), {
           size: 30 * u,
           font: 'body',
           color: 'text',
@@ -324,7 +313,7 @@ export const FOOD: TemplateSpec[] = [
     },
     layout: (f) => {
       const { safe, u } = f;
-      const end = safeEnd(f);
+      const end = safeEnds(f);
       const pic: Box = f.wide
         ? { x: 0, y: 0, w: Math.round(f.width * 0.5), h: f.height }
         : { x: 0, y: 0, w: f.width, h: Math.round(f.height * per(f, 0.44, 0.46, 0.44, 0)) };
@@ -349,9 +338,9 @@ export const FOOD: TemplateSpec[] = [
           { x, y: chips[0], w: chipW, h: chips[1] },
           { slot, fill: 'secondary', radius: chips[1] / 2 },
         ),
-        text(
+        slotText(
           slot,
-          oneLine({ x: x + 20 * u, y: chips[0], w: chipW - 40 * u, h: chips[1] }, 28 * u),
+          oneLineLoose({ x: x + 20 * u, y: chips[0], w: chipW - 40 * u, h: chips[1] }, 28 * u),
           {
             size: 28 * u,
             font: 'body',
@@ -366,7 +355,7 @@ export const FOOD: TemplateSpec[] = [
       ];
       return [
         ...photo(pic, 'secondary'),
-        text('label', oneLine(box([copy.x, copy.w], label), 48 * u, 1.0), {
+        slotText('label', oneLineLoose(box([copy.x, copy.w], label), 48 * u, 1.0), {
           size: 48 * u,
           font: 'Caveat',
           weight: 'bold',
@@ -374,7 +363,7 @@ export const FOOD: TemplateSpec[] = [
           fit: 'ellipsis',
           line_height: 1.0,
         }),
-        text('headline', box([copy.x, copy.w], headline), {
+        slotText('headline', box([copy.x, copy.w], headline), {
           size: hSize,
           font: 'heading',
           weight: 'bold',
@@ -383,13 +372,13 @@ export const FOOD: TemplateSpec[] = [
         }),
         ...chip('time', copy.x),
         ...chip('servings', copy.x + chipW + 20 * u),
-        text('body', box([copy.x, copy.w], body), {
+        slotText('body', box([copy.x, copy.w], body), {
           size: per(f, 30, 32, 36, 30) * u,
           font: 'body',
           color: 'text',
           line_height: 1.4,
         }),
-        text('cta', oneLine(box([copy.x, copy.w - 96 * u], footer), 30 * u), {
+        slotText('cta', oneLineLoose(box([copy.x, copy.w - 96 * u], footer), 30 * u), {
           size: 30 * u,
           font: 'body',
           weight: 'bold',
@@ -427,7 +416,7 @@ export const FOOD: TemplateSpec[] = [
     },
     layout: (f) => {
       const { safe, u } = f;
-      const end = safeEnd(f);
+      const end = safeEnds(f);
       let card: Box;
       let copy: Box;
       if (f.wide) {
@@ -463,7 +452,7 @@ export const FOOD: TemplateSpec[] = [
       ]);
       const ctaW = Math.min(copy.w, 380 * u);
       return [
-        disc(card.x + card.w / 2 - ring / 2, card.y + card.h / 2 - ring / 2, ring, {
+        circleFromCorner(card.x + card.w / 2 - ring / 2, card.y + card.h / 2 - ring / 2, ring, {
           fill: 'accent',
           opacity: 0.9,
         }),
@@ -473,7 +462,7 @@ export const FOOD: TemplateSpec[] = [
             ? { x: safe.x, y: safe.y, w: 96 * u, h: 96 * u }
             : { x: copy.x, y: logoRow[0], w: 88 * u, h: 88 * u },
         ),
-        text('label', oneLine(box([copy.x, copy.w], label), 32 * u), {
+        slotText('label', oneLineLoose(box([copy.x, copy.w], label), 32 * u), {
           size: 32 * u,
           font: 'body',
           weight: 'bold',
@@ -482,7 +471,7 @@ export const FOOD: TemplateSpec[] = [
           valign: 'bottom',
           fit: 'ellipsis',
         }),
-        text('discount', box([copy.x, copy.w], discount), {
+        slotText('discount', box([copy.x, copy.w], discount), {
           size: dSize,
           font: 'heading',
           weight: 'bold',
@@ -491,14 +480,14 @@ export const FOOD: TemplateSpec[] = [
           valign: 'bottom',
           upper: true,
         }),
-        text('headline', box([copy.x, copy.w], headline), {
+        slotText('headline', box([copy.x, copy.w], headline), {
           size: per(f, 44, 48, 56, 44) * u,
           font: 'body',
           weight: 'bold',
           color: 'text',
           line_height: 1.2,
         }),
-        ...button('cta', box([copy.x, ctaW], cta), {
+        ...looseButton('cta', box([copy.x, ctaW], cta), {
           fill: 'primary',
           color: '#ffffff',
           size: 32 * u,
@@ -569,7 +558,7 @@ export const FOOD: TemplateSpec[] = [
       return [
         ...framed(picBox),
         logo({ x: mid - 40 * u, y: logoRow[0], w: 80 * u, h: 80 * u }),
-        text('label', oneLine(box([copy.x, copy.w], label), 52 * u, 1.0), {
+        slotText('label', oneLineLoose(box([copy.x, copy.w], label), 52 * u, 1.0), {
           size: 52 * u,
           font: 'Caveat',
           weight: 'bold',
@@ -578,7 +567,7 @@ export const FOOD: TemplateSpec[] = [
           fit: 'ellipsis',
           line_height: 1.0,
         }),
-        text('headline', box([copy.x, copy.w], headline), {
+        slotText('headline', box([copy.x, copy.w], headline), {
           size: hSize,
           font: 'heading',
           weight: 'bold',
@@ -587,9 +576,9 @@ export const FOOD: TemplateSpec[] = [
           valign: f.wide ? 'middle' : 'top',
           line_height: 1.1,
         }),
-        text(
+        slotText(
           'date',
-          oneLine({ x: copy.x, y: when[0], w: copy.w / 2 - 28 * u, h: when[1] }, 32 * u),
+          oneLineLoose({ x: copy.x, y: when[0], w: copy.w / 2 - 28 * u, h: when[1] }, 32 * u),
           {
             size: 32 * u,
             font: 'body',
@@ -600,10 +589,13 @@ export const FOOD: TemplateSpec[] = [
             fit: 'ellipsis',
           },
         ),
-        disc(mid - 6 * u, when[0] + when[1] / 2 - 6 * u, 12 * u, { slot: 'time', fill: 'accent' }),
-        text(
+        circleFromCorner(mid - 6 * u, when[0] + when[1] / 2 - 6 * u, 12 * u, {
+          slot: 'time',
+          fill: 'accent',
+        }),
+        slotText(
           'time',
-          oneLine({ x: mid + 28 * u, y: when[0], w: copy.w / 2 - 28 * u, h: when[1] }, 32 * u),
+          oneLineLoose({ x: mid + 28 * u, y: when[0], w: copy.w / 2 - 28 * u, h: when[1] }, 32 * u),
           {
             size: 32 * u,
             font: 'body',
@@ -613,7 +605,7 @@ export const FOOD: TemplateSpec[] = [
             fit: 'ellipsis',
           },
         ),
-        text('place', oneLine(box([copy.x, copy.w], place), 30 * u), {
+        slotText('place', oneLineLoose(box([copy.x, copy.w], place), 30 * u), {
           size: 30 * u,
           font: 'body',
           color: 'text',

@@ -2,22 +2,22 @@
 import type { Box, Sample, TemplateSpec } from '../templateKit.ts';
 import {
   box,
+  button,
   circle,
-  copy,
-  ends,
   fr,
   hrule,
-  line,
   linesH,
   logo,
   oneLine,
   per,
   photo,
-  pill,
   rect,
-  stack,
+  safeEnds,
+  slotLine,
+  slotText,
+  split,
   vrule,
-} from './launch.ts';
+} from './parts.ts';
 
 /** Copy that reads as a job post. */
 const HIRING_SAMPLES: Record<string, Sample> = {
@@ -55,7 +55,7 @@ export const HIRING: TemplateSpec[] = [
     samples: HIRING_SAMPLES,
     layout: (f) => {
       const { safe, u } = f;
-      const { right } = ends(f);
+      const { right } = safeEnds(f);
       const side = f.wide || f.aspect === 'square';
       const story = f.aspect === 'story';
       // The photo: a column on the right (square, landscape), a band across the middle
@@ -72,7 +72,7 @@ export const HIRING: TemplateSpec[] = [
       const roleSize = per(f, 48, 52, 60, 44) * u;
       const chipH = per(f, 60, 64, 72, 56) * u;
       const btnH = per(f, 84, 92, 104, 80) * u;
-      const [lgRow, , head, , pic, , role, , chips, , btn] = stack(c.y, c.h, [
+      const [lgRow, , head, , pic, , role, , chips, , btn] = split(c.y, c.h, [
         story ? 40 * u : lg,
         per(f, 28, 32, 16, 20) * u,
         story ? fr(1) : linesH(2, hSize, 1.02),
@@ -104,15 +104,19 @@ export const HIRING: TemplateSpec[] = [
           { x, y: chips[0], w: chipW, h: chipH },
           { slot, fill: null, stroke: 'primary', stroke_width: 3 * u, radius: chipH / 2 },
         ),
-        copy(slot, oneLine({ x: x + 24 * u, y: chips[0], w: chipW - 48 * u, h: chipH }, chipText), {
-          size: chipText,
-          font: 'body',
-          weight: 'bold',
-          color: 'text',
-          align: 'center',
-          valign: 'middle',
-          fit: 'ellipsis',
-        }),
+        slotText(
+          slot,
+          oneLine({ x: x + 24 * u, y: chips[0], w: chipW - 48 * u, h: chipH }, chipText),
+          {
+            size: chipText,
+            font: 'body',
+            weight: 'bold',
+            color: 'text',
+            align: 'center',
+            valign: 'middle',
+            fit: 'ellipsis',
+          },
+        ),
       ];
       return [
         ...photo(photoBox, 'secondary'),
@@ -125,7 +129,7 @@ export const HIRING: TemplateSpec[] = [
             ]
           : []),
         logo(logoBox),
-        copy('label', labelBox, {
+        slotText('label', labelBox, {
           size: 28 * u,
           font: 'body',
           weight: 'bold',
@@ -135,7 +139,7 @@ export const HIRING: TemplateSpec[] = [
           valign: 'middle',
           fit: 'ellipsis',
         }),
-        copy('headline', box([c.x, c.w], head), {
+        slotText('headline', box([c.x, c.w], head), {
           size: hSize,
           font: 'heading',
           weight: 'bold',
@@ -143,7 +147,7 @@ export const HIRING: TemplateSpec[] = [
           line_height: 1.02,
           valign: side || story ? 'top' : 'bottom',
         }),
-        copy('role', box([c.x, c.w], role), {
+        slotText('role', box([c.x, c.w], role), {
           size: roleSize,
           font: 'heading',
           weight: 'bold',
@@ -153,7 +157,7 @@ export const HIRING: TemplateSpec[] = [
         }),
         ...chip('place', c.x),
         ...chip('contract', c.x + chipW + 20 * u),
-        ...pill(
+        ...button(
           'cta',
           box([c.x, Math.min(c.w, right - c.x, per(f, 420, 460, 520, 400) * u)], btn),
           {
@@ -193,7 +197,7 @@ export const HIRING: TemplateSpec[] = [
     },
     layout: (f) => {
       const { safe, u } = f;
-      const { right, bottom } = ends(f);
+      const { right, bottom } = safeEnds(f);
       const lg = per(f, 80, 88, 100, 72) * u;
       const hSize = per(f, 190, 210, 240, 200) * u;
       const roleSize = per(f, 44, 48, 54, 40) * u;
@@ -207,7 +211,7 @@ export const HIRING: TemplateSpec[] = [
       // page elsewhere; the headline block takes what is left.
       const listGap = per(f, 24, 40, 48, 0) * u;
       const listH = f.wide ? safe.h : 3 * rowH + listGap + btnH;
-      const [, r1, r2, r3, , btn] = stack(bottom - listH, listH, [
+      const [, r1, r2, r3, , btn] = split(bottom - listH, listH, [
         f.wide ? fr(1) : 0,
         rowH,
         rowH,
@@ -216,7 +220,7 @@ export const HIRING: TemplateSpec[] = [
         btnH,
       ]);
       const headEnd = f.wide ? bottom : bottom - listH - per(f, 16, 24, 32, 0) * u;
-      const [lgRow, , label, , head] = stack(left.y, headEnd - left.y, [
+      const [lgRow, , label, , head] = split(left.y, headEnd - left.y, [
         lg,
         per(f, 24, 40, 56, 24) * u,
         40 * u,
@@ -229,7 +233,7 @@ export const HIRING: TemplateSpec[] = [
         return [
           hrule(listX, y, listW, { slot, stroke: 'secondary', stroke_width: 2 * u }),
           circle(listX + dot / 2, y + 12 * u + roleSize * 0.62, dot, { slot, fill: 'accent' }),
-          copy(
+          slotText(
             slot,
             {
               x: listX + dot + 24 * u,
@@ -250,7 +254,7 @@ export const HIRING: TemplateSpec[] = [
       const btnW = Math.min(listW, per(f, 400, 420, 480, 380) * u);
       return [
         logo({ x: left.x, y: lgRow[0], w: lg, h: lgRow[1] }),
-        copy('label', box([left.x, left.w], label), {
+        slotText('label', box([left.x, left.w], label), {
           size: 28 * u,
           font: 'body',
           weight: 'bold',
@@ -259,7 +263,7 @@ export const HIRING: TemplateSpec[] = [
           valign: 'middle',
           fit: 'ellipsis',
         }),
-        copy('headline', box([left.x, left.w], head), {
+        slotText('headline', box([left.x, left.w], head), {
           size: hSize,
           font: 'heading',
           weight: 'bold',
@@ -270,13 +274,13 @@ export const HIRING: TemplateSpec[] = [
         ...row('role', r1),
         ...row('role_2', r2),
         ...row('role_3', r3),
-        ...pill('cta', box([listX, btnW], btn), {
+        ...button('cta', box([listX, btnW], btn), {
           fill: 'primary',
           color: 'background',
           size: per(f, 32, 34, 38, 30) * u,
           upper: true,
         }),
-        line('handle', box([listX + btnW + 24 * u, listW - btnW - 24 * u], btn), 28 * u, {
+        slotLine('handle', box([listX + btnW + 24 * u, listW - btnW - 24 * u], btn), 28 * u, {
           font: 'body',
           color: 'text',
           align: 'right',
@@ -302,7 +306,7 @@ export const HIRING: TemplateSpec[] = [
     samples: HIRING_SAMPLES,
     layout: (f) => {
       const { safe, u } = f;
-      const { right, bottom } = ends(f);
+      const { right, bottom } = safeEnds(f);
       const lg = per(f, 88, 92, 104, 80) * u;
       const col: Box = f.wide ? { x: safe.x, y: safe.y, w: safe.w * 0.54, h: safe.h } : safe;
       const d = per(f, 230, 250, 280, 200) * u;
@@ -322,7 +326,7 @@ export const HIRING: TemplateSpec[] = [
       const top = f.wide ? safe.y + lg + 32 * u : panelTop + lift + 48 * u;
       const detail = per(f, 32, 34, 38, 30) * u;
       const btnH = per(f, 92, 96, 108, 84) * u;
-      const [head, , role, , row, , btn] = stack(top, bottom - top, [
+      const [head, , role, , row, , btn] = split(top, bottom - top, [
         fr(1),
         per(f, 12, 16, 20, 12) * u,
         linesH(2, per(f, 44, 52, 60, 44) * u, 1.15),
@@ -346,7 +350,7 @@ export const HIRING: TemplateSpec[] = [
           stroke: 'background',
           stroke_width: 2 * u,
         }),
-        copy(
+        slotText(
           'label',
           { x: sx - d * 0.34, y: sy - d * 0.26, w: d * 0.68, h: d * 0.52 },
           {
@@ -362,7 +366,7 @@ export const HIRING: TemplateSpec[] = [
             rotation: -12,
           },
         ),
-        copy('headline', box([col.x, col.w], head), {
+        slotText('headline', box([col.x, col.w], head), {
           size: per(f, 120, 140, 176, 112) * u,
           min_size: per(f, 44, 52, 64, 40) * u,
           font: 'heading',
@@ -372,14 +376,14 @@ export const HIRING: TemplateSpec[] = [
           line_height: 1.0,
           valign: 'bottom',
         }),
-        copy('role', box([col.x, col.w], role), {
+        slotText('role', box([col.x, col.w], role), {
           size: per(f, 48, 52, 60, 44) * u,
           font: 'body',
           weight: 'bold',
           color: 'accent',
           line_height: 1.15,
         }),
-        copy('place', oneLine(box([col.x, placeW - 24 * u], row), detail), {
+        slotText('place', oneLine(box([col.x, placeW - 24 * u], row), detail), {
           size: detail,
           font: 'body',
           color: 'text',
@@ -391,7 +395,7 @@ export const HIRING: TemplateSpec[] = [
           stroke: 'accent',
           stroke_width: 3 * u,
         }),
-        copy(
+        slotText(
           'contract',
           oneLine(box([col.x + placeW + 24 * u, col.w - placeW - 24 * u], row), detail),
           {
@@ -402,7 +406,7 @@ export const HIRING: TemplateSpec[] = [
             fit: 'ellipsis',
           },
         ),
-        ...pill('cta', box([col.x, Math.min(col.w, per(f, 440, 460, 520, 420) * u)], btn), {
+        ...button('cta', box([col.x, Math.min(col.w, per(f, 440, 460, 520, 420) * u)], btn), {
           fill: 'primary',
           color: 'background',
           size: per(f, 34, 34, 38, 32) * u,
@@ -434,7 +438,7 @@ export const HIRING: TemplateSpec[] = [
           ? { x: safe.x, y: 190 * u, w: f.width - 2 * safe.x, h: 1460 * u }
           : safe;
       const pad = per(f, 40, 44, 48, 32) * u;
-      const { right, bottom } = ends(f);
+      const { right, bottom } = safeEnds(f);
       const inner: Box = {
         x: card.x + pad,
         y: Math.max(card.y + pad, safe.y),
@@ -459,7 +463,7 @@ export const HIRING: TemplateSpec[] = [
       const roleSize = per(f, 60, 68, 80, 56) * u;
       const detail = per(f, 30, 32, 36, 30) * u;
       const btnH = per(f, 80, 88, 100, 76) * u;
-      const [label, , role, , place, , contract, , btn] = stack(c.y, c.h, [
+      const [label, , role, , place, , contract, , btn] = split(c.y, c.h, [
         40 * u,
         per(f, 8, 12, 16, 8) * u,
         fr(1),
@@ -494,7 +498,7 @@ export const HIRING: TemplateSpec[] = [
           { slot: 'logo', fill: '#ffffff', radius: 20 * u },
         ),
         logo({ x: chipX + 12 * u, y: chipY + 12 * u, w: chip - 24 * u, h: chip - 24 * u }),
-        copy('label', box([c.x, c.w], label), {
+        slotText('label', box([c.x, c.w], label), {
           size: 28 * u,
           font: 'body',
           weight: 'bold',
@@ -504,7 +508,7 @@ export const HIRING: TemplateSpec[] = [
           valign: 'middle',
           fit: 'ellipsis',
         }),
-        copy('role', box([c.x, c.w], role), {
+        slotText('role', box([c.x, c.w], role), {
           size: roleSize,
           font: 'heading',
           weight: 'bold',
@@ -512,14 +516,14 @@ export const HIRING: TemplateSpec[] = [
           on: 'secondary',
           line_height: 1.1,
         }),
-        copy('place', box([c.x, c.w], place), { ...detailStyle, weight: 'bold' }),
-        copy('contract', box([c.x, c.w], contract), detailStyle),
-        ...pill('cta', box([c.x, btnW], btn), {
+        slotText('place', box([c.x, c.w], place), { ...detailStyle, weight: 'bold' }),
+        slotText('contract', box([c.x, c.w], contract), detailStyle),
+        ...button('cta', box([c.x, btnW], btn), {
           fill: 'primary',
           color: '#ffffff',
           size: per(f, 30, 32, 36, 30) * u,
         }),
-        line('handle', box([c.x + btnW + 24 * u, c.w - btnW - 24 * u], btn), 28 * u, {
+        slotLine('handle', box([c.x + btnW + 24 * u, c.w - btnW - 24 * u], btn), 28 * u, {
           font: 'body',
           color: 'text',
           on: 'secondary',
@@ -549,14 +553,14 @@ export const HIRING: TemplateSpec[] = [
     },
     layout: (f) => {
       const { safe, u } = f;
-      const { right } = ends(f);
+      const { right } = safeEnds(f);
       const lg = per(f, 72, 80, 96, 64) * u;
       const roleSize = per(f, 112, 128, 144, 128) * u;
       const detail = per(f, 32, 34, 38, 30) * u;
       const btnH = per(f, 80, 88, 100, 76) * u;
       const detailsH =
         f.wide || f.aspect === 'square' ? linesH(1, detail) : 3 * linesH(1, detail) + 24 * u;
-      const [lgRow, , label, , role, , rule, , details, , btn] = stack(safe.y, safe.h, [
+      const [lgRow, , label, , role, , rule, , details, , btn] = split(safe.y, safe.h, [
         lg,
         per(f, 56, 96, 120, 32) * u,
         40 * u,
@@ -578,7 +582,7 @@ export const HIRING: TemplateSpec[] = [
         const b: Box = inRow
           ? { x: safe.x + i * w, y: details[0], w: w - 24 * u, h: one }
           : { x: safe.x, y: details[0] + i * (one + 12 * u), w, h: one };
-        return copy(slot, b, {
+        return slotText(slot, b, {
           size: detail,
           font: 'body',
           weight: i === 0 ? 'bold' : 'normal',
@@ -594,7 +598,7 @@ export const HIRING: TemplateSpec[] = [
           { x: safe.x, y: label[0] + label[1] / 2 - sq / 2, w: sq, h: sq },
           { slot: 'label', fill: 'accent' },
         ),
-        copy('label', box([safe.x + sq + 20 * u, safe.w - sq - 20 * u], label), {
+        slotText('label', box([safe.x + sq + 20 * u, safe.w - sq - 20 * u], label), {
           size: 28 * u,
           font: 'body',
           weight: 'bold',
@@ -603,7 +607,7 @@ export const HIRING: TemplateSpec[] = [
           valign: 'middle',
           fit: 'ellipsis',
         }),
-        copy('role', box([safe.x, f.wide ? safe.w * 0.8 : safe.w], role), {
+        slotText('role', box([safe.x, f.wide ? safe.w * 0.8 : safe.w], role), {
           size: roleSize,
           font: 'heading',
           weight: 'bold',
@@ -612,17 +616,22 @@ export const HIRING: TemplateSpec[] = [
         }),
         hrule(safe.x, rule[0], safe.w, { slot: 'role', stroke: 'secondary', stroke_width: 2 * u }),
         ...cells,
-        ...pill('cta', box([safe.x, btnW], btn), {
+        ...button('cta', box([safe.x, btnW], btn), {
           fill: 'primary',
           color: '#ffffff',
           size: per(f, 30, 32, 36, 28) * u,
           radius: 12 * u,
         }),
-        line('handle', box([safe.x + btnW + 24 * u, right - safe.x - btnW - 24 * u], btn), 28 * u, {
-          font: 'body',
-          color: 'text',
-          align: 'right',
-        }),
+        slotLine(
+          'handle',
+          box([safe.x + btnW + 24 * u, right - safe.x - btnW - 24 * u], btn),
+          28 * u,
+          {
+            font: 'body',
+            color: 'text',
+            align: 'right',
+          },
+        ),
       ];
     },
   },

@@ -1,214 +1,21 @@
-// Launch and announcement templates, and the small layout helpers the launch, event, hiring
-// and quote templates share (boxes, stacks, slot-bound buttons, photos and scrims).
-import type {
-  Box,
-  Colour,
-  DraftImage,
-  DraftLayer,
-  DraftShape,
-  DraftText,
-  Frame,
-  TemplateSpec,
-} from '../templateKit.ts';
-
-// --- Shared helpers ---
-
-export type TextStyle = Omit<DraftText, 'kind' | 'slot' | 'text' | keyof Box>;
-export type ShapeStyle = Omit<DraftShape, 'kind' | 'shape' | keyof Box>;
-
-/** A slot's copy in a box. */
-export const copy = (slot: string, b: Box, style: TextStyle): DraftText => ({
-  kind: 'text',
-  slot,
-  ...b,
-  ...style,
-});
-
-/** Furniture text: glyphs only, never words (a quote mark, a bullet). */
-export const mark = (glyph: string, b: Box, style: TextStyle): DraftText => ({
-  kind: 'text',
-  text: glyph,
-  ...b,
-  ...style,
-});
-
-export const rect = (b: Box, style: ShapeStyle): DraftShape => ({
-  kind: 'shape',
-  shape: 'rect',
-  ...b,
-  ...style,
-});
-
-/** A circle `d` across centred on cx, cy: the same width and height at every aspect. */
-export const circle = (cx: number, cy: number, d: number, style: ShapeStyle): DraftShape => ({
-  kind: 'shape',
-  shape: 'ellipse',
-  x: cx - d / 2,
-  y: cy - d / 2,
-  w: d,
-  h: d,
-  ...style,
-});
-
-/** A horizontal rule `w` long at x, y. */
-export const hrule = (x: number, y: number, w: number, style: ShapeStyle): DraftShape => ({
-  kind: 'shape',
-  shape: 'line',
-  x,
-  y,
-  w,
-  h: 0,
-  ...style,
-});
-
-/** A vertical rule `h` long at x, y. */
-export const vrule = (x: number, y: number, h: number, style: ShapeStyle): DraftShape => ({
-  kind: 'shape',
-  shape: 'line',
-  x,
-  y,
-  w: 0,
-  h,
-  ...style,
-});
-
-/** The photo slot over a backing colour (shown where the photo is clear or still loading). */
-export const photo = (b: Box, backing: Colour): DraftLayer[] => [
-  rect(b, { slot: 'photo', fill: backing }),
-  { kind: 'image', slot: 'photo', ...b },
-];
-
-export const logo = (b: Box): DraftImage => ({ kind: 'image', slot: 'logo', fit: 'contain', ...b });
-
-/**
- * A dark fade over the photo (slot photo): bands of translucent black, darkest at the
- * bottom (`down`) or at the left (`left`), `strength` the opacity where they all overlap.
- */
-export function scrim(b: Box, toward: 'down' | 'left', strength: number, bands = 6): DraftShape[] {
-  const alpha = 1 - (1 - strength) ** (1 / bands);
-  const hex = Math.round(alpha * 255)
-    .toString(16)
-    .padStart(2, '0');
-  const fill = `#000000${hex}` as Colour;
-  return Array.from({ length: bands }, (_, i) => {
-    const cut = i / bands;
-    return toward === 'down'
-      ? rect({ x: b.x, y: b.y + b.h * cut, w: b.w, h: b.h * (1 - cut) }, { slot: 'photo', fill })
-      : rect({ x: b.x, y: b.y, w: b.w * (1 - cut), h: b.h }, { slot: 'photo', fill });
-  });
-}
-
-/** A frame tall enough for `n` lines of `size` at `lineHeight`, and not for one more. */
-export const linesH = (n: number, size: number, lineHeight = 1.2) => size * (lineHeight * n + 0.2);
-
-/** A one-line box of `size` centred on `b`'s height. */
-export const oneLine = (b: Box, size: number, lineHeight = 1.15): Box => {
-  const h = Math.min(b.h, linesH(1, size, lineHeight));
-  return { x: b.x, y: b.y + (b.h - h) / 2, w: b.w, h };
-};
-
-/**
- * A one-line frame for text that shrinks rather than wraps: with `line_height: 2` it holds
- * one line at `size` and never two at 45% of it. Spread `...shrinkLine(b, size)` into a style.
- */
-export const shrinkLine = (b: Box, size: number) => {
-  const h = Math.min(b.h, size * 1.5);
-  return {
-    x: b.x,
-    y: b.y + (b.h - h) / 2,
-    w: b.w,
-    h,
-    size,
-    min_size: size * 0.45,
-    line_height: 2,
-    valign: 'middle' as const,
-  };
-};
-
-/** One line of a slot's copy that shrinks (never wraps) to fit `b`'s width. */
-export const line = (
-  slot: string,
-  b: Box,
-  size: number,
-  style: Omit<TextStyle, 'size' | 'min_size' | 'line_height' | 'valign' | 'fit'>,
-): DraftText => {
-  const { x, y, w, h, ...fit } = shrinkLine(b, size);
-  return copy(slot, { x, y, w, h }, { ...style, ...fit });
-};
-
-/** A filled (or outlined) button whose label is the slot's copy. */
-export function pill(
-  slot: string,
-  b: Box,
-  o: {
-    fill: Colour | null;
-    color: Colour;
-    size: number;
-    on?: Colour;
-    stroke?: Colour;
-    strokeWidth?: number;
-    radius?: number;
-    font?: DraftText['font'];
-    upper?: boolean;
-  },
-): DraftLayer[] {
-  const pad = Math.min(b.h * 0.45, b.w * 0.12);
-  return [
-    rect(b, {
-      slot,
-      fill: o.fill,
-      radius: o.radius ?? b.h / 2,
-      ...(o.stroke ? { stroke: o.stroke, stroke_width: o.strokeWidth ?? 3 } : {}),
-    }),
-    copy(slot, oneLine({ x: b.x + pad, y: b.y, w: b.w - 2 * pad, h: b.h }, o.size), {
-      size: o.size,
-      font: o.font ?? 'body',
-      weight: 'bold',
-      color: o.color,
-      on: o.on ?? o.fill ?? 'background',
-      align: 'center',
-      valign: 'middle',
-      fit: 'ellipsis',
-      line_height: 1.15,
-      ...(o.upper ? { upper: true } : {}),
-    }),
-  ];
-}
-
-/** A share of what the fixed lengths leave, for `stack`. */
-export type Fr = { fr: number };
-export const fr = (n: number): Fr => ({ fr: n });
-
-/**
- * Cuts `length` from `start` into consecutive spans: numbers are fixed lengths (gaps too),
- * `fr(n)` shares out what the fixed ones leave. Answers [start, length] of every span.
- */
-export function stack<const T extends readonly (number | Fr)[]>(
-  start: number,
-  length: number,
-  sizes: T,
-): { [K in keyof T]: [number, number] } {
-  const fixed = sizes.reduce<number>((s, v) => s + (typeof v === 'number' ? v : 0), 0);
-  const shares = sizes.reduce<number>((s, v) => s + (typeof v === 'number' ? 0 : v.fr), 0);
-  const free = Math.max(0, length - fixed);
-  let at = start;
-  return sizes.map((v) => {
-    const len = typeof v === 'number' ? v : shares ? (free * v.fr) / shares : 0;
-    const span: [number, number] = [at, len];
-    at += len;
-    return span;
-  }) as { [K in keyof T]: [number, number] };
-}
-
-/** A box from a horizontal span and a vertical one. */
-export const box = ([x, w]: [number, number], [y, h]: [number, number]): Box => ({ x, y, w, h });
-
-/** The safe area's right and bottom edges. */
-export const ends = (f: Frame) => ({ right: f.safe.x + f.safe.w, bottom: f.safe.y + f.safe.h });
-
-/** Pick by aspect: square, portrait, story, landscape. */
-export const per = <T>(f: Frame, square: T, portrait: T, story: T, landscape: T): T =>
-  ({ square, portrait, story, landscape })[f.aspect];
+// Launch and announcement templates: a new product, feature or service, with a photo or without.
+import type { Box, Frame, TemplateSpec } from '../templateKit.ts';
+import {
+  box,
+  button,
+  circle,
+  fr,
+  linesH,
+  logo,
+  per,
+  photo,
+  rect,
+  safeEnds,
+  slotLine,
+  slotText,
+  split,
+  stackedScrim,
+} from './parts.ts';
 
 /**
  * A photo on one side (landscape) or on top (the other aspects), the copy in the rest; the
@@ -478,12 +285,12 @@ export const LAUNCH: TemplateSpec[] = [
     fonts: { heading: 'Oswald', body: 'Inter' },
     layout: (f) => {
       const { safe, u } = f;
-      const { bottom } = ends(f);
+      const { bottom } = safeEnds(f);
       const lg = per(f, 88, 92, 104, 88) * u;
       const col: Box = f.wide ? { x: safe.x, y: safe.y, w: safe.w * 0.58, h: safe.h } : safe;
       const top = f.wide ? safe.y + lg + 40 * u : safe.y + safe.h * per(f, 0.22, 0.3, 0.3, 0);
       const btnH = per(f, 96, 100, 112, 96) * u;
-      const [head, , body, , btn] = stack(top, bottom - top, [
+      const [head, , body, , btn] = split(top, bottom - top, [
         fr(1),
         28 * u,
         per(f, 120, 150, 190, 150) * u,
@@ -499,10 +306,15 @@ export const LAUNCH: TemplateSpec[] = [
       return [
         ...photo({ x: 0, y: 0, w: f.width, h: f.height }, 'secondary'),
         ...(f.wide
-          ? scrim({ x: 0, y: 0, w: f.width * 0.8, h: f.height }, 'left', 0.85, 28)
-          : scrim({ x: 0, y: f.height * 0.22, w: f.width, h: f.height * 0.78 }, 'down', 0.9, 28)),
+          ? stackedScrim({ x: 0, y: 0, w: f.width * 0.8, h: f.height }, 'left', 0.85, 28)
+          : stackedScrim(
+              { x: 0, y: f.height * 0.22, w: f.width, h: f.height * 0.78 },
+              'down',
+              0.9,
+              28,
+            )),
         logo({ x: safe.x, y: safe.y, w: lg, h: lg }),
-        ...pill(
+        ...button(
           'label',
           { x: chipX, y: chipY, w: chipW, h: chipH },
           {
@@ -512,7 +324,7 @@ export const LAUNCH: TemplateSpec[] = [
             upper: true,
           },
         ),
-        copy('headline', box([col.x, col.w], head), {
+        slotText('headline', box([col.x, col.w], head), {
           size: per(f, 128, 140, 168, 100) * u,
           min_size: per(f, 52, 56, 64, 40) * u,
           font: 'heading',
@@ -523,14 +335,14 @@ export const LAUNCH: TemplateSpec[] = [
           line_height: 1.02,
           valign: 'bottom',
         }),
-        copy('body', box([col.x, f.wide ? col.w : col.w * 0.92], body), {
+        slotText('body', box([col.x, f.wide ? col.w : col.w * 0.92], body), {
           size: per(f, 34, 36, 40, 32) * u,
           font: 'body',
           color: 'text',
           on: '#000000',
           line_height: 1.35,
         }),
-        ...pill('cta', box([col.x, btnW], btn), {
+        ...button('cta', box([col.x, btnW], btn), {
           fill: 'primary',
           color: '#ffffff',
           size: per(f, 34, 34, 38, 34) * u,
@@ -556,7 +368,7 @@ export const LAUNCH: TemplateSpec[] = [
     fonts: { heading: 'Montserrat', body: 'Inter' },
     layout: (f) => {
       const { safe, u } = f;
-      const { bottom } = ends(f);
+      const { bottom } = safeEnds(f);
       const cx = f.width / 2;
       const lg = per(f, 80, 88, 100, 80) * u;
       const hSize = per(f, 104, 112, 132, 88) * u;
@@ -578,7 +390,7 @@ export const LAUNCH: TemplateSpec[] = [
       const roomTop = safe.y + lg + 24 * u;
       const roomBottom = bottom - footH - 24 * u;
       const start = roomTop + Math.max(0, (roomBottom - roomTop - total) / 2);
-      const [label, , head, , date, , body] = stack(start, total, group);
+      const [label, , head, , date, , body] = split(start, total, group);
       // Centred on the canvas, as wide as the safe area allows on both sides of the centre.
       const half = Math.min(cx - safe.x, safe.x + safe.w - cx);
       const textW = f.wide ? safe.w * 0.78 : 2 * half;
@@ -592,7 +404,7 @@ export const LAUNCH: TemplateSpec[] = [
         circle(f.width, 0, ring * 0.72, ringStyle),
         circle(0, f.height, ring * 0.86, ringStyle),
         logo({ x: cx - lg, y: safe.y, w: lg * 2, h: lg }),
-        copy('label', box(across, label), {
+        slotText('label', box(across, label), {
           size: labelSize,
           line_height: 1.15,
           font: 'body',
@@ -603,7 +415,7 @@ export const LAUNCH: TemplateSpec[] = [
           valign: 'middle',
           fit: 'ellipsis',
         }),
-        copy('headline', box(across, head), {
+        slotText('headline', box(across, head), {
           size: hSize,
           font: 'heading',
           weight: 'bold',
@@ -619,14 +431,14 @@ export const LAUNCH: TemplateSpec[] = [
           stroke_width: 4 * u,
           radius: pillH / 2,
         }),
-        line('date', box([cx - pillW / 2 + 40 * u, pillW - 80 * u], date), 40 * u, {
+        slotLine('date', box([cx - pillW / 2 + 40 * u, pillW - 80 * u], date), 40 * u, {
           font: 'heading',
           weight: 'bold',
           color: 'accent',
           upper: true,
           align: 'center',
         }),
-        copy('body', box([cx - textW * 0.45, textW * 0.9], body), {
+        slotText('body', box([cx - textW * 0.45, textW * 0.9], body), {
           size: per(f, 32, 34, 38, 30) * u,
           font: 'body',
           color: 'text',
@@ -634,7 +446,7 @@ export const LAUNCH: TemplateSpec[] = [
           line_height: 1.4,
           opacity: 0.85,
         }),
-        copy('handle', box(across, [bottom - footH, footH]), {
+        slotText('handle', box(across, [bottom - footH, footH]), {
           size: 30 * u,
           font: 'body',
           color: 'text',
@@ -663,7 +475,7 @@ export const LAUNCH: TemplateSpec[] = [
     fonts: { heading: 'Playfair Display', body: 'Inter' },
     layout: (f) => {
       const { safe, u } = f;
-      const { right, bottom } = ends(f);
+      const { right, bottom } = safeEnds(f);
       const off = 28 * u;
       const pic: Box = f.wide
         ? { x: safe.x, y: safe.y, w: f.width * 0.42, h: safe.h - off }
@@ -679,7 +491,7 @@ export const LAUNCH: TemplateSpec[] = [
       c.w = right - c.x;
       c.h = bottom - c.y;
       const btnH = per(f, 76, 88, 96, 84) * u;
-      const [label, , head, , body, , btn] = stack(c.y, c.h, [
+      const [label, , head, , body, , btn] = split(c.y, c.h, [
         36 * u,
         per(f, 12, 16, 20, 16) * u,
         fr(1.4),
@@ -702,7 +514,7 @@ export const LAUNCH: TemplateSpec[] = [
           { slot: 'logo', fill: 'background', radius: 16 * u },
         ),
         logo({ x: pic.x + 36 * u, y: chipY + 12 * u, w: chip - 24 * u, h: chip - 24 * u }),
-        copy('label', box([c.x, c.w], label), {
+        slotText('label', box([c.x, c.w], label), {
           size: 28 * u,
           font: 'body',
           weight: 'bold',
@@ -711,28 +523,28 @@ export const LAUNCH: TemplateSpec[] = [
           valign: 'bottom',
           fit: 'ellipsis',
         }),
-        copy('headline', box([c.x, c.w], head), {
+        slotText('headline', box([c.x, c.w], head), {
           size: per(f, 76, 88, 104, 72) * u,
           font: 'heading',
           weight: 'bold',
           color: 'text',
           line_height: 1.08,
         }),
-        copy('body', box([c.x, c.w], body), {
+        slotText('body', box([c.x, c.w], body), {
           size: per(f, 30, 34, 38, 30) * u,
           font: 'body',
           color: 'text',
           line_height: 1.4,
           opacity: 0.85,
         }),
-        ...pill('cta', box([c.x, btnW], btn), {
+        ...button('cta', box([c.x, btnW], btn), {
           fill: null,
           stroke: 'primary',
           strokeWidth: 3 * u,
           color: 'primary',
           size: 30 * u,
         }),
-        line('handle', box([c.x + btnW + 24 * u, c.w - btnW - 24 * u], btn), 28 * u, {
+        slotLine('handle', box([c.x + btnW + 24 * u, c.w - btnW - 24 * u], btn), 28 * u, {
           font: 'body',
           color: 'text',
           align: 'right',

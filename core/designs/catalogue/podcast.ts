@@ -2,21 +2,21 @@
 import type { Box, Colour, DraftLayer, Sample, TemplateSpec } from '../templateKit.ts';
 import {
   box,
-  button,
-  disc,
+  circleFromCorner,
   fr,
   glyph,
   line,
   logo,
   logoTile,
-  oneLine,
+  looseButton,
+  oneLineLoose,
   per,
   photo,
   rect,
-  safeEnd,
+  safeEnds,
+  slotText,
   split,
-  text,
-} from './product.ts';
+} from './parts.ts';
 
 const EPISODE: Sample = { short: 'EP 42', long: 'Episode 142, Season 3' };
 const GUEST: Sample = { short: 'Ana Ruiz', long: 'Dr. Ana Ruiz-Fernández de la Vega' };
@@ -97,7 +97,7 @@ export const PODCAST: TemplateSpec[] = [
     },
     layout: (f) => {
       const { safe, u } = f;
-      const end = safeEnd(f);
+      const end = safeEnds(f);
       const side = f.wide || f.aspect === 'square';
       const d = 170 * u;
       let pic: Box;
@@ -148,8 +148,8 @@ export const PODCAST: TemplateSpec[] = [
       return [
         ...decor,
         ...photo(pic, 'secondary'),
-        disc(bx, by, d, { slot: 'episode', fill: 'accent' }),
-        text(
+        circleFromCorner(bx, by, d, { slot: 'episode', fill: 'accent' }),
+        slotText(
           'episode',
           { x: bx + 20 * u, y: by + d * 0.22, w: d - 40 * u, h: d * 0.56 },
           {
@@ -166,7 +166,7 @@ export const PODCAST: TemplateSpec[] = [
         ...(side
           ? logoTile({ x: copy.x, y: logoRow[0], w: 88 * u, h: 88 * u }, 'text')
           : logoTile({ x: copy.x + copy.w - 88 * u, y: row[0], w: 88 * u, h: 88 * u }, 'text')),
-        text('label', box([copy.x, copy.w], label), {
+        slotText('label', box([copy.x, copy.w], label), {
           size: 28 * u,
           font: 'body',
           weight: 'bold',
@@ -175,7 +175,7 @@ export const PODCAST: TemplateSpec[] = [
           valign: 'bottom',
           fit: 'ellipsis',
         }),
-        text('guest', box([copy.x, copy.w], guest), {
+        slotText('guest', box([copy.x, copy.w], guest), {
           size: gSize,
           font: 'heading',
           weight: 'bold',
@@ -183,7 +183,7 @@ export const PODCAST: TemplateSpec[] = [
           line_height: 1.08,
           valign: side ? 'bottom' : 'top',
         }),
-        text('role', oneLine(box([copy.x, copy.w], role), 32 * u, 1.2), {
+        slotText('role', oneLineLoose(box([copy.x, copy.w], role), 32 * u, 1.2), {
           size: 32 * u,
           font: 'body',
           color: 'text',
@@ -194,7 +194,7 @@ export const PODCAST: TemplateSpec[] = [
           { x: copy.x, y: headline[0] - 4 * u, w: 64 * u, h: 0 },
           { slot: 'headline', stroke: 'accent', stroke_width: 4 * u },
         ),
-        text(
+        slotText(
           'headline',
           { ...box([copy.x, copy.w], headline), y: headline[0] + 16 * u, h: headline[1] - 16 * u },
           {
@@ -204,7 +204,7 @@ export const PODCAST: TemplateSpec[] = [
             line_height: 1.35,
           },
         ),
-        ...button('cta', box([copy.x, ctaW], row), {
+        ...looseButton('cta', box([copy.x, ctaW], row), {
           fill: 'primary',
           color: 'background',
           size: 30 * u,
@@ -236,7 +236,7 @@ export const PODCAST: TemplateSpec[] = [
     },
     layout: (f) => {
       const { safe, u } = f;
-      const end = safeEnd(f);
+      const end = safeEnds(f);
       const hSize = per(f, 96, 110, 130, 92) * u;
       const wave = per(f, 70, 80, 96, 64) * u;
       const common = (copy: Box, withWave: boolean, pic: Box) => {
@@ -255,7 +255,7 @@ export const PODCAST: TemplateSpec[] = [
         return [
           ...photo(pic, 'secondary'),
           ...(withWave ? waveform(box([copy.x, copy.w], w), 36, 'accent') : []),
-          text('label', oneLine(box([copy.x, copy.w * 0.6], top), 30 * u), {
+          slotText('label', oneLineLoose(box([copy.x, copy.w * 0.6], top), 30 * u), {
             size: 30 * u,
             font: 'body',
             weight: 'bold',
@@ -264,17 +264,21 @@ export const PODCAST: TemplateSpec[] = [
             valign: 'middle',
             fit: 'ellipsis',
           }),
-          text('episode', oneLine(box([copy.x + copy.w * 0.6, copy.w * 0.4], top), 30 * u), {
-            size: 30 * u,
-            font: 'body',
-            weight: 'bold',
-            color: 'text',
-            upper: true,
-            align: 'right',
-            valign: 'middle',
-            fit: 'ellipsis',
-          }),
-          text('headline', box([copy.x, copy.w], headline), {
+          slotText(
+            'episode',
+            oneLineLoose(box([copy.x + copy.w * 0.6, copy.w * 0.4], top), 30 * u),
+            {
+              size: 30 * u,
+              font: 'body',
+              weight: 'bold',
+              color: 'text',
+              upper: true,
+              align: 'right',
+              valign: 'middle',
+              fit: 'ellipsis',
+            },
+          ),
+          slotText('headline', box([copy.x, copy.w], headline), {
             size: hSize,
             font: 'heading',
             weight: 'bold',
@@ -282,14 +286,14 @@ export const PODCAST: TemplateSpec[] = [
             line_height: 1.0,
             upper: true,
           }),
-          text('guest', oneLine(box([copy.x, copy.w], guest), 34 * u, 1.2), {
+          slotText('guest', oneLineLoose(box([copy.x, copy.w], guest), 34 * u, 1.2), {
             size: 34 * u,
             font: 'body',
             color: 'text',
             opacity: 0.85,
             fit: 'ellipsis',
           }),
-          ...button('cta', box([copy.x, ctaW], row), {
+          ...looseButton('cta', box([copy.x, ctaW], row), {
             fill: 'primary',
             color: 'background',
             size: 30 * u,
@@ -360,7 +364,7 @@ export const PODCAST: TemplateSpec[] = [
     },
     layout: (f) => {
       const { safe, u } = f;
-      const end = safeEnd(f);
+      const end = safeEnds(f);
       const pic: Box = f.wide
         ? {
             x: Math.round(f.width * 0.64),
@@ -402,7 +406,7 @@ export const PODCAST: TemplateSpec[] = [
             fit: 'clip',
           },
         ),
-        text('quote', box([col.x, col.w], quote), {
+        slotText('quote', box([col.x, col.w], quote), {
           size: qSize,
           font: 'heading',
           color: 'text',
@@ -416,7 +420,7 @@ export const PODCAST: TemplateSpec[] = [
         ...(face
           ? photo({ x: col.x, y: who[0] + (who[1] - face) / 2, w: face, h: face }, 'secondary')
           : []),
-        text('guest', box([tx, end.right - tx], name), {
+        slotText('guest', box([tx, end.right - tx], name), {
           size: 40 * u,
           font: 'body',
           weight: 'bold',
@@ -424,14 +428,14 @@ export const PODCAST: TemplateSpec[] = [
           valign: 'bottom',
           fit: 'ellipsis',
         }),
-        text('role', box([tx, end.right - tx], role), {
+        slotText('role', box([tx, end.right - tx], role), {
           size: 30 * u,
           font: 'body',
           color: 'text',
           opacity: 0.75,
           fit: 'ellipsis',
         }),
-        text('episode', oneLine(box([col.x, col.w - 220 * u], footer), 28 * u), {
+        slotText('episode', oneLineLoose(box([col.x, col.w - 220 * u], footer), 28 * u), {
           size: 28 * u,
           font: 'body',
           weight: 'bold',
@@ -469,7 +473,7 @@ export const PODCAST: TemplateSpec[] = [
     },
     layout: (f) => {
       const { safe, u } = f;
-      const end = safeEnd(f);
+      const end = safeEnds(f);
       const pic: Box = f.wide
         ? { x: 0, y: 0, w: Math.round(f.width * 0.42), h: f.height }
         : { x: 0, y: 0, w: f.width, h: Math.round(f.height * per(f, 0.36, 0.42, 0.46, 0)) };
@@ -510,7 +514,7 @@ export const PODCAST: TemplateSpec[] = [
           { slot: 'logo', fill: '#ffffff', radius: 20 * u },
         ),
         logo({ x: safe.x + 12 * u, y: safe.y + 12 * u, w: chip - 24 * u, h: chip - 24 * u }),
-        text('episode', box([copy.x, copy.w], episode), {
+        slotText('episode', box([copy.x, copy.w], episode), {
           size: per(f, 96, 110, 130, 100) * u,
           font: 'heading',
           weight: 'bold',
@@ -519,7 +523,7 @@ export const PODCAST: TemplateSpec[] = [
           valign: 'middle',
           upper: true,
         }),
-        text('headline', box([copy.x, copy.w], headline), {
+        slotText('headline', box([copy.x, copy.w], headline), {
           size: per(f, 56, 64, 76, 56) * u,
           font: 'heading',
           weight: 'bold',
@@ -527,21 +531,21 @@ export const PODCAST: TemplateSpec[] = [
           line_height: 1.12,
           upper: true,
         }),
-        text('guest', oneLine(box([copy.x, copy.w], guest), 36 * u, 1.2), {
+        slotText('guest', oneLineLoose(box([copy.x, copy.w], guest), 36 * u, 1.2), {
           size: 36 * u,
           font: 'body',
           weight: 'bold',
           color: 'text',
           fit: 'ellipsis',
         }),
-        text('role', oneLine(box([copy.x, copy.w], role), 30 * u, 1.2), {
+        slotText('role', oneLineLoose(box([copy.x, copy.w], role), 30 * u, 1.2), {
           size: 30 * u,
           font: 'body',
           color: 'text',
           opacity: 0.8,
           fit: 'ellipsis',
         }),
-        text('date', oneLine(box([copy.x, dateW - 24 * u], when), 32 * u, 1.2), {
+        slotText('date', oneLineLoose(box([copy.x, dateW - 24 * u], when), 32 * u, 1.2), {
           size: 32 * u,
           font: 'body',
           weight: 'bold',
@@ -549,13 +553,13 @@ export const PODCAST: TemplateSpec[] = [
           upper: true,
           fit: 'ellipsis',
         }),
-        disc(copy.x + dateW - 6 * u, when[0] + when[1] / 2 - 6 * u, 12 * u, {
+        circleFromCorner(copy.x + dateW - 6 * u, when[0] + when[1] / 2 - 6 * u, 12 * u, {
           slot: 'time',
           fill: 'accent',
         }),
-        text(
+        slotText(
           'time',
-          oneLine(box([copy.x + dateW + 24 * u, copy.w - dateW - 24 * u], when), 32 * u, 1.2),
+          oneLineLoose(box([copy.x + dateW + 24 * u, copy.w - dateW - 24 * u], when), 32 * u, 1.2),
           {
             size: 32 * u,
             font: 'body',
@@ -565,7 +569,7 @@ export const PODCAST: TemplateSpec[] = [
             fit: 'ellipsis',
           },
         ),
-        ...button('cta', box([copy.x, Math.min(copy.w, 440 * u)], cta), {
+        ...looseButton('cta', box([copy.x, Math.min(copy.w, 440 * u)], cta), {
           fill: 'primary',
           color: '#ffffff',
           size: 30 * u,
@@ -597,20 +601,23 @@ export const PODCAST: TemplateSpec[] = [
     },
     layout: (f) => {
       const { safe, u } = f;
-      const end = safeEnd(f);
+      const end = safeEnds(f);
       const d = per(f, 180, 240, 300, 220) * u;
       // The play button: a disc in rings, its triangle a glyph.
       const play = (cx: number, cy: number): DraftLayer[] => [
-        disc(cx - d, cy - d, d * 2, { fill: 'secondary', opacity: 0.45 }),
-        disc(cx - d * 0.78, cy - d * 0.78, d * 1.56, { fill: 'secondary', opacity: 0.8 }),
-        disc(cx - d / 2, cy - d / 2, d, { fill: 'primary' }),
+        circleFromCorner(cx - d, cy - d, d * 2, { fill: 'secondary', opacity: 0.45 }),
+        circleFromCorner(cx - d * 0.78, cy - d * 0.78, d * 1.56, {
+          fill: 'secondary',
+          opacity: 0.8,
+        }),
+        circleFromCorner(cx - d / 2, cy - d / 2, d, { fill: 'primary' }),
         ...playTriangle(cx, cy, d * 0.36, 'background', 'primary'),
       ];
       const top = [
         logo({ x: safe.x, y: safe.y, w: 80 * u, h: 80 * u }),
-        text(
+        slotText(
           'handle',
-          oneLine({ x: safe.x + 120 * u, y: safe.y, w: safe.w - 120 * u, h: 80 * u }, 30 * u),
+          oneLineLoose({ x: safe.x + 120 * u, y: safe.y, w: safe.w - 120 * u, h: 80 * u }, 30 * u),
           {
             size: 30 * u,
             font: 'body',
@@ -636,7 +643,7 @@ export const PODCAST: TemplateSpec[] = [
         ]);
         const ctaW = Math.min(c.w, 440 * u);
         return [
-          text('episode', oneLine(box([c.x, c.w], episode), 32 * u, 1.2), {
+          slotText('episode', oneLineLoose(box([c.x, c.w], episode), 32 * u, 1.2), {
             size: 32 * u,
             font: 'body',
             weight: 'bold',
@@ -645,7 +652,7 @@ export const PODCAST: TemplateSpec[] = [
             align,
             fit: 'ellipsis',
           }),
-          text('headline', box([c.x, c.w], headline), {
+          slotText('headline', box([c.x, c.w], headline), {
             size: hSize,
             font: 'heading',
             weight: 'bold',
@@ -654,18 +661,22 @@ export const PODCAST: TemplateSpec[] = [
             align,
             valign: 'middle',
           }),
-          text('guest', oneLine(box([c.x, c.w], guest), 36 * u, 1.2), {
+          slotText('guest', oneLineLoose(box([c.x, c.w], guest), 36 * u, 1.2), {
             size: 36 * u,
             font: 'body',
             color: 'text',
             align,
             fit: 'ellipsis',
           }),
-          ...button('cta', box([align === 'center' ? c.x + (c.w - ctaW) / 2 : c.x, ctaW], cta), {
-            fill: 'primary',
-            color: '#ffffff',
-            size: 32 * u,
-          }),
+          ...looseButton(
+            'cta',
+            box([align === 'center' ? c.x + (c.w - ctaW) / 2 : c.x, ctaW], cta),
+            {
+              fill: 'primary',
+              color: '#ffffff',
+              size: 32 * u,
+            },
+          ),
         ];
       };
       if (f.wide) {

@@ -1,178 +1,21 @@
-// Product templates, and the small layout helpers the product, podcast, food and real estate
-// templates share (boxes, bands, slot-bound buttons and photos).
-import type {
-  Box,
-  Colour,
-  DraftImage,
-  DraftLayer,
-  DraftShape,
-  DraftText,
-  Frame,
-  TemplateSpec,
-} from '../templateKit.ts';
-
-// --- Shared helpers ---
-
-type TextStyle = Omit<DraftText, 'kind' | 'slot' | 'text' | keyof Box>;
-type ShapeStyle = Omit<DraftShape, 'kind' | 'shape' | keyof Box>;
-
-/** A slot's copy in a box. */
-export const text = (slot: string, b: Box, style: TextStyle): DraftText => ({
-  kind: 'text',
-  slot,
-  ...b,
-  ...style,
-});
-
-/** Furniture text: glyphs only, never words. */
-export const glyph = (t: string, b: Box, style: TextStyle): DraftText => ({
-  kind: 'text',
-  text: t,
-  ...b,
-  ...style,
-});
-
-export const rect = (b: Box, style: ShapeStyle): DraftShape => ({
-  kind: 'shape',
-  shape: 'rect',
-  ...b,
-  ...style,
-});
-
-/** A circle `d` across whose top left corner is at x, y. */
-export const disc = (x: number, y: number, d: number, style: ShapeStyle): DraftShape => ({
-  kind: 'shape',
-  shape: 'ellipse',
-  x,
-  y,
-  w: d,
-  h: d,
-  ...style,
-});
-
-/** A line from x, y to x + w, y + h. */
-export const line = (b: Box, style: ShapeStyle): DraftShape => ({
-  kind: 'shape',
-  shape: 'line',
-  ...b,
-  ...style,
-});
-
-/** The photo slot over a backing colour (shown while the photo loads, or where it is clear). */
-export const photo = (b: Box, backing: Colour): DraftLayer[] => [
-  rect(b, { slot: 'photo', fill: backing }),
-  { kind: 'image', slot: 'photo', ...b },
-];
-
-export const logo = (b: Box): DraftImage => ({ kind: 'image', slot: 'logo', fit: 'contain', ...b });
-
-/** The logo on a rounded tile of `fill` (so a dark logo still shows on a dark page). */
-export const logoTile = (b: Box, fill: Colour): DraftLayer[] => [
-  rect(b, { slot: 'logo', fill, radius: b.w * 0.22 }),
-  logo({ x: b.x + b.w * 0.14, y: b.y + b.h * 0.14, w: b.w * 0.72, h: b.h * 0.72 }),
-];
-
-/** A one-line text box of `size` centred on `b`'s height. */
-export const oneLine = (b: Box, size: number, lineHeight = 1.1): Box => {
-  const h = Math.min(b.h, size * (lineHeight + 0.35));
-  return { x: b.x, y: b.y + (b.h - h) / 2, w: b.w, h };
-};
-
-/** A filled button whose label is the slot's copy; `on` is the button's own colour. */
-export function button(
-  slot: string,
-  b: Box,
-  o: {
-    fill: Colour;
-    color: Colour;
-    size: number;
-    font?: DraftText['font'];
-    radius?: number;
-    stroke?: Colour;
-    stroke_width?: number;
-    on?: Colour;
-    upper?: boolean;
-  },
-): DraftLayer[] {
-  const pad = Math.min(b.h * 0.45, b.w * 0.12);
-  return [
-    rect(b, {
-      slot,
-      fill: o.fill,
-      radius: o.radius ?? b.h / 2,
-      ...(o.stroke ? { stroke: o.stroke, stroke_width: o.stroke_width ?? 3 } : {}),
-    }),
-    text(slot, oneLine({ x: b.x + pad, y: b.y, w: b.w - 2 * pad, h: b.h }, o.size), {
-      size: o.size,
-      font: o.font ?? 'body',
-      weight: 'bold',
-      color: o.color,
-      on: o.on ?? o.fill,
-      align: 'center',
-      valign: 'middle',
-      fit: 'ellipsis',
-      line_height: 1.1,
-      ...(o.upper ? { upper: true } : {}),
-    }),
-  ];
-}
-
-/**
- * A dark scrim over a photo that fades in along `dir` over `ramp` pixels to `depth` opacity
- * and then holds: stacked steps of one translucent black (slot 'photo': it goes with it).
- */
-export function fade(b: Box, dir: 'down' | 'right', ramp: number, depth = 0.62) {
-  // Enough steps that no one step shows as a band.
-  const steps = Math.max(16, Math.ceil(depth * 36));
-  const alpha = Math.round((1 - (1 - depth) ** (1 / steps)) * 255)
-    .toString(16)
-    .padStart(2, '0');
-  return Array.from({ length: steps }, (_, i): DraftShape => {
-    const cut = (ramp * i) / steps;
-    const r: Box =
-      dir === 'down'
-        ? { x: b.x, y: b.y + cut, w: b.w, h: b.h - cut }
-        : { x: b.x, y: b.y, w: b.w - cut, h: b.h };
-    return rect(r, { slot: 'photo', fill: `#000000${alpha}` });
-  });
-}
-
-/** A share of what the fixed sizes leave, for `split`. */
-export type Fr = { fr: number };
-export const fr = (n: number): Fr => ({ fr: n });
-
-/**
- * Cuts `length` from `start` into consecutive spans: numbers are fixed lengths (gaps too),
- * `fr(n)` shares out what the fixed ones leave. Answers [start, length] of every span.
- */
-export function split<const T extends readonly (number | Fr)[]>(
-  start: number,
-  length: number,
-  sizes: T,
-): { [K in keyof T]: [number, number] } {
-  const fixed = sizes.reduce<number>((s, v) => s + (typeof v === 'number' ? v : 0), 0);
-  const shares = sizes.reduce<number>((s, v) => s + (typeof v === 'number' ? 0 : v.fr), 0);
-  const free = Math.max(0, length - fixed);
-  let at = start;
-  return sizes.map((v) => {
-    const len = typeof v === 'number' ? v : shares ? (free * v.fr) / shares : 0;
-    const span: [number, number] = [at, len];
-    at += len;
-    return span;
-  }) as { [K in keyof T]: [number, number] };
-}
-
-/** A box from a horizontal span and a vertical one. */
-export const box = ([x, w]: [number, number], [y, h]: [number, number]): Box => ({ x, y, w, h });
-
-/** The safe area's right and bottom edges. */
-export const safeEnd = (f: Frame) => ({ right: f.safe.x + f.safe.w, bottom: f.safe.y + f.safe.h });
-
-/** Pick by aspect: square, portrait, story, landscape. */
-export const per = <T>(f: Frame, square: T, portrait: T, story: T, landscape: T): T =>
-  ({ square, portrait, story, landscape })[f.aspect];
-
-// --- Product templates ---
+// Product templates: a product's photo with its name, price and a way to buy it.
+import type { Box, DraftLayer, TemplateSpec } from '../templateKit.ts';
+import {
+  box,
+  circleFromCorner,
+  fr,
+  line,
+  logo,
+  looseButton,
+  oneLineLoose,
+  per,
+  photo,
+  rampScrim,
+  rect,
+  safeEnds,
+  slotText,
+  split,
+} from './parts.ts';
 
 export const PRODUCT: TemplateSpec[] = [
   {
@@ -199,7 +42,7 @@ export const PRODUCT: TemplateSpec[] = [
     },
     layout: (f) => {
       const { safe, u } = f;
-      const end = safeEnd(f);
+      const end = safeEnds(f);
       const d = 190 * u;
       // The photo: a card inside the margins (bled on landscape, copy beside it).
       const pic: Box = f.wide
@@ -246,8 +89,8 @@ export const PRODUCT: TemplateSpec[] = [
           { slot: 'logo', fill: '#ffffff', radius: 24 * u },
         ),
         logo({ x: chipX + 14 * u, y: chipY + 14 * u, w: chip - 28 * u, h: chip - 28 * u }),
-        disc(dx, dy, d, { slot: 'price', fill: 'accent' }),
-        text(
+        circleFromCorner(dx, dy, d, { slot: 'price', fill: 'accent' }),
+        slotText(
           'price',
           { x: dx + 22 * u, y: dy + d * 0.25, w: d - 44 * u, h: d * 0.5 },
           {
@@ -261,7 +104,7 @@ export const PRODUCT: TemplateSpec[] = [
             line_height: 1.0,
           },
         ),
-        text('label', box([copy.x, f.wide ? copy.w : copy.w - d - 80 * u], label), {
+        slotText('label', box([copy.x, f.wide ? copy.w : copy.w - d - 80 * u], label), {
           size: 28 * u,
           font: 'body',
           weight: 'bold',
@@ -270,28 +113,28 @@ export const PRODUCT: TemplateSpec[] = [
           valign: 'bottom',
           fit: 'ellipsis',
         }),
-        text('headline', box([copy.x, copy.w], headline), {
+        slotText('headline', box([copy.x, copy.w], headline), {
           size: hSize,
           font: 'heading',
           weight: 'bold',
           color: 'text',
           line_height: 1.08,
         }),
-        text('body', box([copy.x, copy.w], body), {
+        slotText('body', box([copy.x, copy.w], body), {
           size: per(f, 32, 34, 38, 32) * u,
           font: 'body',
           color: 'text',
           line_height: 1.4,
           opacity: 0.85,
         }),
-        ...button('cta', box([copy.x, ctaW], cta), {
+        ...looseButton('cta', box([copy.x, ctaW], cta), {
           fill: 'primary',
           color: '#ffffff',
           size: 32 * u,
         }),
-        text(
+        slotText(
           'handle',
-          oneLine(box([copy.x + ctaW + 32 * u, copy.w - ctaW - 32 * u], cta), 30 * u),
+          oneLineLoose(box([copy.x + ctaW + 32 * u, copy.w - ctaW - 32 * u], cta), 30 * u),
           {
             size: 30 * u,
             font: 'body',
@@ -328,7 +171,7 @@ export const PRODUCT: TemplateSpec[] = [
     },
     layout: (f) => {
       const { safe, u } = f;
-      const end = safeEnd(f);
+      const end = safeEnds(f);
       const pic: Box = f.wide
         ? {
             x: Math.round(f.width * 0.5),
@@ -364,31 +207,35 @@ export const PRODUCT: TemplateSpec[] = [
           { x: copy.x, y: top[0] + top[1] / 2, w: 48 * u, h: 0 },
           { slot: 'label', stroke: 'accent', stroke_width: 6 * u },
         ),
-        text('label', oneLine(box([copy.x + 68 * u, copy.w - 68 * u - 100 * u], top), 28 * u), {
-          size: 28 * u,
-          font: 'body',
-          weight: 'bold',
-          color: 'accent',
-          upper: true,
-          valign: 'middle',
-          fit: 'ellipsis',
-        }),
+        slotText(
+          'label',
+          oneLineLoose(box([copy.x + 68 * u, copy.w - 68 * u - 100 * u], top), 28 * u),
+          {
+            size: 28 * u,
+            font: 'body',
+            weight: 'bold',
+            color: 'accent',
+            upper: true,
+            valign: 'middle',
+            fit: 'ellipsis',
+          },
+        ),
         logo({ x: copy.x + copy.w - 80 * u, y: top[0], w: 80 * u, h: 80 * u }),
-        text('headline', box([copy.x, copy.w], headline), {
+        slotText('headline', box([copy.x, copy.w], headline), {
           size: hSize,
           font: 'heading',
           weight: 'bold',
           color: 'text',
           line_height: 1.1,
         }),
-        text('body', box([copy.x, copy.w], body), {
+        slotText('body', box([copy.x, copy.w], body), {
           size: per(f, 30, 32, 36, 32) * u,
           font: 'body',
           color: 'text',
           line_height: 1.4,
           opacity: 0.85,
         }),
-        text('price', box([copy.x, priceW], row), {
+        slotText('price', box([copy.x, priceW], row), {
           size: 64 * u,
           font: 'heading',
           weight: 'bold',
@@ -396,7 +243,7 @@ export const PRODUCT: TemplateSpec[] = [
           valign: 'middle',
           line_height: 1.0,
         }),
-        text('old_price', oneLine(box([copy.x + priceW + 24 * u, oldW], row), 34 * u), {
+        slotText('old_price', oneLineLoose(box([copy.x + priceW + 24 * u, oldW], row), 34 * u), {
           size: 34 * u,
           font: 'body',
           color: 'text',
@@ -404,7 +251,7 @@ export const PRODUCT: TemplateSpec[] = [
           valign: 'middle',
           line_height: 1.0,
         }),
-        ...button(
+        ...looseButton(
           'cta',
           { x: copy.x + copy.w - ctaW, y: row[0] + 4 * u, w: ctaW, h: row[1] - 8 * u },
           {
@@ -438,7 +285,7 @@ export const PRODUCT: TemplateSpec[] = [
     },
     layout: (f) => {
       const { safe, u } = f;
-      const end = safeEnd(f);
+      const end = safeEnds(f);
       const copy: Box = f.wide
         ? { x: safe.x, y: safe.y, w: f.width * 0.5, h: safe.h }
         : {
@@ -449,8 +296,8 @@ export const PRODUCT: TemplateSpec[] = [
           };
       // Wide: the scrim darkens the left, fading out to the right; else the bottom, from above.
       const scrim = f.wide
-        ? fade({ x: 0, y: 0, w: copy.x + copy.w + 200 * u, h: f.height }, 'right', 320 * u)
-        : fade(
+        ? rampScrim({ x: 0, y: 0, w: copy.x + copy.w + 200 * u, h: f.height }, 'right', 320 * u)
+        : rampScrim(
             { x: 0, y: copy.y - 260 * u, w: f.width, h: f.height - copy.y + 260 * u },
             'down',
             420 * u,
@@ -467,13 +314,13 @@ export const PRODUCT: TemplateSpec[] = [
         ...photo({ x: 0, y: 0, w: f.width, h: f.height }, 'secondary'),
         ...scrim,
         logo({ x: safe.x, y: safe.y, w: 88 * u, h: 88 * u }),
-        ...button('label', pill, {
+        ...looseButton('label', pill, {
           fill: 'accent',
           color: 'background',
           size: 28 * u,
           upper: true,
         }),
-        text('headline', box([copy.x, copy.w], headline), {
+        slotText('headline', box([copy.x, copy.w], headline), {
           size: per(f, 150, 170, 200, 150) * u,
           font: 'heading',
           weight: 'bold',
@@ -483,14 +330,14 @@ export const PRODUCT: TemplateSpec[] = [
           valign: 'bottom',
           upper: true,
         }),
-        text('body', box([copy.x, f.wide ? copy.w : copy.w * 0.9], body), {
+        slotText('body', box([copy.x, f.wide ? copy.w : copy.w * 0.9], body), {
           size: bodyS,
           font: 'body',
           color: '#ffffff',
           on: '#000000',
           line_height: 1.4,
         }),
-        text('price', box([copy.x, copy.w - ctaW - 32 * u], row), {
+        slotText('price', box([copy.x, copy.w - ctaW - 32 * u], row), {
           size: 88 * u,
           font: 'heading',
           weight: 'bold',
@@ -499,7 +346,7 @@ export const PRODUCT: TemplateSpec[] = [
           valign: 'middle',
           line_height: 1.0,
         }),
-        ...button(
+        ...looseButton(
           'cta',
           { x: copy.x + copy.w - ctaW, y: row[0] + 6 * u, w: ctaW, h: row[1] - 12 * u },
           {
@@ -577,12 +424,12 @@ export const PRODUCT: TemplateSpec[] = [
         const r = rows[i as 0 | 2 | 4];
         const slot = `feature_${n + 1}`;
         return [
-          disc(list.x, r[0] + fSize * 0.7 - dot / 2, dot, { slot, fill: 'accent' }),
-          disc(list.x + dot * 0.3, r[0] + fSize * 0.7 - dot * 0.2, dot * 0.4, {
+          circleFromCorner(list.x, r[0] + fSize * 0.7 - dot / 2, dot, { slot, fill: 'accent' }),
+          circleFromCorner(list.x + dot * 0.3, r[0] + fSize * 0.7 - dot * 0.2, dot * 0.4, {
             slot,
             fill: '#ffffff',
           }),
-          text(
+          slotText(
             slot,
             { x: list.x + dot + 24 * u, y: r[0], w: list.w - dot - 24 * u, h: r[1] },
             {
@@ -602,7 +449,7 @@ export const PRODUCT: TemplateSpec[] = [
           { fill: 'accent', radius: 40 * u },
         ),
         rect(card, { fill: 'secondary', radius: 40 * u }),
-        ...button(
+        ...looseButton(
           'label',
           { ...box([inner.x, Math.min(260 * u, left.w - 120 * u)], top) },
           {
@@ -613,7 +460,7 @@ export const PRODUCT: TemplateSpec[] = [
           },
         ),
         logo({ x: left.x + left.w - 88 * u, y: top[0] - 12 * u, w: 88 * u, h: 88 * u }),
-        text('headline', box([left.x, left.w], headline), {
+        slotText('headline', box([left.x, left.w], headline), {
           size: hSize,
           font: 'heading',
           weight: 'bold',
@@ -622,7 +469,7 @@ export const PRODUCT: TemplateSpec[] = [
           line_height: 1.1,
         }),
         ...features,
-        text(
+        slotText(
           'price',
           { x: left.x, y: rowY, w: left.w - ctaW - 24 * u, h: 96 * u },
           {
@@ -635,7 +482,7 @@ export const PRODUCT: TemplateSpec[] = [
             line_height: 1.0,
           },
         ),
-        ...button(
+        ...looseButton(
           'cta',
           { x: left.x + left.w - ctaW, y: rowY + 6 * u, w: ctaW, h: 84 * u },
           {
@@ -672,18 +519,26 @@ export const PRODUCT: TemplateSpec[] = [
     },
     layout: (f) => {
       const { safe, u } = f;
-      const end = safeEnd(f);
+      const end = safeEnds(f);
       const big = Math.min(f.width, f.height);
       const dSize = per(f, 230, 280, 340, 250) * u;
       // A solid circle in the top right corner, a ring in the bottom left: both clear of copy.
       const decor = [
-        disc(f.width - big * 0.27, -big * 0.2, big * 0.46, { fill: 'accent', opacity: 0.9 }),
-        disc(f.wide ? f.width - big * 0.3 : -big * 0.22, f.height - big * 0.3, big * 0.5, {
-          fill: null,
-          stroke: 'accent',
-          stroke_width: 14 * u,
-          opacity: 0.6,
+        circleFromCorner(f.width - big * 0.27, -big * 0.2, big * 0.46, {
+          fill: 'accent',
+          opacity: 0.9,
         }),
+        circleFromCorner(
+          f.wide ? f.width - big * 0.3 : -big * 0.22,
+          f.height - big * 0.3,
+          big * 0.5,
+          {
+            fill: null,
+            stroke: 'accent',
+            stroke_width: 14 * u,
+            opacity: 0.6,
+          },
+        ),
       ];
       const ticket = (b: Box): DraftLayer[] => [
         rect(b, {
@@ -694,16 +549,20 @@ export const PRODUCT: TemplateSpec[] = [
           radius: 20 * u,
         }),
         // The whole code always shows: it shrinks rather than ending in an ellipsis.
-        text('code', oneLine({ x: b.x + 28 * u, y: b.y, w: b.w - 56 * u, h: b.h }, 48 * u), {
-          size: 48 * u,
-          min_size: 18 * u,
-          font: 'heading',
-          weight: 'bold',
-          color: 'primary',
-          on: 'secondary',
-          align: 'center',
-          valign: 'middle',
-        }),
+        slotText(
+          'code',
+          oneLineLoose({ x: b.x + 28 * u, y: b.y, w: b.w - 56 * u, h: b.h }, 48 * u),
+          {
+            size: 48 * u,
+            min_size: 18 * u,
+            font: 'heading',
+            weight: 'bold',
+            color: 'primary',
+            on: 'secondary',
+            align: 'center',
+            valign: 'middle',
+          },
+        ),
       ];
       if (f.wide) {
         const lw = safe.w * 0.46;
@@ -723,7 +582,7 @@ export const PRODUCT: TemplateSpec[] = [
         return [
           ...decor,
           logo({ x: safe.x, y: safe.y, w: 88 * u, h: 88 * u }),
-          text(
+          slotText(
             'discount',
             { x: safe.x, y: safe.y + 100 * u, w: lw, h: safe.h - 170 * u },
             {
@@ -735,7 +594,7 @@ export const PRODUCT: TemplateSpec[] = [
               valign: 'middle',
             },
           ),
-          text('label', box([rx, rw], label), {
+          slotText('label', box([rx, rw], label), {
             size: 30 * u,
             font: 'body',
             weight: 'bold',
@@ -744,19 +603,19 @@ export const PRODUCT: TemplateSpec[] = [
             valign: 'bottom',
             fit: 'ellipsis',
           }),
-          text('headline', box([rx, rw], headline), {
+          slotText('headline', box([rx, rw], headline), {
             size: 52 * u,
             font: 'heading',
             color: 'text',
             line_height: 1.1,
           }),
           ...ticket(box([rx, Math.min(rw, 420 * u)], code)),
-          ...button('cta', box([rx, Math.min(rw, 420 * u)], cta), {
+          ...looseButton('cta', box([rx, Math.min(rw, 420 * u)], cta), {
             fill: 'primary',
             color: '#ffffff',
             size: 30 * u,
           }),
-          text(
+          slotText(
             'handle',
             { x: safe.x, y: end.bottom - 48 * u, w: lw, h: 48 * u },
             {
@@ -795,7 +654,7 @@ export const PRODUCT: TemplateSpec[] = [
       return [
         ...decor,
         logo({ x: cx(96 * u), y: logoRow[0], w: 96 * u, h: 96 * u }),
-        text('label', box([cx(lw), lw], label), {
+        slotText('label', box([cx(lw), lw], label), {
           size: 32 * u,
           font: 'body',
           weight: 'bold',
@@ -805,7 +664,7 @@ export const PRODUCT: TemplateSpec[] = [
           valign: 'bottom',
           fit: 'ellipsis',
         }),
-        text('discount', box([safe.x, safe.w], discount), {
+        slotText('discount', box([safe.x, safe.w], discount), {
           size: dSize,
           font: 'heading',
           weight: 'bold',
@@ -814,7 +673,7 @@ export const PRODUCT: TemplateSpec[] = [
           valign: 'middle',
           line_height: 1.0,
         }),
-        text('headline', box([safe.x + 40 * u, safe.w - 80 * u], headline), {
+        slotText('headline', box([safe.x + 40 * u, safe.w - 80 * u], headline), {
           size: per(f, 48, 56, 64, 48) * u,
           font: 'heading',
           color: 'text',
@@ -823,12 +682,12 @@ export const PRODUCT: TemplateSpec[] = [
           line_height: 1.1,
         }),
         ...ticket(box([cx(tw), tw], code)),
-        ...button('cta', box([cx(tw), tw], cta), {
+        ...looseButton('cta', box([cx(tw), tw], cta), {
           fill: 'primary',
           color: '#ffffff',
           size: 32 * u,
         }),
-        text('handle', box([safe.x, safe.w], handle), {
+        slotText('handle', box([safe.x, safe.w], handle), {
           size: 30 * u,
           font: 'body',
           color: 'text',

@@ -3,18 +3,18 @@ import type { Box, Colour, DraftShape, Sample, TemplateSpec } from '../templateK
 import {
   box,
   circle,
-  copy,
-  ends,
   fr,
   hrule,
-  line,
   linesH,
   logo,
   per,
   photo,
   rect,
-  stack,
-} from './launch.ts';
+  safeEnds,
+  slotLine,
+  slotText,
+  split,
+} from './parts.ts';
 
 /** A quotation in the headline slot. */
 const QUOTE_SAMPLES: Record<string, Sample> = {
@@ -84,7 +84,7 @@ export const QUOTE: TemplateSpec[] = [
     samples: QUOTE_SAMPLES,
     layout: (f) => {
       const { safe, u } = f;
-      const { right, bottom } = ends(f);
+      const { right, bottom } = safeEnds(f);
       const markSize = per(f, 150, 170, 200, 130) * u;
       const lg = per(f, 72, 80, 96, 64) * u;
       const qSize = per(f, 84, 92, 108, 80) * u;
@@ -92,7 +92,7 @@ export const QUOTE: TemplateSpec[] = [
       const role = per(f, 30, 32, 36, 28) * u;
       const quoteTop = safe.y + markSize + per(f, 48, 64, 72, 0) * u;
       const quoteX = f.wide ? safe.x + markSize * 1.45 + 56 * u : safe.x;
-      const [quote, , ruleRow, , who, , what] = stack(
+      const [quote, , ruleRow, , who, , what] = split(
         f.wide ? safe.y : quoteTop,
         bottom - (f.wide ? safe.y : quoteTop),
         [
@@ -109,7 +109,7 @@ export const QUOTE: TemplateSpec[] = [
       const whoW = textW - lg - 32 * u;
       return [
         ...quoteMark(safe.x, safe.y + 8 * u, markSize, { slot: 'headline', fill: 'accent' }),
-        copy('headline', box([quoteX, textW], quote), {
+        slotText('headline', box([quoteX, textW], quote), {
           size: qSize,
           font: 'heading',
           color: 'text',
@@ -121,12 +121,12 @@ export const QUOTE: TemplateSpec[] = [
           stroke: 'accent',
           stroke_width: 4 * u,
         }),
-        line('author', box([quoteX, whoW], who), author, {
+        slotLine('author', box([quoteX, whoW], who), author, {
           font: 'body',
           weight: 'bold',
           color: 'text',
         }),
-        line('role', box([quoteX, whoW], what), role, {
+        slotLine('role', box([quoteX, whoW], what), role, {
           font: 'body',
           color: '#c7d2fe',
         }),
@@ -173,7 +173,7 @@ export const QUOTE: TemplateSpec[] = [
       const qSize = per(f, 60, 68, 80, 52) * u;
       const author = per(f, 34, 36, 40, 30) * u;
       const role = per(f, 28, 30, 34, 26) * u;
-      const [markRow, , quote, , ruleRow, , who, , what] = stack(inner.y, inner.h, [
+      const [markRow, , quote, , ruleRow, , who, , what] = split(inner.y, inner.h, [
         markSize,
         per(f, 16, 24, 32, 12) * u,
         fr(1),
@@ -194,7 +194,7 @@ export const QUOTE: TemplateSpec[] = [
         ),
         logo({ x: safe.x + 16 * u, y: safe.y + 16 * u, w: chip - 32 * u, h: chip - 32 * u }),
         ...quoteMark(inner.x, markRow[0], markRow[1], { slot: 'headline', fill: 'accent' }),
-        copy('headline', box([inner.x, inner.w], quote), {
+        slotText('headline', box([inner.x, inner.w], quote), {
           size: qSize,
           font: 'heading',
           color: 'text',
@@ -207,14 +207,14 @@ export const QUOTE: TemplateSpec[] = [
           stroke: 'accent',
           stroke_width: 3 * u,
         }),
-        line('author', box([inner.x, inner.w], who), author, {
+        slotLine('author', box([inner.x, inner.w], who), author, {
           font: 'body',
           weight: 'bold',
           color: 'text',
           on: onCard,
           upper: true,
         }),
-        line('role', box([inner.x, inner.w], what), role, {
+        slotLine('role', box([inner.x, inner.w], what), role, {
           font: 'body',
           color: 'text',
           on: onCard,
@@ -241,7 +241,7 @@ export const QUOTE: TemplateSpec[] = [
     samples: QUOTE_SAMPLES,
     layout: (f) => {
       const { safe, u } = f;
-      const { right, bottom } = ends(f);
+      const { right, bottom } = safeEnds(f);
       const d = per(f, 150, 160, 180, 120) * u;
       const pic: Box = f.wide
         ? { x: 0, y: 0, w: Math.round(f.width * 0.42), h: f.height }
@@ -258,7 +258,7 @@ export const QUOTE: TemplateSpec[] = [
       const author = per(f, 36, 38, 44, 32) * u;
       const role = per(f, 30, 32, 36, 28) * u;
       const handle = per(f, 28, 30, 34, 26) * u;
-      const [quote, , who, , what, , tag] = stack(c.y, c.h, [
+      const [quote, , who, , what, , tag] = split(c.y, c.h, [
         fr(1),
         per(f, 28, 40, 48, 24) * u,
         linesH(1, author),
@@ -284,23 +284,23 @@ export const QUOTE: TemplateSpec[] = [
           slot: 'headline',
           fill: 'background',
         }),
-        copy('headline', box([c.x, c.w], quote), {
+        slotText('headline', box([c.x, c.w], quote), {
           size: qSize,
           font: 'heading',
           weight: 'bold',
           color: 'text',
           line_height: 1.2,
         }),
-        line('author', box([c.x, c.w], who), author, {
+        slotLine('author', box([c.x, c.w], who), author, {
           font: 'body',
           weight: 'bold',
           color: 'accent',
         }),
-        line('role', box([c.x, c.w], what), role, {
+        slotLine('role', box([c.x, c.w], what), role, {
           font: 'body',
           color: '#94a3b8',
         }),
-        line('handle', box([c.x, c.w], tag), handle, {
+        slotLine('handle', box([c.x, c.w], tag), handle, {
           font: 'body',
           color: 'text',
           opacity: 0.85,
@@ -326,7 +326,7 @@ export const QUOTE: TemplateSpec[] = [
     samples: QUOTE_SAMPLES,
     layout: (f) => {
       const { safe, u } = f;
-      const { right, bottom } = ends(f);
+      const { right, bottom } = safeEnds(f);
       const side = f.wide || f.aspect === 'square';
       const pic: Box = side
         ? { x: 0, y: 0, w: Math.round(f.width * (f.wide ? 0.45 : 0.42)), h: f.height }
@@ -343,7 +343,7 @@ export const QUOTE: TemplateSpec[] = [
       const bar = 10 * u;
       const indent = bar + 40 * u;
       const barH = Math.min(qSize * 3.2, c.h * 0.5);
-      const [quote, , who, , what, , lgRow] = stack(c.y, c.h, [
+      const [quote, , who, , what, , lgRow] = split(c.y, c.h, [
         fr(1),
         per(f, 32, 40, 48, 28) * u,
         linesH(1, author),
@@ -359,19 +359,19 @@ export const QUOTE: TemplateSpec[] = [
           { x: c.x, y: quote[0] + (quote[1] - barH) / 2, w: bar, h: barH },
           { slot: 'headline', fill: 'accent', radius: bar / 2 },
         ),
-        copy('headline', box([c.x + indent, c.w - indent], quote), {
+        slotText('headline', box([c.x + indent, c.w - indent], quote), {
           size: qSize,
           font: 'heading',
           color: 'text',
           line_height: 1.3,
           valign: 'middle',
         }),
-        line('author', box([c.x + indent, c.w - indent], who), author, {
+        slotLine('author', box([c.x + indent, c.w - indent], who), author, {
           font: 'body',
           weight: 'bold',
           color: 'primary',
         }),
-        line('role', box([c.x + indent, c.w - indent], what), role, {
+        slotLine('role', box([c.x + indent, c.w - indent], what), role, {
           font: 'body',
           color: 'text',
         }),
@@ -403,7 +403,7 @@ export const QUOTE: TemplateSpec[] = [
       const author = per(f, 34, 36, 40, 30) * u;
       const role = per(f, 28, 30, 34, 26) * u;
       const handle = per(f, 26, 28, 32, 24) * u;
-      const [quote, , ruleRow, , who, , what, , lgRow, , tag] = stack(safe.y, safe.h, [
+      const [quote, , ruleRow, , who, , what, , lgRow, , tag] = split(safe.y, safe.h, [
         fr(1),
         per(f, 32, 40, 56, 20) * u,
         3 * u,
@@ -435,7 +435,7 @@ export const QUOTE: TemplateSpec[] = [
           fill: 'accent',
           opacity: 0.55,
         }),
-        copy('headline', inDisc, {
+        slotText('headline', inDisc, {
           size: qSize,
           font: 'heading',
           color: 'text',
@@ -449,20 +449,20 @@ export const QUOTE: TemplateSpec[] = [
           stroke: 'primary',
           stroke_width: 3 * u,
         }),
-        line('author', box(across, who), author, {
+        slotLine('author', box(across, who), author, {
           font: 'body',
           weight: 'bold',
           color: 'primary',
           align: 'center',
           upper: true,
         }),
-        line('role', box(across, what), role, {
+        slotLine('role', box(across, what), role, {
           font: 'body',
           color: 'text',
           align: 'center',
         }),
         logo({ x: cx - lg, y: lgRow[0], w: lg * 2, h: lgRow[1] }),
-        line('handle', box(across, tag), handle, {
+        slotLine('handle', box(across, tag), handle, {
           font: 'body',
           color: 'text',
           align: 'center',

@@ -2,21 +2,21 @@
 import type { Box, DraftLayer, Frame, Sample, TemplateSpec } from '../templateKit.ts';
 import {
   box,
-  button,
-  disc,
-  fade,
+  circleFromCorner,
   fr,
   line,
   logo,
   logoTile,
-  oneLine,
+  looseButton,
+  oneLineLoose,
   per,
   photo,
+  rampScrim,
   rect,
-  safeEnd,
+  safeEnds,
+  slotText,
   split,
-  text,
-} from './product.ts';
+} from './parts.ts';
 
 const ADDRESS: Sample = {
   short: '12 Maple Avenue',
@@ -43,7 +43,7 @@ function facts(b: Box, f: Frame, o: { size: number; align?: 'left' | 'center' })
           ),
         ]
       : []),
-    text(
+    slotText(
       slot,
       {
         x: b.x + i * w + (i > 0 || o.align === 'center' ? 20 * u : 0),
@@ -90,7 +90,7 @@ export const REALESTATE: TemplateSpec[] = [
     },
     layout: (f) => {
       const { safe, u } = f;
-      const end = safeEnd(f);
+      const end = safeEnds(f);
       const pic: Box = f.wide
         ? { x: 0, y: 0, w: Math.round(f.width * 0.54), h: f.height }
         : { x: 0, y: 0, w: f.width, h: Math.round(f.height * per(f, 0.55, 0.56, 0.56, 0)) };
@@ -126,8 +126,13 @@ export const REALESTATE: TemplateSpec[] = [
               ),
               logo({ x: end.right - 98 * u, y: safe.y + 14 * u, w: 84 * u, h: 84 * u }),
             ]),
-        ...button('label', pill, { fill: 'accent', color: 'primary', size: 28 * u, upper: true }),
-        text('price', box([copy.x, copy.w], price), {
+        ...looseButton('label', pill, {
+          fill: 'accent',
+          color: 'primary',
+          size: 28 * u,
+          upper: true,
+        }),
+        slotText('price', box([copy.x, copy.w], price), {
           size: pSize,
           font: 'heading',
           weight: 'bold',
@@ -135,7 +140,7 @@ export const REALESTATE: TemplateSpec[] = [
           valign: 'bottom',
           line_height: 1.0,
         }),
-        text('address', box([copy.x, copy.w], address), {
+        slotText('address', box([copy.x, copy.w], address), {
           size: per(f, 34, 36, 40, 34) * u,
           font: 'body',
           color: 'text',
@@ -175,7 +180,7 @@ export const REALESTATE: TemplateSpec[] = [
     },
     layout: (f) => {
       const { safe, u } = f;
-      const end = safeEnd(f);
+      const end = safeEnds(f);
       const bandH = per(f, 120, 140, 170, 120) * u;
       let pic: Box;
       let band: Box;
@@ -218,9 +223,9 @@ export const REALESTATE: TemplateSpec[] = [
       return [
         ...photo(pic, 'secondary'),
         rect(band, { slot: 'label', fill: 'primary' }),
-        text(
+        slotText(
           'label',
-          oneLine(
+          oneLineLoose(
             { x: safe.x, y: band.y, w: f.wide ? band.w - safe.x - 40 * u : safe.w, h: band.h },
             bandH * 0.62,
             1.0,
@@ -236,7 +241,7 @@ export const REALESTATE: TemplateSpec[] = [
             line_height: 1.0,
           },
         ),
-        text('date', box([copy.x, copy.w], date), {
+        slotText('date', box([copy.x, copy.w], date), {
           size: per(f, 64, 72, 84, 64) * u,
           font: 'heading',
           weight: 'bold',
@@ -245,27 +250,31 @@ export const REALESTATE: TemplateSpec[] = [
           valign: 'bottom',
           line_height: 1.0,
         }),
-        text('time', oneLine(box([copy.x, copy.w], time), 38 * u, 1.2), {
+        slotText('time', oneLineLoose(box([copy.x, copy.w], time), 38 * u, 1.2), {
           size: 38 * u,
           font: 'body',
           weight: 'bold',
           color: 'text',
           fit: 'ellipsis',
         }),
-        text('address', box([copy.x, copy.w], address), {
+        slotText('address', box([copy.x, copy.w], address), {
           size: per(f, 32, 34, 38, 32) * u,
           font: 'body',
           color: 'text',
           line_height: 1.3,
         }),
-        text('author', oneLine(box([copy.x, copy.w - logoS - 24 * u], agent), 36 * u, 1.2), {
-          size: 36 * u,
-          font: 'body',
-          weight: 'bold',
-          color: 'text',
-          fit: 'ellipsis',
-        }),
-        text('role', oneLine(box([copy.x, copy.w - logoS - 24 * u], role), 30 * u, 1.2), {
+        slotText(
+          'author',
+          oneLineLoose(box([copy.x, copy.w - logoS - 24 * u], agent), 36 * u, 1.2),
+          {
+            size: 36 * u,
+            font: 'body',
+            weight: 'bold',
+            color: 'text',
+            fit: 'ellipsis',
+          },
+        ),
+        slotText('role', oneLineLoose(box([copy.x, copy.w - logoS - 24 * u], role), 30 * u, 1.2), {
           size: 30 * u,
           font: 'body',
           color: 'text',
@@ -330,8 +339,13 @@ export const REALESTATE: TemplateSpec[] = [
       ]);
       const mid = copy.x + copy.w / 2;
       const scrim = f.wide
-        ? fade({ x: 0, y: 0, w: copy.x + copy.w + 220 * u, h: f.height }, 'right', 360 * u, 0.8)
-        : fade(
+        ? rampScrim(
+            { x: 0, y: 0, w: copy.x + copy.w + 220 * u, h: f.height },
+            'right',
+            360 * u,
+            0.8,
+          )
+        : rampScrim(
             { x: 0, y: label[0] - 360 * u, w: f.width, h: f.height - label[0] + 360 * u },
             'down',
             420 * u,
@@ -350,7 +364,7 @@ export const REALESTATE: TemplateSpec[] = [
           { fill: null, stroke: 'accent', stroke_width: 2 * u },
         ),
         ...logoTile({ x: mid - 48 * u, y: logoRow[0], w: 96 * u, h: 96 * u }, '#ffffff'),
-        text('label', oneLine(box([copy.x, copy.w], label), 28 * u), {
+        slotText('label', oneLineLoose(box([copy.x, copy.w], label), 28 * u), {
           ...common,
           size: 28 * u,
           font: 'body',
@@ -360,7 +374,7 @@ export const REALESTATE: TemplateSpec[] = [
           valign: 'bottom',
           fit: 'ellipsis',
         }),
-        text('headline', box([copy.x, copy.w], headline), {
+        slotText('headline', box([copy.x, copy.w], headline), {
           ...common,
           size: hSize,
           font: 'heading',
@@ -372,7 +386,7 @@ export const REALESTATE: TemplateSpec[] = [
           { x: mid - 48 * u, y: rule[0], w: 96 * u, h: 0 },
           { slot: 'price', stroke: 'accent', stroke_width: 2 * u },
         ),
-        text('price', oneLine(box([copy.x, copy.w], price), 52 * u, 1.0), {
+        slotText('price', oneLineLoose(box([copy.x, copy.w], price), 52 * u, 1.0), {
           ...common,
           size: 52 * u,
           font: 'heading',
@@ -380,7 +394,7 @@ export const REALESTATE: TemplateSpec[] = [
           valign: 'middle',
           line_height: 1.0,
         }),
-        text('address', box([copy.x, copy.w], address), {
+        slotText('address', box([copy.x, copy.w], address), {
           ...common,
           size: per(f, 30, 32, 36, 30) * u,
           font: 'body',
@@ -417,7 +431,7 @@ export const REALESTATE: TemplateSpec[] = [
     },
     layout: (f) => {
       const { safe, u } = f;
-      const end = safeEnd(f);
+      const end = safeEnds(f);
       const hSize = per(f, 60, 68, 80, 60) * u;
       const contact = (c: Box): DraftLayer[] => {
         const [phone, , mail] = split(c.y, c.h, [fr(1), 8 * u, fr(1)]);
@@ -427,8 +441,8 @@ export const REALESTATE: TemplateSpec[] = [
             ['handle', mail],
           ] as const
         ).flatMap(([slot, [y, h]]) => [
-          disc(c.x, y + h / 2 - 8 * u, 16 * u, { slot, fill: 'accent' }),
-          text(slot, oneLine({ x: c.x + 36 * u, y, w: c.w - 36 * u, h }, 34 * u, 1.2), {
+          circleFromCorner(c.x, y + h / 2 - 8 * u, 16 * u, { slot, fill: 'accent' }),
+          slotText(slot, oneLineLoose({ x: c.x + 36 * u, y, w: c.w - 36 * u, h }, 34 * u, 1.2), {
             size: 34 * u,
             font: 'body',
             color: 'text',
@@ -466,7 +480,7 @@ export const REALESTATE: TemplateSpec[] = [
           36 * u * 1.3 * 2.05,
         ]);
         return [
-          text('author', box([b.x, b.w], name), {
+          slotText('author', box([b.x, b.w], name), {
             size: 60 * u,
             font: 'heading',
             weight: 'bold',
@@ -474,7 +488,7 @@ export const REALESTATE: TemplateSpec[] = [
             line_height: 1.1,
             valign: 'bottom',
           }),
-          text('role', box([b.x, b.w], role), {
+          slotText('role', box([b.x, b.w], role), {
             size: 32 * u,
             font: 'body',
             color: 'text',
@@ -509,7 +523,7 @@ export const REALESTATE: TemplateSpec[] = [
         ...(f.wide
           ? nameBlock({ ...rest, y: names[0], h: names[1] }, false)
           : nameBlock(who, true)),
-        text('headline', box([rest.x, rest.w], headline), {
+        slotText('headline', box([rest.x, rest.w], headline), {
           size: f.wide ? 48 * u : hSize,
           font: 'heading',
           weight: 'bold',
@@ -518,7 +532,7 @@ export const REALESTATE: TemplateSpec[] = [
           valign: f.wide ? 'middle' : 'top',
         }),
         ...contact(box([rest.x, rest.w], contacts)),
-        ...button('cta', box([rest.x, ctaW], cta), {
+        ...looseButton('cta', box([rest.x, ctaW], cta), {
           fill: 'primary',
           color: '#ffffff',
           size: 30 * u,
@@ -552,7 +566,7 @@ export const REALESTATE: TemplateSpec[] = [
     },
     layout: (f) => {
       const { safe, u } = f;
-      const end = safeEnd(f);
+      const end = safeEnds(f);
       // The photo above the copy; on landscape, beside it.
       const pic: Box = f.wide
         ? { x: 0, y: 0, w: Math.round(f.width * 0.6), h: f.height }
@@ -594,7 +608,7 @@ export const REALESTATE: TemplateSpec[] = [
             rotation: -8,
           },
         ),
-        text(
+        slotText(
           'label',
           { x: stamp.x + 44 * u, y: stamp.y + 30 * u, w: stamp.w - 88 * u, h: stamp.h - 60 * u },
           {
@@ -610,7 +624,7 @@ export const REALESTATE: TemplateSpec[] = [
             rotation: -8,
           },
         ),
-        text('headline', box([info.x, textW], headline), {
+        slotText('headline', box([info.x, textW], headline), {
           size: per(f, 56, 64, 76, 60) * u,
           font: 'body',
           weight: 'bold',
@@ -618,7 +632,7 @@ export const REALESTATE: TemplateSpec[] = [
           line_height: 1.15,
           valign: 'bottom',
         }),
-        text('address', box([info.x, textW], address), {
+        slotText('address', box([info.x, textW], address), {
           size: per(f, 30, 32, 36, 34) * u,
           font: 'body',
           color: 'text',

@@ -1,21 +1,21 @@
 // Sale and promotion templates: a discount, a price, a code, a deadline.
 import type { Box, DraftLayer, Sample, TemplateSpec } from '../templateKit.ts';
 import {
-  bottom,
-  button,
-  by,
   circle,
   cornerMask,
+  insetRule,
   lineH,
   logo,
+  per,
   photo,
   rect,
-  right,
-  rule,
-  say,
+  safeBottom,
+  safeRight,
+  slotText,
+  snugButton,
   turned,
   typeUnit,
-} from './testimonial.ts';
+} from './parts.ts';
 
 const SALE_SAMPLES: Record<string, Sample> = {
   label: { short: 'Summer sale', long: 'Our biggest summer sale of the year starts now' },
@@ -42,7 +42,7 @@ function coupon(
     rect(b, { slot: 'code', fill: o.fill, radius: 10 }),
     circle(b.x, b.y + b.h / 2, notch, { slot: 'code', fill: o.cut }),
     circle(b.x + b.w, b.y + b.h / 2, notch, { slot: 'code', fill: o.cut }),
-    say(
+    slotText(
       'code',
       {
         x: b.x + notch,
@@ -85,10 +85,10 @@ export const SALE: TemplateSpec[] = [
     layout: (f) => {
       const { safe, u } = f;
       const t = typeUnit(f);
-      const d = by(f, 280, 300, 340, 260) * u;
+      const d = per(f, 280, 300, 340, 260) * u;
       const labelSize = 28 * t;
-      const ctaH = by(f, 84, 92, 104, 92) * u;
-      const logoH = by(f, 72, 80, 88, 80) * u;
+      const ctaH = per(f, 84, 92, 104, 92) * u;
+      const logoH = per(f, 72, 80, 88, 80) * u;
       const badge = (cx: number, cy: number): DraftLayer[] => {
         const box = { x: cx - d * 0.33, y: cy - d * 0.3, w: d * 0.66, h: d * 0.6 };
         return [
@@ -98,7 +98,7 @@ export const SALE: TemplateSpec[] = [
             stroke: '#ffffff',
             stroke_width: 3 * u,
           }),
-          say('discount', turned(box, cx, cy, -10), {
+          slotText('discount', turned(box, cx, cy, -10), {
             size: d * 0.3,
             font: 'heading',
             weight: 'bold',
@@ -113,14 +113,14 @@ export const SALE: TemplateSpec[] = [
       if (f.wide) {
         const split = Math.round(f.width * 0.55);
         const x = split + d / 2 + 40 * u;
-        const w = right(f) - x;
-        const ctaY = bottom(f) - ctaH;
+        const w = safeRight(f) - x;
+        const ctaY = safeBottom(f) - ctaH;
         const headY = safe.y + lineH(labelSize) + 16 * u;
         return [
           ...photo({ x: 0, y: 0, w: split, h: f.height }, 'secondary'),
           logo({ x: safe.x, y: safe.y, w: 200 * u, h: logoH }),
-          ...badge(split, bottom(f) - d / 2 - 8 * u),
-          say(
+          ...badge(split, safeBottom(f) - d / 2 - 8 * u),
+          slotText(
             'label',
             { x, y: safe.y, w, h: lineH(labelSize) },
             {
@@ -132,7 +132,7 @@ export const SALE: TemplateSpec[] = [
               fit: 'ellipsis',
             },
           ),
-          say(
+          slotText(
             'headline',
             { x, y: headY, w, h: ctaY - 40 * u - headY },
             {
@@ -143,7 +143,7 @@ export const SALE: TemplateSpec[] = [
               line_height: 1.1,
             },
           ),
-          ...button(
+          ...snugButton(
             'cta',
             { x, y: ctaY, w: Math.min(w, 380 * t), h: ctaH },
             {
@@ -155,16 +155,16 @@ export const SALE: TemplateSpec[] = [
           ),
         ];
       }
-      const bandH = by(f, 400, 470, 1000, 0) * u;
+      const bandH = per(f, 400, 470, 1000, 0) * u;
       const band: Box = { x: 0, y: f.height - bandH, w: f.width, h: bandH };
-      const top = band.y + by(f, 56, 64, 80, 0) * u;
-      const ctaY = bottom(f) - ctaH;
+      const top = band.y + per(f, 56, 64, 80, 0) * u;
+      const ctaY = safeBottom(f) - ctaH;
       const headY = top + lineH(labelSize) + 12 * u;
       return [
         ...photo({ x: 0, y: 0, w: f.width, h: band.y }, 'secondary'),
         logo({ x: safe.x, y: safe.y, w: 200 * u, h: logoH }),
-        ...badge(right(f) - d / 2, safe.y + d / 2),
-        say(
+        ...badge(safeRight(f) - d / 2, safe.y + d / 2),
+        slotText(
           'label',
           { x: safe.x, y: top, w: safe.w, h: lineH(labelSize) },
           {
@@ -176,24 +176,24 @@ export const SALE: TemplateSpec[] = [
             fit: 'ellipsis',
           },
         ),
-        say(
+        slotText(
           'headline',
           { x: safe.x, y: headY, w: safe.w, h: ctaY - 36 * u - headY },
           {
-            size: by(f, 80, 88, 110, 0) * u,
+            size: per(f, 80, 88, 110, 0) * u,
             font: 'heading',
             weight: 'bold',
             color: 'text',
             line_height: 1.1,
           },
         ),
-        ...button(
+        ...snugButton(
           'cta',
           { x: safe.x, y: ctaY, w: Math.min(safe.w, 400 * u), h: ctaH },
           {
             fill: 'primary',
             color: '#ffffff',
-            size: by(f, 30, 32, 36, 0) * u,
+            size: per(f, 30, 32, 36, 0) * u,
             upper: true,
           },
         ),
@@ -220,21 +220,21 @@ export const SALE: TemplateSpec[] = [
       const { safe, u } = f;
       const t = typeUnit(f);
       const deg = -4;
-      const tapeH = by(f, 110, 120, 140, 100) * u;
-      const labelSize = by(f, 52, 56, 64, 44) * t;
-      const tapeY = safe.y + by(f, 8, 24, 40, 0) * u;
+      const tapeH = per(f, 110, 120, 140, 100) * u;
+      const labelSize = per(f, 52, 56, 64, 44) * t;
+      const tapeY = safe.y + per(f, 8, 24, 40, 0) * u;
       const tape: Box = { x: -100, y: tapeY, w: f.width + 200, h: tapeH };
       const tcx = f.width / 2;
       const tcy = tapeY + tapeH / 2;
-      const logoH = by(f, 64, 72, 80, 72) * u;
+      const logoH = per(f, 64, 72, 80, 72) * u;
       const dateSize = 32 * t;
-      const codeH = by(f, 96, 104, 120, 96) * u;
+      const codeH = per(f, 96, 104, 120, 96) * u;
       const codeW = Math.min(safe.w * 0.62, 520 * t);
-      const footY = bottom(f) - codeH;
+      const footY = safeBottom(f) - codeH;
       const layers: DraftLayer[] = [
         // Black tape across the page carries the label.
         rect(turned(tape, tcx, tcy, deg), { slot: 'label', fill: 'primary' }),
-        say(
+        slotText(
           'label',
           turned(
             { x: safe.x, y: tcy - lineH(labelSize, 1) / 2, w: safe.w, h: lineH(labelSize, 1) },
@@ -260,26 +260,26 @@ export const SALE: TemplateSpec[] = [
             fill: 'primary',
             cut: 'background',
             color: 'background',
-            size: by(f, 34, 36, 40, 30) * t,
+            size: per(f, 34, 36, 40, 30) * t,
           },
         ),
         logo({
-          x: right(f) - 180 * u,
-          y: bottom(f) - logoH - (codeH - logoH) / 2,
+          x: safeRight(f) - 180 * u,
+          y: safeBottom(f) - logoH - (codeH - logoH) / 2,
           w: 180 * u,
           h: logoH,
         }),
       ];
-      const top = tapeY + tapeH + by(f, 40, 72, 110, 36) * u;
+      const top = tapeY + tapeH + per(f, 40, 72, 110, 36) * u;
       const dateY = footY - 32 * u - lineH(dateSize);
       if (f.wide) {
         const colW = safe.w * 0.5;
         const x = safe.x + colW + 40 * u;
-        const w = right(f) - x;
+        const w = safeRight(f) - x;
         const size = Math.min(400, (dateY + lineH(dateSize) - top) / 1.25);
         return [
           ...layers,
-          say(
+          slotText(
             'discount',
             { x: safe.x, y: top, w: colW, h: dateY + lineH(dateSize) - top },
             {
@@ -292,7 +292,7 @@ export const SALE: TemplateSpec[] = [
               valign: 'middle',
             },
           ),
-          say(
+          slotText(
             'headline',
             { x, y: top, w, h: dateY - 20 * u - top },
             {
@@ -304,7 +304,7 @@ export const SALE: TemplateSpec[] = [
               valign: 'bottom',
             },
           ),
-          say(
+          slotText(
             'date',
             { x, y: dateY, w, h: lineH(dateSize) },
             {
@@ -317,11 +317,11 @@ export const SALE: TemplateSpec[] = [
           ),
         ];
       }
-      const size = by(f, 320, 400, 400, 0) * u;
+      const size = per(f, 320, 400, 400, 0) * u;
       const discH = lineH(size, 1);
       return [
         ...layers,
-        say(
+        slotText(
           'discount',
           { x: safe.x, y: top, w: safe.w, h: discH },
           {
@@ -334,18 +334,18 @@ export const SALE: TemplateSpec[] = [
             valign: 'middle',
           },
         ),
-        say(
+        slotText(
           'headline',
           { x: safe.x, y: top + discH + 8 * u, w: safe.w, h: dateY - 24 * u - top - discH - 8 * u },
           {
-            size: by(f, 100, 130, 150, 0) * u,
+            size: per(f, 100, 130, 150, 0) * u,
             font: 'heading',
             weight: 'bold',
             color: 'text',
             line_height: 1.05,
           },
         ),
-        say(
+        slotText(
           'date',
           { x: safe.x, y: dateY, w: safe.w, h: lineH(dateSize) },
           {
@@ -387,35 +387,35 @@ export const SALE: TemplateSpec[] = [
       const t = typeUnit(f);
       const r = 36 * u;
       const labelSize = 26 * t;
-      const priceSize = by(f, 110, 120, 140, 96) * t;
+      const priceSize = per(f, 110, 120, 140, 96) * t;
       const oldSize = priceSize * 0.42;
       const chipH = lineH(30 * t, 1.1) + 20 * u;
-      const ctaH = by(f, 88, 96, 104, 88) * u;
-      const logoH = by(f, 64, 72, 80, 72) * u;
+      const ctaH = per(f, 88, 96, 104, 88) * u;
+      const logoH = per(f, 64, 72, 80, 72) * u;
       let pic: Box;
       let copy: Box;
       if (!f.has('photo')) {
         // Without a photo the logo and the discount head the page; the copy takes the rest.
         pic = { x: safe.x - 32 * u, y: safe.y - 32 * u, w: safe.w + 64 * u, h: 0 };
         const y = safe.y + Math.max(logoH, chipH) + 48 * u;
-        copy = { x: safe.x, y, w: safe.w, h: bottom(f) - y };
+        copy = { x: safe.x, y, w: safe.w, h: safeBottom(f) - y };
       } else if (f.wide) {
         pic = { x: safe.x, y: safe.y, w: Math.round(f.width * 0.45), h: safe.h };
         const x = pic.x + pic.w + 56 * u;
-        copy = { x, y: safe.y, w: right(f) - x, h: safe.h };
+        copy = { x, y: safe.y, w: safeRight(f) - x, h: safe.h };
       } else {
-        const top = by(f, 72, 80, 150, 0) * u;
+        const top = per(f, 72, 80, 150, 0) * u;
         pic = {
           x: safe.x,
           y: top,
           w: safe.w,
-          h: Math.round(f.height * by(f, 0.42, 0.46, 0.42, 0)),
+          h: Math.round(f.height * per(f, 0.42, 0.46, 0.42, 0)),
         };
-        const y = pic.y + pic.h + by(f, 40, 48, 64, 0) * u;
-        copy = { x: safe.x, y, w: safe.w, h: bottom(f) - y };
+        const y = pic.y + pic.h + per(f, 40, 48, 64, 0) * u;
+        copy = { x: safe.x, y, w: safe.w, h: safeBottom(f) - y };
       }
       const ctaY = copy.y + copy.h - ctaH;
-      const priceY = ctaY - by(f, 32, 40, 56, 28) * u - lineH(priceSize, 1);
+      const priceY = ctaY - per(f, 32, 40, 56, 28) * u - lineH(priceSize, 1);
       const headY = copy.y + lineH(labelSize) + 8 * u;
       const tagW = 200 * t;
       const tagH = lineH(oldSize, 1) + 24 * u;
@@ -431,7 +431,7 @@ export const SALE: TemplateSpec[] = [
         ...photo(pic, 'secondary'),
         cornerMask(pic, r, 'background'),
         logo({ x: pic.x + 32 * u, y: inTop, w: 180 * u, h: logoH }),
-        ...button(
+        ...snugButton(
           'discount',
           { x: pic.x + pic.w - chipW - 32 * u, y: inTop, w: chipW, h: chipH },
           {
@@ -442,7 +442,7 @@ export const SALE: TemplateSpec[] = [
             pad: 16 * u,
           },
         ),
-        say(
+        slotText(
           'label',
           { x: copy.x, y: copy.y, w: copy.w, h: lineH(labelSize) },
           {
@@ -454,18 +454,18 @@ export const SALE: TemplateSpec[] = [
             fit: 'ellipsis',
           },
         ),
-        say(
+        slotText(
           'headline',
           { x: copy.x, y: headY, w: copy.w, h: priceY - 16 * u - headY },
           {
-            size: by(f, 64, 72, 88, 52) * t * (f.has('photo') ? 1 : 1.4),
+            size: per(f, 64, 72, 88, 52) * t * (f.has('photo') ? 1 : 1.4),
             font: 'heading',
             weight: 'bold',
             color: 'text',
             line_height: 1.12,
           },
         ),
-        say(
+        slotText(
           'price',
           { x: copy.x, y: priceY, w: copy.w - tagW - 24 * u, h: lineH(priceSize, 1) },
           {
@@ -480,7 +480,7 @@ export const SALE: TemplateSpec[] = [
         ),
         // The old price on a tag, struck through.
         rect(tag, { slot: 'old_price', fill: 'secondary', radius: 8 * u }),
-        say(
+        slotText(
           'old_price',
           { x: tag.x + 16 * u, y: tag.y + 12 * u, w: tag.w - 32 * u, h: lineH(oldSize, 1) },
           {
@@ -494,18 +494,18 @@ export const SALE: TemplateSpec[] = [
             line_height: 1,
           },
         ),
-        rule(tag.x + 12 * u, tag.y + tag.h / 2, tag.w - 24 * u, {
+        insetRule(tag.x + 12 * u, tag.y + tag.h / 2, tag.w - 24 * u, {
           slot: 'old_price',
           stroke: 'accent',
           stroke_width: 4 * u,
         }),
-        ...button(
+        ...snugButton(
           'cta',
           { x: copy.x, y: ctaY, w: copy.w, h: ctaH },
           {
             fill: 'primary',
             color: '#ffffff',
-            size: by(f, 30, 32, 36, 28) * t,
+            size: per(f, 30, 32, 36, 28) * t,
             radius: 8 * u,
             upper: true,
           },
@@ -547,14 +547,14 @@ export const SALE: TemplateSpec[] = [
         pic = { x: 0, y: f.height - h, w: f.width, h };
         copy = { x: safe.x, y: safe.y, w: safe.w, h: pic.y - 72 * u - safe.y };
       } else {
-        const h = Math.round(f.height * by(f, 0.36, 0.4, 0, 0));
+        const h = Math.round(f.height * per(f, 0.36, 0.4, 0, 0));
         pic = { x: 0, y: 0, w: f.width, h };
-        copy = { x: safe.x, y: h + 48 * u, w: safe.w, h: bottom(f) - h - 48 * u };
+        copy = { x: safe.x, y: h + 48 * u, w: safe.w, h: safeBottom(f) - h - 48 * u };
       }
       const labelSize = 26 * t;
-      const logoH = by(f, 56, 64, 72, 64) * u;
-      const discSize = by(f, 150, 170, 200, 120) * t;
-      const codeH = by(f, 92, 100, 116, 92) * u;
+      const logoH = per(f, 56, 64, 72, 64) * u;
+      const discSize = per(f, 150, 170, 200, 120) * t;
+      const codeH = per(f, 92, 100, 116, 92) * u;
       const codeW = Math.min(copy.w, 520 * t);
       const dateSize = 26 * t;
       const dateY = copy.y + copy.h - lineH(dateSize);
@@ -571,7 +571,7 @@ export const SALE: TemplateSpec[] = [
             : { x: 0, y: pic.y === 0 ? pic.h - 8 * u : pic.y, w: f.width, h: 8 * u },
           { slot: 'photo', fill: 'accent' },
         ),
-        say(
+        slotText(
           'label',
           { x: copy.x, y: copy.y, w: copy.w - (f.has('photo') ? 0 : 220 * u), h: lineH(labelSize) },
           {
@@ -585,19 +585,19 @@ export const SALE: TemplateSpec[] = [
         ),
         // The logo sits on the photo, in its corner inside the safe area.
         logo({
-          x: right(f) - 180 * u,
+          x: safeRight(f) - 180 * u,
           y:
             f.aspect === 'story' && f.has('photo')
-              ? bottom(f) - logoH
+              ? safeBottom(f) - logoH
               : Math.max(pic.y, safe.y) + (f.wide || !f.has('photo') ? 0 : 24 * u),
           w: 180 * u,
           h: logoH,
         }),
-        say(
+        slotText(
           'headline',
           { x: copy.x, y: headY, w: copy.w, h: discY - 8 * u - headY },
           {
-            size: by(f, 76, 88, 104, 52) * t,
+            size: per(f, 76, 88, 104, 52) * t,
             font: 'heading',
             weight: 'bold',
             color: 'text',
@@ -606,7 +606,7 @@ export const SALE: TemplateSpec[] = [
             valign: 'bottom',
           },
         ),
-        say(
+        slotText(
           'discount',
           { x: copy.x, y: discY, w: copy.w, h: lineH(discSize, 1) },
           {
@@ -625,10 +625,10 @@ export const SALE: TemplateSpec[] = [
             fill: 'secondary',
             cut: 'background',
             color: 'accent',
-            size: by(f, 34, 36, 40, 30) * t,
+            size: per(f, 34, 36, 40, 30) * t,
           },
         ),
-        say(
+        slotText(
           'date',
           { x: copy.x, y: dateY, w: copy.w, h: lineH(dateSize) },
           {
@@ -667,18 +667,18 @@ export const SALE: TemplateSpec[] = [
     layout: (f) => {
       const { safe, u } = f;
       const t = typeUnit(f);
-      const inset = by(f, 36, 40, 48, 28) * u;
+      const inset = per(f, 36, 40, 48, 28) * u;
       const labelSize = 24 * t;
       const dateSize = 26 * t;
-      const logoH = by(f, 60, 64, 72, 60) * u;
-      const codeH = by(f, 72, 80, 88, 72) * u;
+      const logoH = per(f, 60, 64, 72, 60) * u;
+      const codeH = per(f, 72, 80, 88, 72) * u;
       const codeW = Math.min(safe.w * 0.6, 420 * t);
-      const discSize = by(f, 150, 170, 220, 120) * t;
-      const logoY = bottom(f) - logoH;
-      const codeY = logoY - by(f, 40, 56, 80, 24) * u - codeH;
+      const discSize = per(f, 150, 170, 220, 120) * t;
+      const logoY = safeBottom(f) - logoH;
+      const codeY = logoY - per(f, 40, 56, 80, 24) * u - codeH;
       const dateY = codeY - 24 * u - lineH(dateSize);
       const discY = dateY - 16 * u - lineH(discSize, 1);
-      const headY = safe.y + lineH(labelSize) + by(f, 28, 40, 56, 16) * u;
+      const headY = safe.y + lineH(labelSize) + per(f, 28, 40, 56, 16) * u;
       const cx = f.width / 2;
       const centre = { align: 'center' as const };
       return [
@@ -689,7 +689,7 @@ export const SALE: TemplateSpec[] = [
             stroke_width: 3 * u,
           },
         ),
-        say(
+        slotText(
           'label',
           { x: safe.x, y: safe.y, w: safe.w, h: lineH(labelSize) },
           {
@@ -702,12 +702,12 @@ export const SALE: TemplateSpec[] = [
             fit: 'ellipsis',
           },
         ),
-        say(
+        slotText(
           'headline',
           { x: safe.x + safe.w * 0.06, y: headY, w: safe.w * 0.88, h: discY - 24 * u - headY },
           {
             ...centre,
-            size: by(f, 84, 96, 120, 64) * t,
+            size: per(f, 84, 96, 120, 64) * t,
             font: 'heading',
             weight: 'bold',
             color: 'text',
@@ -715,7 +715,7 @@ export const SALE: TemplateSpec[] = [
             valign: 'middle',
           },
         ),
-        say(
+        slotText(
           'discount',
           { x: safe.x, y: discY, w: safe.w, h: lineH(discSize, 1) },
           {
@@ -729,12 +729,12 @@ export const SALE: TemplateSpec[] = [
             valign: 'bottom',
           },
         ),
-        rule(cx - 40 * u, dateY - 8 * u, 80 * u, {
+        insetRule(cx - 40 * u, dateY - 8 * u, 80 * u, {
           slot: 'date',
           stroke: 'secondary',
           stroke_width: 3 * u,
         }),
-        say(
+        slotText(
           'date',
           { x: safe.x, y: dateY, w: safe.w, h: lineH(dateSize) },
           {
@@ -755,7 +755,7 @@ export const SALE: TemplateSpec[] = [
             radius: codeH / 2,
           },
         ),
-        say(
+        slotText(
           'code',
           {
             x: cx - codeW / 2 + 32 * u,

@@ -1,21 +1,20 @@
 // Stat templates: one number, big, and what it means.
 import type { Box, DraftLayer, DraftText, Frame, Sample, TemplateSpec } from '../templateKit.ts';
 import {
-  bottom,
-  button,
-  by,
   circle,
+  gradedScrim,
+  insetRule,
   lineH,
   logo,
+  per,
   photo,
   rect,
-  right,
-  rule,
-  say,
-  scrim,
-  scrimLeft,
+  safeBottom,
+  safeRight,
+  slotText,
+  snugButton,
   typeUnit,
-} from './testimonial.ts';
+} from './parts.ts';
 
 const STAT_SAMPLES: Record<string, Sample> = {
   headline: {
@@ -34,7 +33,7 @@ const number = (
   size: number,
   style: Omit<DraftText, 'kind' | 'slot' | 'text' | 'x' | 'y' | 'w' | 'h' | 'size'>,
 ): DraftText =>
-  say(
+  slotText(
     'number',
     { ...b, h: lineH(size, 1) },
     {
@@ -48,7 +47,7 @@ const number = (
 
 /** The source line, small and quiet. */
 const source = (b: Box, f: Frame, style: Partial<DraftText> = {}): DraftText =>
-  say('source', b, {
+  slotText('source', b, {
     size: 24 * typeUnit(f),
     font: 'body',
     color: 'text',
@@ -77,9 +76,9 @@ export const STAT: TemplateSpec[] = [
       const { safe, u } = f;
       const t = typeUnit(f);
       const labelSize = 28 * t;
-      const logoH = by(f, 64, 72, 80, 72) * u;
+      const logoH = per(f, 64, 72, 80, 72) * u;
       const sourceSize = 24 * t;
-      const sourceY = bottom(f) - lineH(sourceSize);
+      const sourceY = safeBottom(f) - lineH(sourceSize);
       const top = safe.y + Math.max(logoH, lineH(labelSize)) + 24 * u;
       const head: DraftLayer[] = [
         // Concentric rings of the secondary colour behind the number.
@@ -88,7 +87,7 @@ export const STAT: TemplateSpec[] = [
           stroke_width: 60 * u,
         }),
         circle(f.width * 0.82, f.height * 0.4, 520 * u, { fill: 'secondary' }),
-        say(
+        slotText(
           'label',
           { x: safe.x, y: safe.y, w: safe.w - 220 * u, h: lineH(labelSize) },
           {
@@ -100,7 +99,7 @@ export const STAT: TemplateSpec[] = [
             fit: 'ellipsis',
           },
         ),
-        logo({ x: right(f) - 180 * u, y: safe.y, w: 180 * u, h: logoH }),
+        logo({ x: safeRight(f) - 180 * u, y: safe.y, w: 180 * u, h: logoH }),
         source({ x: safe.x, y: sourceY, w: safe.w, h: lineH(sourceSize) }, f, {
           size: sourceSize,
         }),
@@ -124,9 +123,9 @@ export const STAT: TemplateSpec[] = [
               fill: 'accent',
             },
           ),
-          say(
+          slotText(
             'headline',
-            { x: x + 40 * u, y: top, w: right(f) - x - 40 * u, h: sourceY - 24 * u - top },
+            { x: x + 40 * u, y: top, w: safeRight(f) - x - 40 * u, h: sourceY - 24 * u - top },
             {
               size: 52 * t,
               font: 'body',
@@ -138,8 +137,8 @@ export const STAT: TemplateSpec[] = [
           ),
         ];
       }
-      const size = by(f, 360, 400, 400, 0) * u;
-      const numY = top + by(f, 0, 40, 80, 0) * u;
+      const size = per(f, 360, 400, 400, 0) * u;
+      const numY = top + per(f, 0, 40, 80, 0) * u;
       const barY = numY + lineH(size, 1) + 8 * u;
       const headY = barY + 12 * u + 40 * u;
       return [
@@ -150,11 +149,11 @@ export const STAT: TemplateSpec[] = [
           valign: 'bottom',
         }),
         rect({ x: safe.x, y: barY, w: 140 * u, h: 12 * u }, { slot: 'number', fill: 'accent' }),
-        say(
+        slotText(
           'headline',
           { x: safe.x, y: headY, w: safe.w * 0.9, h: sourceY - 40 * u - headY },
           {
-            size: by(f, 60, 68, 80, 0) * u,
+            size: per(f, 60, 68, 80, 0) * u,
             font: 'body',
             weight: 'bold',
             color: 'text',
@@ -183,7 +182,7 @@ export const STAT: TemplateSpec[] = [
     layout: (f) => {
       const { safe, u } = f;
       const t = typeUnit(f);
-      const logoH = by(f, 64, 72, 80, 72) * u;
+      const logoH = per(f, 64, 72, 80, 72) * u;
       const sourceSize = 24 * t;
       const disc = (cx: number, cy: number, d: number): DraftLayer[] => {
         const ring = d + 56 * u;
@@ -211,13 +210,13 @@ export const STAT: TemplateSpec[] = [
         const cx = safe.x + d / 2 + 28 * u;
         const cy = f.height / 2;
         const x = safe.x + d + 56 * u + 64 * u;
-        const w = right(f) - x;
-        const sourceY = bottom(f) - lineH(sourceSize);
+        const w = safeRight(f) - x;
+        const sourceY = safeBottom(f) - lineH(sourceSize);
         const headY = safe.y + logoH + 32 * u;
         return [
           ...disc(cx, cy, d),
           logo({ x, y: safe.y, w: 180 * u, h: logoH }),
-          say(
+          slotText(
             'headline',
             { x, y: headY, w, h: sourceY - 32 * u - headY },
             {
@@ -232,18 +231,18 @@ export const STAT: TemplateSpec[] = [
           source({ x, y: sourceY, w, h: lineH(sourceSize) }, f, { color: 'primary' }),
         ];
       }
-      const d = by(f, 480, 580, 700, 0) * u;
-      const cy = safe.y + logoH + by(f, 48, 80, 120, 0) * u + d / 2 + 28 * u;
-      const sourceY = bottom(f) - lineH(sourceSize);
-      const headY = cy + d / 2 + 28 * u + by(f, 40, 56, 80, 0) * u;
+      const d = per(f, 480, 580, 700, 0) * u;
+      const cy = safe.y + logoH + per(f, 48, 80, 120, 0) * u + d / 2 + 28 * u;
+      const sourceY = safeBottom(f) - lineH(sourceSize);
+      const headY = cy + d / 2 + 28 * u + per(f, 40, 56, 80, 0) * u;
       return [
         logo({ x: f.width / 2 - 90 * u, y: safe.y, w: 180 * u, h: logoH }),
         ...disc(f.width / 2, cy, d),
-        say(
+        slotText(
           'headline',
           { x: safe.x, y: headY, w: safe.w, h: sourceY - 32 * u - headY },
           {
-            size: by(f, 52, 60, 72, 0) * u,
+            size: per(f, 52, 60, 72, 0) * u,
             font: 'heading',
             weight: 'bold',
             color: 'text',
@@ -279,7 +278,7 @@ export const STAT: TemplateSpec[] = [
       const t = typeUnit(f);
       const labelSize = 26 * t;
       const sourceSize = 24 * t;
-      const logoH = by(f, 56, 64, 72, 64) * u;
+      const logoH = per(f, 56, 64, 72, 64) * u;
       let pic: Box;
       let copy: Box;
       let slant: DraftLayer;
@@ -302,10 +301,10 @@ export const STAT: TemplateSpec[] = [
         );
       } else {
         const tall = f.aspect === 'story';
-        const h = Math.round(f.height * by(f, 0.42, 0.44, 0.46, 0));
+        const h = Math.round(f.height * per(f, 0.42, 0.44, 0.46, 0));
         pic = tall ? { x: 0, y: f.height - h, w: f.width, h } : { x: 0, y: 0, w: f.width, h };
         const y = tall ? safe.y : Math.max(h + 56 * u, safe.y);
-        copy = { x: safe.x, y, w: safe.w, h: (tall ? pic.y - 80 * u : bottom(f)) - y };
+        copy = { x: safe.x, y, w: safe.w, h: (tall ? pic.y - 80 * u : safeBottom(f)) - y };
         const edge = tall ? pic.y : pic.h;
         slant = rect(
           { x: -200, y: edge - (tall ? 140 : 60) * u, w: f.width + 400, h: 200 * u, rotation: -5 },
@@ -314,7 +313,7 @@ export const STAT: TemplateSpec[] = [
       }
       const size = Math.min(
         400,
-        by(f, 220, 260, 300, 240) * t * (f.wide ? 0.8 : 1) * (f.has('photo') ? 1 : 1.4),
+        per(f, 220, 260, 300, 240) * t * (f.wide ? 0.8 : 1) * (f.has('photo') ? 1 : 1.4),
       );
       const numY = copy.y + lineH(labelSize) + 8 * u;
       const barY = numY + lineH(size, 1) + 4 * u;
@@ -323,7 +322,7 @@ export const STAT: TemplateSpec[] = [
       return [
         ...photo(pic, 'secondary'),
         slant,
-        say(
+        slotText(
           'label',
           { x: copy.x, y: copy.y, w: copy.w, h: lineH(labelSize) },
           {
@@ -340,12 +339,12 @@ export const STAT: TemplateSpec[] = [
           color: 'accent',
           valign: 'bottom',
         }),
-        rule(copy.x, barY, 120 * u, { slot: 'number', stroke: 'text', stroke_width: 8 * u }),
-        say(
+        insetRule(copy.x, barY, 120 * u, { slot: 'number', stroke: 'text', stroke_width: 8 * u }),
+        slotText(
           'headline',
           { x: copy.x, y: headY, w: copy.w * (f.wide ? 0.86 : 0.92), h: end - headY },
           {
-            size: by(f, 52, 60, 72, 44) * t * (f.has('photo') ? 1 : 1.2),
+            size: per(f, 52, 60, 72, 44) * t * (f.has('photo') ? 1 : 1.2),
             font: 'body',
             weight: 'bold',
             color: 'text',
@@ -392,23 +391,25 @@ export const STAT: TemplateSpec[] = [
       const t = typeUnit(f);
       const full: Box = { x: 0, y: 0, w: f.width, h: f.height };
       const on = '#000000' as const;
-      const logoH = by(f, 72, 80, 88, 80) * u;
+      const logoH = per(f, 72, 80, 88, 80) * u;
       const labelSize = 26 * t;
       const chipH = lineH(labelSize, 1.1) + 24 * u;
       const sourceSize = 24 * t;
       const w = f.wide ? safe.w * 0.6 : safe.w;
-      const sourceY = bottom(f) - lineH(sourceSize);
-      const headH = by(f, 200, 260, 340, 170) * u;
+      const sourceY = safeBottom(f) - lineH(sourceSize);
+      const headH = per(f, 200, 260, 340, 170) * u;
       const headY = sourceY - 32 * u - headH;
-      const size = by(f, 300, 330, 360, 250) * u;
+      const size = per(f, 300, 330, 360, 250) * u;
       const barY = headY - 32 * u;
       const numY = barY - 12 * u - lineH(size, 1);
       const chipY = numY - 16 * u - chipH;
       return [
         ...photo(full, 'secondary'),
-        ...(f.wide ? scrimLeft(full, 0.85, 0.94) : scrim(full, by(f, 0, 0.1, 0.15, 0), 0.94)),
+        ...(f.wide
+          ? gradedScrim(full, 'left', 0.85, 0.94)
+          : gradedScrim(full, 'down', per(f, 0, 0.1, 0.15, 0), 0.94)),
         logo({ x: safe.x, y: safe.y, w: 200 * u, h: logoH }),
-        ...button(
+        ...snugButton(
           'label',
           { x: safe.x, y: chipY, w: Math.min(w, 380 * t), h: chipH },
           {
@@ -427,11 +428,11 @@ export const STAT: TemplateSpec[] = [
           valign: 'bottom',
         }),
         rect({ x: safe.x, y: barY, w: 160 * u, h: 12 * u }, { slot: 'number', fill: 'accent' }),
-        say(
+        slotText(
           'headline',
           { x: safe.x, y: headY, w: w * 0.95, h: headH },
           {
-            size: by(f, 54, 60, 70, 40) * t,
+            size: per(f, 54, 60, 70, 40) * t,
             font: 'heading',
             weight: 'bold',
             color: '#ffffff',
@@ -467,7 +468,7 @@ export const STAT: TemplateSpec[] = [
       const { safe, u } = f;
       const t = typeUnit(f);
       const on = '#ffffff' as const;
-      const logoH = by(f, 72, 80, 88, 80) * u;
+      const logoH = per(f, 72, 80, 88, 80) * u;
       const labelSize = 24 * t;
       const sourceSize = 22 * t;
       let pic: Box;
@@ -476,35 +477,35 @@ export const STAT: TemplateSpec[] = [
         // Without a photo the card takes the page below the logo.
         pic = { x: 0, y: 0, w: 0, h: 0 };
         const top = f.has('logo') ? safe.y + logoH + 32 * u : safe.y;
-        card = { x: safe.x, y: top, w: safe.w, h: bottom(f) - top };
+        card = { x: safe.x, y: top, w: safe.w, h: safeBottom(f) - top };
       } else if (f.wide) {
         pic = { x: 0, y: 0, w: Math.round(f.width * 0.5), h: f.height };
         card = {
           x: pic.w - 120 * u,
           y: safe.y + 24 * u,
-          w: right(f) - pic.w + 120 * u,
+          w: safeRight(f) - pic.w + 120 * u,
           h: safe.h - 48 * u,
         };
       } else {
-        pic = { x: 0, y: 0, w: f.width, h: Math.round(f.height * by(f, 0.56, 0.6, 0.56, 0)) };
-        const top = pic.h - by(f, 200, 240, 280, 0) * u;
+        pic = { x: 0, y: 0, w: f.width, h: Math.round(f.height * per(f, 0.56, 0.6, 0.56, 0)) };
+        const top = pic.h - per(f, 200, 240, 280, 0) * u;
         // On a story the card runs on below the safe area; its copy stays inside.
         card = {
           x: safe.x,
           y: top,
           w: safe.w,
-          h: bottom(f) + (f.aspect === 'story' ? 80 : 0) - top,
+          h: safeBottom(f) + (f.aspect === 'story' ? 80 : 0) - top,
         };
       }
-      const pad = by(f, 56, 64, 72, 56) * u;
-      const innerEnd = Math.min(card.y + card.h - pad, bottom(f));
+      const pad = per(f, 56, 64, 72, 56) * u;
+      const innerEnd = Math.min(card.y + card.h - pad, safeBottom(f));
       const inner = {
         x: card.x + pad,
         y: card.y + pad,
         w: card.w - 2 * pad,
         h: innerEnd - card.y - pad,
       };
-      const size = by(f, 200, 240, 280, 220) * t * (f.wide ? 0.8 : 1);
+      const size = per(f, 200, 240, 280, 220) * t * (f.wide ? 0.8 : 1);
       const numY = inner.y + lineH(labelSize) + 8 * u;
       const headY = numY + lineH(size, 1) + 16 * u;
       const sourceY = inner.y + inner.h - lineH(sourceSize);
@@ -528,7 +529,7 @@ export const STAT: TemplateSpec[] = [
             fill: 'accent',
           },
         ),
-        say(
+        slotText(
           'label',
           { x: inner.x, y: inner.y, w: inner.w, h: lineH(labelSize) },
           {
@@ -547,11 +548,11 @@ export const STAT: TemplateSpec[] = [
           on,
           valign: 'bottom',
         }),
-        say(
+        slotText(
           'headline',
           { x: inner.x, y: headY, w: inner.w, h: sourceY - 20 * u - headY },
           {
-            size: by(f, 48, 56, 68, 40) * t,
+            size: per(f, 48, 56, 68, 40) * t,
             font: 'body',
             weight: 'bold',
             color: 'text',

@@ -1,9 +1,6 @@
-// Testimonial templates, and the small layout helpers the testimonial, tip, stat and sale
-// templates share (text boxes, slot-bound buttons and photos, masks that round a photo).
+// Testimonial templates: a customer's words (the headline slot), who said it, and a portrait.
 import type {
   Box,
-  Colour,
-  DraftImage,
   DraftLayer,
   DraftShape,
   DraftText,
@@ -11,108 +8,40 @@ import type {
   Sample,
   TemplateSpec,
 } from '../templateKit.ts';
+import {
+  circle,
+  discMask,
+  gradedScrim,
+  insetRule,
+  lineH,
+  logo,
+  per,
+  photo,
+  rect,
+  type ShapeStyle,
+  safeBottom,
+  safeRight,
+  slotText,
+  typeUnit,
+} from './parts.ts';
 
-// --- Shared helpers ---
-
-type TextStyle = Omit<DraftText, 'kind' | 'slot' | 'text' | keyof Box>;
-type ShapeStyle = Omit<DraftShape, 'kind' | 'shape' | keyof Box>;
-
-/** A slot's copy in a box. */
-export const say = (slot: string, b: Box, style: TextStyle): DraftText => ({
-  kind: 'text',
-  slot,
-  ...b,
-  ...style,
-});
-
-/** Furniture text (glyphs only, never words), optionally bound to a slot. */
-export const glyph = (
-  text: string,
-  b: Box,
-  style: TextStyle & { slot?: string | undefined },
-): DraftText => ({ kind: 'text', text, ...b, ...style });
-
-export const rect = (b: Box & { rotation?: number }, style: ShapeStyle): DraftShape => ({
-  kind: 'shape',
-  shape: 'rect',
-  ...b,
-  ...style,
-});
-
-/** A circle `d` across centred on cx, cy. */
-export const circle = (cx: number, cy: number, d: number, style: ShapeStyle): DraftShape => ({
-  kind: 'shape',
-  shape: 'ellipse',
-  x: cx - d / 2,
-  y: cy - d / 2,
-  w: d,
-  h: d,
-  ...style,
-});
-
-/** A horizontal rule from x to x + w at y (its round caps inside those ends). */
-export const rule = (x: number, y: number, w: number, style: ShapeStyle): DraftShape => {
-  const cap = (style.stroke_width ?? 0) / 2;
-  return { kind: 'shape', shape: 'line', x: x + cap, y, w: w - 2 * cap, h: 0, ...style };
+const QUOTE: Record<string, Sample> = {
+  headline: {
+    short: 'Our posts finally look like us.',
+    long: 'We cut our planning time in half, and for the first time every post looks like one brand on every channel, every single week.',
+  },
+  role: {
+    short: 'Founder, Bloom Studio',
+    long: 'Head of Content Strategy at a large media company',
+  },
+  rating: { short: '⭐⭐⭐⭐⭐', long: '⭐⭐⭐⭐⭐' },
 };
-
-/** The photo slot over a backing colour (shown where the photo leaves gaps). */
-export const photo = (b: Box, backing: Colour): DraftLayer[] => [
-  rect(b, { slot: 'photo', fill: backing }),
-  { kind: 'image', slot: 'photo', ...b },
-];
-
-export const logo = (b: Box): DraftImage => ({ kind: 'image', slot: 'logo', fit: 'contain', ...b });
-
-/** The height one line of text `size` high needs (descenders included). */
-export const lineH = (size: number, lineHeight = 1.2) => size * (lineHeight / 2 + 0.72);
-
-/**
- * Makes the square photo at `b` show as a disc: a ring in `mask` (the colour it sits on)
- * paints its corners over. Images cannot be masked, so the frame is square and its corners
- * are covered instead.
- */
-export function discMask(b: Box, mask: Colour, slot = 'photo'): DraftShape {
-  const inner = (b.w / 2) * 0.995;
-  const outer = b.w / Math.SQRT2 + 2;
-  const r = (inner + outer) / 2;
-  return circle(b.x + b.w / 2, b.y + b.h / 2, 2 * r, {
-    slot,
-    fill: null,
-    stroke: mask,
-    stroke_width: outer - inner,
-  });
-}
-
-/** Rounds the corners of the photo at `b` to `r` by painting them over in `mask`. */
-export function cornerMask(b: Box, r: number, mask: Colour, slot = 'photo'): DraftShape {
-  const half = r * 0.3 + 1;
-  return rect(
-    { x: b.x - half, y: b.y - half, w: b.w + 2 * half, h: b.h + 2 * half },
-    { slot, fill: null, stroke: mask, stroke_width: 2 * half, radius: r + half },
-  );
-}
-
-/**
- * A dark scrim over the lower part of `b`, from clear at `from` (a fraction of its height)
- * to `alpha` at the bottom, in bands: text on it reads as on black.
- */
-export function scrim(b: Box, from: number, alpha: number, slot = 'photo', bands = 64) {
-  const top = b.y + b.h * from;
-  const edge = (i: number) => Math.round(top + ((b.y + b.h - top) * i) / bands);
-  return Array.from({ length: bands }, (_, i) =>
-    rect(
-      { x: b.x, y: edge(i), w: b.w, h: edge(i + 1) - edge(i) },
-      { slot, fill: '#000000', opacity: alpha * Math.min(1, ((i + 0.5) / bands) * 1.25) },
-    ),
-  );
-}
 
 /**
  * An opening quote mark `h` tall drawn in shapes (so it can belong to a slot and go with
  * it): two commas, each a disc with a tail rising to the right.
  */
-export function quoteMark(
+function quoteMark(
   x: number,
   y: number,
   h: number,
@@ -145,102 +74,6 @@ export function quoteMark(
   return [...comma(x), ...comma(x + d + h * 0.14)];
 }
 
-/** A dark scrim from the left edge of `b` (at `alpha`) to clear at `to` (a fraction of its width). */
-export function scrimLeft(b: Box, to: number, alpha: number, slot = 'photo', bands = 64) {
-  const end = b.x + b.w * to;
-  const edge = (i: number) => Math.round(b.x + ((end - b.x) * i) / bands);
-  return Array.from({ length: bands }, (_, i) =>
-    rect(
-      { x: edge(i), y: b.y, w: edge(i + 1) - edge(i), h: b.h },
-      { slot, fill: '#000000', opacity: alpha * Math.min(1, (1 - (i + 0.5) / bands) * 1.25) },
-    ),
-  );
-}
-
-/** `b` turned `deg` clockwise about cx, cy: its frame moved there, turned about its own centre. */
-export function turned(b: Box, cx: number, cy: number, deg: number): Box & { rotation: number } {
-  const r = (deg * Math.PI) / 180;
-  const dx = b.x + b.w / 2 - cx;
-  const dy = b.y + b.h / 2 - cy;
-  const x = cx + dx * Math.cos(r) - dy * Math.sin(r);
-  const y = cy + dx * Math.sin(r) + dy * Math.cos(r);
-  return { x: x - b.w / 2, y: y - b.h / 2, w: b.w, h: b.h, rotation: deg };
-}
-
-/** A filled button (or chip) whose label is the slot's copy; `fill` is what the label sits on. */
-export function button(
-  slot: string,
-  b: Box,
-  o: {
-    fill: Colour;
-    color: Colour;
-    size: number;
-    font?: DraftText['font'];
-    radius?: number;
-    upper?: boolean;
-    stroke?: Colour;
-    pad?: number;
-    weight?: 'normal' | 'bold';
-  },
-): DraftLayer[] {
-  const pad = o.pad ?? b.h / 2;
-  return [
-    rect(b, {
-      slot,
-      fill: o.fill,
-      radius: o.radius ?? b.h / 2,
-      ...(o.stroke ? { stroke: o.stroke, stroke_width: 3 } : {}),
-    }),
-    // One line, centred on the button: longer copy ends in "…".
-    say(
-      slot,
-      {
-        x: b.x + pad,
-        y: b.y + (b.h - lineH(o.size, 1.1)) / 2,
-        w: b.w - 2 * pad,
-        h: lineH(o.size, 1.1),
-      },
-      {
-        size: o.size,
-        font: o.font ?? 'body',
-        weight: o.weight ?? 'bold',
-        color: o.color,
-        on: o.fill,
-        align: 'center',
-        valign: 'middle',
-        fit: 'ellipsis',
-        line_height: 1.1,
-        ...(o.upper ? { upper: true } : {}),
-      },
-    ),
-  ];
-}
-
-/** The safe area's right and bottom edges. */
-export const right = (f: Frame) => f.safe.x + f.safe.w;
-export const bottom = (f: Frame) => f.safe.y + f.safe.h;
-
-/** The unit for type: larger on landscape, which is shown as wide as a square but is short. */
-export const typeUnit = (f: Frame) => (f.wide ? f.u * 1.4 : f.u);
-
-/** Pick by aspect: square, portrait, story, landscape. */
-export const by = <T>(f: Frame, square: T, portrait: T, story: T, landscape: T): T =>
-  ({ square, portrait, story, landscape })[f.aspect];
-
-// --- Testimonial templates ---
-
-const QUOTE: Record<string, Sample> = {
-  headline: {
-    short: 'Our posts finally look like us.',
-    long: 'We cut our planning time in half, and for the first time every post looks like one brand on every channel, every single week.',
-  },
-  role: {
-    short: 'Founder, Bloom Studio',
-    long: 'Head of Content Strategy at a large media company',
-  },
-  rating: { short: '⭐⭐⭐⭐⭐', long: '⭐⭐⭐⭐⭐' },
-};
-
 /** The author's name and role, stacked, ending at `end`: their layers and the top. */
 function signature(
   f: Frame,
@@ -268,7 +101,7 @@ function signature(
   return {
     top: authorY,
     layers: [
-      say(
+      slotText(
         'author',
         { x, y: authorY, w, h: lineH(o.author, 1.1) },
         {
@@ -280,7 +113,7 @@ function signature(
           ...(o.upper ? { upper: true } : {}),
         },
       ),
-      say(
+      slotText(
         'role',
         { x, y: roleY, w, h: lineH(o.role) },
         {
@@ -319,10 +152,10 @@ export const TESTIMONIAL: TemplateSpec[] = [
         f.aspect === 'story'
           ? { x: safe.x, y: 190, w: safe.w, h: f.height - 450 }
           : { x: safe.x, y: safe.y, w: safe.w, h: safe.h };
-      const pad = by(f, 64, 64, 64, 72) * u;
+      const pad = per(f, 64, 64, 64, 72) * u;
       const on = '#ffffff' as const;
       const starSize = 40 * t;
-      const innerBottom = Math.min(card.y + card.h - pad, bottom(f));
+      const innerBottom = Math.min(card.y + card.h - pad, safeBottom(f));
       const sig = {
         author: 36 * t,
         role: 28 * t,
@@ -358,7 +191,7 @@ export const TESTIMONIAL: TemplateSpec[] = [
         return [
           ...layers,
           ...ring(p),
-          say(
+          slotText(
             'rating',
             { x, y: top, w: w - logoW - 24 * u, h: lineH(starSize, 1) },
             {
@@ -371,7 +204,7 @@ export const TESTIMONIAL: TemplateSpec[] = [
             },
           ),
           logo({ x: x + w - logoW, y: top, w: logoW, h: 72 * u }),
-          say(
+          slotText(
             'headline',
             { x, y: quoteY, w, h: s.top - 28 * u - quoteY },
             {
@@ -387,19 +220,19 @@ export const TESTIMONIAL: TemplateSpec[] = [
           ...s.layers,
         ];
       }
-      const d = by(f, 180, 220, 300, 0) * u;
+      const d = per(f, 180, 220, 300, 0) * u;
       const x = card.x + pad;
       const w = card.w - 2 * pad;
       const p: Box = { x: card.x + (card.w - d) / 2, y: card.y + pad + 14 * u, w: d, h: d };
-      const logoH = by(f, 56, 64, 80, 0) * u;
+      const logoH = per(f, 56, 64, 80, 0) * u;
       const logoY = innerBottom - logoH;
       const s = signature(f, x, logoY - 36 * u, w, { ...sig, align: 'center' });
-      const starY = f.has('photo') ? p.y + d + by(f, 36, 44, 60, 0) * u : card.y + pad + 16 * u;
+      const starY = f.has('photo') ? p.y + d + per(f, 36, 44, 60, 0) * u : card.y + pad + 16 * u;
       const quoteY = starY + lineH(starSize, 1) + 16 * u;
       return [
         ...layers,
         ...ring(p),
-        say(
+        slotText(
           'rating',
           { x, y: starY, w, h: lineH(starSize, 1) },
           {
@@ -412,11 +245,11 @@ export const TESTIMONIAL: TemplateSpec[] = [
             line_height: 1,
           },
         ),
-        say(
+        slotText(
           'headline',
           { x, y: quoteY, w, h: s.top - 32 * u - quoteY },
           {
-            size: by(f, 64, 76, 92, 0) * u,
+            size: per(f, 64, 76, 92, 0) * u,
             font: 'heading',
             weight: 'bold',
             color: 'text',
@@ -450,11 +283,11 @@ export const TESTIMONIAL: TemplateSpec[] = [
     layout: (f) => {
       const { safe, u } = f;
       const t = typeUnit(f);
-      const mark = by(f, 110, 120, 150, 120) * u;
+      const mark = per(f, 110, 120, 150, 120) * u;
       if (f.wide) {
         const split = Math.round(f.width * 0.5);
         const w = split - safe.x - 64 * u;
-        const s = signature(f, safe.x, bottom(f), w, {
+        const s = signature(f, safe.x, safeBottom(f), w, {
           author: 36 * t,
           role: 28 * t,
           color: 'text',
@@ -466,7 +299,7 @@ export const TESTIMONIAL: TemplateSpec[] = [
           ...photo({ x: split, y: 0, w: f.width - split, h: f.height }, 'secondary'),
           ...quoteMark(safe.x, safe.y, mark, { slot: 'headline', fill: 'accent' }),
           logo({ x: split - 64 * u - 220 * u, y: safe.y, w: 220 * u, h: 88 * u }),
-          say(
+          slotText(
             'headline',
             { x: safe.x, y: quoteY, w, h: ruleY - 36 * u - quoteY },
             {
@@ -478,32 +311,39 @@ export const TESTIMONIAL: TemplateSpec[] = [
               valign: 'middle',
             },
           ),
-          rule(safe.x, ruleY, 96 * u, { slot: 'author', stroke: 'accent', stroke_width: 6 * u }),
+          insetRule(safe.x, ruleY, 96 * u, {
+            slot: 'author',
+            stroke: 'accent',
+            stroke_width: 6 * u,
+          }),
           ...s.layers,
         ];
       }
       const full: Box = { x: 0, y: 0, w: f.width, h: f.height };
       const on = '#000000' as const;
-      const s = signature(f, safe.x, bottom(f), safe.w, {
-        author: by(f, 40, 40, 46, 0) * u,
-        role: by(f, 30, 30, 34, 0) * u,
+      const s = signature(f, safe.x, safeBottom(f), safe.w, {
+        author: per(f, 40, 40, 46, 0) * u,
+        role: per(f, 30, 30, 34, 0) * u,
         color: '#ffffff',
         roleColor: 'accent',
         on,
       });
       const ruleY = s.top - 28 * u;
-      const quoteH = by(f, 300, 440, 600, 0) * u;
+      const quoteH = per(f, 300, 440, 600, 0) * u;
       const quoteY = ruleY - 40 * u - quoteH;
       return [
         ...photo(full, 'secondary'),
-        ...scrim(full, by(f, 0.12, 0.2, 0.25, 0), 0.92),
+        ...gradedScrim(full, 'down', per(f, 0.12, 0.2, 0.25, 0), 0.92),
         logo({ x: safe.x, y: safe.y, w: 220 * u, h: 88 * u }),
-        ...quoteMark(right(f) - mark * 1.26, safe.y, mark, { slot: 'headline', fill: 'accent' }),
-        say(
+        ...quoteMark(safeRight(f) - mark * 1.26, safe.y, mark, {
+          slot: 'headline',
+          fill: 'accent',
+        }),
+        slotText(
           'headline',
           { x: safe.x, y: quoteY, w: safe.w, h: quoteH },
           {
-            size: by(f, 64, 72, 84, 0) * u,
+            size: per(f, 64, 72, 84, 0) * u,
             font: 'heading',
             weight: 'bold',
             color: '#ffffff',
@@ -512,7 +352,7 @@ export const TESTIMONIAL: TemplateSpec[] = [
             valign: 'bottom',
           },
         ),
-        rule(safe.x, ruleY, 96 * u, { slot: 'author', stroke: 'accent', stroke_width: 6 * u }),
+        insetRule(safe.x, ruleY, 96 * u, { slot: 'author', stroke: 'accent', stroke_width: 6 * u }),
         ...s.layers,
       ];
     },
@@ -542,7 +382,7 @@ export const TESTIMONIAL: TemplateSpec[] = [
       const labelSize = 30 * t;
       const top = lineH(labelSize);
       const logoW = 200 * u;
-      const s = signature(f, safe.x, bottom(f), safe.w, {
+      const s = signature(f, safe.x, safeBottom(f), safe.w, {
         author: 34 * t,
         role: 28 * t,
         color: 'text',
@@ -550,12 +390,12 @@ export const TESTIMONIAL: TemplateSpec[] = [
         upper: true,
       });
       const ruleY = s.top - 36 * u;
-      const quoteY = safe.y + top + by(f, 60, 90, 140, 40) * u;
-      const mark = by(f, 300, 380, 480, 380) * u;
+      const quoteY = safe.y + top + per(f, 60, 90, 140, 40) * u;
+      const mark = per(f, 300, 380, 480, 380) * u;
       return [
         // A huge quote mark, one shade off the background, behind the copy.
         ...quoteMark(safe.x, quoteY, mark, { slot: 'headline', fill: 'secondary' }),
-        say(
+        slotText(
           'label',
           { x: safe.x, y: safe.y, w: safe.w - logoW - 32 * u, h: top },
           {
@@ -567,8 +407,8 @@ export const TESTIMONIAL: TemplateSpec[] = [
             fit: 'ellipsis',
           },
         ),
-        logo({ x: right(f) - logoW, y: safe.y, w: logoW, h: by(f, 64, 64, 72, 72) * u }),
-        say(
+        logo({ x: safeRight(f) - logoW, y: safe.y, w: logoW, h: per(f, 64, 64, 72, 72) * u }),
+        slotText(
           'headline',
           {
             x: safe.x,
@@ -577,7 +417,7 @@ export const TESTIMONIAL: TemplateSpec[] = [
             h: ruleY - 48 * u - quoteY,
           },
           {
-            size: by(f, 92, 104, 120, 60) * t,
+            size: per(f, 92, 104, 120, 60) * t,
             font: 'heading',
             weight: 'bold',
             color: 'text',
@@ -585,7 +425,11 @@ export const TESTIMONIAL: TemplateSpec[] = [
             valign: 'bottom',
           },
         ),
-        rule(safe.x, ruleY, 120 * u, { slot: 'author', stroke: 'accent', stroke_width: 8 * u }),
+        insetRule(safe.x, ruleY, 120 * u, {
+          slot: 'author',
+          stroke: 'accent',
+          stroke_width: 8 * u,
+        }),
         ...s.layers,
       ];
     },
@@ -622,27 +466,27 @@ export const TESTIMONIAL: TemplateSpec[] = [
         const split = Math.round(f.width * 0.44);
         pic = { x: 0, y: 0, w: split, h: f.height };
         const x = split + 64 * u;
-        copy = { x, y: safe.y, w: right(f) - x, h: safe.h };
+        copy = { x, y: safe.y, w: safeRight(f) - x, h: safe.h };
       } else if (f.aspect === 'story') {
         // The photo takes the lower half, the part of a story the platform covers.
         const h = Math.round(f.height * 0.46);
         pic = { x: 0, y: f.height - h, w: f.width, h };
         copy = { x: safe.x, y: safe.y, w: safe.w, h: pic.y - 72 * u - safe.y };
       } else {
-        const h = Math.round(f.height * by(f, 0.42, 0.46, 0, 0));
+        const h = Math.round(f.height * per(f, 0.42, 0.46, 0, 0));
         pic = { x: 0, y: 0, w: f.width, h };
         const y = Math.max(h + 64 * u, safe.y);
-        copy = { x: safe.x, y, w: safe.w, h: bottom(f) - y };
+        copy = { x: safe.x, y, w: safe.w, h: safeBottom(f) - y };
       }
       const labelSize = 28 * t;
       const logoW = 180 * u;
       const s = signature(f, copy.x, copy.y + copy.h, copy.w, {
-        author: by(f, 36, 38, 44, 32) * t,
-        role: by(f, 28, 30, 34, 26) * t,
+        author: per(f, 36, 38, 44, 32) * t,
+        role: per(f, 28, 30, 34, 26) * t,
         color: 'text',
         roleColor: 'primary',
       });
-      const logoH = by(f, 64, 72, 80, 80) * u;
+      const logoH = per(f, 64, 72, 80, 80) * u;
       const quoteY = copy.y + Math.max(lineH(labelSize), logoH) + 28 * u;
       const quoteH = s.top - 40 * u - quoteY;
       const bar = 10 * u;
@@ -656,7 +500,7 @@ export const TESTIMONIAL: TemplateSpec[] = [
             : { x: 0, y: pic.y === 0 ? pic.h - edge : pic.y, w: f.width, h: edge },
           { slot: 'photo', fill: 'primary' },
         ),
-        say(
+        slotText(
           'label',
           { x: copy.x, y: copy.y, w: copy.w - logoW - 24 * u, h: lineH(labelSize) },
           {
@@ -677,11 +521,11 @@ export const TESTIMONIAL: TemplateSpec[] = [
             radius: bar / 2,
           },
         ),
-        say(
+        slotText(
           'headline',
           { x: copy.x + bar + 32 * u, y: quoteY, w: copy.w - bar - 32 * u, h: quoteH },
           {
-            size: by(f, 54, 62, 76, 50) * t * (f.has('photo') ? 1 : 1.3),
+            size: per(f, 54, 62, 76, 50) * t * (f.has('photo') ? 1 : 1.3),
             font: 'heading',
             weight: 'bold',
             color: 'text',
@@ -713,22 +557,28 @@ export const TESTIMONIAL: TemplateSpec[] = [
       const { safe, u } = f;
       const t = typeUnit(f);
       const starSize = 44 * t;
-      const logoH = by(f, 64, 72, 80, 80) * u;
+      const logoH = per(f, 64, 72, 80, 80) * u;
       const topH = Math.max(logoH, lineH(starSize, 1));
-      const avatar = by(f, 120, 136, 160, 160) * u;
-      const rowY = bottom(f) - avatar;
-      const mark = by(f, 90, 100, 130, 100) * u;
-      const markY = safe.y + topH + by(f, 56, 72, 110, 40) * u;
-      const quoteY = markY + mark + by(f, 28, 32, 40, 24) * u;
-      const quoteH = rowY - by(f, 48, 64, 80, 40) * u - quoteY;
+      const avatar = per(f, 120, 136, 160, 160) * u;
+      const rowY = safeBottom(f) - avatar;
+      const mark = per(f, 90, 100, 130, 100) * u;
+      const markY = safe.y + topH + per(f, 56, 72, 110, 40) * u;
+      const quoteY = markY + mark + per(f, 28, 32, 40, 24) * u;
+      const quoteH = rowY - per(f, 48, 64, 80, 40) * u - quoteY;
       const a: Box = { x: safe.x, y: rowY, w: avatar, h: avatar };
       const textX = f.has('photo') ? safe.x + avatar + 32 * u : safe.x;
-      const s = signature(f, textX, rowY + avatar / 2 + lineH(30 * t) - 6 * u, right(f) - textX, {
-        author: 36 * t,
-        role: 28 * t,
-        color: 'text',
-        roleColor: 'primary',
-      });
+      const s = signature(
+        f,
+        textX,
+        rowY + avatar / 2 + lineH(30 * t) - 6 * u,
+        safeRight(f) - textX,
+        {
+          author: 36 * t,
+          role: 28 * t,
+          color: 'text',
+          roleColor: 'primary',
+        },
+      );
       return [
         // Soft discs behind the top right corner and, on tall pages, the bottom left.
         circle(f.width - 80 * u, 120 * u, 520 * u, { fill: 'secondary', opacity: 0.6 }),
@@ -736,7 +586,7 @@ export const TESTIMONIAL: TemplateSpec[] = [
           ? [circle(f.width, f.height, 560 * u, { fill: 'secondary', opacity: 0.6 })]
           : []),
         logo({ x: safe.x, y: safe.y, w: 200 * u, h: logoH }),
-        say(
+        slotText(
           'rating',
           { x: safe.x + safe.w / 2, y: safe.y, w: safe.w / 2, h: lineH(starSize, 1) },
           {
@@ -749,11 +599,11 @@ export const TESTIMONIAL: TemplateSpec[] = [
           },
         ),
         ...quoteMark(safe.x, markY, mark, { slot: 'headline', fill: 'primary' }),
-        say(
+        slotText(
           'headline',
           { x: safe.x, y: quoteY, w: safe.w, h: quoteH },
           {
-            size: by(f, 80, 100, 120, 64) * t,
+            size: per(f, 80, 100, 120, 64) * t,
             font: 'heading',
             weight: 'bold',
             color: 'text',

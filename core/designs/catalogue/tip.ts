@@ -1,23 +1,22 @@
 // Tip templates: one piece of advice, often numbered as part of a series.
 import type { Box, DraftLayer, Sample, TemplateSpec } from '../templateKit.ts';
 import {
-  bottom,
-  button,
-  by,
   circle,
   cornerMask,
+  gradedScrim,
+  insetRule,
   lineH,
   logo,
+  per,
   photo,
   rect,
-  right,
-  rule,
-  say,
-  scrim,
-  scrimLeft,
+  safeBottom,
+  safeRight,
+  slotText,
+  snugButton,
   turned,
   typeUnit,
-} from './testimonial.ts';
+} from './parts.ts';
 
 const TIP_SAMPLES: Record<string, Sample> = {
   label: { short: 'Pro tip', long: 'Tip of the week for busy social media managers' },
@@ -51,14 +50,14 @@ export const TIP: TemplateSpec[] = [
       const labelSize = 26 * t;
       const chipH = lineH(labelSize, 1.1) + 22 * u;
       const chipW = Math.min(safe.w * 0.6, 340 * t);
-      const logoH = by(f, 64, 72, 80, 80) * u;
+      const logoH = per(f, 64, 72, 80, 80) * u;
       const handleSize = 30 * t;
-      const footY = bottom(f) - lineH(handleSize);
-      const top = safe.y + Math.max(chipH, logoH) + by(f, 24, 40, 64, 24) * u;
+      const footY = safeBottom(f) - lineH(handleSize);
+      const top = safe.y + Math.max(chipH, logoH) + per(f, 24, 40, 64, 24) * u;
       const head: DraftLayer[] = [
         // A band of the accent colour down the page's edge.
         rect({ x: 0, y: 0, w: 24 * u, h: f.height }, { fill: 'accent' }),
-        ...button(
+        ...snugButton(
           'label',
           { x: safe.x, y: safe.y, w: chipW, h: chipH },
           {
@@ -70,13 +69,13 @@ export const TIP: TemplateSpec[] = [
             pad: 20 * u,
           },
         ),
-        logo({ x: right(f) - 180 * u, y: safe.y, w: 180 * u, h: logoH }),
-        rule(safe.x, footY - 20 * u, 80 * u, {
+        logo({ x: safeRight(f) - 180 * u, y: safe.y, w: 180 * u, h: logoH }),
+        insetRule(safe.x, footY - 20 * u, 80 * u, {
           slot: 'handle',
           stroke: 'text',
           stroke_width: 5 * u,
         }),
-        say(
+        slotText(
           'handle',
           { x: safe.x, y: footY, w: safe.w, h: lineH(handleSize) },
           {
@@ -90,7 +89,7 @@ export const TIP: TemplateSpec[] = [
       ];
       const end = footY - 56 * u;
       const number = (b: Box, size: number): DraftLayer =>
-        say('step', b, {
+        slotText('step', b, {
           size,
           min_size: size * 0.3,
           font: 'heading',
@@ -102,7 +101,7 @@ export const TIP: TemplateSpec[] = [
       if (f.wide) {
         const colW = safe.w * 0.36;
         const x = safe.x + colW + 40 * u;
-        const w = right(f) - x;
+        const w = safeRight(f) - x;
         const headH = (end - top) * 0.56;
         const size = 250 * t;
         return [
@@ -111,7 +110,7 @@ export const TIP: TemplateSpec[] = [
             { x: safe.x, y: top + (end - top - lineH(size, 1)) / 2, w: colW, h: lineH(size, 1) },
             size,
           ),
-          say(
+          slotText(
             'headline',
             { x, y: top, w, h: headH },
             {
@@ -124,7 +123,7 @@ export const TIP: TemplateSpec[] = [
               valign: 'bottom',
             },
           ),
-          say(
+          slotText(
             'body',
             { x, y: top + headH + 20 * u, w, h: end - top - headH - 20 * u },
             {
@@ -136,18 +135,18 @@ export const TIP: TemplateSpec[] = [
           ),
         ];
       }
-      const size = by(f, 240, 300, 380, 0) * u;
+      const size = per(f, 240, 300, 380, 0) * u;
       const numH = lineH(size, 1);
       const rest = end - top - numH - 24 * u;
       const headH = rest * 0.56;
       return [
         ...head,
         number({ x: safe.x, y: top, w: safe.w, h: numH }, size),
-        say(
+        slotText(
           'headline',
           { x: safe.x, y: top + numH + 24 * u, w: safe.w, h: headH },
           {
-            size: by(f, 96, 112, 136, 0) * u,
+            size: per(f, 96, 112, 136, 0) * u,
             font: 'heading',
             weight: 'bold',
             color: 'text',
@@ -155,7 +154,7 @@ export const TIP: TemplateSpec[] = [
             line_height: 1.05,
           },
         ),
-        say(
+        slotText(
           'body',
           {
             x: safe.x,
@@ -164,7 +163,7 @@ export const TIP: TemplateSpec[] = [
             h: rest - headH - 16 * u,
           },
           {
-            size: by(f, 36, 38, 44, 0) * u,
+            size: per(f, 36, 38, 44, 0) * u,
             font: 'body',
             color: 'text',
             line_height: 1.35,
@@ -193,15 +192,15 @@ export const TIP: TemplateSpec[] = [
       const { safe, u } = f;
       const t = typeUnit(f);
       const r = 40 * u;
-      const d = by(f, 130, 150, 180, 150) * u;
+      const d = per(f, 130, 150, 180, 150) * u;
       const labelSize = 28 * t;
-      const logoH = by(f, 64, 72, 80, 72) * u;
+      const logoH = per(f, 64, 72, 80, 72) * u;
       const handleSize = 28 * t;
-      const footY = bottom(f) - logoH;
+      const footY = safeBottom(f) - logoH;
       const badge = (cx: number, cy: number): DraftLayer[] => [
         circle(cx, cy, d + 16 * u, { slot: 'step', fill: 'background' }),
         circle(cx, cy, d, { slot: 'step', fill: 'primary' }),
-        say(
+        slotText(
           'step',
           { x: cx - d * 0.36, y: cy - d * 0.36, w: d * 0.72, h: d * 0.72 },
           {
@@ -218,7 +217,7 @@ export const TIP: TemplateSpec[] = [
       ];
       const footer = (x: number, w: number): DraftLayer[] => [
         logo({ x, y: footY, w: 180 * u, h: logoH }),
-        say(
+        slotText(
           'handle',
           { x: x + 200 * u, y: footY, w: w - 200 * u, h: logoH },
           {
@@ -236,7 +235,7 @@ export const TIP: TemplateSpec[] = [
       if (f.wide && f.has('photo')) {
         const pic: Box = { x: safe.x, y: safe.y, w: Math.round(f.width * 0.42), h: safe.h };
         const x = pic.x + pic.w + d / 2 + 40 * u;
-        const w = right(f) - x;
+        const w = safeRight(f) - x;
         const headY = safe.y + lineH(labelSize) + 20 * u;
         const end = footY - 32 * u;
         const headH = (end - headY) * 0.55;
@@ -244,7 +243,7 @@ export const TIP: TemplateSpec[] = [
           ...photo(pic, 'secondary'),
           cornerMask(pic, r, 'background'),
           ...badge(pic.x + pic.w, safe.y + d / 2 + 40 * u),
-          say(
+          slotText(
             'label',
             { x, y: safe.y, w, h: lineH(labelSize) },
             {
@@ -256,7 +255,7 @@ export const TIP: TemplateSpec[] = [
               fit: 'ellipsis',
             },
           ),
-          say(
+          slotText(
             'headline',
             { x, y: headY, w, h: headH },
             {
@@ -268,7 +267,7 @@ export const TIP: TemplateSpec[] = [
               valign: 'bottom',
             },
           ),
-          say(
+          slotText(
             'body',
             { x, y: headY + headH + 16 * u, w, h: end - headY - headH - 16 * u },
             {
@@ -281,27 +280,27 @@ export const TIP: TemplateSpec[] = [
           ...footer(x, w),
         ];
       }
-      const picTop = by(f, 72, 80, 130, 0) * u;
+      const picTop = per(f, 72, 80, 130, 0) * u;
       const pic: Box = {
         x: safe.x,
         y: picTop,
         w: safe.w,
-        h: Math.round(f.height * by(f, 0.4, 0.42, 0.41, 0)),
+        h: Math.round(f.height * per(f, 0.4, 0.42, 0.41, 0)),
       };
       // Without a photo the badge heads the page and the copy takes the rest.
       const below = f.has('photo') ? pic.y + pic.h : safe.y + d / 2 + 8 * u;
       const labelY = f.has('photo') ? below + 24 * u : below - lineH(labelSize) / 2;
-      const headY = below + d / 2 + by(f, 32, 40, 56, 24) * u;
-      const end = footY - by(f, 32, 40, 56, 24) * u;
+      const headY = below + d / 2 + per(f, 32, 40, 56, 24) * u;
+      const end = footY - per(f, 32, 40, 56, 24) * u;
       const headH = (end - headY) * 0.5;
       const x = safe.x + d + 56 * u;
       return [
         ...photo(pic, 'secondary'),
         cornerMask(pic, r, 'background'),
         ...badge(safe.x + (f.has('photo') ? 24 * u : 8 * u) + d / 2, below),
-        say(
+        slotText(
           'label',
-          { x, y: labelY, w: right(f) - x, h: lineH(labelSize) },
+          { x, y: labelY, w: safeRight(f) - x, h: lineH(labelSize) },
           {
             size: labelSize,
             font: 'body',
@@ -311,11 +310,11 @@ export const TIP: TemplateSpec[] = [
             fit: 'ellipsis',
           },
         ),
-        say(
+        slotText(
           'headline',
           { x: safe.x, y: headY, w: safe.w, h: headH },
           {
-            size: by(f, 76, 88, 104, 84) * u,
+            size: per(f, 76, 88, 104, 84) * u,
             font: 'heading',
             weight: 'bold',
             color: 'text',
@@ -323,11 +322,11 @@ export const TIP: TemplateSpec[] = [
             valign: f.has('photo') ? 'bottom' : 'top',
           },
         ),
-        say(
+        slotText(
           'body',
           { x: safe.x, y: headY + headH + 20 * u, w: safe.w, h: end - headY - headH - 20 * u },
           {
-            size: by(f, 34, 36, 42, 40) * u,
+            size: per(f, 34, 36, 42, 40) * u,
             font: 'body',
             color: 'text',
             line_height: 1.35,
@@ -365,19 +364,19 @@ export const TIP: TemplateSpec[] = [
       const { safe, u } = f;
       const t = typeUnit(f);
       const deg = -2.5;
-      const logoH = by(f, 64, 72, 80, 72) * u;
-      const footY = bottom(f) - logoH;
+      const logoH = per(f, 64, 72, 80, 72) * u;
+      const footY = safeBottom(f) - logoH;
       const noteW = f.wide ? safe.w * 0.78 : safe.w * 0.94;
-      const noteTop = safe.y + by(f, 24, 40, 40, 12) * u;
+      const noteTop = safe.y + per(f, 24, 40, 40, 12) * u;
       const note: Box = {
         x: safe.x + (safe.w - noteW) / 2,
         y: noteTop,
         w: noteW,
-        h: footY - by(f, 48, 64, 80, 28) * u - noteTop,
+        h: footY - per(f, 48, 64, 80, 28) * u - noteTop,
       };
       const cx = note.x + note.w / 2;
       const cy = note.y + note.h / 2;
-      const pad = by(f, 64, 72, 80, 56) * u;
+      const pad = per(f, 64, 72, 80, 56) * u;
       const labelSize = 26 * t;
       const inner = { x: note.x + pad, w: note.w - 2 * pad };
       const headY = note.y + pad + lineH(labelSize) + 16 * u;
@@ -392,7 +391,7 @@ export const TIP: TemplateSpec[] = [
         }),
         rect(turned(note, cx, cy, deg), { slot: 'headline', fill: 'secondary', radius: 6 * u }),
         rect({ ...tape, rotation: 4 }, { slot: 'headline', fill: '#ffffff', opacity: 0.7 }),
-        say('label', turned({ ...inner, y: note.y + pad, h: lineH(labelSize) }, cx, cy, deg), {
+        slotText('label', turned({ ...inner, y: note.y + pad, h: lineH(labelSize) }, cx, cy, deg), {
           size: labelSize,
           font: 'body',
           weight: 'bold',
@@ -401,15 +400,15 @@ export const TIP: TemplateSpec[] = [
           upper: true,
           fit: 'ellipsis',
         }),
-        say('headline', turned({ ...inner, y: headY, h: headH }, cx, cy, deg), {
-          size: by(f, 96, 108, 130, 84) * t,
+        slotText('headline', turned({ ...inner, y: headY, h: headH }, cx, cy, deg), {
+          size: per(f, 96, 108, 130, 84) * t,
           font: 'heading',
           weight: 'bold',
           color: 'text',
           on: 'secondary',
           line_height: 1.0,
         }),
-        say(
+        slotText(
           'body',
           turned(
             { ...inner, y: headY + headH + 16 * u, h: innerEnd - headY - headH - 16 * u },
@@ -418,7 +417,7 @@ export const TIP: TemplateSpec[] = [
             deg,
           ),
           {
-            size: by(f, 34, 36, 42, 26) * t,
+            size: per(f, 34, 36, 42, 26) * t,
             font: 'body',
             color: 'text',
             on: 'secondary',
@@ -426,7 +425,7 @@ export const TIP: TemplateSpec[] = [
           },
         ),
         logo({ x: safe.x, y: footY, w: 180 * u, h: logoH }),
-        say(
+        slotText(
           'handle',
           { x: safe.x + 200 * u, y: footY, w: safe.w - 200 * u, h: logoH },
           {
@@ -477,26 +476,26 @@ export const TIP: TemplateSpec[] = [
         pic = { x: 0, y: f.height - h, w: f.width, h };
         copy = { x: safe.x, y: safe.y, w: safe.w, h: pic.y - 64 * u - safe.y };
       } else {
-        const h = Math.round(f.height * by(f, 0.4, 0.44, 0, 0));
+        const h = Math.round(f.height * per(f, 0.4, 0.44, 0, 0));
         pic = { x: 0, y: 0, w: f.width, h };
-        copy = { x: safe.x, y: h + 56 * u, w: safe.w, h: bottom(f) - h - 56 * u };
+        copy = { x: safe.x, y: h + 56 * u, w: safe.w, h: safeBottom(f) - h - 56 * u };
       }
       const big = f.has('photo') ? 1 : 1.3;
-      const stepSize = by(f, 110, 130, 160, 96) * t * big;
+      const stepSize = per(f, 110, 130, 160, 96) * t * big;
       const labelSize = 26 * t;
-      const logoH = by(f, 56, 64, 72, 64) * u;
+      const logoH = per(f, 56, 64, 72, 64) * u;
       const stepY = copy.y + lineH(labelSize) + 4 * u;
       const headY = stepY + lineH(stepSize, 1) + 20 * u;
       const end = copy.y + copy.h - logoH - 32 * u;
       const headH = (end - headY) * 0.55;
       return [
         ...photo(pic, 'secondary'),
-        rule(copy.x, copy.y + lineH(labelSize) / 2, 48 * u, {
+        insetRule(copy.x, copy.y + lineH(labelSize) / 2, 48 * u, {
           slot: 'label',
           stroke: 'accent',
           stroke_width: 4 * u,
         }),
-        say(
+        slotText(
           'label',
           { x: copy.x + 68 * u, y: copy.y, w: copy.w - 68 * u, h: lineH(labelSize) },
           {
@@ -509,7 +508,7 @@ export const TIP: TemplateSpec[] = [
             fit: 'ellipsis',
           },
         ),
-        say(
+        slotText(
           'step',
           { x: copy.x, y: stepY, w: copy.w, h: lineH(stepSize, 1) },
           {
@@ -522,22 +521,22 @@ export const TIP: TemplateSpec[] = [
             valign: 'bottom',
           },
         ),
-        say(
+        slotText(
           'headline',
           { x: copy.x, y: headY, w: copy.w, h: headH },
           {
-            size: by(f, 64, 76, 92, 56) * t * big,
+            size: per(f, 64, 76, 92, 56) * t * big,
             font: 'heading',
             weight: 'bold',
             color: 'text',
             line_height: 1.15,
           },
         ),
-        say(
+        slotText(
           'body',
           { x: copy.x, y: headY + headH + 16 * u, w: copy.w, h: end - headY - headH - 16 * u },
           {
-            size: by(f, 32, 34, 40, 28) * t * big,
+            size: per(f, 32, 34, 40, 28) * t * big,
             font: 'body',
             color: 'text',
             line_height: 1.4,
@@ -568,26 +567,28 @@ export const TIP: TemplateSpec[] = [
       const t = typeUnit(f);
       const full: Box = { x: 0, y: 0, w: f.width, h: f.height };
       const on = '#000000' as const;
-      const logoH = by(f, 72, 80, 88, 80) * u;
-      const d = by(f, 120, 130, 150, 130) * u;
+      const logoH = per(f, 72, 80, 88, 80) * u;
+      const d = per(f, 120, 130, 150, 130) * u;
       const labelSize = 28 * t;
-      const ctaH = by(f, 88, 96, 110, 96) * u;
+      const ctaH = per(f, 88, 96, 110, 96) * u;
       const ctaW = Math.min(safe.w, 500 * t);
       const w = f.wide ? safe.w * 0.62 : safe.w;
-      const ctaY = bottom(f) - ctaH;
-      const bodyH = by(f, 150, 190, 250, 110) * u;
+      const ctaY = safeBottom(f) - ctaH;
+      const bodyH = per(f, 150, 190, 250, 110) * u;
       const bodyY = ctaY - 40 * u - bodyH;
-      const headH = by(f, 290, 400, 520, 280) * u;
+      const headH = per(f, 290, 400, 520, 280) * u;
       const headY = bodyY - 20 * u - headH;
       const labelY = headY - 12 * u - lineH(labelSize);
       return [
         ...photo(full, 'secondary'),
-        ...(f.wide ? scrimLeft(full, 0.8, 0.92) : scrim(full, by(f, 0.05, 0.12, 0.18, 0), 0.94)),
+        ...(f.wide
+          ? gradedScrim(full, 'left', 0.8, 0.92)
+          : gradedScrim(full, 'down', per(f, 0.05, 0.12, 0.18, 0), 0.94)),
         logo({ x: safe.x, y: safe.y, w: 200 * u, h: logoH }),
-        circle(right(f) - d / 2, safe.y + d / 2, d, { slot: 'step', fill: 'accent' }),
-        say(
+        circle(safeRight(f) - d / 2, safe.y + d / 2, d, { slot: 'step', fill: 'accent' }),
+        slotText(
           'step',
-          { x: right(f) - d * 0.86, y: safe.y + d * 0.14, w: d * 0.72, h: d * 0.72 },
+          { x: safeRight(f) - d * 0.86, y: safe.y + d * 0.14, w: d * 0.72, h: d * 0.72 },
           {
             size: 64 * (d / (130 * u)) * u,
             font: 'heading',
@@ -599,12 +600,12 @@ export const TIP: TemplateSpec[] = [
             line_height: 1,
           },
         ),
-        rule(safe.x, labelY + lineH(labelSize) / 2, 40 * u, {
+        insetRule(safe.x, labelY + lineH(labelSize) / 2, 40 * u, {
           slot: 'label',
           stroke: 'accent',
           stroke_width: 5 * u,
         }),
-        say(
+        slotText(
           'label',
           { x: safe.x + 56 * u, y: labelY, w: w - 56 * u, h: lineH(labelSize) },
           {
@@ -618,11 +619,11 @@ export const TIP: TemplateSpec[] = [
             fit: 'ellipsis',
           },
         ),
-        say(
+        slotText(
           'headline',
           { x: safe.x, y: headY, w, h: headH },
           {
-            size: by(f, 150, 170, 200, 120) * t,
+            size: per(f, 150, 170, 200, 120) * t,
             font: 'heading',
             weight: 'bold',
             color: '#ffffff',
@@ -631,24 +632,24 @@ export const TIP: TemplateSpec[] = [
             valign: 'bottom',
           },
         ),
-        say(
+        slotText(
           'body',
           { x: safe.x, y: bodyY, w: f.wide ? w : w * 0.9, h: bodyH },
           {
-            size: by(f, 34, 36, 42, 28) * t,
+            size: per(f, 34, 36, 42, 28) * t,
             font: 'body',
             color: '#ffffff',
             on,
             line_height: 1.35,
           },
         ),
-        ...button(
+        ...snugButton(
           'cta',
           { x: safe.x, y: ctaY, w: ctaW, h: ctaH },
           {
             fill: 'accent',
             color: 'background',
-            size: by(f, 32, 34, 38, 28) * t,
+            size: per(f, 32, 34, 38, 28) * t,
             upper: true,
           },
         ),
