@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { createCanvas, type Image, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
 import { getStroke } from 'perfect-freehand';
-import { EMOJI_FAMILY, registerFonts } from './fonts.ts';
+import { fontStack, registerFonts } from './fonts.ts';
 import type { DoodleLayer, ImageLayer, Layer, ShapeLayer, TextLayer } from './layout.ts';
 import { type FittedText, fitText, type InkExtent } from './textFit.ts';
 
@@ -39,8 +39,18 @@ export type RenderInput = {
 /** Where a picture sits in the frame: its top-left corner and size, in pixels. */
 export type Box = { left: number; top: number; width: number; height: number };
 
-/** Something the page shows differently from its layout: text that did not fit its frame. */
-export type RenderWarning = { code: 'text_overflow'; cid: string | null };
+/**
+ * Something the page shows differently from its layout: text that did not fit its frame, or
+ * a word broken across lines because no size in reach kept it whole.
+ */
+export type RenderWarning = { code: 'text_overflow' | 'word_broken'; cid: string | null };
+
+/** What fitting a text layer gives cause to warn about, if anything. */
+function textWarning(l: TextLayer, fitted: FittedText): RenderWarning | undefined {
+  if (fitted.overflow) return { code: 'text_overflow', cid: l.cid ?? null };
+  if (fitted.broken && l.fit === 'shrink') return { code: 'word_broken', cid: l.cid ?? null };
+  return undefined;
+}
 
 /**
  * A page as PNG bytes, or (with `cut`) its drawn pixels at `box`, empty when none show; and
@@ -58,7 +68,7 @@ async function drawable(source: Buffer | Image | ImageFile): Promise<Image> {
 }
 
 export const fontOf = (l: Pick<TextLayer, 'weight' | 'size' | 'font'>) =>
-  `${l.weight === 'bold' ? 'bold ' : ''}${l.size}px "${l.font}", "${EMOJI_FAMILY}"`;
+  `${l.weight === 'bold' ? 'bold ' : ''}${l.size}px ${fontStack(l.font)}`;
 
 // Text measurements at REFERENCE_SIZE (width, and the ink above the middle), by font and
 // string: they scale with the size, so the sizes a shrink search tries, and every later
@@ -112,15 +122,14 @@ export function layoutText(ctx: SKRSContext2D, l: TextLayer): FittedText {
 export function textWarnings(layers: Layer[]): RenderWarning[] {
   registerFonts();
   const ctx = createCanvas(1, 1).getContext('2d');
-  return layers.flatMap((l) =>
-    l.kind === 'text' && l.opacity > 0 && layoutText(ctx, l).overflow
-      ? [{ code: 'text_overflow' as const, cid: l.cid ?? null }]
-      : [],
-  );
+  return layers.flatMap((l) => {
+    const warning = l.kind === 'text' && l.opacity > 0 && textWarning(l, layoutText(ctx, l));
+    return warning ? [warning] : [];
+  });
 }
 
-/** Draws a text layer; false when some of its text did not fit. */
-function drawText(ctx: SKRSContext2D, l: TextLayer): boolean {
+/** Draws a text layer; what did not fit, if anything. */
+function drawText(ctx: SKRSContext2D, l: TextLayer): RenderWarning | undefined {
   const fitted = layoutText(ctx, l);
   const { lines, lineHeight } = fitted;
   ctx.font = fontOf({ ...l, size: fitted.size });
@@ -131,7 +140,7 @@ function drawText(ctx: SKRSContext2D, l: TextLayer): boolean {
   const top = l.y + fitted.top;
   for (const [i, line] of lines.entries())
     ctx.fillText(line, x, top + i * lineHeight + lineHeight / 2);
-  return !fitted.overflow;
+  return textWarning(l, fitted);
 }
 
 function drawImage(ctx: SKRSContext2D, l: ImageLayer, image: Image) {
@@ -304,7 +313,8 @@ async function drawLayers(input: RenderInput) {
       ctx.translate(-cx, -cy);
     }
     if (layer.kind === 'text') {
-      if (!drawText(ctx, layer)) warnings.push({ code: 'text_overflow', cid: layer.cid ?? null });
+      const warning = drawText(ctx, layer);
+      if (warning) warnings.push(warning);
     } else if (layer.kind === 'image') {
       const image = decoded.get(layer.asset_id);
       if (image) drawImage(ctx, layer, image);

@@ -41,6 +41,8 @@ export type FittedText = {
   height: number;
   /** Text that exists but is not shown (clip, or shrink that reached min_size). */
   overflow: boolean;
+  /** A word wider than the frame was broken across lines (shrink could not keep it whole). */
+  broken: boolean;
 };
 
 const ELLIPSIS = '…';
@@ -126,15 +128,20 @@ export function fitText(l: FitLayer, measureAt: MeasureAt, ink: InkExtent): Fitt
   };
   let chosen = at(l.size);
   const whole = (c: typeof chosen) => c.lines.length <= c.room;
+  const sizes = () => ladder(l.size, Math.min(l.size, l.min_size ?? defaultMinSize(l.size)));
+  // Ellipsis shortens text, but a frame too short for one line at this size (a taller font
+  // than the template's) would show nothing: it shrinks until one line fits.
+  if (l.fit === 'ellipsis' && l.h !== undefined && chosen.room === 0 && l.text.trim())
+    chosen = largestFitting(sizes(), at, (c) => c.room > 0) ?? chosen;
   if (l.fit === 'shrink' && l.h !== undefined && !(whole(chosen) && !chosen.broken)) {
-    const sizes = ladder(l.size, Math.min(l.size, l.min_size ?? defaultMinSize(l.size)));
+    const ladderSizes = sizes();
     // The largest size that fits with every word whole; failing that (a URL wider than the
     // frame at any size), the largest at which the lines fit, the long word broken; failing
     // that, the smallest.
     chosen =
-      largestFitting(sizes, at, (c) => whole(c) && !c.broken) ??
-      largestFitting(sizes, at, whole) ??
-      at(sizes.at(-1)!);
+      largestFitting(ladderSizes, at, (c) => whole(c) && !c.broken) ??
+      largestFitting(ladderSizes, at, whole) ??
+      at(ladderSizes.at(-1)!);
   }
   const { size, lineHeight, pad, room, measure } = chosen;
   let lines = chosen.lines;
@@ -154,5 +161,6 @@ export function fitText(l: FitLayer, measureAt: MeasureAt, ink: InkExtent): Fitt
     top: offset + (lines.length ? pad : 0),
     height,
     overflow: overflow || (l.fit === 'ellipsis' && room === 0 && l.text.trim() !== ''),
+    broken: chosen.broken && lines.length > 0,
   };
 }

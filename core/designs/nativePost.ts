@@ -56,7 +56,10 @@ export const NativePostReceipt = PostReceipt.extend({
 export type NativePostReceipt = z.infer<typeof NativePostReceipt>;
 
 export const isNativePost = (input: NativePostInput) =>
-  input.layout !== undefined || input.template !== undefined || input.design_id !== undefined;
+  input.layout !== undefined ||
+  input.template !== undefined ||
+  input.design_id !== undefined ||
+  input.slots !== undefined;
 
 /** Rules 2 and 4: what must be omitted, and the brand and an image-capable platform. */
 function refusals(input: NativePostInput): ValidationIssue[] {
@@ -69,6 +72,8 @@ function refusals(input: NativePostInput): ValidationIssue[] {
   } else {
     for (const f of ['asset_ids', 'schedule_at'] as const)
       if (input[f] !== undefined) refuse(f, 'must be omitted with a native layout');
+    if (input.slots !== undefined && input.template === undefined)
+      refuse('slots', 'slots fill a template: give template too (list_design_templates)');
   }
   if (input.brand_id === undefined)
     refuse('brand_id', 'give the brand explicitly with a native layout or design_id');

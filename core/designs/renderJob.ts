@@ -75,12 +75,11 @@ function pageWarning(w: DrawnWarning, page: number, drawn: Page): RenderWarning 
   const layer = drawn.layers.find((l) => l.cid === w.cid);
   const name = layer?.slot ? `the ${layer.slot} text` : `text layer ${w.cid}`;
   const shrink = layer?.kind === 'text' && layer.fit === 'shrink';
-  return {
-    code: w.code,
-    cid: w.cid,
-    page,
-    message: `${name} does not fit its frame${shrink ? ' even at its min_size' : ''}: lines that did not fit were left out. Shorten it, enlarge its frame${shrink ? ', or lower its min_size' : ', or set fit to "shrink"'}.`,
-  };
+  const message =
+    w.code === 'word_broken'
+      ? `${name} has a word wider than its frame even at its min_size: it was broken across lines. Shorten the word, or widen the frame.`
+      : `${name} does not fit its frame${shrink ? ' even at its min_size' : ''}: lines that did not fit were left out. Shorten it, enlarge its frame${shrink ? ', or lower its min_size' : ', or set fit to "shrink"'}.`;
+  return { code: w.code, cid: w.cid, page, message };
 }
 
 export type RenderDeps = {

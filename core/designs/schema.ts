@@ -22,7 +22,7 @@ const OnlyThisPost = z
 /** Content for a template's named slots (list_design_templates lists each template's). */
 export const SlotsInput = z
   .record(
-    z.string().regex(/^[a-z_]{1,32}$/, 'a slot name such as headline or photo'),
+    z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, 'a slot name such as headline, photo or item_1'),
     z.union([
       z.string().max(MAX_TEXT_PER_LAYER),
       z
@@ -46,7 +46,7 @@ export type SlotsInput = z.infer<typeof SlotsInput>;
 
 /** Something a render shows differently from the layout: text that did not fit its frame. */
 export const RenderWarning = z.object({
-  code: z.literal('text_overflow'),
+  code: z.enum(['text_overflow', 'word_broken']),
   cid: z.string().nullable(),
   page: z.number().int(),
   message: z.string(),
@@ -55,7 +55,7 @@ export type RenderWarning = z.infer<typeof RenderWarning>;
 
 export const RenderWarnings = z
   .array(RenderWarning)
-  .describe('Rendered, but this text did not fit its frame.');
+  .describe('Rendered, but this text did not fit its frame, or had a word broken.');
 
 /** A whole layout: a Canvas layout, or a video timeline (`canvas.type: "video"`). */
 export const DesignLayout = z

@@ -79,7 +79,13 @@ export function templateFor(
   loc: (string | number)[],
 ): Template {
   const template = TEMPLATES.get(name ?? 'blank');
-  if (!template) throw invalid(loc, `unknown template "${name}"; list_design_templates lists them`);
+  if (!template) {
+    const match = closestMatch(name!.toLowerCase().replace(/\s+/g, '-'), [...TEMPLATES.keys()]);
+    throw invalid(
+      loc,
+      `unknown template "${name}"; ${match ? `did you mean "${match}"? ` : ''}list_design_templates (MCP) lists them, and GET /design-templates/{name}/thumbnail.png shows each`,
+    );
+  }
   if (template.premium && !planAtLeast(caller.plan, PREMIUM_TEMPLATE_PLAN))
     throw new DomainError(
       403,

@@ -68,6 +68,19 @@ function expectInsideFrame(img: PNG) {
   return ink;
 }
 
+describe('scripts', () => {
+  it('draws accented Latin, Cyrillic and Greek from the fonts, not missing-glyph boxes', async () => {
+    // A missing glyph falls back to the emoji font's 1-em box: three of them ink 300 px wide.
+    for (const sample of ['ąęż', 'его', 'λιο']) {
+      const { img } = await draw(
+        text({ text: sample, size: 100, font: 'Inter', weight: 'normal', h: 150, w: 600 }),
+      );
+      const ink = inkBox(img);
+      expect(ink.right - ink.left, sample).toBeLessThan(200);
+    }
+  });
+});
+
 describe('fit', () => {
   it('clip shows the whole lines that fit, none cut through its glyphs, and warns', async () => {
     const { img, warnings } = await draw(text({ fit: 'clip' }));
