@@ -23,8 +23,8 @@ let registered = false;
 /**
  * The family names each font is registered under, latin first: @napi-rs/canvas uses only the
  * first file registered for a family, weight and style, so each further subset (accented
- * Latin, Cyrillic, Greek, Vietnamese) is a family of its own, named after the font and
- * listed after it as a fallback (fontStack).
+ * Latin, Cyrillic, Greek, Vietnamese) is a family of its own, named after the font
+ * and listed after it as a fallback (fontStack).
  */
 const subsetFamilies = new Map<string, string[]>();
 

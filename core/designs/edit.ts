@@ -3,6 +3,7 @@
 // (409, nothing changes), saves the whole new layout and queues its render in one
 // transaction; the shared design changes for every unpublished linked post, published ones
 // keep what they showed, and `only_this_post` first gives the post its own copy.
+
 import { movePagesShownBy } from '../assets/db.ts';
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { conflict, invalid, notFound, versionConflict } from '../errors.ts';
@@ -44,6 +45,7 @@ import {
   templateFor,
   templateLayout,
 } from './service.ts';
+import { TEMPLATES } from './templates.ts';
 import { applyVideoLayerOps, checkedVideoLayout } from './videoDesigns.ts';
 import { isVideoLayout, type VideoLayout } from './videoLayout.ts';
 
@@ -203,34 +205,38 @@ export async function editDesign(
         ]);
         return { layout: layout as unknown as Layout, template: design.template };
       }
-      if (input.slots !== undefined && (!template || hasLayers))
+      // A layout with a canvas and no layers lays the design's own template out again on it
+      // (as on creation), unless the design has none from today's catalogue.
+      const relay =
+        template ?? (input.layout && !hasLayers ? TEMPLATES.get(design.template) : undefined);
+      if (input.slots !== undefined && (!relay || hasLayers))
         throw invalid(
           [...loc, 'slots'],
           'slots fill a template: give template (and no layout layers) with them',
         );
-      if (!input.layout && !template) return undefined;
+      if (!input.layout && !relay) return undefined;
       // A re-lay keeps the design's content: the request's slots first, then what the
       // design's slots hold now, then the post's copy.
       const given =
-        template && !hasLayers
+        relay && !hasLayers
           ? await templateLayout(
               db,
               caller.accountId,
               design.brand_id,
-              template,
+              relay,
               input.layout?.canvas.aspect ?? design.layout.canvas.aspect,
               templateFill(
-                template,
+                relay,
                 input.slots,
                 [...loc, 'slots'],
                 currentSlots(design),
-                ...(post ? [copySlots(post.body, [...loc, 'template'])] : []),
+                ...(post ? [copySlots(relay, post.body, [...loc, 'template'])] : []),
               ),
               [...loc, 'slots'],
             )
           : (input.layout as Layout);
       const layout = await checkedLayout(db, caller.accountId, given, [...loc, 'layout']);
-      return { layout, template: template?.name ?? design.template };
+      return { layout, template: relay?.name ?? design.template };
     },
   });
 }

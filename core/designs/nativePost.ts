@@ -173,7 +173,7 @@ async function storeNativePost(
             template,
             input.slots,
             ['body', 'slots'],
-            copySlots(input.body, ['body', 'body']),
+            copySlots(template, input.body, ['body', 'body']),
           ),
           ['body', 'slots'],
         )

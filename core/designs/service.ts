@@ -32,7 +32,7 @@ import { type Aspect, assignCids, Layout, MAX_TEXT_PER_LAYER, pagesOf } from './
 import { type RenderWaits, waitForRender, withRenderSlot } from './renderWaits.ts';
 import type { DesignRef, DesignState, RenderWarning, SlotsInput } from './schema.ts';
 import { type ImageFill, instantiate, type SlotFill } from './templateKit.ts';
-import { slotsOf, TEMPLATES, type Template } from './templates.ts';
+import { copySlotsOf, slotsOf, TEMPLATES, type Template } from './templates.ts';
 import { isVideoLayout } from './videoLayout.ts';
 
 /** Who calls a design operation: a post caller plus the plan (premium templates). */
@@ -99,13 +99,14 @@ const sentences = new Intl.Segmenter('en', { granularity: 'sentence' });
 
 /**
  * The post copy as template slots: the headline its first sentence (of its first line), the
- * body the rest.
+ * body the rest (or the slots the template names for them: a quote card's quote).
  */
-export function copySlots(copy: string, loc: Loc): SlotSource {
+export function copySlots(template: Template, copy: string, loc: Loc): SlotSource {
   const [first = '', ...lines] = copy.trim().split('\n');
   const [headline = '', ...rest] = Array.from(sentences.segment(first.trim()), (s) => s.segment);
   const body = [rest.join('').trim(), ...lines].join('\n').trim();
-  return { values: { headline: headline.trim(), body }, at: () => loc };
+  const into = copySlotsOf(template);
+  return { values: { [into.headline]: headline.trim(), [into.body]: body }, at: () => loc };
 }
 
 const grouped = (n: number) => n.toLocaleString('en-US');

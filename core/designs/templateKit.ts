@@ -129,6 +129,11 @@ export type TemplateSpec = {
   tags: string[];
   palette: Palette;
   fonts: { heading: FontName; body: FontName };
+  /**
+   * The slots a post's copy fills, where not `headline` (its first sentence) and `body` (the
+   * rest): a quote card's quote, a job card's role.
+   */
+  copy?: { headline?: string; body?: string };
   /** Copy for this template's thumbnail, where the shared SAMPLES do not suit it. */
   samples?: Record<string, Sample>;
   layout: (f: Frame) => DraftLayer[];

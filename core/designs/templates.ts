@@ -29,9 +29,18 @@ export function slotsOf(t: Template): SlotInfo[] {
   return slots;
 }
 
+/** The slots a post's copy fills: its first sentence, and the rest. */
+export const copySlotsOf = (t: Template) => ({
+  headline: t.copy?.headline ?? 'headline',
+  body: t.copy?.body ?? 'body',
+});
+
 /** Where a slot the request leaves out takes its content from, if anywhere. */
-export const slotFallback = (slot: string): 'post_copy' | 'brand_logo' | null =>
-  slot === 'headline' || slot === 'body' ? 'post_copy' : slot === 'logo' ? 'brand_logo' : null;
+export function slotFallback(t: Template, slot: string): 'post_copy' | 'brand_logo' | null {
+  const copy = copySlotsOf(t);
+  if (slot === copy.headline || slot === copy.body) return 'post_copy';
+  return slot === 'logo' ? 'brand_logo' : null;
+}
 
 export const ListTemplatesQuery = z
   .object({
@@ -100,7 +109,7 @@ export function listTemplates(
       niche: t.niche,
       aspect: t.aspect,
       premium: t.premium,
-      slots: slotsOf(t).map((slot) => ({ ...slot, fallback: slotFallback(slot.name) })),
+      slots: slotsOf(t).map((slot) => ({ ...slot, fallback: slotFallback(t, slot.name) })),
       thumbnail_url: `${publicBaseUrl}/design-templates/${t.name}/thumbnail.png`,
     })),
   };

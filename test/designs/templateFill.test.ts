@@ -209,6 +209,25 @@ describe('a re-lay to another aspect', () => {
     const circles = layers(layout).filter((l) => l.kind === 'shape' && l.shape === 'ellipse');
     expect(circles.length).toBeGreaterThan(0);
     for (const c of circles) expect(c.w).toBeCloseTo(c.h ?? -1, 1);
+
+    // A canvas alone (no layers, no template) lays the design's own template out on it.
+    const story = await call(server, 'PATCH', `/v1/posts/${made.body.id}/design`, {
+      key,
+      body: { layout: { canvas: { aspect: 'story' } } },
+    });
+    expect(story.status, JSON.stringify(story.body)).toBe(200);
+    expect(story.body.template).toBe('launch-big-type');
+    expect(story.body.layout.canvas.aspect).toBe('story');
+    expect(textOf(story.body.layout, 'headline')).toBe('Big news.');
+    expect(textOf(story.body.layout, 'date')).toBe('June 12');
+  });
+});
+
+describe('the post copy', () => {
+  it("fills the slot a template names for it: a job card's role", async () => {
+    const res = await create({ template: 'hiring-card', body: 'Staff Engineer. Remote.' });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(textOf(await designOf(res.body.design_id), 'role')).toBe('Staff Engineer.');
   });
 });
 

@@ -417,6 +417,7 @@ export const HIRING: TemplateSpec[] = [
   },
   {
     name: 'hiring-card',
+    copy: { headline: 'role' },
     title: 'Job card: photo, role and details on a white card',
     niche: 'hiring',
     aspect: 'square',
@@ -534,6 +535,7 @@ export const HIRING: TemplateSpec[] = [
   },
   {
     name: 'hiring-minimal',
+    copy: { headline: 'role' },
     title: 'Minimal job post: the role in large type',
     niche: 'hiring',
     aspect: 'landscape',

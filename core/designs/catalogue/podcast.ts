@@ -341,6 +341,7 @@ export const PODCAST: TemplateSpec[] = [
   },
   {
     name: 'podcast-quote-card',
+    copy: { headline: 'quote' },
     title: 'Podcast quote card with the guest',
     niche: 'podcast',
     aspect: 'portrait',

@@ -67,6 +67,7 @@ function facts(b: Box, f: Frame, o: { size: number; align?: 'left' | 'center' })
 export const REALESTATE: TemplateSpec[] = [
   {
     name: 'realestate-just-listed',
+    copy: { headline: 'address' },
     title: 'Just listed: photo, price, address and key facts',
     niche: 'realestate',
     aspect: 'square',
@@ -157,6 +158,7 @@ export const REALESTATE: TemplateSpec[] = [
   },
   {
     name: 'realestate-open-house',
+    copy: { headline: 'address' },
     title: 'Open house: photo, date band, address and agent',
     niche: 'realestate',
     aspect: 'story',
