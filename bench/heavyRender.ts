@@ -187,7 +187,7 @@ export async function benchHeavyRender(svc: BenchService) {
           template: 'blank',
           layout,
         });
-        await enqueueRender(tx, row.id, row.layout_version);
+        await enqueueRender(tx, row);
         return row;
       });
       while (!rendered.has(`${design.id}:${design.layout_version}`))

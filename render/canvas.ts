@@ -40,10 +40,14 @@ export type RenderInput = {
 export type Box = { left: number; top: number; width: number; height: number };
 
 /**
- * Something the page shows differently from its layout: text that did not fit its frame, or
- * a word broken across lines because no size in reach kept it whole.
+ * Something the page shows differently from its layout: text that did not fit its frame, a
+ * word broken across lines because no size in reach kept it whole, or an image not handed
+ * over (deleted since the layout was saved), left out.
  */
-export type RenderWarning = { code: 'text_overflow' | 'word_broken'; cid: string | null };
+export type RenderWarning = {
+  code: 'text_overflow' | 'word_broken' | 'image_missing';
+  cid: string | null;
+};
 
 /** What fitting a text layer gives cause to warn about, if anything. */
 function textWarning(l: TextLayer, fitted: FittedText): RenderWarning | undefined {
@@ -318,6 +322,8 @@ async function drawLayers(input: RenderInput) {
     } else if (layer.kind === 'image') {
       const image = decoded.get(layer.asset_id);
       if (image) drawImage(ctx, layer, image);
+      else if (layer.w > 0 && layer.h > 0)
+        warnings.push({ code: 'image_missing', cid: layer.cid ?? null });
     } else if (layer.kind === 'shape') drawShape(ctx, layer);
     else if (layer.kind === 'doodle') drawDoodle(ctx, layer);
     ctx.restore();

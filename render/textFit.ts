@@ -8,7 +8,7 @@
 // with the size, so the renderer measures each candidate line once, at a reference size,
 // and scales it (render/canvas.ts): the sizes of a search share their measurements, and a
 // render of the same copy again measures nothing.
-import { wrapLines } from './text.ts';
+import { breakablePieces, wrapLines } from './text.ts';
 
 export type FitLayer = {
   text: string;
@@ -46,7 +46,6 @@ export type FittedText = {
 };
 
 const ELLIPSIS = '…';
-const words = new Intl.Segmenter('en', { granularity: 'word' });
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 /**
@@ -67,21 +66,34 @@ function linesThatFit(h: number, pad: number, lineHeight: number, size: number, 
 const inkHeight = (n: number, pad: number, lineHeight: number, size: number, ink: InkExtent) =>
   n === 0 ? 0 : pad + (n - 1) * lineHeight + lineHeight / 2 + ink.below * size;
 
-/** `line` ended at a word with "…", as wide as `width` at most. */
+/**
+ * The most of `parts` (at least 1 when any fits) that, joined and ended with "…", stand
+ * `width` wide at most: by bisection, since a longer prefix is never narrower.
+ */
+function longestEnding(parts: string[], width: number, measure: (t: string) => number) {
+  const ended = (n: number) => `${parts.slice(0, n).join('').trimEnd()}${ELLIPSIS}`;
+  let lo = 0;
+  let hi = parts.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (measure(ended(mid)) <= width) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo === 0 ? undefined : ended(lo);
+}
+
+/**
+ * `line` ended at a word with "…", as wide as `width` at most; a single word wider than that
+ * is cut between graphemes. Bisected, not shortened a piece at a time: a line of 5,000
+ * zero-width characters would otherwise be measured 5,000 times.
+ */
 function ellipsize(line: string, width: number, measure: (t: string) => number): string {
-  const pieces = Array.from(words.segment(line), (s) => s.segment);
-  for (let n = pieces.length; n > 0; n--) {
-    const candidate = `${pieces.slice(0, n).join('').trimEnd()}${ELLIPSIS}`;
-    if (n > 1 && !pieces[n - 1]!.trim()) continue;
-    if (measure(candidate) <= width) return candidate;
-  }
-  // One word wider than the line: cut it between graphemes.
+  // Words with the punctuation that touches them; never ending on the space before "…".
+  const words = breakablePieces(line).filter((p, i, all) => i < all.length - 1 || p.trim());
+  const byWord = longestEnding(words, width, measure);
+  if (byWord) return byWord;
   const parts = Array.from(graphemes.segment(line), (s) => s.segment);
-  for (let n = parts.length - 1; n > 0; n--) {
-    const candidate = `${parts.slice(0, n).join('')}${ELLIPSIS}`;
-    if (measure(candidate) <= width) return candidate;
-  }
-  return ELLIPSIS;
+  return longestEnding(parts, width, measure) ?? ELLIPSIS;
 }
 
 /** The sizes `shrink` tries, largest first: 2% steps from `size` down to `min`. */

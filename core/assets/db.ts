@@ -11,6 +11,9 @@ export type AssetRef = {
   design_id: string | null;
   /** Seconds, for video and audio. */
   duration_s: number | null;
+  /** Pixels, for images and video. */
+  width: number | null;
+  height: number | null;
 };
 
 /** The owned assets among `ids` (missing or foreign ones are simply absent). */
@@ -20,8 +23,8 @@ export async function findOwnedAssets(
   ids: string[],
 ): Promise<AssetRef[]> {
   const { rows } = await db.query<AssetRef>(
-    `select id, kind, mime, design_id::text, duration_s::float8 as duration_s from assets
-     where account_id = $1 and id = any($2::bigint[])`,
+    `select id, kind, mime, design_id::text, duration_s::float8 as duration_s, width, height
+     from assets where account_id = $1 and id = any($2::bigint[])`,
     [accountId, ids],
   );
   return rows;

@@ -103,9 +103,15 @@ export async function saveLayout(
   return rows[0]!;
 }
 
-/** A render retry of the current layout: the last error is forgotten so a waiter waits. */
-export async function clearRenderError(db: Queryable, designId: string): Promise<void> {
-  await db.query('update designs set render_error = null where id = $1', [designId]);
+/**
+ * A render of the current layout again (a retry, or new pixels for images changed since):
+ * the last outcome is forgotten, so whoever waits waits for this render, not the last one.
+ */
+export async function forgetRender(db: Queryable, designId: string): Promise<void> {
+  await db.query(
+    'update designs set render_error = null, rendered_version = null, render_warnings = $2 where id = $1',
+    [designId, '[]'],
+  );
 }
 
 /** Any design by id, whoever owns it (the render job). */

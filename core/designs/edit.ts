@@ -22,9 +22,9 @@ import {
   unpublishedPostsOf,
 } from '../posts/db.ts';
 import {
-  clearRenderError,
   copyDesign,
   type DesignRow,
+  forgetRender,
   frozenCopy,
   lockDesign,
   saveLayout,
@@ -147,13 +147,13 @@ async function changeDesign(
       const video = isVideoLayout(target.layout);
       if (!next) {
         if (video) return target;
-        await clearRenderError(tx, target.id);
-        await enqueueRender(tx, target.id, target.layout_version);
+        await forgetRender(tx, target.id);
+        await enqueueRender(tx, target);
         return target;
       }
       if (!video) await refitLinkedPosts(tx, target.id, next.layout);
       const row = await saveLayout(tx, target.id, next);
-      if (!video) await enqueueRender(tx, row.id, row.layout_version);
+      if (!video) await enqueueRender(tx, row);
       // The export shows the old layout: its posts show nothing until the next export.
       else await detachFromUnpublishedPostsOf(tx, row.id);
       return row;

@@ -12,7 +12,10 @@ type Loc = ValidationIssue['loc'];
 const grouped = (n: number) => n.toLocaleString('en-US');
 
 /** A layer with where it stands in the input. */
-export type PlacedLayer = { layer: { kind: string; text?: string; font?: string }; at: Loc };
+export type PlacedLayer = {
+  layer: { kind: string; text?: string; font?: string; asset_id?: string; frame_s?: number };
+  at: Loc;
+};
 
 /**
  * Unknown fonts, and text past MAX_TEXT_PER_LAYOUT in all (named at the layer that goes over,
@@ -56,7 +59,17 @@ export type WantedAsset = {
   trimS?: number;
   /** The field trimS was given as (default trim_start_s). */
   trimField?: string;
+  /** A video whose frame is drawn: at most this many pixels a frame. */
+  maxPixels?: number;
 };
+
+/**
+ * The largest video a design draws a frame of (8K UHD): ffmpeg decodes a whole frame, and a
+ * 16000×16000 one took 1.5 GB.
+ */
+export const MAX_FRAME_PIXELS = 7680 * 4320;
+/** Distinct video frames one layout draws: each is an ffmpeg run over its video. */
+export const MAX_VIDEO_FRAMES = 10;
 
 /** The asset an image layer shows: an image, or a video when it shows a frame (frame_s). */
 export const imageLayerAsset = (
@@ -71,7 +84,26 @@ export const imageLayerAsset = (
         loc: [...at, 'asset_id'],
         trimS: layer.frame_s,
         trimField: 'frame_s',
+        maxPixels: MAX_FRAME_PIXELS,
       };
+
+/** A layout that draws more distinct video frames than MAX_VIDEO_FRAMES: where it goes over. */
+export function frameIssues(placed: readonly PlacedLayer[]): ValidationIssue[] {
+  const frames = new Set<string>();
+  for (const { layer, at } of placed)
+    if (layer.kind === 'image' && layer.frame_s !== undefined) {
+      frames.add(`${layer.asset_id}@${layer.frame_s}`);
+      if (frames.size > MAX_VIDEO_FRAMES)
+        return [
+          {
+            loc: [...at, 'frame_s'],
+            msg: `at most ${MAX_VIDEO_FRAMES} distinct video frames a layout; reuse a frame, or use image assets`,
+            type: 'too_many_frames',
+          },
+        ];
+    }
+  return [];
+}
 
 const article = (kind: string) => (kind === 'video' ? 'a' : 'an');
 
@@ -101,6 +133,17 @@ export async function assetIssues(
           ? `asset ${w.id} is ${article(asset.kind)} ${asset.kind}; this takes ${article(w.kind)} ${w.kind} asset`
           : `no ${w.kind} asset ${w.id} of yours (list_assets with kind=${w.kind} lists them)`,
         type: 'not_found',
+      });
+    else if (
+      w.maxPixels !== undefined &&
+      asset.width !== null &&
+      asset.height !== null &&
+      asset.width * asset.height > w.maxPixels
+    )
+      issues.push({
+        loc: w.loc,
+        msg: `video ${w.id} is ${asset.width}×${asset.height}; a design draws frames of videos up to 7680×4320`,
+        type: 'too_big',
       });
     // A clip cut past its end, or a frame after it, would show nothing at all.
     else if (w.trimS !== undefined && asset.duration_s !== null && w.trimS >= asset.duration_s) {

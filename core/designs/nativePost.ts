@@ -190,7 +190,7 @@ async function storeNativePost(
       const post = await insertPost(tx, newPost(kind, null), actor);
       if (!post) throw notFound('Brand');
       await linkPost(tx, post.id, design.id);
-      await enqueueRender(tx, design.id, design.layout_version);
+      await enqueueRender(tx, design);
       return { post, design };
     });
   }

@@ -260,6 +260,18 @@ export async function ownedImages(
   return owned;
 }
 
+/** Videos read for their frames, by storage key: a render job's, kept across its pages. */
+export type VideoFiles = Map<string, Promise<string>>;
+
+/** Removes the video files read for frames. */
+export async function dropVideoFiles(videos: VideoFiles): Promise<void> {
+  for (const video of videos.values()) {
+    const file = await video.catch(() => undefined);
+    if (file) await rm(file, { force: true });
+  }
+  videos.clear();
+}
+
 /**
  * Extracts a video's frame at `atS` into `out` (a PNG) within `timeoutMs`, e.g. with ffmpeg
  * (core/media/frame.ts).
@@ -348,13 +360,18 @@ export async function withPageImages<T>(
   deadline: PageDeadline,
   use: (images: Map<string, ImageFile & Size>) => Promise<T>,
   grabFrame?: FrameGrabber,
+  jobVideos?: VideoFiles,
 ): Promise<T> {
-  const ids = new Set(layers.flatMap((l) => (l.kind === 'image' ? [imageKey(l)] : [])));
+  // Only images that show: a layer faded out or without area reads nothing (one that does
+  // not say its opacity shows).
+  const shown = (l: Layer) => l.kind === 'image' && !(l.opacity <= 0) && l.w > 0 && l.h > 0;
+  const ids = new Set(layers.flatMap((l) => (l.kind === 'image' && shown(l) ? [imageKey(l)] : [])));
   // Each image read is copied to a local file, read by sharp off the event loop (a stream
   // given to sharp is gathered into one buffer on it), and removed when the page is loaded.
   const files = new Map<string, string>();
-  // A video a page shows frames of is read once for all of them, and let go with the page.
-  const videos = new Map<string, Promise<string>>();
+  // A video is read once for all the frames a page shows of it (for all of a render's pages,
+  // with the job's own VideoFiles), and let go with the page (or the job).
+  const videos = jobVideos ?? new Map<string, Promise<string>>();
   const frameOf = async (storageKey: string, second: number) => {
     if (!grabFrame) throw new Error('video frames cannot be drawn here');
     let video = videos.get(storageKey);
@@ -387,11 +404,7 @@ export async function withPageImages<T>(
   const clearFiles = async () => {
     for (const file of files.values()) await rm(file, { force: true });
     files.clear();
-    for (const video of videos.values()) {
-      const file = await video.catch(() => undefined);
-      if (file) await rm(file, { force: true });
-    }
-    videos.clear();
+    if (!jobVideos) await dropVideoFiles(videos);
   };
   const unreadable = (id: string, what: string) => (err: Error) => {
     if (err instanceof RenderTimedOut) throw err;
@@ -499,7 +512,8 @@ export async function withFocusFound(
     }
     // The renderer finds a frame's pixels by its image key.
     const drawn = { ...l, asset_id: imageKey(l) };
-    if (l.focus !== 'auto' || l.fit !== 'cover' || l.crop) resolved.push(drawn);
+    if (l.focus !== 'auto' || l.fit !== 'cover' || l.crop || l.w <= 0 || l.h <= 0)
+      resolved.push(drawn);
     else resolved.push({ ...drawn, focus: await attentionFocus(image, l) });
   }
   return resolved;

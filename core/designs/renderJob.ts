@@ -18,10 +18,12 @@ import { deleteQuietly, type Storage } from '../storage/storage.ts';
 import { designById, markRendered, recordRenderError } from './db.ts';
 import { ASPECTS, type Page, pagesOf } from './layout.ts';
 import {
+  dropVideoFiles,
   ownedImages,
   type PageImageCache,
   pageDeadline,
   type Size,
+  type VideoFiles,
   withFocusFound,
   withPageImages,
 } from './pageImages.ts';
@@ -33,6 +35,12 @@ const notify = (db: Pick<Pool, 'query'>, job: RenderJob) =>
     RENDERED_CHANNEL,
     `${job.design_id}:${job.layout_version}`,
   ]);
+
+/** A message without the server's file paths (a storage error names the file it missed). */
+const withoutPaths = (message: string) =>
+  message
+    .replace(/ENOENT: no such file or directory, \w+ '[^']*'/g, 'the file is no longer stored')
+    .replace(/(?:\/[\w.@-]+){2,}/g, '<file>');
 
 /** Records why a render failed, drops its files and wakes the API waiting on it. */
 async function failed(
@@ -49,7 +57,7 @@ async function failed(
     deps.pool,
     job.design_id,
     job.layout_version,
-    `Rendering failed: ${(err as Error).message}`,
+    `Rendering failed: ${withoutPaths((err as Error).message)}`,
   );
   await notify(deps.pool, job);
 }
@@ -57,7 +65,7 @@ async function failed(
 /** Why a page could not be drawn, with what to change when the layout is the cause. */
 function whyNot(err: unknown, page: number, pages: number): Error {
   const which = pages > 1 ? `page ${page + 1}` : 'the page';
-  const change = 'use fewer or shorter text layers, or fewer images, on it';
+  const change = 'use fewer or shorter text layers, or fewer images or video frames, on it';
   if (err instanceof RenderTimedOut)
     return new Error(
       `${which} took longer than ${err.timeoutMs / 1000} s to draw and was stopped; ${change}`,
@@ -75,6 +83,16 @@ function pageWarning(w: DrawnWarning, page: number, drawn: Page): RenderWarning 
   const layer = drawn.layers.find((l) => l.cid === w.cid);
   const name = layer?.slot ? `the ${layer.slot} text` : `text layer ${w.cid}`;
   const shrink = layer?.kind === 'text' && layer.fit === 'shrink';
+  if (w.code === 'image_missing') {
+    const asset = layer?.kind === 'image' ? ` (asset ${layer.asset_id})` : '';
+    const which = layer?.slot ? `the ${layer.slot} slot` : `layer ${w.cid}`;
+    return {
+      code: w.code,
+      cid: w.cid,
+      page,
+      message: `the image of ${which}${asset} is no longer stored: it was left out. Give another image.`,
+    };
+  }
   const message =
     w.code === 'word_broken'
       ? `${name} has a word wider than its frame even at its min_size: it was broken across lines. Shorten the word, or widen the frame.`
@@ -102,6 +120,7 @@ export async function drawPage(
   owned: ReadonlyMap<string, string>,
   page: Page,
   canvas: { width: number; height: number; bg: string; cut?: boolean },
+  videos?: VideoFiles,
 ): Promise<RenderedPng> {
   const deadline = pageDeadline(deps.renderer.timeoutMs);
   const draw = async (images: Map<string, ImageFile & Size>) => {
@@ -121,6 +140,7 @@ export async function drawPage(
     deadline,
     draw,
     deps.tools && frameGrabber(deps.tools),
+    videos,
   );
 }
 
@@ -132,6 +152,8 @@ export async function renderDesignJob(deps: RenderDeps, job: RenderJob) {
   const size = ASPECTS[design.layout.canvas.aspect];
   const stored: { key: string; bytes: number }[] = [];
   const warnings: RenderWarning[] = [];
+  // Videos this render shows frames of, read once for all its pages.
+  const videos: VideoFiles = new Map();
   try {
     const pages = pagesOf(design.layout);
     const owned = await ownedImages(
@@ -140,10 +162,13 @@ export async function renderDesignJob(deps: RenderDeps, job: RenderJob) {
       pages.flatMap((p) => p.layers),
     );
     for (const [n, page] of pages.entries()) {
-      const { png, warnings: drawn } = await drawPage(deps, owned, page, {
-        ...size,
-        bg: page.bg ?? design.layout.canvas.bg,
-      }).catch((err) => {
+      const { png, warnings: drawn } = await drawPage(
+        deps,
+        owned,
+        page,
+        { ...size, bg: page.bg ?? design.layout.canvas.bg },
+        videos,
+      ).catch((err) => {
         throw whyNot(err, n, pages.length);
       });
       for (const w of drawn)
@@ -155,6 +180,8 @@ export async function renderDesignJob(deps: RenderDeps, job: RenderJob) {
   } catch (err) {
     await failed(deps, job, stored, err);
     return 'failed';
+  } finally {
+    await dropVideoFiles(videos);
   }
 
   const replaced = await withTransaction(pool, async (tx) => {

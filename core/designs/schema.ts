@@ -46,7 +46,7 @@ export type SlotsInput = z.infer<typeof SlotsInput>;
 
 /** Something a render shows differently from the layout: text that did not fit its frame. */
 export const RenderWarning = z.object({
-  code: z.enum(['text_overflow', 'word_broken']),
+  code: z.enum(['text_overflow', 'word_broken', 'image_missing']),
   cid: z.string().nullable(),
   page: z.number().int(),
   message: z.string(),
@@ -55,7 +55,7 @@ export type RenderWarning = z.infer<typeof RenderWarning>;
 
 export const RenderWarnings = z
   .array(RenderWarning)
-  .describe('Rendered, but this text did not fit its frame, or had a word broken.');
+  .describe('Rendered, but: text that did not fit its frame, a broken word, an image gone.');
 
 /** A whole layout: a Canvas layout, or a video timeline (`canvas.type: "video"`). */
 export const DesignLayout = z

@@ -23,6 +23,7 @@ import { closestMatch } from '../validation.ts';
 import { type DesignRow, findDesign, renderedPages } from './db.ts';
 import {
   assetIssues,
+  frameIssues,
   imageLayerAsset,
   type PlacedLayer,
   textIssues,
@@ -266,7 +267,7 @@ export async function checkedLayout(
         });
       if (layer.kind === 'image') images.push(imageLayerAsset(layer, at));
     }
-  issues.unshift(...textIssues(placed, 'a layout', 'all pages together'));
+  issues.unshift(...textIssues(placed, 'a layout', 'all pages together'), ...frameIssues(placed));
   issues.push(...(await assetIssues(db, accountId, images)));
   if (issues.length) throw new ValidationFailed(issues);
   return layout;

@@ -79,7 +79,7 @@ async function storeDesign(deps: DesignDeps, caller: DesignCaller, input: Create
       template: template.name,
       layout,
     });
-    await enqueueRender(tx, row.id, row.layout_version);
+    await enqueueRender(tx, row);
     return row;
   });
 }

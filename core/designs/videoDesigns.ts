@@ -16,6 +16,7 @@ import { closestMatch, explainIssue, toValidationIssues } from '../validation.ts
 import { insertDesign } from './db.ts';
 import {
   assetIssues,
+  frameIssues,
   imageLayerAsset,
   type PlacedLayer,
   textIssues,
@@ -112,7 +113,7 @@ export async function checkedVideoLayout(
   }
   if (given.audio)
     wanted.push({ id: given.audio.asset_id, kind: 'audio', loc: [...loc, 'audio', 'asset_id'] });
-  issues.push(...textIssues(placed, 'a video'));
+  issues.push(...textIssues(placed, 'a video'), ...frameIssues(placed));
   issues.push(...(await assetIssues(db, accountId, wanted)));
   if (issues.length) throw new ValidationFailed(issues);
   return { ...given, layers };

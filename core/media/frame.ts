@@ -52,12 +52,26 @@ const DESIGN_FRAME_PX = 2048;
  */
 export const frameGrabber =
   (tools: MediaTools) =>
-  async (video: string, atS: number, out: string, timeoutMs: number): Promise<void> => {
-    await runMediaTool(
-      tools.ffmpegPath,
-      [...oneFrame(video, atS, DESIGN_FRAME_PX), '-y', out],
-      // The frame goes to `out`; nothing is written to stdout.
-      { timeoutMs: Math.min(tools.timeoutMs, timeoutMs), maxOutputBytes: 64 * 1024 },
-    );
-    if (!(await stat(out).catch(() => undefined))?.size) throw new NoFrame();
-  };
+  (video: string, atS: number, out: string, timeoutMs: number): Promise<void> =>
+    oneGrabAtATime(() => grab(tools, video, atS, out, timeoutMs));
+
+// One frame grab at a time per process: each decodes a whole frame of its video (up to 8K),
+// so several at once from one busy account would hold gigabytes together.
+let grabbing: Promise<unknown> = Promise.resolve();
+function oneGrabAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const turn = grabbing.then(work, work);
+  grabbing = turn.catch(() => undefined);
+  return turn;
+}
+
+async function grab(tools: MediaTools, video: string, atS: number, out: string, timeoutMs: number) {
+  // Whole milliseconds: ffmpeg reads "1e-9" as no duration at all.
+  const at = Math.round(atS * 1000) / 1000;
+  await runMediaTool(
+    tools.ffmpegPath,
+    [...oneFrame(video, at, DESIGN_FRAME_PX), '-y', out],
+    // The frame goes to `out`; nothing is written to stdout.
+    { timeoutMs: Math.min(tools.timeoutMs, timeoutMs), maxOutputBytes: 64 * 1024 },
+  );
+  if (!(await stat(out).catch(() => undefined))?.size) throw new NoFrame();
+}

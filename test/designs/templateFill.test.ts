@@ -341,6 +341,31 @@ describe('a photo slot filled with a video frame', () => {
           colours.add(`${png.data[i]! >> 5},${png.data[i + 1]! >> 5},${png.data[i + 2]! >> 5}`);
         }
       expect(colours.size).toBeGreaterThan(6);
+
+      // Each distinct frame is an ffmpeg run over the video: a layout draws at most ten.
+      const frames = Array.from({ length: 11 }, (_, i) => ({
+        kind: 'image',
+        asset_id: video.id,
+        frame_s: i / 10,
+        x: i * 10,
+        y: 0,
+        w: 10,
+        h: 10,
+      }));
+      const many = await call(server, 'POST', '/v1/posts', {
+        key,
+        body: {
+          platform: 'bluesky',
+          body: 'Frames',
+          brand_id: acct.brandId,
+          layout: { layers: frames },
+        },
+      });
+      expect(many.status).toBe(422);
+      expect(many.body.detail[0]).toMatchObject({
+        loc: ['body', 'layout', 'layers', 10, 'frame_s'],
+        type: 'too_many_frames',
+      });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -348,6 +373,23 @@ describe('a photo slot filled with a video frame', () => {
 });
 
 describe('render_warnings', () => {
+  it('name an image deleted since the layout was saved, left out of the render', async () => {
+    const photo = await uploadPng(server, key, { width: 300, height: 200 }, '#aa3355');
+    const made = await create({ body: 'Gone. Soon.', slots: { photo: { asset_id: photo } } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const gone = await call(server, 'DELETE', `/v1/assets/${photo}`, { key });
+    expect(gone.status).toBe(204);
+    const again = await call(server, 'PATCH', `/v1/posts/${made.body.id}/design`, {
+      key,
+      body: {},
+    });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.render_error).toBeNull();
+    expect(again.body.render_warnings).toEqual([
+      expect.objectContaining({ code: 'image_missing', page: 0 }),
+    ]);
+  });
+
   it('name the text that did not fit, through REST and preview_design', async () => {
     const res = await call(server, 'POST', '/v1/posts', {
       key,

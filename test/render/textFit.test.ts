@@ -177,6 +177,30 @@ describe('fit', () => {
     expect(LONG.split(/[\s,]+/)).toContain(word.replace(/,$/, ''));
   });
 
+  it('ellipsis measures a line of thousands of zero-width characters a few dozen times, not once each', () => {
+    let calls = 0;
+    const measure = (t: string, size: number) => {
+      calls++;
+      return t.replace(/\u200B/g, '').length * size * 0.5;
+    };
+    const fitted = fitText(
+      {
+        text: `${'x'.repeat(19)}${'\u200B'.repeat(4960)}xxxx`,
+        w: 1080,
+        h: 130,
+        size: 100,
+        line_height: 1.2,
+        fit: 'ellipsis',
+        valign: 'top',
+      },
+      measure,
+      INK,
+    );
+    expect(fitted.lines).toHaveLength(1);
+    expect(fitted.lines[0]!.endsWith('…')).toBe(true);
+    expect(calls).toBeLessThan(300);
+  });
+
   it('valign bottom sets the lines on the frame bottom; text that fits is not moved by fit', async () => {
     const short = { text: 'Ship it', h: 300 };
     const top = inkBox((await draw(text({ ...short, fit: 'shrink' }))).img);
