@@ -69,7 +69,8 @@ export type Role = (typeof COLOR_ROLES)[number];
 /** A colour role (filled from the palette or the brand kit) or a fixed hex colour. */
 export type Colour = Role | `#${string}`;
 export type Palette = Record<Role, string>;
-export type FontRole = 'heading' | 'body';
+/** Fonts by role: the kit's first shipped font is the heading's, its second the body's, its third the accent's. */
+export type FontRole = 'heading' | 'body' | 'accent';
 
 type Common = {
   /** The slot this layer fills or decorates; removed with the slot when it is not filled. */
@@ -128,7 +129,8 @@ export type TemplateSpec = {
   premium: boolean;
   tags: string[];
   palette: Palette;
-  fonts: { heading: FontName; body: FontName };
+  /** `accent`: a display or script face for a flourish (a handwritten note); default heading. */
+  fonts: { heading: FontName; body: FontName; accent?: FontName };
   /**
    * The slots a post's copy fills, where not `headline` (its first sentence) and `body` (the
    * rest): a quote card's quote, a job card's role.
@@ -233,9 +235,10 @@ export function styleWith(spec: TemplateSpec, kit: BrandKit | undefined) {
     if (hex) palette[role] = hex.toLowerCase();
   }
   const brandFonts = (kit?.fonts ?? []).map(knownFont).filter((f) => f !== undefined);
-  const fonts = {
+  const fonts: Record<FontRole, FontName> = {
     heading: brandFonts[0] ?? spec.fonts.heading,
     body: brandFonts[1] ?? brandFonts[0] ?? spec.fonts.body,
+    accent: brandFonts[2] ?? brandFonts[0] ?? spec.fonts.accent ?? spec.fonts.heading,
   };
   return { palette, fonts };
 }
@@ -326,7 +329,7 @@ export function instantiate(
     } else {
       const text = l.slot ? fill.texts[l.slot]!.trim() : (l.text ?? '');
       const weight = l.weight ?? 'normal';
-      const font = l.font === 'heading' || l.font === 'body' ? fonts[l.font] : l.font;
+      const font = Object.hasOwn(fonts, l.font) ? fonts[l.font as FontRole] : (l.font as FontName);
       const on = colour(l.on ?? 'background');
       const size = round(l.size);
       const minSize = round(l.min_size ?? defaultMinSize(size));

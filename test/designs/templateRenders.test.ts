@@ -72,3 +72,35 @@ describe('every template at every aspect, with short, long and no copy', () => {
     },
   );
 });
+
+describe('a brand kit', () => {
+  const kit = {
+    colors: [
+      { hex: '#123456', role: 'background' as const },
+      { hex: '#e11d48', role: 'primary' as const },
+      { hex: '#0ea5e9', role: 'secondary' as const },
+      { hex: '#f59e0b', role: 'accent' as const },
+      { hex: '#fafafa', role: 'text' as const },
+    ],
+    fonts: ['Lora', 'Oswald', 'Caveat'],
+  };
+  const brandColours = new Set(kit.colors.map((c) => c.hex));
+  it.each(all.filter((t) => t.name !== 'blank').map((t) => [t.name, t] as const))(
+    '%s takes the kit: its background, its colours, only its fonts',
+    (_n, t) => {
+      for (const aspect of ASPECT_NAMES) {
+        const layout = Layout.parse(instantiate(t, aspect, sampleFill(t, 'short'), kit).layout);
+        expect(layout.canvas.bg).toBe('#123456');
+        const used = (layout.layers ?? []).flatMap((l) =>
+          l.kind === 'text' ? [l.color] : l.kind === 'shape' ? [l.fill, l.stroke] : [],
+        );
+        expect(
+          used.some((c) => c && brandColours.has(c)),
+          aspect,
+        ).toBe(true);
+        for (const l of layout.layers ?? [])
+          if (l.kind === 'text') expect(kit.fonts, `${aspect} ${l.slot}`).toContain(l.font);
+      }
+    },
+  );
+});

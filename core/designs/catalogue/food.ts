@@ -57,7 +57,7 @@ export const FOOD: TemplateSpec[] = [
       background: '#fbf4ea',
       text: '#2d1f16',
     },
-    fonts: { heading: 'Playfair Display', body: 'Inter' },
+    fonts: { heading: 'Playfair Display', body: 'Inter', accent: 'Caveat' },
     samples: {
       label: { short: "Today's special", long: 'Only on Fridays, while it lasts' },
       headline: {
@@ -110,7 +110,7 @@ export const FOOD: TemplateSpec[] = [
         rect(card, { fill: 'background', radius: 36 * u }),
         slotText('label', oneLineLoose(box([inner.x, inner.w], label), 56 * u, 1.0), {
           size: 56 * u,
-          font: 'Caveat',
+          font: 'accent',
           weight: 'bold',
           color: 'accent',
           fit: 'ellipsis',
@@ -160,7 +160,7 @@ export const FOOD: TemplateSpec[] = [
       background: '#1c2420',
       text: '#f4ecdc',
     },
-    fonts: { heading: 'Oswald', body: 'Lora' },
+    fonts: { heading: 'Oswald', body: 'Lora', accent: 'Caveat' },
     samples: {
       headline: {
         short: 'Weekend brunch',
@@ -247,7 +247,7 @@ export const FOOD: TemplateSpec[] = [
         ...photo(pic, 'secondary'),
         slotText('time', oneLineLoose(box([copy.x, copy.w], time), 44 * u, 1.0), {
           size: 44 * u,
-          font: 'Caveat',
+          font: 'accent',
           weight: 'bold',
           color: 'accent',
           fit: 'ellipsis',
@@ -296,7 +296,7 @@ export const FOOD: TemplateSpec[] = [
       background: '#fff8ef',
       text: '#2b2b2b',
     },
-    fonts: { heading: 'Lora', body: 'Inter' },
+    fonts: { heading: 'Lora', body: 'Inter', accent: 'Caveat' },
     samples: {
       label: { short: 'Recipe', long: 'Recipe of the week from our kitchen' },
       headline: {
@@ -357,7 +357,7 @@ export const FOOD: TemplateSpec[] = [
         ...photo(pic, 'secondary'),
         slotText('label', oneLineLoose(box([copy.x, copy.w], label), 48 * u, 1.0), {
           size: 48 * u,
-          font: 'Caveat',
+          font: 'accent',
           weight: 'bold',
           color: 'accent',
           fit: 'ellipsis',
@@ -509,7 +509,7 @@ export const FOOD: TemplateSpec[] = [
       background: '#f3efe6',
       text: '#1f2a24',
     },
-    fonts: { heading: 'Playfair Display', body: 'Lora' },
+    fonts: { heading: 'Playfair Display', body: 'Lora', accent: 'Caveat' },
     samples: {
       label: { short: 'You are invited', long: 'Join us for our very first dinner service' },
       headline: {
@@ -560,7 +560,7 @@ export const FOOD: TemplateSpec[] = [
         logo({ x: mid - 40 * u, y: logoRow[0], w: 80 * u, h: 80 * u }),
         slotText('label', oneLineLoose(box([copy.x, copy.w], label), 52 * u, 1.0), {
           size: 52 * u,
-          font: 'Caveat',
+          font: 'accent',
           weight: 'bold',
           color: 'accent',
           align: 'center',

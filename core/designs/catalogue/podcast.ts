@@ -354,7 +354,7 @@ export const PODCAST: TemplateSpec[] = [
       background: '#f6f1e7',
       text: '#1e1b18',
     },
-    fonts: { heading: 'Playfair Display', body: 'Inter' },
+    fonts: { heading: 'Playfair Display', body: 'Inter', accent: 'Playfair Display' },
     samples: {
       quote: {
         short: 'Consistency beats intensity, every single time.',
@@ -400,7 +400,7 @@ export const PODCAST: TemplateSpec[] = [
           { x: col.x - 8 * u, y: mark[0], w: 240 * u, h: markSize * 1.1 },
           {
             size: markSize,
-            font: 'Playfair Display',
+            font: 'accent',
             weight: 'bold',
             color: 'accent',
             line_height: 0.8,
