@@ -173,13 +173,13 @@ async function jobRenderer(svc: BenchService) {
   const render = async (designId: string) => {
     const started = performance.now();
     const version = await withTransaction(svc.pool, async (tx) => {
-      const { rows } = await tx.query<{ layout_version: number; account_id: string }>(
+      const { rows } = await tx.query<{ layout_version: number }>(
         `update designs set layout_version = layout_version + 1 where id = $1
-         returning layout_version, account_id::text`,
+         returning layout_version`,
         [designId],
       );
       const v = rows[0]!.layout_version;
-      await enqueueRender(tx, { id: designId, account_id: rows[0]!.account_id, layout_version: v });
+      await enqueueRender(tx, { id: designId, layout_version: v });
       return v;
     });
     const key = `${designId}:${version}`;

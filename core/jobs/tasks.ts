@@ -172,25 +172,14 @@ export const RenderDesignPayload = z.object({
 export type RenderDesignPayload = z.infer<typeof RenderDesignPayload>;
 
 /** Queues the rendering of one layout version (job key: one pending render per design). */
-/**
- * How many renders of one account run at once: its designs take turns in this many queues
- * of their own, so an account that asks for many renders holds at most this many of the
- * pool's slots, and every other account's renders run beside them.
- */
-export const RENDER_LANES_PER_ACCOUNT = 2;
-
-/** Queues the render of a design's layout version, in its account's lane for the design. */
-export async function enqueueRender(
-  db: Queryable,
-  design: { id: string; account_id: string; layout_version: number },
-) {
+/** Queues the render of a design's layout version (one job a design: a newer version replaces it). */
+export async function enqueueRender(db: Queryable, design: { id: string; layout_version: number }) {
   const payload: RenderDesignPayload = {
     design_id: design.id,
     layout_version: design.layout_version,
   };
   await addJob(db, TASK.renderDesign, payload, {
     jobKey: jobKey(TASK.renderDesign, design.id),
-    queueName: `render:${design.account_id}:${BigInt(design.id) % BigInt(RENDER_LANES_PER_ACCOUNT)}`,
     maxAttempts: RENDER_MAX_ATTEMPTS,
   });
 }

@@ -9,13 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../core/config.ts';
 import { parsePools, WORKER_POOLS } from '../../core/jobs/pools.ts';
-import {
-  enqueueDeliveries,
-  enqueueRender,
-  RENDER_LANES_PER_ACCOUNT,
-  TASK,
-  TASK_POOL,
-} from '../../core/jobs/tasks.ts';
+import { enqueueDeliveries, enqueueRender, TASK, TASK_POOL } from '../../core/jobs/tasks.ts';
 import { createLogger } from '../../core/logger.ts';
 import { fsStorage } from '../../core/storage/fs.ts';
 import { startWorker, type WorkerRunner } from '../../workers/index.ts';
@@ -63,33 +57,12 @@ describe('worker pools', () => {
     for (const task of Object.values(TASK)) expect(WORKER_POOLS).toContain(TASK_POOL[task]);
   });
 
-  it("puts one account's renders in at most RENDER_LANES_PER_ACCOUNT queues of its own", async () => {
-    const client = await db.pool.connect();
-    try {
-      await client.query('begin');
-      for (const id of ['990010', '990011', '990012', '990013'])
-        await enqueueRender(client, { id, account_id: '77', layout_version: 1 });
-      await enqueueRender(client, { id: '990014', account_id: '78', layout_version: 1 });
-      const { rows } = await client.query<{ queue_name: string }>(
-        `select distinct queue_name from graphile_worker.jobs
-         where key like '${TASK.renderDesign}:9900%' order by queue_name`,
-      );
-      expect(rows.map((r) => r.queue_name)).toEqual([
-        ...Array.from({ length: RENDER_LANES_PER_ACCOUNT }, (_, i) => `render:77:${i}`),
-        'render:78:0',
-      ]);
-    } finally {
-      await client.query('rollback');
-      client.release();
-    }
-  });
-
   it('a render-only worker never takes a delivery; a publish worker then delivers it', async () => {
     const renderer = await worker(['render']);
     expect(renderer.pools).toEqual(['render']);
     // Jobs for rows that do not exist: each task finds nothing to do and completes.
     await enqueueDeliveries(db.pool, ['999001']);
-    await enqueueRender(db.pool, { id: '999002', account_id: '1', layout_version: 1 });
+    await enqueueRender(db.pool, { id: '999002', layout_version: 1 });
     await waitFor(async () => !(await job(`${TASK.renderDesign}:999002`)), {
       what: 'the render job to complete',
       timeoutMs: 30_000,
