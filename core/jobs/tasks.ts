@@ -172,7 +172,6 @@ export const RenderDesignPayload = z.object({
 export type RenderDesignPayload = z.infer<typeof RenderDesignPayload>;
 
 /** Queues the rendering of one layout version (job key: one pending render per design). */
-/** Queues the render of a design's layout version (one job a design: a newer version replaces it). */
 export async function enqueueRender(db: Queryable, design: { id: string; layout_version: number }) {
   const payload: RenderDesignPayload = {
     design_id: design.id,
