@@ -28,6 +28,7 @@ const OWNER: Record<string, string> = {
   events: 'core/posts/db.ts',
   audit_log: 'core/audit/db.ts',
   designs: 'core/designs/db.ts',
+  drawings: 'core/drawings/db.ts',
   webhook_endpoints: 'core/webhooks/db.ts',
   webhook_deliveries: 'core/webhooks/db.ts',
   webhook_attempts: 'core/webhooks/db.ts',

@@ -1,0 +1,80 @@
+// SQL for drawings (sql/023_drawings.sql).
+import type { Queryable } from '../db/pool.ts';
+import type { Stroke } from './schema.ts';
+
+export type DrawingRow = {
+  id: string;
+  account_id: string;
+  brand_id: string;
+  title: string;
+  width: number;
+  height: number;
+  background: string;
+  strokes: Stroke[];
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+};
+
+const COLUMNS = `id::text, account_id::text, brand_id::text, title, width, height, background,
+  strokes, version, created_at, updated_at`;
+
+export async function insertDrawing(
+  db: Queryable,
+  d: Pick<
+    DrawingRow,
+    'account_id' | 'brand_id' | 'title' | 'width' | 'height' | 'background' | 'strokes'
+  >,
+): Promise<DrawingRow | undefined> {
+  const { rows } = await db.query<DrawingRow>(
+    `insert into drawings (account_id, brand_id, title, width, height, background, strokes)
+     select $1, b.id, $3, $4, $5, $6, $7 from brands b where b.id = $2 and b.account_id = $1
+     returning ${COLUMNS}`,
+    [d.account_id, d.brand_id, d.title, d.width, d.height, d.background, JSON.stringify(d.strokes)],
+  );
+  return rows[0];
+}
+
+/** The account's drawing, locked for the rest of the transaction with `lock`. */
+export async function findDrawing(
+  db: Queryable,
+  accountId: string,
+  drawingId: string,
+  lock = false,
+): Promise<DrawingRow | undefined> {
+  const { rows } = await db.query<DrawingRow>(
+    `select ${COLUMNS} from drawings where id = $1 and account_id = $2 ${lock ? 'for update' : ''}`,
+    [drawingId, accountId],
+  );
+  return rows[0];
+}
+
+/** The account's drawings, newest first, `limit` of them after `offset`, of one brand if given. */
+export async function listDrawings(
+  db: Queryable,
+  accountId: string,
+  q: { brandId?: string; offset: number; limit: number },
+): Promise<DrawingRow[]> {
+  const { rows } = await db.query<DrawingRow>(
+    `select ${COLUMNS} from drawings
+     where account_id = $1 and ($2::bigint is null or brand_id = $2)
+     order by id desc offset $3 limit $4`,
+    [accountId, q.brandId ?? null, q.offset, q.limit],
+  );
+  return rows;
+}
+
+/** Saves a new state of a drawing: its version moves on. */
+export async function saveDrawing(
+  db: Queryable,
+  drawingId: string,
+  d: Pick<DrawingRow, 'title' | 'background' | 'strokes'>,
+): Promise<DrawingRow> {
+  const { rows } = await db.query<DrawingRow>(
+    `update drawings set title = $2, background = $3, strokes = $4, version = version + 1,
+       updated_at = now()
+     where id = $1 returning ${COLUMNS}`,
+    [drawingId, d.title, d.background, JSON.stringify(d.strokes)],
+  );
+  return rows[0]!;
+}

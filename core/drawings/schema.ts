@@ -1,0 +1,136 @@
+// Drawings (SPEC.md's drawing tools): a brand's freehand sketch, its strokes shaped by
+// perfect-freehand and drawn by render/drawing.ts. One zod schema per input; every bound is
+// a refusal that names it, never a truncation; unknown keys are refused.
+import { z } from 'zod';
+import type {
+  Drawing as DrawnDrawing,
+  DrawingStroke as DrawnStroke,
+} from '../../render/drawing.ts';
+import { IdInput } from '../ids.ts';
+
+export const MAX_DRAWING_SIDE = 4096;
+export const MAX_STROKES = 2_000;
+export const MAX_STROKE_POINTS = 5_000;
+export const MAX_DRAWING_POINTS = 200_000;
+
+const grouped = (n: number) => n.toLocaleString('en-US');
+
+const Hex = z
+  .string()
+  .regex(/^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i, 'must be a hex colour like #1a2b3c');
+const Coordinate = z
+  .number()
+  .finite()
+  .min(-MAX_DRAWING_SIDE)
+  .max(2 * MAX_DRAWING_SIDE);
+
+export const Sid = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "_" or "-"')
+  .describe('Stable stroke id; assigned when missing, kept by every update.');
+
+export const Stroke = z
+  .object({
+    sid: Sid.optional(),
+    points: z
+      .array(z.tuple([Coordinate, Coordinate, z.number().min(0).max(1).optional()]))
+      .min(1)
+      .max(MAX_STROKE_POINTS, `at most ${grouped(MAX_STROKE_POINTS)} points a stroke`)
+      .describe('[x, y] or [x, y, pressure 0-1], in drawing pixels.'),
+    color: Hex.default('#111111'),
+    size: z.number().min(0.5).max(512).default(8).describe('Diameter at full pressure.'),
+    opacity: z.number().min(0).max(1).default(1),
+    thinning: z.number().min(-1).max(1).default(0.5).describe('How much pressure thins it.'),
+    smoothing: z.number().min(0).max(1).default(0.5),
+    streamline: z.number().min(0).max(1).default(0.5),
+    taper_start: z.number().min(0).max(10_000).default(0).describe('Pixels; 0: none.'),
+    taper_end: z.number().min(0).max(10_000).default(0),
+    tool: z
+      .enum(['pen', 'highlighter', 'eraser'])
+      .default('pen')
+      .describe('highlighter multiplies with what is under it; eraser cuts earlier strokes.'),
+  })
+  .strict();
+export type Stroke = z.infer<typeof Stroke>;
+
+const Strokes = z
+  .array(Stroke)
+  .max(MAX_STROKES, `at most ${grouped(MAX_STROKES)} strokes a drawing`)
+  .superRefine((strokes, ctx) => {
+    let points = 0;
+    for (const [i, s] of strokes.entries()) {
+      points += s.points.length;
+      if (points > MAX_DRAWING_POINTS) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'points'],
+          message: `at most ${grouped(MAX_DRAWING_POINTS)} points a drawing; with this stroke it holds ${grouped(points)}`,
+        });
+        return;
+      }
+    }
+  });
+
+export const Background = z
+  .union([z.literal('transparent'), Hex])
+  .default('transparent')
+  .describe('A hex colour, or "transparent".');
+
+const Side = z.number().int().min(1).max(MAX_DRAWING_SIDE);
+
+export const CreateDrawingInput = z
+  .object({
+    brand_id: IdInput.optional().describe('Omitted: the selected brand.'),
+    title: z.string().trim().min(1).max(200),
+    width: Side.describe(`Pixels, at most ${MAX_DRAWING_SIDE}.`),
+    height: Side,
+    background: Background,
+    strokes: Strokes.default([]),
+  })
+  .strict();
+export type CreateDrawingInput = z.infer<typeof CreateDrawingInput>;
+
+export const UpdateDrawingInput = z
+  .object({
+    drawing_id: IdInput,
+    expected_version: z
+      .number()
+      .int()
+      .min(1)
+      .describe('The version you read; a stale one is refused with the current one.'),
+    title: z.string().trim().min(1).max(200).optional(),
+    background: Background.optional(),
+    strokes: Strokes.optional().describe('A whole replacement of the strokes.'),
+    add_strokes: Strokes.optional().describe('Strokes drawn on top (new sids must be unique).'),
+    remove_strokes: z.array(Sid).max(MAX_STROKES).optional().describe('Strokes removed by sid.'),
+  })
+  .strict()
+  .refine((u) => u.strokes === undefined || (!u.add_strokes && !u.remove_strokes), {
+    message: 'give strokes (a replacement) or add_strokes/remove_strokes, not both',
+  });
+export type UpdateDrawingInput = z.infer<typeof UpdateDrawingInput>;
+
+/** A drawing as answered. */
+export const DrawingView = z.object({
+  id: z.string(),
+  brand_id: z.string(),
+  title: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  background: z.string(),
+  strokes: z.array(Stroke),
+  version: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type DrawingView = z.infer<typeof DrawingView>;
+
+/** Whether A and B are the same type, not merely assignable one way or the other. */
+type Same<A, B> =
+  (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+// A stroke the API accepts is one the renderer knows how to draw (render/drawing.ts).
+true satisfies Same<Stroke, DrawnStroke>;
+true satisfies Same<
+  Pick<DrawingView, 'width' | 'height' | 'background'>,
+  Omit<DrawnDrawing, 'strokes'>
+>;

@@ -1,0 +1,142 @@
+// Drawing operations (issue 19): create, read, list and update a brand's drawings, written
+// once here for the MCP tools and any other surface. Another account's drawing is not found,
+// never forbidden; an update names the version it read, and a stale one changes nothing.
+import { randomBytes } from 'node:crypto';
+import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
+import { invalid, notFound, versionConflict } from '../errors.ts';
+import { isId } from '../ids.ts';
+import { brandFor, type Caller } from '../posts/service.ts';
+import { type DrawingRow, findDrawing, insertDrawing, listDrawings, saveDrawing } from './db.ts';
+import {
+  type CreateDrawingInput,
+  type DrawingView,
+  MAX_DRAWING_POINTS,
+  MAX_STROKES,
+  type Stroke,
+  type UpdateDrawingInput,
+} from './schema.ts';
+
+export const toDrawing = (r: DrawingRow): DrawingView => ({
+  id: r.id,
+  brand_id: r.brand_id,
+  title: r.title,
+  width: r.width,
+  height: r.height,
+  background: r.background,
+  strokes: r.strokes,
+  version: r.version,
+  created_at: r.created_at.toISOString(),
+  updated_at: r.updated_at.toISOString(),
+});
+
+const newSid = () =>
+  `s${randomBytes(6)
+    .toString('base64url')
+    .replace(/[^A-Za-z0-9]/g, 'x')}`;
+
+/**
+ * Gives every stroke without a sid a new one; a sid given twice is refused at `loc`.
+ * `taken` holds the sids already in the drawing.
+ */
+function withSids(strokes: Stroke[], loc: (string | number)[], taken = new Set<string>()) {
+  const seen = new Set(taken);
+  return strokes.map((s, i) => {
+    const sid = s.sid ?? newSid();
+    if (seen.has(sid)) throw invalid([...loc, i, 'sid'], `stroke id "${sid}" is used twice`);
+    seen.add(sid);
+    return { ...s, sid };
+  });
+}
+
+/** The account's drawing by id, or 404 (another account's drawing is not found either). */
+export async function drawingOf(db: Queryable, caller: Caller, drawingId: string, lock = false) {
+  const row = isId(drawingId)
+    ? await findDrawing(db, caller.accountId, drawingId, lock)
+    : undefined;
+  if (!row) throw notFound('Drawing');
+  return row;
+}
+
+export async function createDrawing(
+  db: Queryable,
+  caller: Caller,
+  input: CreateDrawingInput,
+): Promise<DrawingView> {
+  const brandId = brandFor(caller, input.brand_id, 'brand_id');
+  if (!isId(brandId)) throw notFound('Brand');
+  const row = await insertDrawing(db, {
+    account_id: caller.accountId,
+    brand_id: brandId,
+    title: input.title,
+    width: input.width,
+    height: input.height,
+    background: input.background,
+    strokes: withSids(input.strokes, ['strokes']),
+  });
+  // The insert selects the brand among the account's: none came back, no such brand.
+  if (!row) throw notFound('Brand');
+  return toDrawing(row);
+}
+
+export async function getDrawing(db: Queryable, caller: Caller, drawingId: string) {
+  return toDrawing(await drawingOf(db, caller, drawingId));
+}
+
+export async function listBrandDrawings(
+  db: Queryable,
+  caller: Caller,
+  q: { brand_id?: string; offset: number; limit: number },
+): Promise<{ drawings: DrawingView[] }> {
+  if (q.brand_id !== undefined && !isId(q.brand_id)) return { drawings: [] };
+  const rows = await listDrawings(db, caller.accountId, {
+    brandId: q.brand_id,
+    offset: q.offset,
+    limit: q.limit,
+  });
+  return { drawings: rows.map(toDrawing) };
+}
+
+/**
+ * update_drawing: the title, background, and either a whole new set of strokes or strokes
+ * added on top and removed by sid, as one new version; refused, changing nothing, when
+ * `expected_version` is not the current one, when a sid to remove is not there, or when the
+ * result goes over the drawing's bounds.
+ */
+export async function updateDrawing(
+  pool: Pool,
+  caller: Caller,
+  input: UpdateDrawingInput,
+): Promise<DrawingView> {
+  return withTransaction(pool, async (tx) => {
+    const row = await drawingOf(tx, caller, input.drawing_id, true);
+    if (row.version !== input.expected_version) throw versionConflict(row.version);
+    let strokes: Stroke[];
+    if (input.strokes !== undefined) strokes = withSids(input.strokes, ['strokes']);
+    else {
+      const remove = new Set(input.remove_strokes ?? []);
+      for (const [i, sid] of (input.remove_strokes ?? []).entries())
+        if (!row.strokes.some((s) => s.sid === sid))
+          throw invalid(['remove_strokes', i], `no stroke "${sid}" in drawing ${row.id}`);
+      const kept = row.strokes.filter((s) => !remove.has(s.sid ?? ''));
+      const taken = new Set(kept.map((s) => s.sid ?? ''));
+      strokes = [...kept, ...withSids(input.add_strokes ?? [], ['add_strokes'], taken)];
+    }
+    const points = strokes.reduce((n, s) => n + s.points.length, 0);
+    if (strokes.length > MAX_STROKES)
+      throw invalid(
+        ['add_strokes'],
+        `at most ${MAX_STROKES.toLocaleString('en-US')} strokes a drawing; this would make ${strokes.length}`,
+      );
+    if (points > MAX_DRAWING_POINTS)
+      throw invalid(
+        ['add_strokes'],
+        `at most ${MAX_DRAWING_POINTS.toLocaleString('en-US')} points a drawing; this would make ${points.toLocaleString('en-US')}`,
+      );
+    const saved = await saveDrawing(tx, row.id, {
+      title: input.title ?? row.title,
+      background: input.background ?? row.background,
+      strokes,
+    });
+    return toDrawing(saved);
+  });
+}

@@ -1,0 +1,138 @@
+// Freehand drawings (core/drawings/): each stroke's outline made by perfect-freehand from its
+// points and options, then written once as SVG path data. The PNG draws that path data with
+// @napi-rs/canvas (Path2D) and the SVG embeds it, so both formats have the same geometry.
+// Strokes are drawn on a layer of their own above the background: a highlighter multiplies
+// with the strokes under it, an eraser cuts them (never the background).
+// Pure: a drawing in, bytes or text out; no database, no storage; imports nothing from core/.
+import { createCanvas, Path2D } from '@napi-rs/canvas';
+import { getStroke } from 'perfect-freehand';
+
+/** [x, y] or [x, y, pressure from 0 to 1], in the drawing's pixels. */
+export type DrawingPoint = [number, number, (number | undefined)?];
+
+export type DrawingStroke = {
+  sid?: string | undefined;
+  points: DrawingPoint[];
+  color: string;
+  /** The stroke's diameter in pixels at full pressure. */
+  size: number;
+  opacity: number;
+  thinning: number;
+  smoothing: number;
+  streamline: number;
+  /** Tapers at the start and end, in pixels (0: none). */
+  taper_start: number;
+  taper_end: number;
+  tool: 'pen' | 'highlighter' | 'eraser';
+};
+
+export type Drawing = {
+  width: number;
+  height: number;
+  /** A hex colour, or 'transparent'. */
+  background: string;
+  strokes: DrawingStroke[];
+};
+
+export type DrawingOutput = {
+  /** Pixels per drawing pixel (0.25 to 4). */
+  scale?: number;
+  /** Leave the background out. */
+  transparent?: boolean;
+};
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+/** A stroke's outline as SVG path data (empty when it has none), in drawing pixels. */
+export function strokePath(stroke: DrawingStroke): string {
+  const pressured = stroke.points.some((p) => p[2] !== undefined);
+  const outline = getStroke(
+    stroke.points.map((p) => [p[0], p[1], p[2] ?? 0.5]),
+    {
+      size: stroke.size,
+      thinning: stroke.thinning,
+      smoothing: stroke.smoothing,
+      streamline: stroke.streamline,
+      simulatePressure: !pressured,
+      start: { taper: stroke.taper_start },
+      end: { taper: stroke.taper_end },
+      last: true,
+    },
+  );
+  if (outline.length < 2) return '';
+  const [first, ...rest] = outline as [number, number][];
+  return `M${round(first![0])} ${round(first![1])}${rest.map(([x, y]) => `L${round(x)} ${round(y)}`).join('')}Z`;
+}
+
+const shownBackground = (d: Drawing, out: DrawingOutput) =>
+  !out.transparent && d.background !== 'transparent' ? d.background : undefined;
+
+/** The drawing as PNG bytes, at `scale`. */
+export async function drawingPng(d: Drawing, out: DrawingOutput = {}): Promise<Buffer> {
+  const scale = out.scale ?? 1;
+  const width = Math.max(1, Math.round(d.width * scale));
+  const height = Math.max(1, Math.round(d.height * scale));
+  const strokes = createCanvas(width, height);
+  const ctx = strokes.getContext('2d');
+  ctx.scale(scale, scale);
+  for (const stroke of d.strokes) {
+    const path = strokePath(stroke);
+    if (!path) continue;
+    ctx.globalAlpha = stroke.opacity;
+    ctx.globalCompositeOperation =
+      stroke.tool === 'eraser'
+        ? 'destination-out'
+        : stroke.tool === 'highlighter'
+          ? 'multiply'
+          : 'source-over';
+    ctx.fillStyle = stroke.color;
+    ctx.fill(new Path2D(path));
+  }
+  const page = createCanvas(width, height);
+  const pctx = page.getContext('2d');
+  const bg = shownBackground(d, out);
+  if (bg) {
+    pctx.fillStyle = bg;
+    pctx.fillRect(0, 0, width, height);
+  }
+  pctx.drawImage(strokes, 0, 0);
+  return page.encode('png');
+}
+
+const escapeXml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The drawing as an SVG document, at `scale`: the same outlines as the PNG. An eraser masks
+ * every stroke before it; a highlighter blends by multiplying, inside the strokes' own group.
+ */
+export function drawingSvg(d: Drawing, out: DrawingOutput = {}): string {
+  const scale = out.scale ?? 1;
+  const width = Math.max(1, Math.round(d.width * scale));
+  const height = Math.max(1, Math.round(d.height * scale));
+  const defs: string[] = [];
+  let strokes = '';
+  for (const [i, stroke] of d.strokes.entries()) {
+    const path = strokePath(stroke);
+    if (!path) continue;
+    const opacity = stroke.opacity === 1 ? '' : ` fill-opacity="${stroke.opacity}"`;
+    if (stroke.tool === 'eraser') {
+      // Everything drawn so far, seen through a mask that hides the eraser's outline.
+      const id = `e${i}`;
+      defs.push(
+        `<mask id="${id}" maskUnits="userSpaceOnUse" x="0" y="0" width="${d.width}" height="${d.height}"><rect width="${d.width}" height="${d.height}" fill="#fff"/><path d="${path}" fill="#000"${opacity}/></mask>`,
+      );
+      strokes = `<g mask="url(#${id})">${strokes}</g>`;
+      continue;
+    }
+    const blend = stroke.tool === 'highlighter' ? ' style="mix-blend-mode:multiply"' : '';
+    strokes += `<path d="${path}" fill="${escapeXml(stroke.color)}"${opacity}${blend}/>`;
+  }
+  const bg = shownBackground(d, out);
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${d.width} ${d.height}">`,
+    defs.length ? `<defs>${defs.join('')}</defs>` : '',
+    bg ? `<rect width="${d.width}" height="${d.height}" fill="${escapeXml(bg)}"/>` : '',
+    `<g style="isolation:isolate">${strokes}</g>`,
+    '</svg>',
+  ].join('');
+}
