@@ -8,8 +8,16 @@
 import { readFile } from 'node:fs/promises';
 import { createCanvas, type Image, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
 import { getStroke } from 'perfect-freehand';
+import { type Drawing, strokesCanvas } from './drawing.ts';
 import { fontStack, registerFonts } from './fonts.ts';
-import type { DoodleLayer, ImageLayer, Layer, ShapeLayer, TextLayer } from './layout.ts';
+import type {
+  DoodleLayer,
+  DrawingLayer,
+  ImageLayer,
+  Layer,
+  ShapeLayer,
+  TextLayer,
+} from './layout.ts';
 import { type FittedText, fitText, type InkExtent } from './textFit.ts';
 
 /**
@@ -29,6 +37,8 @@ export type RenderInput = {
    * core/designs/pageImages.ts, so Skia never decodes a large image).
    */
   images: ReadonlyMap<string, Buffer | Image | ImageFile>;
+  /** The drawings the layers name, by drawing id. */
+  drawings?: ReadonlyMap<string, Drawing>;
   /**
    * Whether to answer only the drawn pixels (a video still: ffmpeg then decodes and blends a
    * small picture each frame, not the whole frame) and where they sit.
@@ -230,6 +240,23 @@ function drawDoodle(ctx: SKRSContext2D, l: DoodleLayer) {
   }
 }
 
+/** A drawing scaled into the layer's frame, its aspect kept, centred; its background too. */
+function drawDrawing(ctx: SKRSContext2D, l: DrawingLayer, d: Drawing) {
+  if (l.w <= 0 || l.h <= 0) return;
+  const scale = Math.min(l.w / d.width, l.h / d.height);
+  const w = d.width * scale;
+  const h = d.height * scale;
+  const x = l.x + (l.w - w) / 2;
+  const y = l.y + (l.h - h) / 2;
+  if (d.background !== 'transparent') {
+    ctx.fillStyle = d.background;
+    ctx.fillRect(x, y, w, h);
+  }
+  // Drawn at most 4096 pixels a side (a frame may be far larger than the page), then scaled.
+  const drawn = Math.min(scale, 4096 / Math.max(d.width, d.height));
+  ctx.drawImage(strokesCanvas(d, drawn), x, y, w, h);
+}
+
 /** The height a layer's rotation turns around; text without `h` stands as tall as its lines. */
 function frameHeight(ctx: SKRSContext2D, layer: Layer): number {
   if (layer.h !== undefined) return layer.h;
@@ -322,6 +349,11 @@ async function drawLayers(input: RenderInput) {
     } else if (layer.kind === 'image') {
       const image = decoded.get(layer.asset_id);
       if (image) drawImage(ctx, layer, image);
+      else if (layer.w > 0 && layer.h > 0)
+        warnings.push({ code: 'image_missing', cid: layer.cid ?? null });
+    } else if (layer.kind === 'drawing') {
+      const drawing = input.drawings?.get(layer.drawing_id);
+      if (drawing) drawDrawing(ctx, layer, drawing);
       else if (layer.w > 0 && layer.h > 0)
         warnings.push({ code: 'image_missing', cid: layer.cid ?? null });
     } else if (layer.kind === 'shape') drawShape(ctx, layer);

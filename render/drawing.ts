@@ -67,13 +67,15 @@ export function strokePath(stroke: DrawingStroke): string {
 const shownBackground = (d: Drawing, out: DrawingOutput) =>
   !out.transparent && d.background !== 'transparent' ? d.background : undefined;
 
-/** The drawing as PNG bytes, at `scale`. */
-export async function drawingPng(d: Drawing, out: DrawingOutput = {}): Promise<Buffer> {
-  const scale = out.scale ?? 1;
+/**
+ * The drawing's strokes on a transparent canvas of their own, `scale` pixels a drawing pixel
+ * (so an eraser cuts only strokes): what a PNG export and a Canvas page draw.
+ */
+export function strokesCanvas(d: Drawing, scale: number) {
   const width = Math.max(1, Math.round(d.width * scale));
   const height = Math.max(1, Math.round(d.height * scale));
-  const strokes = createCanvas(width, height);
-  const ctx = strokes.getContext('2d');
+  const canvas = createCanvas(width, height);
+  const ctx = canvas.getContext('2d');
   ctx.scale(scale, scale);
   for (const stroke of d.strokes) {
     const path = strokePath(stroke);
@@ -88,14 +90,20 @@ export async function drawingPng(d: Drawing, out: DrawingOutput = {}): Promise<B
     ctx.fillStyle = stroke.color;
     ctx.fill(new Path2D(path));
   }
-  const page = createCanvas(width, height);
-  const pctx = page.getContext('2d');
+  return canvas;
+}
+
+/** The drawing as PNG bytes, at `scale`. */
+export async function drawingPng(d: Drawing, out: DrawingOutput = {}): Promise<Buffer> {
+  const strokes = strokesCanvas(d, out.scale ?? 1);
+  const page = createCanvas(strokes.width, strokes.height);
+  const ctx = page.getContext('2d');
   const bg = shownBackground(d, out);
   if (bg) {
-    pctx.fillStyle = bg;
-    pctx.fillRect(0, 0, width, height);
+    ctx.fillStyle = bg;
+    ctx.fillRect(0, 0, page.width, page.height);
   }
-  pctx.drawImage(strokes, 0, 0);
+  ctx.drawImage(strokes, 0, 0);
   return page.encode('png');
 }
 

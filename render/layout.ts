@@ -83,7 +83,7 @@ export type DoodleLayer = Frame & {
   strokes: { points: DoodlePoint[]; width: number; color: string }[];
 };
 
-/** A vector drawing by id; not drawn yet (the drawings issue fills it in). */
+/** A drawing (render/drawing.ts) by id, scaled into the frame with its aspect kept. */
 export type DrawingLayer = Frame & { kind: 'drawing'; h: number; drawing_id: string };
 
 export type Layer = TextLayer | ImageLayer | ShapeLayer | DoodleLayer | DrawingLayer;

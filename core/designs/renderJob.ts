@@ -6,9 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { RenderWarning as DrawnWarning, ImageFile, RenderedPng } from '../../render/canvas.ts';
+import type { Drawing } from '../../render/drawing.ts';
 import { RenderOutOfMemory, type RenderPool, RenderTimedOut } from '../../render/renderPool.ts';
 import { fileDesignPages } from '../assets/pages.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
+import { drawingsToRender } from '../drawings/service.ts';
 import { DomainError } from '../errors.ts';
 import type { RenderDesignPayload as RenderJob } from '../jobs/tasks.ts';
 import { frameGrabber } from '../media/frame.ts';
@@ -84,7 +86,12 @@ function pageWarning(w: DrawnWarning, page: number, drawn: Page): RenderWarning 
   const name = layer?.slot ? `the ${layer.slot} text` : `text layer ${w.cid}`;
   const shrink = layer?.kind === 'text' && layer.fit === 'shrink';
   if (w.code === 'image_missing') {
-    const asset = layer?.kind === 'image' ? ` (asset ${layer.asset_id})` : '';
+    const asset =
+      layer?.kind === 'image'
+        ? ` (asset ${layer.asset_id})`
+        : layer?.kind === 'drawing'
+          ? ` (drawing ${layer.drawing_id})`
+          : '';
     const which = layer?.slot ? `the ${layer.slot} slot` : `layer ${w.cid}`;
     return {
       code: w.code,
@@ -119,7 +126,14 @@ export async function drawPage(
   deps: RenderDeps,
   owned: ReadonlyMap<string, string>,
   page: Page,
-  canvas: { width: number; height: number; bg: string; cut?: boolean },
+  canvas: {
+    width: number;
+    height: number;
+    bg: string;
+    cut?: boolean;
+    /** The drawings the page's drawing layers name, by id. */
+    drawings?: ReadonlyMap<string, Drawing>;
+  },
   videos?: VideoFiles,
 ): Promise<RenderedPng> {
   const deadline = pageDeadline(deps.renderer.timeoutMs);
@@ -161,12 +175,17 @@ export async function renderDesignJob(deps: RenderDeps, job: RenderJob) {
       design.account_id,
       pages.flatMap((p) => p.layers),
     );
+    const drawings = await drawingsToRender(
+      pool,
+      design.account_id,
+      pages.flatMap((p) => p.layers.flatMap((l) => (l.kind === 'drawing' ? [l.drawing_id] : []))),
+    );
     for (const [n, page] of pages.entries()) {
       const { png, warnings: drawn } = await drawPage(
         deps,
         owned,
         page,
-        { ...size, bg: page.bg ?? design.layout.canvas.bg },
+        { ...size, bg: page.bg ?? design.layout.canvas.bg, drawings },
         videos,
       ).catch((err) => {
         throw whyNot(err, n, pages.length);

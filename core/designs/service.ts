@@ -7,6 +7,7 @@ import { assetContentUrl } from '../assets/service.ts';
 import type { Principal } from '../auth/principal.ts';
 import { brandKitOf } from '../brandMemory/service.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
+import { missingDrawings } from '../drawings/service.ts';
 import {
   conflict,
   DomainError,
@@ -239,6 +240,36 @@ export async function templateLayout(
   );
 }
 
+/** Distinct drawings one layout draws: each is read whole (up to 200,000 points) to render. */
+export const MAX_DRAWINGS_PER_LAYOUT = 10;
+
+/** Drawing layers naming no drawing of the account's, and past MAX_DRAWINGS_PER_LAYOUT. */
+async function drawingIssues(
+  db: Queryable,
+  accountId: string,
+  drawings: { id: string; at: Loc }[],
+): Promise<ValidationIssue[]> {
+  const issues: ValidationIssue[] = [];
+  const distinct = [...new Set(drawings.map((d) => d.id))];
+  if (distinct.length > MAX_DRAWINGS_PER_LAYOUT) {
+    const over = drawings.find((d) => d.id === distinct[MAX_DRAWINGS_PER_LAYOUT])!;
+    issues.push({
+      loc: [...over.at, 'drawing_id'],
+      msg: `at most ${MAX_DRAWINGS_PER_LAYOUT} distinct drawings a layout`,
+      type: 'too_many_drawings',
+    });
+  }
+  const missing = await missingDrawings(db, accountId, distinct);
+  for (const d of drawings)
+    if (missing.has(d.id))
+      issues.push({
+        loc: [...d.at, 'drawing_id'],
+        msg: `no drawing ${d.id} of yours`,
+        type: 'not_found',
+      });
+  return issues;
+}
+
 /**
  * Checks what the schema cannot (fonts, drawings, owned images, the layout's total text) and
  * gives layers cids.
@@ -254,21 +285,18 @@ export async function checkedLayout(
     throw invalid(loc, `layer cids must be unique; repeated: ${duplicates.join(', ')}`);
   const placed: PlacedLayer[] = [];
   const images: WantedAsset[] = [];
+  const drawings: { id: string; at: Loc }[] = [];
   const issues: ValidationIssue[] = [];
   for (const [p, page] of pagesOf(layout).entries())
     for (const [i, layer] of page.layers.entries()) {
       const at = [...loc, ...(layout.pages ? ['pages', p] : []), 'layers', i];
       placed.push({ layer, at });
-      if (layer.kind === 'drawing')
-        issues.push({
-          loc: at,
-          msg: 'drawing layers are not available yet',
-          type: 'not_available',
-        });
+      if (layer.kind === 'drawing') drawings.push({ id: layer.drawing_id, at });
       if (layer.kind === 'image') images.push(imageLayerAsset(layer, at));
     }
   issues.unshift(...textIssues(placed, 'a layout', 'all pages together'), ...frameIssues(placed));
   issues.push(...(await assetIssues(db, accountId, images)));
+  issues.push(...(await drawingIssues(db, accountId, drawings)));
   if (issues.length) throw new ValidationFailed(issues);
   return layout;
 }

@@ -78,3 +78,31 @@ export async function saveDrawing(
   );
   return rows[0]!;
 }
+
+/** The account's drawings among `ids`, whole (a render draws them). */
+export async function drawingsByIds(
+  db: Queryable,
+  accountId: string,
+  ids: string[],
+): Promise<DrawingRow[]> {
+  if (!ids.length) return [];
+  const { rows } = await db.query<DrawingRow>(
+    `select ${COLUMNS} from drawings where account_id = $1 and id = any($2::bigint[])`,
+    [accountId, ids],
+  );
+  return rows;
+}
+
+/** Which of `ids` are the account's drawings. */
+export async function ownedDrawingIds(
+  db: Queryable,
+  accountId: string,
+  ids: string[],
+): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const { rows } = await db.query<{ id: string }>(
+    'select id::text from drawings where account_id = $1 and id = any($2::bigint[])',
+    [accountId, ids],
+  );
+  return new Set(rows.map((r) => r.id));
+}

@@ -2,11 +2,20 @@
 // once here for the MCP tools and any other surface. Another account's drawing is not found,
 // never forbidden; an update names the version it read, and a stale one changes nothing.
 import { randomBytes } from 'node:crypto';
+import type { Drawing } from '../../render/drawing.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { invalid, notFound, versionConflict } from '../errors.ts';
 import { isId } from '../ids.ts';
 import { brandFor, type Caller } from '../posts/service.ts';
-import { type DrawingRow, findDrawing, insertDrawing, listDrawings, saveDrawing } from './db.ts';
+import {
+  type DrawingRow,
+  drawingsByIds,
+  findDrawing,
+  insertDrawing,
+  listDrawings,
+  ownedDrawingIds,
+  saveDrawing,
+} from './db.ts';
 import {
   type CreateDrawingInput,
   type DrawingView,
@@ -139,4 +148,26 @@ export async function updateDrawing(
     });
     return toDrawing(saved);
   });
+}
+
+/** The drawings a layout names that are not the account's (or no longer exist). */
+export async function missingDrawings(db: Queryable, accountId: string, ids: string[]) {
+  const valid = ids.filter(isId);
+  const owned = await ownedDrawingIds(db, accountId, valid);
+  return new Set(ids.filter((id) => !owned.has(id)));
+}
+
+/** The account's drawings among `ids` as the renderer draws them, by id. */
+export async function drawingsToRender(
+  db: Queryable,
+  accountId: string,
+  ids: string[],
+): Promise<Map<string, Drawing>> {
+  const rows = await drawingsByIds(db, accountId, [...new Set(ids)].filter(isId));
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      { width: r.width, height: r.height, background: r.background, strokes: r.strokes },
+    ]),
+  );
 }

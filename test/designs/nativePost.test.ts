@@ -130,10 +130,10 @@ describe('native layout refusals (422, nothing stored)', () => {
       /available: Inter, /,
     ],
     [
-      'a drawing layer',
-      { layout: { layers: [{ kind: 'drawing', drawing_id: '1', x: 0, y: 0, w: 10, h: 10 }] } },
-      ['body', 'layout', 'layers', 0],
-      /not available/,
+      'a drawing that is not the account’s',
+      { layout: { layers: [{ kind: 'drawing', drawing_id: '999999', x: 0, y: 0, w: 10, h: 10 }] } },
+      ['body', 'layout', 'layers', 0, 'drawing_id'],
+      /no drawing 999999 of yours/,
     ],
     [
       '161 layers',
