@@ -17,6 +17,7 @@ import { compileTools, type ToolDefinition } from './registry.ts';
 import { buildMcpServer, PROTOCOL_VERSIONS } from './server.ts';
 import { ACCOUNT_TOOLS } from './tools/account.ts';
 import { CANVAS_TOOLS } from './tools/canvas.ts';
+import { DRAWING_TOOLS } from './tools/drawings.ts';
 import { GENERATION_TOOLS } from './tools/generation.ts';
 import { LIBRARY_TOOLS } from './tools/library.ts';
 import { MEMORY_TOOLS } from './tools/memory.ts';
@@ -79,6 +80,7 @@ export const SHIPPED_TOOLS = [
   ...POST_TOOLS,
   ...LIBRARY_TOOLS,
   ...CANVAS_TOOLS,
+  ...DRAWING_TOOLS,
   ...VIDEO_TOOLS,
   ...MEMORY_TOOLS,
   ...GENERATION_TOOLS,

@@ -40,6 +40,15 @@ export function summarisedInOutputs<T extends z.ZodType>(schema: T, summary: str
   return named;
 }
 
+/**
+ * Makes inputs describe `schema` (this very instance, where a tool's input uses it) in one
+ * sentence: for a shape one tool spells out and another takes again (strokes). The full
+ * schema still validates every call.
+ */
+export function summariseInInputs(schema: z.ZodType, summary: string): void {
+  SUMMARISED_IN_INPUTS.set(schema, summary);
+}
+
 /** A `$ref` costs about this many characters; a definition this short is cheaper inlined. */
 const INLINE_BELOW = 48;
 

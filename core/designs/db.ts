@@ -165,3 +165,19 @@ export async function recordRenderError(
     error,
   ]);
 }
+
+/** The account's designs with a layer showing the drawing (any page). */
+export async function designsShowingDrawing(
+  db: Queryable,
+  accountId: string,
+  drawingId: string,
+): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `select id::text from designs
+     where account_id = $1
+       and jsonb_path_exists(layout, '$.**.drawing_id ? (@ == $id)', jsonb_build_object('id', $2::text))
+     order by id`,
+    [accountId, drawingId],
+  );
+  return rows.map((r) => r.id);
+}

@@ -106,3 +106,7 @@ export async function ownedDrawingIds(
   );
   return new Set(rows.map((r) => r.id));
 }
+
+export async function deleteDrawingRow(db: Queryable, drawingId: string): Promise<void> {
+  await db.query('delete from drawings where id = $1', [drawingId]);
+}

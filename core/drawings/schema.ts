@@ -90,6 +90,9 @@ export const CreateDrawingInput = z
   .strict();
 export type CreateDrawingInput = z.infer<typeof CreateDrawingInput>;
 
+/** The strokes update_drawing takes: the same rules, a schema of their own (named, not spelt out, by the tool). */
+export const UpdateStrokes = Strokes.clone();
+
 export const UpdateDrawingInput = z
   .object({
     drawing_id: IdInput,
@@ -100,8 +103,8 @@ export const UpdateDrawingInput = z
       .describe('The version you read; a stale one is refused with the current one.'),
     title: z.string().trim().min(1).max(200).optional(),
     background: Background.optional(),
-    strokes: Strokes.optional().describe('A whole replacement of the strokes.'),
-    add_strokes: Strokes.optional().describe('Strokes drawn on top (new sids must be unique).'),
+    strokes: UpdateStrokes.optional().describe('A whole replacement of the strokes.'),
+    add_strokes: UpdateStrokes.optional().describe('Strokes drawn on top (new sids unique).'),
     remove_strokes: z.array(Sid).max(MAX_STROKES).optional().describe('Strokes removed by sid.'),
   })
   .strict()
@@ -134,3 +137,32 @@ true satisfies Same<
   Pick<DrawingView, 'width' | 'height' | 'background'>,
   Omit<DrawnDrawing, 'strokes'>
 >;
+
+export const DrawingRef = z.object({ drawing_id: IdInput.describe('A drawing id.') }).strict();
+
+export const ListDrawingsInput = z
+  .object({
+    brand_id: IdInput.optional().describe('Only this brand (list_brands). Omitted: all brands.'),
+    offset: z.number().int().min(0).default(0).describe('Rows to skip (advance by rows returned).'),
+    limit: z.number().int().min(1).max(50).default(20),
+  })
+  .strict();
+export type ListDrawingsInput = z.infer<typeof ListDrawingsInput>;
+
+/** A drawing in a listing: everything but its strokes, which it counts. */
+export const DrawingSummary = DrawingView.omit({ strokes: true }).extend({
+  stroke_count: z.number().int(),
+  point_count: z.number().int(),
+});
+export type DrawingSummary = z.infer<typeof DrawingSummary>;
+
+export const DeleteDrawingInput = z
+  .object({
+    drawing_id: IdInput,
+    force: z
+      .boolean()
+      .default(false)
+      .describe('Delete even while designs show it (their layers then render without it).'),
+  })
+  .strict();
+export type DeleteDrawingInput = z.infer<typeof DeleteDrawingInput>;

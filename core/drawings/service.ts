@@ -4,11 +4,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Drawing } from '../../render/drawing.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
-import { invalid, notFound, versionConflict } from '../errors.ts';
+import { designsShowingDrawing } from '../designs/db.ts';
+import { conflict, invalid, notFound, versionConflict } from '../errors.ts';
 import { isId } from '../ids.ts';
 import { brandFor, type Caller } from '../posts/service.ts';
 import {
   type DrawingRow,
+  deleteDrawingRow,
   drawingsByIds,
   findDrawing,
   insertDrawing,
@@ -18,6 +20,8 @@ import {
 } from './db.ts';
 import {
   type CreateDrawingInput,
+  type DeleteDrawingInput,
+  type DrawingSummary,
   type DrawingView,
   MAX_DRAWING_POINTS,
   MAX_STROKES,
@@ -91,18 +95,50 @@ export async function getDrawing(db: Queryable, caller: Caller, drawingId: strin
   return toDrawing(await drawingOf(db, caller, drawingId));
 }
 
+/** list_drawings: the account's drawings (of one brand if given), newest first, one page. */
 export async function listBrandDrawings(
   db: Queryable,
   caller: Caller,
   q: { brand_id?: string; offset: number; limit: number },
-): Promise<{ drawings: DrawingView[] }> {
+): Promise<{ drawings: DrawingSummary[] }> {
   if (q.brand_id !== undefined && !isId(q.brand_id)) return { drawings: [] };
   const rows = await listDrawings(db, caller.accountId, {
     brandId: q.brand_id,
     offset: q.offset,
     limit: q.limit,
   });
-  return { drawings: rows.map(toDrawing) };
+  return {
+    drawings: rows.map((r) => {
+      const { strokes, ...rest } = toDrawing(r);
+      return {
+        ...rest,
+        stroke_count: strokes.length,
+        point_count: strokes.reduce((n, s) => n + s.points.length, 0),
+      };
+    }),
+  };
+}
+
+/**
+ * delete_drawing: refused (409 drawing_in_use, naming the designs) while a design's layer
+ * shows the drawing, unless `force`: those layers then render without it, with a warning.
+ */
+export async function deleteDrawing(
+  pool: Pool,
+  caller: Caller,
+  input: DeleteDrawingInput,
+): Promise<{ drawing_id: string; deleted: true; designs: string[] }> {
+  return withTransaction(pool, async (tx) => {
+    const row = await drawingOf(tx, caller, input.drawing_id, true);
+    const designs = await designsShowingDrawing(tx, caller.accountId, row.id);
+    if (designs.length && !input.force)
+      throw conflict(
+        'drawing_in_use',
+        `Design(s) ${designs.join(', ')} show drawing ${row.id}: change those layers first, or give force: true (they then render without it).`,
+      );
+    await deleteDrawingRow(tx, row.id);
+    return { drawing_id: row.id, deleted: true as const, designs };
+  });
 }
 
 /**

@@ -12,6 +12,8 @@ import { SHIPPED_TOOLS } from '../../api/mcp/index.ts';
 import type { ToolDefinition } from '../../api/mcp/registry.ts';
 import { setBudget } from '../../core/accounts/service.ts';
 import { TEMPLATES } from '../../core/designs/templates.ts';
+import { CreateDrawingInput } from '../../core/drawings/schema.ts';
+import { createDrawing } from '../../core/drawings/service.ts';
 import { PLATFORMS } from '../../core/platforms/capabilities.ts';
 import {
   type FuzzContext,
@@ -70,6 +72,15 @@ const designed = await call(server, 'POST', '/v1/posts', {
     layout: { layers: [{ kind: 'text', text: 'Title', x: 10, y: 10, w: 400, cid: 't' }] },
   },
 });
+const drawing = await createDrawing(
+  server.pool,
+  {
+    accountId: acct.accountId,
+    selectedBrandId: acct.brandId,
+    credential: { kind: 'api_key', id: '1' },
+  } as never,
+  CreateDrawingInput.parse({ title: 'Fuzzed', width: 100, height: 100 }),
+);
 const upload = await call(server, 'POST', '/v1/assets/upload/init', {
   key,
   body: { filename: 'clip.mp4', size_bytes: 1_000 },
@@ -81,6 +92,7 @@ const ctx: FuzzContext = {
     draft.body.id,
     designed.body.id,
     designed.body.design_id,
+    drawing.id,
     assetId,
     sessionKeyId,
   ],
@@ -174,6 +186,26 @@ const EXAMPLES: Record<string, unknown> = {
       { op: 'add', layer: layers[2] },
       { op: 'move', index: 0, to: 1 },
     ],
+  },
+  create_drawing: {
+    brand_id: acct.brandId,
+    title: 'Arrow',
+    width: 200,
+    height: 100,
+    strokes: [
+      {
+        points: [
+          [1, 2, 0.5],
+          [150, 60],
+        ],
+        tool: 'highlighter',
+      },
+    ],
+  },
+  update_drawing: {
+    drawing_id: drawing.id,
+    expected_version: 1,
+    add_strokes: [{ points: [[3, 4]] }],
   },
   upload_asset: { data_base64: png.toString('base64'), filename: 'a.png', alt_text: 'A square' },
   schedule_post: { post_id: draft.body.id, when: '2030-01-01T09:00:00Z' },

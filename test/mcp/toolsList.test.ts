@@ -8,19 +8,25 @@ import { setFeature } from '../../core/accounts/service.ts';
 import { call } from '../support/server.ts';
 import { type TestServer, useService } from '../support/service.ts';
 
-/** The ceiling with all of SPEC.md's tools (about 60, parked ones included). */
-const FULL_LIST_BUDGET = 60_000;
 /**
- * Today's 34 tools: the Canvas ones are the heaviest. The ~26 still to come must average
- * under 190 bytes each to fit FULL_LIST_BUDGET, which they will not without more sharing
- * (outputs summarised where another tool spells them out, common enums written once). This
- * ceiling keeps today's list from growing unnoticed (it rose by 600 bytes when design_post
- * took video layouts, described in one sentence, by 2.9 KB for get_brand_memory and
- * update_brand_memory, whose outputs are one sentence each, by 1.6 KB for repurpose,
- * 1.5 KB for draft_week and 1.1 KB for import_history, and by 2.6 KB for template slots,
- * text fitting, video frames in photos and render_warnings).
+ * The ceiling with all of SPEC.md's 55 tools. It was 60 KB when the list was 41 KB and the
+ * tools were few; 39 tools now take 66 KB after the same compacting (shared parts in $defs,
+ * shapes spelt out by one tool and named by the others), and the 16 still to come (research,
+ * three drawing exports, replies, the inbox, agent tasks) at 1.2 KB each make about 85 KB.
+ * Raised to 90 KB with issue 19 rather than starve those tools of descriptions; a tool that
+ * repeats another's shape should still name it instead.
  */
-const TODAY_BUDGET = 58_000;
+const FULL_LIST_BUDGET = 90_000;
+/**
+ * Today's 39 tools: the Canvas ones are the heaviest. This ceiling keeps today's list from
+ * growing unnoticed (it rose by 600 bytes when design_post took video layouts, described in
+ * one sentence, by 2.9 KB for get_brand_memory and update_brand_memory, whose outputs are one
+ * sentence each, by 1.6 KB for repurpose, 1.5 KB for draft_week and 1.1 KB for
+ * import_history, by 2.6 KB for template slots, text fitting, video frames in photos and
+ * render_warnings, and by 8 KB for the five drawing tools, whose strokes create_drawing alone
+ * spells out).
+ */
+const TODAY_BUDGET = 66_400;
 
 const svc = useService({ account: { plan: 'business', scopes: [...SCOPES] } });
 let server: TestServer, key: string;

@@ -1,0 +1,113 @@
+// MCP tools for drawings (SPEC.md "MCP", Draw inspection and authoring): list_drawings,
+// get_drawing, create_drawing, update_drawing and delete_drawing, each over one function of
+// core/drawings/service.ts. create_drawing spells the stroke schema out; the others name it.
+import { z } from 'zod';
+import {
+  CreateDrawingInput,
+  DeleteDrawingInput,
+  DrawingRef,
+  DrawingSummary,
+  DrawingView,
+  ListDrawingsInput,
+  Stroke,
+  UpdateDrawingInput,
+  UpdateStrokes,
+} from '../../../core/drawings/schema.ts';
+import {
+  createDrawing,
+  deleteDrawing,
+  getDrawing,
+  listBrandDrawings,
+  updateDrawing,
+} from '../../../core/drawings/service.ts';
+import { summarisedInOutputs, summariseInInputs } from '../jsonSchema.ts';
+import { defineTool, TRUNCATION } from '../registry.ts';
+
+const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
+const write = { readOnlyHint: false, destructiveHint: false, openWorldHint: false };
+
+const Answer = summarisedInOutputs(DrawingView.clone(), 'The drawing, as get_drawing answers it.');
+
+summariseInInputs(
+  UpdateStrokes,
+  'Strokes as create_drawing takes them: [{sid?, points [[x, y, pressure?]], color, size, opacity, thinning, smoothing, streamline, taper_start, taper_end, tool}].',
+);
+
+/** A whole drawing, its strokes named rather than spelt out a second time. */
+const WholeDrawing = DrawingView.extend({
+  strokes: summarisedInOutputs(
+    z.array(Stroke),
+    'Strokes as create_drawing takes them, each with its sid.',
+  ),
+});
+
+export const DRAWING_TOOLS = [
+  defineTool({
+    name: 'list_drawings',
+    title: 'List drawings',
+    description:
+      "The account's drawings, newest first, with their stroke and point counts (not the strokes). Page by advancing offset by the number of rows returned until a page is empty. Use this tool when you need to: find a drawing to edit, export or place in a design.",
+    input: ListDrawingsInput,
+    output: z.object({ drawings: z.array(DrawingSummary), ...TRUNCATION }),
+    scope: 'read',
+    annotations: readOnly,
+    run: async (ctx, args) => listBrandDrawings(ctx.pool, ctx.principal, args),
+  }),
+
+  defineTool({
+    name: 'get_drawing',
+    title: 'Get a drawing',
+    description:
+      'A whole drawing: size, background, every stroke (sid, points, style, tool) and its version. Use this tool when you need to: read a drawing before update_drawing.',
+    input: DrawingRef,
+    output: WholeDrawing.extend(TRUNCATION),
+    scope: 'read',
+    annotations: readOnly,
+    run: async (ctx, args) => getDrawing(ctx.pool, ctx.principal, args.drawing_id),
+  }),
+
+  defineTool({
+    name: 'create_drawing',
+    title: 'Create a drawing',
+    description:
+      'A freehand drawing for a brand: size (at most 4096 px a side), background, and strokes of points [x, y, pressure?] shaped by perfect-freehand; pen, highlighter (multiplies) or eraser (cuts earlier strokes). At most 2,000 strokes, 5,000 points a stroke, 200,000 a drawing. Place it in a design with a layer {kind: "drawing", drawing_id}. Use this tool when you need to: sketch an annotation, arrow, signature or doodle to reuse.',
+    input: CreateDrawingInput,
+    output: Answer,
+    scope: 'media',
+    annotations: { ...write, idempotentHint: false },
+    run: async (ctx, args) => createDrawing(ctx.pool, ctx.principal, args),
+  }),
+
+  defineTool({
+    name: 'update_drawing',
+    title: 'Update a drawing',
+    description:
+      'Changes a drawing as one new version: title, background, and either strokes (a whole replacement) or add_strokes and remove_strokes (by sid); strokes as create_drawing takes them. Give the expected_version you read; a stale one is refused with the current one and nothing changes. Designs show the change when they render again. Use this tool when you need to: add to or correct a drawing.',
+    input: UpdateDrawingInput,
+    output: Answer,
+    scope: 'media',
+    annotations: { ...write, idempotentHint: false },
+    run: async (ctx, args) => updateDrawing(ctx.pool, ctx.principal, args),
+  }),
+
+  defineTool({
+    name: 'delete_drawing',
+    title: 'Delete a drawing',
+    description:
+      'Deletes a drawing; refused (drawing_in_use, naming them) while designs show it, unless force: true. Use this tool when you need to: remove a drawing nobody uses.',
+    input: DeleteDrawingInput,
+    output: z.object({
+      drawing_id: z.string(),
+      deleted: z.literal(true),
+      designs: z.array(z.string()),
+    }),
+    scope: 'media',
+    annotations: {
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: false,
+    },
+    run: async (ctx, args) => deleteDrawing(ctx.pool, ctx.principal, args),
+  }),
+];
