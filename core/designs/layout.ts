@@ -3,10 +3,9 @@
 // Every limit is a refusal that names it, never a truncation; unknown keys are refused.
 // The renderer owns the layer types it draws (render/layout.ts); these schemas are the API's
 // validation of them, and the compiler checks below that they produce exactly those types.
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Layer as DrawnLayer } from '../../render/layout.ts';
-import { IdInput } from '../ids.ts';
+import { IdInput, newPartId } from '../ids.ts';
 
 /** Canvas sizes in pixels by aspect. */
 export const ASPECTS = {
@@ -231,11 +230,6 @@ export type LayoutInput = z.input<typeof Layout>;
 export const pagesOf = (layout: Layout): Page[] =>
   layout.pages ?? [{ layers: layout.layers ?? [] }];
 
-const newCid = () =>
-  `c${randomBytes(6)
-    .toString('base64url')
-    .replace(/[^A-Za-z0-9]/g, 'x')}`;
-
 /**
  * Gives every layer without a `cid` a new one, and answers the cids used twice (an error
  * for the caller to report). Layers that have one keep it.
@@ -245,7 +239,7 @@ export function assignCids(layout: Layout): { layout: Layout; duplicates: string
   const duplicates: string[] = [];
   const fill = (layers: Layer[]) =>
     layers.map((layer) => {
-      const cid = layer.cid ?? newCid();
+      const cid = layer.cid ?? newPartId('c');
       if (seen.has(cid)) duplicates.push(cid);
       seen.add(cid);
       return { ...layer, cid };

@@ -2,12 +2,11 @@
 // the right kind, text in total, unique cids and clip ids), layer edits on the one timeline
 // (targets: index, cid or clip_id), and use_video_template, which creates the design and its
 // draft post together. Video designs are never rendered to pages: export_video makes the file.
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { actorOf } from '../audit/actor.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { invalid, notFound, ValidationFailed, type ValidationIssue } from '../errors.ts';
-import { IdInput } from '../ids.ts';
+import { IdInput, newPartId } from '../ids.ts';
 import { CAPABILITIES, type Kind, PLATFORMS, type Platform } from '../platforms/capabilities.ts';
 import { insertPost, setPostDesign } from '../posts/db.ts';
 import { platformFitIssues } from '../posts/platformFit.ts';
@@ -36,11 +35,6 @@ import {
 import { fillVideoTemplate, videoTemplateFor } from './videoTemplates.ts';
 
 type Loc = (string | number)[];
-
-const newId = (prefix: string) =>
-  `${prefix}${randomBytes(6)
-    .toString('base64url')
-    .replace(/[^A-Za-z0-9]/g, 'x')}`;
 
 /** The kind a post on `platform` takes for a video (video, else reel); why not, if neither. */
 export function videoKind(platform: Platform, loc: Loc): Kind {
@@ -71,7 +65,7 @@ export async function checkedVideoLayout(
   const cids = new Set<string>();
   const clipIds = new Set<string>();
   const layers = given.layers.map((layer, i) => {
-    const cid = layer.cid ?? newId('c');
+    const cid = layer.cid ?? newPartId('c');
     if (cids.has(cid))
       issues.push({
         loc: [...loc, 'layers', i, 'cid'],
@@ -80,7 +74,7 @@ export async function checkedVideoLayout(
       });
     cids.add(cid);
     if (layer.kind !== 'video') return { ...layer, cid };
-    const clipId = layer.clip_id ?? newId('v');
+    const clipId = layer.clip_id ?? newPartId('v');
     if (clipIds.has(clipId))
       issues.push({
         loc: [...loc, 'layers', i, 'clip_id'],

@@ -1,12 +1,11 @@
 // Drawing operations (issue 19): create, read, list and update a brand's drawings, written
 // once here for the MCP tools and any other surface. Another account's drawing is not found,
 // never forbidden; an update names the version it read, and a stale one changes nothing.
-import { randomBytes } from 'node:crypto';
 import type { Drawing } from '../../render/drawing.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { designsShowingDrawing } from '../designs/db.ts';
 import { conflict, invalid, notFound, versionConflict } from '../errors.ts';
-import { isId } from '../ids.ts';
+import { isId, newPartId } from '../ids.ts';
 import { brandFor, type Caller } from '../posts/service.ts';
 import {
   type DrawingRow,
@@ -42,11 +41,6 @@ export const toDrawing = (r: DrawingRow): DrawingView => ({
   updated_at: r.updated_at.toISOString(),
 });
 
-const newSid = () =>
-  `s${randomBytes(6)
-    .toString('base64url')
-    .replace(/[^A-Za-z0-9]/g, 'x')}`;
-
 /**
  * Gives every stroke without a sid a new one; a sid given twice is refused at `loc`.
  * `taken` holds the sids already in the drawing.
@@ -54,7 +48,7 @@ const newSid = () =>
 function withSids(strokes: Stroke[], loc: (string | number)[], taken = new Set<string>()) {
   const seen = new Set(taken);
   return strokes.map((s, i) => {
-    const sid = s.sid ?? newSid();
+    const sid = s.sid ?? newPartId('s');
     if (seen.has(sid)) throw invalid([...loc, i, 'sid'], `stroke id "${sid}" is used twice`);
     seen.add(sid);
     return { ...s, sid };
