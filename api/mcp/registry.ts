@@ -34,6 +34,26 @@ export type ToolAnnotations = {
   openWorldHint?: boolean;
 };
 
+/** The hints of a tool that only reads our own data. */
+export const READS: ToolAnnotations = {
+  readOnlyHint: true,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+/** The hints of a tool that writes our own data without destroying any (spread, then say idempotentHint). */
+export const WRITES: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  openWorldHint: false,
+};
+/** The hints of a tool that deletes something of ours. */
+export const DELETES: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: false,
+};
+
 export type ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodObject = z.ZodObject> = {
   name: string;
   title: string;

@@ -5,10 +5,9 @@ import { describeUsage, Usage } from '../../../core/accounts/usage.ts';
 import { Brand, brandsOf, requireOwnedBrand } from '../../../core/brands/service.ts';
 import { ConnectedAccount, listConnectedAccounts } from '../../../core/connections/service.ts';
 import { IdInput } from '../../../core/ids.ts';
-import { defineTool } from '../registry.ts';
+import { defineTool, READS } from '../registry.ts';
 
 const NoArguments = z.object({}).strict();
-const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 
 export const ACCOUNT_TOOLS = [
   defineTool({
@@ -18,7 +17,7 @@ export const ACCOUNT_TOOLS = [
       'The account behind this credential: e-mail, effective plan and the scopes this key holds. Use this tool when you need to: check which account you act for, or which tools your scopes allow, before doing anything else.',
     input: NoArguments,
     output: MeOutput,
-    annotations: readOnly,
+    annotations: READS,
     run: async (ctx) => describeMe(ctx.principal),
   }),
 
@@ -30,7 +29,7 @@ export const ACCOUNT_TOOLS = [
     input: NoArguments,
     output: z.object({ brands: z.array(Brand.extend({ selected: z.boolean() })) }),
     scope: 'read',
-    annotations: readOnly,
+    annotations: READS,
     run: async (ctx) => ({
       brands: (await brandsOf(ctx.pool, ctx.principal.accountId)).map((b) => ({
         ...b,
@@ -49,7 +48,7 @@ export const ACCOUNT_TOOLS = [
       .strict(),
     output: z.object({ accounts: z.array(ConnectedAccount) }),
     scope: 'read',
-    annotations: readOnly,
+    annotations: READS,
     run: async (ctx, args) => {
       if (args.brand_id) await requireOwnedBrand(ctx.pool, ctx.principal.accountId, args.brand_id);
       return {
@@ -66,7 +65,7 @@ export const ACCOUNT_TOOLS = [
     input: NoArguments,
     output: Usage,
     scope: 'read',
-    annotations: { ...readOnly, idempotentHint: false },
+    annotations: { ...READS, idempotentHint: false },
     run: async (ctx) => describeUsage(ctx.pool, ctx.principal, ctx.budget),
   }),
 ];

@@ -22,10 +22,7 @@ import {
   TemplateSummary,
 } from '../../../core/designs/templates.ts';
 import { summarisedInOutputs } from '../jsonSchema.ts';
-import { defineTool, type ToolContext, TRUNCATION } from '../registry.ts';
-
-const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
-const write = { readOnlyHint: false, destructiveHint: false, openWorldHint: false };
+import { defineTool, READS, type ToolContext, TRUNCATION, WRITES } from '../registry.ts';
 
 // design_post spells the design state out; the other tools that change a design say so.
 const DesignAnswer = summarisedInOutputs(DesignState, 'The design, as design_post answers it.');
@@ -45,7 +42,7 @@ export const CANVAS_TOOLS = [
     input: ListTemplatesQuery,
     output: z.object({ templates: z.array(TemplateSummary), ...TRUNCATION }),
     scope: 'read',
-    annotations: readOnly,
+    annotations: READS,
     run: async (ctx, args) => listTemplates(args, ctx.media.publicBaseUrl),
   }),
 
@@ -57,7 +54,7 @@ export const CANVAS_TOOLS = [
     input: DesignRef,
     output: LayersView.extend(TRUNCATION),
     scope: 'read',
-    annotations: readOnly,
+    annotations: READS,
     run: async (ctx, args) => getLayers(ctx.pool, ctx.principal, args),
   }),
 
@@ -69,7 +66,7 @@ export const CANVAS_TOOLS = [
     input: CreateDesignInput,
     output: DesignAnswer,
     scope: 'publish',
-    annotations: { ...write, idempotentHint: false },
+    annotations: { ...WRITES, idempotentHint: false },
     run: async (ctx, args) => createDesign(designDeps(ctx), ctx.principal, args),
   }),
 
@@ -90,7 +87,7 @@ export const CANVAS_TOOLS = [
       .refine(...oneTarget),
     output: DesignState.extend(TRUNCATION),
     scope: 'publish',
-    annotations: { ...write, idempotentHint: false },
+    annotations: { ...WRITES, idempotentHint: false },
     run: async (ctx, { post_id, design_id, ...edit }) =>
       editDesign(designDeps(ctx), ctx.principal, { post_id, design_id }, edit, []),
   }),
@@ -103,7 +100,7 @@ export const CANVAS_TOOLS = [
     input: EditLayersInput,
     output: DesignAnswer,
     scope: 'publish',
-    annotations: { ...write, idempotentHint: false },
+    annotations: { ...WRITES, idempotentHint: false },
     run: async (ctx, args) => editLayers(designDeps(ctx), ctx.principal, args),
   }),
 
@@ -127,7 +124,7 @@ export const CANVAS_TOOLS = [
       render_warnings: summarisedInOutputs(RenderWarnings, 'As design_post answers them.'),
     }),
     scope: 'publish',
-    annotations: readOnly,
+    annotations: READS,
     run: async (ctx, { page, times, ...ref }) => {
       const { images, ...preview } = await previewDesign(
         {

@@ -21,10 +21,7 @@ import {
   updateDrawing,
 } from '../../../core/drawings/service.ts';
 import { summarisedInOutputs, summariseInInputs } from '../jsonSchema.ts';
-import { defineTool, TRUNCATION } from '../registry.ts';
-
-const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
-const write = { readOnlyHint: false, destructiveHint: false, openWorldHint: false };
+import { DELETES, defineTool, READS, TRUNCATION, WRITES } from '../registry.ts';
 
 const Answer = summarisedInOutputs(DrawingView.clone(), 'The drawing, as get_drawing answers it.');
 
@@ -50,7 +47,7 @@ export const DRAWING_TOOLS = [
     input: ListDrawingsInput,
     output: z.object({ drawings: z.array(DrawingSummary), ...TRUNCATION }),
     scope: 'read',
-    annotations: readOnly,
+    annotations: READS,
     run: async (ctx, args) => listBrandDrawings(ctx.pool, ctx.principal, args),
   }),
 
@@ -62,7 +59,7 @@ export const DRAWING_TOOLS = [
     input: DrawingRef,
     output: WholeDrawing.extend(TRUNCATION),
     scope: 'read',
-    annotations: readOnly,
+    annotations: READS,
     run: async (ctx, args) => getDrawing(ctx.pool, ctx.principal, args.drawing_id),
   }),
 
@@ -74,7 +71,7 @@ export const DRAWING_TOOLS = [
     input: CreateDrawingInput,
     output: Answer,
     scope: 'media',
-    annotations: { ...write, idempotentHint: false },
+    annotations: { ...WRITES, idempotentHint: false },
     run: async (ctx, args) => createDrawing(ctx.pool, ctx.principal, args),
   }),
 
@@ -86,7 +83,7 @@ export const DRAWING_TOOLS = [
     input: UpdateDrawingInput,
     output: Answer,
     scope: 'media',
-    annotations: { ...write, idempotentHint: false },
+    annotations: { ...WRITES, idempotentHint: false },
     run: async (ctx, args) => updateDrawing(ctx.pool, ctx.principal, args),
   }),
 
@@ -102,12 +99,7 @@ export const DRAWING_TOOLS = [
       designs: z.array(z.string()),
     }),
     scope: 'media',
-    annotations: {
-      readOnlyHint: false,
-      destructiveHint: true,
-      idempotentHint: false,
-      openWorldHint: false,
-    },
+    annotations: DELETES,
     run: async (ctx, args) => deleteDrawing(ctx.pool, ctx.principal, args),
   }),
 ];

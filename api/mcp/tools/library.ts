@@ -14,7 +14,7 @@ import {
 import { deleteAsset, listAssets, uploadImage } from '../../../core/assets/service.ts';
 import { IdInput } from '../../../core/ids.ts';
 import { summarisedInOutputs } from '../jsonSchema.ts';
-import { defineTool } from '../registry.ts';
+import { DELETES, defineTool, READS } from '../registry.ts';
 
 export const LIBRARY_TOOLS = [
   defineTool({
@@ -25,7 +25,7 @@ export const LIBRARY_TOOLS = [
     input: ListAssetsQuery,
     output: AssetList,
     scope: 'read',
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    annotations: READS,
     run: async (ctx, args) => listAssets(ctx.media, ctx.principal, args),
   }),
   defineTool({
@@ -89,12 +89,7 @@ export const LIBRARY_TOOLS = [
     input: z.object({ asset_id: IdInput.describe('Asset id (from list_assets).') }).strict(),
     output: z.object({ deleted: z.literal(true), asset_id: z.string() }),
     scope: 'media',
-    annotations: {
-      readOnlyHint: false,
-      destructiveHint: true,
-      idempotentHint: false,
-      openWorldHint: false,
-    },
+    annotations: DELETES,
     run: async (ctx, { asset_id }) => {
       await deleteAsset(ctx.media, ctx.principal.accountId, asset_id);
       return { deleted: true as const, asset_id };

@@ -13,7 +13,7 @@ import {
 } from '../../../core/brandMemory/schema.ts';
 import { getBrandMemory, patchBrandMemory } from '../../../core/brandMemory/service.ts';
 import { summarisedInOutputs } from '../jsonSchema.ts';
-import { defineTool } from '../registry.ts';
+import { defineTool, READS } from '../registry.ts';
 
 /** The state in one sentence: its full schema would cost tools/list several KB. */
 const State = summarisedInOutputs(
@@ -30,7 +30,7 @@ export const MEMORY_TOOLS = [
     input: MemoryRef,
     output: State,
     scope: 'read',
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    annotations: READS,
     run: async (ctx, args) => getBrandMemory(ctx.pool, ctx.principal, args.brand_id),
   }),
 

@@ -29,15 +29,13 @@ import {
   updatePost,
 } from '../../../core/posts/service.ts';
 import { summarisedInOutputs } from '../jsonSchema.ts';
-import { defineTool } from '../registry.ts';
+import { defineTool, READS, WRITES } from '../registry.ts';
 
 const PostId = IdInput.describe('Post id (from list_posts or create_post).');
 const ById = z.object({ post_id: PostId }).strict();
 // get_post spells a post out; the other tools answer posts the same way and say so.
 const PostAsGetPost = summarisedInOutputs(Post, 'A post, as get_post answers it (less layout).');
 const PostOut = z.object({ post: PostAsGetPost });
-const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
-const write = { readOnlyHint: false, destructiveHint: false, openWorldHint: false };
 
 export const POST_TOOLS = [
   defineTool({
@@ -48,7 +46,7 @@ export const POST_TOOLS = [
     input: ListPostsQuery,
     output: z.object({ posts: z.array(PostAsGetPost) }),
     scope: 'read',
-    annotations: readOnly,
+    annotations: READS,
     run: async (ctx, args) => ({ posts: await listPosts(ctx.pool, ctx.principal, args) }),
   }),
 
@@ -65,7 +63,7 @@ export const POST_TOOLS = [
       }),
     }),
     scope: 'read',
-    annotations: readOnly,
+    annotations: READS,
     run: async (ctx, { post_id }) => {
       const post = await getPost(ctx.pool, ctx.principal, post_id);
       return {
@@ -84,7 +82,7 @@ export const POST_TOOLS = [
       .strict(),
     output: QueueSummary,
     scope: 'read',
-    annotations: readOnly,
+    annotations: READS,
     run: async (ctx, args) => queueSummary(ctx.pool, ctx.principal, args.brand_id),
   }),
 
@@ -96,7 +94,7 @@ export const POST_TOOLS = [
     input: CreatePostInput,
     output: z.object({ post: PostReceipt }),
     scope: 'publish',
-    annotations: { ...write, idempotentHint: false },
+    annotations: { ...WRITES, idempotentHint: false },
     run: async (ctx, args) => ({ post: await createPost(ctx.pool, ctx.principal, args) }),
   }),
 
@@ -111,7 +109,7 @@ export const POST_TOOLS = [
     ),
     output: PostOut,
     scope: 'publish',
-    annotations: { ...write, idempotentHint: true },
+    annotations: { ...WRITES, idempotentHint: true },
     run: async (ctx, { post_id, ...changes }) => ({
       post: await updatePost(ctx.pool, ctx.principal, post_id, changes),
     }),
@@ -125,7 +123,7 @@ export const POST_TOOLS = [
     input: ById,
     output: PostOut,
     scope: 'publish',
-    annotations: { ...write, idempotentHint: false },
+    annotations: { ...WRITES, idempotentHint: false },
     run: async (ctx, { post_id }) => ({
       post: await approvePost(ctx.pool, ctx.principal, post_id),
     }),
@@ -139,7 +137,7 @@ export const POST_TOOLS = [
     input: RejectPostInput.extend({ post_id: PostId }),
     output: PostOut,
     scope: 'publish',
-    annotations: { ...write, idempotentHint: true },
+    annotations: { ...WRITES, idempotentHint: true },
     run: async (ctx, { post_id, ...why }) => ({
       post: await rejectPost(ctx.pool, ctx.principal, post_id, why),
     }),
@@ -153,7 +151,7 @@ export const POST_TOOLS = [
     input: ById,
     output: PostOut,
     scope: 'publish',
-    annotations: { ...write, idempotentHint: true },
+    annotations: { ...WRITES, idempotentHint: true },
     run: async (ctx, { post_id }) => ({
       post: await favoritePost(ctx.pool, ctx.principal, post_id),
     }),
@@ -167,7 +165,7 @@ export const POST_TOOLS = [
     input: ById,
     output: PostOut,
     scope: 'publish',
-    annotations: { ...write, idempotentHint: true },
+    annotations: { ...WRITES, idempotentHint: true },
     run: async (ctx, { post_id }) => ({
       post: await unfavoritePost(ctx.pool, ctx.principal, post_id),
     }),
@@ -181,7 +179,7 @@ export const POST_TOOLS = [
     input: SchedulePostInput.extend({ post_id: PostId }),
     output: PostOut,
     scope: 'publish',
-    annotations: { ...write, idempotentHint: false },
+    annotations: { ...WRITES, idempotentHint: false },
     run: async (ctx, { post_id, ...at }) => ({
       post: await schedulePost(ctx.pool, ctx.principal, post_id, at),
     }),
@@ -195,7 +193,7 @@ export const POST_TOOLS = [
     input: ById,
     output: PostOut,
     scope: 'publish',
-    annotations: { ...write, idempotentHint: false },
+    annotations: { ...WRITES, idempotentHint: false },
     run: async (ctx, { post_id }) => ({
       post: await unschedulePost(ctx.pool, ctx.principal, post_id),
     }),
@@ -209,7 +207,7 @@ export const POST_TOOLS = [
     input: AuditQuery,
     output: z.object({ entries: z.array(AuditEntry) }),
     scope: 'read',
-    annotations: readOnly,
+    annotations: READS,
     run: async (ctx, args) => ({
       entries: await listAudit(ctx.pool, ctx.principal.accountId, args),
     }),

@@ -17,7 +17,7 @@ import {
 } from '../../../core/designs/videoTemplates.ts';
 import { Job, JobStatusInput } from '../../../core/jobs/schema.ts';
 import { summarisedInOutputs } from '../jsonSchema.ts';
-import { defineTool, type ToolContext, TRUNCATION } from '../registry.ts';
+import { defineTool, READS, type ToolContext, TRUNCATION } from '../registry.ts';
 
 const jobDeps = (ctx: ToolContext) => ({
   pool: ctx.pool,
@@ -36,7 +36,7 @@ export const VIDEO_TOOLS = [
     input: ListVideoTemplatesQuery,
     output: z.object({ templates: z.array(VideoTemplateSummary), ...TRUNCATION }),
     scope: 'read',
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    annotations: READS,
     run: async (_ctx, args) => listVideoTemplates(args),
   }),
 
@@ -82,7 +82,7 @@ export const VIDEO_TOOLS = [
     input: JobStatusInput,
     output: Job,
     scope: 'read',
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    annotations: READS,
     run: async (ctx, args) => getJobStatus(jobDeps(ctx), ctx.principal, args),
   }),
 ];
