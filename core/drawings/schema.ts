@@ -53,22 +53,34 @@ export const Stroke = z
   .strict();
 export type Stroke = z.infer<typeof Stroke>;
 
+/**
+ * The first stroke that takes a drawing past MAX_DRAWING_POINTS, and how many points the
+ * drawing holds with it; undefined when it stays within. Shared by the schema (one request's
+ * strokes) and update_drawing (the strokes kept plus those added).
+ */
+export function pointsPastLimit(strokes: readonly { points: readonly unknown[] }[]) {
+  let points = 0;
+  for (const [index, s] of strokes.entries()) {
+    points += s.points.length;
+    if (points > MAX_DRAWING_POINTS) return { index, points };
+  }
+  return undefined;
+}
+
+export const pointsMessage = (points: number) =>
+  `at most ${grouped(MAX_DRAWING_POINTS)} points a drawing; with this stroke it holds ${grouped(points)}`;
+
 const Strokes = z
   .array(Stroke)
   .max(MAX_STROKES, `at most ${grouped(MAX_STROKES)} strokes a drawing`)
   .superRefine((strokes, ctx) => {
-    let points = 0;
-    for (const [i, s] of strokes.entries()) {
-      points += s.points.length;
-      if (points > MAX_DRAWING_POINTS) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [i, 'points'],
-          message: `at most ${grouped(MAX_DRAWING_POINTS)} points a drawing; with this stroke it holds ${grouped(points)}`,
-        });
-        return;
-      }
-    }
+    const past = pointsPastLimit(strokes);
+    if (past)
+      ctx.addIssue({
+        code: 'custom',
+        path: [past.index, 'points'],
+        message: pointsMessage(past.points),
+      });
   });
 
 export const Background = z

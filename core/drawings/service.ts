@@ -22,8 +22,9 @@ import {
   type DeleteDrawingInput,
   type DrawingSummary,
   type DrawingView,
-  MAX_DRAWING_POINTS,
   MAX_STROKES,
+  pointsMessage,
+  pointsPastLimit,
   type Stroke,
   type UpdateDrawingInput,
 } from './schema.ts';
@@ -160,17 +161,14 @@ export async function updateDrawing(
       const taken = new Set(kept.map((s) => s.sid ?? ''));
       strokes = [...kept, ...withSids(input.add_strokes ?? [], ['add_strokes'], taken)];
     }
-    const points = strokes.reduce((n, s) => n + s.points.length, 0);
+    // The kept strokes and the added ones together, under the schema's own bounds.
     if (strokes.length > MAX_STROKES)
       throw invalid(
         ['add_strokes'],
         `at most ${MAX_STROKES.toLocaleString('en-US')} strokes a drawing; this would make ${strokes.length}`,
       );
-    if (points > MAX_DRAWING_POINTS)
-      throw invalid(
-        ['add_strokes'],
-        `at most ${MAX_DRAWING_POINTS.toLocaleString('en-US')} points a drawing; this would make ${points.toLocaleString('en-US')}`,
-      );
+    const past = pointsPastLimit(strokes);
+    if (past) throw invalid(['add_strokes'], pointsMessage(past.points));
     const saved = await saveDrawing(tx, row.id, {
       title: input.title ?? row.title,
       background: input.background ?? row.background,
