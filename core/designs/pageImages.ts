@@ -41,6 +41,10 @@ function drawScale(l: ImageLayer, source: Size): number {
   return l.fit === 'cover' ? Math.max(x, y) : Math.min(x, y);
 }
 
+/** Whether a layer draws an image: one faded out or without area reads and draws nothing. */
+export const showsImage = (l: Layer): l is ImageLayer =>
+  l.kind === 'image' && l.opacity > 0 && l.w > 0 && l.h > 0;
+
 /**
  * The size each image of a page is decoded at: as large as its largest drawing on the page
  * needs, never larger than the source, then all of them shrunk alike if together they would
@@ -49,7 +53,7 @@ function drawScale(l: ImageLayer, source: Size): number {
 export function drawnSizes(layers: Layer[], sources: ReadonlyMap<string, Size>): Map<string, Size> {
   const scales = new Map<string, number>();
   for (const l of layers) {
-    const source = l.kind === 'image' && l.opacity > 0 ? sources.get(imageKey(l)) : undefined;
+    const source = showsImage(l) ? sources.get(imageKey(l)) : undefined;
     if (l.kind !== 'image' || !source) continue;
     const key = imageKey(l);
     scales.set(key, Math.max(scales.get(key) ?? 0, drawScale(l, source)));
@@ -362,10 +366,7 @@ export async function withPageImages<T>(
   grabFrame?: FrameGrabber,
   jobVideos?: VideoFiles,
 ): Promise<T> {
-  // Only images that show: a layer faded out or without area reads nothing (one that does
-  // not say its opacity shows).
-  const shown = (l: Layer) => l.kind === 'image' && !(l.opacity <= 0) && l.w > 0 && l.h > 0;
-  const ids = new Set(layers.flatMap((l) => (l.kind === 'image' && shown(l) ? [imageKey(l)] : [])));
+  const ids = new Set(layers.flatMap((l) => (showsImage(l) ? [imageKey(l)] : [])));
   // Each image read is copied to a local file, read by sharp off the event loop (a stream
   // given to sharp is gathered into one buffer on it), and removed when the page is loaded.
   const files = new Map<string, string>();

@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAsset } from '../../core/assets/db.ts';
 import { loadConfig } from '../../core/config.ts';
-import { Layer, type LayerInput } from '../../core/designs/layout.ts';
+import { Layer, type LayerInput, Layout } from '../../core/designs/layout.ts';
 import {
   createPageImageCache,
   drawnSizes,
@@ -226,10 +226,11 @@ describe('one time limit for the whole page', () => {
     await db.pool.query(`update assets set storage_key = 'assets/slow/photo' where id = $1`, [
       asset.id,
     ]);
-    const layout = {
+    // Stored as the API stores a layout: parsed, every default filled in.
+    const layout = Layout.parse({
       canvas: { aspect: 'square', bg: '#ffffff' },
       layers: [{ kind: 'image', asset_id: asset.id, x: 0, y: 0, w: 540, h: 540 }],
-    };
+    });
     const { rows } = await db.pool.query<{ id: string }>(
       `insert into designs (account_id, brand_id, template, layout)
        values ($1, $2, 'blank', $3) returning id::text`,
