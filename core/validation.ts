@@ -6,6 +6,9 @@ import { ValidationFailed, type ValidationIssue } from './errors.ts';
 
 type Loc = ValidationIssue['loc'];
 
+/** A count as refusals write it: 20,000, not 20000. */
+export const grouped = (n: number) => n.toLocaleString('en-US');
+
 /**
  * Words users bring from other APIs, grouped with ours: an unknown one is answered with the
  * member of its group the schema takes (`text` → `body`, `twitter` → `x`).

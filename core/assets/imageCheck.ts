@@ -5,6 +5,7 @@
 // decode holds a small image, not the whole one, in memory.
 import sharp from 'sharp';
 import { invalid } from '../errors.ts';
+import { grouped } from '../validation.ts';
 import { MAX_IMAGE_PIXELS } from './schema.ts';
 
 /** sharp's format names for the images we keep, with their media types. */
@@ -17,8 +18,6 @@ const IMAGE_FORMATS: Record<string, string> = {
 };
 
 export type ImageFacts = { mime: string; width: number; height: number };
-
-const grouped = (n: number) => n.toLocaleString('en-US');
 
 /** The image's type and size, or a 422 saying why it is refused. */
 export async function checkImage(file: string, loc: (string | number)[]): Promise<ImageFacts> {

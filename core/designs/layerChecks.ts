@@ -5,11 +5,10 @@ import { FONT_NAMES, isKnownFont } from '../../render/fontFamilies.ts';
 import { findOwnedAssets } from '../assets/db.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { ValidationIssue } from '../errors.ts';
+import { grouped } from '../validation.ts';
 import { MAX_TEXT_PER_LAYOUT } from './layout.ts';
 
 type Loc = ValidationIssue['loc'];
-
-const grouped = (n: number) => n.toLocaleString('en-US');
 
 /** A layer with where it stands in the input. */
 export type PlacedLayer = {

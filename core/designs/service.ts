@@ -20,7 +20,7 @@ import { isId } from '../ids.ts';
 import type { Platform } from '../platforms/capabilities.ts';
 import { designIdOfPost, unpublishedPostsOf } from '../posts/db.ts';
 import { inferKind, platformFitIssues } from '../posts/platformFit.ts';
-import { closestMatch } from '../validation.ts';
+import { closestMatch, grouped } from '../validation.ts';
 import { type DesignRow, findDesign, renderedPages } from './db.ts';
 import {
   assetIssues,
@@ -110,8 +110,6 @@ export function copySlots(template: Template, copy: string, loc: Loc): SlotSourc
   const into = copySlotsOf(template);
   return { values: { [into.headline]: headline.trim(), [into.body]: body }, at: () => loc };
 }
-
-const grouped = (n: number) => n.toLocaleString('en-US');
 
 type Loc = (string | number)[];
 /**

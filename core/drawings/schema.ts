@@ -7,13 +7,12 @@ import type {
   DrawingStroke as DrawnStroke,
 } from '../../render/drawing.ts';
 import { IdInput } from '../ids.ts';
+import { grouped } from '../validation.ts';
 
 export const MAX_DRAWING_SIDE = 4096;
 export const MAX_STROKES = 2_000;
 export const MAX_STROKE_POINTS = 5_000;
 export const MAX_DRAWING_POINTS = 200_000;
-
-const grouped = (n: number) => n.toLocaleString('en-US');
 
 const Hex = z
   .string()

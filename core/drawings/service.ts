@@ -7,6 +7,7 @@ import { designsShowingDrawing } from '../designs/db.ts';
 import { conflict, invalid, notFound, versionConflict } from '../errors.ts';
 import { isId, newPartId } from '../ids.ts';
 import { brandFor, type Caller } from '../posts/service.ts';
+import { grouped } from '../validation.ts';
 import {
   type DrawingRow,
   deleteDrawingRow,
@@ -165,7 +166,7 @@ export async function updateDrawing(
     if (strokes.length > MAX_STROKES)
       throw invalid(
         ['add_strokes'],
-        `at most ${MAX_STROKES.toLocaleString('en-US')} strokes a drawing; this would make ${strokes.length}`,
+        `at most ${grouped(MAX_STROKES)} strokes a drawing; this would make ${grouped(strokes.length)}`,
       );
     const past = pointsPastLimit(strokes);
     if (past) throw invalid(['add_strokes'], pointsMessage(past.points));
