@@ -41,6 +41,12 @@ export type DrawingOutput = {
   transparent?: boolean;
 };
 
+/** The pixel size of the drawing at `scale`, as drawingPng and drawingSvg size it. */
+export const scaledSize = (d: Pick<Drawing, 'width' | 'height'>, scale: number) => ({
+  width: Math.max(1, Math.round(d.width * scale)),
+  height: Math.max(1, Math.round(d.height * scale)),
+});
+
 const round = (n: number) => Math.round(n * 100) / 100;
 
 /** A stroke's outline as SVG path data (empty when it has none), in drawing pixels. */
@@ -72,8 +78,7 @@ const shownBackground = (d: Drawing, out: DrawingOutput) =>
  * (so an eraser cuts only strokes): what a PNG export and a Canvas page draw.
  */
 export function strokesCanvas(d: Drawing, scale: number) {
-  const width = Math.max(1, Math.round(d.width * scale));
-  const height = Math.max(1, Math.round(d.height * scale));
+  const { width, height } = scaledSize(d, scale);
   const canvas = createCanvas(width, height);
   const ctx = canvas.getContext('2d');
   ctx.scale(scale, scale);
@@ -114,9 +119,7 @@ const escapeXml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(
  * every stroke before it; a highlighter blends by multiplying, inside the strokes' own group.
  */
 export function drawingSvg(d: Drawing, out: DrawingOutput = {}): string {
-  const scale = out.scale ?? 1;
-  const width = Math.max(1, Math.round(d.width * scale));
-  const height = Math.max(1, Math.round(d.height * scale));
+  const { width, height } = scaledSize(d, out.scale ?? 1);
   const defs: string[] = [];
   let strokes = '';
   for (const [i, stroke] of d.strokes.entries()) {
@@ -143,4 +146,36 @@ export function drawingSvg(d: Drawing, out: DrawingOutput = {}): string {
     `<g style="isolation:isolate">${strokes}</g>`,
     '</svg>',
   ].join('');
+}
+
+/** The most pixels a PNG export holds (4096 × 4096): bounds what one export asks of Skia. */
+export const MAX_EXPORT_PIXELS = 4096 * 4096;
+
+export type DrawingFileRequest = {
+  drawing: Drawing;
+  format: 'png' | 'svg';
+  scale: number;
+  transparent: boolean;
+  /** A PNG over this many bytes also gets a preview PNG, `side` pixels on its long side. */
+  preview?: { above: number; side: number };
+};
+
+export type DrawingFile = {
+  bytes: Buffer;
+  width: number;
+  height: number;
+  /** A smaller PNG, when the PNG exceeded `preview.above`. */
+  preview?: Buffer;
+};
+
+/** The drawing as a PNG or SVG file (what a render thread answers for an export). */
+export async function drawingFile(req: DrawingFileRequest): Promise<DrawingFile> {
+  const { drawing, scale, transparent } = req;
+  const size = scaledSize(drawing, scale);
+  if (req.format === 'svg')
+    return { ...size, bytes: Buffer.from(drawingSvg(drawing, { scale, transparent })) };
+  const bytes = await drawingPng(drawing, { scale, transparent });
+  if (!req.preview || bytes.length <= req.preview.above) return { ...size, bytes };
+  const small = req.preview.side / Math.max(drawing.width, drawing.height);
+  return { ...size, bytes, preview: await drawingPng(drawing, { scale: small, transparent }) };
 }

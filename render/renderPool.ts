@@ -11,6 +11,7 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { RenderedPng, RenderInput } from './canvas.ts';
+import type { DrawingFile, DrawingFileRequest } from './drawing.ts';
 
 export type RenderPoolOptions = {
   /** Threads drawing at once; the rest wait their turn (the time limit starts when drawn). */
@@ -81,6 +82,8 @@ export type RenderPool = {
    * this page.
    */
   render: (input: RenderInput, opts?: { timeoutMs?: number }) => Promise<RenderedPage>;
+  /** Exports one drawing in a thread, under the same limits and turns as a page. */
+  drawing: (req: DrawingFileRequest, opts?: { timeoutMs?: number }) => Promise<DrawingFile>;
   /** The ids of the threads alive now. */
   threadIds: () => number[];
   /** Threads that failed outside a page (reported to `onThreadError`). */
@@ -138,34 +141,46 @@ export function createRenderPool(opts: RenderPoolOptions = {}): RenderPool {
     return started;
   };
 
+  /** Runs `name` of the thread module (undefined: its default) on `input`, in turn. */
+  const run = async (input: unknown, name: string | undefined, limit: number) => {
+    await turn();
+    const timer = AbortSignal.timeout(limit);
+    const failed = new AbortController();
+    const signal = AbortSignal.any([timer, failed.signal]);
+    try {
+      if (closed) throw new RenderPoolClosed();
+      pool ??= start();
+      const current = pool;
+      drawingOn.get(current)?.add(failed);
+      return await current.run(input, { signal, ...(name ? { name } : {}) });
+    } catch (err) {
+      if (closed) throw new RenderPoolClosed();
+      if (failed.signal.aborted) throw failed.signal.reason;
+      if (timer.aborted) throw new RenderTimedOut(limit);
+      if ((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY')
+        throw new RenderOutOfMemory(heapMb);
+      throw err;
+    } finally {
+      for (const pages of drawingOn.values()) pages.delete(failed);
+      done();
+    }
+  };
+  // A transferred Buffer arrives as a plain Uint8Array.
+  const asBuffer = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+
   return {
     timeoutMs,
     async render(input, { timeoutMs: limit = timeoutMs } = {}) {
-      await turn();
-      const timer = AbortSignal.timeout(limit);
-      const failed = new AbortController();
-      const signal = AbortSignal.any([timer, failed.signal]);
-      try {
-        if (closed) throw new RenderPoolClosed();
-        pool ??= start();
-        const current = pool;
-        drawingOn.get(current)?.add(failed);
-        const result = await current.run(input, { signal });
-        const { png, box, warnings, threadId } = result as RenderedPage;
-        // A transferred Buffer arrives as a plain Uint8Array.
-        const bytes = Buffer.from(png.buffer, png.byteOffset, png.byteLength);
-        return { png: bytes, box, warnings, threadId };
-      } catch (err) {
-        if (closed) throw new RenderPoolClosed();
-        if (failed.signal.aborted) throw failed.signal.reason;
-        if (timer.aborted) throw new RenderTimedOut(limit);
-        if ((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY')
-          throw new RenderOutOfMemory(heapMb);
-        throw err;
-      } finally {
-        for (const pages of drawingOn.values()) pages.delete(failed);
-        done();
-      }
+      const { png, box, warnings, threadId } = (await run(input, undefined, limit)) as RenderedPage;
+      return { png: asBuffer(png), box, warnings, threadId };
+    },
+    async drawing(req, { timeoutMs: limit = timeoutMs } = {}) {
+      const file = (await run(req, 'exportDrawing', limit)) as DrawingFile;
+      return {
+        ...file,
+        bytes: asBuffer(file.bytes),
+        ...(file.preview ? { preview: asBuffer(file.preview) } : {}),
+      };
     },
     threadIds: () => pool?.threads.map((t) => t.threadId) ?? [],
     threadFailures: () => failures,

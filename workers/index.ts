@@ -36,6 +36,7 @@ import { publishPost } from './publishPost.ts';
 import { readGenomeTask } from './readGenome.ts';
 import { reconcile } from './reconcile.ts';
 import { renderDesign } from './renderDesign.ts';
+import { renderDrawingTask } from './renderDrawing.ts';
 
 /** EXPORT_TIMEOUT_S's default: half an hour for one export's encoding. */
 const DEFAULT_EXPORT_TIMEOUT_MS = 1_800_000;
@@ -99,7 +100,7 @@ export function taskList(deps: {
     };
   return {
     [TASK.cleanupSessions]: cleanupSessions(deps.pool),
-    [TASK.reconcile]: reconcile(deps.pool),
+    [TASK.reconcile]: reconcile({ pool: deps.pool, storage }),
     [TASK.publishPost]: publishPost(deps),
     [TASK.deliverWebhook]: deliverWebhookTask(deps),
     [TASK.generateDrafts]: generateDraftsTask({
@@ -120,6 +121,7 @@ export function taskList(deps: {
           [TASK.renderDesign]: renderDesign({ pool: deps.pool, storage, renderer, images, tools }),
           [TASK.exportVideo]: exportVideoTask(video),
           [TASK.previewVideo]: previewVideoTask(video),
+          [TASK.renderDrawing]: renderDrawingTask({ pool: deps.pool, storage, renderer }),
         }
       : {}),
   };

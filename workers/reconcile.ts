@@ -1,14 +1,16 @@
 // Every minute: work a killed worker left half done, with no attempt to come, is ended with
 // a reason (posts left `publishing`, client jobs), so nothing waits forever; poster frames
-// past their hour are deleted.
+// and drawing exports past their hour are deleted.
 import type { Task } from 'graphile-worker';
 import type { Pool } from '../core/db/pool.ts';
+import { dropOldExports, EXPORT_KEEP_HOURS } from '../core/drawings/exports.ts';
 import { deleteOldPreviews, failAbandonedJobs } from '../core/jobs/service.ts';
 import { CronPayload } from '../core/jobs/tasks.ts';
 import { failAbandonedPublications } from '../core/posts/publication.ts';
+import type { Storage } from '../core/storage/storage.ts';
 
 export const reconcile =
-  (pool: Pool): Task =>
+  ({ pool, storage }: { pool: Pool; storage?: Storage }): Task =>
   async (payload, helpers) => {
     CronPayload.parse(payload);
     const publications = await failAbandonedPublications(pool);
@@ -16,4 +18,5 @@ export const reconcile =
     const jobs = await failAbandonedJobs(pool);
     if (jobs) helpers.logger.warn(`failed ${jobs} abandoned jobs`);
     await deleteOldPreviews(pool);
+    if (storage) await dropOldExports({ pool, storage }, { hours: EXPORT_KEEP_HOURS });
   };

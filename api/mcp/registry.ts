@@ -25,6 +25,8 @@ export type ToolContext = {
   signal: AbortSignal;
   /** Adds an image content item after the JSON result (e.g. a design preview). */
   attachImage: (data: Buffer, mimeType: string) => void;
+  /** Adds a text content item after the JSON result (e.g. an exported SVG). */
+  attachText: (text: string) => void;
 };
 
 export type ToolAnnotations = {

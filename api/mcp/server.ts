@@ -73,7 +73,7 @@ function handle<S extends RequestSchema>(
 
 async function callTool(
   registry: ToolRegistry,
-  ctx: Omit<ToolContext, 'progress' | 'signal' | 'attachImage'>,
+  ctx: Omit<ToolContext, 'progress' | 'signal' | 'attachImage' | 'attachText'>,
   name: string,
   args: unknown,
   extra: { signal: AbortSignal; progress: ToolContext['progress'] },
@@ -92,14 +92,20 @@ async function callTool(
   try {
     assertRequirement(ctx.principal, { scope: tool.scope, feature: tool.feature });
     const parsed = parseParams(tool.input, args ?? {}, `arguments for ${name}`);
-    const images: { type: 'image'; data: string; mimeType: string }[] = [];
+    const attached: CallToolResult['content'] = [];
     const attachImage = (data: Buffer, mimeType: string) => {
-      images.push({ type: 'image', data: data.toString('base64'), mimeType });
+      attached.push({ type: 'image', data: data.toString('base64'), mimeType });
+    };
+    const attachText = (text: string) => {
+      attached.push({ type: 'text', text });
     };
     const { result, text } = capResult(
-      (await tool.run({ ...ctx, ...extra, attachImage }, parsed)) as Record<string, unknown>,
+      (await tool.run({ ...ctx, ...extra, attachImage, attachText }, parsed)) as Record<
+        string,
+        unknown
+      >,
     );
-    return { content: [{ type: 'text', text }, ...images], structuredContent: result };
+    return { content: [{ type: 'text', text }, ...attached], structuredContent: result };
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
     // A tool failure, not a protocol one: the model reads the message and can adjust.
@@ -111,7 +117,7 @@ const CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: fa
 
 export function buildMcpServer(
   registry: ToolRegistry,
-  ctx: Omit<ToolContext, 'progress' | 'signal' | 'attachImage'>,
+  ctx: Omit<ToolContext, 'progress' | 'signal' | 'attachImage' | 'attachText'>,
 ) {
   const server = new Server(SERVER_INFO, {
     capabilities: CAPABILITIES,

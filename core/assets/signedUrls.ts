@@ -1,5 +1,7 @@
-// Signed, expiring addresses for an asset's bytes: whoever holds one may fetch the bytes until
-// it expires, without a credential (for an <img> tag, a preview, a platform that pulls media).
+// Signed, expiring addresses for an asset's bytes (or a drawing export's file): whoever holds
+// one may fetch the bytes until it expires, without a credential (for an <img> tag, a
+// preview, a platform that pulls media). The signed subject names what is served: an asset
+// id is digits, an export `drawing-export:<job id>`, so one never passes for the other.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** How long a signed address stays valid. */
@@ -18,17 +20,27 @@ export const CLOCK_SKEW_S = 60;
 export const assetUrlKey = (mediaUrlSecret: string): Buffer =>
   createHmac('sha256', mediaUrlSecret).update('asset-urls/v1').digest();
 
-const signature = (key: Buffer, assetId: string, expires: number) =>
-  createHmac('sha256', key).update(`${assetId}.${expires}`).digest('base64url');
+const signature = (key: Buffer, subject: string, expires: number) =>
+  createHmac('sha256', key).update(`${subject}.${expires}`).digest('base64url');
 
-export function signAssetUrl(base: string, key: Buffer, assetId: string, now = Date.now()): string {
+const signed = (base: string, path: string, key: Buffer, subject: string, now: number) => {
   const expires = Math.floor(now / 1000) + SIGNED_URL_TTL_S;
-  return `${base}/media/${assetId}?expires=${expires}&sig=${signature(key, assetId, expires)}`;
-}
+  return `${base}${path}?expires=${expires}&sig=${signature(key, subject, expires)}`;
+};
 
+export const signAssetUrl = (base: string, key: Buffer, assetId: string, now = Date.now()) =>
+  signed(base, `/media/${assetId}`, key, assetId, now);
+
+/** What a drawing export's address signs (its job's id). */
+export const drawingExportSubject = (jobId: string) => `drawing-export:${jobId}`;
+
+export const signDrawingExportUrl = (base: string, key: Buffer, jobId: string, now = Date.now()) =>
+  signed(base, `/media/drawing-exports/${jobId}`, key, drawingExportSubject(jobId), now);
+
+/** Whether `sig` signs `subject` (an asset id, or drawingExportSubject) until `expires`. */
 export function verifyAssetSignature(
   key: Buffer,
-  assetId: string,
+  subject: string,
   expires: number,
   sig: string,
   now = Date.now(),
@@ -36,7 +48,7 @@ export function verifyAssetSignature(
   const nowS = now / 1000;
   if (!Number.isInteger(expires) || expires < nowS) return false;
   if (expires > nowS + SIGNED_URL_TTL_S + CLOCK_SKEW_S) return false;
-  const expected = Buffer.from(signature(key, assetId, expires));
+  const expected = Buffer.from(signature(key, subject, expires));
   const given = Buffer.from(sig);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }

@@ -177,3 +177,69 @@ export const DeleteDrawingInput = z
   })
   .strict();
 export type DeleteDrawingInput = z.infer<typeof DeleteDrawingInput>;
+
+const Scale = z
+  .number()
+  .min(0.25)
+  .max(4)
+  .default(1)
+  .describe('Pixels per drawing pixel (a PNG holds at most 4096 × 4096).');
+
+export const ExportDrawingInput = z
+  .object({
+    drawing_id: IdInput.describe('A drawing id.'),
+    format: z.enum(['png', 'svg']).default('png').describe('png (pixels) or svg (vector).'),
+    scale: Scale,
+    transparent: z.boolean().default(false).describe('Leave the background out.'),
+  })
+  .strict();
+export type ExportDrawingInput = z.infer<typeof ExportDrawingInput>;
+
+export const SaveDrawingInput = z
+  .object({ drawing_id: IdInput.describe('A drawing id.'), scale: Scale })
+  .strict();
+export type SaveDrawingInput = z.infer<typeof SaveDrawingInput>;
+
+export const AttachDrawingInput = z
+  .object({
+    drawing_id: IdInput.describe('A drawing id.'),
+    post_id: IdInput.describe('An unpublished post.'),
+  })
+  .strict();
+export type AttachDrawingInput = z.infer<typeof AttachDrawingInput>;
+
+/** An exported drawing, as export_drawing answers it (the file itself beside it). */
+export const DrawingExport = z.object({
+  drawing_id: z.string(),
+  version: z.number().int().describe('The version drawn.'),
+  format: z.enum(['png', 'svg']),
+  mime: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  bytes: z.number().int(),
+  signed_url: z.string().nullable().describe('The file for an hour, no credential needed.'),
+  inline: z
+    .enum(['file', 'preview', 'none'])
+    .describe('What follows: the file, a PNG preview (over 4 MB), or nothing (an SVG over 4 MB).'),
+});
+export type DrawingExport = z.infer<typeof DrawingExport>;
+
+/** A drawing saved as a library image. */
+export const SavedDrawing = z.object({
+  drawing_id: z.string(),
+  version: z.number().int().describe('The version drawn.'),
+  asset_id: z.string(),
+  alt_text: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  bytes: z.number().int(),
+  media_path: z.string().describe('The image (needs your credential).'),
+  signed_url: z
+    .string()
+    .nullable()
+    .describe('The image, signed and expiring (no credential needed).'),
+  reused: z
+    .boolean()
+    .describe('True when this version at this scale was saved before: that asset is answered.'),
+});
+export type SavedDrawing = z.infer<typeof SavedDrawing>;

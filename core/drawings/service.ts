@@ -193,10 +193,13 @@ export async function drawingsToRender(
   ids: string[],
 ): Promise<Map<string, Drawing>> {
   const rows = await drawingsByIds(db, accountId, [...new Set(ids)].filter(isId));
-  return new Map(
-    rows.map((r) => [
-      r.id,
-      { width: r.width, height: r.height, background: r.background, strokes: r.strokes },
-    ]),
-  );
+  return new Map(rows.map((r) => [r.id, asDrawn(r)]));
 }
+
+/** A stored drawing as the renderer takes it. */
+export const asDrawn = (r: DrawingRow): Drawing => ({
+  width: r.width,
+  height: r.height,
+  background: r.background,
+  strokes: r.strokes,
+});

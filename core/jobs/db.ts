@@ -60,6 +60,12 @@ export async function findJob(
   return rows[0];
 }
 
+/** Any account's job (for an address that carries its own signature). */
+export async function jobById(db: Queryable, jobId: string): Promise<JobRow | undefined> {
+  const { rows } = await db.query<JobRow>('select * from jobs where id = $1', [jobId]);
+  return rows[0];
+}
+
 /** An attempt begins: running, with the attempt's number. Undefined once finished. */
 export async function markRunning(
   db: Queryable,
@@ -198,6 +204,36 @@ export async function trimFinishedJobs(
        order by finished_at desc offset $3)`,
     [accountId, kind, keep],
   );
+}
+
+/**
+ * Finished jobs of `kind` past keeping, oldest first: finished over `hours` ago, or (with
+ * `accountId`) the account's beyond its `keep` newest. For kinds whose files go with the job.
+ */
+export async function finishedJobsPast(
+  db: Queryable,
+  kind: JobKind,
+  past: { hours: number } | { accountId: string; keep: number },
+): Promise<{ id: string; account_id: string }[]> {
+  const { rows } =
+    'hours' in past
+      ? await db.query(
+          `select id::text, account_id::text from jobs
+           where kind = $1 and finished_at < now() - make_interval(hours => $2)
+           order by finished_at`,
+          [kind, past.hours],
+        )
+      : await db.query(
+          `select id::text, account_id::text from jobs
+           where account_id = $1 and kind = $2 and status in ('succeeded', 'failed')
+           order by finished_at desc offset $3`,
+          [past.accountId, kind, past.keep],
+        );
+  return rows;
+}
+
+export async function deleteJobs(db: Queryable, jobIds: string[]): Promise<void> {
+  await db.query('delete from jobs where id = any($1::bigint[])', [jobIds]);
 }
 
 export async function deleteJob(db: Queryable, jobId: string): Promise<void> {

@@ -10,6 +10,8 @@ export const JOB_KINDS = [
   'draft_week',
   'history_import',
   'genome',
+  'drawing_export',
+  'drawing_save',
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 

@@ -53,12 +53,17 @@ export async function startJob(
   j: { accountId: string; kind: JobKind; subject: string; credits?: number },
   enqueue: (tx: Queryable, jobId: string) => Promise<void>,
   /** Whether a succeeded job of the subject no longer stands (what it made was deleted). */
-  outlived?: (result: Record<string, unknown>) => Promise<boolean>,
+  outlived?: (result: Record<string, unknown>, jobId: string) => Promise<boolean>,
 ): Promise<{ job: Job; created: boolean }> {
   // Two starts of one account and kind take turns, so the count below is exact.
   await lockAccountJobs(tx, j.accountId, j.kind);
   let { row, created } = await insertJob(tx, j);
-  if (!created && row.status === 'succeeded' && outlived && (await outlived(row.result ?? {}))) {
+  if (
+    !created &&
+    row.status === 'succeeded' &&
+    outlived &&
+    (await outlived(row.result ?? {}, row.id))
+  ) {
     await deleteJob(tx, row.id);
     ({ row, created } = await insertJob(tx, j));
   }
@@ -89,6 +94,8 @@ export const UNFINISHED_PER_ACCOUNT: Record<JobKind, number> = {
   generation: 16,
   draft_week: 2,
   history_import: 1,
+  drawing_export: 4,
+  drawing_save: 4,
 };
 
 /** Finished poster frames kept per account (older ones go as new ones start). */

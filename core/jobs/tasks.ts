@@ -24,6 +24,7 @@ export const TASK = {
   draftWeek: 'write_draft_week',
   importHistory: 'read_post_history',
   readGenome: 'read_brand_genome',
+  renderDrawing: 'render_drawing',
 } as const;
 export type TaskName = (typeof TASK)[keyof typeof TASK];
 
@@ -38,6 +39,7 @@ export const TASK_POOL: Record<TaskName, WorkerPool> = {
   [TASK.exportVideo]: 'video',
   // Poster frames are small and a client waits for them: never behind a long export.
   [TASK.previewVideo]: 'render',
+  [TASK.renderDrawing]: 'render',
   [TASK.generateDrafts]: 'generate',
   [TASK.draftWeek]: 'generate',
   [TASK.importHistory]: 'generate',
@@ -225,6 +227,8 @@ export const JOB_TASK: Record<JobKind, TaskName> = {
   draft_week: TASK.draftWeek,
   history_import: TASK.importHistory,
   genome: TASK.readGenome,
+  drawing_export: TASK.renderDrawing,
+  drawing_save: TASK.renderDrawing,
 };
 
 /** The worker job of a client's job: keyed by the job's id, so it can never run twice. */
@@ -258,6 +262,30 @@ export type PreviewVideoPayload = z.infer<typeof PreviewVideoPayload>;
 export async function enqueueVideoPreview(db: Queryable, payload: PreviewVideoPayload) {
   await addJob(db, TASK.previewVideo, PreviewVideoPayload.parse(payload), {
     jobKey: workJobKey('video_preview', payload.job_id),
+    maxAttempts: EXPORT_MAX_ATTEMPTS,
+  });
+}
+
+// Drawings (core/drawings/files.ts) ------------------------------------------------------
+
+export const RenderDrawingPayload = z.object({
+  job_id: z.string().refine(isId),
+  account_id: z.string().refine(isId),
+  drawing_id: z.string().refine(isId),
+  /** The version asked for: a drawing changed since is not drawn. */
+  version: z.number().int().min(1),
+  format: z.enum(['png', 'svg']),
+  scale: z.number().min(0.25).max(4),
+  transparent: z.boolean(),
+  /** `export`: a file kept an hour; `library`: an image asset. */
+  target: z.enum(['export', 'library']),
+});
+export type RenderDrawingPayload = z.infer<typeof RenderDrawingPayload>;
+
+export async function enqueueDrawingRender(db: Queryable, payload: RenderDrawingPayload) {
+  const kind = payload.target === 'export' ? 'drawing_export' : 'drawing_save';
+  await addJob(db, TASK.renderDrawing, RenderDrawingPayload.parse(payload), {
+    jobKey: workJobKey(kind, payload.job_id),
     maxAttempts: EXPORT_MAX_ATTEMPTS,
   });
 }

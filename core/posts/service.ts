@@ -5,7 +5,7 @@ import { actorOf } from '../audit/actor.ts';
 import type { Principal } from '../auth/principal.ts';
 import { requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
-import { conflict, invalid, notFound, ValidationFailed } from '../errors.ts';
+import { conflict, DomainError, invalid, notFound, ValidationFailed } from '../errors.ts';
 import { isId } from '../ids.ts';
 import { cancelPublication, enqueuePublication } from '../jobs/tasks.ts';
 import type { MediaKind } from '../platforms/capabilities.ts';
@@ -182,6 +182,52 @@ export async function getPost(pool: Pool, caller: Caller, postId: string): Promi
 }
 
 type Operation = keyof typeof ALLOWED_FROM;
+
+/**
+ * The post, when it can take one more attachment of `kind` at the end of its list: owned,
+ * still editable, and on a platform that carries it. attach_drawing_to_post asks before it
+ * draws anything.
+ */
+export async function postTaking(
+  pool: Pool,
+  caller: Caller,
+  postId: string,
+  kind: MediaKind,
+): Promise<Post> {
+  const post = await getPost(pool, caller, postId);
+  const editable: readonly PostStatus[] = ALLOWED_FROM.update;
+  if (!editable.includes(post.status))
+    throw conflict(
+      'invalid_status',
+      `Cannot attach media to a ${post.status} post; attachments change on ${editable.join(', ')} posts.`,
+      { status: post.status },
+    );
+  const media = [...(await mediaKinds(pool, caller.accountId, post.asset_ids)), kind];
+  const shape = { ...post, kind: inferKind(post.platform, media), media };
+  const refusals = platformFitIssues(shape);
+  if (refusals.length)
+    throw new DomainError(
+      422,
+      'media_not_accepted',
+      `Post ${post.id} cannot take one more ${kind}: ${refusals.map((i) => i.msg).join('; ')}.`,
+    );
+  return post;
+}
+
+/**
+ * Adds an owned asset at the end of the post's attachments, as updatePost does (the post
+ * returns to draft); an asset it shows already leaves it as it is.
+ */
+export async function attachAsset(
+  pool: Pool,
+  caller: Caller,
+  postId: string,
+  assetId: string,
+): Promise<Post> {
+  const post = await getPost(pool, caller, postId);
+  if (post.asset_ids.includes(assetId)) return post;
+  return updatePost(pool, caller, postId, { asset_ids: [...post.asset_ids, assetId] });
+}
 
 /** Runs one transition for the caller and turns its outcome into a post or an error. */
 async function transition(

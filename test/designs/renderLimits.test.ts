@@ -256,6 +256,9 @@ describe('one time limit for the whole page', () => {
         given.push(opts?.timeoutMs);
         throw new Error('not drawn here');
       },
+      drawing: async () => {
+        throw new Error('not drawn here');
+      },
       threadIds: () => [],
       threadFailures: () => 0,
       close: async () => {},

@@ -207,6 +207,12 @@ const EXAMPLES: Record<string, unknown> = {
     expected_version: 1,
     add_strokes: [{ points: [[3, 4]] }],
   },
+  export_drawing: [
+    { drawing_id: drawing.id, format: 'svg', scale: 0.5 },
+    { drawing_id: drawing.id, transparent: true, scale: 2 },
+  ],
+  save_drawing_to_library: { drawing_id: drawing.id },
+  attach_drawing_to_post: { drawing_id: drawing.id, post_id: draft.body.id },
   upload_asset: { data_base64: png.toString('base64'), filename: 'a.png', alt_text: 'A square' },
   schedule_post: { post_id: draft.body.id, when: '2030-01-01T09:00:00Z' },
 };

@@ -1,14 +1,27 @@
-// MCP tools for drawings (SPEC.md "MCP", Draw inspection and authoring): list_drawings,
-// get_drawing, create_drawing, update_drawing and delete_drawing, each over one function of
-// core/drawings/service.ts. create_drawing spells the stroke schema out; the others name it.
+// MCP tools for drawings (SPEC.md "MCP", Draw inspection and authoring, Drawing on a post):
+// list_drawings, get_drawing, create_drawing, update_drawing and delete_drawing over
+// core/drawings/service.ts; export_drawing, save_drawing_to_library and
+// attach_drawing_to_post over core/drawings/exports.ts. create_drawing spells the stroke
+// schema out; the others name it.
 import { z } from 'zod';
 import {
+  attachDrawingToPost,
+  type DrawingFileApiDeps,
+  exportDrawing,
+  saveDrawingToLibrary,
+} from '../../../core/drawings/exports.ts';
+import {
+  AttachDrawingInput,
   CreateDrawingInput,
   DeleteDrawingInput,
+  DrawingExport,
   DrawingRef,
   DrawingSummary,
   DrawingView,
+  ExportDrawingInput,
   ListDrawingsInput,
+  SaveDrawingInput,
+  SavedDrawing,
   Stroke,
   UpdateDrawingInput,
   UpdateStrokes,
@@ -20,8 +33,18 @@ import {
   listBrandDrawings,
   updateDrawing,
 } from '../../../core/drawings/service.ts';
+import { Post } from '../../../core/posts/schema.ts';
 import { summarisedInOutputs, summariseInInputs } from '../jsonSchema.ts';
-import { DELETES, defineTool, READS, TRUNCATION, WRITES } from '../registry.ts';
+import { DELETES, defineTool, READS, type ToolContext, TRUNCATION, WRITES } from '../registry.ts';
+
+const fileDeps = (ctx: ToolContext): DrawingFileApiDeps => ({
+  pool: ctx.pool,
+  notifications: ctx.renders.notifications,
+  storage: ctx.media.storage,
+  publicBaseUrl: ctx.media.publicBaseUrl,
+  urlKey: ctx.media.urlKey,
+  renders: ctx.renders,
+});
 
 const Answer = summarisedInOutputs(DrawingView.clone(), 'The drawing, as get_drawing answers it.');
 
@@ -101,5 +124,53 @@ export const DRAWING_TOOLS = [
     scope: 'media',
     annotations: DELETES,
     run: async (ctx, args) => deleteDrawing(ctx.pool, ctx.principal, args),
+  }),
+
+  defineTool({
+    name: 'export_drawing',
+    title: 'Export a drawing',
+    description:
+      "The drawing's current version as a PNG (an image after this answer) or SVG (text after it), scaled 0.25-4, optionally without background, with an address valid an hour. Use this tool when you need to: look at a drawing, or hand its file on.",
+    input: ExportDrawingInput,
+    output: DrawingExport,
+    scope: 'media',
+    annotations: { ...WRITES, idempotentHint: true },
+    run: async (ctx, args) => {
+      const { file, ...answer } = await exportDrawing(fileDeps(ctx), ctx.principal, args);
+      if (file && answer.format === 'svg' && answer.inline === 'file')
+        ctx.attachText(file.toString('utf8'));
+      else if (file) ctx.attachImage(file, 'image/png');
+      return answer;
+    },
+  }),
+
+  defineTool({
+    name: 'save_drawing_to_library',
+    title: 'Save a drawing to the library',
+    description:
+      "The drawing's current version as a PNG image asset of its brand, titled as alt text, counted against storage; the same version again answers the same asset. Use this tool when you need to: reuse a drawing as an ordinary image.",
+    input: SaveDrawingInput,
+    output: SavedDrawing,
+    scope: 'media',
+    annotations: { ...WRITES, idempotentHint: true },
+    run: async (ctx, args) => saveDrawingToLibrary(fileDeps(ctx), ctx.principal, args),
+  }),
+
+  defineTool({
+    name: 'attach_drawing_to_post',
+    title: 'Attach a drawing to a post',
+    description:
+      "Saves the drawing as save_drawing_to_library does and adds it to an unpublished post's media (the post returns to draft, as after any edit); refused when the platform takes no more images. Use this tool when you need to: put a sketch on a post.",
+    input: AttachDrawingInput,
+    output: z.object({
+      image: summarisedInOutputs(
+        SavedDrawing.clone(),
+        'The image, as save_drawing_to_library answers it.',
+      ),
+      post: summarisedInOutputs(Post, 'The post, as get_post answers it (less layout).'),
+    }),
+    scope: 'publish',
+    annotations: { ...WRITES, idempotentHint: true },
+    run: async (ctx, args) => attachDrawingToPost(fileDeps(ctx), ctx.principal, args),
   }),
 ];

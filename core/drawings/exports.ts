@@ -1,0 +1,277 @@
+// Drawing files (issue 19), the API's side: export_drawing, save_drawing_to_library and
+// attach_drawing_to_post start a drawing render job and wait on it, for the API never draws
+// (./files.ts is the worker's side). Asking again for the same version, format, scale and
+// background answers the job already done: an export within its hour, a saved image for
+// as long as it stays in the library.
+
+import { MAX_EXPORT_PIXELS, scaledSize } from '../../render/drawing.ts';
+import { findOwnedAssets } from '../assets/db.ts';
+import { assetContentUrl } from '../assets/service.ts';
+import {
+  drawingExportSubject,
+  signAssetUrl,
+  signDrawingExportUrl,
+  verifyAssetSignature,
+} from '../assets/signedUrls.ts';
+import type { Notifications } from '../db/notifications.ts';
+import { type Pool, withTransaction } from '../db/pool.ts';
+import { type RenderWaits, withRenderSlot } from '../designs/renderWaits.ts';
+import { conflict, invalid, notFound } from '../errors.ts';
+import { isId } from '../ids.ts';
+import { deleteJobs, finishedJobsPast, jobById } from '../jobs/db.ts';
+import type { Job, JobKind } from '../jobs/schema.ts';
+import { startJob, waitForJob } from '../jobs/service.ts';
+import { enqueueDrawingRender, type RenderDrawingPayload } from '../jobs/tasks.ts';
+import type { Post } from '../posts/schema.ts';
+import { attachAsset, type Caller, postTaking } from '../posts/service.ts';
+import { readAll, type Storage } from '../storage/storage.ts';
+import type { DrawingRow } from './db.ts';
+import {
+  type ExportResult,
+  exportFolder,
+  exportKey,
+  MAX_INLINE_BYTES,
+  MIME,
+  type SaveResult,
+} from './files.ts';
+import type {
+  AttachDrawingInput,
+  DrawingExport,
+  ExportDrawingInput,
+  SaveDrawingInput,
+  SavedDrawing,
+} from './schema.ts';
+import { drawingOf } from './service.ts';
+
+export type DrawingFileApiDeps = {
+  pool: Pool;
+  notifications: Notifications;
+  storage: Storage;
+  publicBaseUrl: string;
+  /** Signs the addresses; without it, `signed_url` is null. */
+  urlKey?: Buffer;
+  /** The process's render waits: a bound on one account's drawing calls waiting at once. */
+  renders: RenderWaits;
+};
+
+/** How long a call waits for its drawing before asking the caller to come back. */
+export const DRAWING_WAIT_S = 40;
+
+/** An export's file is kept this long after it was drawn (its address expires within it). */
+export const EXPORT_KEEP_HOURS = 1;
+
+/** Exports kept per account: older ones go as new ones are drawn. */
+export const EXPORTS_KEPT = 8;
+
+type Wanted = Pick<RenderDrawingPayload, 'format' | 'scale' | 'transparent' | 'target'>;
+
+/** A PNG over MAX_EXPORT_PIXELS is refused before anything is queued. */
+function assertPixels(drawing: DrawingRow, scale: number) {
+  const { width, height } = scaledSize(drawing, scale);
+  if (width * height <= MAX_EXPORT_PIXELS) return;
+  const largest =
+    Math.floor(Math.sqrt(MAX_EXPORT_PIXELS / (drawing.width * drawing.height)) * 100) / 100;
+  throw invalid(
+    ['scale'],
+    `at scale ${scale} the ${drawing.width} × ${drawing.height} drawing is ${width} × ${height} pixels; a PNG holds at most ${MAX_EXPORT_PIXELS} pixels (4096 × 4096), so the largest scale for it is ${largest}`,
+  );
+}
+
+/**
+ * Starts (or finds) the job drawing `drawing` as `wanted`, and waits for it. `outlived` says
+ * whether what a succeeded job made is gone (then it is drawn again).
+ */
+async function drawnJob(
+  deps: DrawingFileApiDeps,
+  caller: Caller,
+  drawing: DrawingRow,
+  wanted: Wanted,
+  outlived: (result: Record<string, unknown>, jobId: string) => Promise<boolean>,
+): Promise<{ job: Job; reused: boolean }> {
+  const kind: JobKind = wanted.target === 'export' ? 'drawing_export' : 'drawing_save';
+  const background = wanted.transparent ? 'transparent' : 'background';
+  const subject = `drawing:${drawing.id}@${drawing.version}:${wanted.target}:${wanted.format}:${wanted.scale}:${background}`;
+  return withRenderSlot(deps.renders, caller.accountId, async () => {
+    const started = await withTransaction(deps.pool, (tx) =>
+      startJob(
+        tx,
+        { accountId: caller.accountId, kind, subject },
+        (db, jobId) =>
+          enqueueDrawingRender(db, {
+            job_id: jobId,
+            account_id: caller.accountId,
+            drawing_id: drawing.id,
+            version: drawing.version,
+            ...wanted,
+          }),
+        outlived,
+      ),
+    );
+    const job = await waitForJob(deps, caller, started.job.job_id, DRAWING_WAIT_S);
+    if (job.status === 'queued' || job.status === 'running')
+      throw conflict(
+        'drawing_pending',
+        `The drawing is still being drawn after ${DRAWING_WAIT_S} s (the render workers are busy); ask again with the same arguments to get it.`,
+      );
+    if (job.status === 'failed') throw conflict('drawing_failed', job.error ?? 'Drawing failed.');
+    return { job, reused: !started.created };
+  });
+}
+
+/**
+ * MCP export_drawing: the drawing's current version as a PNG or SVG file kept an hour, with
+ * its signed address, and the file itself (or, over MAX_INLINE_BYTES, a PNG preview) for the
+ * caller to show.
+ */
+export async function exportDrawing(
+  deps: DrawingFileApiDeps,
+  caller: Caller,
+  input: ExportDrawingInput,
+): Promise<DrawingExport & { file?: Buffer }> {
+  const drawing = await drawingOf(deps.pool, caller, input.drawing_id);
+  if (input.format === 'png') assertPixels(drawing, input.scale);
+  const { format, scale, transparent } = input;
+  const { job } = await drawnJob(
+    deps,
+    caller,
+    drawing,
+    { format, scale, transparent, target: 'export' },
+    async (_result, jobId) =>
+      (await deps.storage.size(exportKey(caller.accountId, jobId, 'drawing', format))) ===
+      undefined,
+  );
+  const result = job.result as unknown as ExportResult;
+  const inline =
+    result.bytes <= MAX_INLINE_BYTES ? 'file' : result.preview ? 'preview' : ('none' as const);
+  const file =
+    inline === 'none'
+      ? undefined
+      : await readAll(
+          deps.storage,
+          exportKey(
+            caller.accountId,
+            job.job_id,
+            inline === 'file' ? 'drawing' : 'preview',
+            format,
+          ),
+        );
+  await dropOldExports(deps, { accountId: caller.accountId, keep: EXPORTS_KEPT });
+  return {
+    drawing_id: drawing.id,
+    version: drawing.version,
+    format,
+    mime: MIME[format],
+    width: result.width,
+    height: result.height,
+    bytes: result.bytes,
+    signed_url: deps.urlKey
+      ? signDrawingExportUrl(deps.publicBaseUrl, deps.urlKey, job.job_id)
+      : null,
+    inline,
+    ...(file ? { file } : {}),
+  };
+}
+
+/**
+ * Deletes exports past keeping, their files first: a job whose file is gone is drawn again
+ * when asked for, while a file whose job is gone would be kept for ever. The reconciler's
+ * cron passes `{hours}`, an export its account's `{accountId, keep}`.
+ */
+export async function dropOldExports(
+  deps: Pick<DrawingFileApiDeps, 'pool' | 'storage'>,
+  past: { hours: number } | { accountId: string; keep: number },
+): Promise<number> {
+  const jobs = await finishedJobsPast(deps.pool, 'drawing_export', past);
+  for (const job of jobs) await deps.storage.deletePrefix(exportFolder(job.account_id, job.id));
+  if (jobs.length)
+    await deleteJobs(
+      deps.pool,
+      jobs.map((j) => j.id),
+    );
+  return jobs.length;
+}
+
+/**
+ * GET /media/drawing-exports/{job_id}: an export's file for the holder of its signed address.
+ * A wrong or expired signature, or an export deleted since, answers 404.
+ */
+export async function readSignedExport(
+  deps: Pick<DrawingFileApiDeps, 'pool' | 'storage' | 'urlKey'>,
+  jobId: string,
+  expires: number,
+  sig: string,
+) {
+  if (
+    !deps.urlKey ||
+    !isId(jobId) ||
+    !verifyAssetSignature(deps.urlKey, drawingExportSubject(jobId), expires, sig)
+  )
+    throw notFound('Export');
+  const job = await jobById(deps.pool, jobId);
+  if (job?.kind !== 'drawing_export' || job.status !== 'succeeded') throw notFound('Export');
+  const { format } = job.result as unknown as ExportResult;
+  const key = exportKey(job.account_id, job.id, 'drawing', format);
+  const stream = await deps.storage.get(key).catch(() => {
+    throw notFound('Export');
+  });
+  return { mime: MIME[format], stream };
+}
+
+/** The drawing's current version as a PNG image asset, drawn once per version and scale. */
+async function savedImage(
+  deps: DrawingFileApiDeps,
+  caller: Caller,
+  drawing: DrawingRow,
+  scale: number,
+): Promise<SavedDrawing> {
+  assertPixels(drawing, scale);
+  const { job, reused } = await drawnJob(
+    deps,
+    caller,
+    drawing,
+    { format: 'png', scale, transparent: false, target: 'library' },
+    // An image deleted from the library is drawn again.
+    async (result) =>
+      (await findOwnedAssets(deps.pool, caller.accountId, [String(result.asset_id)])).length === 0,
+  );
+  const result = job.result as unknown as SaveResult;
+  return {
+    drawing_id: drawing.id,
+    version: drawing.version,
+    asset_id: result.asset_id,
+    alt_text: drawing.title,
+    width: result.width,
+    height: result.height,
+    bytes: result.bytes,
+    media_path: assetContentUrl(deps.publicBaseUrl, result.asset_id),
+    signed_url: deps.urlKey ? signAssetUrl(deps.publicBaseUrl, deps.urlKey, result.asset_id) : null,
+    reused,
+  };
+}
+
+/** MCP save_drawing_to_library: the drawing as a PNG image of its brand, counted as storage. */
+export async function saveDrawingToLibrary(
+  deps: DrawingFileApiDeps,
+  caller: Caller,
+  input: SaveDrawingInput,
+): Promise<SavedDrawing> {
+  const drawing = await drawingOf(deps.pool, caller, input.drawing_id);
+  return savedImage(deps, caller, drawing, input.scale);
+}
+
+/**
+ * MCP attach_drawing_to_post: the drawing saved as a library image (once per version) and
+ * attached at the end of an unpublished post's media, which returns it to draft as any edit
+ * does. Refused before anything is drawn when the post is published or its platform will not
+ * take one more image.
+ */
+export async function attachDrawingToPost(
+  deps: DrawingFileApiDeps,
+  caller: Caller,
+  input: AttachDrawingInput,
+): Promise<{ image: SavedDrawing; post: Post }> {
+  const drawing = await drawingOf(deps.pool, caller, input.drawing_id);
+  await postTaking(deps.pool, caller, input.post_id, 'image');
+  const image = await savedImage(deps, caller, drawing, 1);
+  return { image, post: await attachAsset(deps.pool, caller, input.post_id, image.asset_id) };
+}

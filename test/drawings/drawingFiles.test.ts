@@ -1,0 +1,356 @@
+// A drawing as a file, through the MCP SDK's client against a listening server with a render
+// worker: export_drawing (a PNG shown after the answer, an SVG as text, each at a signed
+// address), save_drawing_to_library (a PNG asset with the title as alt text, counted against
+// storage, saved once a version) and attach_drawing_to_post (refused for published posts and
+// platforms without images); another account's drawing not found by any of them.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORAGE_QUOTA_BYTES } from '../../core/accounts/plans.ts';
+import { useDesignService } from '../support/designService.ts';
+import { connectMcp } from '../support/mcpClient.ts';
+import { call, makeAccount, makeKey } from '../support/server.ts';
+import type { TestAccount, TestServer } from '../support/service.ts';
+import { uploadPng } from '../support/uploads.ts';
+
+const svc = useDesignService();
+let server: TestServer, acct: TestAccount, key: string, client: Client;
+const clients: Client[] = [];
+beforeAll(async () => {
+  ({ server, acct, key } = svc);
+  client = await connectMcp(server, key, 'drawing-files-test');
+  clients.push(client);
+});
+afterAll(async () => {
+  for (const c of clients) await c.close();
+});
+
+type Content = { type: string; text?: string; data?: string; mimeType?: string };
+type Reply = { isError?: boolean; text: string; data: any; content: Content[] };
+async function tool(name: string, args: Record<string, unknown>, c = client): Promise<Reply> {
+  const res = (await c.callTool({ name, arguments: args })) as {
+    isError?: boolean;
+    content: Content[];
+    structuredContent?: unknown;
+  };
+  return {
+    isError: res.isError,
+    text: res.content[0]?.text ?? '',
+    data: res.structuredContent,
+    content: res.content.slice(1),
+  };
+}
+
+/** A 200 × 100 white drawing with one thick red horizontal stroke along y = 50. */
+async function redLine(title = 'Underline') {
+  const made = await tool('create_drawing', {
+    brand_id: acct.brandId,
+    title,
+    width: 200,
+    height: 100,
+    background: '#ffffff',
+    strokes: [
+      {
+        points: [
+          [20, 50],
+          [180, 50],
+        ],
+        color: '#ff0000',
+        size: 16,
+        thinning: 0,
+      },
+    ],
+  });
+  expect(made.isError, made.text).toBeFalsy();
+  return made.data as { id: string; version: number };
+}
+
+/** A signed address, on the test server (PUBLIC_BASE_URL names another port). */
+const local = (address: string) => {
+  const url = new URL(address);
+  return `${server.baseUrl}${url.pathname}${url.search}`;
+};
+
+async function pixel(png: Buffer, x: number, y: number) {
+  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const i = (y * info.width + x) * 4;
+  return [data[i], data[i + 1], data[i + 2], data[i + 3]];
+}
+
+const jobsOf = async (kind: string) =>
+  (
+    await server.pool.query('select id from jobs where account_id = $1 and kind = $2', [
+      acct.accountId,
+      kind,
+    ])
+  ).rowCount;
+
+describe('export_drawing', () => {
+  it('answers a PNG with the strokes where the points put them, and its signed address', async () => {
+    const { id } = await redLine();
+    const out = await tool('export_drawing', { drawing_id: id });
+    expect(out.isError, out.text).toBeFalsy();
+    expect(out.data).toMatchObject({
+      drawing_id: id,
+      version: 1,
+      format: 'png',
+      mime: 'image/png',
+      width: 200,
+      height: 100,
+      inline: 'file',
+    });
+    expect(out.content).toEqual([
+      expect.objectContaining({ type: 'image', mimeType: 'image/png' }),
+    ]);
+    const png = Buffer.from(out.content[0]!.data!, 'base64');
+    expect(out.data.bytes).toBe(png.length);
+    expect(await pixel(png, 100, 50)).toEqual([255, 0, 0, 255]);
+    expect(await pixel(png, 100, 20)).toEqual([255, 255, 255, 255]);
+    expect(await pixel(png, 5, 50)).toEqual([255, 255, 255, 255]);
+
+    // The signed address serves the same bytes, without a credential; a changed one does not.
+    const fetched = await fetch(local(out.data.signed_url));
+    expect(fetched.status).toBe(200);
+    expect(fetched.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await fetched.arrayBuffer()).equals(png)).toBe(true);
+    const forged = local(out.data.signed_url).replace(/sig=./, (m: string) =>
+      m.endsWith('A') ? 'sig=B' : 'sig=A',
+    );
+    expect((await fetch(forged)).status).toBe(404);
+    // An asset's signature does not open an export of the same number, nor the reverse.
+    const jobId = new URL(out.data.signed_url).pathname.split('/').pop();
+    const asAsset = local(out.data.signed_url).replace(
+      `/media/drawing-exports/${jobId}`,
+      `/media/${jobId}`,
+    );
+    expect((await fetch(asAsset)).status).toBe(404);
+  });
+
+  it('scales, leaves the background out, and answers the same export when asked again', async () => {
+    const { id } = await redLine('Scaled');
+    const out = await tool('export_drawing', { drawing_id: id, scale: 2, transparent: true });
+    expect(out.isError, out.text).toBeFalsy();
+    expect(out.data).toMatchObject({ width: 400, height: 200 });
+    const png = Buffer.from(out.content[0]!.data!, 'base64');
+    expect((await sharp(png).metadata()).width).toBe(400);
+    expect(await pixel(png, 200, 100)).toEqual([255, 0, 0, 255]);
+    expect((await pixel(png, 200, 20))[3]).toBe(0);
+
+    const before = await jobsOf('drawing_export');
+    const again = await tool('export_drawing', { drawing_id: id, scale: 2, transparent: true });
+    expect(again.data.bytes).toBe(out.data.bytes);
+    expect(await jobsOf('drawing_export')).toBe(before);
+    expect(new URL(again.data.signed_url).pathname).toBe(new URL(out.data.signed_url).pathname);
+  });
+
+  it('answers an SVG as text with the same geometry, served sandboxed at its address', async () => {
+    const { id } = await redLine('Vector');
+    const out = await tool('export_drawing', { drawing_id: id, format: 'svg' });
+    expect(out.isError, out.text).toBeFalsy();
+    expect(out.data).toMatchObject({ format: 'svg', mime: 'image/svg+xml', inline: 'file' });
+    expect(out.content).toHaveLength(1);
+    const svg = out.content[0]!;
+    expect(svg.type).toBe('text');
+    expect(svg.text).toMatch(/^<svg [^>]*width="200" height="100"/);
+    const raster = await sharp(Buffer.from(svg.text!)).png().toBuffer();
+    expect(await pixel(raster, 100, 50)).toEqual([255, 0, 0, 255]);
+    expect(await pixel(raster, 100, 20)).toEqual([255, 255, 255, 255]);
+
+    const fetched = await fetch(local(out.data.signed_url));
+    expect(fetched.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(fetched.headers.get('content-security-policy')).toMatch(/sandbox/);
+    expect(await fetched.text()).toBe(svg.text);
+  });
+
+  it('shows a later version once updated, not the earlier export', async () => {
+    const { id } = await redLine('Changing');
+    const first = await tool('export_drawing', { drawing_id: id });
+    await tool('update_drawing', {
+      drawing_id: id,
+      expected_version: 1,
+      background: '#000000',
+    });
+    const second = await tool('export_drawing', { drawing_id: id });
+    expect(second.data.version).toBe(2);
+    const png = Buffer.from(second.content[0]!.data!, 'base64');
+    expect(await pixel(png, 100, 20)).toEqual([0, 0, 0, 255]);
+    expect(second.data.signed_url).not.toBe(first.data.signed_url);
+  });
+
+  it('refuses a PNG over 4096 × 4096 pixels before queueing anything, naming the largest scale', async () => {
+    const made = await tool('create_drawing', {
+      brand_id: acct.brandId,
+      title: 'Wide',
+      width: 2000,
+      height: 2000,
+      background: 'transparent',
+      strokes: [],
+    });
+    const before = await jobsOf('drawing_export');
+    const out = await tool('export_drawing', { drawing_id: made.data.id, scale: 3 });
+    expect(out.isError).toBe(true);
+    expect(out.text).toMatch(/6000 × 6000 pixels.*largest scale for it is 2\.04/);
+    expect(await jobsOf('drawing_export')).toBe(before);
+    // An SVG has no pixels to bound.
+    const svg = await tool('export_drawing', { drawing_id: made.data.id, scale: 3, format: 'svg' });
+    expect(svg.isError, svg.text).toBeFalsy();
+    expect(svg.data).toMatchObject({ width: 6000, height: 6000 });
+  });
+
+  it('refuses a scale outside 0.25-4 and unknown keys', async () => {
+    const { id } = await redLine('Bounds');
+    for (const args of [{ scale: 0.2 }, { scale: 4.5 }, { format: 'jpeg' }, { dpi: 300 }]) {
+      const out = await tool('export_drawing', { drawing_id: id, ...args }).catch(
+        (err: Error) => ({ isError: true, text: err.message }) as Reply,
+      );
+      expect(out.isError, JSON.stringify(args)).toBe(true);
+    }
+  });
+});
+
+describe('save_drawing_to_library', () => {
+  it('saves a PNG asset with the title as alt text, counted against storage, once a version', async () => {
+    const { id } = await redLine('Signature');
+    const used = async () =>
+      Number(
+        (
+          await server.pool.query('select storage_used_bytes from accounts where id = $1', [
+            acct.accountId,
+          ])
+        ).rows[0].storage_used_bytes,
+      );
+    const before = await used();
+    const saved = await tool('save_drawing_to_library', { drawing_id: id });
+    expect(saved.isError, saved.text).toBeFalsy();
+    expect(saved.data).toMatchObject({
+      alt_text: 'Signature',
+      width: 200,
+      height: 100,
+      reused: false,
+    });
+    expect(await used()).toBe(before + saved.data.bytes);
+
+    const listed = await call(server, 'GET', '/v1/assets', { key });
+    const asset = listed.body.assets.find((a: { id: string }) => a.id === saved.data.asset_id);
+    expect(asset).toMatchObject({ kind: 'image', mime: 'image/png', alt_text: 'Signature' });
+    const bytes = await fetch(local(saved.data.signed_url));
+    expect(await pixel(Buffer.from(await bytes.arrayBuffer()), 100, 50)).toEqual([255, 0, 0, 255]);
+
+    const again = await tool('save_drawing_to_library', { drawing_id: id });
+    expect(again.data).toMatchObject({ asset_id: saved.data.asset_id, reused: true });
+    expect(await used()).toBe(before + saved.data.bytes);
+
+    // Deleted from the library, it is drawn and saved again.
+    expect(
+      (await call(server, 'DELETE', `/v1/assets/${saved.data.asset_id}`, { key })).status,
+    ).toBe(204);
+    const third = await tool('save_drawing_to_library', { drawing_id: id });
+    expect(third.data.reused).toBe(false);
+    expect(third.data.asset_id).not.toBe(saved.data.asset_id);
+  });
+
+  it('refuses over the storage quota and stores nothing', async () => {
+    const other = await makeAccount(server.pool);
+    const otherKey = await makeKey(server.pool, other.accountId, ['read', 'media']);
+    const c = await connectMcp(server, otherKey, 'drawing-quota');
+    clients.push(c);
+    const made = await tool(
+      'create_drawing',
+      { brand_id: other.brandId, title: 'Full', width: 100, height: 100, background: '#ffffff' },
+      c,
+    );
+    await server.pool.query('update accounts set storage_used_bytes = $2 where id = $1', [
+      other.accountId,
+      STORAGE_QUOTA_BYTES.plus - 10,
+    ]);
+    const saved = await tool('save_drawing_to_library', { drawing_id: made.data.id }, c);
+    expect(saved.isError).toBe(true);
+    expect(saved.text).toMatch(/drawing_failed: .*exceed the storage quota/);
+    const assets = await server.pool.query('select 1 from assets where account_id = $1', [
+      other.accountId,
+    ]);
+    expect(assets.rowCount).toBe(0);
+  });
+});
+
+describe('attach_drawing_to_post', () => {
+  const newPost = async (platform: string, assetIds: string[] = []) => {
+    const made = await call(server, 'POST', '/v1/posts', {
+      key,
+      body: { platform, body: 'With a sketch', brand_id: acct.brandId, asset_ids: assetIds },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    return made.body.id as string;
+  };
+
+  it('attaches the drawing as an image at the end of an unpublished post', async () => {
+    const { id } = await redLine('Arrow');
+    const postId = await newPost('bluesky');
+    const out = await tool('attach_drawing_to_post', { drawing_id: id, post_id: postId });
+    expect(out.isError, out.text).toBeFalsy();
+    expect(out.data.post).toMatchObject({
+      id: postId,
+      kind: 'image',
+      status: 'draft',
+      asset_ids: [out.data.image.asset_id],
+    });
+    const got = await tool('get_post', { post_id: postId });
+    expect(got.data.post.asset_ids).toEqual([out.data.image.asset_id]);
+    // Attached again: the same image, not a second one.
+    const again = await tool('attach_drawing_to_post', { drawing_id: id, post_id: postId });
+    expect(again.data.post.asset_ids).toEqual([out.data.image.asset_id]);
+  });
+
+  it('refuses a published post and a post that can take no more images, drawing nothing', async () => {
+    const { id } = await redLine('Refused');
+    const published = await newPost('bluesky');
+    await server.pool.query(
+      `update posts set status = 'published', external_post_id = '1' where id = $1`,
+      [published],
+    );
+    const before = await jobsOf('drawing_save');
+    const out = await tool('attach_drawing_to_post', { drawing_id: id, post_id: published });
+    expect(out.isError).toBe(true);
+    expect(out.text).toMatch(/^invalid_status: Cannot attach media to a published post/);
+
+    const images = [];
+    for (const colour of ['#ff0000', '#00ff00', '#0000ff', '#000000'])
+      images.push(await uploadPng(server, key, { width: 8, height: 8 }, colour));
+    const full = await newPost('bluesky', images);
+    const fifth = await tool('attach_drawing_to_post', { drawing_id: id, post_id: full });
+    expect(fifth.isError).toBe(true);
+    expect(fifth.text).toMatch(
+      /^media_not_accepted: Post \d+ cannot take one more image: .*bluesky/,
+    );
+    expect((await tool('get_post', { post_id: full })).data.post.asset_ids).toEqual(images);
+    expect(await jobsOf('drawing_save')).toBe(before);
+  });
+});
+
+describe("another account's drawing", () => {
+  it('is not found by export, save or attach', async () => {
+    const { id } = await redLine('Mine');
+    const postId = (
+      await call(server, 'POST', '/v1/posts', {
+        key,
+        body: { platform: 'bluesky', body: 'x', brand_id: acct.brandId },
+      })
+    ).body.id;
+    const other = await makeAccount(server.pool);
+    const c = await connectMcp(
+      server,
+      await makeKey(server.pool, other.accountId, ['read', 'publish', 'media']),
+      'drawing-other',
+    );
+    clients.push(c);
+    for (const [name, args] of [
+      ['export_drawing', { drawing_id: id }],
+      ['save_drawing_to_library', { drawing_id: id }],
+      ['attach_drawing_to_post', { drawing_id: id, post_id: postId }],
+    ] as const) {
+      const out = await tool(name, args, c);
+      expect(out.isError, name).toBe(true);
+      expect(out.text, name).toMatch(/^not_found: /);
+    }
+  });
+});
