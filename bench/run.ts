@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, printed as figures. Traffic goes to loopback only.
 import type { Connectors } from '../core/connectors/connector.ts';
 import { benchRenders } from './designs.ts';
+import { benchDrawings } from './drawings.ts';
 import { benchGenerate } from './generate.ts';
 import { benchHeavyRender } from './heavyRender.ts';
 import { benchMcp } from './mcp.ts';
@@ -38,6 +39,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   chunkedMemory: () => benchChunkedMemory(svc, 500),
   renders: () => benchRenders(svc),
   heavyRender: () => benchHeavyRender(svc),
+  drawings: () => benchDrawings(svc),
   video: () => benchVideo(svc),
   generate: () => benchGenerate(svc),
 };

@@ -1,8 +1,10 @@
-// SQL for drawings (sql/023_drawings.sql).
+// SQL for drawings (sql/023_drawings.sql, 025_drawing_counts.sql). The strokes, megabytes
+// at most, are read only where they are drawn or changed; the rest reads the head.
 import type { Queryable } from '../db/pool.ts';
 import type { Stroke } from './schema.ts';
 
-export type DrawingRow = {
+/** A drawing without its strokes, which it counts. */
+export type DrawingHead = {
   id: string;
   account_id: string;
   brand_id: string;
@@ -10,14 +12,23 @@ export type DrawingRow = {
   width: number;
   height: number;
   background: string;
-  strokes: Stroke[];
+  stroke_count: number;
+  point_count: number;
   version: number;
   created_at: Date;
   updated_at: Date;
 };
 
-const COLUMNS = `id::text, account_id::text, brand_id::text, title, width, height, background,
-  strokes, version, created_at, updated_at`;
+export type DrawingRow = DrawingHead & { strokes: Stroke[] };
+
+const HEAD = `id::text, account_id::text, brand_id::text, title, width, height, background,
+  stroke_count, point_count, version, created_at, updated_at`;
+const COLUMNS = `${HEAD}, strokes`;
+
+const counts = (strokes: readonly Stroke[]) => ({
+  strokes: strokes.length,
+  points: strokes.reduce((n, s) => n + s.points.length, 0),
+});
 
 export async function insertDrawing(
   db: Queryable,
@@ -26,11 +37,51 @@ export async function insertDrawing(
     'account_id' | 'brand_id' | 'title' | 'width' | 'height' | 'background' | 'strokes'
   >,
 ): Promise<DrawingRow | undefined> {
-  const { rows } = await db.query<DrawingRow>(
-    `insert into drawings (account_id, brand_id, title, width, height, background, strokes)
-     select $1, b.id, $3, $4, $5, $6, $7 from brands b where b.id = $2 and b.account_id = $1
-     returning ${COLUMNS}`,
-    [d.account_id, d.brand_id, d.title, d.width, d.height, d.background, JSON.stringify(d.strokes)],
+  const n = counts(d.strokes);
+  const { rows } = await db.query<DrawingHead>(
+    `insert into drawings (account_id, brand_id, title, width, height, background, strokes,
+                           stroke_count, point_count)
+     select $1, b.id, $3, $4, $5, $6, $7, $8, $9 from brands b
+     where b.id = $2 and b.account_id = $1
+     returning ${HEAD}`,
+    [
+      d.account_id,
+      d.brand_id,
+      d.title,
+      d.width,
+      d.height,
+      d.background,
+      JSON.stringify(d.strokes),
+      n.strokes,
+      n.points,
+    ],
+  );
+  return rows[0] && { ...rows[0], strokes: d.strokes };
+}
+
+/** The account's drawing without its strokes, locked for the transaction with `lock`. */
+export async function findDrawingHead(
+  db: Queryable,
+  accountId: string,
+  drawingId: string,
+  lock = false,
+): Promise<DrawingHead | undefined> {
+  const { rows } = await db.query<DrawingHead>(
+    `select ${HEAD} from drawings where id = $1 and account_id = $2 ${lock ? 'for update' : ''}`,
+    [drawingId, accountId],
+  );
+  return rows[0];
+}
+
+/** The account's drawing with its strokes as the JSON text stored (a worker's, to draw). */
+export async function findDrawingText(
+  db: Queryable,
+  accountId: string,
+  drawingId: string,
+): Promise<(DrawingHead & { strokes_json: string }) | undefined> {
+  const { rows } = await db.query<DrawingHead & { strokes_json: string }>(
+    `select ${HEAD}, strokes::text as strokes_json from drawings where id = $1 and account_id = $2`,
+    [drawingId, accountId],
   );
   return rows[0];
 }
@@ -54,9 +105,9 @@ export async function listDrawings(
   db: Queryable,
   accountId: string,
   q: { brandId?: string; offset: number; limit: number },
-): Promise<DrawingRow[]> {
-  const { rows } = await db.query<DrawingRow>(
-    `select ${COLUMNS} from drawings
+): Promise<DrawingHead[]> {
+  const { rows } = await db.query<DrawingHead>(
+    `select ${HEAD} from drawings
      where account_id = $1 and ($2::bigint is null or brand_id = $2)
      order by id desc offset $3 limit $4`,
     [accountId, q.brandId ?? null, q.offset, q.limit],
@@ -70,13 +121,14 @@ export async function saveDrawing(
   drawingId: string,
   d: Pick<DrawingRow, 'title' | 'background' | 'strokes'>,
 ): Promise<DrawingRow> {
-  const { rows } = await db.query<DrawingRow>(
-    `update drawings set title = $2, background = $3, strokes = $4, version = version + 1,
-       updated_at = now()
-     where id = $1 returning ${COLUMNS}`,
-    [drawingId, d.title, d.background, JSON.stringify(d.strokes)],
+  const n = counts(d.strokes);
+  const { rows } = await db.query<DrawingHead>(
+    `update drawings set title = $2, background = $3, strokes = $4, stroke_count = $5,
+       point_count = $6, version = version + 1, updated_at = now()
+     where id = $1 returning ${HEAD}`,
+    [drawingId, d.title, d.background, JSON.stringify(d.strokes), n.strokes, n.points],
   );
-  return rows[0]!;
+  return { ...rows[0]!, strokes: d.strokes };
 }
 
 /** The account's drawings among `ids`, whole (a render draws them). */

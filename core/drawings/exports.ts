@@ -25,7 +25,7 @@ import { enqueueDrawingRender, type RenderDrawingPayload } from '../jobs/tasks.t
 import type { Post } from '../posts/schema.ts';
 import { attachAsset, type Caller, postTaking } from '../posts/service.ts';
 import { readAll, type Storage } from '../storage/storage.ts';
-import type { DrawingRow } from './db.ts';
+import type { DrawingHead } from './db.ts';
 import {
   type ExportResult,
   exportFolder,
@@ -41,7 +41,7 @@ import type {
   SaveDrawingInput,
   SavedDrawing,
 } from './schema.ts';
-import { drawingOf } from './service.ts';
+import { drawingHeadOf } from './service.ts';
 
 export type DrawingFileApiDeps = {
   pool: Pool;
@@ -66,7 +66,7 @@ export const EXPORTS_KEPT = 8;
 type Wanted = Pick<RenderDrawingPayload, 'format' | 'scale' | 'transparent' | 'target'>;
 
 /** A PNG over MAX_EXPORT_PIXELS is refused before anything is queued. */
-function assertPixels(drawing: DrawingRow, scale: number) {
+function assertPixels(drawing: DrawingHead, scale: number) {
   const { width, height } = scaledSize(drawing, scale);
   if (width * height <= MAX_EXPORT_PIXELS) return;
   const largest =
@@ -84,7 +84,7 @@ function assertPixels(drawing: DrawingRow, scale: number) {
 async function drawnJob(
   deps: DrawingFileApiDeps,
   caller: Caller,
-  drawing: DrawingRow,
+  drawing: DrawingHead,
   wanted: Wanted,
   outlived: (result: Record<string, unknown>, jobId: string) => Promise<boolean>,
 ): Promise<{ job: Job; reused: boolean }> {
@@ -128,7 +128,7 @@ export async function exportDrawing(
   caller: Caller,
   input: ExportDrawingInput,
 ): Promise<DrawingExport & { file?: Buffer }> {
-  const drawing = await drawingOf(deps.pool, caller, input.drawing_id);
+  const drawing = await drawingHeadOf(deps.pool, caller, input.drawing_id);
   if (input.format === 'png') assertPixels(drawing, input.scale);
   const { format, scale, transparent } = input;
   const { job } = await drawnJob(
@@ -221,7 +221,7 @@ export async function readSignedExport(
 async function savedImage(
   deps: DrawingFileApiDeps,
   caller: Caller,
-  drawing: DrawingRow,
+  drawing: DrawingHead,
   scale: number,
 ): Promise<SavedDrawing> {
   assertPixels(drawing, scale);
@@ -255,7 +255,7 @@ export async function saveDrawingToLibrary(
   caller: Caller,
   input: SaveDrawingInput,
 ): Promise<SavedDrawing> {
-  const drawing = await drawingOf(deps.pool, caller, input.drawing_id);
+  const drawing = await drawingHeadOf(deps.pool, caller, input.drawing_id);
   return savedImage(deps, caller, drawing, input.scale);
 }
 
@@ -270,7 +270,7 @@ export async function attachDrawingToPost(
   caller: Caller,
   input: AttachDrawingInput,
 ): Promise<{ image: SavedDrawing; post: Post }> {
-  const drawing = await drawingOf(deps.pool, caller, input.drawing_id);
+  const drawing = await drawingHeadOf(deps.pool, caller, input.drawing_id);
   await postTaking(deps.pool, caller, input.post_id, 'image');
   const image = await savedImage(deps, caller, drawing, 1);
   return { image, post: await attachAsset(deps.pool, caller, input.post_id, image.asset_id) };

@@ -15,8 +15,7 @@ import { DomainError } from '../errors.ts';
 import { type FinishInside, JobFailure } from '../jobs/service.ts';
 import type { RenderDrawingPayload } from '../jobs/tasks.ts';
 import type { Storage } from '../storage/storage.ts';
-import { findDrawing } from './db.ts';
-import { asDrawn } from './service.ts';
+import { findDrawingText } from './db.ts';
 
 export type DrawingFileDeps = { pool: Pool; storage: Storage; renderer: RenderPool };
 
@@ -71,7 +70,7 @@ export async function renderDrawingJob(
   job: RenderDrawingPayload,
   finish: FinishInside,
 ): Promise<ExportResult | SaveResult> {
-  const row = await findDrawing(deps.pool, job.account_id, job.drawing_id);
+  const row = await findDrawingText(deps.pool, job.account_id, job.drawing_id);
   if (!row) throw new JobFailure('The drawing was deleted before it was drawn.');
   if (row.version !== job.version)
     throw new JobFailure(
@@ -80,7 +79,12 @@ export async function renderDrawingJob(
   const exporting = job.target === 'export';
   const file = await deps.renderer
     .drawing({
-      drawing: asDrawn(row),
+      drawing: {
+        width: row.width,
+        height: row.height,
+        background: row.background,
+        strokes_json: row.strokes_json,
+      },
       format: job.format,
       scale: job.scale,
       transparent: job.transparent,

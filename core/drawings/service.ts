@@ -9,10 +9,12 @@ import { isId, newPartId } from '../ids.ts';
 import { brandFor, type Caller } from '../posts/service.ts';
 import { grouped } from '../validation.ts';
 import {
+  type DrawingHead,
   type DrawingRow,
   deleteDrawingRow,
   drawingsByIds,
   findDrawing,
+  findDrawingHead,
   insertDrawing,
   listDrawings,
   ownedDrawingIds,
@@ -30,18 +32,24 @@ import {
   type UpdateDrawingInput,
 } from './schema.ts';
 
-export const toDrawing = (r: DrawingRow): DrawingView => ({
+const toSummary = (r: DrawingHead): DrawingSummary => ({
   id: r.id,
   brand_id: r.brand_id,
   title: r.title,
   width: r.width,
   height: r.height,
   background: r.background,
-  strokes: r.strokes,
+  stroke_count: r.stroke_count,
+  point_count: r.point_count,
   version: r.version,
   created_at: r.created_at.toISOString(),
   updated_at: r.updated_at.toISOString(),
 });
+
+export const toDrawing = (r: DrawingRow): DrawingView => {
+  const { stroke_count: _s, point_count: _p, ...head } = toSummary(r);
+  return { ...head, strokes: r.strokes };
+};
 
 /**
  * Gives every stroke without a sid a new one; a sid given twice is refused at `loc`.
@@ -61,6 +69,20 @@ function withSids(strokes: Stroke[], loc: (string | number)[], taken = new Set<s
 export async function drawingOf(db: Queryable, caller: Caller, drawingId: string, lock = false) {
   const row = isId(drawingId)
     ? await findDrawing(db, caller.accountId, drawingId, lock)
+    : undefined;
+  if (!row) throw notFound('Drawing');
+  return row;
+}
+
+/** drawingOf without the strokes: what exports and checks need. */
+export async function drawingHeadOf(
+  db: Queryable,
+  caller: Caller,
+  drawingId: string,
+  lock = false,
+) {
+  const row = isId(drawingId)
+    ? await findDrawingHead(db, caller.accountId, drawingId, lock)
     : undefined;
   if (!row) throw notFound('Drawing');
   return row;
@@ -103,16 +125,7 @@ export async function listBrandDrawings(
     offset: q.offset,
     limit: q.limit,
   });
-  return {
-    drawings: rows.map((r) => {
-      const { strokes, ...rest } = toDrawing(r);
-      return {
-        ...rest,
-        stroke_count: strokes.length,
-        point_count: strokes.reduce((n, s) => n + s.points.length, 0),
-      };
-    }),
-  };
+  return { drawings: rows.map(toSummary) };
 }
 
 /**
@@ -125,7 +138,7 @@ export async function deleteDrawing(
   input: DeleteDrawingInput,
 ): Promise<{ drawing_id: string; deleted: true; designs: string[] }> {
   return withTransaction(pool, async (tx) => {
-    const row = await drawingOf(tx, caller, input.drawing_id, true);
+    const row = await drawingHeadOf(tx, caller, input.drawing_id, true);
     const designs = await designsShowingDrawing(tx, caller.accountId, row.id);
     if (designs.length && !input.force)
       throw conflict(
@@ -193,13 +206,10 @@ export async function drawingsToRender(
   ids: string[],
 ): Promise<Map<string, Drawing>> {
   const rows = await drawingsByIds(db, accountId, [...new Set(ids)].filter(isId));
-  return new Map(rows.map((r) => [r.id, asDrawn(r)]));
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      { width: r.width, height: r.height, background: r.background, strokes: r.strokes },
+    ]),
+  );
 }
-
-/** A stored drawing as the renderer takes it. */
-export const asDrawn = (r: DrawingRow): Drawing => ({
-  width: r.width,
-  height: r.height,
-  background: r.background,
-  strokes: r.strokes,
-});

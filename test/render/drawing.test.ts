@@ -86,6 +86,32 @@ describe('a drawing as PNG', () => {
     expect(pixel(img, 2, 2)[3]).toBe(0);
     expect(pixel(img, 100, 50)).toEqual([255, 0, 0, 255]);
   });
+
+  it('keeps a see-through stroke its own colour on transparency (alpha not multiplied in twice)', async () => {
+    const faint = { ...line, color: '#c86432', opacity: 0.5 };
+    const img = await png({ ...base, strokes: [faint] }, { transparent: true });
+    const [r, g, b, a] = pixel(img, 200, 100);
+    expect(a).toBeGreaterThanOrEqual(127);
+    expect(a).toBeLessThanOrEqual(128);
+    // Premultiplied pixels written as they are would read half as bright: (100, 50, 25).
+    for (const [got, want] of [
+      [r, 200],
+      [g, 100],
+      [b, 50],
+    ])
+      expect(Math.abs(got! - want!)).toBeLessThanOrEqual(2);
+  });
+
+  it('draws pens alone straight over the background as a layered drawing would', async () => {
+    // A white highlighter (multiplying by one) makes the drawing layered, changing no pixel.
+    const none = stroke({ points: [[5, 5]], color: '#ffffff', size: 4, tool: 'highlighter' });
+    const faint = { ...line, opacity: 0.4 };
+    const straight = await drawingPng({ ...base, strokes: [faint] });
+    const layered = await drawingPng({ ...base, strokes: [faint, none] });
+    const a = PNG.sync.read(straight);
+    const b = PNG.sync.read(layered);
+    expect(pixelmatch(a.data, b.data, null, a.width, a.height, { threshold: 0.01 })).toBe(0);
+  });
 });
 
 describe('a drawing as SVG', () => {
