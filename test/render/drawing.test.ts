@@ -110,7 +110,7 @@ describe('a drawing as PNG', () => {
     const layered = await drawingPng({ ...base, strokes: [faint, none] });
     const a = PNG.sync.read(straight);
     const b = PNG.sync.read(layered);
-    expect(pixelmatch(a.data, b.data, null, a.width, a.height, { threshold: 0.01 })).toBe(0);
+    expect(pixelmatch(a.data, b.data, undefined, a.width, a.height, { threshold: 0.01 })).toBe(0);
   });
 });
 
