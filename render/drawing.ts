@@ -147,15 +147,15 @@ export async function drawingPng(d: Drawing, out: DrawingOutput = {}): Promise<B
 }
 
 /**
- * PNG bytes of a canvas through sharp (libspng): about half Skia's encoding time for a
- * drawing, and a file a fifth smaller. Skia's pixels are premultiplied; sharp divides the
- * alpha back out, as Skia's own encoder does.
+ * PNG bytes of a canvas through sharp (libspng) at zlib level 3: a third of Skia's encoding
+ * time for a drawing, and still a smaller file (level 6 takes twice as long for 5% less).
+ * Skia's pixels are premultiplied; sharp divides the alpha back out, as Skia's encoder does.
  */
 const encodePng = (canvas: Canvas) =>
   sharp(canvas.data(), {
     raw: { width: canvas.width, height: canvas.height, channels: 4, premultiplied: true },
   })
-    .png()
+    .png({ compressionLevel: 3 })
     .toBuffer();
 
 /** A canvas with the background, then the strokes drawn straight on it. */
