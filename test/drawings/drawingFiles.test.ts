@@ -7,6 +7,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_QUOTA_BYTES } from '../../core/accounts/plans.ts';
+import { dropOldExports } from '../../core/drawings/exports.ts';
+import { exportKey } from '../../core/drawings/files.ts';
 import { useDesignService } from '../support/designService.ts';
 import { connectMcp } from '../support/mcpClient.ts';
 import { call, makeAccount, makeKey } from '../support/server.ts';
@@ -205,6 +207,43 @@ describe('export_drawing', () => {
       );
       expect(out.isError, JSON.stringify(args)).toBe(true);
     }
+  });
+});
+
+describe('export files', () => {
+  it("keep an account's 8 newest; an older one's address then answers 404", async () => {
+    const { id } = await redLine('Many');
+    const first = await tool('export_drawing', { drawing_id: id, scale: 0.25 });
+    expect((await fetch(local(first.data.signed_url))).status).toBe(200);
+    for (let i = 1; i <= 8; i++) {
+      const out = await tool('export_drawing', { drawing_id: id, scale: 0.25 + i / 100 });
+      expect(out.isError, out.text).toBeFalsy();
+    }
+    const kept = await server.pool.query(
+      `select count(*)::int as n from jobs where account_id = $1 and kind = 'drawing_export'`,
+      [acct.accountId],
+    );
+    expect(kept.rows[0].n).toBe(8);
+    expect((await fetch(local(first.data.signed_url))).status).toBe(404);
+  });
+
+  it('are deleted with their job an hour after they were drawn', async () => {
+    const { id } = await redLine('Hourly');
+    const out = await tool('export_drawing', { drawing_id: id, format: 'svg', scale: 3.5 });
+    const jobId = new URL(out.data.signed_url).pathname.split('/').pop()!;
+    const key = exportKey(acct.accountId, jobId, 'drawing', 'svg');
+    expect(await svc.storage.size(key)).toBeGreaterThan(0);
+    await server.pool.query(
+      `update jobs set finished_at = now() - interval '61 minutes' where id = $1`,
+      [jobId],
+    );
+    expect(await dropOldExports({ pool: server.pool, storage: svc.storage }, { hours: 1 })).toBe(1);
+    expect(await svc.storage.size(key)).toBeUndefined();
+    expect((await fetch(local(out.data.signed_url))).status).toBe(404);
+    // Asked again, it is drawn again.
+    const again = await tool('export_drawing', { drawing_id: id, format: 'svg', scale: 3.5 });
+    expect(again.isError, again.text).toBeFalsy();
+    expect((await fetch(local(again.data.signed_url))).status).toBe(200);
   });
 });
 
