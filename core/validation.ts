@@ -1,8 +1,18 @@
 // How every surface (REST, GraphQL, MCP) checks its input before the domain sees it: text
 // Postgres cannot store is refused wherever it sits, then the zod schema runs with messages
 // that say what to change (the close match of an unknown field or option, a missing field).
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ValidationFailed, type ValidationIssue } from './errors.ts';
+
+/** A hex colour, #rgb, #rrggbb or #rrggbbaa in either case (JSON Schema has no `i` flag). */
+export const HexColour = z
+  .string()
+  .regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'must be a hex colour like #1a2b3c');
+
+/** The stable id of a part of something edited in parts: a layer's cid, a stroke's sid. */
+export const PartId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "_" or "-"');
 
 type Loc = ValidationIssue['loc'];
 

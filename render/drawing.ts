@@ -7,6 +7,7 @@
 import { type Canvas, createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { getStroke } from 'perfect-freehand';
 import sharp from 'sharp';
+import { MAX_EXPORT_PIXELS, scaledSize } from './drawingSize.ts';
 
 /** [x, y] or [x, y, pressure from 0 to 1], in the drawing's pixels. */
 export type DrawingPoint = [number, number, (number | undefined)?];
@@ -41,12 +42,6 @@ export type DrawingOutput = {
   /** Leave the background out. */
   transparent?: boolean;
 };
-
-/** The pixel size of the drawing at `scale`, as drawingPng and drawingSvg size it. */
-export const scaledSize = (d: Pick<Drawing, 'width' | 'height'>, scale: number) => ({
-  width: Math.max(1, Math.round(d.width * scale)),
-  height: Math.max(1, Math.round(d.height * scale)),
-});
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
@@ -208,9 +203,6 @@ export function drawingSvg(d: Drawing, out: DrawingOutput = {}): string {
   ].join('');
 }
 
-/** The most pixels a PNG export holds (4096 × 4096): bounds what one export asks of Skia. */
-export const MAX_EXPORT_PIXELS = 4096 * 4096;
-
 /**
  * A drawing whose strokes are still the JSON text stored: a thread parses it itself, which
  * costs less than the structured clone of 200,000 small arrays handed over parsed.
@@ -242,6 +234,10 @@ export async function drawingFile(req: DrawingFileRequest): Promise<DrawingFile>
       ? { ...req.drawing, strokes: JSON.parse(req.drawing.strokes_json) as DrawingStroke[] }
       : req.drawing;
   const size = scaledSize(drawing, scale);
+  if (req.format === 'png' && size.width * size.height > MAX_EXPORT_PIXELS)
+    throw new RangeError(
+      `a ${size.width} × ${size.height} PNG is over ${MAX_EXPORT_PIXELS} pixels; it is not drawn`,
+    );
   if (req.format === 'svg')
     return { ...size, bytes: Buffer.from(drawingSvg(drawing, { scale, transparent })) };
   const bytes = await drawingPng(drawing, { scale, transparent });

@@ -12,4 +12,4 @@ export default async function renderPageInThread(
   return { ...(await renderPng(input)), threadId };
 }
 
-export const exportDrawing = (req: DrawingFileRequest): Promise<DrawingFile> => drawingFile(req);
+export const drawingInThread = (req: DrawingFileRequest): Promise<DrawingFile> => drawingFile(req);

@@ -12,6 +12,10 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { RenderedPng, RenderInput } from './canvas.ts';
 import type { DrawingFile, DrawingFileRequest } from './drawing.ts';
+import type * as PageThread from './pageThread.ts';
+
+/** The thread module's export that draws a drawing (Piscina calls it by name). */
+const DRAWING_IN_THREAD: keyof typeof PageThread = 'drawingInThread';
 
 export type RenderPoolOptions = {
   /** Threads drawing at once; the rest wait their turn (the time limit starts when drawn). */
@@ -175,7 +179,7 @@ export function createRenderPool(opts: RenderPoolOptions = {}): RenderPool {
       return { png: asBuffer(png), box, warnings, threadId };
     },
     async drawing(req, { timeoutMs: limit = timeoutMs } = {}) {
-      const file = (await run(req, 'exportDrawing', limit)) as DrawingFile;
+      const file = (await run(req, DRAWING_IN_THREAD, limit)) as DrawingFile;
       return {
         ...file,
         bytes: asBuffer(file.bytes),

@@ -3,7 +3,7 @@
 // and drawing exports past their hour are deleted.
 import type { Task } from 'graphile-worker';
 import type { Pool } from '../core/db/pool.ts';
-import { dropOldExports, EXPORT_KEEP_HOURS } from '../core/drawings/exports.ts';
+import { dropOldExports, EXPORT_KEEP_HOURS } from '../core/drawings/files.ts';
 import { deleteOldPreviews, failAbandonedJobs } from '../core/jobs/service.ts';
 import { CronPayload } from '../core/jobs/tasks.ts';
 import { failAbandonedPublications } from '../core/posts/publication.ts';

@@ -1,10 +1,10 @@
-// Draws a drawing as an export file or a library image (core/drawings/files.ts) as an attempt
-// of its job.
-import { type DrawingFileDeps, renderDrawingJob } from '../core/drawings/files.ts';
+// Draws a drawing as an export file or a library image (core/drawings/renderJob.ts) as an
+// attempt of its job.
+import { type DrawingRenderDeps, renderDrawingJob } from '../core/drawings/renderJob.ts';
 import { RenderDrawingPayload } from '../core/jobs/tasks.ts';
 import { jobTask } from './jobTask.ts';
 
-export const renderDrawingTask = (deps: DrawingFileDeps) =>
+export const renderDrawingTask = (deps: DrawingRenderDeps) =>
   jobTask({
     pool: deps.pool,
     payload: RenderDrawingPayload,

@@ -1,7 +1,10 @@
 // The refusal every write over the plan's storage quota answers (uploads, chunked sessions,
-// rendered pages): what the account uses and has reserved now, and what to do about it.
+// rendered pages, what workers make): what the account uses and has reserved now, and what
+// to do about it.
+import { findAccountById } from '../accounts/db.ts';
+import { STORAGE_QUOTA_BYTES } from '../accounts/plans.ts';
 import type { Queryable } from '../db/pool.ts';
-import { storageUse } from './db.ts';
+import { insertAssetWithinQuota, type StoredAsset, storageUse } from './db.ts';
 import { tooLarge } from './spool.ts';
 
 /**
@@ -18,4 +21,26 @@ export async function quotaExceeded(
     `${message.lead} (${used} used${message.usedNote ?? ''}, ${reserved} reserved by ` +
       `unfinished uploads); ${message.advice}`,
   );
+}
+
+/**
+ * Files bytes a worker made (a video export, a drawing's image), stored already under
+ * `asset.storageKey`, as an asset within the account's plan quota; beyond it, the 413 of
+ * quotaExceeded naming `what` and saying `advice`. On `tx`, so the caller's other writes
+ * (its job's success) commit with it or not at all.
+ */
+export async function fileMadeAsset(
+  tx: Queryable,
+  asset: StoredAsset,
+  message: { what: string; advice: string },
+) {
+  const account = await findAccountById(tx, asset.accountId);
+  if (!account) throw new Error(`account ${asset.accountId} not found`);
+  const quota = STORAGE_QUOTA_BYTES[account.plan];
+  const row = await insertAssetWithinQuota(tx, asset, quota);
+  if (row) return row;
+  throw await quotaExceeded(tx, asset.accountId, {
+    lead: `${message.what} (${asset.bytes} bytes) would exceed the storage quota of ${quota} bytes`,
+    advice: message.advice,
+  });
 }

@@ -31,7 +31,7 @@ import {
   MAX_IMAGE_BYTES,
   type UploadQuery,
 } from './schema.ts';
-import { signAssetUrl, verifyAssetSignature } from './signedUrls.ts';
+import { signAssetUrl, verifySignedSubject } from './signedUrls.ts';
 import { spoolToTemp, tooLarge } from './spool.ts';
 
 export type MediaDeps = {
@@ -216,7 +216,7 @@ async function ownedRow(deps: MediaDeps, accountId: string, id: string) {
 
 /** The asset's bytes for whoever holds a valid signed address. */
 export async function readSignedAsset(deps: MediaDeps, id: string, expires: number, sig: string) {
-  if (!deps.urlKey || !isId(id) || !verifyAssetSignature(deps.urlKey, id, expires, sig))
+  if (!deps.urlKey || !isId(id) || !verifySignedSubject(deps.urlKey, id, expires, sig))
     throw notFound('Asset');
   const { rows } = await deps.pool.query<{ mime: string; storage_key: string | null }>(
     'select mime, storage_key from assets where id = $1',

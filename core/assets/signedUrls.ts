@@ -23,22 +23,40 @@ export const assetUrlKey = (mediaUrlSecret: string): Buffer =>
 const signature = (key: Buffer, subject: string, expires: number) =>
   createHmac('sha256', key).update(`${subject}.${expires}`).digest('base64url');
 
-const signed = (base: string, path: string, key: Buffer, subject: string, now: number) => {
-  const expires = Math.floor(now / 1000) + SIGNED_URL_TTL_S;
-  return `${base}${path}?expires=${expires}&sig=${signature(key, subject, expires)}`;
-};
+/** An address of `path` signed for `subject`, expiring within the TTL (sooner with `until`). */
+function signed(
+  base: string,
+  path: string,
+  key: Buffer,
+  subject: string,
+  now: number,
+  until?: Date,
+) {
+  const ttlEnd = Math.floor(now / 1000) + SIGNED_URL_TTL_S;
+  const expires = until ? Math.min(ttlEnd, Math.floor(until.getTime() / 1000)) : ttlEnd;
+  return {
+    url: `${base}${path}?expires=${expires}&sig=${signature(key, subject, expires)}`,
+    expires: new Date(expires * 1000),
+  };
+}
 
 export const signAssetUrl = (base: string, key: Buffer, assetId: string, now = Date.now()) =>
-  signed(base, `/media/${assetId}`, key, assetId, now);
+  signed(base, `/media/${assetId}`, key, assetId, now).url;
 
 /** What a drawing export's address signs (its job's id). */
 export const drawingExportSubject = (jobId: string) => `drawing-export:${jobId}`;
 
-export const signDrawingExportUrl = (base: string, key: Buffer, jobId: string, now = Date.now()) =>
-  signed(base, `/media/drawing-exports/${jobId}`, key, drawingExportSubject(jobId), now);
+/** A drawing export's address, expiring within the TTL and by `until` (the file's deletion). */
+export const signDrawingExportUrl = (
+  base: string,
+  key: Buffer,
+  jobId: string,
+  until: Date,
+  now = Date.now(),
+) => signed(base, `/media/drawing-exports/${jobId}`, key, drawingExportSubject(jobId), now, until);
 
 /** Whether `sig` signs `subject` (an asset id, or drawingExportSubject) until `expires`. */
-export function verifyAssetSignature(
+export function verifySignedSubject(
   key: Buffer,
   subject: string,
   expires: number,

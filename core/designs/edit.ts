@@ -14,7 +14,7 @@ import {
   designIdOfPost,
   designShownByOthers,
   detachFromUnpublishedPostsOf,
-  lockPostOfDesign,
+  lockPost,
   movePostsToDesign,
   publishedPostsOf,
   setPostDesign,
@@ -78,7 +78,7 @@ async function lockTarget(db: Queryable, caller: DesignCaller, ref: DesignRef) {
         'This post has no native design; create one with POST /v1/posts and a layout, or link one with design_id.',
       );
     const design = await lockDesign(db, caller.accountId, seen.design_id, 'update');
-    const post = await lockPostOfDesign(db, caller.accountId, postId);
+    const post = await lockPost(db, caller.accountId, postId);
     if (!post || !design) throw notFound('Post');
     // Moved to another design (only_this_post) in between: lock that one instead.
     if (post.design_id !== design.id) continue;

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { Layer as DrawnLayer } from '../../render/layout.ts';
 import { IdInput, newPartId } from '../ids.ts';
+import { HexColour, PartId } from '../validation.ts';
 
 /** Canvas sizes in pixels by aspect. */
 export const ASPECTS = {
@@ -32,17 +33,12 @@ export const MAX_TEXT_PER_LAYER = 5_000;
  */
 export const MAX_TEXT_PER_LAYOUT = 20_000;
 
-const Hex = z
-  .string()
-  .regex(/^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i, 'must be a hex colour like #1a2b3c');
+const Hex = HexColour;
 /** Canvas pixels; generous bounds so a layer may sit partly off the canvas. */
 const Px = z.number().finite().min(-10_000).max(10_000);
 const Size = z.number().finite().min(0).max(10_000);
 
-const Cid = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "_" or "-"')
-  .describe('Stable layer id; assigned when missing, kept by every edit.');
+const Cid = PartId.describe('Stable layer id; assigned when missing, kept by every edit.');
 
 const frame = {
   cid: Cid.optional(),

@@ -38,7 +38,7 @@ export async function withRenderSlot<T>(
     throw new DomainError(
       429,
       'too_many_renders',
-      `This account already has ${waits.perAccount} design renders in progress; wait for one to finish, then try again.`,
+      `This account already has ${waits.perAccount} renders in progress (designs, previews or drawings); wait for one to finish, then try again.`,
       {},
       { 'Retry-After': '5' },
     );

@@ -19,10 +19,8 @@ import {
   type VideoComposition,
   withFilterScript,
 } from '../../render/videoCompose.ts';
-import { STORAGE_QUOTA_BYTES } from '../accounts/plans.ts';
-import { requireAccount } from '../accounts/service.ts';
-import { insertAssetWithinQuota, mediaStorageKeys } from '../assets/db.ts';
-import { quotaExceeded } from '../assets/quota.ts';
+import { mediaStorageKeys } from '../assets/db.ts';
+import { fileMadeAsset } from '../assets/quota.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { DomainError } from '../errors.ts';
 import { type FinishInside, JobFailure, type ProgressReport } from '../jobs/service.ts';
@@ -310,7 +308,6 @@ export async function exportVideo(
     const key = `exports/${design.account_id}/${randomUUID()}.mp4`;
     await deps.storage.putFile(key, output);
     try {
-      const { plan } = await requireAccount(deps.pool, design.account_id);
       return await withTransaction(deps.pool, async (tx) => {
         // The design may have changed during the encode: an old version's video must not
         // replace what its posts show (the design stays locked until the asset commits).
@@ -321,8 +318,7 @@ export async function exportVideo(
               ? `The design changed while it was exported (layout_version ${now.layout_version} now, ${design.layout_version} exported); export it again.`
               : 'The design was deleted before its export finished.',
           );
-        const quota = STORAGE_QUOTA_BYTES[plan];
-        const row = await insertAssetWithinQuota(
+        const row = await fileMadeAsset(
           tx,
           {
             accountId: design.account_id,
@@ -337,13 +333,8 @@ export async function exportVideo(
             durationS: duration,
             storageKey: key,
           },
-          quota,
+          { what: 'The exported video', advice: 'delete assets, then export again.' },
         );
-        if (!row)
-          throw await quotaExceeded(tx, design.account_id, {
-            lead: `The exported video (${bytes} bytes) would exceed the storage quota of ${quota} bytes`,
-            advice: 'delete assets, then export again.',
-          });
         await detachFromUnpublishedPostsOf(tx, design.id);
         await attachToUnpublishedPostsOf(tx, design.id, [row.id]);
         const result = { asset_id: row.id, duration_s: duration, width, height, bytes };

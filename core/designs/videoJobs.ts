@@ -4,9 +4,9 @@ import { findOwnedAssets } from '../assets/db.ts';
 import { signAssetUrl } from '../assets/signedUrls.ts';
 import type { Notifications } from '../db/notifications.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
-import { conflict, DomainError, invalid } from '../errors.ts';
+import { DomainError, invalid } from '../errors.ts';
 import type { Job, JobStatusInput } from '../jobs/schema.ts';
-import { jobStatus, startJob, waitForJob } from '../jobs/service.ts';
+import { jobStatus, startAndAwait, startJob } from '../jobs/service.ts';
 import { enqueueVideoExport, enqueueVideoPreview } from '../jobs/tasks.ts';
 import type { DesignRow } from './db.ts';
 import type { DesignRef } from './schema.ts';
@@ -109,31 +109,31 @@ export async function previewVideo(
   });
   // In order, each once: [1, 0] and [0, 1, 1] ask for the same frames, so the same job.
   const at = [...new Set(rounded)].sort((a, b) => a - b);
-  const job = await withTransaction(deps.pool, async (tx) => {
-    const started = await startJob(
-      tx,
-      {
-        accountId: caller.accountId,
-        kind: 'video_preview',
-        subject: `design:${design.id}@${design.layout_version}:${at.join(',')}`,
-      },
-      (db, jobId) =>
-        enqueueVideoPreview(db, {
-          job_id: jobId,
-          design_id: design.id,
-          layout_version: design.layout_version,
-          times: at,
-        }),
-    );
-    return started.job;
-  });
-  const done = await waitForJob(deps, caller, job.job_id, PREVIEW_WAIT_S);
-  if (done.status === 'queued' || done.status === 'running')
-    throw conflict(
-      'preview_pending',
-      `The frames are still being drawn after ${PREVIEW_WAIT_S} s (the render workers are busy); ask again with the same times to get them.`,
-    );
-  if (done.status === 'failed') throw conflict('preview_failed', done.error ?? 'Drawing failed.');
-  const { frames } = done.result as unknown as PosterFrames;
+  const { job } = await startAndAwait(
+    deps,
+    caller,
+    (tx) =>
+      startJob(
+        tx,
+        {
+          accountId: caller.accountId,
+          kind: 'video_preview',
+          subject: `design:${design.id}@${design.layout_version}:${at.join(',')}`,
+        },
+        (db, jobId) =>
+          enqueueVideoPreview(db, {
+            job_id: jobId,
+            design_id: design.id,
+            layout_version: design.layout_version,
+            times: at,
+          }),
+      ),
+    {
+      waitS: PREVIEW_WAIT_S,
+      code: 'preview',
+      stillRunning: `The frames are still being drawn after ${PREVIEW_WAIT_S} s (the render workers are busy); ask again with the same times to get them.`,
+    },
+  );
+  const { frames } = job.result as unknown as PosterFrames;
   return { times: at, frames: frames.map((f) => Buffer.from(f.jpeg_base64, 'base64')) };
 }

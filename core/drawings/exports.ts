@@ -1,42 +1,46 @@
 // Drawing files (issue 19), the API's side: export_drawing, save_drawing_to_library and
 // attach_drawing_to_post start a drawing render job and wait on it, for the API never draws
-// (./files.ts is the worker's side). Asking again for the same version, format, scale and
-// background answers the job already done: an export within its hour, a saved image for
-// as long as it stays in the library.
-
-import { MAX_EXPORT_PIXELS, scaledSize } from '../../render/drawing.ts';
+// (./renderJob.ts is the worker's side, ./files.ts what both know of the files). Asking
+// again for the same version, format, scale and background answers the job already done:
+// an export within its hour, a saved image for as long as it stays in the library.
+import { MAX_EXPORT_PIXELS, scaledSize } from '../../render/drawingSize.ts';
 import { findOwnedAssets } from '../assets/db.ts';
 import { assetContentUrl } from '../assets/service.ts';
 import {
   drawingExportSubject,
   signAssetUrl,
   signDrawingExportUrl,
-  verifyAssetSignature,
+  verifySignedSubject,
 } from '../assets/signedUrls.ts';
 import type { Notifications } from '../db/notifications.ts';
-import { type Pool, withTransaction } from '../db/pool.ts';
+import type { Pool } from '../db/pool.ts';
 import { type RenderWaits, withRenderSlot } from '../designs/renderWaits.ts';
-import { conflict, invalid, notFound } from '../errors.ts';
+import { invalid, notFound } from '../errors.ts';
 import { isId } from '../ids.ts';
-import { deleteJobs, finishedJobsPast, jobById } from '../jobs/db.ts';
-import type { Job, JobKind } from '../jobs/schema.ts';
-import { startJob, waitForJob } from '../jobs/service.ts';
-import { enqueueDrawingRender, type RenderDrawingPayload } from '../jobs/tasks.ts';
+import type { Job } from '../jobs/schema.ts';
+import { startAndAwait, startJob, succeededJob } from '../jobs/service.ts';
+import {
+  DRAWING_JOB_KIND,
+  enqueueDrawingRender,
+  type RenderDrawingPayload,
+} from '../jobs/tasks.ts';
 import type { Post } from '../posts/schema.ts';
 import { attachAsset, type Caller, postTaking } from '../posts/service.ts';
 import { readAll, type Storage } from '../storage/storage.ts';
 import type { DrawingHead } from './db.ts';
 import {
-  type ExportResult,
-  exportFolder,
+  type DrawingExportResult,
+  dropOldExports,
+  EXPORTS_KEPT,
+  exportDeletedAt,
   exportKey,
-  MAX_INLINE_BYTES,
   MIME,
-  type SaveResult,
+  type SavedImageResult,
 } from './files.ts';
 import type {
   AttachDrawingInput,
   DrawingExport,
+  DrawingFormat,
   ExportDrawingInput,
   SaveDrawingInput,
   SavedDrawing,
@@ -57,12 +61,6 @@ export type DrawingFileApiDeps = {
 /** How long a call waits for its drawing before asking the caller to come back. */
 export const DRAWING_WAIT_S = 40;
 
-/** An export's file is kept this long after it was drawn (its address expires within it). */
-export const EXPORT_KEEP_HOURS = 1;
-
-/** Exports kept per account: older ones go as new ones are drawn. */
-export const EXPORTS_KEPT = 8;
-
 type Wanted = Pick<RenderDrawingPayload, 'format' | 'scale' | 'transparent' | 'target'>;
 
 /** A PNG over MAX_EXPORT_PIXELS is refused before anything is queued. */
@@ -73,7 +71,7 @@ function assertPixels(drawing: DrawingHead, scale: number) {
     Math.floor(Math.sqrt(MAX_EXPORT_PIXELS / (drawing.width * drawing.height)) * 100) / 100;
   throw invalid(
     ['scale'],
-    `at scale ${scale} the ${drawing.width} × ${drawing.height} drawing is ${width} × ${height} pixels; a PNG holds at most ${MAX_EXPORT_PIXELS} pixels (4096 × 4096), so the largest scale for it is ${largest}`,
+    `at scale ${scale} the ${drawing.width} × ${drawing.height} drawing is ${width} × ${height} pixels; a PNG holds at most ${MAX_EXPORT_PIXELS.toLocaleString('en-US')} pixels (as many as 4096 × 4096), so the largest scale for it is ${largest}`,
   );
 }
 
@@ -81,53 +79,56 @@ function assertPixels(drawing: DrawingHead, scale: number) {
  * Starts (or finds) the job drawing `drawing` as `wanted`, and waits for it. `outlived` says
  * whether what a succeeded job made is gone (then it is drawn again).
  */
-async function drawnJob(
+function drawnJob(
   deps: DrawingFileApiDeps,
   caller: Caller,
   drawing: DrawingHead,
   wanted: Wanted,
   outlived: (result: Record<string, unknown>, jobId: string) => Promise<boolean>,
-): Promise<{ job: Job; reused: boolean }> {
-  const kind: JobKind = wanted.target === 'export' ? 'drawing_export' : 'drawing_save';
+): Promise<{ job: Job; created: boolean }> {
+  const kind = DRAWING_JOB_KIND[wanted.target];
   const background = wanted.transparent ? 'transparent' : 'background';
   const subject = `drawing:${drawing.id}@${drawing.version}:${wanted.target}:${wanted.format}:${wanted.scale}:${background}`;
-  return withRenderSlot(deps.renders, caller.accountId, async () => {
-    const started = await withTransaction(deps.pool, (tx) =>
-      startJob(
-        tx,
-        { accountId: caller.accountId, kind, subject },
-        (db, jobId) =>
-          enqueueDrawingRender(db, {
-            job_id: jobId,
-            account_id: caller.accountId,
-            drawing_id: drawing.id,
-            version: drawing.version,
-            ...wanted,
-          }),
-        outlived,
-      ),
-    );
-    const job = await waitForJob(deps, caller, started.job.job_id, DRAWING_WAIT_S);
-    if (job.status === 'queued' || job.status === 'running')
-      throw conflict(
-        'drawing_pending',
-        `The drawing is still being drawn after ${DRAWING_WAIT_S} s (the render workers are busy); ask again with the same arguments to get it.`,
-      );
-    if (job.status === 'failed') throw conflict('drawing_failed', job.error ?? 'Drawing failed.');
-    return { job, reused: !started.created };
-  });
+  return withRenderSlot(deps.renders, caller.accountId, () =>
+    startAndAwait(
+      deps,
+      caller,
+      (tx) =>
+        startJob(
+          tx,
+          { accountId: caller.accountId, kind, subject },
+          (db, jobId) =>
+            enqueueDrawingRender(db, {
+              job_id: jobId,
+              account_id: caller.accountId,
+              drawing_id: drawing.id,
+              version: drawing.version,
+              ...wanted,
+            }),
+          outlived,
+        ),
+      {
+        waitS: DRAWING_WAIT_S,
+        code: 'drawing',
+        stillRunning: `The drawing is still being drawn after ${DRAWING_WAIT_S} s (the render workers are busy); ask again with the same arguments to get it.`,
+      },
+    ),
+  );
 }
 
+/** An export as export_drawing answers it, and whether a preview was kept beside the file. */
+export type DrawingExported = DrawingExport & { preview: boolean };
+
 /**
- * MCP export_drawing: the drawing's current version as a PNG or SVG file kept an hour, with
- * its signed address, and the file itself (or, over MAX_INLINE_BYTES, a PNG preview) for the
- * caller to show.
+ * MCP export_drawing: the drawing's current version as a PNG or SVG file kept an hour (an
+ * account keeps its EXPORTS_KEPT newest), with a signed address that expires with the file.
+ * readExportFile reads the file, or its preview, back.
  */
 export async function exportDrawing(
   deps: DrawingFileApiDeps,
   caller: Caller,
   input: ExportDrawingInput,
-): Promise<DrawingExport & { file?: Buffer }> {
+): Promise<DrawingExported> {
   const drawing = await drawingHeadOf(deps.pool, caller, input.drawing_id);
   if (input.format === 'png') assertPixels(drawing, input.scale);
   const { format, scale, transparent } = input;
@@ -140,23 +141,18 @@ export async function exportDrawing(
       (await deps.storage.size(exportKey(caller.accountId, jobId, 'drawing', format))) ===
       undefined,
   );
-  const result = job.result as unknown as ExportResult;
-  const inline =
-    result.bytes <= MAX_INLINE_BYTES ? 'file' : result.preview ? 'preview' : ('none' as const);
-  const file =
-    inline === 'none'
-      ? undefined
-      : await readAll(
-          deps.storage,
-          exportKey(
-            caller.accountId,
-            job.job_id,
-            inline === 'file' ? 'drawing' : 'preview',
-            format,
-          ),
-        );
   await dropOldExports(deps, { accountId: caller.accountId, keep: EXPORTS_KEPT });
+  const result = job.result as unknown as DrawingExportResult;
+  const address =
+    deps.urlKey &&
+    signDrawingExportUrl(
+      deps.publicBaseUrl,
+      deps.urlKey,
+      job.job_id,
+      exportDeletedAt(new Date(job.finished_at!)),
+    );
   return {
+    job_id: job.job_id,
     drawing_id: drawing.id,
     version: drawing.version,
     format,
@@ -164,32 +160,19 @@ export async function exportDrawing(
     width: result.width,
     height: result.height,
     bytes: result.bytes,
-    signed_url: deps.urlKey
-      ? signDrawingExportUrl(deps.publicBaseUrl, deps.urlKey, job.job_id)
-      : null,
-    inline,
-    ...(file ? { file } : {}),
+    signed_url: address ? address.url : null,
+    expires_at: address ? address.expires.toISOString() : null,
+    preview: result.preview,
   };
 }
 
-/**
- * Deletes exports past keeping, their files first: a job whose file is gone is drawn again
- * when asked for, while a file whose job is gone would be kept for ever. The reconciler's
- * cron passes `{hours}`, an export its account's `{accountId, keep}`.
- */
-export async function dropOldExports(
-  deps: Pick<DrawingFileApiDeps, 'pool' | 'storage'>,
-  past: { hours: number } | { accountId: string; keep: number },
-): Promise<number> {
-  const jobs = await finishedJobsPast(deps.pool, 'drawing_export', past);
-  for (const job of jobs) await deps.storage.deletePrefix(exportFolder(job.account_id, job.id));
-  if (jobs.length)
-    await deleteJobs(
-      deps.pool,
-      jobs.map((j) => j.id),
-    );
-  return jobs.length;
-}
+/** The caller's export file (or its preview PNG), as exportDrawing answered it. */
+export const readExportFile = (
+  deps: Pick<DrawingFileApiDeps, 'storage'>,
+  caller: Caller,
+  exported: { job_id: string; format: DrawingFormat },
+  file: 'drawing' | 'preview',
+) => readAll(deps.storage, exportKey(caller.accountId, exported.job_id, file, exported.format));
 
 /**
  * GET /media/drawing-exports/{job_id}: an export's file for the holder of its signed address.
@@ -204,16 +187,17 @@ export async function readSignedExport(
   if (
     !deps.urlKey ||
     !isId(jobId) ||
-    !verifyAssetSignature(deps.urlKey, drawingExportSubject(jobId), expires, sig)
+    !verifySignedSubject(deps.urlKey, drawingExportSubject(jobId), expires, sig)
   )
     throw notFound('Export');
-  const job = await jobById(deps.pool, jobId);
-  if (job?.kind !== 'drawing_export' || job.status !== 'succeeded') throw notFound('Export');
-  const { format } = job.result as unknown as ExportResult;
-  const key = exportKey(job.account_id, job.id, 'drawing', format);
-  const stream = await deps.storage.get(key).catch(() => {
-    throw notFound('Export');
-  });
+  const job = await succeededJob(deps.pool, jobId, 'drawing_export');
+  if (!job) throw notFound('Export');
+  const { format } = job.result as unknown as DrawingExportResult;
+  const stream = await deps.storage
+    .get(exportKey(job.account_id, job.id, 'drawing', format))
+    .catch(() => {
+      throw notFound('Export');
+    });
   return { mime: MIME[format], stream };
 }
 
@@ -225,7 +209,7 @@ async function savedImage(
   scale: number,
 ): Promise<SavedDrawing> {
   assertPixels(drawing, scale);
-  const { job, reused } = await drawnJob(
+  const { job, created } = await drawnJob(
     deps,
     caller,
     drawing,
@@ -234,7 +218,7 @@ async function savedImage(
     async (result) =>
       (await findOwnedAssets(deps.pool, caller.accountId, [String(result.asset_id)])).length === 0,
   );
-  const result = job.result as unknown as SaveResult;
+  const result = job.result as unknown as SavedImageResult;
   return {
     drawing_id: drawing.id,
     version: drawing.version,
@@ -245,7 +229,7 @@ async function savedImage(
     bytes: result.bytes,
     media_path: assetContentUrl(deps.publicBaseUrl, result.asset_id),
     signed_url: deps.urlKey ? signAssetUrl(deps.publicBaseUrl, deps.urlKey, result.asset_id) : null,
-    reused,
+    reused: !created,
   };
 }
 

@@ -7,26 +7,23 @@ import type {
   DrawingStroke as DrawnStroke,
 } from '../../render/drawing.ts';
 import { IdInput } from '../ids.ts';
-import { grouped } from '../validation.ts';
+import { grouped, HexColour, PartId } from '../validation.ts';
 
 export const MAX_DRAWING_SIDE = 4096;
 export const MAX_STROKES = 2_000;
 export const MAX_STROKE_POINTS = 5_000;
 export const MAX_DRAWING_POINTS = 200_000;
 
-const Hex = z
-  .string()
-  .regex(/^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i, 'must be a hex colour like #1a2b3c');
+const Hex = HexColour;
 const Coordinate = z
   .number()
   .finite()
   .min(-MAX_DRAWING_SIDE)
   .max(2 * MAX_DRAWING_SIDE);
 
-export const Sid = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "_" or "-"')
-  .describe('Stable stroke id; assigned when missing, kept by every update.');
+export const Sid = PartId.describe(
+  'Stable stroke id; assigned when missing, kept by every update.',
+);
 
 export const Stroke = z
   .object({
@@ -82,9 +79,9 @@ const Strokes = z
       });
   });
 
-export const Background = z
+/** A drawing's background; update_drawing keeps the current one when it is not given. */
+const Background = z
   .union([z.literal('transparent'), Hex])
-  .default('transparent')
   .describe('A hex colour, or "transparent".');
 
 const Side = z.number().int().min(1).max(MAX_DRAWING_SIDE);
@@ -95,7 +92,7 @@ export const CreateDrawingInput = z
     title: z.string().trim().min(1).max(200),
     width: Side.describe(`Pixels, at most ${MAX_DRAWING_SIDE}.`),
     height: Side,
-    background: Background,
+    background: Background.default('transparent'),
     strokes: Strokes.default([]),
   })
   .strict();
@@ -178,17 +175,23 @@ export const DeleteDrawingInput = z
   .strict();
 export type DeleteDrawingInput = z.infer<typeof DeleteDrawingInput>;
 
+/** The formats a drawing is exported as, and the scales it is drawn at. */
+export const DRAWING_FORMATS = ['png', 'svg'] as const;
+export type DrawingFormat = (typeof DRAWING_FORMATS)[number];
+export const MIN_SCALE = 0.25;
+export const MAX_SCALE = 4;
+
 const Scale = z
   .number()
-  .min(0.25)
-  .max(4)
+  .min(MIN_SCALE)
+  .max(MAX_SCALE)
   .default(1)
   .describe('Pixels per drawing pixel (a PNG holds at most 4096 × 4096).');
 
 export const ExportDrawingInput = z
   .object({
     drawing_id: IdInput.describe('A drawing id.'),
-    format: z.enum(['png', 'svg']).default('png').describe('png (pixels) or svg (vector).'),
+    format: z.enum(DRAWING_FORMATS).default('png').describe('png (pixels) or svg (vector).'),
     scale: Scale,
     transparent: z.boolean().default(false).describe('Leave the background out.'),
   })
@@ -210,17 +213,16 @@ export type AttachDrawingInput = z.infer<typeof AttachDrawingInput>;
 
 /** An exported drawing, as export_drawing answers it (the file itself beside it). */
 export const DrawingExport = z.object({
+  job_id: z.string(),
   drawing_id: z.string(),
   version: z.number().int().describe('The version drawn.'),
-  format: z.enum(['png', 'svg']),
+  format: z.enum(DRAWING_FORMATS),
   mime: z.string(),
   width: z.number().int(),
   height: z.number().int(),
   bytes: z.number().int(),
-  signed_url: z.string().nullable().describe('The file for an hour, no credential needed.'),
-  inline: z
-    .enum(['file', 'preview', 'none'])
-    .describe('What follows: the file, a PNG preview (over 4 MB), or nothing (an SVG over 4 MB).'),
+  signed_url: z.string().nullable().describe('The file, no credential needed, until expires_at.'),
+  expires_at: z.string().nullable().describe('When the file is deleted.'),
 });
 export type DrawingExport = z.infer<typeof DrawingExport>;
 

@@ -158,19 +158,6 @@ export async function abandonedJobs(
   return rows;
 }
 
-/** Deletes the finished jobs of `kind` that ended more than `hours` ago; how many went. */
-export async function deleteFinishedJobs(
-  db: Queryable,
-  kind: JobKind,
-  hours: number,
-): Promise<number> {
-  const { rowCount } = await db.query(
-    `delete from jobs where kind = $1 and finished_at < now() - make_interval(hours => $2)`,
-    [kind, hours],
-  );
-  return rowCount ?? 0;
-}
-
 /** Serialises job starts of one account and kind until the transaction ends. */
 export async function lockAccountJobs(db: Queryable, accountId: string, kind: JobKind) {
   await db.query('select pg_advisory_xact_lock(hashtext($1))', [`jobs:${accountId}:${kind}`]);
@@ -214,17 +201,17 @@ export async function finishedJobsPast(
   db: Queryable,
   kind: JobKind,
   past: { hours: number } | { accountId: string; keep: number },
-): Promise<{ id: string; account_id: string }[]> {
+): Promise<{ id: string; account_id: string; result: Record<string, unknown> | null }[]> {
   const { rows } =
     'hours' in past
       ? await db.query(
-          `select id::text, account_id::text from jobs
+          `select id::text, account_id::text, result from jobs
            where kind = $1 and finished_at < now() - make_interval(hours => $2)
            order by finished_at`,
           [kind, past.hours],
         )
       : await db.query(
-          `select id::text, account_id::text from jobs
+          `select id::text, account_id::text, result from jobs
            where account_id = $1 and kind = $2 and status in ('succeeded', 'failed')
            order by finished_at desc offset $3`,
           [past.accountId, kind, past.keep],

@@ -5,16 +5,18 @@
 import { addCredits } from '../accounts/db.ts';
 import type { Notifications } from '../db/notifications.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
-import { DomainError, notFound } from '../errors.ts';
+import { conflict, DomainError, notFound } from '../errors.ts';
 import {
   abandonedJobs,
-  deleteFinishedJobs,
   deleteJob,
+  deleteJobs,
   findJob,
   finishedJob,
+  finishedJobsPast,
   finishJob,
   insertJob,
   type JobRow,
+  jobById,
   lockAccountJobs,
   markRunning,
   recordProgress,
@@ -296,4 +298,55 @@ export const PREVIEW_KEEP_HOURS = 1;
 
 /** Deletes previews finished more than PREVIEW_KEEP_HOURS ago (the reconciler's cron). */
 export const deleteOldPreviews = (pool: Pool) =>
-  deleteFinishedJobs(pool, 'video_preview', PREVIEW_KEEP_HOURS);
+  dropFinishedJobs(pool, 'video_preview', { hours: PREVIEW_KEEP_HOURS });
+
+export type DroppedJob = { id: string; account_id: string; result: Record<string, unknown> | null };
+
+/**
+ * Deletes the finished jobs of `kind` past keeping: finished over `hours` ago, or one
+ * account's beyond its `keep` newest. Each is handed to `drop` first, for what goes with it
+ * (its files): a job whose files are gone is made again when asked for, while files whose
+ * job is gone would be kept for ever. Answers how many were deleted.
+ */
+export async function dropFinishedJobs(
+  pool: Pool,
+  kind: JobKind,
+  past: { hours: number } | { accountId: string; keep: number },
+  drop?: (job: DroppedJob) => Promise<void>,
+): Promise<number> {
+  const jobs = await finishedJobsPast(pool, kind, past);
+  if (drop) for (const job of jobs) await drop(job);
+  if (jobs.length)
+    await deleteJobs(
+      pool,
+      jobs.map((j) => j.id),
+    );
+  return jobs.length;
+}
+
+/** A succeeded job of `kind`, whoever's (for an address that carries its own signature). */
+export async function succeededJob(pool: Pool, jobId: string, kind: JobKind) {
+  const job = await jobById(pool, jobId);
+  return job?.kind === kind && job.status === 'succeeded' ? job : undefined;
+}
+
+/**
+ * Starts a job (in its own transaction, through `start`) and waits up to `waitS` for it,
+ * for a call that answers with what the job made (poster frames, a drawing's file): still
+ * unfinished is 409 `<code>_pending` saying `stillRunning` (asked again, the same job
+ * answers), failed is 409 `<code>_failed` with the job's error.
+ */
+export async function startAndAwait(
+  deps: { pool: Pool; notifications: Notifications },
+  caller: { accountId: string },
+  start: (tx: Queryable) => Promise<{ job: Job; created: boolean }>,
+  opts: { waitS: number; code: string; stillRunning: string },
+): Promise<{ job: Job; created: boolean }> {
+  const started = await withTransaction(deps.pool, start);
+  const job = await waitForJob(deps, caller, started.job.job_id, opts.waitS);
+  if (job.status === 'queued' || job.status === 'running')
+    throw conflict(`${opts.code}_pending`, opts.stillRunning);
+  if (job.status === 'failed')
+    throw conflict(`${opts.code}_failed`, job.error ?? 'The job failed; ask again.');
+  return { job, created: started.created };
+}

@@ -5,6 +5,7 @@
 // workers/ holds one file per task and parses each payload with the schema below.
 import { z } from 'zod';
 import type { Queryable } from '../db/pool.ts';
+import { DRAWING_FORMATS, MAX_SCALE, MIN_SCALE } from '../drawings/schema.ts';
 import { isId } from '../ids.ts';
 import { PLATFORMS } from '../platforms/capabilities.ts';
 import type { WorkerPool } from './pools.ts';
@@ -266,7 +267,7 @@ export async function enqueueVideoPreview(db: Queryable, payload: PreviewVideoPa
   });
 }
 
-// Drawings (core/drawings/files.ts) ------------------------------------------------------
+// Drawings (core/drawings/renderJob.ts) ------------------------------------------------------
 
 export const RenderDrawingPayload = z.object({
   job_id: z.string().refine(isId),
@@ -274,16 +275,19 @@ export const RenderDrawingPayload = z.object({
   drawing_id: z.string().refine(isId),
   /** The version asked for: a drawing changed since is not drawn. */
   version: z.number().int().min(1),
-  format: z.enum(['png', 'svg']),
-  scale: z.number().min(0.25).max(4),
+  format: z.enum(DRAWING_FORMATS),
+  scale: z.number().min(MIN_SCALE).max(MAX_SCALE),
   transparent: z.boolean(),
   /** `export`: a file kept an hour; `library`: an image asset. */
   target: z.enum(['export', 'library']),
 });
 export type RenderDrawingPayload = z.infer<typeof RenderDrawingPayload>;
 
+/** The job kind of each target: exports and saves are kept, and bounded, apart. */
+export const DRAWING_JOB_KIND = { export: 'drawing_export', library: 'drawing_save' } as const;
+
 export async function enqueueDrawingRender(db: Queryable, payload: RenderDrawingPayload) {
-  const kind = payload.target === 'export' ? 'drawing_export' : 'drawing_save';
+  const kind = DRAWING_JOB_KIND[payload.target];
   await addJob(db, TASK.renderDrawing, RenderDrawingPayload.parse(payload), {
     jobKey: workJobKey(kind, payload.job_id),
     maxAttempts: EXPORT_MAX_ATTEMPTS,

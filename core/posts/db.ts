@@ -263,10 +263,10 @@ export type DesignPostRow = {
 };
 
 /**
- * The account's post with what a design edit needs, locked against concurrent changes
+ * The account's post with what a design edit needs, locked against concurrent changes to it
  * (`no key update`: a render inserting its attachments only needs a key-share lock).
  */
-export async function lockPostOfDesign(
+export async function lockPost(
   db: Queryable,
   accountId: string,
   postId: string,

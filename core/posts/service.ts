@@ -5,14 +5,15 @@ import { actorOf } from '../audit/actor.ts';
 import type { Principal } from '../auth/principal.ts';
 import { requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
-import { conflict, DomainError, invalid, notFound, ValidationFailed } from '../errors.ts';
+import { conflict, invalid, notFound, ValidationFailed } from '../errors.ts';
 import { isId } from '../ids.ts';
 import { cancelPublication, enqueuePublication } from '../jobs/tasks.ts';
-import type { MediaKind } from '../platforms/capabilities.ts';
+import { CAPABILITIES, type MediaKind } from '../platforms/capabilities.ts';
 import {
   findOwnedPost,
   insertPost,
   listPostRows,
+  lockPost,
   type PostRow,
   setPostAssets,
   type Transition,
@@ -185,8 +186,8 @@ type Operation = keyof typeof ALLOWED_FROM;
 
 /**
  * The post, when it can take one more attachment of `kind` at the end of its list: owned,
- * still editable, and on a platform that carries it. attach_drawing_to_post asks before it
- * draws anything.
+ * still editable, and on a platform that carries it; refused as update_post would refuse
+ * that list. attach_drawing_to_post asks before it draws anything.
  */
 export async function postTaking(
   pool: Pool,
@@ -203,20 +204,21 @@ export async function postTaking(
       { status: post.status },
     );
   const media = [...(await mediaKinds(pool, caller.accountId, post.asset_ids)), kind];
-  const shape = { ...post, kind: inferKind(post.platform, media), media };
-  const refusals = platformFitIssues(shape);
-  if (refusals.length)
-    throw new DomainError(
-      422,
-      'media_not_accepted',
-      `Post ${post.id} cannot take one more ${kind}: ${refusals.map((i) => i.msg).join('; ')}.`,
+  const caps = CAPABILITIES[post.platform];
+  const issues = platformFitIssues({ ...post, kind: inferKind(post.platform, media), media });
+  if (issues.length)
+    throw invalid(
+      ['post_id'],
+      `post ${post.id} cannot take one more ${kind}: it has ${post.asset_ids.length} attachment(s), and a ${post.platform} post carries at most ${caps.maxImages} image(s)${caps.maxCarouselItems ? ` (${caps.maxCarouselItems} in a carousel)` : ''}; ${issues.map((i) => i.msg).join('; ')}`,
+      'platform_capability',
     );
   return post;
 }
 
 /**
  * Adds an owned asset at the end of the post's attachments, as updatePost does (the post
- * returns to draft); an asset it shows already leaves it as it is.
+ * returns to draft); an asset it shows already leaves it as it is. The post is locked first,
+ * so two attachments at once both land.
  */
 export async function attachAsset(
   pool: Pool,
@@ -224,9 +226,14 @@ export async function attachAsset(
   postId: string,
   assetId: string,
 ): Promise<Post> {
-  const post = await getPost(pool, caller, postId);
-  if (post.asset_ids.includes(assetId)) return post;
-  return updatePost(pool, caller, postId, { asset_ids: [...post.asset_ids, assetId] });
+  return toPost(
+    await withTransaction(pool, async (tx) => {
+      if (!isId(postId) || !(await lockPost(tx, caller.accountId, postId))) throw notFound('Post');
+      const current = await requirePost(tx, caller, postId);
+      if (current.asset_ids.includes(assetId)) return current;
+      return updateOn(tx, caller, current, { asset_ids: [...current.asset_ids, assetId] });
+    }),
+  );
 }
 
 /** Runs one transition for the caller and turns its outcome into a post or an error. */
@@ -378,10 +385,21 @@ export async function updatePost(
   input: UpdatePostInput,
 ): Promise<Post> {
   const current = await requirePost(pool, caller, postId);
+  return toPost(await withTransaction(pool, (tx) => updateOn(tx, caller, current, input)));
+}
+
+/** updatePost of the post as `current` read it, in the caller's transaction. */
+async function updateOn(
+  tx: Queryable,
+  caller: Caller,
+  current: PostRow,
+  input: UpdatePostInput,
+): Promise<PostRow> {
+  const postId = current.id;
   const assetIds = input.asset_ids ?? current.asset_ids;
   // A design's post may list its own design's pages again; the current list stays as it is.
   const media = await mediaKinds(
-    pool,
+    tx,
     caller.accountId,
     assetIds,
     input.asset_ids ? { designId: current.design_id } : undefined,
@@ -393,24 +411,20 @@ export async function updatePost(
     kind: input.kind ?? (input.asset_ids ? inferKind(current.platform, media) : current.kind),
   };
   assertFits({ platform: current.platform, ...next, media });
-  return toPost(
-    await withTransaction(pool, async (tx) => {
-      await transition(tx, caller, postId, 'update', {
-        patch: {
-          status: 'draft',
-          ...next,
-          scheduled_for: null,
-          approved_at: null,
-          rejection_reason: null,
-          rejection_code: null,
-        },
-        detail: {
-          fields: Object.keys(input).filter((k) => input[k as keyof UpdatePostInput] !== undefined),
-        },
-      });
-      if (input.asset_ids) await setPostAssets(tx, postId, assetIds);
-      await cancelPublication(tx, postId);
-      return requirePost(tx, caller, postId);
-    }),
-  );
+  await transition(tx, caller, postId, 'update', {
+    patch: {
+      status: 'draft',
+      ...next,
+      scheduled_for: null,
+      approved_at: null,
+      rejection_reason: null,
+      rejection_code: null,
+    },
+    detail: {
+      fields: Object.keys(input).filter((k) => input[k as keyof UpdatePostInput] !== undefined),
+    },
+  });
+  if (input.asset_ids) await setPostAssets(tx, postId, assetIds);
+  await cancelPublication(tx, postId);
+  return requirePost(tx, caller, postId);
 }

@@ -7,8 +7,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_QUOTA_BYTES } from '../../core/accounts/plans.ts';
-import { dropOldExports } from '../../core/drawings/exports.ts';
-import { exportKey } from '../../core/drawings/files.ts';
+import { dropOldExports, exportKey } from '../../core/drawings/files.ts';
 import { useDesignService } from '../support/designService.ts';
 import { connectMcp } from '../support/mcpClient.ts';
 import { call, makeAccount, makeKey } from '../support/server.ts';
@@ -359,7 +358,7 @@ describe('attach_drawing_to_post', () => {
     const fifth = await tool('attach_drawing_to_post', { drawing_id: id, post_id: full });
     expect(fifth.isError).toBe(true);
     expect(fifth.text).toMatch(
-      /^media_not_accepted: Post \d+ cannot take one more image: .*bluesky/,
+      /^validation_failed: post_id: post \d+ cannot take one more image: it has 4 attachment\(s\), and a bluesky post carries at most 4 image\(s\)/,
     );
     expect((await tool('get_post', { post_id: full })).data.post.asset_ids).toEqual(images);
     expect(await jobsOf('drawing_save')).toBe(before);

@@ -8,8 +8,10 @@ import {
   attachDrawingToPost,
   type DrawingFileApiDeps,
   exportDrawing,
+  readExportFile,
   saveDrawingToLibrary,
 } from '../../../core/drawings/exports.ts';
+import { PREVIEW_ABOVE_BYTES } from '../../../core/drawings/files.ts';
 import {
   AttachDrawingInput,
   CreateDrawingInput,
@@ -130,17 +132,31 @@ export const DRAWING_TOOLS = [
     name: 'export_drawing',
     title: 'Export a drawing',
     description:
-      "The drawing's current version as a PNG (an image after this answer) or SVG (text after it), scaled 0.25-4, optionally without background, with an address valid an hour. Use this tool when you need to: look at a drawing, or hand its file on.",
+      "The drawing's current version as a PNG (an image after this answer) or SVG (text after it), scaled 0.25-4, optionally without background, with an address until the file is deleted (an hour on, or after 8 newer exports). Use this tool when you need to: look at a drawing or hand its file on.",
     input: ExportDrawingInput,
-    output: DrawingExport,
+    output: DrawingExport.extend({
+      inline: z
+        .enum(['file', 'preview', 'none'])
+        .describe('What follows: the file, a PNG preview (over 4 MB) or nothing (SVG over 4 MB).'),
+    }),
     scope: 'media',
     annotations: { ...WRITES, idempotentHint: true },
     run: async (ctx, args) => {
-      const { file, ...answer } = await exportDrawing(fileDeps(ctx), ctx.principal, args);
-      if (file && answer.format === 'svg' && answer.inline === 'file')
-        ctx.attachText(file.toString('utf8'));
-      else if (file) ctx.attachImage(file, 'image/png');
-      return answer;
+      const { preview, ...exported } = await exportDrawing(fileDeps(ctx), ctx.principal, args);
+      // The file itself when it is small enough to carry in the answer, else its preview.
+      const inline: 'file' | 'preview' | 'none' =
+        exported.bytes <= PREVIEW_ABOVE_BYTES ? 'file' : preview ? 'preview' : 'none';
+      if (inline !== 'none') {
+        const file = await readExportFile(
+          fileDeps(ctx),
+          ctx.principal,
+          exported,
+          inline === 'file' ? 'drawing' : 'preview',
+        );
+        if (inline === 'file' && exported.format === 'svg') ctx.attachText(file.toString('utf8'));
+        else ctx.attachImage(file, 'image/png');
+      }
+      return { ...exported, inline };
     },
   }),
 
