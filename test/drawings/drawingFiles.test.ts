@@ -4,10 +4,14 @@
 // storage, saved once a version) and attach_drawing_to_post (refused for published posts and
 // platforms without images); another account's drawing not found by any of them.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_QUOTA_BYTES } from '../../core/accounts/plans.ts';
 import { dropOldExports, exportKey } from '../../core/drawings/files.ts';
+import { renderDrawingJob } from '../../core/drawings/renderJob.ts';
+import type { RenderPool } from '../../render/renderPool.ts';
+import { reconcile } from '../../workers/reconcile.ts';
 import { useDesignService } from '../support/designService.ts';
 import { connectMcp } from '../support/mcpClient.ts';
 import { call, makeAccount, makeKey } from '../support/server.ts';
@@ -118,13 +122,9 @@ describe('export_drawing', () => {
       m.endsWith('A') ? 'sig=B' : 'sig=A',
     );
     expect((await fetch(forged)).status).toBe(404);
-    // An asset's signature does not open an export of the same number, nor the reverse.
-    const jobId = new URL(out.data.signed_url).pathname.split('/').pop();
-    const asAsset = local(out.data.signed_url).replace(
-      `/media/drawing-exports/${jobId}`,
-      `/media/${jobId}`,
-    );
-    expect((await fetch(asAsset)).status).toBe(404);
+    // job_status reads the export's job.
+    const job = await tool('job_status', { job_id: out.data.job_id });
+    expect(job.data).toMatchObject({ kind: 'drawing_export', status: 'succeeded' });
   });
 
   it('scales, leaves the background out, and answers the same export when asked again', async () => {
@@ -200,12 +200,11 @@ describe('export_drawing', () => {
 
   it('refuses a scale outside 0.25-4 and unknown keys', async () => {
     const { id } = await redLine('Bounds');
-    for (const args of [{ scale: 0.2 }, { scale: 4.5 }, { format: 'jpeg' }, { dpi: 300 }]) {
-      const out = await tool('export_drawing', { drawing_id: id, ...args }).catch(
-        (err: Error) => ({ isError: true, text: err.message }) as Reply,
-      );
-      expect(out.isError, JSON.stringify(args)).toBe(true);
-    }
+    // Arguments outside the schema are the protocol's invalid params, before anything runs.
+    for (const args of [{ scale: 0.2 }, { scale: 4.5 }, { format: 'jpeg' }, { dpi: 300 }])
+      await expect(tool('export_drawing', { drawing_id: id, ...args })).rejects.toMatchObject({
+        code: ErrorCode.InvalidParams,
+      });
   });
 });
 
@@ -243,6 +242,39 @@ describe('export files', () => {
     const again = await tool('export_drawing', { drawing_id: id, format: 'svg', scale: 3.5 });
     expect(again.isError, again.text).toBeFalsy();
     expect((await fetch(local(again.data.signed_url))).status).toBe(200);
+  });
+
+  it('are deleted by the reconciler, which the worker runs every minute', async () => {
+    const { id } = await redLine('Swept');
+    const out = await tool('export_drawing', { drawing_id: id, format: 'svg', scale: 1.5 });
+    await server.pool.query(
+      `update jobs set finished_at = now() - interval '2 hours' where id = $1`,
+      [out.data.job_id],
+    );
+    const helpers = { logger: { warn: () => {}, info: () => {} } } as never;
+    await reconcile({ pool: server.pool, storage: svc.storage })({}, helpers);
+    const key = exportKey(acct.accountId, out.data.job_id, 'drawing', 'svg');
+    expect(await svc.storage.size(key)).toBeUndefined();
+    expect(await jobsOf('drawing_export')).toBeGreaterThan(0);
+    const gone = await server.pool.query('select 1 from jobs where id = $1', [out.data.job_id]);
+    expect(gone.rowCount).toBe(0);
+  });
+
+  it('answered again late in their hour, give an address that expires with the file', async () => {
+    const { id } = await redLine('Late');
+    const out = await tool('export_drawing', { drawing_id: id, scale: 0.5 });
+    await server.pool.query(
+      `update jobs set finished_at = now() - interval '59 minutes' where id = $1`,
+      [out.data.job_id],
+    );
+    const again = await tool('export_drawing', { drawing_id: id, scale: 0.5 });
+    expect(again.data.job_id).toBe(out.data.job_id);
+    const left = Date.parse(again.data.expires_at) - Date.now();
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThanOrEqual(61_000);
+    expect(Number(new URL(again.data.signed_url).searchParams.get('expires')) * 1000).toBe(
+      Date.parse(again.data.expires_at),
+    );
   });
 });
 
@@ -339,6 +371,19 @@ describe('attach_drawing_to_post', () => {
     expect(again.data.post.asset_ids).toEqual([out.data.image.asset_id]);
   });
 
+  it('attaches two drawings at once to one post without losing either', async () => {
+    const [a, b] = [await redLine('Left'), await redLine('Right')];
+    const postId = await newPost('mastodon');
+    const both = await Promise.all(
+      [a, b].map((d) => tool('attach_drawing_to_post', { drawing_id: d.id, post_id: postId })),
+    );
+    for (const out of both) expect(out.isError, out.text).toBeFalsy();
+    const got = await tool('get_post', { post_id: postId });
+    expect([...got.data.post.asset_ids].sort()).toEqual(
+      both.map((o) => o.data.image.asset_id).sort(),
+    );
+  });
+
   it('refuses a published post and a post that can take no more images, drawing nothing', async () => {
     const { id } = await redLine('Refused');
     const published = await newPost('bluesky');
@@ -362,6 +407,26 @@ describe('attach_drawing_to_post', () => {
     );
     expect((await tool('get_post', { post_id: full })).data.post.asset_ids).toEqual(images);
     expect(await jobsOf('drawing_save')).toBe(before);
+  });
+});
+
+describe('the drawing render job', () => {
+  it('draws nothing of a version that changed while it waited, and says to ask again', async () => {
+    const { id } = await redLine('Moved on');
+    const deps = { pool: server.pool, storage: svc.storage, renderer: {} as RenderPool };
+    const job = {
+      job_id: '1',
+      account_id: acct.accountId,
+      drawing_id: id,
+      version: 2,
+      format: 'png' as const,
+      scale: 1,
+      transparent: false,
+      target: 'export' as const,
+    };
+    await expect(renderDrawingJob(deps, job, async () => {})).rejects.toThrow(
+      /changed while waiting \(version 1 now, 2 asked for\); ask again/,
+    );
   });
 });
 

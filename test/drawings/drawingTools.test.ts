@@ -79,6 +79,8 @@ describe('the drawing tools', () => {
     expect(next.isError, next.text).toBeFalsy();
     expect(next.data.version).toBe(2);
     expect(next.data.strokes.map((s: { sid: string }) => s.sid)).toEqual(['first', 'second']);
+    // What an update does not name stays as it was.
+    expect(next.data).toMatchObject({ title: 'Arrow', background: '#ffffff' });
 
     const stale = await tool('update_drawing', { drawing_id: id, expected_version: 1, title: 'x' });
     expect(stale.isError).toBe(true);

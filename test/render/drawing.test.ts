@@ -7,7 +7,8 @@ import { PNG } from 'pngjs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { Stroke } from '../../core/drawings/schema.ts';
-import { type Drawing, drawingPng, drawingSvg } from '../../render/drawing.ts';
+import { type Drawing, drawingFile, drawingPng, drawingSvg } from '../../render/drawing.ts';
+import { MAX_EXPORT_PIXELS } from '../../render/drawingSize.ts';
 
 const stroke = (fields: Record<string, unknown>) => Stroke.parse(fields);
 /** `n` points along f(t), t from 0 to 1. */
@@ -111,6 +112,40 @@ describe('a drawing as PNG', () => {
     const a = PNG.sync.read(straight);
     const b = PNG.sync.read(layered);
     expect(pixelmatch(a.data, b.data, undefined, a.width, a.height, { threshold: 0.01 })).toBe(0);
+  });
+});
+
+describe('a drawing as a file (what a render thread answers)', () => {
+  const line = stroke({ points: along(20, (t) => [10 + 180 * t, 50]), color: '#0000ff', size: 10 });
+  const d: Drawing = { width: 200, height: 100, background: '#ffffff', strokes: [line] };
+
+  it('draws strokes handed over as their JSON text as it draws them parsed', async () => {
+    const { strokes, ...head } = d;
+    const fromText = await drawingFile({
+      drawing: { ...head, strokes_json: JSON.stringify(strokes) },
+      format: 'png',
+      scale: 1,
+      transparent: false,
+    });
+    expect(fromText.bytes.equals(await drawingPng(d))).toBe(true);
+    expect([fromText.width, fromText.height]).toEqual([200, 100]);
+  });
+
+  it('adds a preview when the PNG is over the size given, its long side as asked', async () => {
+    const req = { drawing: d, format: 'png' as const, scale: 2, transparent: false };
+    const small = await drawingFile({ ...req, preview: { above: 1_000_000, side: 50 } });
+    expect(small.preview).toBeUndefined();
+    const big = await drawingFile({ ...req, preview: { above: 100, side: 50 } });
+    const preview = await sharp(big.preview!).metadata();
+    expect([preview.width, preview.height]).toEqual([50, 25]);
+  });
+
+  it('refuses a PNG over MAX_EXPORT_PIXELS, while an SVG of that size is only text', async () => {
+    const wide: Drawing = { ...d, width: 4096, height: 4096 };
+    const req = { drawing: wide, scale: 1.01, transparent: false };
+    await expect(drawingFile({ ...req, format: 'png' })).rejects.toThrow(/not drawn/);
+    const svg = await drawingFile({ ...req, format: 'svg' });
+    expect(svg.width * svg.height).toBeGreaterThan(MAX_EXPORT_PIXELS);
   });
 });
 
