@@ -2,13 +2,16 @@
 // beside perfect-freehand and @napi-rs/canvas called directly in this process. The tool's
 // path is the whole of it: the MCP request, the job queued, a worker process drawing it in a
 // render thread, the file stored, the API woken, the file read back and sent inline.
-// Target: the tool at most 1.3 × the direct drawing.
+// Target: the tool at most 1.3 × the direct drawing. Also printed: the service's own drawing
+// code called in-process (sharp's PNG encoder, faster than Skia's), so the figures show what
+// the path through MCP, the queue and the worker adds, apart from the encoder it chose.
 import { createCanvas } from '@napi-rs/canvas';
 import { getStroke } from 'perfect-freehand';
 import { createAccount, setBudget } from '../core/accounts/service.ts';
 import { createApiKey } from '../core/apikeys/service.ts';
 import { CreateDrawingInput } from '../core/drawings/schema.ts';
 import { createDrawing } from '../core/drawings/service.ts';
+import { drawingPng } from '../render/drawing.ts';
 import { type BenchService, spawnServiceProcess } from './support.ts';
 
 const SIDE = 1080;
@@ -129,19 +132,40 @@ async function measure(
     sizes.direct = (await directPng(drawn)).length;
     return performance.now() - started;
   };
+  // The service's own drawing code in this process: what the tool's path adds to it.
+  const parsed = CreateDrawingInput.parse({
+    title: 'x',
+    width: SIDE,
+    height: SIDE,
+    strokes: drawn,
+  });
+  const own = async () => {
+    const started = performance.now();
+    await drawingPng({ ...parsed, background: '#ffffff' });
+    return performance.now() - started;
+  };
   // Both warm up (the worker's render thread starts on its first drawing).
   for (let i = 0; i < 2; i++) {
     await direct();
+    await own();
     await viaTool();
   }
-  const times = { direct: [] as number[], tool: [] as number[] };
-  // Alternating rounds, so load from elsewhere on the machine falls on both alike.
+  const times = { direct: [] as number[], own: [] as number[], tool: [] as number[] };
+  // Alternating rounds, so load from elsewhere on the machine falls on all alike.
   for (let r = 0; r < rounds; r++) {
     for (let i = 0; i < perRound; i++) times.direct.push(await direct());
+    for (let i = 0; i < perRound; i++) times.own.push(await own());
     for (let i = 0; i < perRound; i++) times.tool.push(await viaTool());
   }
   const json = JSON.stringify(drawn).length;
-  return { direct: mean(times.direct), tool: mean(times.tool), n: perRound * rounds, sizes, json };
+  return {
+    direct: mean(times.direct),
+    own: mean(times.own),
+    tool: mean(times.tool),
+    n: perRound * rounds,
+    sizes,
+    json,
+  };
 }
 
 const kb = (n: number) => `${Math.round(n / 1024)} KB`;
