@@ -137,6 +137,7 @@ export const mcpRoutes: FastifyPluginAsync<
         generateTimeoutMs: opts.config.generateTimeoutMs,
         principal: principalOf(req),
         budget: req.budget!,
+        logFailure: (err, tool) => req.log.error({ err, tool }, 'MCP tool failed'),
       });
       const streams = (req.headers.accept ?? '').includes('text/event-stream');
       if (!streams) {

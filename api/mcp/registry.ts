@@ -27,6 +27,8 @@ export type ToolContext = {
   attachImage: (data: Buffer, mimeType: string) => void;
   /** Adds a text content item after the JSON result (e.g. an exported SVG). */
   attachText: (text: string) => void;
+  /** Logs a tool's unexpected failure (the client is told only that it failed). */
+  logFailure?: (err: unknown, tool: string) => void;
 };
 
 export type ToolAnnotations = {

@@ -107,7 +107,15 @@ async function callTool(
     );
     return { content: [{ type: 'text', text }, ...attached], structuredContent: result };
   } catch (err) {
-    if (!(err instanceof DomainError)) throw err;
+    if (err instanceof McpError) throw err;
+    if (!(err instanceof DomainError)) {
+      // Its message may name the server's files or tables: logged here, not answered.
+      ctx.logFailure?.(err, name);
+      throw new McpError(
+        ErrorCode.InternalError,
+        `${name} failed unexpectedly; try again, and if it fails again, tell the operator (the server log has the details).`,
+      );
+    }
     // A tool failure, not a protocol one: the model reads the message and can adjust.
     return { isError: true, content: [{ type: 'text', text: `${err.code}: ${err.message}` }] };
   }

@@ -15,7 +15,7 @@ import {
 import type { Notifications } from '../db/notifications.ts';
 import type { Pool } from '../db/pool.ts';
 import { type RenderWaits, withRenderSlot } from '../designs/renderWaits.ts';
-import { invalid, notFound } from '../errors.ts';
+import { conflict, invalid, notFound } from '../errors.ts';
 import { isId } from '../ids.ts';
 import type { Job } from '../jobs/schema.ts';
 import { startAndAwait, startJob, succeededJob } from '../jobs/service.ts';
@@ -30,7 +30,6 @@ import { readAll, type Storage } from '../storage/storage.ts';
 import type { DrawingHead } from './db.ts';
 import {
   type DrawingExportResult,
-  dropOldExports,
   EXPORTS_KEPT,
   exportDeletedAt,
   exportKey,
@@ -141,7 +140,6 @@ export async function exportDrawing(
       (await deps.storage.size(exportKey(caller.accountId, jobId, 'drawing', format))) ===
       undefined,
   );
-  await dropOldExports(deps, { accountId: caller.accountId, keep: EXPORTS_KEPT });
   const result = job.result as unknown as DrawingExportResult;
   const address =
     deps.urlKey &&
@@ -166,13 +164,24 @@ export async function exportDrawing(
   };
 }
 
-/** The caller's export file (or its preview PNG), as exportDrawing answered it. */
+/**
+ * The caller's export file (or its preview PNG), as exportDrawing answered it; 409
+ * `export_gone` when it was deleted since (newer exports of the account let it go).
+ */
 export const readExportFile = (
   deps: Pick<DrawingFileApiDeps, 'storage'>,
   caller: Caller,
   exported: { job_id: string; format: DrawingFormat },
   file: 'drawing' | 'preview',
-) => readAll(deps.storage, exportKey(caller.accountId, exported.job_id, file, exported.format));
+) =>
+  readAll(deps.storage, exportKey(caller.accountId, exported.job_id, file, exported.format)).catch(
+    () => {
+      throw conflict(
+        'export_gone',
+        `Export ${exported.job_id} was deleted as it was answered (an account keeps its ${EXPORTS_KEPT} newest exports); ask again to draw it anew.`,
+      );
+    },
+  );
 
 /**
  * GET /media/drawing-exports/{job_id}: an export's file for the holder of its signed address.

@@ -16,6 +16,8 @@ import type { Storage } from '../storage/storage.ts';
 import { findDrawingText } from './db.ts';
 import {
   type DrawingExportResult,
+  dropOldExports,
+  EXPORTS_KEPT,
   exportKey,
   PREVIEW_ABOVE_BYTES,
   PREVIEW_SIDE,
@@ -81,6 +83,9 @@ export async function renderDrawingJob(
     const key = (f: 'drawing' | 'preview') => exportKey(job.account_id, job.job_id, f, job.format);
     await deps.storage.put(key('drawing'), Readable.from([file.bytes]));
     if (file.preview) await deps.storage.put(key('preview'), Readable.from([file.preview]));
+    // Room for this one among the account's newest EXPORTS_KEPT, made here rather than by the
+    // API, so an export whose caller stopped waiting stays within the bound too.
+    await dropOldExports(deps, { accountId: job.account_id, keep: EXPORTS_KEPT - 1 });
     return { format: job.format, ...size, preview: !!file.preview };
   }
 
