@@ -71,11 +71,16 @@ async function directPng(drawn: ReturnType<typeof strokes>): Promise<Buffer> {
   return canvas.encode('png');
 }
 
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+/** The middle time: a pause for garbage collection in one call does not move it. */
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length / 2;
+  return sorted.length % 2 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
 
 type Caller = Parameters<typeof createDrawing>[1];
 
-/** The tool and the direct drawing of `drawn`, in alternating rounds, as mean ms. */
+/** The tool and the direct drawing of `drawn`, in alternating rounds, as median ms. */
 async function measure(
   svc: BenchService,
   auth: { key: string; caller: Caller },
@@ -154,14 +159,14 @@ async function measure(
   // Alternating rounds, so load from elsewhere on the machine falls on all alike.
   for (let r = 0; r < rounds; r++) {
     for (let i = 0; i < perRound; i++) times.direct.push(await direct());
-    for (let i = 0; i < perRound; i++) times.own.push(await own());
     for (let i = 0; i < perRound; i++) times.tool.push(await viaTool());
+    for (let i = 0; i < perRound; i++) times.own.push(await own());
   }
   const json = JSON.stringify(drawn).length;
   return {
-    direct: mean(times.direct),
-    own: mean(times.own),
-    tool: mean(times.tool),
+    direct: median(times.direct),
+    own: median(times.own),
+    tool: median(times.tool),
     n: perRound * rounds,
     sizes,
     json,
@@ -204,6 +209,9 @@ export async function benchDrawings(svc: BenchService, perRound = 5, rounds = 4)
       );
       console.log(
         `    ratio                      ${r.toFixed(2)}${exact ? '' : ' (target <= 1.30)'}`,
+      );
+      console.log(
+        `    drawingPng in-process      ${m.own.toFixed(1).padStart(7)} ms  (the tool's drawing and encoder: its path adds ${(m.tool / m.own).toFixed(2)}×)`,
       );
     }
     return { ratio };

@@ -83,10 +83,13 @@ export async function renderDrawingJob(
     const key = (f: 'drawing' | 'preview') => exportKey(job.account_id, job.job_id, f, job.format);
     await deps.storage.put(key('drawing'), Readable.from([file.bytes]));
     if (file.preview) await deps.storage.put(key('preview'), Readable.from([file.preview]));
-    // Room for this one among the account's newest EXPORTS_KEPT, made here rather than by the
-    // API, so an export whose caller stopped waiting stays within the bound too.
-    await dropOldExports(deps, { accountId: job.account_id, keep: EXPORTS_KEPT - 1 });
-    return { format: job.format, ...size, preview: !!file.preview };
+    const result: DrawingExportResult = { format: job.format, ...size, preview: !!file.preview };
+    // Finished first, so the caller has its answer while older exports are let go: the
+    // account's EXPORTS_KEPT newest stay, trimmed here rather than by the API so an export
+    // whose caller stopped waiting counts too.
+    await withTransaction(deps.pool, (tx) => finish(tx, result));
+    await dropOldExports(deps, { accountId: job.account_id, keep: EXPORTS_KEPT });
+    return result;
   }
 
   const key = `drawings/${job.account_id}/${randomUUID()}.png`;
