@@ -55,6 +55,8 @@ export type DrawingFileApiDeps = {
   urlKey?: Buffer;
   /** The process's render waits: a bound on one account's drawing calls waiting at once. */
   renders: RenderWaits;
+  /** How long a call waits for its drawing (DRAWING_WAIT_S unless given). */
+  waitS?: number;
 };
 
 /** How long a call waits for its drawing before asking the caller to come back. */
@@ -96,20 +98,24 @@ function drawnJob(
         startJob(
           tx,
           { accountId: caller.accountId, kind, subject },
-          (db, jobId) =>
-            enqueueDrawingRender(db, {
-              job_id: jobId,
-              account_id: caller.accountId,
-              drawing_id: drawing.id,
-              version: drawing.version,
-              ...wanted,
-            }),
+          (db, jobId, ahead) =>
+            enqueueDrawingRender(
+              db,
+              {
+                job_id: jobId,
+                account_id: caller.accountId,
+                drawing_id: drawing.id,
+                version: drawing.version,
+                ...wanted,
+              },
+              ahead,
+            ),
           outlived,
         ),
       {
-        waitS: DRAWING_WAIT_S,
+        waitS: deps.waitS ?? DRAWING_WAIT_S,
         code: 'drawing',
-        stillRunning: `The drawing is still being drawn after ${DRAWING_WAIT_S} s (the render workers are busy); ask again with the same arguments to get it.`,
+        stillRunning: `The drawing is still being drawn after ${deps.waitS ?? DRAWING_WAIT_S} s (the render workers are busy); ask again with the same arguments to get it.`,
       },
     ),
   );

@@ -53,7 +53,8 @@ const finished = (r: JobRow) => r.status === 'succeeded' || r.status === 'failed
 export async function startJob(
   tx: Queryable,
   j: { accountId: string; kind: JobKind; subject: string; credits?: number },
-  enqueue: (tx: Queryable, jobId: string) => Promise<void>,
+  /** `ahead`: the account's jobs of this kind queued or running before this one. */
+  enqueue: (tx: Queryable, jobId: string, ahead: number) => Promise<void>,
   /** Whether a succeeded job of the subject no longer stands (what it made was deleted). */
   outlived?: (result: Record<string, unknown>, jobId: string) => Promise<boolean>,
 ): Promise<{ job: Job; created: boolean }> {
@@ -71,8 +72,9 @@ export async function startJob(
   }
   if (!created) return { job: toJob(row), created };
   const limit = UNFINISHED_PER_ACCOUNT[j.kind];
+  const unfinished = await unfinishedJobs(tx, j.accountId, j.kind);
   // The new row counts: over the limit, the transaction (and the row) is rolled back.
-  if ((await unfinishedJobs(tx, j.accountId, j.kind)) > limit)
+  if (unfinished > limit)
     throw new DomainError(
       429,
       'too_many_jobs',
@@ -81,7 +83,7 @@ export async function startJob(
       { 'Retry-After': '10' },
     );
   if (j.kind === 'video_preview') await trimFinishedJobs(tx, j.accountId, j.kind, PREVIEWS_KEPT);
-  await enqueue(tx, row.id);
+  await enqueue(tx, row.id, unfinished - 1);
   return { job: toJob(row), created };
 }
 

@@ -76,12 +76,14 @@ async function addJob(
     delayMs?: number;
     /** A Graphile Worker queue: its jobs run one at a time. */
     queueName?: string;
+    /** Lower runs first among jobs due (Graphile Worker's default is 0). */
+    priority?: number;
   },
 ): Promise<void> {
   await db.query(
     `select graphile_worker.add_job($1, $2::json,
        run_at := coalesce($3::timestamptz, now() + coalesce($4::int, 0) * interval '1 millisecond'),
-       job_key := $5, max_attempts := $6, queue_name := $7)`,
+       job_key := $5, max_attempts := $6, queue_name := $7, priority := $8)`,
     [
       task,
       JSON.stringify(payload),
@@ -90,6 +92,7 @@ async function addJob(
       opts.jobKey,
       opts.maxAttempts,
       opts.queueName ?? null,
+      opts.priority ?? 0,
     ],
   );
 }
@@ -286,11 +289,21 @@ export type RenderDrawingPayload = z.infer<typeof RenderDrawingPayload>;
 /** The job kind of each target: exports and saves are kept, and bounded, apart. */
 export const DRAWING_JOB_KIND = { export: 'drawing_export', library: 'drawing_save' } as const;
 
-export async function enqueueDrawingRender(db: Queryable, payload: RenderDrawingPayload) {
+/**
+ * Queues a drawing render behind the account's own: `ahead` (its drawings of the kind queued
+ * or running already) is the job's priority, so another account's first drawing is taken
+ * before this account's second. A burst of heavy drawings delays its own account, not all.
+ */
+export async function enqueueDrawingRender(
+  db: Queryable,
+  payload: RenderDrawingPayload,
+  ahead: number,
+) {
   const kind = DRAWING_JOB_KIND[payload.target];
   await addJob(db, TASK.renderDrawing, RenderDrawingPayload.parse(payload), {
     jobKey: workJobKey(kind, payload.job_id),
     maxAttempts: EXPORT_MAX_ATTEMPTS,
+    priority: ahead,
   });
 }
 
