@@ -59,6 +59,32 @@ export async function insertDrawing(
   return rows[0] && { ...rows[0], strokes: d.strokes };
 }
 
+/**
+ * The account's drawing with a page of its strokes after the first `offset`: at most
+ * `strokes` of them, and no more once `points` points are reached (one stroke at least).
+ */
+export async function findDrawingStrokes(
+  db: Queryable,
+  accountId: string,
+  drawingId: string,
+  page: { offset: number; strokes: number; points: number },
+): Promise<DrawingRow | undefined> {
+  const { rows } = await db.query<DrawingRow>(
+    `select ${HEAD}, coalesce(
+       (select json_agg(t.stroke order by t.n) from (
+          select s.stroke, s.n,
+            sum(json_array_length(s.stroke -> 'points')) over (order by s.n)
+              - json_array_length(s.stroke -> 'points') as before
+          from json_array_elements(strokes) with ordinality as s(stroke, n)
+          where s.n > $3 and s.n <= $3 + $4) t
+        where t.before < $5 or t.n = $3 + 1),
+       '[]') as strokes
+     from drawings where id = $1 and account_id = $2`,
+    [drawingId, accountId, page.offset, page.strokes, page.points],
+  );
+  return rows[0];
+}
+
 /** The account's drawing without its strokes, locked for the transaction with `lock`. */
 export async function findDrawingHead(
   db: Queryable,

@@ -148,6 +148,24 @@ true satisfies Same<
 
 export const DrawingRef = z.object({ drawing_id: IdInput.describe('A drawing id.') }).strict();
 
+/**
+ * What get_drawing answers at a time: a drawing of 2,000 long strokes is megabytes, an MCP
+ * answer at most 40 KB. A page stops at 100 strokes, or once 1,000 points are in it.
+ */
+export const STROKES_PER_PAGE = 100;
+export const POINTS_PER_PAGE = 1_000;
+
+export const GetDrawingInput = DrawingRef.extend({
+  stroke_offset: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_STROKES)
+    .default(0)
+    .describe('Strokes to skip (next_stroke_offset of the page before).'),
+}).strict();
+export type GetDrawingInput = z.infer<typeof GetDrawingInput>;
+
 export const ListDrawingsInput = z
   .object({
     brand_id: IdInput.optional().describe('Only this brand (list_brands). Omitted: all brands.'),

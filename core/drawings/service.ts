@@ -15,6 +15,7 @@ import {
   drawingsByIds,
   findDrawing,
   findDrawingHead,
+  findDrawingStrokes,
   insertDrawing,
   listDrawings,
   ownedDrawingIds,
@@ -26,8 +27,10 @@ import {
   type DrawingSummary,
   type DrawingView,
   MAX_STROKES,
+  POINTS_PER_PAGE,
   pointsMessage,
   pointsPastLimit,
+  STROKES_PER_PAGE,
   type Stroke,
   type UpdateDrawingInput,
 } from './schema.ts';
@@ -109,8 +112,30 @@ export async function createDrawing(
   return toDrawing(row);
 }
 
-export async function getDrawing(db: Queryable, caller: Caller, drawingId: string) {
-  return toDrawing(await drawingOf(db, caller, drawingId));
+/**
+ * get_drawing: the drawing with a page of its strokes from `strokeOffset` (cut by Postgres:
+ * the rest never reaches the API), their total, and where the next page starts.
+ */
+export async function getDrawing(
+  db: Queryable,
+  caller: Caller,
+  drawingId: string,
+  strokeOffset = 0,
+): Promise<DrawingView & { stroke_count: number; next_stroke_offset: number | null }> {
+  const row = isId(drawingId)
+    ? await findDrawingStrokes(db, caller.accountId, drawingId, {
+        offset: strokeOffset,
+        strokes: STROKES_PER_PAGE,
+        points: POINTS_PER_PAGE,
+      })
+    : undefined;
+  if (!row) throw notFound('Drawing');
+  const next = strokeOffset + row.strokes.length;
+  return {
+    ...toDrawing(row),
+    stroke_count: row.stroke_count,
+    next_stroke_offset: next < row.stroke_count ? next : null,
+  };
 }
 
 /** list_drawings: the account's drawings (of one brand if given), newest first, one page. */

@@ -91,6 +91,31 @@ describe('the drawing tools', () => {
     });
   });
 
+  it('get_drawing pages a long drawing: at most 1,000 points a page, a longer stroke alone', async () => {
+    const long = (n: number, sid: string) => ({
+      sid,
+      points: Array.from({ length: n }, (_, i) => [i % 200, Math.floor(i / 200)]),
+      color: '#000000',
+      size: 4,
+    });
+    const made = await tool('create_drawing', {
+      brand_id: acct.brandId,
+      title: 'Long',
+      width: 200,
+      height: 200,
+      strokes: [long(600, 'a'), long(300, 'b'), long(500, 'c'), long(1500, 'd')],
+    });
+    const sids = async (offset: number) => {
+      const page = await tool('get_drawing', { drawing_id: made.data.id, stroke_offset: offset });
+      expect(page.isError, page.text).toBeFalsy();
+      expect(page.data.stroke_count).toBe(4);
+      return [page.data.strokes.map((s: { sid: string }) => s.sid), page.data.next_stroke_offset];
+    };
+    expect(await sids(0)).toEqual([['a', 'b', 'c'], 3]);
+    expect(await sids(3)).toEqual([['d'], null]);
+    expect(await sids(4)).toEqual([[], null]);
+  });
+
   it('delete_drawing is refused while a design shows the drawing, unless force', async () => {
     const made = await tool('create_drawing', {
       brand_id: acct.brandId,

@@ -17,10 +17,10 @@ import {
   CreateDrawingInput,
   DeleteDrawingInput,
   DrawingExport,
-  DrawingRef,
   DrawingSummary,
   DrawingView,
   ExportDrawingInput,
+  GetDrawingInput,
   ListDrawingsInput,
   SaveDrawingInput,
   SavedDrawing,
@@ -80,12 +80,17 @@ export const DRAWING_TOOLS = [
     name: 'get_drawing',
     title: 'Get a drawing',
     description:
-      'A whole drawing: size, background, every stroke (sid, points, style, tool) and its version. Use this tool when you need to: read a drawing before update_drawing.',
-    input: DrawingRef,
-    output: WholeDrawing.extend(TRUNCATION),
+      'A drawing: size, background, version, and a page of its strokes (sid, points, style, tool) from stroke_offset, up to 100 strokes or 1,000 points; next_stroke_offset starts the next page (null: none). Use this tool when you need to: read a drawing before update_drawing.',
+    input: GetDrawingInput,
+    output: WholeDrawing.extend({
+      stroke_count: z.number().int(),
+      next_stroke_offset: z.number().int().nullable(),
+      ...TRUNCATION,
+    }),
     scope: 'read',
     annotations: READS,
-    run: async (ctx, args) => getDrawing(ctx.pool, ctx.principal, args.drawing_id),
+    run: async (ctx, args) =>
+      getDrawing(ctx.pool, ctx.principal, args.drawing_id, args.stroke_offset),
   }),
 
   defineTool({
