@@ -44,3 +44,21 @@ export async function fileMadeAsset(
     advice: message.advice,
   });
 }
+
+/**
+ * Refuses, with quotaExceeded's 413, work that would make an asset for an account whose
+ * quota is used up already (a drawing saved to the library): checked before the work is
+ * queued, so a full account does not have it drawn only to be refused. An account with
+ * room left may still be refused when the bytes are known (fileMadeAsset).
+ */
+export async function assertStorageLeft(db: Queryable, accountId: string, advice: string) {
+  const account = await findAccountById(db, accountId);
+  if (!account) throw new Error(`account ${accountId} not found`);
+  const quota = STORAGE_QUOTA_BYTES[account.plan];
+  const { used, reserved } = await storageUse(db, accountId);
+  if (used + reserved < quota) return;
+  throw await quotaExceeded(db, accountId, {
+    lead: `The storage quota of ${quota} bytes is used up`,
+    advice,
+  });
+}

@@ -5,6 +5,7 @@
 // an export within its hour, a saved image for as long as it stays in the library.
 import { MAX_EXPORT_PIXELS, scaledSize } from '../../render/drawingSize.ts';
 import { findOwnedAssets } from '../assets/db.ts';
+import { assertStorageLeft } from '../assets/quota.ts';
 import { assetContentUrl } from '../assets/service.ts';
 import {
   drawingExportSubject,
@@ -224,6 +225,7 @@ async function savedImage(
   scale: number,
 ): Promise<SavedDrawing> {
   assertPixels(drawing, scale);
+  await assertStorageLeft(deps.pool, caller.accountId, 'delete assets, then save it again.');
   const { job, created } = await drawnJob(
     deps,
     caller,

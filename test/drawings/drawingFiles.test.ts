@@ -339,6 +339,23 @@ describe('save_drawing_to_library', () => {
       other.accountId,
     ]);
     expect(assets.rowCount).toBe(0);
+
+    // With the quota used up, nothing is drawn: refused at once, as an upload would be.
+    await server.pool.query('update accounts set storage_used_bytes = $2 where id = $1', [
+      other.accountId,
+      STORAGE_QUOTA_BYTES.plus,
+    ]);
+    const drawn = await server.pool.query(
+      `select count(*)::int as n from jobs where account_id = $1 and kind = 'drawing_save'`,
+      [other.accountId],
+    );
+    const full = await tool('save_drawing_to_library', { drawing_id: made.data.id, scale: 2 }, c);
+    expect(full.text).toMatch(/^body_too_large: The storage quota of \d+ bytes is used up/);
+    const after = await server.pool.query(
+      `select count(*)::int as n from jobs where account_id = $1 and kind = 'drawing_save'`,
+      [other.accountId],
+    );
+    expect(after.rows[0].n).toBe(drawn.rows[0].n);
   });
 });
 
