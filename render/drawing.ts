@@ -51,8 +51,11 @@ const round = (n: number) => Math.round(n * 100) / 100;
  */
 function outlineOf(stroke: DrawingStroke): number[] {
   const pressured = stroke.points.some((p) => p[2] !== undefined);
+  // A missing pressure is 0.5 (perfect-freehand's own default differs for the first point);
+  // points that all carry theirs go in as they are, without a copy.
+  const complete = pressured && stroke.points.every((p) => p[2] !== undefined);
   const outline = getStroke(
-    stroke.points.map((p) => [p[0], p[1], p[2] ?? 0.5]),
+    complete ? (stroke.points as number[][]) : stroke.points.map((p) => [p[0], p[1], p[2] ?? 0.5]),
     {
       size: stroke.size,
       thinning: stroke.thinning,
