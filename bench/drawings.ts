@@ -175,7 +175,7 @@ async function measure(
 
 const kb = (n: number) => `${Math.round(n / 1024)} KB`;
 
-export async function benchDrawings(svc: BenchService, perRound = 5, rounds = 4) {
+export async function benchDrawings(svc: BenchService, perRound = 5, rounds = 8) {
   const account = await createAccount(svc.pool, {
     email: `bench-drawing-${Date.now()}@example.com`,
     password: 'bench password',
