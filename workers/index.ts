@@ -26,6 +26,8 @@ import type { Storage } from '../core/storage/storage.ts';
 import { createRenderPool, type RenderPool, type RenderPoolOptions } from '../render/renderPool.ts';
 import { cleanupSessions } from './cleanupSessions.ts';
 import { cleanupUploads } from './cleanupUploads.ts';
+import { collectAccountMetricsTask } from './collectAccountMetrics.ts';
+import { collectMetrics } from './collectMetrics.ts';
 import { deliverWebhookTask } from './deliverWebhook.ts';
 import { draftWeekTask } from './draftWeek.ts';
 import { exportVideoTask } from './exportVideo.ts';
@@ -102,6 +104,12 @@ export function taskList(deps: {
     [TASK.cleanupSessions]: cleanupSessions(deps.pool),
     [TASK.reconcile]: reconcile({ pool: deps.pool, storage }),
     [TASK.publishPost]: publishPost(deps),
+    [TASK.collectMetrics]: collectMetrics(deps.pool),
+    [TASK.collectAccountMetrics]: collectAccountMetricsTask({
+      pool: deps.pool,
+      connectors: deps.connectors,
+      credentialsKey: deps.credentialsKey,
+    }),
     [TASK.deliverWebhook]: deliverWebhookTask(deps),
     [TASK.generateDrafts]: generateDraftsTask({
       pool: deps.pool,

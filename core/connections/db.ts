@@ -78,3 +78,18 @@ export async function sealedAccountsOf(
   );
   return rows;
 }
+
+/** One connected account with its sealed credentials (a collection job's), if still active. */
+export async function sealedAccount(
+  db: Queryable,
+  connectedAccountId: string,
+): Promise<
+  { id: string; platform: Platform; handle: string; credentials: Buffer | null } | undefined
+> {
+  const { rows } = await db.query(
+    `select id::text, platform, handle, credentials from connected_accounts
+     where id = $1 and status = 'active'`,
+    [connectedAccountId],
+  );
+  return rows[0];
+}

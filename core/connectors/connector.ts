@@ -75,16 +75,33 @@ export type Connector = {
    * The account's own recent posts, newest first, at most `limit` (no reposts or replies).
    * A platform without it is skipped by the history import, not failed.
    */
-  recentPosts?(
-    account: {
-      handle: string;
-      credentials: Record<string, unknown>;
-      /** Stores changed credentials (a refreshed session). */
-      saveCredentials(next: Record<string, unknown>): Promise<void>;
-    },
-    limit: number,
-  ): Promise<PastPost[]>;
-  // Later issues add metrics of published posts, mentions and trends.
+  recentPosts?(account: ConnectedAccountAccess, limit: number): Promise<PastPost[]>;
+  /**
+   * The counts of our published posts on the platform, by their external ids; a post the
+   * platform no longer has is absent. A platform without it is skipped by the collection.
+   */
+  postMetrics?(
+    account: ConnectedAccountAccess,
+    externalIds: string[],
+  ): Promise<Map<string, PostCounts>>;
+  // Later issues add competitors' posts, mentions and trends.
+};
+
+/** A connected account as a read method gets it: its handle and opened credentials. */
+export type ConnectedAccountAccess = {
+  handle: string;
+  credentials: Record<string, unknown>;
+  /** Stores changed credentials (a refreshed session). */
+  saveCredentials(next: Record<string, unknown>): Promise<void>;
+};
+
+/** A post's engagement as a platform counts it; null where the platform gives no count. */
+export type PostCounts = {
+  likes: number;
+  reposts: number;
+  replies: number;
+  quotes: number | null;
+  views: number | null;
 };
 
 /** Platform connectors by platform; a platform without one cannot publish yet. */

@@ -2,6 +2,7 @@
 // while processing, then polled), then POST /api/v1/statuses with an Idempotency-Key derived
 // from the publication attempt, so a retried attempt cannot post twice. The instance's own
 // limits (GET /api/v2/instance) are read once an hour and checked before anything is sent.
+// Our published posts' counts are read back one status at a time (GET /api/v1/statuses/:id).
 // Docs: docs.joinmastodon.org/methods/media, /methods/statuses, /methods/instance.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
@@ -11,6 +12,7 @@ import { readAll, type Storage } from '../storage/storage.ts';
 import {
   type Connector,
   type PastPost,
+  type PostCounts,
   PublicationError,
   type PublishMedia,
   partKey,
@@ -49,6 +51,13 @@ const PastStatus = z.object({
   favourites_count: z.number().int().min(0).catch(0),
   reblogs_count: z.number().int().min(0).catch(0),
   replies_count: z.number().int().min(0).catch(0),
+});
+/** A status's counts (GET /api/v1/statuses/:id); quotes only on instances that have them. */
+const StatusCounts = z.object({
+  favourites_count: z.number().int().min(0),
+  reblogs_count: z.number().int().min(0),
+  replies_count: z.number().int().min(0),
+  quotes_count: z.number().int().min(0).nullish().catch(null),
 });
 
 /** A status's HTML longer than this is not one Mastodon wrote (they hold ~500 characters). */
@@ -255,6 +264,30 @@ export function mastodonConnector(deps: MastodonDeps): Connector {
         maxId = fresh.at(-1)!.id;
       }
       return posts.slice(0, limit);
+    },
+
+    async postMetrics(account, externalIds) {
+      const creds = credentialsOf(account.credentials);
+      const call = client(deps.outbound, creds, deps.requestTimeoutMs ?? PLATFORM_TIMEOUT_MS);
+      const counts = new Map<string, PostCounts>();
+      for (const id of externalIds) {
+        const path = `/api/v1/statuses/${encodeURIComponent(id)}`;
+        const res = await call(path, { method: 'GET' }).catch((err: unknown) => {
+          // A status deleted since is simply not counted.
+          if (err instanceof PublicationError && err.status === 404) return undefined;
+          throw err;
+        });
+        if (!res) continue;
+        const s = documented('Mastodon', `GET ${path}`, res, StatusCounts);
+        counts.set(id, {
+          likes: s.favourites_count,
+          reposts: s.reblogs_count,
+          replies: s.replies_count,
+          quotes: s.quotes_count ?? null,
+          views: null,
+        });
+      }
+      return counts;
     },
 
     async publish(req) {

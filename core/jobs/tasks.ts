@@ -26,6 +26,8 @@ export const TASK = {
   importHistory: 'read_post_history',
   readGenome: 'read_brand_genome',
   renderDrawing: 'render_drawing',
+  collectMetrics: 'collect_metrics',
+  collectAccountMetrics: 'collect_account_metrics',
 } as const;
 export type TaskName = (typeof TASK)[keyof typeof TASK];
 
@@ -41,6 +43,9 @@ export const TASK_POOL: Record<TaskName, WorkerPool> = {
   // Poster frames are small and a client waits for them: never behind a long export.
   [TASK.previewVideo]: 'render',
   [TASK.renderDrawing]: 'render',
+  // Collection waits on the platforms, like publication.
+  [TASK.collectMetrics]: 'publish',
+  [TASK.collectAccountMetrics]: 'publish',
   [TASK.generateDrafts]: 'generate',
   [TASK.draftWeek]: 'generate',
   [TASK.importHistory]: 'generate',
@@ -53,6 +58,8 @@ const SCHEDULES: Partial<Record<TaskName, string>> = {
   [TASK.cleanupUploads]: '30 * * * *',
   // Work left unfinished by a killed worker is failed with a reason within about a minute.
   [TASK.reconcile]: '* * * * *',
+  // Fresh posts' engagement every 15 minutes (core/metrics/collect.ts).
+  [TASK.collectMetrics]: '*/15 * * * *',
 };
 
 /** The crontab for the periodic tasks among `registered` (a task not run has no schedule). */
@@ -304,6 +311,31 @@ export async function enqueueDrawingRender(
     jobKey: workJobKey(kind, payload.job_id),
     maxAttempts: EXPORT_MAX_ATTEMPTS,
     priority: ahead,
+  });
+}
+
+// Metrics (core/metrics/) -------------------------------------------------------------
+
+export const CollectAccountMetricsPayload = z.object({
+  connected_account_id: z.string().refine(isId),
+});
+export type CollectAccountMetricsPayload = z.infer<typeof CollectAccountMetricsPayload>;
+
+/**
+ * Queues the collection of one connected account (`delayMs`: after a platform's
+ * Retry-After). One job a key, in a queue of its own: an account is never collected twice at
+ * once, and a slow platform holds one slot of the pool, not all.
+ */
+export async function enqueueAccountMetrics(
+  db: Queryable,
+  payload: CollectAccountMetricsPayload,
+  delayMs?: number,
+) {
+  await addJob(db, TASK.collectAccountMetrics, CollectAccountMetricsPayload.parse(payload), {
+    jobKey: jobKey(TASK.collectAccountMetrics, payload.connected_account_id),
+    maxAttempts: 3,
+    queueName: `metrics:${payload.connected_account_id}`,
+    ...(delayMs !== undefined ? { delayMs } : {}),
   });
 }
 

@@ -29,6 +29,7 @@ const OWNER: Record<string, string> = {
   audit_log: 'core/audit/db.ts',
   designs: 'core/designs/db.ts',
   drawings: 'core/drawings/db.ts',
+  post_metrics: 'core/metrics/db.ts',
   webhook_endpoints: 'core/webhooks/db.ts',
   webhook_deliveries: 'core/webhooks/db.ts',
   webhook_attempts: 'core/webhooks/db.ts',

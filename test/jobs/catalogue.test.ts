@@ -76,10 +76,13 @@ describe('the task catalogue', () => {
         `0 * * * * ${TASK.cleanupSessions}`,
         `30 * * * * ${TASK.cleanupUploads}`,
         `* * * * * ${TASK.reconcile}`,
+        `*/15 * * * * ${TASK.collectMetrics}`,
       ].sort(),
     );
     // Without storage a worker renders nothing and cleans no uploads: no schedule for them.
     const bare = Object.keys(taskList(deps));
-    expect(crontabFor(bare)).toBe(`0 * * * * ${TASK.cleanupSessions}\n* * * * * ${TASK.reconcile}`);
+    expect(crontabFor(bare)).toBe(
+      `0 * * * * ${TASK.cleanupSessions}\n* * * * * ${TASK.reconcile}\n*/15 * * * * ${TASK.collectMetrics}`,
+    );
   });
 });

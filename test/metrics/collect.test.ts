@@ -1,0 +1,200 @@
+// Collecting our published posts' engagement (core/metrics/collect.ts) from a local server
+// that answers Mastodon's GET /api/v1/statuses/:id as documented: counts kept as a time
+// series, a post collected again only when it is due (15 minutes in its first two days, then
+// 6 hours), a deleted status skipped, a platform's Retry-After honoured by queueing the
+// account again after it, a revoked token marking the account for reconnection, and the cron
+// fanning out one keyed job per account with recent posts.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { credentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
+import { builtinConnectors } from '../../core/connectors/builtin.ts';
+import { TASK } from '../../core/jobs/tasks.ts';
+import { collectAccountMetrics, startCollections } from '../../core/metrics/collect.ts';
+import { outboundPolicy } from '../../core/outbound/guard.ts';
+import { storageFor } from '../../core/storage/storage.ts';
+import { collectAccountMetricsTask } from '../../workers/collectAccountMetrics.ts';
+import { call, makeConnectedAccount } from '../support/server.ts';
+import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
+
+const KEY = credentialsKey(Buffer.alloc(32, 9).toString('base64'));
+const server = useServer({ env: LOOPBACK_OUTBOUND });
+let instance: Server;
+let instanceUrl: string;
+/** The instance's statuses and their counts; a missing id answers 404. */
+const counts = new Map<
+  string,
+  { favourites_count: number; reblogs_count: number; replies_count: number }
+>();
+let throttled = false;
+const reads: string[] = [];
+
+beforeAll(async () => {
+  instance = createServer((req, res) => {
+    const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+      res
+        .writeHead(status, { 'content-type': 'application/json', ...headers })
+        .end(JSON.stringify(body));
+    if (req.headers.authorization === 'Bearer revoked')
+      return json(401, { error: 'The access token was revoked' });
+    const status = /^\/api\/v1\/statuses\/(\w+)$/.exec(req.url ?? '');
+    if (req.method === 'GET' && status) {
+      reads.push(status[1]!);
+      if (throttled) return json(429, { error: 'Too many requests' }, { 'retry-after': '30' });
+      const c = counts.get(status[1]!);
+      return c ? json(200, { id: status[1], ...c }) : json(404, { error: 'Record not found' });
+    }
+    json(404, { error: 'Record not found' });
+  });
+  await new Promise<void>((r) => instance.listen(0, '127.0.0.1', r));
+  instanceUrl = `http://127.0.0.1:${(instance.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((r) => instance.close(r)));
+
+const deps = () => ({
+  pool: server.pool,
+  connectors: builtinConnectors({
+    outbound: outboundPolicy(server.config),
+    storage: storageFor(server.config),
+  }),
+  credentialsKey: KEY,
+});
+
+/** A brand connected to the instance with posts published as statuses `ids`, `hoursAgo`. */
+async function brandWithPosts(ids: string[], opts: { hoursAgo?: number; token?: string } = {}) {
+  const { key, connected } = await makeConnectedAccount(server.pool, 'mastodon', {
+    credentials: sealCredentials(KEY, { instance: instanceUrl, access_token: opts.token ?? 'ok' }),
+  });
+  const posts: string[] = [];
+  for (const id of ids) {
+    const made = await call(server, 'POST', '/v1/posts', {
+      key,
+      body: { platform: 'mastodon', body: `Status ${id}` },
+    });
+    // Published as the publication job records it.
+    await server.pool.query(
+      `update posts set status = 'published', external_post_id = $2,
+         published_at = now() - make_interval(hours => $3) where id = $1`,
+      [made.body.id, id, opts.hoursAgo ?? 1],
+    );
+    posts.push(made.body.id);
+  }
+  return { connectedId: String(connected.id), posts };
+}
+
+const series = async (postId: string) =>
+  (
+    await server.pool.query(
+      'select likes, reposts, replies, quotes, views from post_metrics where post_id = $1 order by id',
+      [postId],
+    )
+  ).rows;
+
+/** Moves a post's collections `minutes` into the past, as if made then. */
+const age = (postId: string, minutes: number) =>
+  server.pool.query(
+    `update post_metrics set collected_at = collected_at - make_interval(mins => $2)
+     where post_id = $1`,
+    [postId, minutes],
+  );
+
+describe('collecting metrics', () => {
+  it("keeps each collection's counts, and reads a post again only when it is due", async () => {
+    counts.set('501', { favourites_count: 5, reblogs_count: 2, replies_count: 1 });
+    const { connectedId, posts } = await brandWithPosts(['501']);
+    expect(await collectAccountMetrics(deps(), connectedId)).toEqual({
+      outcome: 'collected',
+      posts: 1,
+      counted: 1,
+    });
+    expect(await series(posts[0]!)).toEqual([
+      { likes: 5, reposts: 2, replies: 1, quotes: null, views: null },
+    ]);
+    // Ten minutes on, a fresh post is not due; sixteen minutes on, it is.
+    await age(posts[0]!, 10);
+    expect(await collectAccountMetrics(deps(), connectedId)).toMatchObject({ posts: 0 });
+    counts.set('501', { favourites_count: 9, reblogs_count: 3, replies_count: 4 });
+    await age(posts[0]!, 6);
+    expect(await collectAccountMetrics(deps(), connectedId)).toMatchObject({ counted: 1 });
+    expect((await series(posts[0]!)).map((r) => r.likes)).toEqual([5, 9]);
+  });
+
+  it('reads a post older than two days every 6 hours, and none older than 30 days', async () => {
+    counts.set('601', { favourites_count: 1, reblogs_count: 0, replies_count: 0 });
+    const settled = await brandWithPosts(['601'], { hoursAgo: 72 });
+    await collectAccountMetrics(deps(), settled.connectedId);
+    await age(settled.posts[0]!, 60);
+    expect(await collectAccountMetrics(deps(), settled.connectedId)).toMatchObject({ posts: 0 });
+    await age(settled.posts[0]!, 5 * 60);
+    expect(await collectAccountMetrics(deps(), settled.connectedId)).toMatchObject({ posts: 1 });
+
+    counts.set('602', { favourites_count: 1, reblogs_count: 0, replies_count: 0 });
+    const old = await brandWithPosts(['602'], { hoursAgo: 31 * 24 });
+    expect(await collectAccountMetrics(deps(), old.connectedId)).toMatchObject({ posts: 0 });
+  });
+
+  it('skips a status deleted on the platform, and counts the others', async () => {
+    counts.set('701', { favourites_count: 3, reblogs_count: 0, replies_count: 0 });
+    const { connectedId, posts } = await brandWithPosts(['701', '702']);
+    expect(await collectAccountMetrics(deps(), connectedId)).toEqual({
+      outcome: 'collected',
+      posts: 2,
+      counted: 1,
+    });
+    expect(await series(posts[1]!)).toEqual([]);
+  });
+
+  it("honours the platform's Retry-After by queueing the account again after it", async () => {
+    counts.set('801', { favourites_count: 3, reblogs_count: 0, replies_count: 0 });
+    const { connectedId } = await brandWithPosts(['801']);
+    throttled = true;
+    try {
+      expect(await collectAccountMetrics(deps(), connectedId)).toEqual({
+        outcome: 'throttled',
+        retryAfterMs: 30_000,
+      });
+      const before = Date.now();
+      const helpers = { logger: { info: () => {}, warn: () => {} } } as never;
+      await collectAccountMetricsTask(deps())({ connected_account_id: connectedId }, helpers);
+      const { rows } = await server.pool.query(
+        'select run_at from graphile_worker.jobs where key = $1',
+        [`${TASK.collectAccountMetrics}:${connectedId}`],
+      );
+      expect(rows).toHaveLength(1);
+      expect(rows[0].run_at.getTime()).toBeGreaterThanOrEqual(before + 29_000);
+    } finally {
+      throttled = false;
+    }
+  });
+
+  it('marks an account whose token was revoked for reconnection, and reads nothing more', async () => {
+    counts.set('901', { favourites_count: 3, reblogs_count: 0, replies_count: 0 });
+    const { connectedId } = await brandWithPosts(['901'], { token: 'revoked' });
+    expect(await collectAccountMetrics(deps(), connectedId)).toMatchObject({ outcome: 'skipped' });
+    const { rows } = await server.pool.query(
+      'select status, last_error from connected_accounts where id = $1',
+      [connectedId],
+    );
+    expect(rows[0]).toMatchObject({ status: 'needs_reconnect' });
+    expect(rows[0].last_error).toMatch(/Collecting metrics: Mastodon answered 401/);
+    const readsBefore = reads.length;
+    expect(await collectAccountMetrics(deps(), connectedId)).toMatchObject({ outcome: 'skipped' });
+    expect(reads.length).toBe(readsBefore);
+  });
+
+  it('fans out one keyed job per connected account with a recent post', async () => {
+    const { connectedId } = await brandWithPosts(['999']);
+    await startCollections(server.pool);
+    await startCollections(server.pool);
+    const { rows } = await server.pool.query(
+      'select key, queue_name from graphile_worker.jobs where key = $1',
+      [`${TASK.collectAccountMetrics}:${connectedId}`],
+    );
+    expect(rows).toEqual([
+      {
+        key: `${TASK.collectAccountMetrics}:${connectedId}`,
+        queue_name: `metrics:${connectedId}`,
+      },
+    ]);
+  });
+});
