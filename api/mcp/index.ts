@@ -19,6 +19,7 @@ import { ACCOUNT_TOOLS } from './tools/account.ts';
 import { CANVAS_TOOLS } from './tools/canvas.ts';
 import { DRAWING_TOOLS } from './tools/drawings.ts';
 import { GENERATION_TOOLS } from './tools/generation.ts';
+import { INSIGHT_TOOLS } from './tools/insight.ts';
 import { LIBRARY_TOOLS } from './tools/library.ts';
 import { MEMORY_TOOLS } from './tools/memory.ts';
 import { POST_TOOLS } from './tools/posts.ts';
@@ -81,6 +82,7 @@ export const SHIPPED_TOOLS = [
   ...LIBRARY_TOOLS,
   ...CANVAS_TOOLS,
   ...DRAWING_TOOLS,
+  ...INSIGHT_TOOLS,
   ...VIDEO_TOOLS,
   ...MEMORY_TOOLS,
   ...GENERATION_TOOLS,

@@ -62,15 +62,26 @@ export async function postsDue(
   return rows;
 }
 
-/** One collection's counts, a row per post, all at one `collected_at`. */
+/**
+ * One collection's counts, a row per post added to the series, all at one `collected_at`,
+ * and each post's latest counts replaced, in one statement.
+ */
 export async function insertMetrics(
   db: Queryable,
   counts: { postId: string; counts: PostCounts }[],
 ): Promise<void> {
   if (!counts.length) return;
   await db.query(
-    `insert into post_metrics (post_id, likes, reposts, replies, quotes, views)
-     select * from unnest($1::bigint[], $2::int[], $3::int[], $4::int[], $5::int[], $6::bigint[])`,
+    `with added as (
+       insert into post_metrics (post_id, likes, reposts, replies, quotes, views)
+       select * from unnest($1::bigint[], $2::int[], $3::int[], $4::int[], $5::int[],
+                            $6::bigint[])
+       returning post_id, collected_at, likes, reposts, replies, quotes, views)
+     insert into post_metrics_latest (post_id, collected_at, likes, reposts, replies, quotes, views)
+     select * from added
+     on conflict (post_id) do update set collected_at = excluded.collected_at,
+       likes = excluded.likes, reposts = excluded.reposts, replies = excluded.replies,
+       quotes = excluded.quotes, views = excluded.views`,
     [
       counts.map((c) => c.postId),
       counts.map((c) => c.counts.likes),
@@ -80,4 +91,92 @@ export async function insertMetrics(
       counts.map((c) => c.counts.views),
     ],
   );
+}
+
+type Range = {
+  accountId: string;
+  brandId: string;
+  platform: string | null;
+  from: Date;
+  to: Date;
+  timezone: string;
+};
+
+/**
+ * The brand's posts published in [from, to), with their latest counts (none collected: 0):
+ * totals, per day of publication in `timezone`, the 10 most engaging, and the latest
+ * collection, as one JSON document.
+ */
+export async function analyticsOf(db: Queryable, r: Range) {
+  const { rows } = await db.query<{ a: AnalyticsRows }>(
+    `with ps as (
+       select p.id, p.platform, p.published_at, p.permalink_url, l.collected_at,
+         coalesce(l.likes, 0) as likes, coalesce(l.reposts, 0) as reposts,
+         coalesce(l.replies, 0) as replies, coalesce(l.engagement, 0) as engagement
+       from posts p left join post_metrics_latest l on l.post_id = p.id
+       where p.brand_id = $2 and p.account_id = $1 and p.status = 'published'
+         and p.published_at >= $3 and p.published_at < $4
+         and ($5::text is null or p.platform = $5))
+     select json_build_object(
+       'totals', (select json_build_object('posts', count(*), 'likes', coalesce(sum(likes), 0),
+                    'reposts', coalesce(sum(reposts), 0), 'replies', coalesce(sum(replies), 0),
+                    'engagement', coalesce(sum(engagement), 0)) from ps),
+       'days', (select coalesce(json_agg(d order by d.day), '[]') from (
+                  select to_char(published_at at time zone $6, 'YYYY-MM-DD') as day,
+                    count(*) as posts, sum(likes) as likes, sum(reposts) as reposts,
+                    sum(replies) as replies, sum(engagement) as engagement
+                  from ps group by 1) d),
+       'top', (select coalesce(json_agg(t), '[]') from (
+                 select id::text as post_id, platform, published_at, permalink_url, likes,
+                   reposts, replies, engagement
+                 from ps order by engagement desc, published_at desc limit 10) t),
+       'collected_at', (select max(collected_at) from ps)) as a`,
+    [r.accountId, r.brandId, r.from, r.to, r.platform, r.timezone],
+  );
+  return rows[0]!.a;
+}
+
+type Counted = { likes: number; reposts: number; replies: number; engagement: number };
+export type AnalyticsRows = {
+  totals: Counted & { posts: number };
+  days: (Counted & { day: string; posts: number })[];
+  top: (Counted & {
+    post_id: string;
+    platform: string;
+    published_at: string;
+    permalink_url: string | null;
+  })[];
+  collected_at: string | null;
+};
+
+/**
+ * The brand's published posts with collected counts, by hour of the week in its time zone:
+ * each slot's median engagement and sample count, the best `limit` first; and how many posts
+ * that read.
+ */
+export async function engagementBySlot(
+  db: Queryable,
+  q: { accountId: string; brandId: string; platform: string | null; limit: number },
+) {
+  const { rows } = await db.query<{
+    dow: number;
+    hour: number;
+    median: number;
+    samples: number;
+    total: number;
+  }>(
+    `select extract(dow from p.published_at at time zone b.timezone)::int as dow,
+       extract(hour from p.published_at at time zone b.timezone)::int as hour,
+       percentile_cont(0.5) within group (order by l.engagement)::float8 as median,
+       count(*)::int as samples, sum(count(*)) over ()::int as total
+     from posts p
+     join brands b on b.id = p.brand_id
+     join post_metrics_latest l on l.post_id = p.id
+     where p.brand_id = $2 and p.account_id = $1 and p.status = 'published'
+       and ($3::text is null or p.platform = $3)
+     group by 1, 2
+     order by median desc, samples desc, dow, hour`,
+    [q.accountId, q.brandId, q.platform],
+  );
+  return { slots: rows.slice(0, q.limit), posts: rows[0]?.total ?? 0 };
 }

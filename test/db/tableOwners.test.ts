@@ -30,6 +30,7 @@ const OWNER: Record<string, string> = {
   designs: 'core/designs/db.ts',
   drawings: 'core/drawings/db.ts',
   post_metrics: 'core/metrics/db.ts',
+  post_metrics_latest: 'core/metrics/db.ts',
   webhook_endpoints: 'core/webhooks/db.ts',
   webhook_deliveries: 'core/webhooks/db.ts',
   webhook_attempts: 'core/webhooks/db.ts',

@@ -1,0 +1,48 @@
+// MCP research tools over collected metrics (SPEC.md "MCP", Research and results):
+// get_analytics and get_best_times, each over one function of core/metrics/insight.ts.
+
+import { getAnalytics, getBestTimes } from '../../../core/metrics/insight.ts';
+import {
+  Analytics,
+  AnalyticsInput,
+  BestTimes,
+  BestTimesInput,
+} from '../../../core/metrics/schema.ts';
+import { summarisedInOutputs } from '../jsonSchema.ts';
+import { defineTool, READS } from '../registry.ts';
+
+// The answers in a sentence each: their full schemas would cost tools/list 3 KB.
+const AnalyticsAnswer = summarisedInOutputs(
+  Analytics.clone(),
+  'brand_id; platform; from; to; totals {posts, likes, reposts, replies, engagement}; days [{day (YYYY-MM-DD, brand time zone), posts, likes, reposts, replies, engagement}] (days with posts); top_posts [{post_id, platform, published_at, permalink_url, likes, reposts, replies, engagement}] (10 at most); collected_at (the latest collection counted).',
+);
+const BestTimesAnswer = summarisedInOutputs(
+  BestTimes.clone(),
+  'brand_id; platform; timezone; basis (own, or default under 20 posts); posts (read); slots [{day (sunday-saturday), hour (0-23, brand time zone), median_engagement, samples}] (10 at most, best first).',
+);
+
+export const INSIGHT_TOOLS = [
+  defineTool({
+    name: 'get_analytics',
+    title: 'Get analytics',
+    description:
+      "How a brand's published posts did over a range (default the last 30 days), as the platforms counted them at the latest collection: totals, a per-day series, the top posts with permalinks. Engagement is likes + reposts + replies + quotes. Use this tool when you need to: report results or see what worked.",
+    input: AnalyticsInput,
+    output: AnalyticsAnswer,
+    annotations: READS,
+    scope: 'read',
+    run: async (ctx, args) => getAnalytics(ctx.pool, ctx.principal, args),
+  }),
+
+  defineTool({
+    name: 'get_best_times',
+    title: 'Get best times',
+    description:
+      'The best hours of the week to post for a brand, in its time zone, ranked by the median engagement of its own posts published then, each with its sample count; with under 20 posts, default slots (basis: default). Use this tool when you need to: choose when to schedule.',
+    input: BestTimesInput,
+    output: BestTimesAnswer,
+    annotations: READS,
+    scope: 'read',
+    run: async (ctx, args) => getBestTimes(ctx.pool, ctx.principal, args),
+  }),
+];
