@@ -4,6 +4,7 @@ import { benchRenders } from './designs.ts';
 import { benchDrawings } from './drawings.ts';
 import { benchGenerate } from './generate.ts';
 import { benchHeavyRender } from './heavyRender.ts';
+import { benchInsight } from './insight.ts';
 import { benchMcp } from './mcp.ts';
 import { benchMe } from './me.ts';
 import { benchChunkedMemory, benchRawUpload } from './media.ts';
@@ -40,6 +41,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   renders: () => benchRenders(svc),
   heavyRender: () => benchHeavyRender(svc),
   drawings: () => benchDrawings(svc),
+  insight: () => benchInsight(svc),
   video: () => benchVideo(svc),
   generate: () => benchGenerate(svc),
 };
