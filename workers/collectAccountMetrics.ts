@@ -1,13 +1,13 @@
 // One connected account's metrics collection (core/metrics/collect.ts); a platform's
 // Retry-After is honoured by queueing the account again after it.
 import type { Task } from 'graphile-worker';
-import { CollectAccountMetricsPayload, enqueueAccountMetrics } from '../core/jobs/tasks.ts';
+import { ConnectedAccountPayload, enqueueAccountMetrics } from '../core/jobs/tasks.ts';
 import { type CollectDeps, collectAccountMetrics } from '../core/metrics/collect.ts';
 
 export const collectAccountMetricsTask =
   (deps: CollectDeps): Task =>
   async (payload, helpers) => {
-    const job = CollectAccountMetricsPayload.parse(payload);
+    const job = ConnectedAccountPayload.parse(payload);
     const done = await collectAccountMetrics(deps, job.connected_account_id);
     if (done.outcome === 'throttled') {
       // A new job under the same key, due after the wait; this one completes.

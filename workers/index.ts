@@ -27,7 +27,9 @@ import { createRenderPool, type RenderPool, type RenderPoolOptions } from '../re
 import { cleanupSessions } from './cleanupSessions.ts';
 import { cleanupUploads } from './cleanupUploads.ts';
 import { collectAccountMetricsTask } from './collectAccountMetrics.ts';
+import { collectAccountTrendsTask } from './collectAccountTrends.ts';
 import { collectMetrics } from './collectMetrics.ts';
+import { collectTrends } from './collectTrends.ts';
 import { deliverWebhookTask } from './deliverWebhook.ts';
 import { draftWeekTask } from './draftWeek.ts';
 import { exportVideoTask } from './exportVideo.ts';
@@ -106,6 +108,12 @@ export function taskList(deps: {
     [TASK.publishPost]: publishPost(deps),
     [TASK.collectMetrics]: collectMetrics(deps.pool),
     [TASK.collectAccountMetrics]: collectAccountMetricsTask({
+      pool: deps.pool,
+      connectors: deps.connectors,
+      credentialsKey: deps.credentialsKey,
+    }),
+    [TASK.collectTrends]: collectTrends(deps.pool),
+    [TASK.collectAccountTrends]: collectAccountTrendsTask({
       pool: deps.pool,
       connectors: deps.connectors,
       credentialsKey: deps.credentialsKey,

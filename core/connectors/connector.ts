@@ -84,7 +84,17 @@ export type Connector = {
     account: ConnectedAccountAccess,
     externalIds: string[],
   ): Promise<Map<string, PostCounts>>;
-  // Later issues add competitors' posts, mentions and trends.
+  /** What is trending where the account posts, most popular first. */
+  trends?(account: ConnectedAccountAccess, limit: number): Promise<Trend[]>;
+  // Later issues add competitors' posts and mentions.
+};
+
+/** A trending topic as a platform gives it: its text is a third party's. */
+export type Trend = {
+  topic: string;
+  url: string | null;
+  /** Uses in the platform's latest period (a day on Mastodon). */
+  volume: number;
 };
 
 /** A connected account as a read method gets it: its handle and opened credentials. */

@@ -2,7 +2,8 @@
 // while processing, then polled), then POST /api/v1/statuses with an Idempotency-Key derived
 // from the publication attempt, so a retried attempt cannot post twice. The instance's own
 // limits (GET /api/v2/instance) are read once an hour and checked before anything is sent.
-// Our published posts' counts are read back one status at a time (GET /api/v1/statuses/:id).
+// Our published posts' counts are read back one status at a time (GET /api/v1/statuses/:id),
+// and the instance's trending tags hourly (GET /api/v1/trends/tags).
 // Docs: docs.joinmastodon.org/methods/media, /methods/statuses, /methods/instance.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
@@ -51,6 +52,12 @@ const PastStatus = z.object({
   favourites_count: z.number().int().min(0).catch(0),
   reblogs_count: z.number().int().min(0).catch(0),
   replies_count: z.number().int().min(0).catch(0),
+});
+/** A trending tag (GET /api/v1/trends/tags): its daily history, newest day first. */
+const TrendingTag = z.object({
+  name: z.string().min(1).max(500),
+  url: z.string().max(2000).nullish(),
+  history: z.array(z.object({ uses: z.coerce.number().int().min(0).catch(0) })).catch([]),
 });
 /** A status's counts (GET /api/v1/statuses/:id); quotes only on instances that have them. */
 const StatusCounts = z.object({
@@ -288,6 +295,23 @@ export function mastodonConnector(deps: MastodonDeps): Connector {
         });
       }
       return counts;
+    },
+
+    async trends(account, limit) {
+      const creds = credentialsOf(account.credentials);
+      const call = client(deps.outbound, creds, deps.requestTimeoutMs ?? PLATFORM_TIMEOUT_MS);
+      const path = `/api/v1/trends/tags?limit=${Math.min(20, limit)}`;
+      const tags = documented(
+        'Mastodon',
+        `GET ${path}`,
+        await call(path, { method: 'GET' }),
+        z.array(TrendingTag).max(100),
+      );
+      return tags.map((t) => ({
+        topic: t.name,
+        url: t.url ?? null,
+        volume: t.history[0]?.uses ?? 0,
+      }));
     },
 
     async publish(req) {

@@ -28,6 +28,8 @@ export const TASK = {
   renderDrawing: 'render_drawing',
   collectMetrics: 'collect_metrics',
   collectAccountMetrics: 'collect_account_metrics',
+  collectTrends: 'collect_trends',
+  collectAccountTrends: 'collect_account_trends',
 } as const;
 export type TaskName = (typeof TASK)[keyof typeof TASK];
 
@@ -46,6 +48,8 @@ export const TASK_POOL: Record<TaskName, WorkerPool> = {
   // Collection waits on the platforms, like publication.
   [TASK.collectMetrics]: 'publish',
   [TASK.collectAccountMetrics]: 'publish',
+  [TASK.collectTrends]: 'publish',
+  [TASK.collectAccountTrends]: 'publish',
   [TASK.generateDrafts]: 'generate',
   [TASK.draftWeek]: 'generate',
   [TASK.importHistory]: 'generate',
@@ -60,6 +64,8 @@ const SCHEDULES: Partial<Record<TaskName, string>> = {
   [TASK.reconcile]: '* * * * *',
   // Fresh posts' engagement every 15 minutes (core/metrics/collect.ts).
   [TASK.collectMetrics]: '*/15 * * * *',
+  // Trends hourly (core/trends/service.ts).
+  [TASK.collectTrends]: '45 * * * *',
 };
 
 /** The crontab for the periodic tasks among `registered` (a task not run has no schedule). */
@@ -316,10 +322,11 @@ export async function enqueueDrawingRender(
 
 // Metrics (core/metrics/) -------------------------------------------------------------
 
-export const CollectAccountMetricsPayload = z.object({
+/** What a job of one connected account carries (metrics, trends). */
+export const ConnectedAccountPayload = z.object({
   connected_account_id: z.string().refine(isId),
 });
-export type CollectAccountMetricsPayload = z.infer<typeof CollectAccountMetricsPayload>;
+export type ConnectedAccountPayload = z.infer<typeof ConnectedAccountPayload>;
 
 /**
  * Queues the collection of one connected account (`delayMs`: after a platform's
@@ -328,13 +335,27 @@ export type CollectAccountMetricsPayload = z.infer<typeof CollectAccountMetricsP
  */
 export async function enqueueAccountMetrics(
   db: Queryable,
-  payload: CollectAccountMetricsPayload,
+  payload: ConnectedAccountPayload,
   delayMs?: number,
 ) {
-  await addJob(db, TASK.collectAccountMetrics, CollectAccountMetricsPayload.parse(payload), {
+  await addJob(db, TASK.collectAccountMetrics, ConnectedAccountPayload.parse(payload), {
     jobKey: jobKey(TASK.collectAccountMetrics, payload.connected_account_id),
     maxAttempts: 3,
     queueName: `metrics:${payload.connected_account_id}`,
+    ...(delayMs !== undefined ? { delayMs } : {}),
+  });
+}
+
+/** Queues one account's trends collection (after a Retry-After with `delayMs`), keyed and queued as metrics are. */
+export async function enqueueAccountTrends(
+  db: Queryable,
+  payload: ConnectedAccountPayload,
+  delayMs?: number,
+) {
+  await addJob(db, TASK.collectAccountTrends, ConnectedAccountPayload.parse(payload), {
+    jobKey: jobKey(TASK.collectAccountTrends, payload.connected_account_id),
+    maxAttempts: 3,
+    queueName: `trends:${payload.connected_account_id}`,
     ...(delayMs !== undefined ? { delayMs } : {}),
   });
 }

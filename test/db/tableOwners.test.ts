@@ -31,6 +31,7 @@ const OWNER: Record<string, string> = {
   drawings: 'core/drawings/db.ts',
   post_metrics: 'core/metrics/db.ts',
   post_metrics_latest: 'core/metrics/db.ts',
+  trends: 'core/trends/db.ts',
   webhook_endpoints: 'core/webhooks/db.ts',
   webhook_deliveries: 'core/webhooks/db.ts',
   webhook_attempts: 'core/webhooks/db.ts',

@@ -77,12 +77,13 @@ describe('the task catalogue', () => {
         `30 * * * * ${TASK.cleanupUploads}`,
         `* * * * * ${TASK.reconcile}`,
         `*/15 * * * * ${TASK.collectMetrics}`,
+        `45 * * * * ${TASK.collectTrends}`,
       ].sort(),
     );
     // Without storage a worker renders nothing and cleans no uploads: no schedule for them.
     const bare = Object.keys(taskList(deps));
     expect(crontabFor(bare)).toBe(
-      `0 * * * * ${TASK.cleanupSessions}\n* * * * * ${TASK.reconcile}\n*/15 * * * * ${TASK.collectMetrics}`,
+      `0 * * * * ${TASK.cleanupSessions}\n* * * * * ${TASK.reconcile}\n*/15 * * * * ${TASK.collectMetrics}\n45 * * * * ${TASK.collectTrends}`,
     );
   });
 });

@@ -18,7 +18,7 @@ import { type TestServer, useService } from '../support/service.ts';
  */
 const FULL_LIST_BUDGET = 90_000;
 /**
- * Today's 44 tools: the Canvas ones are the heaviest. This ceiling keeps today's list from
+ * Today's 45 tools: the Canvas ones are the heaviest. This ceiling keeps today's list from
  * growing unnoticed (it rose by 600 bytes when design_post took video layouts, described in
  * one sentence, by 2.9 KB for get_brand_memory and update_brand_memory, whose outputs are one
  * sentence each, by 1.6 KB for repurpose, 1.5 KB for draft_week and 1.1 KB for
@@ -26,10 +26,10 @@ const FULL_LIST_BUDGET = 90_000;
  * render_warnings, by 8 KB for the five drawing tools, whose strokes create_drawing alone
  * spells out, by 4 KB for export_drawing, save_drawing_to_library and
  * attach_drawing_to_post, whose answers name each other's shapes, by 150 bytes for
- * get_drawing's pages of strokes, and by 2.6 KB for get_analytics and get_best_times, whose
- * answers are one sentence each).
+ * get_drawing's pages of strokes, by 2.6 KB for get_analytics and get_best_times, whose
+ * answers are one sentence each, and by 1.4 KB for list_trends).
  */
-const TODAY_BUDGET = 73_600;
+const TODAY_BUDGET = 75_200;
 
 const svc = useService({ account: { plan: 'business', scopes: [...SCOPES] } });
 let server: TestServer, key: string;

@@ -1,5 +1,5 @@
-// MCP research tools over collected metrics (SPEC.md "MCP", Research and results):
-// get_analytics and get_best_times, each over one function of core/metrics/insight.ts.
+// MCP research tools (SPEC.md "MCP", Research and results): get_analytics and
+// get_best_times over core/metrics/insight.ts, list_trends over core/trends/service.ts.
 
 import { getAnalytics, getBestTimes } from '../../../core/metrics/insight.ts';
 import {
@@ -8,6 +8,8 @@ import {
   BestTimes,
   BestTimesInput,
 } from '../../../core/metrics/schema.ts';
+import { ListTrendsInput, Trends } from '../../../core/trends/schema.ts';
+import { listTrends } from '../../../core/trends/service.ts';
 import { summarisedInOutputs } from '../jsonSchema.ts';
 import { defineTool, READS } from '../registry.ts';
 
@@ -44,5 +46,17 @@ export const INSIGHT_TOOLS = [
     annotations: READS,
     scope: 'read',
     run: async (ctx, args) => getBestTimes(ctx.pool, ctx.principal, args),
+  }),
+
+  defineTool({
+    name: 'list_trends',
+    title: 'List trends',
+    description:
+      "What is trending on a platform where the brand posts (its connected account's instance), from the latest hourly collection: rank, volume, address, and the topic under untrusted, as third parties wrote it. Use this tool when you need to: find a timely topic to post about.",
+    input: ListTrendsInput,
+    output: Trends,
+    annotations: READS,
+    scope: 'read',
+    run: async (ctx, args) => listTrends(ctx.pool, ctx.principal, args),
   }),
 ];

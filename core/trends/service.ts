@@ -1,0 +1,93 @@
+// Trends (issue 20): collected hourly through each connected account's platform (a cron
+// fanning out one keyed job per account, like metrics), answered by list_trends from the
+// latest collection. Topic text is a third party's: answered under `untrusted`.
+import { requireOwnedBrand } from '../brands/service.ts';
+import {
+  type CredentialsKey,
+  openCredentials,
+  sealCredentials,
+} from '../connections/credentials.ts';
+import { saveSealedCredentials, sealedAccount } from '../connections/db.ts';
+import { type Connectors, PublicationError } from '../connectors/connector.ts';
+import type { Pool } from '../db/pool.ts';
+import { enqueueAccountTrends } from '../jobs/tasks.ts';
+import { brandFor, type Caller } from '../posts/service.ts';
+import { activeAccounts, latestTrends, recordTrends } from './db.ts';
+import type { ListTrendsInput, Trends } from './schema.ts';
+
+/** Topics kept a collection. */
+export const TRENDS_PER_COLLECTION = 20;
+
+export type TrendDeps = { pool: Pool; connectors: Connectors; credentialsKey?: CredentialsKey };
+
+/** The cron's part: one trends job per active connected account. */
+export async function startTrendCollections(pool: Pool): Promise<number> {
+  const accounts = await activeAccounts(pool);
+  for (const id of accounts) await enqueueAccountTrends(pool, { connected_account_id: id });
+  return accounts.length;
+}
+
+/**
+ * Collects one account's trends; a platform that has none to give is skipped. Answers the
+ * topics kept, or the platform's Retry-After when it throttled.
+ */
+export async function collectAccountTrends(
+  deps: TrendDeps,
+  connectedAccountId: string,
+): Promise<{ kept: number } | { skipped: string } | { retryAfterMs: number }> {
+  const account = await sealedAccount(deps.pool, connectedAccountId);
+  if (!account) return { skipped: 'the account is gone or needs reconnecting' };
+  const connector = deps.connectors[account.platform];
+  if (!connector?.trends) return { skipped: `${account.platform} trends are not read yet` };
+  if (!account.credentials || !deps.credentialsKey) return { skipped: 'no credentials' };
+  const key = deps.credentialsKey;
+  try {
+    const trends = await connector.trends(
+      {
+        handle: account.handle,
+        credentials: openCredentials(key, account.credentials),
+        saveCredentials: (next) =>
+          saveSealedCredentials(deps.pool, account.id, sealCredentials(key, next)),
+      },
+      TRENDS_PER_COLLECTION,
+    );
+    const kept = trends.slice(0, TRENDS_PER_COLLECTION);
+    await recordTrends(deps.pool, account.id, kept);
+    return { kept: kept.length };
+  } catch (err) {
+    if (!(err instanceof PublicationError)) throw err;
+    if (err.retryAfterMs !== undefined) return { retryAfterMs: err.retryAfterMs };
+    if (err.retryable) throw err;
+    return { skipped: err.message };
+  }
+}
+
+/** list_trends: the latest topics collected on `platform` for the brand's account there. */
+export async function listTrends(
+  pool: Pool,
+  caller: Caller,
+  input: ListTrendsInput,
+): Promise<Trends> {
+  const brand = await requireOwnedBrand(
+    pool,
+    caller.accountId,
+    brandFor(caller, input.brand_id, 'brand_id'),
+  );
+  const rows = await latestTrends(pool, {
+    accountId: caller.accountId,
+    brandId: brand.id,
+    platform: input.platform,
+    limit: input.limit,
+  });
+  return {
+    platform: input.platform,
+    brand_id: brand.id,
+    collected_at: rows[0]?.collected_at.toISOString() ?? null,
+    trends: rows.map((r) => ({
+      rank: r.rank,
+      volume: r.volume,
+      url: r.url,
+      untrusted: { topic: r.topic },
+    })),
+  };
+}

@@ -1,0 +1,13 @@
+// Hourly: one trends collection job per active connected account (core/trends/service.ts).
+import type { Task } from 'graphile-worker';
+import type { Pool } from '../core/db/pool.ts';
+import { CronPayload } from '../core/jobs/tasks.ts';
+import { startTrendCollections } from '../core/trends/service.ts';
+
+export const collectTrends =
+  (pool: Pool): Task =>
+  async (payload, helpers) => {
+    CronPayload.parse(payload);
+    const accounts = await startTrendCollections(pool);
+    if (accounts) helpers.logger.info(`collecting trends of ${accounts} accounts`);
+  };
