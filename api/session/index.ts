@@ -7,6 +7,7 @@ import { DomainError, forbidden } from '../../core/errors.ts';
 import { principalForSession } from '../../core/sessions/service.ts';
 import { apiKeyRoutes } from './apikeys.ts';
 import { authRoutes } from './auth.ts';
+import { competitorRoutes } from './competitors.ts';
 import { webhookRoutes } from './webhooks.ts';
 
 export const SESSION_COOKIE = 'sps_session';
@@ -51,4 +52,5 @@ export const sessionRoutes: FastifyPluginAsync<SessionDeps> = async (app, deps) 
   await app.register(authRoutes, deps);
   await app.register(apiKeyRoutes, deps);
   await app.register(webhookRoutes, deps);
+  await app.register(competitorRoutes, deps);
 };

@@ -29,6 +29,7 @@ describe('enumerated columns allow exactly the values of their TypeScript consta
     ['jobs', 'kind', JOB_KINDS],
     ['jobs', 'status', JOB_STATUSES],
     ['connected_accounts', 'platform', PLATFORMS],
+    ['competitors', 'platform', PLATFORMS],
     ['events', 'type', WEBHOOK_EVENTS],
     ['webhook_endpoints', 'events', WEBHOOK_EVENTS],
   ];

@@ -1,0 +1,44 @@
+// Tracked competitor profiles (CONTRACT.md "More session routes": GET/POST/DELETE
+// /competitors): a platform and a handle, at most MAX_COMPETITORS a brand.
+import { z } from 'zod';
+import { IdInput } from '../ids.ts';
+import { PLATFORMS } from '../platforms/capabilities.ts';
+
+export const MAX_COMPETITORS = 20;
+
+/** A handle as given, less a leading @ and surrounding space, in lower case. */
+const Handle = z
+  .string()
+  .trim()
+  .transform((h) => h.replace(/^@/, '').toLowerCase())
+  .pipe(
+    z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[\p{L}\p{N}._@:/-]+$/u, 'must be a handle: letters, digits, . _ - @ : /'),
+  )
+  .describe('The profile: "name.bsky.social", "name@instance.social" (a leading @ is dropped).');
+
+export const AddCompetitorInput = z
+  .object({
+    brand_id: IdInput.optional().describe('Omitted: the selected brand.'),
+    platform: z.enum(PLATFORMS),
+    handle: Handle,
+  })
+  .strict();
+export type AddCompetitorInput = z.infer<typeof AddCompetitorInput>;
+
+export const ListCompetitorsQuery = z
+  .object({ brand_id: IdInput.optional().describe('Omitted: the selected brand.') })
+  .strict();
+export type ListCompetitorsQuery = z.infer<typeof ListCompetitorsQuery>;
+
+export const Competitor = z.object({
+  id: z.string(),
+  brand_id: z.string(),
+  platform: z.enum(PLATFORMS),
+  handle: z.string(),
+  created_at: z.string(),
+});
+export type Competitor = z.infer<typeof Competitor>;
