@@ -41,6 +41,8 @@ import { readGenomeTask } from './readGenome.ts';
 import { reconcile } from './reconcile.ts';
 import { renderDesign } from './renderDesign.ts';
 import { renderDrawingTask } from './renderDrawing.ts';
+import { watchCompetitorTask } from './watchCompetitor.ts';
+import { watchCompetitors } from './watchCompetitors.ts';
 
 /** EXPORT_TIMEOUT_S's default: half an hour for one export's encoding. */
 const DEFAULT_EXPORT_TIMEOUT_MS = 1_800_000;
@@ -113,6 +115,12 @@ export function taskList(deps: {
       credentialsKey: deps.credentialsKey,
     }),
     [TASK.collectTrends]: collectTrends(deps.pool),
+    [TASK.watchCompetitors]: watchCompetitors(deps.pool),
+    [TASK.watchCompetitor]: watchCompetitorTask({
+      pool: deps.pool,
+      connectors: deps.connectors,
+      credentialsKey: deps.credentialsKey,
+    }),
     [TASK.collectAccountTrends]: collectAccountTrendsTask({
       pool: deps.pool,
       connectors: deps.connectors,

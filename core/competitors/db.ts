@@ -55,3 +55,98 @@ export async function deleteCompetitorRow(db: Queryable, accountId: string, id: 
   ]);
   return (rowCount ?? 0) > 0;
 }
+
+/** A tracked profile with what its watch needs. */
+export type WatchedRow = CompetitorRow & { account_id: string };
+
+export async function findCompetitor(db: Queryable, id: string): Promise<WatchedRow | undefined> {
+  const { rows } = await db.query<WatchedRow>(
+    `select ${COLUMNS}, account_id::text from competitors where id = $1`,
+    [id],
+  );
+  return rows[0];
+}
+
+export async function allCompetitorIds(db: Queryable): Promise<{ id: string; brand_id: string }[]> {
+  const { rows } = await db.query('select id::text, brand_id::text from competitors order by id');
+  return rows;
+}
+
+/** A profile's posts as just read: new ones added, known ones' counts and caption updated. */
+export async function upsertCompetitorPosts(
+  db: Queryable,
+  competitorId: string,
+  posts: {
+    id: string;
+    postedAt: string;
+    url: string | null;
+    text: string;
+    likes: number;
+    reposts: number;
+    replies: number;
+  }[],
+) {
+  if (!posts.length) return;
+  await db.query(
+    `insert into competitor_posts (competitor_id, external_id, posted_at, permalink, caption,
+                                   likes, reposts, replies)
+     select $1, * from unnest($2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::int[],
+                              $7::int[], $8::int[])
+     on conflict (competitor_id, external_id) do update set likes = excluded.likes,
+       reposts = excluded.reposts, replies = excluded.replies, caption = excluded.caption,
+       permalink = excluded.permalink, read_at = now()`,
+    [
+      competitorId,
+      posts.map((p) => p.id),
+      posts.map((p) => p.postedAt),
+      posts.map((p) => p.url),
+      posts.map((p) => p.text),
+      posts.map((p) => p.likes),
+      posts.map((p) => p.reposts),
+      posts.map((p) => p.replies),
+    ],
+  );
+}
+
+export type BreakoutRow = {
+  id: string;
+  permalink: string | null;
+  caption: string;
+  likes: number;
+  reposts: number;
+  replies: number;
+  engagement: number;
+  baseline: number;
+  posted_at: Date;
+};
+
+/**
+ * The profile's posts that broke out and were not reported yet, each marked reported (in the
+ * caller's transaction): posted at least `afterHours` ago, with an engagement at least
+ * `ratio` times the median of the profile's previous `previous` posts and at least `floor`.
+ */
+export async function markBreakouts(
+  db: Queryable,
+  competitorId: string,
+  rule: { afterHours: number; previous: number; ratio: number; floor: number },
+): Promise<BreakoutRow[]> {
+  const { rows } = await db.query<BreakoutRow>(
+    `with judged as (
+       select p.id, b.baseline from competitor_posts p
+       cross join lateral (
+         select percentile_cont(0.5) within group (order by q.engagement)::float8 as baseline,
+                count(*) as n
+         from (select engagement from competitor_posts q
+               where q.competitor_id = p.competitor_id and q.posted_at < p.posted_at
+               order by q.posted_at desc limit $3) q) b
+       where p.competitor_id = $1 and p.breakout_at is null
+         and p.posted_at <= now() - make_interval(hours => $2)
+         and b.n = $3 and p.engagement >= $4 * b.baseline and p.engagement >= $5)
+     update competitor_posts c set breakout_at = now()
+     from judged j where c.id = j.id and c.breakout_at is null
+     returning c.id::text, c.permalink, c.caption, c.likes, c.reposts, c.replies, c.engagement,
+       j.baseline, c.posted_at`,
+    [competitorId, rule.afterHours, rule.previous, rule.ratio, rule.floor],
+  );
+  return rows;
+}

@@ -84,9 +84,19 @@ export type Connector = {
     account: ConnectedAccountAccess,
     externalIds: string[],
   ): Promise<Map<string, PostCounts>>;
+  /**
+   * A public profile's recent posts with their counts, newest first (no reposts or replies),
+   * read with the connected account's access (its instance, for Mastodon). Empty when the
+   * platform has no such profile.
+   */
+  profilePosts?(
+    account: ConnectedAccountAccess,
+    handle: string,
+    limit: number,
+  ): Promise<PastPost[]>;
   /** What is trending where the account posts, most popular first. */
   trends?(account: ConnectedAccountAccess, limit: number): Promise<Trend[]>;
-  // Later issues add competitors' posts and mentions.
+  // The engagement issue adds mentions and replies.
 };
 
 /** A trending topic as a platform gives it: its text is a third party's. */

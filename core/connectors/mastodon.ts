@@ -297,6 +297,39 @@ export function mastodonConnector(deps: MastodonDeps): Connector {
       return counts;
     },
 
+    async profilePosts(account, handle, limit) {
+      const creds = credentialsOf(account.credentials);
+      const call = client(deps.outbound, creds, deps.requestTimeoutMs ?? PLATFORM_TIMEOUT_MS);
+      const lookup = `/api/v1/accounts/lookup?acct=${encodeURIComponent(handle)}`;
+      const res = await call(lookup, { method: 'GET' }).catch((err: unknown) => {
+        if (err instanceof PublicationError && err.status === 404) return undefined;
+        throw err;
+      });
+      if (!res) return [];
+      const profile = documented('Mastodon', `GET ${lookup}`, res, OwnAccount);
+      const query = new URLSearchParams({
+        limit: String(Math.min(40, limit)),
+        exclude_reblogs: 'true',
+        exclude_replies: 'true',
+      });
+      const path = `/api/v1/accounts/${encodeURIComponent(profile.id)}/statuses?${query}`;
+      const statuses = documented(
+        'Mastodon',
+        `GET ${path}`,
+        await call(path, { method: 'GET' }),
+        z.array(PastStatus).max(100),
+      );
+      return statuses.map((s) => ({
+        id: s.id,
+        text: statusText(s.content),
+        url: s.url ?? null,
+        postedAt: s.created_at,
+        likes: s.favourites_count,
+        reposts: s.reblogs_count,
+        replies: s.replies_count,
+      }));
+    },
+
     async trends(account, limit) {
       const creds = credentialsOf(account.credentials);
       const call = client(deps.outbound, creds, deps.requestTimeoutMs ?? PLATFORM_TIMEOUT_MS);

@@ -30,6 +30,8 @@ export const TASK = {
   collectAccountMetrics: 'collect_account_metrics',
   collectTrends: 'collect_trends',
   collectAccountTrends: 'collect_account_trends',
+  watchCompetitors: 'watch_competitors',
+  watchCompetitor: 'watch_competitor',
 } as const;
 export type TaskName = (typeof TASK)[keyof typeof TASK];
 
@@ -50,6 +52,8 @@ export const TASK_POOL: Record<TaskName, WorkerPool> = {
   [TASK.collectAccountMetrics]: 'publish',
   [TASK.collectTrends]: 'publish',
   [TASK.collectAccountTrends]: 'publish',
+  [TASK.watchCompetitors]: 'publish',
+  [TASK.watchCompetitor]: 'publish',
   [TASK.generateDrafts]: 'generate',
   [TASK.draftWeek]: 'generate',
   [TASK.importHistory]: 'generate',
@@ -66,6 +70,8 @@ const SCHEDULES: Partial<Record<TaskName, string>> = {
   [TASK.collectMetrics]: '*/15 * * * *',
   // Trends hourly (core/trends/service.ts).
   [TASK.collectTrends]: '45 * * * *',
+  // Competitors hourly (core/competitors/watch.ts).
+  [TASK.watchCompetitors]: '30 * * * *',
 };
 
 /** The crontab for the periodic tasks among `registered` (a task not run has no schedule). */
@@ -358,6 +364,30 @@ export async function enqueueAccountTrends(
     queueName: `trends:${payload.connected_account_id}`,
     ...(delayMs !== undefined ? { delayMs } : {}),
   });
+}
+
+export const WatchCompetitorPayload = z.object({
+  competitor_id: z.string().refine(isId),
+});
+export type WatchCompetitorPayload = z.infer<typeof WatchCompetitorPayload>;
+
+/** Queues one profile's watch: keyed by the profile, queued by its brand (one at a time). */
+export async function enqueueCompetitorWatch(
+  db: Queryable,
+  profile: { id: string; brand_id: string },
+  delayMs?: number,
+) {
+  await addJob(
+    db,
+    TASK.watchCompetitor,
+    WatchCompetitorPayload.parse({ competitor_id: profile.id }),
+    {
+      jobKey: jobKey(TASK.watchCompetitor, profile.id),
+      maxAttempts: 3,
+      queueName: `competitors:${profile.brand_id}`,
+      ...(delayMs !== undefined ? { delayMs } : {}),
+    },
+  );
 }
 
 // Generation (core/generation/) ------------------------------------------------------------

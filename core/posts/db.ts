@@ -399,3 +399,22 @@ export async function postCountsByStatus(
   );
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }
+
+/**
+ * Records events that are not a post's (a competitor breakout), their bodies serialized
+ * already; answers them for the webhook fan-out (queueEventDeliveries), in the same
+ * transaction.
+ */
+export async function insertEvents(
+  db: Queryable,
+  events: { accountId: string; type: string; body: string }[],
+): Promise<{ id: string; account_id: string; type: string }[]> {
+  if (!events.length) return [];
+  const { rows } = await db.query(
+    `insert into events (account_id, type, body)
+     select * from unnest($1::bigint[], $2::text[], $3::text[])
+     returning id::text, account_id::text, type`,
+    [events.map((e) => e.accountId), events.map((e) => e.type), events.map((e) => e.body)],
+  );
+  return rows;
+}

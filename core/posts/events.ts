@@ -8,14 +8,15 @@ const PREVIEW_LIMIT = 140;
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 /**
- * The body cut to at most 140 characters at a grapheme boundary, counted in UTF-16 units, so
- * the preview is within the limit however a receiver counts (units, code points, graphemes).
+ * The body cut to at most `limit` characters (140) at a grapheme boundary, counted in UTF-16
+ * units, so the preview is within the limit however a receiver counts (units, code points,
+ * graphemes).
  */
-export function bodyPreview(body: string): string {
-  if (body.length <= PREVIEW_LIMIT) return body;
+export function bodyPreview(body: string, limit = PREVIEW_LIMIT): string {
+  if (body.length <= limit) return body;
   let end = 0;
   for (const { segment, index } of graphemes.segment(body)) {
-    if (index + segment.length > PREVIEW_LIMIT) break;
+    if (index + segment.length > limit) break;
     end = index + segment.length;
   }
   return body.slice(0, end);

@@ -33,6 +33,7 @@ const OWNER: Record<string, string> = {
   post_metrics_latest: 'core/metrics/db.ts',
   trends: 'core/trends/db.ts',
   competitors: 'core/competitors/db.ts',
+  competitor_posts: 'core/competitors/db.ts',
   webhook_endpoints: 'core/webhooks/db.ts',
   webhook_deliveries: 'core/webhooks/db.ts',
   webhook_attempts: 'core/webhooks/db.ts',

@@ -1,0 +1,123 @@
+// Watching tracked competitors (issue 20, item 4): an hourly cron queues one keyed job per
+// profile; each reads the profile's recent posts through the brand's connected account on
+// that platform, keeps them with their counts, and reports each post that broke out, once
+// ever, as a `competitor.breakout` event, fanned out to webhooks like the post events (the
+// same signature and 2 s / 8 s retries). A breakout: at least BREAKOUT_AFTER_HOURS old, an
+// engagement (likes + reposts + replies) at least BREAKOUT_RATIO times the median of the
+// profile's previous BASELINE_POSTS posts, and at least BREAKOUT_FLOOR.
+import {
+  type CredentialsKey,
+  openCredentials,
+  sealCredentials,
+} from '../connections/credentials.ts';
+import { saveSealedCredentials, sealedAccountsOf } from '../connections/db.ts';
+import { type Connectors, PublicationError } from '../connectors/connector.ts';
+import { type Pool, withTransaction } from '../db/pool.ts';
+import { enqueueCompetitorWatch } from '../jobs/tasks.ts';
+import { insertEvents } from '../posts/db.ts';
+import { bodyPreview } from '../posts/events.ts';
+import { queueEventDeliveries } from '../webhooks/delivery.ts';
+import {
+  allCompetitorIds,
+  type BreakoutRow,
+  findCompetitor,
+  markBreakouts,
+  upsertCompetitorPosts,
+  type WatchedRow,
+} from './db.ts';
+
+export const BREAKOUT_AFTER_HOURS = 6;
+export const BASELINE_POSTS = 20;
+export const BREAKOUT_RATIO = 3;
+export const BREAKOUT_FLOOR = 20;
+/** Posts read a watch (the newest). */
+export const POSTS_READ = 40;
+/** A breakout's caption, at most this many characters. */
+export const CAPTION_LIMIT = 280;
+
+export type WatchDeps = { pool: Pool; connectors: Connectors; credentialsKey?: CredentialsKey };
+
+/** The cron's part: one watch job per tracked profile. */
+export async function startWatches(pool: Pool): Promise<number> {
+  const profiles = await allCompetitorIds(pool);
+  for (const p of profiles) await enqueueCompetitorWatch(pool, p);
+  return profiles.length;
+}
+
+/** The `competitor.breakout` body (SPEC.md "Events"), serialized once. */
+function breakoutBody(c: WatchedRow, b: BreakoutRow, detectedAt: Date): string {
+  return JSON.stringify({
+    event: 'competitor.breakout',
+    competitor: {
+      platform: c.platform,
+      handle: c.handle,
+      permalink: b.permalink,
+      likes: b.likes,
+      reposts: b.reposts,
+      replies: b.replies,
+      engagement: b.engagement,
+      baseline: b.baseline,
+      ratio: b.baseline > 0 ? Math.round((b.engagement / b.baseline) * 100) / 100 : null,
+      caption: bodyPreview(b.caption, CAPTION_LIMIT),
+      posted_at: b.posted_at.toISOString(),
+      detected_at: detectedAt.toISOString(),
+    },
+  });
+}
+
+/** Reads one profile and reports its new breakouts; answers what it did. */
+export async function watchCompetitor(
+  deps: WatchDeps,
+  competitorId: string,
+): Promise<{ read: number; breakouts: number } | { skipped: string } | { retryAfterMs: number }> {
+  const c = await findCompetitor(deps.pool, competitorId);
+  if (!c) return { skipped: 'no longer tracked' };
+  const connector = deps.connectors[c.platform as keyof Connectors];
+  if (!connector?.profilePosts) return { skipped: `${c.platform} profiles are not read yet` };
+  const account = (await sealedAccountsOf(deps.pool, c.account_id, c.brand_id)).find(
+    (a) => a.platform === c.platform,
+  );
+  if (!account?.credentials || !deps.credentialsKey)
+    return { skipped: `the brand has no connected ${c.platform} account to read with` };
+  const key = deps.credentialsKey;
+  let posts: Awaited<ReturnType<NonNullable<typeof connector.profilePosts>>>;
+  try {
+    posts = await connector.profilePosts(
+      {
+        handle: account.handle,
+        credentials: openCredentials(key, account.credentials),
+        saveCredentials: (next) =>
+          saveSealedCredentials(deps.pool, account.id, sealCredentials(key, next)),
+      },
+      c.handle,
+      POSTS_READ,
+    );
+  } catch (err) {
+    if (!(err instanceof PublicationError)) throw err;
+    if (err.retryAfterMs !== undefined) return { retryAfterMs: err.retryAfterMs };
+    if (err.retryable) throw err;
+    return { skipped: err.message };
+  }
+  await upsertCompetitorPosts(deps.pool, c.id, posts);
+  const breakouts = await withTransaction(deps.pool, async (tx) => {
+    const found = await markBreakouts(tx, c.id, {
+      afterHours: BREAKOUT_AFTER_HOURS,
+      previous: BASELINE_POSTS,
+      ratio: BREAKOUT_RATIO,
+      floor: BREAKOUT_FLOOR,
+    });
+    const now = new Date();
+    const events = await insertEvents(
+      tx,
+      found.map((b) => ({
+        accountId: c.account_id,
+        type: 'competitor.breakout',
+        body: breakoutBody(c, b, now),
+      })),
+    );
+    // The breakouts, their events and deliveries commit together: each is reported once.
+    await queueEventDeliveries(tx, events);
+    return found.length;
+  });
+  return { read: posts.length, breakouts };
+}

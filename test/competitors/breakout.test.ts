@@ -1,0 +1,151 @@
+// Competitor breakouts end to end on loopback: a tracked profile on a local server answering
+// Mastodon's account lookup and statuses as documented, read through the brand's connected
+// account; 20 ordinary posts and one far above them send exactly one competitor.breakout,
+// delivered by a real worker to a real receiver with a signature that verifies; a second
+// watch sends none; a post younger than 6 hours is not judged yet.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWatches, watchCompetitor } from '../../core/competitors/watch.ts';
+import { credentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
+import { builtinConnectors } from '../../core/connectors/builtin.ts';
+import { TASK } from '../../core/jobs/tasks.ts';
+import { outboundPolicy } from '../../core/outbound/guard.ts';
+import { storageFor } from '../../core/storage/storage.ts';
+import { SIGNATURE_HEADER, verifySignature } from '../../core/webhooks/signature.ts';
+import type { WorkerRunner } from '../../workers/index.ts';
+import { type Receiver, startReceiver } from '../support/receiver.ts';
+import { call, connectPlatform, makeSignedInAccount } from '../support/server.ts';
+import { LOOPBACK_OUTBOUND, startWorkerBeside, useServer } from '../support/service.ts';
+import { waitFor } from '../support/wait.ts';
+
+const KEY = credentialsKey(Buffer.alloc(32, 3).toString('base64'));
+const server = useServer({ env: LOOPBACK_OUTBOUND });
+let instance: Server;
+let instanceUrl: string;
+let receiver: Receiver;
+let worker: WorkerRunner;
+const HOUR = 3_600_000;
+
+/** The profile's statuses, newest first, as Mastodon answers them. */
+let statuses: unknown[] = [];
+const status = (id: number, hoursAgo: number, counts: [number, number, number], text: string) => ({
+  id: String(id),
+  url: `https://social.example/@rival/${id}`,
+  content: `<p>${text}</p>`,
+  created_at: new Date(Date.now() - hoursAgo * HOUR).toISOString(),
+  favourites_count: counts[0],
+  reblogs_count: counts[1],
+  replies_count: counts[2],
+});
+
+beforeAll(async () => {
+  instance = createServer((req, res) => {
+    const json = (code: number, body: unknown) =>
+      res.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (req.url === '/api/v1/accounts/lookup?acct=rival%40social.example')
+      return json(200, { id: '77', username: 'rival', acct: 'rival@social.example' });
+    if (req.url?.startsWith('/api/v1/accounts/77/statuses')) return json(200, statuses);
+    json(404, { error: 'Record not found' });
+  });
+  await new Promise<void>((r) => instance.listen(0, '127.0.0.1', r));
+  instanceUrl = `http://127.0.0.1:${(instance.address() as AddressInfo).port}`;
+  receiver = await startReceiver();
+  worker = await startWorkerBeside(server, { credentialsKey: KEY });
+});
+afterAll(async () => {
+  await worker.stop();
+  await receiver.close();
+  await new Promise((r) => instance.close(r));
+});
+
+const deps = () => ({
+  pool: server.pool,
+  connectors: builtinConnectors({
+    outbound: outboundPolicy(server.config),
+    storage: storageFor(server.config),
+  }),
+  credentialsKey: KEY,
+});
+
+describe('competitor breakouts', () => {
+  it('sends exactly one signed competitor.breakout for a post far above the baseline', async () => {
+    const { acct, cookie } = await makeSignedInAccount(server, 'plus');
+    await connectPlatform(server.pool, acct, 'mastodon', {
+      credentials: sealCredentials(KEY, { instance: instanceUrl, access_token: 'ok' }),
+    });
+    const endpoint = await call(server, 'POST', '/webhooks', {
+      body: { url: receiver.url('/breakouts'), events: ['competitor.breakout'] },
+      headers: { cookie },
+    });
+    expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
+    const tracked = await call(server, 'POST', '/competitors', {
+      body: { platform: 'mastodon', handle: '@rival@social.example' },
+      headers: { cookie },
+    });
+    expect(tracked.status).toBe(201);
+
+    // Newest first: one just posted (not judged before 6 hours), the breakout 7 hours ago
+    // (engagement 100), then 20 ordinary posts (engagement 5; one at 6 does not move a median).
+    statuses = [
+      status(300, 1, [90, 5, 5], 'Too young to judge'),
+      status(200, 7, [80, 10, 10], `Our launch went <b>viral</b> ${'!'.repeat(400)}`),
+      ...Array.from({ length: 20 }, (_, i) =>
+        status(100 - i, 24 + i * 6, i === 3 ? [4, 1, 1] : [3, 1, 1], `Ordinary post ${i}`),
+      ),
+    ];
+    expect(await watchCompetitor(deps(), tracked.body.id)).toMatchObject({ read: 22 });
+    const arrived = await waitFor(
+      () => receiver.on('/breakouts').length > 0 && receiver.on('/breakouts'),
+    );
+    expect(arrived).toHaveLength(1);
+    const raw = arrived[0]!.raw;
+    expect(
+      verifySignature(raw, arrived[0]!.headers[SIGNATURE_HEADER.toLowerCase()] as string, endpoint.body.secret),
+    ).toBe(true);
+    const body = JSON.parse(raw.toString('utf8'));
+    expect(body).toEqual({
+      event: 'competitor.breakout',
+      competitor: {
+        platform: 'mastodon',
+        handle: 'rival@social.example',
+        permalink: 'https://social.example/@rival/200',
+        likes: 80,
+        reposts: 10,
+        replies: 10,
+        engagement: 100,
+        baseline: 5,
+        ratio: 20,
+        caption: expect.any(String),
+        posted_at: expect.any(String),
+        detected_at: expect.any(String),
+      },
+    });
+    expect(body.competitor.caption).toMatch(/^Our launch went viral !+$/);
+    expect(body.competitor.caption.length).toBeLessThanOrEqual(280);
+
+    // A second watch reports it no more; the young post is still not judged.
+    expect(await watchCompetitor(deps(), tracked.body.id)).toMatchObject({ breakouts: 0 });
+    const { rows } = await server.pool.query(
+      `select count(*)::int as n from events where account_id = $1 and type = 'competitor.breakout'`,
+      [acct.accountId],
+    );
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('skips a profile whose brand has no account on its platform, and fans out keyed watches', async () => {
+    const { cookie } = await makeSignedInAccount(server, 'plus');
+    const tracked = await call(server, 'POST', '/competitors', {
+      body: { platform: 'mastodon', handle: 'someone@social.example' },
+      headers: { cookie },
+    });
+    expect(await watchCompetitor(deps(), tracked.body.id)).toEqual({
+      skipped: 'the brand has no connected mastodon account to read with',
+    });
+    await startWatches(server.pool);
+    const { rows } = await server.pool.query('select 1 from graphile_worker.jobs where key = $1', [
+      `${TASK.watchCompetitor}:${tracked.body.id}`,
+    ]);
+    expect(rows).toHaveLength(1);
+  });
+});

@@ -1,0 +1,18 @@
+// One competitor profile's watch (core/competitors/watch.ts); a platform's Retry-After is
+// honoured by queueing the profile again after it.
+import type { Task } from 'graphile-worker';
+import { findCompetitor } from '../core/competitors/db.ts';
+import { type WatchDeps, watchCompetitor } from '../core/competitors/watch.ts';
+import { enqueueCompetitorWatch, WatchCompetitorPayload } from '../core/jobs/tasks.ts';
+
+export const watchCompetitorTask =
+  (deps: WatchDeps): Task =>
+  async (payload, helpers) => {
+    const job = WatchCompetitorPayload.parse(payload);
+    const done = await watchCompetitor(deps, job.competitor_id);
+    if ('retryAfterMs' in done) {
+      const profile = await findCompetitor(deps.pool, job.competitor_id);
+      if (profile) await enqueueCompetitorWatch(deps.pool, profile, done.retryAfterMs);
+    }
+    helpers.logger.info(`competitor ${job.competitor_id}: ${JSON.stringify(done)}`);
+  };
