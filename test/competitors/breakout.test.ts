@@ -95,13 +95,16 @@ describe('competitor breakouts', () => {
       ),
     ];
     expect(await watchCompetitor(deps(), tracked.body.id)).toMatchObject({ read: 22 });
-    const arrived = await waitFor(
-      () => receiver.on('/breakouts').length > 0 && receiver.on('/breakouts'),
-    );
+    await waitFor(async () => receiver.on('/breakouts').length > 0);
+    const arrived = receiver.on('/breakouts');
     expect(arrived).toHaveLength(1);
     const raw = arrived[0]!.raw;
     expect(
-      verifySignature(raw, arrived[0]!.headers[SIGNATURE_HEADER.toLowerCase()] as string, endpoint.body.secret),
+      verifySignature(
+        raw,
+        arrived[0]!.headers[SIGNATURE_HEADER.toLowerCase()] as string,
+        endpoint.body.secret,
+      ),
     ).toBe(true);
     const body = JSON.parse(raw.toString('utf8'));
     expect(body).toEqual({
