@@ -5,6 +5,8 @@ import { Feature, Plan, Scope } from '../accounts/plans.ts';
 import * as accounts from '../accounts/service.ts';
 import { createApiKey, deleteApiKey, listApiKeys } from '../apikeys/service.ts';
 import { createBrand, requireOwnedBrand } from '../brands/service.ts';
+import { AddCompetitorInput } from '../competitors/schema.ts';
+import { addCompetitor, listCompetitors, removeCompetitor } from '../competitors/service.ts';
 import type { Config } from '../config.ts';
 import { credentialsKey, sealCredentials } from '../connections/credentials.ts';
 import { upsertConnectedAccount } from '../connections/db.ts';
@@ -41,6 +43,13 @@ function parse<T extends z.ZodType>(schema: T, flags: Flags): z.infer<T> {
 }
 
 export class UsageError extends Error {}
+
+/** The operator acting for an account: its plan's rules, no brand selected. */
+const operatorOf = (account: { id: string; plan: Plan }) => ({
+  accountId: account.id,
+  selectedBrandId: null,
+  plan: account.plan,
+});
 
 export const COMMANDS: Record<string, Command> = {
   'account create': {
@@ -125,6 +134,39 @@ export const COMMANDS: Record<string, Command> = {
       const account = await accounts.requireAccountByEmail(pool, f.email);
       const brand = await createBrand(pool, account.id, { name: f.name, timezone: f.timezone });
       return { brand_id: brand.id, brand_uuid: brand.uuid };
+    },
+  },
+  'competitor add': {
+    usage: 'competitor add --email E --brand-id B --platform P --handle H',
+    run: async (pool, flags) => {
+      const { platform, handle } = AddCompetitorInput.shape;
+      const f = parse(z.object({ email, 'brand-id': z.string(), platform, handle }), flags);
+      const account = await accounts.requireAccountByEmail(pool, f.email);
+      return addCompetitor(pool, operatorOf(account), {
+        brand_id: f['brand-id'],
+        platform: f.platform,
+        handle: f.handle,
+      });
+    },
+  },
+  'competitor list': {
+    usage: 'competitor list --email E --brand-id B',
+    run: async (pool, flags) => {
+      const f = parse(z.object({ email, 'brand-id': z.string() }), flags);
+      const account = await accounts.requireAccountByEmail(pool, f.email);
+      const competitors = await listCompetitors(pool, operatorOf(account), {
+        brand_id: f['brand-id'],
+      });
+      return { competitors };
+    },
+  },
+  'competitor remove': {
+    usage: 'competitor remove --email E --id ID',
+    run: async (pool, flags) => {
+      const f = parse(z.object({ email, id: z.string() }), flags);
+      const account = await accounts.requireAccountByEmail(pool, f.email);
+      await removeCompetitor(pool, operatorOf(account), f.id);
+      return { id: f.id, removed: true };
     },
   },
   'key create': {

@@ -21,7 +21,7 @@ import {
   MAX_COMPETITORS,
 } from './schema.ts';
 
-type Caller = Pick<Principal, 'accountId' | 'selectedBrandId' | 'credential' | 'plan'>;
+type Caller = Pick<Principal, 'accountId' | 'selectedBrandId' | 'plan'>;
 
 const toCompetitor = (r: CompetitorRow): Competitor => ({
   id: r.id,

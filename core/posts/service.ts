@@ -76,7 +76,11 @@ export const toPost = (r: PostRow): Post => ({
 });
 
 /** The brand an operation is for: the one given, else the one selected in the dashboard. */
-export function brandFor(caller: Caller, brandId: string | undefined, field: string): string {
+export function brandFor(
+  caller: Pick<Caller, 'selectedBrandId'>,
+  brandId: string | undefined,
+  field: string,
+): string {
   const id = brandId ?? caller.selectedBrandId;
   if (!id) throw invalid([field], 'no brand is selected in the dashboard; pass brand_id');
   return id;

@@ -178,6 +178,58 @@ describe('npm run admin', { timeout: 60_000 }, () => {
     expect(again.stderr).toMatch(/API key not found/);
   }, 60_000);
 
+  it('adds, lists and removes a brand competitor profiles', async () => {
+    const acct = await makeAccount(server.pool);
+    const added = await run(
+      'competitor',
+      'add',
+      '--email',
+      acct.email,
+      '--brand-id',
+      acct.brandId,
+      '--platform',
+      'mastodon',
+      '--handle',
+      '@Rival@Social.Example',
+    );
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.json).toMatchObject({ platform: 'mastodon', handle: 'rival@social.example' });
+    const bad = await run(
+      'competitor',
+      'add',
+      '--email',
+      acct.email,
+      '--brand-id',
+      acct.brandId,
+      '--platform',
+      'myspace',
+      '--handle',
+      'x',
+    );
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/--platform: /);
+    const listed = await run(
+      'competitor',
+      'list',
+      '--email',
+      acct.email,
+      '--brand-id',
+      acct.brandId,
+    );
+    expect(listed.json.competitors).toEqual([expect.objectContaining({ id: added.json.id })]);
+    const removed = await run('competitor', 'remove', '--email', acct.email, '--id', added.json.id);
+    expect(removed.json).toEqual({ id: added.json.id, removed: true });
+    const again = await run(
+      'competitor',
+      'list',
+      '--email',
+      acct.email,
+      '--brand-id',
+      acct.brandId,
+    );
+    expect(again.json.competitors).toEqual([]);
+  });
+
   it('names an unknown command and lists the commands', async () => {
     const res = await run('key', 'delete', '--email', 'a@example.com');
     expect(res.code).not.toBe(0);
