@@ -122,13 +122,20 @@ export type BreakoutRow = {
 
 /**
  * The profile's posts that broke out and were not reported yet, each marked reported (in the
- * caller's transaction): posted at least `afterHours` ago, with an engagement at least
+ * caller's transaction): posted at least `afterHours` and at most `withinHours` ago (a
+ * profile's first watch does not report its old hits as news), with an engagement at least
  * `ratio` times the median of the profile's previous `previous` posts and at least `floor`.
  */
 export async function markBreakouts(
   db: Queryable,
   competitorId: string,
-  rule: { afterHours: number; previous: number; ratio: number; floor: number },
+  rule: {
+    afterHours: number;
+    withinHours: number;
+    previous: number;
+    ratio: number;
+    floor: number;
+  },
 ): Promise<BreakoutRow[]> {
   const { rows } = await db.query<BreakoutRow>(
     `with judged as (
@@ -141,12 +148,13 @@ export async function markBreakouts(
                order by q.posted_at desc limit $3) q) b
        where p.competitor_id = $1 and p.breakout_at is null
          and p.posted_at <= now() - make_interval(hours => $2)
+         and p.posted_at > now() - make_interval(hours => $6)
          and b.n = $3 and p.engagement >= $4 * b.baseline and p.engagement >= $5)
      update competitor_posts c set breakout_at = now()
      from judged j where c.id = j.id and c.breakout_at is null
      returning c.id::text, c.permalink, c.caption, c.likes, c.reposts, c.replies, c.engagement,
        j.baseline, c.posted_at`,
-    [competitorId, rule.afterHours, rule.previous, rule.ratio, rule.floor],
+    [competitorId, rule.afterHours, rule.previous, rule.ratio, rule.floor, rule.withinHours],
   );
   return rows;
 }

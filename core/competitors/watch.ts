@@ -4,7 +4,8 @@
 // ever, as a `competitor.breakout` event, fanned out to webhooks like the post events (the
 // same signature and 2 s / 8 s retries). A breakout: at least BREAKOUT_AFTER_HOURS old, an
 // engagement (likes + reposts + replies) at least BREAKOUT_RATIO times the median of the
-// profile's previous BASELINE_POSTS posts, and at least BREAKOUT_FLOOR.
+// profile's previous BASELINE_POSTS posts, and at least BREAKOUT_FLOOR; posts older than
+// BREAKOUT_WITHIN_HOURS are not judged.
 import {
   type CredentialsKey,
   openCredentials,
@@ -27,6 +28,8 @@ import {
 } from './db.ts';
 
 export const BREAKOUT_AFTER_HOURS = 6;
+/** Older posts are not judged: a first watch would report a profile's past hits as news. */
+export const BREAKOUT_WITHIN_HOURS = 48;
 export const BASELINE_POSTS = 20;
 export const BREAKOUT_RATIO = 3;
 export const BREAKOUT_FLOOR = 20;
@@ -49,6 +52,7 @@ function breakoutBody(c: WatchedRow, b: BreakoutRow, detectedAt: Date): string {
   return JSON.stringify({
     event: 'competitor.breakout',
     competitor: {
+      brand_id: c.brand_id,
       platform: c.platform,
       handle: c.handle,
       permalink: b.permalink,
@@ -102,6 +106,7 @@ export async function watchCompetitor(
   const breakouts = await withTransaction(deps.pool, async (tx) => {
     const found = await markBreakouts(tx, c.id, {
       afterHours: BREAKOUT_AFTER_HOURS,
+      withinHours: BREAKOUT_WITHIN_HOURS,
       previous: BASELINE_POSTS,
       ratio: BREAKOUT_RATIO,
       floor: BREAKOUT_FLOOR,

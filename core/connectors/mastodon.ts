@@ -44,27 +44,69 @@ const MediaAttachment = z.object({ id: z.string().min(1), url: z.string().nullis
 const Status = z.object({ id: z.string().min(1), url: z.string().nullish() });
 const Account = z.object({ username: z.string().min(1), acct: z.string().min(1) });
 const OwnAccount = z.object({ id: z.string().min(1) });
+/**
+ * Control characters (but tab and newline) and the marks that reorder text, which a third
+ * party's text (a caption, a tag) may carry to mislead whoever reads it after us.
+ */
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/** A third party's short text without control characters, trimmed. */
+const plainText = (text: string) => text.replace(CONTROLS, '').trim();
+
+/**
+ * A count as we keep it: an instance's (or a hostile profile's) absurd number is capped, so
+ * four of them still add up within a 32-bit column.
+ */
+const MAX_COUNT = 500_000_000;
+const Count = z
+  .number()
+  .int()
+  .min(0)
+  .catch(0)
+  .transform((n) => Math.min(n, MAX_COUNT));
+/** An address we pass on: http(s) and of a sane length, else none. */
+const Address = z
+  .string()
+  .max(2000)
+  .regex(/^https?:\/\//)
+  .nullish()
+  .catch(null);
 const PastStatus = z.object({
-  id: z.string().min(1),
-  url: z.string().nullish(),
+  id: z.string().min(1).max(200),
+  url: Address,
   content: z.string(),
-  created_at: z.string(),
-  favourites_count: z.number().int().min(0).catch(0),
-  reblogs_count: z.number().int().min(0).catch(0),
-  replies_count: z.number().int().min(0).catch(0),
+  created_at: z.iso.datetime({ offset: true }),
+  favourites_count: Count,
+  reblogs_count: Count,
+  replies_count: Count,
 });
+/** A list whose items are kept one by one: an item that does not fit is left out, not fatal. */
+const itemsOf = <S extends z.ZodType>(item: S) =>
+  z
+    .array(z.unknown())
+    .max(100)
+    .transform((xs) =>
+      xs.flatMap((x) => {
+        const r = item.safeParse(x);
+        return r.success ? [r.data as z.output<S>] : [];
+      }),
+    );
 /** A trending tag (GET /api/v1/trends/tags): its daily history, newest day first. */
 const TrendingTag = z.object({
-  name: z.string().min(1).max(500),
-  url: z.string().max(2000).nullish(),
-  history: z.array(z.object({ uses: z.coerce.number().int().min(0).catch(0) })).catch([]),
+  name: z
+    .string()
+    .max(500)
+    .transform((n) => plainText(n))
+    .pipe(z.string().min(1)),
+  url: Address,
+  history: z.array(z.object({ uses: z.coerce.number().pipe(Count) })).catch([]),
 });
 /** A status's counts (GET /api/v1/statuses/:id); quotes only on instances that have them. */
 const StatusCounts = z.object({
-  favourites_count: z.number().int().min(0),
-  reblogs_count: z.number().int().min(0),
-  replies_count: z.number().int().min(0),
-  quotes_count: z.number().int().min(0).nullish().catch(null),
+  favourites_count: Count,
+  reblogs_count: Count,
+  replies_count: Count,
+  quotes_count: Count.nullish().catch(null),
 });
 
 /** A status's HTML longer than this is not one Mastodon wrote (they hold ~500 characters). */
@@ -101,6 +143,7 @@ export function statusText(html: string): string {
         return code > 31 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
       return ENTITIES[e.toLowerCase()] ?? m;
     })
+    .replace(CONTROLS, '')
     .trim();
 }
 
@@ -253,7 +296,7 @@ export function mastodonConnector(deps: MastodonDeps): Connector {
           'Mastodon',
           `GET ${path}`,
           await call(path, { method: 'GET' }),
-          z.array(PastStatus),
+          itemsOf(PastStatus),
         );
         // An instance that pages back to what it sent already ends the reading.
         const fresh = page.filter((s) => !posts.some((p) => p.id === s.id));
@@ -317,7 +360,7 @@ export function mastodonConnector(deps: MastodonDeps): Connector {
         'Mastodon',
         `GET ${path}`,
         await call(path, { method: 'GET' }),
-        z.array(PastStatus).max(100),
+        itemsOf(PastStatus),
       );
       return statuses.map((s) => ({
         id: s.id,
@@ -338,7 +381,7 @@ export function mastodonConnector(deps: MastodonDeps): Connector {
         'Mastodon',
         `GET ${path}`,
         await call(path, { method: 'GET' }),
-        z.array(TrendingTag).max(100),
+        itemsOf(TrendingTag),
       );
       return tags.map((t) => ({
         topic: t.name,

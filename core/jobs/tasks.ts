@@ -97,12 +97,18 @@ async function addJob(
     queueName?: string;
     /** Lower runs first among jobs due (Graphile Worker's default is 0). */
     priority?: number;
+    /**
+     * `preserve_run_at`: a job of the key already waiting keeps its time (a cron's fan-out
+     * must not pull forward a job a platform's Retry-After pushed back). Default `replace`.
+     */
+    jobKeyMode?: 'replace' | 'preserve_run_at';
   },
 ): Promise<void> {
   await db.query(
     `select graphile_worker.add_job($1, $2::json,
        run_at := coalesce($3::timestamptz, now() + coalesce($4::int, 0) * interval '1 millisecond'),
-       job_key := $5, max_attempts := $6, queue_name := $7, priority := $8)`,
+       job_key := $5, max_attempts := $6, queue_name := $7, priority := $8,
+       job_key_mode := $9)`,
     [
       task,
       JSON.stringify(payload),
@@ -112,6 +118,7 @@ async function addJob(
       opts.maxAttempts,
       opts.queueName ?? null,
       opts.priority ?? 0,
+      opts.jobKeyMode ?? 'replace',
     ],
   );
 }
@@ -328,6 +335,25 @@ export async function enqueueDrawingRender(
 
 // Metrics (core/metrics/) -------------------------------------------------------------
 
+/**
+ * Reading from the platforms (metrics, trends, competitors) waits behind publications and
+ * deliveries in the `publish` pool: Graphile Worker takes lower priorities first.
+ */
+const READING_PRIORITY = 10;
+
+/** A platform's Retry-After as a job's delay: at least 30 s (a 0 must not loop), at most an hour. */
+const retryDelay = (ms: number | undefined) =>
+  ms === undefined ? undefined : Math.min(3_600_000, Math.max(30_000, ms));
+
+/**
+ * When a reading job runs: after a Retry-After (`delayMs`), replacing the waiting job; from a
+ * cron (none), now, unless a job of the key is already waiting for its later time.
+ */
+const readingTime = (delayMs: number | undefined) =>
+  delayMs === undefined
+    ? { jobKeyMode: 'preserve_run_at' as const }
+    : { delayMs: retryDelay(delayMs), jobKeyMode: 'replace' as const };
+
 /** What a job of one connected account carries (metrics, trends). */
 export const ConnectedAccountPayload = z.object({
   connected_account_id: z.string().refine(isId),
@@ -348,7 +374,8 @@ export async function enqueueAccountMetrics(
     jobKey: jobKey(TASK.collectAccountMetrics, payload.connected_account_id),
     maxAttempts: 3,
     queueName: `metrics:${payload.connected_account_id}`,
-    ...(delayMs !== undefined ? { delayMs } : {}),
+    priority: READING_PRIORITY,
+    ...readingTime(delayMs),
   });
 }
 
@@ -362,7 +389,8 @@ export async function enqueueAccountTrends(
     jobKey: jobKey(TASK.collectAccountTrends, payload.connected_account_id),
     maxAttempts: 3,
     queueName: `trends:${payload.connected_account_id}`,
-    ...(delayMs !== undefined ? { delayMs } : {}),
+    priority: READING_PRIORITY,
+    ...readingTime(delayMs),
   });
 }
 
@@ -385,7 +413,8 @@ export async function enqueueCompetitorWatch(
       jobKey: jobKey(TASK.watchCompetitor, profile.id),
       maxAttempts: 3,
       queueName: `competitors:${profile.brand_id}`,
-      ...(delayMs !== undefined ? { delayMs } : {}),
+      priority: READING_PRIORITY,
+      ...readingTime(delayMs),
     },
   );
 }

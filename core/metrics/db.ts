@@ -9,8 +9,11 @@ export const COLLECT_DAYS = 30;
 export const FRESH_HOURS = 48;
 export const FRESH_EVERY_MIN = 15;
 export const SETTLED_EVERY_HOURS = 6;
-/** Posts one collection of one account reads at most (the rest wait for the next run). */
-export const POSTS_PER_RUN = 500;
+/**
+ * Posts one collection of one account reads at most (the rest wait for the next run): a
+ * Mastodon token has 300 requests in 5 minutes, publication included, and a status is one.
+ */
+export const POSTS_PER_RUN = 100;
 
 /**
  * A collection is due a minute early, so a cron every 15 minutes catches a post collected
@@ -149,6 +152,11 @@ export type AnalyticsRows = {
   collected_at: string | null;
 };
 
+/** Posts younger than this are still gathering engagement: best times leave them out. */
+export const SETTLED_AFTER_HOURS = 48;
+/** A slot with fewer posts ranks after every slot with enough (one lucky post is no pattern). */
+export const MIN_SLOT_SAMPLES = 2;
+
 /**
  * The brand's published posts with collected counts, by hour of the week in its time zone:
  * each slot's median engagement and sample count, the best `limit` first; and how many posts
@@ -174,9 +182,10 @@ export async function engagementBySlot(
      join post_metrics_latest l on l.post_id = p.id
      where p.brand_id = $2 and p.account_id = $1 and p.status = 'published'
        and ($3::text is null or p.platform = $3)
+       and p.published_at < now() - make_interval(hours => $4)
      group by 1, 2
-     order by median desc, samples desc, dow, hour`,
-    [q.accountId, q.brandId, q.platform],
+     order by count(*) >= $5 desc, median desc, samples desc, dow, hour`,
+    [q.accountId, q.brandId, q.platform, SETTLED_AFTER_HOURS, MIN_SLOT_SAMPLES],
   );
   return { slots: rows.slice(0, q.limit), posts: rows[0]?.total ?? 0 };
 }

@@ -86,8 +86,7 @@ export async function listTrends(
     trends: rows.map((r) => ({
       rank: r.rank,
       volume: r.volume,
-      url: r.url,
-      untrusted: { topic: r.topic },
+      untrusted: { topic: r.topic, url: r.url },
     })),
   };
 }

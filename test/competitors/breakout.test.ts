@@ -2,7 +2,7 @@
 // Mastodon's account lookup and statuses as documented, read through the brand's connected
 // account; 20 ordinary posts and one far above them send exactly one competitor.breakout,
 // delivered by a real worker to a real receiver with a signature that verifies; a second
-// watch sends none; a post younger than 6 hours is not judged yet.
+// watch sends none; a post younger than 6 hours is not judged yet, nor one older than 48.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,11 +90,13 @@ describe('competitor breakouts', () => {
     statuses = [
       status(300, 1, [90, 5, 5], 'Too young to judge'),
       status(200, 7, [80, 10, 10], `Our launch went <b>viral</b> ${'!'.repeat(400)}`),
+      // An old hit: older than 48 hours, a first watch does not report it as news.
+      status(150, 72, [80, 10, 10], 'Last year we went viral too'),
       ...Array.from({ length: 20 }, (_, i) =>
-        status(100 - i, 24 + i * 6, i === 3 ? [4, 1, 1] : [3, 1, 1], `Ordinary post ${i}`),
+        status(100 - i, 80 + i * 6, i === 3 ? [4, 1, 1] : [3, 1, 1], `Ordinary post ${i}`),
       ),
     ];
-    expect(await watchCompetitor(deps(), tracked.body.id)).toMatchObject({ read: 22 });
+    expect(await watchCompetitor(deps(), tracked.body.id)).toMatchObject({ read: 23 });
     await waitFor(async () => receiver.on('/breakouts').length > 0);
     const arrived = receiver.on('/breakouts');
     expect(arrived).toHaveLength(1);
@@ -110,6 +112,7 @@ describe('competitor breakouts', () => {
     expect(body).toEqual({
       event: 'competitor.breakout',
       competitor: {
+        brand_id: acct.brandId,
         platform: 'mastodon',
         handle: 'rival@social.example',
         permalink: 'https://social.example/@rival/200',

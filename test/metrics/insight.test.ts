@@ -159,6 +159,28 @@ describe('get_best_times', () => {
     expect(out.data.slots.at(-1)).toMatchObject({ median_engagement: 3 });
   });
 
+  it("reads hours in the brand's time zone, and ranks a lone lucky post after real patterns", async () => {
+    const brand = await server.pool.query(
+      `insert into brands (account_id, name, timezone) values ($1, 'NY', 'America/New_York')
+       returning id::text`,
+      [acct.accountId],
+    );
+    const b = brand.rows[0].id;
+    // 14:xx UTC on October Tuesdays is 10:xx in New York (daylight time).
+    for (const d of ['06', '13', '20', '27'])
+      for (let m = 0; m < 5; m++) await published(b, `2026-10-${d}T14:${10 + m}:00Z`, 7);
+    // 03:30 UTC on a Wednesday is Tuesday 23:30 there: one post, however good, is no pattern.
+    await published(b, '2026-10-07T03:30:00Z', 999);
+    // A post of the last day is still gathering engagement: left out.
+    await published(b, new Date(Date.now() - 3_600_000).toISOString(), 5_000);
+    const out = await tool('get_best_times', { brand_id: b });
+    expect(out.data).toMatchObject({ basis: 'own', timezone: 'America/New_York', posts: 21 });
+    expect(out.data.slots).toEqual([
+      { day: 'tuesday', hour: 10, median_engagement: 8, samples: 20 },
+      { day: 'tuesday', hour: 23, median_engagement: 1000, samples: 1 },
+    ]);
+  });
+
   it('answers default slots while a brand has under 20 posts with metrics', async () => {
     const brand = await server.pool.query(
       `insert into brands (account_id, name) values ($1, 'New') returning id::text`,
