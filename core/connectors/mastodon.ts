@@ -48,10 +48,24 @@ const OwnAccount = z.object({ id: z.string().min(1) });
  * Control characters (but tab and newline) and the marks that reorder text, which a third
  * party's text (a caption, a tag) may carry to mislead whoever reads it after us.
  */
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const CONTROL_RANGES: [number, number][] = [
+  [0x00, 0x08],
+  [0x0b, 0x1f],
+  [0x7f, 0x9f],
+  [0x202a, 0x202e],
+  [0x2066, 0x2069],
+];
+const isControl = (ch: string) => {
+  const code = ch.codePointAt(0)!;
+  return CONTROL_RANGES.some(([from, to]) => code >= from && code <= to);
+};
+const withoutControls = (text: string) =>
+  Array.from(text)
+    .filter((ch) => !isControl(ch))
+    .join('');
 
 /** A third party's short text without control characters, trimmed. */
-const plainText = (text: string) => text.replace(CONTROLS, '').trim();
+const plainText = (text: string) => withoutControls(text).trim();
 
 /**
  * A count as we keep it: an instance's (or a hostile profile's) absurd number is capped, so
@@ -127,7 +141,7 @@ const ENTITIES: Record<string, string> = {
  */
 export function statusText(html: string): string {
   if (html.length > MAX_STATUS_HTML) return '';
-  return html
+  const text = html
     .replace(/<br\s*\/?>/gi, '\n')
     .replace(/<\/p>\s*<p[^>]*>/gi, '\n\n')
     .replace(/<[^>]*>/g, '')
@@ -142,9 +156,8 @@ export function statusText(html: string): string {
       if (code !== undefined)
         return code > 31 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
       return ENTITIES[e.toLowerCase()] ?? m;
-    })
-    .replace(CONTROLS, '')
-    .trim();
+    });
+  return withoutControls(text).trim();
 }
 
 type Credentials = { instance: string; access_token: string };

@@ -37,6 +37,10 @@ describe('parsing hostile input', () => {
       'Fresh bread & rye\n\nCome early!\n#bakery',
     );
     expect(statusText('<b>'.repeat(300_000))).toBe('');
+    // Control characters and the marks that reorder text are taken out; tab and newline stay.
+    expect(statusText('<p>Sale\u202e!gnisirprus\u0007 ends\ttoday</p>')).toBe(
+      'Sale!gnisirprus ends\ttoday',
+    );
     expect(statusText('&#0;x&#x1F35E;')).toBe('x🍞');
   });
 });
