@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark, printed as figures. Traffic goes to loopback only.
 import type { Connectors } from '../core/connectors/connector.ts';
+import { benchCollect } from './collect.ts';
 import { benchRenders } from './designs.ts';
 import { benchDrawings } from './drawings.ts';
 import { benchGenerate } from './generate.ts';
@@ -42,6 +43,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   heavyRender: () => benchHeavyRender(svc),
   drawings: () => benchDrawings(svc),
   insight: () => benchInsight(svc),
+  collect: () => benchCollect(svc),
   video: () => benchVideo(svc),
   generate: () => benchGenerate(svc),
 };
