@@ -5,11 +5,7 @@
 // memory version, committed with the job. A platform whose connector cannot read is skipped.
 import { randomUUID } from 'node:crypto';
 import { requireOwnedBrand } from '../brands/service.ts';
-import {
-  type CredentialsKey,
-  openCredentials,
-  sealCredentials,
-} from '../connections/credentials.ts';
+import { type CredentialsKey, openedAccess } from '../connections/credentials.ts';
 import { saveSealedCredentials, sealedAccountsOf } from '../connections/db.ts';
 import { type Connectors, type PastPost, PublicationError } from '../connectors/connector.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
@@ -164,14 +160,10 @@ export async function runHistoryImport(
       continue;
     }
     try {
-      const credentials = openCredentials(deps.credentialsKey, a.credentials);
       const mine = await connector.recentPosts(
-        {
-          handle: a.handle,
-          credentials,
-          saveCredentials: async (next) =>
-            saveSealedCredentials(deps.pool, a.id, sealCredentials(deps.credentialsKey!, next)),
-        },
+        openedAccess(deps.credentialsKey, { ...a, credentials: a.credentials }, (sealed) =>
+          saveSealedCredentials(deps.pool, a.id, sealed),
+        ),
         HISTORY_POSTS,
       );
       for (const p of mine) posts.push({ ...p, platform: a.platform });

@@ -6,11 +6,7 @@
 // engagement (likes + reposts + replies) at least BREAKOUT_RATIO times the median of the
 // profile's previous BASELINE_POSTS posts, and at least BREAKOUT_FLOOR; posts older than
 // BREAKOUT_WITHIN_HOURS are not judged.
-import {
-  type CredentialsKey,
-  openCredentials,
-  sealCredentials,
-} from '../connections/credentials.ts';
+import { type CredentialsKey, openedAccess } from '../connections/credentials.ts';
 import { saveSealedCredentials, sealedAccountsOf } from '../connections/db.ts';
 import { type Connectors, PublicationError } from '../connectors/connector.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
@@ -87,12 +83,9 @@ export async function watchCompetitor(
   let posts: Awaited<ReturnType<NonNullable<typeof connector.profilePosts>>>;
   try {
     posts = await connector.profilePosts(
-      {
-        handle: account.handle,
-        credentials: openCredentials(key, account.credentials),
-        saveCredentials: (next) =>
-          saveSealedCredentials(deps.pool, account.id, sealCredentials(key, next)),
-      },
+      openedAccess(key, { ...account, credentials: account.credentials }, (sealed) =>
+        saveSealedCredentials(deps.pool, account.id, sealed),
+      ),
       c.handle,
       POSTS_READ,
     );

@@ -24,3 +24,19 @@ export function openCredentials(key: CredentialsKey, sealed: Buffer): Record<str
   const plain = Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]);
   return JSON.parse(plain.toString('utf8')) as Record<string, unknown>;
 }
+
+/**
+ * A connected account as a connector's read method takes it: its credentials opened, and
+ * `save` to store refreshed ones sealed (`save(sealed)` writes them to the account's row).
+ */
+export function openedAccess(
+  key: CredentialsKey,
+  account: { handle: string; credentials: Buffer },
+  save: (sealed: Buffer) => Promise<void>,
+) {
+  return {
+    handle: account.handle,
+    credentials: openCredentials(key, account.credentials),
+    saveCredentials: (next: Record<string, unknown>) => save(sealCredentials(key, next)),
+  };
+}

@@ -5,11 +5,7 @@
 // due (every 15 minutes in their first two days, then every 6 hours) through the platform's
 // connector and keeps them as a time series. A platform whose connector cannot read counts
 // is skipped, not failed.
-import {
-  type CredentialsKey,
-  openCredentials,
-  sealCredentials,
-} from '../connections/credentials.ts';
+import { type CredentialsKey, openedAccess } from '../connections/credentials.ts';
 import {
   markNeedsReconnect,
   recordAccountError,
@@ -44,12 +40,9 @@ export async function collectAccountMetrics(
   const due = await postsDue(deps.pool, account.id);
   if (!due.length) return { outcome: 'collected', posts: 0, counted: 0 };
   const key = deps.credentialsKey;
-  const access = {
-    handle: account.handle,
-    credentials: openCredentials(key, account.credentials),
-    saveCredentials: (next: Record<string, unknown>) =>
-      saveSealedCredentials(deps.pool, account.id, sealCredentials(key, next)),
-  };
+  const access = openedAccess(key, { ...account, credentials: account.credentials }, (sealed) =>
+    saveSealedCredentials(deps.pool, account.id, sealed),
+  );
   let counted = 0;
   // A chunk at a time, each kept as it comes: a platform that throttles half-way loses nothing
   // read before, and the posts not read are the oldest-collected ones next time.

@@ -2,11 +2,7 @@
 // fanning out one keyed job per account, like metrics), answered by list_trends from the
 // latest collection. Topic text is a third party's: answered under `untrusted`.
 import { requireOwnedBrand } from '../brands/service.ts';
-import {
-  type CredentialsKey,
-  openCredentials,
-  sealCredentials,
-} from '../connections/credentials.ts';
+import { type CredentialsKey, openedAccess } from '../connections/credentials.ts';
 import { saveSealedCredentials, sealedAccount } from '../connections/db.ts';
 import { type Connectors, PublicationError } from '../connectors/connector.ts';
 import type { Pool } from '../db/pool.ts';
@@ -43,12 +39,9 @@ export async function collectAccountTrends(
   const key = deps.credentialsKey;
   try {
     const trends = await connector.trends(
-      {
-        handle: account.handle,
-        credentials: openCredentials(key, account.credentials),
-        saveCredentials: (next) =>
-          saveSealedCredentials(deps.pool, account.id, sealCredentials(key, next)),
-      },
+      openedAccess(key, { ...account, credentials: account.credentials }, (sealed) =>
+        saveSealedCredentials(deps.pool, account.id, sealed),
+      ),
       TRENDS_PER_COLLECTION,
     );
     const kept = trends.slice(0, TRENDS_PER_COLLECTION);
