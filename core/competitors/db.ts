@@ -12,15 +12,15 @@ export type CompetitorRow = {
 const COLUMNS = 'id::text, brand_id::text, platform, handle, created_at';
 
 /**
- * Adds a profile unless the brand tracks `max` already (the brand row locked meanwhile, so
- * two adds cannot both pass the count) or tracks this one: 'limit_reached' or 'exists'.
+ * Adds a profile unless the brand tracks `max` already (adds of one brand take turns, so two
+ * cannot both pass the count) or tracks this one: 'limit_reached' or 'exists'.
  */
 export async function insertCompetitorWithin(
   db: Queryable,
   max: number,
   c: { accountId: string; brandId: string; platform: string; handle: string },
 ): Promise<CompetitorRow | 'limit_reached' | 'exists'> {
-  await db.query('select 1 from brands where id = $1 for update', [c.brandId]);
+  await db.query('select pg_advisory_xact_lock(hashtext($1))', [`competitors:${c.brandId}`]);
   const { rows: count } = await db.query<{ n: number }>(
     'select count(*)::int as n from competitors where brand_id = $1',
     [c.brandId],

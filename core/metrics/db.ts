@@ -44,14 +44,13 @@ export async function postsDue(
   const { rows } = await db.query(
     `select p.id::text, p.external_post_id from connected_accounts c
      join posts p on p.brand_id = c.brand_id and p.platform = c.platform
-     left join lateral (
-       select max(m.collected_at) as at from post_metrics m where m.post_id = p.id) last on true
+     left join post_metrics_latest last on last.post_id = p.id
      where c.id = $1 and p.status = 'published' and p.external_post_id is not null
        and p.published_at > now() - make_interval(days => $2)
-       and (last.at is null or last.at < now() + ${SLACK} - case
+       and (last.collected_at is null or last.collected_at < now() + ${SLACK} - case
              when p.published_at > now() - make_interval(hours => $3)
              then make_interval(mins => $4) else make_interval(hours => $5) end)
-     order by last.at nulls first, p.id
+     order by last.collected_at nulls first, p.id
      limit $6`,
     [
       connectedAccountId,

@@ -90,13 +90,15 @@ const series = async (postId: string) =>
     )
   ).rows;
 
-/** Moves a post's collections `minutes` into the past, as if made then. */
-const age = (postId: string, minutes: number) =>
-  server.pool.query(
-    `update post_metrics set collected_at = collected_at - make_interval(mins => $2)
-     where post_id = $1`,
-    [postId, minutes],
-  );
+/** Moves a post's collections `minutes` into the past, as if made then (series and latest). */
+const age = async (postId: string, minutes: number) => {
+  for (const table of ['post_metrics', 'post_metrics_latest'])
+    await server.pool.query(
+      `update ${table} set collected_at = collected_at - make_interval(mins => $2)
+       where post_id = $1`,
+      [postId, minutes],
+    );
+};
 
 describe('collecting metrics', () => {
   it("keeps each collection's counts, and reads a post again only when it is due", async () => {
