@@ -108,14 +108,14 @@ export function taskList(deps: {
     [TASK.cleanupSessions]: cleanupSessions(deps.pool),
     [TASK.reconcile]: reconcile({ pool: deps.pool, storage }),
     [TASK.publishPost]: publishPost(deps),
-    [TASK.collectMetrics]: collectMetrics(deps.pool),
+    [TASK.collectMetrics]: collectMetrics({ pool: deps.pool, connectors: deps.connectors }),
     [TASK.collectAccountMetrics]: collectAccountMetricsTask({
       pool: deps.pool,
       connectors: deps.connectors,
       credentialsKey: deps.credentialsKey,
     }),
-    [TASK.collectTrends]: collectTrends(deps.pool),
-    [TASK.watchCompetitors]: watchCompetitors(deps.pool),
+    [TASK.collectTrends]: collectTrends({ pool: deps.pool, connectors: deps.connectors }),
+    [TASK.watchCompetitors]: watchCompetitors({ pool: deps.pool, connectors: deps.connectors }),
     [TASK.watchCompetitor]: watchCompetitorTask({
       pool: deps.pool,
       connectors: deps.connectors,

@@ -67,8 +67,19 @@ export async function findCompetitor(db: Queryable, id: string): Promise<Watched
   return rows[0];
 }
 
-export async function allCompetitorIds(db: Queryable): Promise<{ id: string; brand_id: string }[]> {
-  const { rows } = await db.query('select id::text, brand_id::text from competitors order by id');
+/** The profiles on `platforms` whose brand has an active account there to read them with. */
+export async function watchableCompetitors(
+  db: Queryable,
+  platforms: readonly string[],
+): Promise<{ id: string; brand_id: string }[]> {
+  const { rows } = await db.query(
+    `select c.id::text, c.brand_id::text from competitors c
+     where c.platform = any($1::text[]) and exists (
+       select 1 from connected_accounts a
+       where a.brand_id = c.brand_id and a.platform = c.platform and a.status = 'active')
+     order by c.id`,
+    [platforms],
+  );
   return rows;
 }
 

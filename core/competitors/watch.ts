@@ -8,19 +8,21 @@
 // BREAKOUT_WITHIN_HOURS are not judged.
 import { type CredentialsKey, openedAccess } from '../connections/credentials.ts';
 import { saveSealedCredentials, sealedAccountsOf } from '../connections/db.ts';
+import { noteReadRefusal } from '../connections/service.ts';
 import { type Connectors, PublicationError } from '../connectors/connector.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { enqueueCompetitorWatch } from '../jobs/tasks.ts';
+import { platformsWith } from '../metrics/collect.ts';
 import { insertEvents } from '../posts/db.ts';
 import { bodyPreview } from '../posts/events.ts';
 import { queueEventDeliveries } from '../webhooks/delivery.ts';
 import {
-  allCompetitorIds,
   type BreakoutRow,
   findCompetitor,
   markBreakouts,
   upsertCompetitorPosts,
   type WatchedRow,
+  watchableCompetitors,
 } from './db.ts';
 
 export const BREAKOUT_AFTER_HOURS = 6;
@@ -36,9 +38,9 @@ export const CAPTION_LIMIT = 280;
 
 export type WatchDeps = { pool: Pool; connectors: Connectors; credentialsKey?: CredentialsKey };
 
-/** The cron's part: one watch job per tracked profile. */
-export async function startWatches(pool: Pool): Promise<number> {
-  const profiles = await allCompetitorIds(pool);
+/** The cron's part: one watch job per tracked profile that can be read. */
+export async function startWatches(pool: Pool, connectors: Connectors): Promise<number> {
+  const profiles = await watchableCompetitors(pool, platformsWith(connectors, 'profilePosts'));
   for (const p of profiles) await enqueueCompetitorWatch(pool, p);
   return profiles.length;
 }
@@ -93,6 +95,7 @@ export async function watchCompetitor(
     if (!(err instanceof PublicationError)) throw err;
     if (err.retryAfterMs !== undefined) return { retryAfterMs: err.retryAfterMs };
     if (err.retryable) throw err;
+    await noteReadRefusal(deps.pool, account.id, `Reading ${c.handle}`, err);
     return { skipped: err.message };
   }
   await upsertCompetitorPosts(deps.pool, c.id, posts);

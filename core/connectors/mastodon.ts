@@ -336,8 +336,10 @@ export function mastodonConnector(deps: MastodonDeps): Connector {
       for (const id of externalIds) {
         const path = `/api/v1/statuses/${encodeURIComponent(id)}`;
         const res = await call(path, { method: 'GET' }).catch((err: unknown) => {
-          // A status deleted since is simply not counted.
-          if (err instanceof PublicationError && err.status === 404) return undefined;
+          // A status deleted (404, 410) or hidden (403) since is simply not counted; the
+          // account's own refusals (401, 429, 5xx) end the reading.
+          if (err instanceof PublicationError && [403, 404, 410].includes(err.status ?? 0))
+            return undefined;
           throw err;
         });
         if (!res) continue;

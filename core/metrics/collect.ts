@@ -6,13 +6,9 @@
 // connector and keeps them as a time series. A platform whose connector cannot read counts
 // is skipped, not failed.
 import { type CredentialsKey, openedAccess } from '../connections/credentials.ts';
-import {
-  markNeedsReconnect,
-  recordAccountError,
-  saveSealedCredentials,
-  sealedAccount,
-} from '../connections/db.ts';
-import { type Connectors, PublicationError } from '../connectors/connector.ts';
+import { saveSealedCredentials, sealedAccount } from '../connections/db.ts';
+import { noteReadRefusal } from '../connections/service.ts';
+import { type Connector, type Connectors, PublicationError } from '../connectors/connector.ts';
 import type { Pool } from '../db/pool.ts';
 import { enqueueAccountMetrics } from '../jobs/tasks.ts';
 import { accountsWithRecentPosts, insertMetrics, postsDue } from './db.ts';
@@ -64,10 +60,7 @@ export async function collectAccountMetrics(
       if (err.retryAfterMs !== undefined)
         return { outcome: 'throttled', retryAfterMs: err.retryAfterMs };
       if (err.retryable) throw err;
-      // A refusal the platform means: said on the account (a revoked token: to reconnect).
-      const said = `Collecting metrics: ${err.message}`;
-      if (err.reconnect) await markNeedsReconnect(deps.pool, account.id, said);
-      else await recordAccountError(deps.pool, account.id, said);
+      await noteReadRefusal(deps.pool, account.id, 'Collecting metrics', err);
       return { outcome: 'skipped', reason: err.message };
     }
   }
@@ -77,9 +70,15 @@ export async function collectAccountMetrics(
 /** Posts asked of the platform at once, and kept before the next are asked. */
 const CHUNK = 20;
 
-/** The cron's part: one collection job per connected account with recent posts. */
-export async function startCollections(pool: Pool): Promise<number> {
-  const accounts = await accountsWithRecentPosts(pool);
+/** Platforms whose connector has `method`: the crons queue jobs for their accounts only. */
+export const platformsWith = (connectors: Connectors, method: keyof Connector) =>
+  Object.entries(connectors)
+    .filter(([, c]) => c?.[method])
+    .map(([platform]) => platform);
+
+/** The cron's part: one collection job per connected account with recent posts to read. */
+export async function startCollections(pool: Pool, connectors: Connectors): Promise<number> {
+  const accounts = await accountsWithRecentPosts(pool, platformsWith(connectors, 'postMetrics'));
   for (const id of accounts) await enqueueAccountMetrics(pool, { connected_account_id: id });
   return accounts.length;
 }

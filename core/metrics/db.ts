@@ -21,17 +21,20 @@ export const POSTS_PER_RUN = 100;
  */
 const SLACK = "interval '1 minute'";
 
-/** The connected accounts with a post published in the last COLLECT_DAYS days. */
-export async function accountsWithRecentPosts(db: Queryable): Promise<string[]> {
+/** The connected accounts on `platforms` with a post published in the last COLLECT_DAYS days. */
+export async function accountsWithRecentPosts(
+  db: Queryable,
+  platforms: readonly string[],
+): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>(
     `select c.id::text from connected_accounts c
-     where c.status = 'active' and exists (
+     where c.status = 'active' and c.platform = any($2::text[]) and exists (
        select 1 from posts p
        where p.brand_id = c.brand_id and p.platform = c.platform and p.status = 'published'
          and p.external_post_id is not null
          and p.published_at > now() - make_interval(days => $1))
      order by c.id`,
-    [COLLECT_DAYS],
+    [COLLECT_DAYS, platforms],
   );
   return rows.map((r) => r.id);
 }

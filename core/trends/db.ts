@@ -6,10 +6,15 @@ import type { Queryable } from '../db/pool.ts';
 /** Collections of trends kept, in days (list_trends answers the latest). */
 export const TRENDS_KEPT_DAYS = 7;
 
-/** The active connected accounts, for the hourly collection. */
-export async function activeAccounts(db: Queryable): Promise<string[]> {
+/** The active connected accounts on `platforms`, for the hourly collection. */
+export async function activeAccounts(
+  db: Queryable,
+  platforms: readonly string[],
+): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>(
-    `select id::text from connected_accounts where status = 'active' order by id`,
+    `select id::text from connected_accounts
+     where status = 'active' and platform = any($1::text[]) order by id`,
+    [platforms],
   );
   return rows.map((r) => r.id);
 }

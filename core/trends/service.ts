@@ -4,9 +4,11 @@
 import { requireOwnedBrand } from '../brands/service.ts';
 import { type CredentialsKey, openedAccess } from '../connections/credentials.ts';
 import { saveSealedCredentials, sealedAccount } from '../connections/db.ts';
+import { noteReadRefusal } from '../connections/service.ts';
 import { type Connectors, PublicationError } from '../connectors/connector.ts';
 import type { Pool } from '../db/pool.ts';
 import { enqueueAccountTrends } from '../jobs/tasks.ts';
+import { platformsWith } from '../metrics/collect.ts';
 import { brandFor, type Caller } from '../posts/service.ts';
 import { activeAccounts, latestTrends, recordTrends } from './db.ts';
 import type { ListTrendsInput, Trends } from './schema.ts';
@@ -16,9 +18,9 @@ export const TRENDS_PER_COLLECTION = 20;
 
 export type TrendDeps = { pool: Pool; connectors: Connectors; credentialsKey?: CredentialsKey };
 
-/** The cron's part: one trends job per active connected account. */
-export async function startTrendCollections(pool: Pool): Promise<number> {
-  const accounts = await activeAccounts(pool);
+/** The cron's part: one trends job per active connected account whose platform has trends. */
+export async function startTrendCollections(pool: Pool, connectors: Connectors): Promise<number> {
+  const accounts = await activeAccounts(pool, platformsWith(connectors, 'trends'));
   for (const id of accounts) await enqueueAccountTrends(pool, { connected_account_id: id });
   return accounts.length;
 }
@@ -51,6 +53,7 @@ export async function collectAccountTrends(
     if (!(err instanceof PublicationError)) throw err;
     if (err.retryAfterMs !== undefined) return { retryAfterMs: err.retryAfterMs };
     if (err.retryable) throw err;
+    await noteReadRefusal(deps.pool, account.id, 'Reading trends', err);
     return { skipped: err.message };
   }
 }

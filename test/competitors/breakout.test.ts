@@ -139,8 +139,8 @@ describe('competitor breakouts', () => {
     expect(rows[0].n).toBe(1);
   });
 
-  it('skips a profile whose brand has no account on its platform, and fans out keyed watches', async () => {
-    const { cookie } = await makeSignedInAccount(server, 'plus');
+  it('queues watches only of profiles its brand can read, one keyed job each', async () => {
+    const { acct, cookie } = await makeSignedInAccount(server, 'plus');
     const tracked = await call(server, 'POST', '/competitors', {
       body: { platform: 'mastodon', handle: 'someone@social.example' },
       headers: { cookie },
@@ -148,10 +148,19 @@ describe('competitor breakouts', () => {
     expect(await watchCompetitor(deps(), tracked.body.id)).toEqual({
       skipped: 'the brand has no connected mastodon account to read with',
     });
-    await startWatches(server.pool);
-    const { rows } = await server.pool.query('select 1 from graphile_worker.jobs where key = $1', [
-      `${TASK.watchCompetitor}:${tracked.body.id}`,
-    ]);
-    expect(rows).toHaveLength(1);
+    const queued = async () =>
+      (
+        await server.pool.query('select 1 from graphile_worker.jobs where key = $1', [
+          `${TASK.watchCompetitor}:${tracked.body.id}`,
+        ])
+      ).rowCount;
+    await startWatches(server.pool, deps().connectors);
+    expect(await queued()).toBe(0);
+    await connectPlatform(server.pool, acct, 'mastodon', {
+      credentials: sealCredentials(KEY, { instance: instanceUrl, access_token: 'ok' }),
+    });
+    await startWatches(server.pool, deps().connectors);
+    await startWatches(server.pool, deps().connectors);
+    expect(await queued()).toBe(1);
   });
 });

@@ -186,8 +186,8 @@ describe('collecting metrics', () => {
 
   it('fans out one keyed job per connected account with a recent post', async () => {
     const { connectedId } = await brandWithPosts(['999']);
-    await startCollections(server.pool);
-    await startCollections(server.pool);
+    await startCollections(server.pool, deps().connectors);
+    await startCollections(server.pool, deps().connectors);
     const { rows } = await server.pool.query(
       'select key, queue_name from graphile_worker.jobs where key = $1',
       [`${TASK.collectAccountMetrics}:${connectedId}`],

@@ -126,8 +126,8 @@ describe('trends', () => {
     } finally {
       throttled = false;
     }
-    await startTrendCollections(server.pool);
-    await startTrendCollections(server.pool);
+    await startTrendCollections(server.pool, deps().connectors);
+    await startTrendCollections(server.pool, deps().connectors);
     const { rows } = await server.pool.query(
       'select queue_name from graphile_worker.jobs where key = $1',
       [`${TASK.collectAccountTrends}:${b.connectedId}`],
