@@ -42,6 +42,7 @@ async function main(role: Role, poolArg: string | undefined) {
       log: log.child({ role: 'worker' }),
       outbound: outboundPolicy(config),
       storage: storageFor(config),
+      blueskyAppView: config.blueskyAppViewUrl,
       tools: mediaTools(config),
       exportTimeoutMs: config.exportTimeoutMs,
       llm: config.llm,

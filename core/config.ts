@@ -154,6 +154,7 @@ const envSchema = z
       .pipe(z.array(cidr)),
     OUTBOUND_ALLOW_HTTP: boolean.default(false),
     TRUST_PROXY: trustProxy,
+    BLUESKY_APPVIEW_URL: z.url().default('https://public.api.bsky.app'),
     LLM_BASE_URL: z.url().optional(),
     LLM_API_KEY: z.string().optional(),
     LLM_MODEL: z.string().optional(),
@@ -228,6 +229,8 @@ export type Config = {
   mediaUrlSecret: string | undefined;
   outboundAllowlist: string[];
   outboundAllowHttp: boolean;
+  /** The Bluesky AppView whose public XRPC gives posts' counts (through the outbound guard). */
+  blueskyAppViewUrl: string;
   /**
    * Which proxies' X-Forwarded-For gives the client address: false (none: the socket's
    * address), a number of proxy hops in front, or the proxies' addresses/CIDRs.
@@ -296,6 +299,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     credentialsKey: e.CREDENTIALS_KEY,
     mediaUrlSecret: e.MEDIA_URL_SECRET,
     outboundAllowlist: e.OUTBOUND_ALLOWLIST,
+    blueskyAppViewUrl: e.BLUESKY_APPVIEW_URL.replace(/\/+$/, ''),
     outboundAllowHttp: e.OUTBOUND_ALLOW_HTTP,
     trustProxy: e.TRUST_PROXY,
     llm: e.LLM_BASE_URL

@@ -57,6 +57,8 @@ export type WorkerDeps = {
   log: Logger;
   /** Platform connectors; the shipped ones when omitted (tests and benchmarks add theirs). */
   connectors?: Connectors;
+  /** The Bluesky AppView the built-in connector reads counts from (BLUESKY_APPVIEW_URL). */
+  blueskyAppView?: string;
   /** Where outbound requests (webhook deliveries) may go; public https only when omitted. */
   outbound?: OutboundPolicy;
   /** Asset storage, for cleaning expired uploads; omitted: that cron job is not registered. */
@@ -221,7 +223,9 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
   const images = renders ? createPageImageCache() : undefined;
   const tasks = taskList({
     pool: deps.pool,
-    connectors: deps.connectors ?? builtinConnectors({ outbound, storage: deps.storage }),
+    connectors:
+      deps.connectors ??
+      builtinConnectors({ outbound, storage: deps.storage, blueskyAppView: deps.blueskyAppView }),
     credentialsKey: deps.credentialsKey,
     outbound,
     storage: deps.storage,

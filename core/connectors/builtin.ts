@@ -11,12 +11,14 @@ export type ConnectorDeps = {
   storage?: Storage;
   /** Per platform request; 30 s when omitted. */
   requestTimeoutMs?: number;
+  /** The Bluesky AppView read for counts (BLUESKY_APPVIEW_URL); without it, none are read. */
+  blueskyAppView?: string;
 };
 
 export function builtinConnectors({ storage, ...rest }: ConnectorDeps): Connectors {
   if (!storage) return {};
   return {
-    bluesky: blueskyConnector({ ...rest, storage }),
+    bluesky: blueskyConnector({ ...rest, storage, appView: rest.blueskyAppView }),
     mastodon: mastodonConnector({ ...rest, storage }),
   };
 }

@@ -12,12 +12,20 @@ import { readAll, type Storage } from '../../storage/storage.ts';
 import {
   type Connector,
   type PastPost,
+  type PostCounts,
   PublicationError,
   type PublishMedia,
   type PublishRequest,
   partKey,
 } from '../connector.ts';
-import { CHECK_THE_ACCOUNT, documented } from '../http.ts';
+import {
+  CHECK_THE_ACCOUNT,
+  documented,
+  fieldOf,
+  PLATFORM_TIMEOUT_MS,
+  platformRequest,
+  refusal,
+} from '../http.ts';
 import { facetsOf } from './facets.ts';
 import { fitImage } from './images.ts';
 import { BlueskyClient, type BlueskySession, blueskyCredentials } from './session.ts';
@@ -126,7 +134,37 @@ export const permalinkOf = (uri: string) => {
   return `https://bsky.app/profile/${did}/post/${rkey}`;
 };
 
-export type BlueskyDeps = { outbound: OutboundPolicy; storage: Storage; requestTimeoutMs?: number };
+export type BlueskyDeps = {
+  outbound: OutboundPolicy;
+  storage: Storage;
+  requestTimeoutMs?: number;
+  /** The AppView whose public XRPC answers counts; without it, postMetrics is not offered. */
+  appView?: string;
+};
+
+/** Post views as app.bsky.feed.getPosts answers them; an item that does not fit is left out. */
+const PostView = z.object({
+  uri: z.string().min(1).max(500),
+  likeCount: z.number().int().min(0).catch(0),
+  repostCount: z.number().int().min(0).catch(0),
+  replyCount: z.number().int().min(0).catch(0),
+  quoteCount: z.number().int().min(0).nullish().catch(null),
+});
+const GetPosts = z.object({
+  posts: z
+    .array(z.unknown())
+    .max(25)
+    .transform((xs) =>
+      xs.flatMap((x) => {
+        const r = PostView.safeParse(x);
+        return r.success ? [r.data] : [];
+      }),
+    ),
+});
+/** URIs getPosts takes at once (its lexicon's maximum). */
+const GET_POSTS_MAX = 25;
+/** A count as we keep it: capped, so four add up within a 32-bit column. */
+const capped = (n: number) => Math.min(n, 500_000_000);
 
 const PastRecord = z.object({
   uri: z.string().min(1),
@@ -139,7 +177,40 @@ const PastRecord = z.object({
 const ListRecords = z.object({ records: z.array(PastRecord), cursor: z.string().nullish() });
 
 export function blueskyConnector(deps: BlueskyDeps): Connector {
+  const appView = deps.appView;
   return {
+    /**
+     * Our posts' counts from the AppView's public XRPC (app.bsky.feed.getPosts, 25 at a
+     * time): no credential needed; a post the AppView no longer has is absent.
+     */
+    ...(appView && {
+      async postMetrics(_account, externalIds) {
+        const counts = new Map<string, PostCounts>();
+        for (let i = 0; i < externalIds.length; i += GET_POSTS_MAX) {
+          const uris = externalIds.slice(i, i + GET_POSTS_MAX);
+          const query = new URLSearchParams(uris.map((u) => ['uris', u]));
+          const what = 'app.bsky.feed.getPosts';
+          const res = await platformRequest(
+            deps.outbound,
+            'Bluesky',
+            `${appView}/xrpc/${what}?${query}`,
+            { method: 'GET', timeoutMs: deps.requestTimeoutMs ?? PLATFORM_TIMEOUT_MS },
+          );
+          if (res.status < 200 || res.status >= 300)
+            throw refusal('Bluesky', res, fieldOf(res, 'message') ?? 'no reason given');
+          for (const p of documented('Bluesky', what, res, GetPosts).posts)
+            counts.set(p.uri, {
+              likes: capped(p.likeCount),
+              reposts: capped(p.repostCount),
+              replies: capped(p.replyCount),
+              quotes:
+                p.quoteCount === null || p.quoteCount === undefined ? null : capped(p.quoteCount),
+              views: null,
+            });
+        }
+        return counts;
+      },
+    }),
     /** The account's own post records from its PDS, newest first, replies left out. */
     async recentPosts(account, limit) {
       const creds = blueskyCredentials(account.credentials);

@@ -1,0 +1,101 @@
+// Bluesky posts' counts collected from an AppView's public XRPC on loopback, answering
+// app.bsky.feed.getPosts as its lexicon documents (views of the URIs asked, 25 at most a
+// call, absent for a post it no longer has); no credential is sent. The real AppView of
+// @atproto/dev-env is the end-to-end test still to come (README, Post metrics).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { credentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
+import { builtinConnectors } from '../../core/connectors/builtin.ts';
+import { collectAccountMetrics } from '../../core/metrics/collect.ts';
+import { outboundPolicy } from '../../core/outbound/guard.ts';
+import { storageFor } from '../../core/storage/storage.ts';
+import { call, makeConnectedAccount } from '../support/server.ts';
+import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
+
+const KEY = credentialsKey(Buffer.alloc(32, 4).toString('base64'));
+const server = useServer({ env: LOOPBACK_OUTBOUND });
+let appView: Server;
+let appViewUrl: string;
+const asked: { uris: string[]; authorization?: string }[] = [];
+
+beforeAll(async () => {
+  appView = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname !== '/xrpc/app.bsky.feed.getPosts')
+      return res.writeHead(404).end('{"error":"MethodNotImplemented"}');
+    const uris = url.searchParams.getAll('uris');
+    asked.push({ uris, authorization: req.headers.authorization });
+    if (uris.length > 25)
+      return res.writeHead(400).end('{"error":"InvalidRequest","message":"uris: max 25"}');
+    const posts = uris
+      .filter((u) => !u.endsWith('/gone'))
+      .map((uri) => {
+        const n = Number(uri.split('/').pop()!.replace(/\D/g, '')) || 1;
+        return { uri, likeCount: n, repostCount: 2, replyCount: 1, quoteCount: 0, indexedAt: '' };
+      });
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ posts }));
+  });
+  await new Promise<void>((r) => appView.listen(0, '127.0.0.1', r));
+  appViewUrl = `http://127.0.0.1:${(appView.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((r) => appView.close(r)));
+
+describe('Bluesky metrics', () => {
+  it('reads counts from the AppView 25 posts a call, without credentials, skipping gone posts', async () => {
+    const { key, connected } = await makeConnectedAccount(server.pool, 'bluesky', {
+      credentials: sealCredentials(KEY, {
+        service: 'http://127.0.0.1:9',
+        identifier: 'brand.test',
+        app_password: 'secret-password',
+      }),
+    });
+    const uris: string[] = [];
+    for (let i = 1; i <= 30; i++) {
+      const made = await call(server, 'POST', '/v1/posts', {
+        key,
+        body: { platform: 'bluesky', body: `Post ${i}` },
+      });
+      const uri = `at://did:plc:brand/app.bsky.feed.post/${i === 30 ? 'gone' : `p${i}`}`;
+      uris.push(uri);
+      await server.pool.query(
+        `update posts set status = 'published', external_post_id = $2,
+           published_at = now() - interval '1 hour' where id = $1`,
+        [made.body.id, uri],
+      );
+    }
+    const deps = {
+      pool: server.pool,
+      connectors: builtinConnectors({
+        outbound: outboundPolicy(server.config),
+        storage: storageFor(server.config),
+        blueskyAppView: appViewUrl,
+      }),
+      credentialsKey: KEY,
+    };
+    expect(await collectAccountMetrics(deps, String(connected.id))).toEqual({
+      outcome: 'collected',
+      posts: 30,
+      counted: 29,
+    });
+    expect(asked.every((a) => a.uris.length <= 25 && a.authorization === undefined)).toBe(true);
+    expect(asked.flatMap((a) => a.uris).sort()).toEqual([...uris].sort());
+    const { rows } = await server.pool.query(
+      `select p.external_post_id, l.likes, l.reposts, l.replies, l.quotes, l.engagement
+       from post_metrics_latest l join posts p on p.id = l.post_id
+       where p.external_post_id = $1`,
+      [uris[6]],
+    );
+    expect(rows).toEqual([
+      { external_post_id: uris[6], likes: 7, reposts: 2, replies: 1, quotes: 0, engagement: 10 },
+    ]);
+  });
+
+  it('offers no metrics without an AppView, so its accounts are skipped', async () => {
+    const connectors = builtinConnectors({
+      outbound: outboundPolicy(server.config),
+      storage: storageFor(server.config),
+    });
+    expect(connectors.bluesky?.postMetrics).toBeUndefined();
+  });
+});
