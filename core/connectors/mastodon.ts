@@ -173,6 +173,22 @@ function credentialsOf(c: Record<string, unknown>): Credentials {
 
 type Client = (path: string, init: Omit<PlatformRequest, 'timeoutMs'>) => Promise<PlatformResponse>;
 
+/** GET `path`, read as `schema` documents its answer. */
+async function getDocumented<S extends z.ZodType>(call: Client, path: string, schema: S) {
+  return documented('Mastodon', `GET ${path}`, await call(path, { method: 'GET' }), schema);
+}
+
+/** A status as a past post with its counts (the history import, a competitor's posts). */
+const pastPost = (s: z.output<typeof PastStatus>): PastPost => ({
+  id: s.id,
+  text: statusText(s.content),
+  url: s.url ?? null,
+  postedAt: s.created_at,
+  likes: s.favourites_count,
+  reposts: s.reblogs_count,
+  replies: s.replies_count,
+});
+
 /** Calls on one instance with one token; non-2xx answers become publication errors. */
 function client(policy: OutboundPolicy, creds: Credentials, timeoutMs: number): Client {
   return async (path, init) => {
@@ -284,17 +300,14 @@ export function mastodonConnector(deps: MastodonDeps): Connector {
     return limits;
   };
 
+  /** Calls with a connected account's token, on its instance. */
+  const callAs = (credentials: Record<string, unknown>) =>
+    client(deps.outbound, credentialsOf(credentials), deps.requestTimeoutMs ?? PLATFORM_TIMEOUT_MS);
+
   return {
     async recentPosts(account, limit) {
-      const creds = credentialsOf(account.credentials);
-      const call = client(deps.outbound, creds, deps.requestTimeoutMs ?? PLATFORM_TIMEOUT_MS);
-      const verify = '/api/v1/accounts/verify_credentials';
-      const me = documented(
-        'Mastodon',
-        `GET ${verify}`,
-        await call(verify, { method: 'GET' }),
-        OwnAccount,
-      );
+      const call = callAs(account.credentials);
+      const me = await getDocumented(call, '/api/v1/accounts/verify_credentials', OwnAccount);
       const posts: PastPost[] = [];
       let maxId: string | undefined;
       while (posts.length < limit) {
@@ -305,24 +318,10 @@ export function mastodonConnector(deps: MastodonDeps): Connector {
           ...(maxId ? { max_id: maxId } : {}),
         });
         const path = `/api/v1/accounts/${encodeURIComponent(me.id)}/statuses?${query}`;
-        const page = documented(
-          'Mastodon',
-          `GET ${path}`,
-          await call(path, { method: 'GET' }),
-          itemsOf(PastStatus),
-        );
+        const page = await getDocumented(call, path, itemsOf(PastStatus));
         // An instance that pages back to what it sent already ends the reading.
         const fresh = page.filter((s) => !posts.some((p) => p.id === s.id));
-        for (const s of fresh)
-          posts.push({
-            id: s.id,
-            text: statusText(s.content),
-            url: s.url ?? null,
-            postedAt: s.created_at,
-            likes: s.favourites_count,
-            reposts: s.reblogs_count,
-            replies: s.replies_count,
-          });
+        for (const s of fresh) posts.push(pastPost(s));
         if (!fresh.length) break;
         maxId = fresh.at(-1)!.id;
       }
@@ -330,8 +329,7 @@ export function mastodonConnector(deps: MastodonDeps): Connector {
     },
 
     async postMetrics(account, externalIds) {
-      const creds = credentialsOf(account.credentials);
-      const call = client(deps.outbound, creds, deps.requestTimeoutMs ?? PLATFORM_TIMEOUT_MS);
+      const call = callAs(account.credentials);
       const counts = new Map<string, PostCounts>();
       for (const id of externalIds) {
         const path = `/api/v1/statuses/${encodeURIComponent(id)}`;
@@ -356,8 +354,7 @@ export function mastodonConnector(deps: MastodonDeps): Connector {
     },
 
     async profilePosts(account, handle, limit) {
-      const creds = credentialsOf(account.credentials);
-      const call = client(deps.outbound, creds, deps.requestTimeoutMs ?? PLATFORM_TIMEOUT_MS);
+      const call = callAs(account.credentials);
       const lookup = `/api/v1/accounts/lookup?acct=${encodeURIComponent(handle)}`;
       const res = await call(lookup, { method: 'GET' }).catch((err: unknown) => {
         if (err instanceof PublicationError && err.status === 404) return undefined;
@@ -371,33 +368,12 @@ export function mastodonConnector(deps: MastodonDeps): Connector {
         exclude_replies: 'true',
       });
       const path = `/api/v1/accounts/${encodeURIComponent(profile.id)}/statuses?${query}`;
-      const statuses = documented(
-        'Mastodon',
-        `GET ${path}`,
-        await call(path, { method: 'GET' }),
-        itemsOf(PastStatus),
-      );
-      return statuses.map((s) => ({
-        id: s.id,
-        text: statusText(s.content),
-        url: s.url ?? null,
-        postedAt: s.created_at,
-        likes: s.favourites_count,
-        reposts: s.reblogs_count,
-        replies: s.replies_count,
-      }));
+      return (await getDocumented(call, path, itemsOf(PastStatus))).map(pastPost);
     },
 
     async trends(account, limit) {
-      const creds = credentialsOf(account.credentials);
-      const call = client(deps.outbound, creds, deps.requestTimeoutMs ?? PLATFORM_TIMEOUT_MS);
       const path = `/api/v1/trends/tags?limit=${Math.min(20, limit)}`;
-      const tags = documented(
-        'Mastodon',
-        `GET ${path}`,
-        await call(path, { method: 'GET' }),
-        itemsOf(TrendingTag),
-      );
+      const tags = await getDocumented(callAs(account.credentials), path, itemsOf(TrendingTag));
       return tags.map((t) => ({
         topic: t.name,
         url: t.url ?? null,
