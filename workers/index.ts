@@ -106,28 +106,22 @@ export function taskList(deps: {
       tools,
       encodeTimeoutMs: deps.exportTimeoutMs ?? DEFAULT_EXPORT_TIMEOUT_MS,
     };
+  // What every task that reads from the platforms gets.
+  const reading = {
+    pool: deps.pool,
+    connectors: deps.connectors,
+    credentialsKey: deps.credentialsKey,
+  };
   return {
     [TASK.cleanupSessions]: cleanupSessions(deps.pool),
     [TASK.reconcile]: reconcile({ pool: deps.pool, storage }),
     [TASK.publishPost]: publishPost(deps),
-    [TASK.collectMetrics]: collectMetrics({ pool: deps.pool, connectors: deps.connectors }),
-    [TASK.collectAccountMetrics]: collectAccountMetricsTask({
-      pool: deps.pool,
-      connectors: deps.connectors,
-      credentialsKey: deps.credentialsKey,
-    }),
-    [TASK.collectTrends]: collectTrends({ pool: deps.pool, connectors: deps.connectors }),
-    [TASK.watchCompetitors]: watchCompetitors({ pool: deps.pool, connectors: deps.connectors }),
-    [TASK.watchCompetitor]: watchCompetitorTask({
-      pool: deps.pool,
-      connectors: deps.connectors,
-      credentialsKey: deps.credentialsKey,
-    }),
-    [TASK.collectAccountTrends]: collectAccountTrendsTask({
-      pool: deps.pool,
-      connectors: deps.connectors,
-      credentialsKey: deps.credentialsKey,
-    }),
+    [TASK.collectMetrics]: collectMetrics(reading),
+    [TASK.collectAccountMetrics]: collectAccountMetricsTask(reading),
+    [TASK.collectTrends]: collectTrends(reading),
+    [TASK.collectAccountTrends]: collectAccountTrendsTask(reading),
+    [TASK.watchCompetitors]: watchCompetitors(reading),
+    [TASK.watchCompetitor]: watchCompetitorTask(reading),
     [TASK.deliverWebhook]: deliverWebhookTask(deps),
     [TASK.generateDrafts]: generateDraftsTask({
       pool: deps.pool,
@@ -136,11 +130,7 @@ export function taskList(deps: {
     }),
     [TASK.draftWeek]: draftWeekTask({ pool: deps.pool, outbound: deps.outbound }),
     [TASK.readGenome]: readGenomeTask({ pool: deps.pool, outbound: deps.outbound }),
-    [TASK.importHistory]: importHistoryTask({
-      pool: deps.pool,
-      connectors: deps.connectors,
-      credentialsKey: deps.credentialsKey,
-    }),
+    [TASK.importHistory]: importHistoryTask(reading),
     ...(storage ? { [TASK.cleanupUploads]: cleanupUploads({ pool: deps.pool, storage }) } : {}),
     ...(storage && renderer && images && video
       ? {

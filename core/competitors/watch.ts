@@ -9,10 +9,9 @@
 import { type CredentialsKey, openedAccess } from '../connections/credentials.ts';
 import { saveSealedCredentials, sealedAccountsOf } from '../connections/db.ts';
 import { noteReadRefusal } from '../connections/service.ts';
-import { type Connectors, PublicationError } from '../connectors/connector.ts';
+import { type Connectors, PublicationError, platformsWith } from '../connectors/connector.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { enqueueCompetitorWatch } from '../jobs/tasks.ts';
-import { platformsWith } from '../metrics/collect.ts';
 import { insertEvents } from '../posts/db.ts';
 import { bodyPreview } from '../posts/events.ts';
 import { queueEventDeliveries } from '../webhooks/delivery.ts';

@@ -127,6 +127,12 @@ export type PostCounts = {
 /** Platform connectors by platform; a platform without one cannot publish yet. */
 export type Connectors = Partial<Record<Platform, Connector>>;
 
+/** Platforms whose connector has `method` (the reading crons queue jobs for these only). */
+export const platformsWith = (connectors: Connectors, method: keyof Connector) =>
+  Object.entries(connectors)
+    .filter(([, c]) => c?.[method])
+    .map(([platform]) => platform);
+
 /**
  * A failure a connector understood. `retryable` failures (network, 5xx, 429) are retried by
  * the job with backoff; the others (the platform refused the post) fail the post at once.

@@ -361,38 +361,39 @@ export const ConnectedAccountPayload = z.object({
 export type ConnectedAccountPayload = z.infer<typeof ConnectedAccountPayload>;
 
 /**
- * Queues the collection of one connected account (`delayMs`: after a platform's
- * Retry-After). One job a key, in a queue of its own: an account is never collected twice at
- * once, and a slow platform holds one slot of the pool, not all.
+ * Queues a reading of one connected account (`delayMs`: after a platform's Retry-After). One
+ * job a key, in a queue of its own (`lane`): an account is never read twice at once, and a
+ * slow platform holds one slot of the pool, not all.
  */
-export async function enqueueAccountMetrics(
+async function enqueueAccountReading(
   db: Queryable,
+  task: TaskName,
+  lane: string,
   payload: ConnectedAccountPayload,
-  delayMs?: number,
+  delayMs: number | undefined,
 ) {
-  await addJob(db, TASK.collectAccountMetrics, ConnectedAccountPayload.parse(payload), {
-    jobKey: jobKey(TASK.collectAccountMetrics, payload.connected_account_id),
+  await addJob(db, task, ConnectedAccountPayload.parse(payload), {
+    jobKey: jobKey(task, payload.connected_account_id),
     maxAttempts: 3,
-    queueName: `metrics:${payload.connected_account_id}`,
+    queueName: `${lane}:${payload.connected_account_id}`,
     priority: READING_PRIORITY,
     ...readingTime(delayMs),
   });
 }
 
-/** Queues one account's trends collection (after a Retry-After with `delayMs`), keyed and queued as metrics are. */
-export async function enqueueAccountTrends(
+/** Queues the metrics collection of one connected account. */
+export const enqueueAccountMetrics = (
   db: Queryable,
   payload: ConnectedAccountPayload,
   delayMs?: number,
-) {
-  await addJob(db, TASK.collectAccountTrends, ConnectedAccountPayload.parse(payload), {
-    jobKey: jobKey(TASK.collectAccountTrends, payload.connected_account_id),
-    maxAttempts: 3,
-    queueName: `trends:${payload.connected_account_id}`,
-    priority: READING_PRIORITY,
-    ...readingTime(delayMs),
-  });
-}
+) => enqueueAccountReading(db, TASK.collectAccountMetrics, 'metrics', payload, delayMs);
+
+/** Queues the trends collection of one connected account. */
+export const enqueueAccountTrends = (
+  db: Queryable,
+  payload: ConnectedAccountPayload,
+  delayMs?: number,
+) => enqueueAccountReading(db, TASK.collectAccountTrends, 'trends', payload, delayMs);
 
 export const WatchCompetitorPayload = z.object({
   competitor_id: z.string().refine(isId),

@@ -8,7 +8,7 @@
 import { type CredentialsKey, openedAccess } from '../connections/credentials.ts';
 import { saveSealedCredentials, sealedAccount } from '../connections/db.ts';
 import { noteReadRefusal } from '../connections/service.ts';
-import { type Connector, type Connectors, PublicationError } from '../connectors/connector.ts';
+import { type Connectors, PublicationError, platformsWith } from '../connectors/connector.ts';
 import type { Pool } from '../db/pool.ts';
 import { enqueueAccountMetrics } from '../jobs/tasks.ts';
 import { accountsWithRecentPosts, insertMetrics, postsDue } from './db.ts';
@@ -69,12 +69,6 @@ export async function collectAccountMetrics(
 
 /** Posts asked of the platform at once, and kept before the next are asked. */
 const CHUNK = 20;
-
-/** Platforms whose connector has `method`: the crons queue jobs for their accounts only. */
-export const platformsWith = (connectors: Connectors, method: keyof Connector) =>
-  Object.entries(connectors)
-    .filter(([, c]) => c?.[method])
-    .map(([platform]) => platform);
 
 /** The cron's part: one collection job per connected account with recent posts to read. */
 export async function startCollections(pool: Pool, connectors: Connectors): Promise<number> {
