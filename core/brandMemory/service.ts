@@ -3,11 +3,10 @@
 // gaps, and patching it with RFC 6902 ops under expected_version.
 import jsonpatch from 'fast-json-patch';
 import type { Principal } from '../auth/principal.ts';
-import { requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { versionConflict } from '../errors.ts';
 import { JobFailure } from '../jobs/service.ts';
-import { brandFor } from '../posts/service.ts';
+import { requireBrandFor } from '../posts/service.ts';
 import { explainIssue } from '../validation.ts';
 import { type MemoryRow, memoryOf, saveMemory } from './db.ts';
 import {
@@ -74,8 +73,7 @@ function stateOf(row: MemoryRow): MemoryState {
 }
 
 async function ownedBrand(pool: Pool, caller: MemoryCaller, brandId: string | undefined) {
-  return (await requireOwnedBrand(pool, caller.accountId, brandFor(caller, brandId, 'brand_id')))
-    .id;
+  return (await requireBrandFor(pool, caller, brandId)).id;
 }
 
 /** GET /v1/brand-memory and MCP get_brand_memory. */

@@ -3,11 +3,10 @@
 // account's brand or profile is not found.
 import { API_PLAN, planAtLeast } from '../accounts/plans.ts';
 import type { Principal } from '../auth/principal.ts';
-import { requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { conflict, notFound, planRequired } from '../errors.ts';
 import { isId } from '../ids.ts';
-import { brandFor } from '../posts/service.ts';
+import { requireBrandFor } from '../posts/service.ts';
 import {
   type CompetitorRow,
   deleteCompetitorRow,
@@ -37,11 +36,7 @@ export async function addCompetitor(
   input: AddCompetitorInput,
 ): Promise<Competitor> {
   if (!planAtLeast(caller.plan, API_PLAN)) throw planRequired(API_PLAN);
-  const brand = await requireOwnedBrand(
-    pool,
-    caller.accountId,
-    brandFor(caller, input.brand_id, 'brand_id'),
-  );
+  const brand = await requireBrandFor(pool, caller, input.brand_id);
   const row = await withTransaction(pool, (tx) =>
     insertCompetitorWithin(tx, MAX_COMPETITORS, {
       accountId: caller.accountId,
@@ -68,11 +63,7 @@ export async function listCompetitors(
   caller: Caller,
   query: ListCompetitorsQuery,
 ): Promise<Competitor[]> {
-  const brand = await requireOwnedBrand(
-    pool,
-    caller.accountId,
-    brandFor(caller, query.brand_id, 'brand_id'),
-  );
+  const brand = await requireBrandFor(pool, caller, query.brand_id);
   return (await listCompetitorRows(pool, caller.accountId, brand.id)).map(toCompetitor);
 }
 

@@ -15,7 +15,7 @@ import type { Job } from '../jobs/schema.ts';
 import { startJob, waitForJob } from '../jobs/service.ts';
 import { enqueueDraftWeek, enqueueGeneration } from '../jobs/tasks.ts';
 import type { Platform } from '../platforms/capabilities.ts';
-import { brandFor } from '../posts/service.ts';
+import { requireBrandFor } from '../posts/service.ts';
 import { nextMonday } from '../posts/slots.ts';
 import { findSource, insertSource, recentUrlSource } from '../sources/db.ts';
 import { contentHash } from '../sources/extract.ts';
@@ -49,9 +49,7 @@ export async function generateDrafts(
   /** Told each stage the job reaches (fetching, extracting, generating, saving). */
   onStage?: (progress: number, stage: string) => Promise<void>,
 ): Promise<GenerationResult> {
-  const brandId = (
-    await requireOwnedBrand(deps.pool, caller.accountId, brandFor(caller, req.brand_id, 'brand_id'))
-  ).id;
+  const brandId = (await requireBrandFor(deps.pool, caller, req.brand_id)).id;
   const job = await withTransaction(deps.pool, async (tx) => {
     const source = req.source_id
       ? isId(req.source_id)

@@ -3,10 +3,9 @@
 // week when the brand's own posts engaged most). Both read each post's latest counts
 // (post_metrics_latest), one row a post however long its series.
 
-import { requireOwnedBrand } from '../brands/service.ts';
 import type { Pool } from '../db/pool.ts';
 import { invalid } from '../errors.ts';
-import { brandFor, type Caller } from '../posts/service.ts';
+import { type Caller, requireBrandFor } from '../posts/service.ts';
 import { analyticsOf, engagementBySlot } from './db.ts';
 import {
   type Analytics,
@@ -27,11 +26,7 @@ export async function getAnalytics(
   caller: Caller,
   input: AnalyticsInput,
 ): Promise<Analytics> {
-  const brand = await requireOwnedBrand(
-    pool,
-    caller.accountId,
-    brandFor(caller, input.brand_id, 'brand_id'),
-  );
+  const brand = await requireBrandFor(pool, caller, input.brand_id);
   const to = input.to ? new Date(input.to) : new Date();
   const from = input.from
     ? new Date(input.from)
@@ -83,11 +78,7 @@ export async function getBestTimes(
   caller: Caller,
   input: BestTimesInput,
 ): Promise<BestTimes> {
-  const brand = await requireOwnedBrand(
-    pool,
-    caller.accountId,
-    brandFor(caller, input.brand_id, 'brand_id'),
-  );
+  const brand = await requireBrandFor(pool, caller, input.brand_id);
   const { slots, posts } = await engagementBySlot(pool, {
     accountId: caller.accountId,
     brandId: brand.id,

@@ -86,6 +86,13 @@ export function brandFor(
   return id;
 }
 
+/** The caller's brand an operation is for (brandFor, at `brand_id`): owned, or 404. */
+export const requireBrandFor = (
+  db: Queryable,
+  caller: Pick<Caller, 'accountId' | 'selectedBrandId'>,
+  brandId: string | undefined,
+) => requireOwnedBrand(db, caller.accountId, brandFor(caller, brandId, 'brand_id'));
+
 /** A schedule time must lie in the future. */
 function assertFuture(at: string, loc: (string | number)[]): void {
   if (Date.parse(at) > Date.now()) return;
