@@ -8,12 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWatches, watchCompetitor } from '../../core/competitors/watch.ts';
 import { credentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
-import { builtinConnectors } from '../../core/connectors/builtin.ts';
 import { TASK } from '../../core/jobs/tasks.ts';
-import { outboundPolicy } from '../../core/outbound/guard.ts';
-import { storageFor } from '../../core/storage/storage.ts';
 import { SIGNATURE_HEADER, verifySignature } from '../../core/webhooks/signature.ts';
 import type { WorkerRunner } from '../../workers/index.ts';
+import { readingDeps } from '../support/reading.ts';
 import { type Receiver, startReceiver } from '../support/receiver.ts';
 import { call, connectPlatform, makeSignedInAccount } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND, startWorkerBeside, useServer } from '../support/service.ts';
@@ -59,14 +57,7 @@ afterAll(async () => {
   await new Promise((r) => instance.close(r));
 });
 
-const deps = () => ({
-  pool: server.pool,
-  connectors: builtinConnectors({
-    outbound: outboundPolicy(server.config),
-    storage: storageFor(server.config),
-  }),
-  credentialsKey: KEY,
-});
+const deps = () => readingDeps(server, KEY);
 
 describe('competitor breakouts', () => {
   it('sends exactly one signed competitor.breakout for a post far above the baseline', async () => {

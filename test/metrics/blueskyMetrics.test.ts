@@ -6,10 +6,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
-import { builtinConnectors } from '../../core/connectors/builtin.ts';
 import { collectAccountMetrics } from '../../core/metrics/collect.ts';
-import { outboundPolicy } from '../../core/outbound/guard.ts';
-import { storageFor } from '../../core/storage/storage.ts';
+import { readingDeps } from '../support/reading.ts';
 import { call, makeConnectedAccount } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 
@@ -64,15 +62,7 @@ describe('Bluesky metrics', () => {
         [made.body.id, uri],
       );
     }
-    const deps = {
-      pool: server.pool,
-      connectors: builtinConnectors({
-        outbound: outboundPolicy(server.config),
-        storage: storageFor(server.config),
-        blueskyAppView: appViewUrl,
-      }),
-      credentialsKey: KEY,
-    };
+    const deps = readingDeps(server, KEY, { blueskyAppView: appViewUrl });
     expect(await collectAccountMetrics(deps, String(connected.id))).toEqual({
       outcome: 'collected',
       posts: 30,
@@ -92,10 +82,6 @@ describe('Bluesky metrics', () => {
   });
 
   it('offers no metrics without an AppView, so its accounts are skipped', async () => {
-    const connectors = builtinConnectors({
-      outbound: outboundPolicy(server.config),
-      storage: storageFor(server.config),
-    });
-    expect(connectors.bluesky?.postMetrics).toBeUndefined();
+    expect(readingDeps(server, KEY).connectors.bluesky?.postMetrics).toBeUndefined();
   });
 });

@@ -8,12 +8,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
-import { builtinConnectors } from '../../core/connectors/builtin.ts';
 import { TASK } from '../../core/jobs/tasks.ts';
 import { collectAccountMetrics, startCollections } from '../../core/metrics/collect.ts';
-import { outboundPolicy } from '../../core/outbound/guard.ts';
-import { storageFor } from '../../core/storage/storage.ts';
 import { collectAccountMetricsTask } from '../../workers/collectAccountMetrics.ts';
+import { readingDeps } from '../support/reading.ts';
 import { call, makeConnectedAccount } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 
@@ -51,14 +49,7 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((r) => instance.close(r)));
 
-const deps = () => ({
-  pool: server.pool,
-  connectors: builtinConnectors({
-    outbound: outboundPolicy(server.config),
-    storage: storageFor(server.config),
-  }),
-  credentialsKey: KEY,
-});
+const deps = () => readingDeps(server, KEY);
 
 /** A brand connected to the instance with posts published as statuses `ids`, `hoursAgo`. */
 async function brandWithPosts(ids: string[], opts: { hoursAgo?: number; token?: string } = {}) {

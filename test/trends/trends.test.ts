@@ -7,12 +7,10 @@ import type { AddressInfo } from 'node:net';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
-import { builtinConnectors } from '../../core/connectors/builtin.ts';
 import { TASK } from '../../core/jobs/tasks.ts';
-import { outboundPolicy } from '../../core/outbound/guard.ts';
-import { storageFor } from '../../core/storage/storage.ts';
 import { collectAccountTrends, startTrendCollections } from '../../core/trends/service.ts';
 import { connectMcp } from '../support/mcpClient.ts';
+import { readingDeps } from '../support/reading.ts';
 import { makeConnectedAccount } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 
@@ -44,14 +42,7 @@ afterAll(async () => {
   await new Promise((r) => instance.close(r));
 });
 
-const deps = () => ({
-  pool: server.pool,
-  connectors: builtinConnectors({
-    outbound: outboundPolicy(server.config),
-    storage: storageFor(server.config),
-  }),
-  credentialsKey: KEY,
-});
+const deps = () => readingDeps(server, KEY);
 
 const tag = (name: string, uses: number[]) => ({
   name,
