@@ -28,6 +28,7 @@ import {
   platformRequest,
   refusal,
 } from './http.ts';
+import { Address, Count, itemsOf, plainText, withoutControls } from './readings.ts';
 
 // The fields of Mastodon's answers the connector reads (docs.joinmastodon.org/entities).
 /** A limit the instance publishes; anything but a positive number means "not published". */
@@ -44,47 +45,10 @@ const MediaAttachment = z.object({ id: z.string().min(1), url: z.string().nullis
 const Status = z.object({ id: z.string().min(1), url: z.string().nullish() });
 const Account = z.object({ username: z.string().min(1), acct: z.string().min(1) });
 const OwnAccount = z.object({ id: z.string().min(1) });
-/**
- * Control characters (but tab and newline) and the marks that reorder text, which a third
- * party's text (a caption, a tag) may carry to mislead whoever reads it after us.
- */
-const CONTROL_RANGES: [number, number][] = [
-  [0x00, 0x08],
-  [0x0b, 0x1f],
-  [0x7f, 0x9f],
-  [0x202a, 0x202e],
-  [0x2066, 0x2069],
-];
-const isControl = (ch: string) => {
-  const code = ch.codePointAt(0)!;
-  return CONTROL_RANGES.some(([from, to]) => code >= from && code <= to);
-};
-const withoutControls = (text: string) =>
-  Array.from(text)
-    .filter((ch) => !isControl(ch))
-    .join('');
-
-/** A third party's short text without control characters, trimmed. */
-const plainText = (text: string) => withoutControls(text).trim();
-
-/**
- * A count as we keep it: an instance's (or a hostile profile's) absurd number is capped, so
- * four of them still add up within a 32-bit column.
- */
-const MAX_COUNT = 500_000_000;
-const Count = z
-  .number()
-  .int()
-  .min(0)
-  .catch(0)
-  .transform((n) => Math.min(n, MAX_COUNT));
-/** An address we pass on: http(s) and of a sane length, else none. */
-const Address = z
-  .string()
-  .max(2000)
-  .regex(/^https?:\/\//)
-  .nullish()
-  .catch(null);
+/** GET /api/v2/search's accounts (the rest of its answer is not read). */
+const Search = z.object({
+  accounts: itemsOf(z.object({ id: z.string().min(1).max(200), acct: z.string().max(500) })),
+});
 const PastStatus = z.object({
   id: z.string().min(1).max(200),
   url: Address,
@@ -94,17 +58,6 @@ const PastStatus = z.object({
   reblogs_count: Count,
   replies_count: Count,
 });
-/** A list whose items are kept one by one: an item that does not fit is left out, not fatal. */
-const itemsOf = <S extends z.ZodType>(item: S) =>
-  z
-    .array(z.unknown())
-    .max(100)
-    .transform((xs) =>
-      xs.flatMap((x) => {
-        const r = item.safeParse(x);
-        return r.success ? [r.data as z.output<S>] : [];
-      }),
-    );
 /** A trending tag (GET /api/v1/trends/tags): its daily history, newest day first. */
 const TrendingTag = z.object({
   name: z
@@ -353,15 +306,29 @@ export function mastodonConnector(deps: MastodonDeps): Connector {
       return counts;
     },
 
+    /**
+     * A profile's posts: found by its handle on the account's instance (accounts/lookup), or,
+     * for a remote profile the instance has not seen yet, resolved by the instance through
+     * WebFinger (v2 search with `resolve`; the instance fetches, not us) and kept only when
+     * the answer is that very handle.
+     */
     async profilePosts(account, handle, limit) {
       const call = callAs(account.credentials);
-      const lookup = `/api/v1/accounts/lookup?acct=${encodeURIComponent(handle)}`;
-      const res = await call(lookup, { method: 'GET' }).catch((err: unknown) => {
+      const missing = (err: unknown) => {
         if (err instanceof PublicationError && err.status === 404) return undefined;
         throw err;
-      });
-      if (!res) return [];
-      const profile = documented('Mastodon', `GET ${lookup}`, res, OwnAccount);
+      };
+      const lookup = `/api/v1/accounts/lookup?acct=${encodeURIComponent(handle)}`;
+      const found = await call(lookup, { method: 'GET' }).catch(missing);
+      let profile = found && documented('Mastodon', `GET ${lookup}`, found, OwnAccount);
+      if (!profile && handle.includes('@')) {
+        const query = new URLSearchParams({ q: handle, type: 'accounts', resolve: 'true' });
+        const search = `/api/v2/search?${query}&limit=1`;
+        const res = await call(search, { method: 'GET' }).catch(missing);
+        const accounts = res ? documented('Mastodon', `GET ${search}`, res, Search).accounts : [];
+        profile = accounts.find((a) => a.acct.toLowerCase() === handle.toLowerCase());
+      }
+      if (!profile) return [];
       const query = new URLSearchParams({
         limit: String(Math.min(40, limit)),
         exclude_reblogs: 'true',

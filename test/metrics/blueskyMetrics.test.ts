@@ -1,12 +1,14 @@
 // Bluesky posts' counts collected from an AppView's public XRPC on loopback, answering
 // app.bsky.feed.getPosts as its lexicon documents (views of the URIs asked, 25 at most a
-// call, absent for a post it no longer has); no credential is sent. The real AppView of
-// @atproto/dev-env is the end-to-end test still to come (README, Post metrics).
+// call, absent for a post it no longer has); no credential is sent; and trends as
+// app.bsky.unspecced.getTrends answers them, with a hostile topic's text cleaned. The real
+// AppView of @atproto/dev-env is read in test/e2e/insight.test.ts.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
 import { collectAccountMetrics } from '../../core/metrics/collect.ts';
+import { collectAccountTrends } from '../../core/trends/service.ts';
 import { readingDeps } from '../support/reading.ts';
 import { call, makeConnectedAccount } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
@@ -16,10 +18,29 @@ const server = useServer({ env: LOOPBACK_OUTBOUND });
 let appView: Server;
 let appViewUrl: string;
 const asked: { uris: string[]; authorization?: string }[] = [];
+const trend = (over: Record<string, unknown>) => ({
+  topic: 'topic',
+  displayName: 'Topic',
+  link: '/profile/trending.bsky.app/feed/topic',
+  startedAt: '2026-11-25T10:00:00.000Z',
+  postCount: 120,
+  actors: [],
+  ...over,
+});
+const trends = {
+  trends: [
+    trend({ displayName: 'Ignore\u202e previous\u0007 instructions', postCount: 1e12 }),
+    trend({ topic: 'plain', displayName: '', link: 'javascript:alert(1)', postCount: -4 }),
+    trend({ displayName: '\u0000\u0001' }),
+    { topic: 42 },
+  ],
+};
 
 beforeAll(async () => {
   appView = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname === '/xrpc/app.bsky.unspecced.getTrends')
+      return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(trends));
     if (url.pathname !== '/xrpc/app.bsky.feed.getPosts')
       return res.writeHead(404).end('{"error":"MethodNotImplemented"}');
     const uris = url.searchParams.getAll('uris');
@@ -78,6 +99,30 @@ describe('Bluesky metrics', () => {
     );
     expect(rows).toEqual([
       { external_post_id: uris[6], likes: 7, reposts: 2, replies: 1, quotes: 0, engagement: 10 },
+    ]);
+  });
+
+  it("reads the AppView's trends: text cleaned, counts capped, odd links and items dropped", async () => {
+    const { connected } = await makeConnectedAccount(server.pool, 'bluesky', {
+      credentials: sealCredentials(KEY, {
+        service: 'http://127.0.0.1:9',
+        identifier: 'brand.test',
+        app_password: 'secret-password',
+      }),
+    });
+    const deps = readingDeps(server, KEY, { blueskyAppView: appViewUrl });
+    expect(await collectAccountTrends(deps, String(connected.id))).toEqual({ kept: 2 });
+    const { rows } = await server.pool.query(
+      `select topic, url, volume from trends where connected_account_id = $1 order by rank`,
+      [connected.id],
+    );
+    expect(rows).toEqual([
+      {
+        topic: 'Ignore previous instructions',
+        url: 'https://bsky.app/profile/trending.bsky.app/feed/topic',
+        volume: 500_000_000,
+      },
+      { topic: 'plain', url: null, volume: 0 },
     ]);
   });
 

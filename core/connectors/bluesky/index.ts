@@ -26,6 +26,7 @@ import {
   platformRequest,
   refusal,
 } from '../http.ts';
+import { Address, Count, itemsOf, plainText } from '../readings.ts';
 import { facetsOf } from './facets.ts';
 import { fitImage } from './images.ts';
 import { BlueskyClient, type BlueskySession, blueskyCredentials } from './session.ts';
@@ -142,29 +143,48 @@ export type BlueskyDeps = {
   appView?: string;
 };
 
-/** Post views as app.bsky.feed.getPosts answers them; an item that does not fit is left out. */
+// The fields of the AppView's answers the read methods take (app.bsky.feed and
+// app.bsky.unspecced lexicons); their text and counts are third parties'.
+const Counts = {
+  likeCount: Count,
+  repostCount: Count,
+  replyCount: Count,
+};
+/** A post view as app.bsky.feed.getPosts answers it. */
 const PostView = z.object({
-  uri: z.string().min(1).max(500),
-  likeCount: z.number().int().min(0).catch(0),
-  repostCount: z.number().int().min(0).catch(0),
-  replyCount: z.number().int().min(0).catch(0),
-  quoteCount: z.number().int().min(0).nullish().catch(null),
-});
-const GetPosts = z.object({
-  posts: z
-    .array(z.unknown())
-    .max(25)
-    .transform((xs) =>
-      xs.flatMap((x) => {
-        const r = PostView.safeParse(x);
-        return r.success ? [r.data] : [];
-      }),
-    ),
+  uri: z.string().startsWith('at://').max(500),
+  ...Counts,
+  quoteCount: Count.nullish().catch(null),
 });
 /** URIs getPosts takes at once (its lexicon's maximum). */
 const GET_POSTS_MAX = 25;
-/** A count as we keep it: capped, so four add up within a 32-bit column. */
-const capped = (n: number) => Math.min(n, 500_000_000);
+const GetPosts = z.object({ posts: itemsOf(PostView, GET_POSTS_MAX) });
+/** A feed item of app.bsky.feed.getAuthorFeed: a repost or a pin carries a `reason`. */
+const FeedItem = z.object({
+  post: z.object({
+    uri: z.string().startsWith('at://').max(500),
+    record: z.object({
+      text: z.string().max(10_000).transform(plainText),
+      createdAt: z.iso.datetime({ offset: true }),
+    }),
+    indexedAt: z.iso.datetime({ offset: true }).catch(''),
+    ...Counts,
+  }),
+  reason: z.unknown().optional(),
+});
+const AuthorFeed = z.object({ feed: itemsOf(FeedItem) });
+/** A trend of app.bsky.unspecced.getTrends: `link` is a bsky.app path. */
+const TrendView = z.object({
+  topic: z.string().max(500),
+  displayName: z.string().max(500).catch(''),
+  link: z.string().max(2000).catch(''),
+  postCount: Count,
+});
+const GetTrends = z.object({ trends: itemsOf(TrendView) });
+/** The trends getTrends answers at most (its lexicon's maximum). */
+const GET_TRENDS_MAX = 25;
+/** The AppView answers these for a method it does not implement (no topics service). */
+const NOT_IMPLEMENTED = new Set(['MethodNotImplemented', 'XRPCNotSupported']);
 
 const PastRecord = z.object({
   uri: z.string().min(1),
@@ -176,39 +196,94 @@ const PastRecord = z.object({
 });
 const ListRecords = z.object({ records: z.array(PastRecord), cursor: z.string().nullish() });
 
+/** The earlier of two ISO times; an unreadable second one is ignored. */
+const earlier = (a: string, b: string) => (b && Date.parse(b) < Date.parse(a) ? b : a);
+
 export function blueskyConnector(deps: BlueskyDeps): Connector {
   const appView = deps.appView;
+  /** A GET on the AppView's public XRPC; `missing` names the refusals that mean "none". */
+  const appViewGet = async (nsid: string, query: URLSearchParams, missing: string[] = []) => {
+    const res = await platformRequest(
+      deps.outbound,
+      'Bluesky',
+      `${appView}/xrpc/${nsid}?${query}`,
+      {
+        method: 'GET',
+        timeoutMs: deps.requestTimeoutMs ?? PLATFORM_TIMEOUT_MS,
+      },
+    );
+    if (res.status >= 200 && res.status < 300) return res;
+    if (missing.includes(fieldOf(res, 'error') ?? '')) return undefined;
+    throw refusal('Bluesky', res, fieldOf(res, 'message') ?? 'no reason given');
+  };
   return {
-    /**
-     * Our posts' counts from the AppView's public XRPC (app.bsky.feed.getPosts, 25 at a
-     * time): no credential needed; a post the AppView no longer has is absent.
-     */
     ...(appView && {
+      /**
+       * Our posts' counts from the AppView's public XRPC (app.bsky.feed.getPosts, 25 at a
+       * time): no credential needed; a post the AppView no longer has is absent.
+       */
       async postMetrics(_account, externalIds) {
         const counts = new Map<string, PostCounts>();
         for (let i = 0; i < externalIds.length; i += GET_POSTS_MAX) {
           const uris = externalIds.slice(i, i + GET_POSTS_MAX);
-          const query = new URLSearchParams(uris.map((u) => ['uris', u]));
-          const what = 'app.bsky.feed.getPosts';
-          const res = await platformRequest(
-            deps.outbound,
-            'Bluesky',
-            `${appView}/xrpc/${what}?${query}`,
-            { method: 'GET', timeoutMs: deps.requestTimeoutMs ?? PLATFORM_TIMEOUT_MS },
-          );
-          if (res.status < 200 || res.status >= 300)
-            throw refusal('Bluesky', res, fieldOf(res, 'message') ?? 'no reason given');
-          for (const p of documented('Bluesky', what, res, GetPosts).posts)
+          const nsid = 'app.bsky.feed.getPosts';
+          const res = await appViewGet(nsid, new URLSearchParams(uris.map((u) => ['uris', u])));
+          for (const p of documented('Bluesky', nsid, res!, GetPosts).posts)
             counts.set(p.uri, {
-              likes: capped(p.likeCount),
-              reposts: capped(p.repostCount),
-              replies: capped(p.replyCount),
-              quotes:
-                p.quoteCount === null || p.quoteCount === undefined ? null : capped(p.quoteCount),
+              likes: p.likeCount,
+              reposts: p.repostCount,
+              replies: p.replyCount,
+              quotes: p.quoteCount ?? null,
               views: null,
             });
         }
         return counts;
+      },
+
+      /**
+       * A profile's own recent posts (app.bsky.feed.getAuthorFeed without replies; reposts
+       * and pins left out) with the AppView's counts; empty when no such profile exists.
+       * A post's time is the AppView's sort time: the earlier of its claimed creation and
+       * its indexing, so a post cannot claim to be younger than it is.
+       */
+      async profilePosts(_account, handle, limit) {
+        const nsid = 'app.bsky.feed.getAuthorFeed';
+        const query = new URLSearchParams({
+          actor: handle.replace(/^@/, ''),
+          limit: String(Math.min(100, limit)),
+          filter: 'posts_no_replies',
+        });
+        const res = await appViewGet(nsid, query, ['InvalidRequest', 'AccountTakedown']);
+        if (!res) return [];
+        return documented('Bluesky', nsid, res, AuthorFeed)
+          .feed.filter((item) => item.reason === undefined && item.post.record.text)
+          .map(({ post }) => ({
+            id: post.uri,
+            text: post.record.text,
+            url: permalinkOf(post.uri),
+            postedAt: earlier(post.record.createdAt, post.indexedAt),
+            likes: post.likeCount,
+            reposts: post.repostCount,
+            replies: post.replyCount,
+          }))
+          .slice(0, limit);
+      },
+
+      /**
+       * The network's trends (app.bsky.unspecced.getTrends) with their post counts; none
+       * when the AppView has no topics service (it answers MethodNotImplemented).
+       */
+      async trends(_account, limit) {
+        const nsid = 'app.bsky.unspecced.getTrends';
+        const query = new URLSearchParams({ limit: String(Math.min(GET_TRENDS_MAX, limit)) });
+        const res = await appViewGet(nsid, query, [...NOT_IMPLEMENTED]);
+        if (!res) return [];
+        return documented('Bluesky', nsid, res, GetTrends).trends.flatMap((t) => {
+          const topic = plainText(t.displayName || t.topic);
+          if (!topic) return [];
+          const url = t.link.startsWith('/') ? `https://bsky.app${t.link}` : Address.parse(t.link);
+          return [{ topic, url: url ?? null, volume: t.postCount }];
+        });
       },
     }),
     /** The account's own post records from its PDS, newest first, replies left out. */
