@@ -10,7 +10,7 @@ import { openDatabase } from '../core/runtime.ts';
 
 /** Every flag any command takes; each command validates the ones it uses. */
 const STRING_FLAGS =
-  'email password plan brand feature add per-minute name timezone scopes brand-id platform config id handle';
+  'email password plan brand feature add per-minute name timezone scopes brand-id platform config id handle ratio floor';
 const FLAGS: Record<string, { type: 'string' | 'boolean' }> = {
   off: { type: 'boolean' },
   ...Object.fromEntries(STRING_FLAGS.split(' ').map((f) => [f, { type: 'string' as const }])),

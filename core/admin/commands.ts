@@ -5,7 +5,7 @@ import { Feature, Plan, Scope } from '../accounts/plans.ts';
 import * as accounts from '../accounts/service.ts';
 import { createApiKey, deleteApiKey, listApiKeys } from '../apikeys/service.ts';
 import { createBrand, requireOwnedBrand } from '../brands/service.ts';
-import { AddCompetitorInput } from '../competitors/schema.ts';
+import { AddCompetitorInput, DEFAULT_FLOOR, DEFAULT_RATIO } from '../competitors/schema.ts';
 import { addCompetitor, listCompetitors, removeCompetitor } from '../competitors/service.ts';
 import type { Config } from '../config.ts';
 import { credentialsKey, sealCredentials } from '../connections/credentials.ts';
@@ -137,15 +137,27 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'competitor add': {
-    usage: 'competitor add --email E --brand-id B --platform P --handle H',
+    usage: 'competitor add --email E --brand-id B --platform P --handle H [--ratio R] [--floor F]',
     run: async (pool, flags) => {
-      const { platform, handle } = AddCompetitorInput.shape;
-      const f = parse(z.object({ email, 'brand-id': z.string(), platform, handle }), flags);
+      const { platform, handle, ratio, floor } = AddCompetitorInput.shape;
+      const f = parse(
+        z.object({
+          email,
+          'brand-id': z.string(),
+          platform,
+          handle,
+          ratio: z.coerce.number().pipe(ratio.unwrap()).default(DEFAULT_RATIO),
+          floor: z.coerce.number().pipe(floor.unwrap()).default(DEFAULT_FLOOR),
+        }),
+        flags,
+      );
       const account = await accounts.requireAccountByEmail(pool, f.email);
       return addCompetitor(pool, operatorOf(account), {
         brand_id: f['brand-id'],
         platform: f.platform,
         handle: f.handle,
+        ratio: f.ratio,
+        floor: f.floor,
       });
     },
   },

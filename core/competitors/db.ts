@@ -6,10 +6,12 @@ export type CompetitorRow = {
   brand_id: string;
   platform: string;
   handle: string;
+  ratio: number;
+  floor: number;
   created_at: Date;
 };
 
-const COLUMNS = 'id::text, brand_id::text, platform, handle, created_at';
+const COLUMNS = 'id::text, brand_id::text, platform, handle, ratio::float8, floor, created_at';
 
 /**
  * Adds a profile unless the brand tracks `max` already (adds of one brand take turns, so two
@@ -18,7 +20,14 @@ const COLUMNS = 'id::text, brand_id::text, platform, handle, created_at';
 export async function insertCompetitorWithin(
   db: Queryable,
   max: number,
-  c: { accountId: string; brandId: string; platform: string; handle: string },
+  c: {
+    accountId: string;
+    brandId: string;
+    platform: string;
+    handle: string;
+    ratio: number;
+    floor: number;
+  },
 ): Promise<CompetitorRow | 'limit_reached' | 'exists'> {
   await db.query('select pg_advisory_xact_lock(hashtext($1))', [`competitors:${c.brandId}`]);
   const { rows: count } = await db.query<{ n: number }>(
@@ -27,10 +36,11 @@ export async function insertCompetitorWithin(
   );
   if (count[0]!.n >= max) return 'limit_reached';
   const { rows } = await db.query<CompetitorRow>(
-    `insert into competitors (account_id, brand_id, platform, handle) values ($1, $2, $3, $4)
+    `insert into competitors (account_id, brand_id, platform, handle, ratio, floor)
+     values ($1, $2, $3, $4, $5, $6)
      on conflict (brand_id, platform, handle) do nothing
      returning ${COLUMNS}`,
-    [c.accountId, c.brandId, c.platform, c.handle],
+    [c.accountId, c.brandId, c.platform, c.handle, c.ratio, c.floor],
   );
   return rows[0] ?? 'exists';
 }
@@ -132,21 +142,18 @@ export type BreakoutRow = {
 };
 
 /**
- * The profile's posts that broke out and were not reported yet, each marked reported (in the
+ * The profile's posts that broke out and were not reported yet, each marked judged (in the
  * caller's transaction): posted at least `afterHours` and at most `withinHours` ago (a
  * profile's first watch does not report its old hits as news), with an engagement at least
- * `ratio` times the median of the profile's previous `previous` posts and at least `floor`.
+ * the profile's `ratio` times the median of its previous `previous` posts and at least its
+ * `floor`. Answers only the posts the account was never told about: a post is reported once
+ * an account (competitor_breakouts), even if the profile was removed and added again or
+ * another of its brands tracks it too.
  */
 export async function markBreakouts(
   db: Queryable,
-  competitorId: string,
-  rule: {
-    afterHours: number;
-    withinHours: number;
-    previous: number;
-    ratio: number;
-    floor: number;
-  },
+  c: WatchedRow,
+  rule: { afterHours: number; withinHours: number; previous: number },
 ): Promise<BreakoutRow[]> {
   const { rows } = await db.query<BreakoutRow>(
     `with judged as (
@@ -160,12 +167,31 @@ export async function markBreakouts(
        where p.competitor_id = $1 and p.breakout_at is null
          and p.posted_at <= now() - make_interval(hours => $2)
          and p.posted_at > now() - make_interval(hours => $6)
-         and b.n = $3 and p.engagement >= $4 * b.baseline and p.engagement >= $5)
-     update competitor_posts c set breakout_at = now()
-     from judged j where c.id = j.id and c.breakout_at is null
-     returning c.id::text, c.permalink, c.caption, c.likes, c.reposts, c.replies, c.engagement,
-       j.baseline, c.posted_at`,
-    [competitorId, rule.afterHours, rule.previous, rule.ratio, rule.floor, rule.withinHours],
+         and b.n = $3 and p.engagement >= $4 * b.baseline and p.engagement >= $5),
+     marked as (
+       update competitor_posts c set breakout_at = now()
+       from judged j where c.id = j.id and c.breakout_at is null
+       returning c.id, c.external_id, c.permalink, c.caption, c.likes, c.reposts, c.replies,
+         c.engagement, j.baseline, c.posted_at),
+     reported as (
+       insert into competitor_breakouts (account_id, platform, external_id)
+       select $7, $8, external_id from marked
+       on conflict do nothing
+       returning external_id)
+     select m.id::text, m.permalink, m.caption, m.likes, m.reposts, m.replies, m.engagement,
+       m.baseline, m.posted_at
+     from marked m join reported r using (external_id)
+     order by m.posted_at`,
+    [
+      c.id,
+      rule.afterHours,
+      rule.previous,
+      c.ratio,
+      c.floor,
+      rule.withinHours,
+      c.account_id,
+      c.platform,
+    ],
   );
   return rows;
 }

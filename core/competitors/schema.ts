@@ -5,6 +5,22 @@ import { IdInput } from '../ids.ts';
 import { PLATFORMS } from '../platforms/capabilities.ts';
 
 export const MAX_COMPETITORS = 20;
+/** The breakout rule unless the profile has its own. */
+export const DEFAULT_RATIO = 3;
+export const DEFAULT_FLOOR = 20;
+
+const Ratio = z
+  .number()
+  .min(1)
+  .max(1000)
+  .multipleOf(0.01)
+  .describe('A post breaks out at this many times the median of the previous 20 (default 3).');
+const Floor = z
+  .number()
+  .int()
+  .min(1)
+  .max(1_000_000_000)
+  .describe('…and with at least this engagement, likes + reposts + replies (default 20).');
 
 /** A handle as given, less a leading @ and surrounding space, in lower case. */
 const Handle = z
@@ -25,6 +41,8 @@ export const AddCompetitorInput = z
     brand_id: IdInput.optional().describe('Omitted: the selected brand.'),
     platform: z.enum(PLATFORMS),
     handle: Handle,
+    ratio: Ratio.default(DEFAULT_RATIO),
+    floor: Floor.default(DEFAULT_FLOOR),
   })
   .strict();
 export type AddCompetitorInput = z.infer<typeof AddCompetitorInput>;
@@ -39,6 +57,8 @@ export const Competitor = z.object({
   brand_id: z.string(),
   platform: z.enum(PLATFORMS),
   handle: z.string(),
+  ratio: z.number(),
+  floor: z.number().int(),
   created_at: z.string(),
 });
 export type Competitor = z.infer<typeof Competitor>;

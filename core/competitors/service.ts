@@ -27,6 +27,8 @@ const toCompetitor = (r: CompetitorRow): Competitor => ({
   brand_id: r.brand_id,
   platform: r.platform as Competitor['platform'],
   handle: r.handle,
+  ratio: r.ratio,
+  floor: r.floor,
   created_at: r.created_at.toISOString(),
 });
 
@@ -43,6 +45,8 @@ export async function addCompetitor(
       brandId: brand.id,
       platform: input.platform,
       handle: input.handle,
+      ratio: input.ratio,
+      floor: input.floor,
     }),
   );
   if (row === 'limit_reached')

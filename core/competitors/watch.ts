@@ -3,9 +3,9 @@
 // that platform, keeps them with their counts, and reports each post that broke out, once
 // ever, as a `competitor.breakout` event, fanned out to webhooks like the post events (the
 // same signature and 2 s / 8 s retries). A breakout: at least BREAKOUT_AFTER_HOURS old, an
-// engagement (likes + reposts + replies) at least BREAKOUT_RATIO times the median of the
-// profile's previous BASELINE_POSTS posts, and at least BREAKOUT_FLOOR; posts older than
-// BREAKOUT_WITHIN_HOURS are not judged.
+// engagement (likes + reposts + replies) at least the profile's ratio (default 3) times the
+// median of its previous BASELINE_POSTS posts, and at least its floor (default 20); posts
+// older than BREAKOUT_WITHIN_HOURS are not judged.
 import { type CredentialsKey, openedAccess } from '../connections/credentials.ts';
 import { saveSealedCredentials, sealedAccountsOf } from '../connections/db.ts';
 import { noteReadRefusal } from '../connections/service.ts';
@@ -28,8 +28,6 @@ export const BREAKOUT_AFTER_HOURS = 6;
 /** Older posts are not judged: a first watch would report a profile's past hits as news. */
 export const BREAKOUT_WITHIN_HOURS = 48;
 export const BASELINE_POSTS = 20;
-export const BREAKOUT_RATIO = 3;
-export const BREAKOUT_FLOOR = 20;
 /** Posts read a watch (the newest). */
 export const POSTS_READ = 40;
 /** A breakout's caption, at most this many characters. */
@@ -99,12 +97,10 @@ export async function watchCompetitor(
   }
   await upsertCompetitorPosts(deps.pool, c.id, posts);
   const breakouts = await withTransaction(deps.pool, async (tx) => {
-    const found = await markBreakouts(tx, c.id, {
+    const found = await markBreakouts(tx, c, {
       afterHours: BREAKOUT_AFTER_HOURS,
       withinHours: BREAKOUT_WITHIN_HOURS,
       previous: BASELINE_POSTS,
-      ratio: BREAKOUT_RATIO,
-      floor: BREAKOUT_FLOOR,
     });
     const now = new Date();
     const events = await insertEvents(

@@ -191,9 +191,16 @@ describe('npm run admin', { timeout: 60_000 }, () => {
       'mastodon',
       '--handle',
       '@Rival@Social.Example',
+      '--ratio',
+      '4.5',
     );
     expect(added.code, added.stderr).toBe(0);
-    expect(added.json).toMatchObject({ platform: 'mastodon', handle: 'rival@social.example' });
+    expect(added.json).toMatchObject({
+      platform: 'mastodon',
+      handle: 'rival@social.example',
+      ratio: 4.5,
+      floor: 20,
+    });
     const bad = await run(
       'competitor',
       'add',

@@ -44,6 +44,14 @@ beforeAll(async () => {
     if (req.url === '/api/v1/accounts/lookup?acct=rival%40social.example')
       return json(200, { id: '77', username: 'rival', acct: 'rival@social.example' });
     if (req.url?.startsWith('/api/v1/accounts/77/statuses')) return json(200, statuses);
+    // A remote profile the instance resolves through WebFinger only when asked to.
+    const search = new URL(req.url!, 'http://x');
+    if (search.pathname === '/api/v2/search' && search.searchParams.get('resolve') === 'true')
+      return json(200, {
+        accounts: [{ id: '77', acct: search.searchParams.get('q')!.replace('impostor', 'other') }],
+        statuses: [],
+        hashtags: [],
+      });
     json(404, { error: 'Record not found' });
   });
   await new Promise<void>((r) => instance.listen(0, '127.0.0.1', r));
@@ -128,6 +136,65 @@ describe('competitor breakouts', () => {
       [acct.accountId],
     );
     expect(rows[0].n).toBe(1);
+  });
+
+  it('reports a post once an account: not again when the profile is removed and re-added', async () => {
+    const { acct, cookie } = await makeSignedInAccount(server, 'plus');
+    await connectPlatform(server.pool, acct, 'mastodon', {
+      credentials: sealCredentials(KEY, { instance: instanceUrl, access_token: 'ok' }),
+    });
+    const track = (body: Record<string, unknown>) =>
+      call(server, 'POST', '/competitors', {
+        body: { platform: 'mastodon', handle: 'rival@social.example', ...body },
+        headers: { cookie },
+      });
+    // A stricter rule of the profile's own: 20 times the baseline is not 25.
+    const strict = await track({ ratio: 25, floor: 20 });
+    expect(strict.body).toMatchObject({ ratio: 25, floor: 20 });
+    expect(await watchCompetitor(deps(), strict.body.id)).toMatchObject({ breakouts: 0 });
+    await call(server, 'DELETE', `/competitors/${strict.body.id}`, { headers: { cookie } });
+    // So is a floor above the post's engagement (100).
+    const high = await track({ floor: 101 });
+    expect(high.body).toMatchObject({ ratio: 3, floor: 101 });
+    expect(await watchCompetitor(deps(), high.body.id)).toMatchObject({ breakouts: 0 });
+    await call(server, 'DELETE', `/competitors/${high.body.id}`, { headers: { cookie } });
+
+    const first = await track({});
+    expect(await watchCompetitor(deps(), first.body.id)).toMatchObject({ breakouts: 1 });
+    await call(server, 'DELETE', `/competitors/${first.body.id}`, { headers: { cookie } });
+    const again = await track({});
+    expect(again.status).toBe(201);
+    expect(await watchCompetitor(deps(), again.body.id)).toMatchObject({ read: 23, breakouts: 0 });
+    const { rows } = await server.pool.query(
+      `select count(*)::int as n from events where account_id = $1 and type = 'competitor.breakout'`,
+      [acct.accountId],
+    );
+    expect(rows[0].n).toBe(1);
+
+    const refused = await track({ handle: 'another@social.example', ratio: 0.5 });
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(refused.body)).toMatch(/ratio/);
+  });
+
+  it('reads a remote profile the instance resolves, and no other profile in its place', async () => {
+    const { acct, cookie } = await makeSignedInAccount(server, 'plus');
+    await connectPlatform(server.pool, acct, 'mastodon', {
+      credentials: sealCredentials(KEY, { instance: instanceUrl, access_token: 'ok' }),
+    });
+    const track = async (handle: string) =>
+      (
+        await call(server, 'POST', '/competitors', {
+          body: { platform: 'mastodon', handle },
+          headers: { cookie },
+        })
+      ).body.id;
+    expect(await watchCompetitor(deps(), await track('far@remote.example'))).toMatchObject({
+      read: 23,
+    });
+    // The instance answers someone else for this handle: nothing is read.
+    expect(await watchCompetitor(deps(), await track('impostor@remote.example'))).toMatchObject({
+      read: 0,
+    });
   });
 
   it('queues watches only of profiles its brand can read, one keyed job each', async () => {

@@ -34,6 +34,7 @@ const OWNER: Record<string, string> = {
   trends: 'core/trends/db.ts',
   competitors: 'core/competitors/db.ts',
   competitor_posts: 'core/competitors/db.ts',
+  competitor_breakouts: 'core/competitors/db.ts',
   webhook_endpoints: 'core/webhooks/db.ts',
   webhook_deliveries: 'core/webhooks/db.ts',
   webhook_attempts: 'core/webhooks/db.ts',
