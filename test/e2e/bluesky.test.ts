@@ -3,143 +3,44 @@
 // worker, the record read back from the PDS, the post.published webhook, an expired session
 // renewed and kept, a revoked app password, a worker killed mid-publication leaving exactly
 // one record, and the brand's history imported back from the PDS into its memory.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../core/config.ts';
-import {
-  credentialsKey,
-  openCredentials,
-  sealCredentials,
-} from '../../core/connections/credentials.ts';
-import { createLogger } from '../../core/logger.ts';
-import { outboundPolicy } from '../../core/outbound/guard.ts';
-import { storageFor } from '../../core/storage/storage.ts';
+import { openCredentials, sealCredentials } from '../../core/connections/credentials.ts';
 import { type WorkerRunner as Runner, startWorker } from '../../workers/index.ts';
 import { noisePng } from '../support/noiseImage.ts';
-import { admin, connectArgs } from '../support/processes.ts';
 import { type Receiver, startReceiver } from '../support/receiver.ts';
-import {
-  call,
-  login,
-  makeAccount,
-  makeKey,
-  startServer,
-  type TestServer,
-} from '../support/server.ts';
+import { call, login, makeKey, startServer, type TestServer } from '../support/server.ts';
 import { waitFor } from '../support/wait.ts';
+import {
+  connectedBrand as connectedOn,
+  ENV,
+  KEY,
+  type Network,
+  type PdsAccount,
+  schedule as scheduleOn,
+  settled as settledOn,
+  startNetwork,
+  workerDeps as workerDepsOn,
+} from './network.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const KEY_B64 = Buffer.alloc(32, 9).toString('base64');
-const KEY = credentialsKey(KEY_B64);
-const ENV = {
-  OUTBOUND_ALLOWLIST: '127.0.0.0/8,::1/128',
-  OUTBOUND_ALLOW_HTTP: 'true',
-  CREDENTIALS_KEY: KEY_B64,
-};
 
-let pdsProcess: ChildProcess;
+let net: Network;
 let pds: string;
 let server: TestServer;
 let receiver: Receiver;
 let worker: Runner | undefined;
 
-/** Starts the PDS process and reads its addresses from its first line. */
-async function startPds(): Promise<string> {
-  pdsProcess = spawn(process.execPath, [path.join(HERE, 'pds.ts')], {
-    cwd: HERE,
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: pdsProcess.stdout! }).once('line', resolve);
-    pdsProcess.once('exit', (code) => reject(new Error(`the PDS exited (${code})`)));
-  });
-  return JSON.parse(line).pds;
-}
-
-async function xrpc(nsid: string, init: { token?: string; body?: unknown; query?: object } = {}) {
-  const query = init.query ? `?${new URLSearchParams(init.query as Record<string, string>)}` : '';
-  const res = await fetch(`${pds}/xrpc/${nsid}${query}`, {
-    method: init.body === undefined ? 'GET' : 'POST',
-    headers: {
-      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const raw = await res.text();
-  const json = raw ? JSON.parse(raw) : {};
-  if (!res.ok) throw new Error(`${nsid}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-type PdsAccount = { did: string; handle: string; accessJwt: string; appPassword: string };
-let seq = 0;
-async function pdsAccount(name: string): Promise<PdsAccount> {
-  const handle = `${name}${++seq}.test`;
-  const created = await xrpc('com.atproto.server.createAccount', {
-    body: { email: `${handle}@example.com`, handle, password: 'main-password' },
-  });
-  const app = await xrpc('com.atproto.server.createAppPassword', {
-    token: created.accessJwt,
-    body: { name: 'social-publishing' },
-  });
-  return { ...created, appPassword: app.password };
-}
-
-const posts = async (did: string) =>
-  (
-    await xrpc('com.atproto.repo.listRecords', {
-      query: { repo: did, collection: 'app.bsky.feed.post', limit: '100' },
-    })
-  ).records as { uri: string; value: Record<string, any> }[];
-
-/** A brand connected to a fresh PDS account through `npm run admin -- connect`. */
-async function connectedBrand(name: string) {
-  const account = await pdsAccount(name);
-  const acct = await makeAccount(server.pool);
-  const res = await admin(
-    server.db.url,
-    connectArgs(acct, 'bluesky', {
-      service: pds,
-      identifier: account.handle,
-      app_password: account.appPassword,
-    }),
-    { ...ENV, DATA_DIR: server.dataDir },
-  );
-  expect(res.code, res.stderr).toBe(0);
-  const key = await makeKey(server.pool, acct.accountId, ['read', 'publish', 'media']);
-  return { account, acct, key, connectedId: res.json.id as string };
-}
-
-const workerDeps = () => {
-  const config = loadConfig({ DATABASE_URL: server.db.url, DATA_DIR: server.dataDir, ...ENV });
-  return {
-    pool: server.pool,
-    log: createLogger('silent'),
-    outbound: outboundPolicy(config),
-    storage: storageFor(config),
-    credentialsKey: KEY,
-  };
-};
-
-const schedule = (key: string, body: Record<string, unknown>) =>
-  call(server, 'POST', '/v1/posts', {
-    key,
-    body: { platform: 'bluesky', schedule_at: new Date(Date.now() + 500).toISOString(), ...body },
-  });
-
-const settled = (id: string, timeoutMs = 20_000) =>
-  waitFor(
-    async () => {
-      const row = (await server.pool.query('select * from posts where id = $1', [id])).rows[0];
-      return ['published', 'failed'].includes(row.status) && row;
-    },
-    { timeoutMs, what: `post ${id} to settle` },
-  );
+const posts = (did: string) => net.posts(did);
+const xrpc: Network['xrpc'] = (nsid, init) => net.xrpc(nsid, init);
+const pdsAccount = (name: string) => net.account(name);
+const connectedBrand = (name: string) => connectedOn(server, net, name);
+const workerDeps = () => workerDepsOn(server, net);
+const schedule = (key: string, body: Record<string, unknown>) => scheduleOn(server, key, body);
+const settled = (id: string, timeoutMs?: number) => settledOn(server, id, timeoutMs);
 
 async function storedCredentials(connectedId: string) {
   const { rows } = await server.pool.query(
@@ -163,7 +64,8 @@ const expiredJwt = () =>
     .join('.');
 
 beforeAll(async () => {
-  pds = await startPds();
+  net = await startNetwork();
+  pds = net.pds;
   server = await startServer({ env: ENV });
   receiver = await startReceiver();
 });
@@ -171,7 +73,7 @@ afterAll(async () => {
   await worker?.stop();
   await receiver?.close();
   await server?.close();
-  pdsProcess?.kill('SIGTERM');
+  net?.close();
 });
 
 describe('publishing to a real PDS', () => {

@@ -31,3 +31,14 @@ export async function freshDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+/** An empty database of the run's server for a third party's own schema (the AppView's). */
+export async function emptyDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `x_${randomBytes(6).toString('hex')}`;
+  await admin((c) => c.query(`create database ${name}`));
+  return {
+    url: databaseUrl(inject('adminUrl'), name),
+    drop: () =>
+      admin((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => {}),
+  };
+}
