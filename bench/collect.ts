@@ -1,7 +1,8 @@
 // Collecting metrics (issue 20): 10,000 published posts over 50 connected accounts, read from
-// a local server answering Mastodon's GET /api/v1/statuses/:id on loopback, as the publish
-// pool's jobs run them (8 accounts at once, each run reading the 100 posts most overdue).
-// Prints the wall time and the database statements per post.
+// a local server answering Mastodon's GET /api/v1/statuses/:id on loopback, by the domain
+// function each collection job runs (collectAccountMetrics), 8 accounts at once, each run
+// reading the 100 posts most overdue. Graphile Worker's own statements (taking and finishing
+// a job) are not in it. Prints the wall time and the database statements per post.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAccount } from '../core/accounts/service.ts';

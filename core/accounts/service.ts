@@ -5,7 +5,7 @@ import { type Pool, withTransaction } from '../db/pool.ts';
 import { conflict, notFound } from '../errors.ts';
 import { hashPassword } from '../passwords.ts';
 import * as db from './db.ts';
-import type { Feature, Plan } from './plans.ts';
+import { type Feature, type Plan, planAtLeast } from './plans.ts';
 
 export type AccountSummary = {
   id: string;
@@ -58,6 +58,12 @@ export async function requireAccount(pool: Pool, id: string) {
   const account = await db.findAccountById(pool, id);
   if (!account) throw notFound('Account');
   return account;
+}
+
+/** Whether the account's plan is at least `minimum` now (a lowered plan counts at once). */
+export async function hasPlan(pool: Pool, id: string, minimum: Plan): Promise<boolean> {
+  const account = await db.findAccountById(pool, id);
+  return account !== undefined && planAtLeast(account.plan, minimum);
 }
 
 export async function setPlan(pool: Pool, accountId: string, plan: Plan) {

@@ -4,6 +4,7 @@
 // (length, emoji and hashtags, frequent terms, posting hours) and writes both as one new
 // memory version, committed with the job. A platform whose connector cannot read is skipped.
 import { randomUUID } from 'node:crypto';
+import { requireBrandFor } from '../brands/service.ts';
 import { type CredentialsKey, openedAccess } from '../connections/credentials.ts';
 import { saveSealedCredentials, sealedAccountsOf } from '../connections/db.ts';
 import { type Connectors, type PastPost, PublicationError } from '../connectors/connector.ts';
@@ -12,7 +13,6 @@ import type { Job } from '../jobs/schema.ts';
 import { type FinishInside, JobFailure, type ProgressReport, startJob } from '../jobs/service.ts';
 import { enqueueHistoryImport, type ImportHistoryPayload } from '../jobs/tasks.ts';
 import type { Platform } from '../platforms/capabilities.ts';
-import { requireBrandFor } from '../posts/service.ts';
 import { STOPWORDS } from '../text.ts';
 import type { Habits, MemoryDoc } from './schema.ts';
 import { type MemoryCaller, recordInferred } from './service.ts';

@@ -3,10 +3,10 @@
 // gaps, and patching it with RFC 6902 ops under expected_version.
 import jsonpatch from 'fast-json-patch';
 import type { Principal } from '../auth/principal.ts';
+import { requireBrandFor } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { versionConflict } from '../errors.ts';
 import { JobFailure } from '../jobs/service.ts';
-import { requireBrandFor } from '../posts/service.ts';
 import { explainIssue } from '../validation.ts';
 import { type MemoryRow, memoryOf, saveMemory } from './db.ts';
 import {

@@ -57,3 +57,21 @@ export async function selectBrand(pool: Pool, accountId: string, brandId: string
   await setSelectedBrand(pool, accountId, brand.id);
   return brand;
 }
+
+/** The brand an operation is for: the one given, else the one selected in the dashboard. */
+export function brandFor(
+  caller: { selectedBrandId: string | null },
+  brandId: string | undefined,
+  field: string,
+): string {
+  const id = brandId ?? caller.selectedBrandId;
+  if (!id) throw invalid([field], 'no brand is selected in the dashboard; pass brand_id');
+  return id;
+}
+
+/** The caller's brand an operation is for (brandFor, at `brand_id`): owned, or 404. */
+export const requireBrandFor = (
+  db: Queryable,
+  caller: { accountId: string; selectedBrandId: string | null },
+  brandId: string | undefined,
+) => requireOwnedBrand(db, caller.accountId, brandFor(caller, brandId, 'brand_id'));

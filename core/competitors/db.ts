@@ -142,13 +142,14 @@ export type BreakoutRow = {
 };
 
 /**
- * The profile's posts that broke out and were not reported yet, each marked judged (in the
- * caller's transaction): posted at least `afterHours` and at most `withinHours` ago (a
- * profile's first watch does not report its old hits as news), with an engagement at least
- * the profile's `ratio` times the median of its previous `previous` posts and at least its
- * `floor`. Answers only the posts the account was never told about: a post is reported once
- * an account (competitor_breakouts), even if the profile was removed and added again or
- * another of its brands tracks it too.
+ * The profile's posts that broke out and that the account was never told about, each recorded
+ * as reported (competitor_breakouts, in the caller's transaction: with the events): posted at
+ * least `afterHours` and at most `withinHours` ago (a profile's first watch does not report
+ * its old hits as news), with an engagement at least the profile's `ratio` times the median
+ * of its previous `previous` posts and at least its `floor`. Other posts are judged again at
+ * the next watch, their counts having grown, until they are `withinHours` old. A post is
+ * reported once an account, even if the profile was removed and added again or another of its
+ * brands tracks it too (two watches at once: the primary key lets one through).
  */
 export async function markBreakouts(
   db: Queryable,
@@ -157,31 +158,29 @@ export async function markBreakouts(
 ): Promise<BreakoutRow[]> {
   const { rows } = await db.query<BreakoutRow>(
     `with judged as (
-       select p.id, b.baseline from competitor_posts p
+       select p.*, b.baseline from competitor_posts p
        cross join lateral (
          select percentile_cont(0.5) within group (order by q.engagement)::float8 as baseline,
                 count(*) as n
          from (select engagement from competitor_posts q
                where q.competitor_id = p.competitor_id and q.posted_at < p.posted_at
                order by q.posted_at desc limit $3) q) b
-       where p.competitor_id = $1 and p.breakout_at is null
+       where p.competitor_id = $1
          and p.posted_at <= now() - make_interval(hours => $2)
          and p.posted_at > now() - make_interval(hours => $6)
-         and b.n = $3 and p.engagement >= $4 * b.baseline and p.engagement >= $5),
-     marked as (
-       update competitor_posts c set breakout_at = now()
-       from judged j where c.id = j.id and c.breakout_at is null
-       returning c.id, c.external_id, c.permalink, c.caption, c.likes, c.reposts, c.replies,
-         c.engagement, j.baseline, c.posted_at),
+         and b.n = $3 and p.engagement >= $4 * b.baseline and p.engagement >= $5
+         and not exists (select 1 from competitor_breakouts r
+                         where r.account_id = $7 and r.platform = $8
+                           and r.external_id = p.external_id)),
      reported as (
        insert into competitor_breakouts (account_id, platform, external_id)
-       select $7, $8, external_id from marked
+       select $7, $8, external_id from judged
        on conflict do nothing
        returning external_id)
-     select m.id::text, m.permalink, m.caption, m.likes, m.reposts, m.replies, m.engagement,
-       m.baseline, m.posted_at
-     from marked m join reported r using (external_id)
-     order by m.posted_at`,
+     select j.id::text, j.permalink, j.caption, j.likes, j.reposts, j.replies, j.engagement,
+       j.baseline, j.posted_at
+     from judged j join reported r using (external_id)
+     order by j.posted_at`,
     [
       c.id,
       rule.afterHours,
@@ -194,4 +193,14 @@ export async function markBreakouts(
     ],
   );
   return rows;
+}
+
+/** Keeps the profile's `keep` newest posts: what the next watches judge and measure against. */
+export async function pruneCompetitorPosts(db: Queryable, competitorId: string, keep: number) {
+  await db.query(
+    `delete from competitor_posts where competitor_id = $1 and id not in (
+       select id from competitor_posts where competitor_id = $1
+       order by posted_at desc limit $2)`,
+    [competitorId, keep],
+  );
 }

@@ -3,10 +3,10 @@
 // account's brand or profile is not found.
 import { API_PLAN, planAtLeast } from '../accounts/plans.ts';
 import type { Principal } from '../auth/principal.ts';
+import { requireBrandFor } from '../brands/service.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { conflict, notFound, planRequired } from '../errors.ts';
 import { isId } from '../ids.ts';
-import { requireBrandFor } from '../posts/service.ts';
 import {
   type CompetitorRow,
   deleteCompetitorRow,

@@ -6,6 +6,8 @@
 // engagement (likes + reposts + replies) at least the profile's ratio (default 3) times the
 // median of its previous BASELINE_POSTS posts, and at least its floor (default 20); posts
 // older than BREAKOUT_WITHIN_HOURS are not judged.
+import { API_PLAN } from '../accounts/plans.ts';
+import { hasPlan } from '../accounts/service.ts';
 import { type CredentialsKey, openedAccess } from '../connections/credentials.ts';
 import { saveSealedCredentials, sealedAccountsOf } from '../connections/db.ts';
 import { noteReadRefusal } from '../connections/service.ts';
@@ -19,6 +21,7 @@ import {
   type BreakoutRow,
   findCompetitor,
   markBreakouts,
+  pruneCompetitorPosts,
   upsertCompetitorPosts,
   type WatchedRow,
   watchableCompetitors,
@@ -71,6 +74,8 @@ export async function watchCompetitor(
 ): Promise<{ read: number; breakouts: number } | { skipped: string } | { retryAfterMs: number }> {
   const c = await findCompetitor(deps.pool, competitorId);
   if (!c) return { skipped: 'no longer tracked' };
+  if (!(await hasPlan(deps.pool, c.account_id, API_PLAN)))
+    return { skipped: `competitor tracking needs the ${API_PLAN} plan` };
   const connector = deps.connectors[c.platform as keyof Connectors];
   if (!connector?.profilePosts) return { skipped: `${c.platform} profiles are not read yet` };
   const account = (await sealedAccountsOf(deps.pool, c.account_id, c.brand_id)).find(
@@ -96,6 +101,7 @@ export async function watchCompetitor(
     return { skipped: err.message };
   }
   await upsertCompetitorPosts(deps.pool, c.id, posts);
+  await pruneCompetitorPosts(deps.pool, c.id, POSTS_READ + BASELINE_POSTS);
   const breakouts = await withTransaction(deps.pool, async (tx) => {
     const found = await markBreakouts(tx, c, {
       afterHours: BREAKOUT_AFTER_HOURS,

@@ -93,3 +93,16 @@ export async function sealedAccount(
   );
   return rows[0];
 }
+
+/** The active connected accounts on `platforms`, for a reading cron (trends). */
+export async function activeAccounts(
+  db: Queryable,
+  platforms: readonly string[],
+): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `select id::text from connected_accounts
+     where status = 'active' and platform = any($1::text[]) order by id`,
+    [platforms],
+  );
+  return rows.map((r) => r.id);
+}

@@ -4,6 +4,7 @@
 // The API then waits, bounded, for the render and answers the pages or why they are missing.
 import { z } from 'zod';
 import { actorOf } from '../audit/actor.ts';
+import { brandFor } from '../brands/service.ts';
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { invalid, notFound, ValidationFailed, type ValidationIssue } from '../errors.ts';
 import { IdInput } from '../ids.ts';
@@ -11,7 +12,7 @@ import { enqueuePublication, enqueueRender } from '../jobs/tasks.ts';
 import { CAPABILITIES, type Kind } from '../platforms/capabilities.ts';
 import { insertPost, type PostRow, setPostAssets, setPostDesign } from '../posts/db.ts';
 import { CreatePostInput, PostReceipt } from '../posts/schema.ts';
-import { brandFor, toPost } from '../posts/service.ts';
+import { toPost } from '../posts/service.ts';
 import { insertDesign, lockDesign, renderedPages } from './db.ts';
 import { Layout } from './layout.ts';
 import { RenderWarnings, SlotsInput } from './schema.ts';

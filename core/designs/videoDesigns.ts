@@ -4,13 +4,13 @@
 // draft post together. Video designs are never rendered to pages: export_video makes the file.
 import { z } from 'zod';
 import { actorOf } from '../audit/actor.ts';
+import { brandFor } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { invalid, notFound, ValidationFailed, type ValidationIssue } from '../errors.ts';
 import { IdInput, newPartId } from '../ids.ts';
 import { CAPABILITIES, type Kind, PLATFORMS, type Platform } from '../platforms/capabilities.ts';
 import { insertPost, setPostDesign } from '../posts/db.ts';
 import { platformFitIssues } from '../posts/platformFit.ts';
-import { brandFor } from '../posts/service.ts';
 import { closestMatch, explainIssue, toValidationIssues } from '../validation.ts';
 import { insertDesign } from './db.ts';
 import {

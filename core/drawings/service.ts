@@ -2,11 +2,12 @@
 // once here for the MCP tools and any other surface. Another account's drawing is not found,
 // never forbidden; an update names the version it read, and a stale one changes nothing.
 import type { Drawing } from '../../render/drawing.ts';
+import { brandFor } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { designsShowingDrawing } from '../designs/db.ts';
 import { conflict, invalid, notFound, versionConflict } from '../errors.ts';
 import { isId, newPartId } from '../ids.ts';
-import { brandFor, type Caller } from '../posts/service.ts';
+import type { Caller } from '../posts/service.ts';
 import { grouped } from '../validation.ts';
 import {
   type DrawingHead,

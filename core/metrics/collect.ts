@@ -53,7 +53,11 @@ export async function collectAccountMetrics(
         const c = counts.get(p.external_post_id);
         return c ? [{ postId: p.id, counts: c }] : [];
       });
-      await insertMetrics(deps.pool, rows);
+      await insertMetrics(
+        deps.pool,
+        rows,
+        chunk.map((p) => p.id),
+      );
       counted += rows.length;
     } catch (err) {
       if (!(err instanceof PublicationError)) throw err;

@@ -39,7 +39,10 @@ export async function accountsWithRecentPosts(
   return rows.map((r) => r.id);
 }
 
-/** The account's published posts whose next collection is due, oldest collection first. */
+/**
+ * The account's published posts whose next collection is due, longest unasked first (a post
+ * the platform no longer answers for is asked again only when due, like the others).
+ */
 export async function postsDue(
   db: Queryable,
   connectedAccountId: string,
@@ -47,13 +50,13 @@ export async function postsDue(
   const { rows } = await db.query(
     `select p.id::text, p.external_post_id from connected_accounts c
      join posts p on p.brand_id = c.brand_id and p.platform = c.platform
-     left join post_metrics_latest last on last.post_id = p.id
+     left join post_metrics_checks chk on chk.post_id = p.id
      where c.id = $1 and p.status = 'published' and p.external_post_id is not null
        and p.published_at > now() - make_interval(days => $2)
-       and (last.collected_at is null or last.collected_at < now() + ${SLACK} - case
+       and (chk.checked_at is null or chk.checked_at < now() + ${SLACK} - case
              when p.published_at > now() - make_interval(hours => $3)
              then make_interval(mins => $4) else make_interval(hours => $5) end)
-     order by last.collected_at nulls first, p.id
+     order by chk.checked_at nulls first, p.id
      limit $6`,
     [
       connectedAccountId,
@@ -69,24 +72,31 @@ export async function postsDue(
 
 /**
  * One collection's counts, a row per post added to the series, all at one `collected_at`,
- * and each post's latest counts replaced, in one statement.
+ * each post's latest counts replaced, and every post `asked` (counted or not: the platform
+ * may no longer have it) marked checked, in one statement.
  */
 export async function insertMetrics(
   db: Queryable,
   counts: { postId: string; counts: PostCounts }[],
+  asked: readonly string[] = counts.map((c) => c.postId),
 ): Promise<void> {
-  if (!counts.length) return;
+  if (!counts.length && !asked.length) return;
   await db.query(
     `with added as (
        insert into post_metrics (post_id, likes, reposts, replies, quotes, views)
        select * from unnest($1::bigint[], $2::int[], $3::int[], $4::int[], $5::int[],
                             $6::bigint[])
-       returning post_id, collected_at, likes, reposts, replies, quotes, views)
-     insert into post_metrics_latest (post_id, collected_at, likes, reposts, replies, quotes, views)
-     select * from added
-     on conflict (post_id) do update set collected_at = excluded.collected_at,
-       likes = excluded.likes, reposts = excluded.reposts, replies = excluded.replies,
-       quotes = excluded.quotes, views = excluded.views`,
+       returning post_id, collected_at, likes, reposts, replies, quotes, views),
+     latest as (
+       insert into post_metrics_latest (post_id, collected_at, likes, reposts, replies, quotes,
+                                        views)
+       select * from added
+       on conflict (post_id) do update set collected_at = excluded.collected_at,
+         likes = excluded.likes, reposts = excluded.reposts, replies = excluded.replies,
+         quotes = excluded.quotes, views = excluded.views)
+     insert into post_metrics_checks (post_id, checked_at)
+     select unnest($7::bigint[]), now()
+     on conflict (post_id) do update set checked_at = excluded.checked_at`,
     [
       counts.map((c) => c.postId),
       counts.map((c) => c.counts.likes),
@@ -94,6 +104,7 @@ export async function insertMetrics(
       counts.map((c) => c.counts.replies),
       counts.map((c) => c.counts.quotes),
       counts.map((c) => c.counts.views),
+      asked,
     ],
   );
 }
@@ -159,14 +170,23 @@ export const SETTLED_AFTER_HOURS = 48;
 /** A slot with fewer posts ranks after every slot with enough (one lucky post is no pattern). */
 export const MIN_SLOT_SAMPLES = 2;
 
+/** Best times read the posts of this many days back (a year of habits, not a whole history). */
+export const BEST_TIMES_DAYS = 365;
+
 /**
- * The brand's published posts with collected counts, by hour of the week in its time zone:
- * each slot's median engagement and sample count, the best `limit` first; and how many posts
- * that read.
+ * The brand's published posts of the last BEST_TIMES_DAYS with collected counts, by hour of
+ * the week in its time zone: each slot's median engagement and sample count, the best `limit`
+ * first; and how many posts that read.
  */
 export async function engagementBySlot(
   db: Queryable,
-  q: { accountId: string; brandId: string; platform: string | null; limit: number },
+  q: {
+    accountId: string;
+    brandId: string;
+    timezone: string;
+    platform: string | null;
+    limit: number;
+  },
 ) {
   const { rows } = await db.query<{
     dow: number;
@@ -175,19 +195,27 @@ export async function engagementBySlot(
     samples: number;
     total: number;
   }>(
-    `select extract(dow from p.published_at at time zone b.timezone)::int as dow,
-       extract(hour from p.published_at at time zone b.timezone)::int as hour,
+    `select extract(dow from p.published_at at time zone $6)::int as dow,
+       extract(hour from p.published_at at time zone $6)::int as hour,
        percentile_cont(0.5) within group (order by l.engagement)::float8 as median,
        count(*)::int as samples, sum(count(*)) over ()::int as total
      from posts p
-     join brands b on b.id = p.brand_id
      join post_metrics_latest l on l.post_id = p.id
      where p.brand_id = $2 and p.account_id = $1 and p.status = 'published'
        and ($3::text is null or p.platform = $3)
        and p.published_at < now() - make_interval(hours => $4)
+       and p.published_at > now() - make_interval(days => $7)
      group by 1, 2
      order by count(*) >= $5 desc, median desc, samples desc, dow, hour`,
-    [q.accountId, q.brandId, q.platform, SETTLED_AFTER_HOURS, MIN_SLOT_SAMPLES],
+    [
+      q.accountId,
+      q.brandId,
+      q.platform,
+      SETTLED_AFTER_HOURS,
+      MIN_SLOT_SAMPLES,
+      q.timezone,
+      BEST_TIMES_DAYS,
+    ],
   );
   return { slots: rows.slice(0, q.limit), posts: rows[0]?.total ?? 0 };
 }

@@ -3,9 +3,10 @@
 // week when the brand's own posts engaged most). Both read each post's latest counts
 // (post_metrics_latest), one row a post however long its series.
 
+import { requireBrandFor } from '../brands/service.ts';
 import type { Pool } from '../db/pool.ts';
 import { invalid } from '../errors.ts';
-import { type Caller, requireBrandFor } from '../posts/service.ts';
+import type { Caller } from '../posts/service.ts';
 import { analyticsOf, engagementBySlot } from './db.ts';
 import {
   type Analytics,
@@ -65,8 +66,9 @@ export const BEST_TIMES_MIN_POSTS = 20;
 export const BEST_TIMES_SLOTS = 10;
 
 /**
- * The slots answered without enough posts of the brand's own: weekday mornings, middays and
- * evenings (the posting slots' hours, 09:00, 12:30 and 17:00), midweek first.
+ * The slots answered without enough posts of the brand's own, the same on every platform (we
+ * have no data of our own to tell them apart): weekday mornings, middays and evenings, the
+ * hours of the posting slots (09:00, 12:30 and 17:00), midweek first.
  */
 const DEFAULT_BEST_TIMES = (['tuesday', 'wednesday', 'thursday', 'monday', 'friday'] as const)
   .flatMap((day) => [9, 12, 17].map((hour) => ({ day, hour })))
@@ -82,6 +84,7 @@ export async function getBestTimes(
   const { slots, posts } = await engagementBySlot(pool, {
     accountId: caller.accountId,
     brandId: brand.id,
+    timezone: brand.timezone,
     platform: input.platform ?? null,
     limit: BEST_TIMES_SLOTS,
   });

@@ -3,6 +3,7 @@
 import type { Actor } from '../audit/actor.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { Kind, Platform } from '../platforms/capabilities.ts';
+import type { WebhookEvent } from '../webhooks/schema.ts';
 import type { PostStatus } from './schema.ts';
 
 export type PostRow = {
@@ -407,7 +408,7 @@ export async function postCountsByStatus(
  */
 export async function insertEvents(
   db: Queryable,
-  events: { accountId: string; type: string; body: string }[],
+  events: { accountId: string; type: WebhookEvent; body: string }[],
 ): Promise<{ id: string; account_id: string; type: string }[]> {
   if (!events.length) return [];
   const { rows } = await db.query(

@@ -1,10 +1,10 @@
 // The queue at a glance (MCP get_queue_summary): posts by status and platform, and the next
 // scheduled ones.
 import { z } from 'zod';
-import { requireOwnedBrand } from '../brands/service.ts';
+import { brandFor, requireOwnedBrand } from '../brands/service.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { PostStatus } from './schema.ts';
-import { brandFor, type Caller } from './service.ts';
+import type { Caller } from './service.ts';
 
 export const QueueSummary = z.object({
   brand_id: z.string(),

@@ -3,7 +3,7 @@
 import { findOwnedAssets } from '../assets/db.ts';
 import { actorOf } from '../audit/actor.ts';
 import type { Principal } from '../auth/principal.ts';
-import { requireOwnedBrand } from '../brands/service.ts';
+import { brandFor, requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { conflict, invalid, notFound, ValidationFailed } from '../errors.ts';
 import { isId } from '../ids.ts';
@@ -74,24 +74,6 @@ export const toPost = (r: PostRow): Post => ({
   created_at: r.created_at.toISOString(),
   updated_at: r.updated_at.toISOString(),
 });
-
-/** The brand an operation is for: the one given, else the one selected in the dashboard. */
-export function brandFor(
-  caller: Pick<Caller, 'selectedBrandId'>,
-  brandId: string | undefined,
-  field: string,
-): string {
-  const id = brandId ?? caller.selectedBrandId;
-  if (!id) throw invalid([field], 'no brand is selected in the dashboard; pass brand_id');
-  return id;
-}
-
-/** The caller's brand an operation is for (brandFor, at `brand_id`): owned, or 404. */
-export const requireBrandFor = (
-  db: Queryable,
-  caller: Pick<Caller, 'accountId' | 'selectedBrandId'>,
-  brandId: string | undefined,
-) => requireOwnedBrand(db, caller.accountId, brandFor(caller, brandId, 'brand_id'));
 
 /** A schedule time must lie in the future. */
 function assertFuture(at: string, loc: (string | number)[]): void {

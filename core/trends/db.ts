@@ -6,19 +6,6 @@ import type { Queryable } from '../db/pool.ts';
 /** Collections of trends kept, in days (list_trends answers the latest). */
 export const TRENDS_KEPT_DAYS = 7;
 
-/** The active connected accounts on `platforms`, for the hourly collection. */
-export async function activeAccounts(
-  db: Queryable,
-  platforms: readonly string[],
-): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>(
-    `select id::text from connected_accounts
-     where status = 'active' and platform = any($1::text[]) order by id`,
-    [platforms],
-  );
-  return rows.map((r) => r.id);
-}
-
 /** One collection of an account's trends, ranked in order, and collections past keeping gone. */
 export async function recordTrends(db: Queryable, connectedAccountId: string, trends: Trend[]) {
   await db.query(

@@ -1,14 +1,15 @@
 // Trends (issue 20): collected hourly through each connected account's platform (a cron
 // fanning out one keyed job per account, like metrics), answered by list_trends from the
 // latest collection. Topic text is a third party's: answered under `untrusted`.
+import { requireBrandFor } from '../brands/service.ts';
 import { type CredentialsKey, openedAccess } from '../connections/credentials.ts';
-import { saveSealedCredentials, sealedAccount } from '../connections/db.ts';
+import { activeAccounts, saveSealedCredentials, sealedAccount } from '../connections/db.ts';
 import { noteReadRefusal } from '../connections/service.ts';
 import { type Connectors, PublicationError, platformsWith } from '../connectors/connector.ts';
 import type { Pool } from '../db/pool.ts';
 import { enqueueAccountTrends } from '../jobs/tasks.ts';
-import { type Caller, requireBrandFor } from '../posts/service.ts';
-import { activeAccounts, latestTrends, recordTrends } from './db.ts';
+import type { Caller } from '../posts/service.ts';
+import { latestTrends, recordTrends } from './db.ts';
 import type { ListTrendsInput, Trends } from './schema.ts';
 
 /** Topics kept a collection. */

@@ -5,6 +5,7 @@ import { POST_EVENTS } from '../posts/events.ts';
 /** Every event a webhook can receive; sql/014 checks `events.type` and endpoints against it. */
 export const WEBHOOK_EVENTS = [...POST_EVENTS, 'competitor.breakout'] as const;
 export const WebhookEvent = z.enum(WEBHOOK_EVENTS);
+export type WebhookEvent = z.infer<typeof WebhookEvent>;
 
 export const MAX_ENDPOINTS = 5;
 

@@ -136,6 +136,12 @@ describe('competitor breakouts', () => {
       [acct.accountId],
     );
     expect(rows[0].n).toBe(1);
+    // One delivery was ever queued to the endpoint: no late duplicate is on its way.
+    const deliveries = await server.pool.query(
+      'select count(*)::int as n from webhook_deliveries where endpoint_id = $1',
+      [endpoint.body.id],
+    );
+    expect(deliveries.rows[0].n).toBe(1);
   });
 
   it('reports a post once an account: not again when the profile is removed and re-added', async () => {
@@ -174,6 +180,32 @@ describe('competitor breakouts', () => {
     const refused = await track({ handle: 'another@social.example', ratio: 0.5 });
     expect(refused.status).toBe(422);
     expect(JSON.stringify(refused.body)).toMatch(/ratio/);
+  });
+
+  it('judges no post of a profile with fewer than 20 posts before it, nor for a lowered plan', async () => {
+    const { acct, cookie } = await makeSignedInAccount(server, 'plus');
+    await connectPlatform(server.pool, acct, 'mastodon', {
+      credentials: sealCredentials(KEY, { instance: instanceUrl, access_token: 'ok' }),
+    });
+    const tracked = await call(server, 'POST', '/competitors', {
+      body: { platform: 'mastodon', handle: 'rival@social.example' },
+      headers: { cookie },
+    });
+    const all = statuses;
+    try {
+      // The hit with 19 posts before it (the old hit and 18 ordinary): no baseline of 20 yet.
+      statuses = all.slice(0, 21);
+      expect(await watchCompetitor(deps(), tracked.body.id)).toMatchObject({ breakouts: 0 });
+      statuses = all;
+      await server.pool.query("update accounts set plan = 'free' where id = $1", [acct.accountId]);
+      expect(await watchCompetitor(deps(), tracked.body.id)).toEqual({
+        skipped: 'competitor tracking needs the plus plan',
+      });
+      await server.pool.query("update accounts set plan = 'plus' where id = $1", [acct.accountId]);
+      expect(await watchCompetitor(deps(), tracked.body.id)).toMatchObject({ breakouts: 1 });
+    } finally {
+      statuses = all;
+    }
   });
 
   it('reads a remote profile the instance resolves, and no other profile in its place', async () => {

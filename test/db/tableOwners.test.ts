@@ -31,6 +31,7 @@ const OWNER: Record<string, string> = {
   drawings: 'core/drawings/db.ts',
   post_metrics: 'core/metrics/db.ts',
   post_metrics_latest: 'core/metrics/db.ts',
+  post_metrics_checks: 'core/metrics/db.ts',
   trends: 'core/trends/db.ts',
   competitors: 'core/competitors/db.ts',
   competitor_posts: 'core/competitors/db.ts',

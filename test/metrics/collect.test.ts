@@ -81,12 +81,15 @@ const series = async (postId: string) =>
     )
   ).rows;
 
-/** Moves a post's collections `minutes` into the past, as if made then (series and latest). */
+/** Moves a post's collections `minutes` into the past, as if made then (series, latest, checks). */
 const age = async (postId: string, minutes: number) => {
-  for (const table of ['post_metrics', 'post_metrics_latest'])
+  for (const [table, column] of [
+    ['post_metrics', 'collected_at'],
+    ['post_metrics_latest', 'collected_at'],
+    ['post_metrics_checks', 'checked_at'],
+  ])
     await server.pool.query(
-      `update ${table} set collected_at = collected_at - make_interval(mins => $2)
-       where post_id = $1`,
+      `update ${table} set ${column} = ${column} - make_interval(mins => $2) where post_id = $1`,
       [postId, minutes],
     );
 };
@@ -135,6 +138,26 @@ describe('collecting metrics', () => {
       counted: 1,
     });
     expect(await series(posts[1]!)).toEqual([]);
+  });
+
+  it('asks for a deleted status only when it is due, so it cannot hold the live ones back', async () => {
+    // 100 statuses deleted since (a run's worth), published before the one still there.
+    const gone = Array.from({ length: 100 }, (_, i) => `gone${i}`);
+    counts.set('live', { favourites_count: 4, reblogs_count: 0, replies_count: 0 });
+    const { connectedId, posts } = await brandWithPosts([...gone, 'live']);
+    expect(await collectAccountMetrics(deps(), connectedId)).toEqual({
+      outcome: 'collected',
+      posts: 100,
+      counted: 0,
+    });
+    reads.length = 0;
+    expect(await collectAccountMetrics(deps(), connectedId)).toEqual({
+      outcome: 'collected',
+      posts: 1,
+      counted: 1,
+    });
+    expect(reads).toEqual(['live']);
+    expect((await series(posts.at(-1)!)).map((r) => r.likes)).toEqual([4]);
   });
 
   it("honours the platform's Retry-After by queueing the account again after it", async () => {
