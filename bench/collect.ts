@@ -88,7 +88,7 @@ export async function benchCollect(svc: BenchService) {
           // As the cron and the keyed job would: runs until the account has nothing due.
           for (;;) {
             const done = await collectAccountMetrics(deps, id);
-            if (done.outcome !== 'collected' || done.posts === 0) break;
+            if (done.outcome !== 'read' || done.posts === 0) break;
             read += done.counted;
           }
         }

@@ -1,14 +1,15 @@
 // One connected account's trends (core/trends/service.ts); a platform's Retry-After is
 // honoured by queueing the account again after it.
 import type { Task } from 'graphile-worker';
+import type { ReadingDeps } from '../core/connections/reading.ts';
 import { ConnectedAccountPayload, enqueueAccountTrends } from '../core/jobs/tasks.ts';
-import { collectAccountTrends, type TrendDeps } from '../core/trends/service.ts';
+import { collectAccountTrends } from '../core/trends/service.ts';
 
 export const collectAccountTrendsTask =
-  (deps: TrendDeps): Task =>
+  (deps: ReadingDeps): Task =>
   async (payload, helpers) => {
     const job = ConnectedAccountPayload.parse(payload);
     const done = await collectAccountTrends(deps, job.connected_account_id);
-    if ('retryAfterMs' in done) await enqueueAccountTrends(deps.pool, job, done.retryAfterMs);
+    if (done.outcome === 'throttled') await enqueueAccountTrends(deps.pool, job, done.retryAfterMs);
     helpers.logger.info(`trends of ${job.connected_account_id}: ${JSON.stringify(done)}`);
   };

@@ -2,15 +2,16 @@
 // honoured by queueing the profile again after it.
 import type { Task } from 'graphile-worker';
 import { findCompetitor } from '../core/competitors/db.ts';
-import { type WatchDeps, watchCompetitor } from '../core/competitors/watch.ts';
+import { watchCompetitor } from '../core/competitors/watch.ts';
+import type { ReadingDeps } from '../core/connections/reading.ts';
 import { enqueueCompetitorWatch, WatchCompetitorPayload } from '../core/jobs/tasks.ts';
 
 export const watchCompetitorTask =
-  (deps: WatchDeps): Task =>
+  (deps: ReadingDeps): Task =>
   async (payload, helpers) => {
     const job = WatchCompetitorPayload.parse(payload);
     const done = await watchCompetitor(deps, job.competitor_id);
-    if ('retryAfterMs' in done) {
+    if (done.outcome === 'throttled') {
       const profile = await findCompetitor(deps.pool, job.competitor_id);
       if (profile) await enqueueCompetitorWatch(deps.pool, profile, done.retryAfterMs);
     }

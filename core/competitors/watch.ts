@@ -8,10 +8,9 @@
 // older than BREAKOUT_WITHIN_HOURS are not judged.
 import { API_PLAN } from '../accounts/plans.ts';
 import { hasPlan } from '../accounts/service.ts';
-import { type CredentialsKey, openedAccess } from '../connections/credentials.ts';
-import { saveSealedCredentials, sealedAccountsOf } from '../connections/db.ts';
-import { noteReadRefusal } from '../connections/service.ts';
-import { type Connectors, PublicationError, platformsWith } from '../connectors/connector.ts';
+import { sealedAccountsOf } from '../connections/db.ts';
+import { type Reading, type ReadingDeps, readThrough } from '../connections/reading.ts';
+import { type Connectors, platformsWith } from '../connectors/connector.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { enqueueCompetitorWatch } from '../jobs/tasks.ts';
 import { insertEvents } from '../posts/db.ts';
@@ -35,8 +34,6 @@ export const BASELINE_POSTS = 20;
 export const POSTS_READ = 40;
 /** A breakout's caption, at most this many characters. */
 export const CAPTION_LIMIT = 280;
-
-export type WatchDeps = { pool: Pool; connectors: Connectors; credentialsKey?: CredentialsKey };
 
 /** The cron's part: one watch job per tracked profile that can be read. */
 export async function startWatches(pool: Pool, connectors: Connectors): Promise<number> {
@@ -69,57 +66,50 @@ function breakoutBody(c: WatchedRow, b: BreakoutRow, detectedAt: Date): string {
 
 /** Reads one profile and reports its new breakouts; answers what it did. */
 export async function watchCompetitor(
-  deps: WatchDeps,
+  deps: ReadingDeps,
   competitorId: string,
-): Promise<{ read: number; breakouts: number } | { skipped: string } | { retryAfterMs: number }> {
+): Promise<Reading<{ read: number; breakouts: number }>> {
   const c = await findCompetitor(deps.pool, competitorId);
-  if (!c) return { skipped: 'no longer tracked' };
+  if (!c) return { outcome: 'skipped', reason: 'no longer tracked' };
   if (!(await hasPlan(deps.pool, c.account_id, API_PLAN)))
-    return { skipped: `competitor tracking needs the ${API_PLAN} plan` };
-  const connector = deps.connectors[c.platform as keyof Connectors];
-  if (!connector?.profilePosts) return { skipped: `${c.platform} profiles are not read yet` };
+    return { outcome: 'skipped', reason: `competitor tracking needs the ${API_PLAN} plan` };
   const account = (await sealedAccountsOf(deps.pool, c.account_id, c.brand_id)).find(
     (a) => a.platform === c.platform,
   );
-  if (!account?.credentials || !deps.credentialsKey)
-    return { skipped: `the brand has no connected ${c.platform} account to read with` };
-  const key = deps.credentialsKey;
-  let posts: Awaited<ReturnType<NonNullable<typeof connector.profilePosts>>>;
-  try {
-    posts = await connector.profilePosts(
-      openedAccess(key, { ...account, credentials: account.credentials }, (sealed) =>
-        saveSealedCredentials(deps.pool, account.id, sealed),
-      ),
-      c.handle,
-      POSTS_READ,
-    );
-  } catch (err) {
-    if (!(err instanceof PublicationError)) throw err;
-    if (err.retryAfterMs !== undefined) return { retryAfterMs: err.retryAfterMs };
-    if (err.retryable) throw err;
-    await noteReadRefusal(deps.pool, account.id, `Reading ${c.handle}`, err);
-    return { skipped: err.message };
-  }
-  await upsertCompetitorPosts(deps.pool, c.id, posts);
-  await pruneCompetitorPosts(deps.pool, c.id, POSTS_READ + BASELINE_POSTS);
-  const breakouts = await withTransaction(deps.pool, async (tx) => {
-    const found = await markBreakouts(tx, c, {
-      afterHours: BREAKOUT_AFTER_HOURS,
-      withinHours: BREAKOUT_WITHIN_HOURS,
-      previous: BASELINE_POSTS,
-    });
-    const now = new Date();
-    const events = await insertEvents(
-      tx,
-      found.map((b) => ({
-        accountId: c.account_id,
-        type: 'competitor.breakout',
-        body: breakoutBody(c, b, now),
-      })),
-    );
-    // The breakouts, their events and deliveries commit together: each is reported once.
-    await queueEventDeliveries(tx, events);
-    return found.length;
-  });
-  return { read: posts.length, breakouts };
+  if (!account)
+    return {
+      outcome: 'skipped',
+      reason: `the brand has no connected ${c.platform} account to read with`,
+    };
+  return readThrough(
+    deps,
+    account,
+    'profilePosts',
+    `Reading ${c.handle}`,
+    async (connector, access) => {
+      const posts = await connector.profilePosts(access, c.handle, POSTS_READ);
+      await upsertCompetitorPosts(deps.pool, c.id, posts);
+      await pruneCompetitorPosts(deps.pool, c.id, POSTS_READ + BASELINE_POSTS);
+      const breakouts = await withTransaction(deps.pool, async (tx) => {
+        const found = await markBreakouts(tx, c, {
+          afterHours: BREAKOUT_AFTER_HOURS,
+          withinHours: BREAKOUT_WITHIN_HOURS,
+          previous: BASELINE_POSTS,
+        });
+        const now = new Date();
+        const events = await insertEvents(
+          tx,
+          found.map((b) => ({
+            accountId: c.account_id,
+            type: 'competitor.breakout',
+            body: breakoutBody(c, b, now),
+          })),
+        );
+        // The breakouts, their events and deliveries commit together: each is reported once.
+        await queueEventDeliveries(tx, events);
+        return found.length;
+      });
+      return { read: posts.length, breakouts };
+    },
+  );
 }

@@ -1,9 +1,7 @@
 // Connected platform accounts as list_accounts shows them (credentials are never shown).
 import { z } from 'zod';
-import type { PublicationError } from '../connectors/connector.ts';
 import type { Queryable } from '../db/pool.ts';
 import { PLATFORMS } from '../platforms/capabilities.ts';
-import { markNeedsReconnect, recordAccountError } from './db.ts';
 
 export const ConnectedAccount = z.object({
   id: z.string(),
@@ -30,19 +28,4 @@ export async function listConnectedAccounts(
     [accountId, brandId ?? null],
   );
   return rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() }));
-}
-
-/**
- * A platform's final refusal of a read (metrics, trends, a competitor's posts), said on the
- * account that read: a refused credential marks it to reconnect, as a publication would.
- */
-export async function noteReadRefusal(
-  db: Queryable,
-  connectedAccountId: string,
-  what: string,
-  err: PublicationError,
-) {
-  const said = `${what}: ${err.message}`;
-  if (err.reconnect) await markNeedsReconnect(db, connectedAccountId, said);
-  else await recordAccountError(db, connectedAccountId, said);
 }

@@ -2,10 +2,9 @@
 // fanning out one keyed job per account, like metrics), answered by list_trends from the
 // latest collection. Topic text is a third party's: answered under `untrusted`.
 import { requireBrandFor } from '../brands/service.ts';
-import { type CredentialsKey, openedAccess } from '../connections/credentials.ts';
-import { activeAccounts, saveSealedCredentials, sealedAccount } from '../connections/db.ts';
-import { noteReadRefusal } from '../connections/service.ts';
-import { type Connectors, PublicationError, platformsWith } from '../connectors/connector.ts';
+import { activeAccounts, sealedAccount } from '../connections/db.ts';
+import { type Reading, type ReadingDeps, readThrough } from '../connections/reading.ts';
+import { type Connectors, platformsWith } from '../connectors/connector.ts';
 import type { Pool } from '../db/pool.ts';
 import { enqueueAccountTrends } from '../jobs/tasks.ts';
 import type { Caller } from '../posts/service.ts';
@@ -15,8 +14,6 @@ import type { ListTrendsInput, Trends } from './schema.ts';
 /** Topics kept a collection. */
 export const TRENDS_PER_COLLECTION = 20;
 
-export type TrendDeps = { pool: Pool; connectors: Connectors; credentialsKey?: CredentialsKey };
-
 /** The cron's part: one trends job per active connected account whose platform has trends. */
 export async function startTrendCollections(pool: Pool, connectors: Connectors): Promise<number> {
   const accounts = await activeAccounts(pool, platformsWith(connectors, 'trends'));
@@ -24,37 +21,21 @@ export async function startTrendCollections(pool: Pool, connectors: Connectors):
   return accounts.length;
 }
 
-/**
- * Collects one account's trends; a platform that has none to give is skipped. Answers the
- * topics kept, or the platform's Retry-After when it throttled.
- */
+/** Collects one account's trends; answers how many topics were kept. */
 export async function collectAccountTrends(
-  deps: TrendDeps,
+  deps: ReadingDeps,
   connectedAccountId: string,
-): Promise<{ kept: number } | { skipped: string } | { retryAfterMs: number }> {
+): Promise<Reading<{ kept: number }>> {
   const account = await sealedAccount(deps.pool, connectedAccountId);
-  if (!account) return { skipped: 'the account is gone or needs reconnecting' };
-  const connector = deps.connectors[account.platform];
-  if (!connector?.trends) return { skipped: `${account.platform} trends are not read yet` };
-  if (!account.credentials || !deps.credentialsKey) return { skipped: 'no credentials' };
-  const key = deps.credentialsKey;
-  try {
-    const trends = await connector.trends(
-      openedAccess(key, { ...account, credentials: account.credentials }, (sealed) =>
-        saveSealedCredentials(deps.pool, account.id, sealed),
-      ),
+  if (!account) return { outcome: 'skipped', reason: 'the account is gone or needs reconnecting' };
+  return readThrough(deps, account, 'trends', 'Reading trends', async (connector, access) => {
+    const kept = (await connector.trends(access, TRENDS_PER_COLLECTION)).slice(
+      0,
       TRENDS_PER_COLLECTION,
     );
-    const kept = trends.slice(0, TRENDS_PER_COLLECTION);
     await recordTrends(deps.pool, account.id, kept);
     return { kept: kept.length };
-  } catch (err) {
-    if (!(err instanceof PublicationError)) throw err;
-    if (err.retryAfterMs !== undefined) return { retryAfterMs: err.retryAfterMs };
-    if (err.retryable) throw err;
-    await noteReadRefusal(deps.pool, account.id, 'Reading trends', err);
-    return { skipped: err.message };
-  }
+  });
 }
 
 /** list_trends: the latest topics collected on `platform` for the brand's account there. */

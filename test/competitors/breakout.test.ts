@@ -199,7 +199,8 @@ describe('competitor breakouts', () => {
       statuses = all;
       await server.pool.query("update accounts set plan = 'free' where id = $1", [acct.accountId]);
       expect(await watchCompetitor(deps(), tracked.body.id)).toEqual({
-        skipped: 'competitor tracking needs the plus plan',
+        outcome: 'skipped',
+        reason: 'competitor tracking needs the plus plan',
       });
       await server.pool.query("update accounts set plan = 'plus' where id = $1", [acct.accountId]);
       expect(await watchCompetitor(deps(), tracked.body.id)).toMatchObject({ breakouts: 1 });
@@ -236,7 +237,8 @@ describe('competitor breakouts', () => {
       headers: { cookie },
     });
     expect(await watchCompetitor(deps(), tracked.body.id)).toEqual({
-      skipped: 'the brand has no connected mastodon account to read with',
+      outcome: 'skipped',
+      reason: 'the brand has no connected mastodon account to read with',
     });
     const queued = async () =>
       (

@@ -169,7 +169,11 @@ describe('insight from the real AppView', () => {
       headers: { cookie },
     });
     expect(tracked.status, JSON.stringify(tracked.body)).toBe(201);
-    expect(await watchCompetitor(deps(), tracked.body.id)).toEqual({ read: 2, breakouts: 0 });
+    expect(await watchCompetitor(deps(), tracked.body.id)).toEqual({
+      outcome: 'read',
+      read: 2,
+      breakouts: 0,
+    });
     const { rows } = await server.pool.query(
       `select external_id, caption, likes, reposts, replies, permalink from competitor_posts
        where competitor_id = $1 order by posted_at desc`,
@@ -200,11 +204,18 @@ describe('insight from the real AppView', () => {
       body: { platform: 'bluesky', handle: 'nobody-here.test' },
       headers: { cookie },
     });
-    expect(await watchCompetitor(deps(), nobody.body.id)).toEqual({ read: 0, breakouts: 0 });
+    expect(await watchCompetitor(deps(), nobody.body.id)).toEqual({
+      outcome: 'read',
+      read: 0,
+      breakouts: 0,
+    });
   });
 
   it('skips trends, not fails them, where the AppView has no topics service', async () => {
-    expect(await collectAccountTrends(deps(), brand.connectedId)).toEqual({ kept: 0 });
+    expect(await collectAccountTrends(deps(), brand.connectedId)).toEqual({
+      outcome: 'read',
+      kept: 0,
+    });
     const { rows } = await server.pool.query(
       'select status, last_error from connected_accounts where id = $1',
       [brand.connectedId],

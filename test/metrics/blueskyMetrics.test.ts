@@ -85,7 +85,7 @@ describe('Bluesky metrics', () => {
     }
     const deps = readingDeps(server, KEY, { blueskyAppView: appViewUrl });
     expect(await collectAccountMetrics(deps, String(connected.id))).toEqual({
-      outcome: 'collected',
+      outcome: 'read',
       posts: 30,
       counted: 29,
     });
@@ -111,7 +111,10 @@ describe('Bluesky metrics', () => {
       }),
     });
     const deps = readingDeps(server, KEY, { blueskyAppView: appViewUrl });
-    expect(await collectAccountTrends(deps, String(connected.id))).toEqual({ kept: 2 });
+    expect(await collectAccountTrends(deps, String(connected.id))).toEqual({
+      outcome: 'read',
+      kept: 2,
+    });
     const { rows } = await server.pool.query(
       `select topic, url, volume from trends where connected_account_id = $1 order by rank`,
       [connected.id],

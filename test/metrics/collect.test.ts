@@ -99,7 +99,7 @@ describe('collecting metrics', () => {
     counts.set('501', { favourites_count: 5, reblogs_count: 2, replies_count: 1 });
     const { connectedId, posts } = await brandWithPosts(['501']);
     expect(await collectAccountMetrics(deps(), connectedId)).toEqual({
-      outcome: 'collected',
+      outcome: 'read',
       posts: 1,
       counted: 1,
     });
@@ -133,7 +133,7 @@ describe('collecting metrics', () => {
     counts.set('701', { favourites_count: 3, reblogs_count: 0, replies_count: 0 });
     const { connectedId, posts } = await brandWithPosts(['701', '702']);
     expect(await collectAccountMetrics(deps(), connectedId)).toEqual({
-      outcome: 'collected',
+      outcome: 'read',
       posts: 2,
       counted: 1,
     });
@@ -146,13 +146,13 @@ describe('collecting metrics', () => {
     counts.set('live', { favourites_count: 4, reblogs_count: 0, replies_count: 0 });
     const { connectedId, posts } = await brandWithPosts([...gone, 'live']);
     expect(await collectAccountMetrics(deps(), connectedId)).toEqual({
-      outcome: 'collected',
+      outcome: 'read',
       posts: 100,
       counted: 0,
     });
     reads.length = 0;
     expect(await collectAccountMetrics(deps(), connectedId)).toEqual({
-      outcome: 'collected',
+      outcome: 'read',
       posts: 1,
       counted: 1,
     });

@@ -82,7 +82,7 @@ describe('trends', () => {
       // Only control characters: nothing left to show, so not kept.
       tag('\u202e\u0007', [500]),
     ];
-    expect(await collectAccountTrends(deps(), b.connectedId)).toEqual({ kept: 3 });
+    expect(await collectAccountTrends(deps(), b.connectedId)).toEqual({ outcome: 'read', kept: 3 });
     const out = await b.list();
     expect(out.isError, out.text).toBeFalsy();
     expect(out.data.collected_at).toEqual(expect.any(String));
@@ -113,7 +113,10 @@ describe('trends', () => {
     const b = await brand();
     throttled = true;
     try {
-      expect(await collectAccountTrends(deps(), b.connectedId)).toEqual({ retryAfterMs: 60_000 });
+      expect(await collectAccountTrends(deps(), b.connectedId)).toEqual({
+        outcome: 'throttled',
+        retryAfterMs: 60_000,
+      });
     } finally {
       throttled = false;
     }
