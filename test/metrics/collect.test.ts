@@ -25,6 +25,8 @@ const counts = new Map<
   { favourites_count: number; reblogs_count: number; replies_count: number }
 >();
 let throttled = false;
+/** Answers 429 once this many statuses were read (since `reads` was last emptied). */
+let throttleAfter: number | undefined;
 const reads: string[] = [];
 
 beforeAll(async () => {
@@ -38,7 +40,8 @@ beforeAll(async () => {
     const status = /^\/api\/v1\/statuses\/(\w+)$/.exec(req.url ?? '');
     if (req.method === 'GET' && status) {
       reads.push(status[1]!);
-      if (throttled) return json(429, { error: 'Too many requests' }, { 'retry-after': '30' });
+      if (throttled || (throttleAfter !== undefined && reads.length > throttleAfter))
+        return json(429, { error: 'Too many requests' }, { 'retry-after': '30' });
       const c = counts.get(status[1]!);
       return c ? json(200, { id: status[1], ...c }) : json(404, { error: 'Record not found' });
     }
@@ -178,9 +181,51 @@ describe('collecting metrics', () => {
       );
       expect(rows).toHaveLength(1);
       expect(rows[0].run_at.getTime()).toBeGreaterThanOrEqual(before + 29_000);
+      // The next cron's fan-out does not pull the waiting job forward.
+      await startCollections(server.pool, deps().connectors);
+      const after = await server.pool.query(
+        'select run_at from graphile_worker.jobs where key = $1',
+        [`${TASK.collectAccountMetrics}:${connectedId}`],
+      );
+      expect(after.rows.map((r) => r.run_at.getTime())).toEqual([rows[0].run_at.getTime()]);
     } finally {
       throttled = false;
     }
+  });
+
+  it('keeps what it read before a throttle, and asks at most 100 posts a run', async () => {
+    const ids = Array.from({ length: 130 }, (_, i) => `run${i}`);
+    for (const id of ids)
+      counts.set(id, { favourites_count: 1, reblogs_count: 0, replies_count: 0 });
+    const { connectedId } = await brandWithPosts(ids);
+    // The instance throttles from its 30th answer on: the first chunk of 20 is kept.
+    reads.length = 0;
+    throttleAfter = 30;
+    try {
+      expect(await collectAccountMetrics(deps(), connectedId)).toMatchObject({
+        outcome: 'throttled',
+      });
+    } finally {
+      throttleAfter = undefined;
+    }
+    const kept = async () =>
+      (
+        await server.pool.query(
+          `select count(*)::int as n from post_metrics m join posts p on p.id = m.post_id
+           where p.external_post_id like 'run%'`,
+        )
+      ).rows[0].n;
+    expect(await kept()).toBe(20);
+    // The next run asks 100 of the 110 left, never asked first; the one after, the last 10.
+    reads.length = 0;
+    expect(await collectAccountMetrics(deps(), connectedId)).toEqual({
+      outcome: 'read',
+      posts: 100,
+      counted: 100,
+    });
+    expect(reads.filter((r) => Number(r.slice(3)) < 20)).toEqual([]);
+    expect(await collectAccountMetrics(deps(), connectedId)).toMatchObject({ posts: 10 });
+    expect(await kept()).toBe(130);
   });
 
   it('marks an account whose token was revoked for reconnection, and reads nothing more', async () => {
