@@ -6,12 +6,16 @@ import type { Queryable } from '../db/pool.ts';
 /** Collections of trends kept, in days (list_trends answers the latest). */
 export const TRENDS_KEPT_DAYS = 7;
 
-/** One collection of an account's trends, ranked in order, and collections past keeping gone. */
+/**
+ * One collection of an account's trends, ranked in order, and collections past keeping gone.
+ * A collection that found none clears the earlier ones: what is trending now is nothing, not
+ * what trended last.
+ */
 export async function recordTrends(db: Queryable, connectedAccountId: string, trends: Trend[]) {
   await db.query(
     `delete from trends where connected_account_id = $1
-       and collected_at < now() - make_interval(days => $2)`,
-    [connectedAccountId, TRENDS_KEPT_DAYS],
+       and ($3 or collected_at < now() - make_interval(days => $2))`,
+    [connectedAccountId, TRENDS_KEPT_DAYS, trends.length === 0],
   );
   if (!trends.length) return;
   await db.query(

@@ -107,6 +107,10 @@ describe('trends', () => {
     expect((await b.list({ limit: 5 })).data.trends).toEqual([
       { rank: 1, volume: 9, untrusted: { topic: 'nextday', url: `${instanceUrl}/tags/nextday` } },
     ]);
+    // A collection that finds nothing trending answers nothing, not what trended before.
+    tags = [];
+    expect(await collectAccountTrends(deps(), b.connectedId)).toEqual({ outcome: 'read', kept: 0 });
+    expect((await b.list()).data).toMatchObject({ trends: [] });
   });
 
   it("honours the instance's Retry-After, and the cron queues one keyed job per account", async () => {
