@@ -4,7 +4,7 @@
 // not show. Target: p95 under 50 ms.
 import { createAccount, setBudget } from '../core/accounts/service.ts';
 import { createApiKey } from '../core/apikeys/service.ts';
-import type { BenchService } from './support.ts';
+import { type BenchService, mcpToolCall } from './support.ts';
 
 const POSTS = 10_000;
 const COLLECTIONS = 100;
@@ -54,21 +54,10 @@ export async function benchInsight(svc: BenchService) {
 
   const call = async (name: string, args: Record<string, unknown>) => {
     const t = performance.now();
-    const res = await fetch(`${svc.baseUrl}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${key}`,
-        'content-type': 'application/json',
-        accept: 'application/json',
-        'mcp-protocol-version': '2025-06-18',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name, arguments: { brand_id: account.brand.id, ...args } },
-      }),
-    });
+    const res = await fetch(
+      `${svc.baseUrl}/mcp`,
+      mcpToolCall(key, name, { brand_id: account.brand.id, ...args }),
+    );
     const body = (await res.json()) as { result?: { isError?: boolean } };
     if (!body.result || body.result.isError)
       throw new Error(`${name}: ${JSON.stringify(body).slice(0, 300)}`);

@@ -3,7 +3,7 @@
 import { createAccount, setBudget } from '../core/accounts/service.ts';
 import { createApiKey } from '../core/apikeys/service.ts';
 import { createPost } from '../core/posts/service.ts';
-import { type BenchService, fmt, load } from './support.ts';
+import { type BenchService, fmt, load, mcpToolCall } from './support.ts';
 
 export async function benchMcp(svc: BenchService, seconds: number) {
   const account = await createAccount(svc.pool, {
@@ -25,21 +25,7 @@ export async function benchMcp(svc: BenchService, seconds: number) {
     });
 
   const auth = { authorization: `Bearer ${key}` };
-  const mcp = {
-    method: 'POST',
-    headers: {
-      ...auth,
-      'content-type': 'application/json',
-      accept: 'application/json',
-      'mcp-protocol-version': '2025-06-18',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: 'list_posts', arguments: { limit: 25 } },
-    }),
-  };
+  const mcp = mcpToolCall(key, 'list_posts', { limit: 25 });
   await load(`${svc.baseUrl}/mcp`, { ...mcp, seconds: 1 }); // warm-up
   await load(`${svc.baseUrl}/v1/posts?limit=25`, { headers: auth, seconds: 1 });
   const rest = await load(`${svc.baseUrl}/v1/posts?limit=25`, { headers: auth, seconds });

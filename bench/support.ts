@@ -158,3 +158,20 @@ export async function memoryOf(pid: number): Promise<{ rss: number; peak: number
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]);
   return { rss: kb('VmRSS') * 1024, peak: kb('VmHWM') * 1024 };
 }
+
+/** A `tools/call` request to /mcp with `key`, as fetch takes it (stateless JSON answers). */
+export const mcpToolCall = (key: string, name: string, args: Record<string, unknown>) => ({
+  method: 'POST',
+  headers: {
+    authorization: `Bearer ${key}`,
+    'content-type': 'application/json',
+    accept: 'application/json',
+    'mcp-protocol-version': '2025-06-18',
+  },
+  body: JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name, arguments: args },
+  }),
+});

@@ -3,14 +3,13 @@
 // account; 20 ordinary posts and one far above them send exactly one competitor.breakout,
 // delivered by a real worker to a real receiver with a signature that verifies; a second
 // watch sends none; a post younger than 6 hours is not judged yet, nor one older than 48.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWatches, watchCompetitor } from '../../core/competitors/watch.ts';
 import { credentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
 import { TASK } from '../../core/jobs/tasks.ts';
 import { SIGNATURE_HEADER, verifySignature } from '../../core/webhooks/signature.ts';
 import type { WorkerRunner } from '../../workers/index.ts';
+import { startJsonServer } from '../support/jsonServer.ts';
 import { readingDeps } from '../support/reading.ts';
 import { type Receiver, startReceiver } from '../support/receiver.ts';
 import { call, connectPlatform, makeSignedInAccount } from '../support/server.ts';
@@ -19,7 +18,7 @@ import { waitFor } from '../support/wait.ts';
 
 const KEY = credentialsKey(Buffer.alloc(32, 3).toString('base64'));
 const server = useServer({ env: LOOPBACK_OUTBOUND });
-let instance: Server;
+let closeInstance: () => Promise<void>;
 let instanceUrl: string;
 let receiver: Receiver;
 let worker: WorkerRunner;
@@ -38,31 +37,28 @@ const status = (id: number, hoursAgo: number, counts: [number, number, number], 
 });
 
 beforeAll(async () => {
-  instance = createServer((req, res) => {
-    const json = (code: number, body: unknown) =>
-      res.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const instance = await startJsonServer((req, json, url) => {
     if (req.url === '/api/v1/accounts/lookup?acct=rival%40social.example')
       return json(200, { id: '77', username: 'rival', acct: 'rival@social.example' });
     if (req.url?.startsWith('/api/v1/accounts/77/statuses')) return json(200, statuses);
     // A remote profile the instance resolves through WebFinger only when asked to.
-    const search = new URL(req.url!, 'http://x');
-    if (search.pathname === '/api/v2/search' && search.searchParams.get('resolve') === 'true')
+    if (url.pathname === '/api/v2/search' && url.searchParams.get('resolve') === 'true')
       return json(200, {
-        accounts: [{ id: '77', acct: search.searchParams.get('q')!.replace('impostor', 'other') }],
+        accounts: [{ id: '77', acct: url.searchParams.get('q')!.replace('impostor', 'other') }],
         statuses: [],
         hashtags: [],
       });
     json(404, { error: 'Record not found' });
   });
-  await new Promise<void>((r) => instance.listen(0, '127.0.0.1', r));
-  instanceUrl = `http://127.0.0.1:${(instance.address() as AddressInfo).port}`;
+  instanceUrl = instance.url;
+  closeInstance = instance.close;
   receiver = await startReceiver();
   worker = await startWorkerBeside(server, { credentialsKey: KEY });
 });
 afterAll(async () => {
   await worker.stop();
   await receiver.close();
-  await new Promise((r) => instance.close(r));
+  await closeInstance();
 });
 
 const deps = () => readingDeps(server, KEY);

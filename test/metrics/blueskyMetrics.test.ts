@@ -3,19 +3,17 @@
 // call, absent for a post it no longer has); no credential is sent; and trends as
 // app.bsky.unspecced.getTrends answers them, with a hostile topic's text cleaned. The real
 // AppView of @atproto/dev-env is read in test/e2e/insight.test.ts.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
 import { collectAccountMetrics } from '../../core/metrics/collect.ts';
 import { collectAccountTrends } from '../../core/trends/service.ts';
+import { startJsonServer } from '../support/jsonServer.ts';
 import { readingDeps } from '../support/reading.ts';
 import { call, makeConnectedAccount } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 
 const KEY = credentialsKey(Buffer.alloc(32, 4).toString('base64'));
 const server = useServer({ env: LOOPBACK_OUTBOUND });
-let appView: Server;
 let appViewUrl: string;
 const asked: { uris: string[]; authorization?: string }[] = [];
 const trend = (over: Record<string, unknown>) => ({
@@ -37,28 +35,24 @@ const trends = {
 };
 
 beforeAll(async () => {
-  appView = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    if (url.pathname === '/xrpc/app.bsky.unspecced.getTrends')
-      return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(trends));
+  const appView = await startJsonServer((req, json, url) => {
+    if (url.pathname === '/xrpc/app.bsky.unspecced.getTrends') return json(200, trends);
     if (url.pathname !== '/xrpc/app.bsky.feed.getPosts')
-      return res.writeHead(404).end('{"error":"MethodNotImplemented"}');
+      return json(404, { error: 'MethodNotImplemented' });
     const uris = url.searchParams.getAll('uris');
     asked.push({ uris, authorization: req.headers.authorization });
-    if (uris.length > 25)
-      return res.writeHead(400).end('{"error":"InvalidRequest","message":"uris: max 25"}');
+    if (uris.length > 25) return json(400, { error: 'InvalidRequest', message: 'uris: max 25' });
     const posts = uris
       .filter((u) => !u.endsWith('/gone'))
       .map((uri) => {
         const n = Number(uri.split('/').pop()!.replace(/\D/g, '')) || 1;
         return { uri, likeCount: n, repostCount: 2, replyCount: 1, quoteCount: 0, indexedAt: '' };
       });
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ posts }));
+    json(200, { posts });
   });
-  await new Promise<void>((r) => appView.listen(0, '127.0.0.1', r));
-  appViewUrl = `http://127.0.0.1:${(appView.address() as AddressInfo).port}`;
+  appViewUrl = appView.url;
+  return appView.close;
 });
-afterAll(() => new Promise((r) => appView.close(r)));
 
 describe('Bluesky metrics', () => {
   it('reads counts from the AppView 25 posts a call, without credentials, skipping gone posts', async () => {

@@ -4,20 +4,18 @@
 // 6 hours), a deleted status skipped, a platform's Retry-After honoured by queueing the
 // account again after it, a revoked token marking the account for reconnection, and the cron
 // fanning out one keyed job per account with recent posts.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
 import { TASK } from '../../core/jobs/tasks.ts';
 import { collectAccountMetrics, startCollections } from '../../core/metrics/collect.ts';
 import { collectAccountMetricsTask } from '../../workers/collectAccountMetrics.ts';
+import { startJsonServer } from '../support/jsonServer.ts';
 import { readingDeps } from '../support/reading.ts';
 import { call, makeConnectedAccount } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 
 const KEY = credentialsKey(Buffer.alloc(32, 9).toString('base64'));
 const server = useServer({ env: LOOPBACK_OUTBOUND });
-let instance: Server;
 let instanceUrl: string;
 /** The instance's statuses and their counts; a missing id answers 404. */
 const counts = new Map<
@@ -30,11 +28,7 @@ let throttleAfter: number | undefined;
 const reads: string[] = [];
 
 beforeAll(async () => {
-  instance = createServer((req, res) => {
-    const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-      res
-        .writeHead(status, { 'content-type': 'application/json', ...headers })
-        .end(JSON.stringify(body));
+  const instance = await startJsonServer((req, json) => {
     if (req.headers.authorization === 'Bearer revoked')
       return json(401, { error: 'The access token was revoked' });
     const status = /^\/api\/v1\/statuses\/(\w+)$/.exec(req.url ?? '');
@@ -47,10 +41,9 @@ beforeAll(async () => {
     }
     json(404, { error: 'Record not found' });
   });
-  await new Promise<void>((r) => instance.listen(0, '127.0.0.1', r));
-  instanceUrl = `http://127.0.0.1:${(instance.address() as AddressInfo).port}`;
+  instanceUrl = instance.url;
+  return instance.close;
 });
-afterAll(() => new Promise((r) => instance.close(r)));
 
 const deps = () => readingDeps(server, KEY);
 

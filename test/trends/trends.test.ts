@@ -2,13 +2,12 @@
 // documented, and answered by list_trends through the MCP SDK's client: ranked as the
 // instance ranks them, volume from the latest day, and the third-party topic text only under
 // `untrusted`; a later collection replaces the answer; Retry-After honoured.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
 import { TASK } from '../../core/jobs/tasks.ts';
 import { collectAccountTrends, startTrendCollections } from '../../core/trends/service.ts';
+import { startJsonServer } from '../support/jsonServer.ts';
 import { connectMcp } from '../support/mcpClient.ts';
 import { readingDeps } from '../support/reading.ts';
 import { makeConnectedAccount } from '../support/server.ts';
@@ -16,30 +15,24 @@ import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 
 const KEY = credentialsKey(Buffer.alloc(32, 5).toString('base64'));
 const server = useServer({ env: LOOPBACK_OUTBOUND });
-let instance: Server;
 let instanceUrl: string;
 let tags: unknown[] = [];
 let throttled = false;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  instance = createServer((req, res) => {
-    const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-      res
-        .writeHead(status, { 'content-type': 'application/json', ...headers })
-        .end(JSON.stringify(body));
+  const instance = await startJsonServer((req, json) => {
     if (req.method === 'GET' && req.url?.startsWith('/api/v1/trends/tags')) {
       if (throttled) return json(429, { error: 'Too many requests' }, { 'retry-after': '60' });
       return json(200, tags);
     }
     json(404, { error: 'Record not found' });
   });
-  await new Promise<void>((r) => instance.listen(0, '127.0.0.1', r));
-  instanceUrl = `http://127.0.0.1:${(instance.address() as AddressInfo).port}`;
+  instanceUrl = instance.url;
+  return instance.close;
 });
 afterAll(async () => {
   for (const c of clients) await c.close();
-  await new Promise((r) => instance.close(r));
 });
 
 const deps = () => readingDeps(server, KEY);
