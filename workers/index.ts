@@ -18,7 +18,7 @@ import { createPageImageCache, type PageImageCache } from '../core/designs/pageI
 import type { ModelConfig } from '../core/generation/model.ts';
 import { forgetWorkers, heartbeat, sweepDeadWorkers } from '../core/jobs/liveness.ts';
 import type { WorkerPool } from '../core/jobs/pools.ts';
-import { crontabFor, TASK, TASK_POOL, type TaskName } from '../core/jobs/tasks.ts';
+import { crontabFor, READING_TASKS, TASK, TASK_POOL, type TaskName } from '../core/jobs/tasks.ts';
 import type { Logger } from '../core/logger.ts';
 import { type MediaTools, mediaTools } from '../core/media/tools.ts';
 import type { OutboundPolicy } from '../core/outbound/guard.ts';
@@ -225,14 +225,18 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
     exportTimeoutMs: deps.exportTimeoutMs,
     llm: deps.llm,
   });
-  const byPool = new Map<WorkerPool, TaskList>();
+  // A runner per pool, and one more for the publish pool's readings (READING_TASKS), with
+  // slots of their own: a slow platform's readings never hold a publication's slot.
+  const byRunner = new Map<string, { pool: WorkerPool; tasks: TaskList }>();
   for (const [name, task] of Object.entries(tasks)) {
     const pool = TASK_POOL[name as TaskName];
     if (!wanted.has(pool)) continue;
-    byPool.set(pool, { ...byPool.get(pool), [name]: task });
+    const runner = READING_TASKS.has(name as TaskName) ? `${pool}:reading` : pool;
+    const group = byRunner.get(runner) ?? { pool, tasks: {} };
+    byRunner.set(runner, { pool, tasks: { ...group.tasks, [name]: task } });
   }
   const runners: Runner[] = [];
-  for (const [pool, poolTasks] of byPool) {
+  for (const [runner, { pool, tasks: poolTasks }] of byRunner) {
     const events = new EventEmitter() as WorkerEvents;
     events.on('pool:create', ({ workerPool }) => ids.add(workerPool.id));
     events.on('worker:create', ({ worker }) => ids.add(worker.workerId));
@@ -248,16 +252,16 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
         events,
         taskList: poolTasks,
         crontab: crontabFor(Object.keys(poolTasks)),
-        logger: workerLogger(deps.log.child({ pool })),
+        logger: workerLogger(deps.log.child({ pool, runner })),
         preset: {
           worker: {
             pollInterval: POLL_INTERVAL_MS,
             // Publication fetches due jobs in batches and completes them in batches: 1,000
             // posts due at once then cost a few queries per batch instead of two per job. A
             // job completed late after a crash is merely run again, and publication skips a
-            // post already done. Long jobs (exports, renders, previews) are fetched one per
+            // post already done. Long jobs (exports, renders, previews, readings) are fetched one per
             // free slot, so a process never holds work another process could be running.
-            ...(pool === 'publish'
+            ...(runner === 'publish'
               ? { localQueue: { size: concurrency * 4 }, completeJobBatchDelay: 0 }
               : {}),
           },
@@ -279,7 +283,7 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
   const timer = setInterval(beat, liveness.heartbeatMs);
   timer.unref();
   return {
-    pools: [...byPool.keys()],
+    pools: [...new Set([...byRunner.values()].map((r) => r.pool))],
     runningJobs: () => [...running.values()],
     stop: async (reason?: string) => {
       clearInterval(timer);

@@ -47,7 +47,7 @@ export const TASK_POOL: Record<TaskName, WorkerPool> = {
   // Poster frames are small and a client waits for them: never behind a long export.
   [TASK.previewVideo]: 'render',
   [TASK.renderDrawing]: 'render',
-  // Collection waits on the platforms, like publication.
+  // Reading from the platforms waits on the network, like publication (READING_TASKS).
   [TASK.collectMetrics]: 'publish',
   [TASK.collectAccountMetrics]: 'publish',
   [TASK.collectTrends]: 'publish',
@@ -59,6 +59,17 @@ export const TASK_POOL: Record<TaskName, WorkerPool> = {
   [TASK.importHistory]: 'generate',
   [TASK.readGenome]: 'generate',
 };
+
+/**
+ * The `publish` pool's reading jobs (metrics, trends, competitors' posts, one account or
+ * profile each): a worker runs them on a runner of their own, with its own slots, so readings
+ * of a slow platform can hold only each other up, never a publication or a delivery.
+ */
+export const READING_TASKS: ReadonlySet<TaskName> = new Set([
+  TASK.collectAccountMetrics,
+  TASK.collectAccountTrends,
+  TASK.watchCompetitor,
+]);
 
 /** When the periodic tasks run (Graphile Worker crontab: minute hour day month weekday). */
 const SCHEDULES: Partial<Record<TaskName, string>> = {
@@ -335,12 +346,6 @@ export async function enqueueDrawingRender(
 
 // Metrics (core/metrics/) -------------------------------------------------------------
 
-/**
- * Reading from the platforms (metrics, trends, competitors) waits behind publications and
- * deliveries in the `publish` pool: Graphile Worker takes lower priorities first.
- */
-const READING_PRIORITY = 10;
-
 /** A platform's Retry-After as a job's delay: at least 30 s (a 0 must not loop), at most an hour. */
 const retryDelay = (ms: number | undefined) =>
   ms === undefined ? undefined : Math.min(3_600_000, Math.max(30_000, ms));
@@ -376,7 +381,6 @@ async function enqueueAccountReading(
     jobKey: jobKey(task, payload.connected_account_id),
     maxAttempts: 3,
     queueName: `${lane}:${payload.connected_account_id}`,
-    priority: READING_PRIORITY,
     ...readingTime(delayMs),
   });
 }
@@ -414,7 +418,6 @@ export async function enqueueCompetitorWatch(
       jobKey: jobKey(TASK.watchCompetitor, profile.id),
       maxAttempts: 3,
       queueName: `competitors:${profile.brand_id}`,
-      priority: READING_PRIORITY,
       ...readingTime(delayMs),
     },
   );

@@ -15,10 +15,11 @@ import { accountsWithRecentPosts, insertMetrics, postsDue } from './db.ts';
 /** What one account's collection did: the posts asked and those the platform counted. */
 export type Collected = Reading<{ posts: number; counted: number }>;
 
-/** Collects the due posts of one connected account. */
+/** Collects the due posts of one connected account (`budgetMs`: RUN_BUDGET_MS). */
 export async function collectAccountMetrics(
   deps: ReadingDeps,
   connectedAccountId: string,
+  budgetMs = RUN_BUDGET_MS,
 ): Promise<Collected> {
   const account = await sealedAccount(deps.pool, connectedAccountId);
   if (!account) return { outcome: 'skipped', reason: 'the account is gone or needs reconnecting' };
@@ -29,11 +30,14 @@ export async function collectAccountMetrics(
     'Collecting metrics',
     async (connector, access) => {
       const due = await postsDue(deps.pool, account.id);
+      const until = Date.now() + budgetMs;
+      let asked = 0;
       let counted = 0;
-      // A chunk at a time, each kept as it comes: a platform that throttles half-way loses
-      // nothing read before, and the posts not read are the longest unasked next time.
-      for (let i = 0; i < due.length; i += CHUNK) {
-        const chunk = due.slice(i, i + CHUNK);
+      // A chunk at a time, each kept as it comes: a platform that throttles half-way (or is so
+      // slow the run's budget runs out) loses nothing read before, and the posts not asked are
+      // the longest unasked at the next run.
+      while (asked < due.length && (asked === 0 || Date.now() < until)) {
+        const chunk = due.slice(asked, asked + CHUNK);
         const counts = await connector.postMetrics(
           access,
           chunk.map((p) => p.external_post_id),
@@ -47,15 +51,21 @@ export async function collectAccountMetrics(
           rows,
           chunk.map((p) => p.id),
         );
+        asked += chunk.length;
         counted += rows.length;
       }
-      return { posts: due.length, counted };
+      return { posts: asked, counted };
     },
   );
 }
 
 /** Posts asked of the platform at once, and kept before the next are asked. */
 const CHUNK = 20;
+/**
+ * A run asks no further chunk after this long, so a slow platform holds a reading slot for
+ * about this long rather than for 100 posts' timeouts; the rest is asked at the next run.
+ */
+export const RUN_BUDGET_MS = 120_000;
 
 /** The cron's part: one collection job per connected account with recent posts to read. */
 export async function startCollections(pool: Pool, connectors: Connectors): Promise<number> {

@@ -221,6 +221,20 @@ describe('collecting metrics', () => {
     expect(await kept()).toBe(130);
   });
 
+  it('asks no further chunk once the run has used its time, leaving the rest for the next', async () => {
+    const ids = Array.from({ length: 50 }, (_, i) => `slow${i}`);
+    for (const id of ids)
+      counts.set(id, { favourites_count: 1, reblogs_count: 0, replies_count: 0 });
+    const { connectedId } = await brandWithPosts(ids);
+    // A budget already spent: the first chunk is asked all the same, nothing after it.
+    expect(await collectAccountMetrics(deps(), connectedId, 0)).toEqual({
+      outcome: 'read',
+      posts: 20,
+      counted: 20,
+    });
+    expect(await collectAccountMetrics(deps(), connectedId)).toMatchObject({ posts: 30 });
+  });
+
   it('marks an account whose token was revoked for reconnection, and reads nothing more', async () => {
     counts.set('901', { favourites_count: 3, reblogs_count: 0, replies_count: 0 });
     const { connectedId } = await brandWithPosts(['901'], { token: 'revoked' });
