@@ -148,8 +148,9 @@ export type BreakoutRow = {
  * its old hits as news), with an engagement at least the profile's `ratio` times the median
  * of its previous `previous` posts and at least its `floor`. Other posts are judged again at
  * the next watch, their counts having grown, until they are `withinHours` old. A post is
- * reported once an account, even if the profile was removed and added again or another of its
- * brands tracks it too (two watches at once: the primary key lets one through).
+ * reported once an account, known by its address (or its id without one: a Mastodon id means
+ * something on one instance only), even if the profile was removed and added again or another
+ * of its brands tracks it too (two watches at once: the primary key lets one through).
  */
 export async function markBreakouts(
   db: Queryable,
@@ -171,15 +172,15 @@ export async function markBreakouts(
          and b.n = $3 and p.engagement >= $4 * b.baseline and p.engagement >= $5
          and not exists (select 1 from competitor_breakouts r
                          where r.account_id = $7 and r.platform = $8
-                           and r.external_id = p.external_id)),
+                           and r.post_key = coalesce(p.permalink, p.external_id))),
      reported as (
-       insert into competitor_breakouts (account_id, platform, external_id)
-       select $7, $8, external_id from judged
+       insert into competitor_breakouts (account_id, platform, post_key)
+       select $7, $8, coalesce(permalink, external_id) from judged
        on conflict do nothing
-       returning external_id)
+       returning post_key)
      select j.id::text, j.permalink, j.caption, j.likes, j.reposts, j.replies, j.engagement,
        j.baseline, j.posted_at
-     from judged j join reported r using (external_id)
+     from judged j join reported r on r.post_key = coalesce(j.permalink, j.external_id)
      order by j.posted_at`,
     [
       c.id,

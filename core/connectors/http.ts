@@ -15,6 +15,7 @@ import {
   sendChecked,
 } from '../outbound/guard.ts';
 import { PublicationError } from './connector.ts';
+import { plainText } from './readings.ts';
 
 /** How long one platform request may take unless a connector is told otherwise. */
 export const PLATFORM_TIMEOUT_MS = 30_000;
@@ -146,17 +147,27 @@ export function retryAfterMs(headers: IncomingHttpHeaders, now = Date.now()): nu
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-/** The failure for a non-2xx answer, with the platform's own reason in the message. */
+/** A platform's own reason, as a failure's message carries it: plain and short. */
+export const REASON_LIMIT = 300;
+
+/**
+ * The failure for a non-2xx answer, with the platform's own reason in the message (its text,
+ * cleaned of hidden characters and cut to REASON_LIMIT: it is kept and shown as an account's
+ * or a post's error). Retry-After is taken from a 429 or a 503, which are what it means.
+ */
 export function refusal(
   platform: string,
   res: PlatformResponse,
   reason: string,
   opts: { reconnect?: boolean } = {},
 ): PublicationError {
-  return new PublicationError(`${platform} answered ${res.status}: ${reason}`, {
+  const said = Array.from(plainText(reason));
+  const short =
+    said.length > REASON_LIMIT ? `${said.slice(0, REASON_LIMIT - 1).join('')}…` : said.join('');
+  return new PublicationError(`${platform} answered ${res.status}: ${short || 'no reason given'}`, {
     retryable: res.status >= 500 || res.status === 429,
     reconnect: opts.reconnect,
-    retryAfterMs: retryAfterMs(res.headers),
+    retryAfterMs: [429, 503].includes(res.status) ? retryAfterMs(res.headers) : undefined,
     status: res.status,
   });
 }

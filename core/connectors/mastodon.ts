@@ -28,7 +28,7 @@ import {
   platformRequest,
   refusal,
 } from './http.ts';
-import { Address, Count, itemsOf, plainText, withoutControls } from './readings.ts';
+import { Address, Count, itemsOf, PlatformId, plainText, withoutControls } from './readings.ts';
 
 // The fields of Mastodon's answers the connector reads (docs.joinmastodon.org/entities).
 /** A limit the instance publishes; anything but a positive number means "not published". */
@@ -50,7 +50,7 @@ const Search = z.object({
   accounts: itemsOf(z.object({ id: z.string().min(1).max(200), acct: z.string().max(500) })),
 });
 const PastStatus = z.object({
-  id: z.string().min(1).max(200),
+  id: PlatformId,
   url: Address,
   content: z.string(),
   created_at: z.iso.datetime({ offset: true }),
@@ -96,8 +96,9 @@ export function statusText(html: string): string {
   if (html.length > MAX_STATUS_HTML) return '';
   const text = html
     .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<\/p>\s*<p[^>]*>/gi, '\n\n')
-    .replace(/<[^>]*>/g, '')
+    // `[^<>]`, not `[^>]`: a run of `<` without `>` is then read in linear time.
+    .replace(/<\/p>\s*<p[^<>]*>/gi, '\n\n')
+    .replace(/<[^<>]*>/g, '')
     .replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,6});/gi, (m, e: string) => {
       const code =
         e[0] === '#'
@@ -335,7 +336,7 @@ export function mastodonConnector(deps: MastodonDeps): Connector {
         exclude_replies: 'true',
       });
       const path = `/api/v1/accounts/${encodeURIComponent(profile.id)}/statuses?${query}`;
-      return (await getDocumented(call, path, itemsOf(PastStatus))).map(pastPost);
+      return (await getDocumented(call, path, itemsOf(PastStatus))).slice(0, limit).map(pastPost);
     },
 
     async trends(account, limit) {

@@ -5,23 +5,18 @@
 import { z } from 'zod';
 
 /**
- * Control characters (but tab and newline) and the marks that reorder text, which a third
- * party's text (a caption, a tag) may carry to mislead whoever reads it after us.
+ * Characters a third party's text (a caption, a tag, a platform's error) may carry to mislead
+ * whoever reads it after us: controls (but tab and newline), format characters (the marks
+ * that reorder text, zero-width ones, the invisible "tag" letters that smuggle a hidden
+ * message) and the line and paragraph separators. The zero-width joiner stays: emoji are
+ * made with it.
  */
-const CONTROL_RANGES: [number, number][] = [
-  [0x00, 0x08],
-  [0x0b, 0x1f],
-  [0x7f, 0x9f],
-  [0x202a, 0x202e],
-  [0x2066, 0x2069],
-];
-const isControl = (ch: string) => {
-  const code = ch.codePointAt(0)!;
-  return CONTROL_RANGES.some(([from, to]) => code >= from && code <= to);
-};
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+const KEPT = new Set(['\t', '\n', '\u200d']);
+const isHidden = (ch: string) => HIDDEN.test(ch) && !KEPT.has(ch);
 export const withoutControls = (text: string) =>
   Array.from(text)
-    .filter((ch) => !isControl(ch))
+    .filter((ch) => !isHidden(ch))
     .join('');
 
 /** A third party's short text without control characters, trimmed. */
@@ -39,13 +34,20 @@ export const Count = z
   .catch(0)
   .transform((n) => Math.min(n, MAX_COUNT));
 
-/** An address we pass on: http(s) and of a sane length, else none. */
+/** Text of a platform's with nothing hidden in it (an id, an address). */
+const shown = (s: string) => !/\s/.test(s) && withoutControls(s) === s;
+
+/** An address we pass on: http(s), of a sane length and nothing hidden, else none. */
 export const Address = z
   .string()
   .max(2000)
   .regex(/^https?:\/\//)
+  .refine(shown)
   .nullish()
   .catch(null);
+
+/** A platform's id of a post or a profile, as we keep it (at most 200 characters). */
+export const PlatformId = z.string().min(1).max(200).refine(shown);
 
 /** A list whose items are kept one by one: an item that does not fit is left out, not fatal. */
 export const itemsOf = <S extends z.ZodType>(item: S, max = 100) =>

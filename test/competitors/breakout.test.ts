@@ -167,6 +167,19 @@ describe('competitor breakouts', () => {
     const again = await track({});
     expect(again.status).toBe(201);
     expect(await watchCompetitor(deps(), again.body.id)).toMatchObject({ read: 23, breakouts: 0 });
+    // The instance numbers the same posts anew (ids are an instance's own): known by address.
+    const all = statuses;
+    try {
+      statuses = all.map((st) => ({ ...(st as object), id: `9${(st as { id: string }).id}` }));
+      // …and an item with a hidden character in its id is left out, not fatal to the page.
+      statuses.push({ ...(all[5] as object), id: 'bad\u0000id' });
+      expect(await watchCompetitor(deps(), again.body.id)).toMatchObject({
+        read: 23,
+        breakouts: 0,
+      });
+    } finally {
+      statuses = all;
+    }
     const { rows } = await server.pool.query(
       `select count(*)::int as n from events where account_id = $1 and type = 'competitor.breakout'`,
       [acct.accountId],

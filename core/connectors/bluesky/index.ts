@@ -26,7 +26,7 @@ import {
   platformRequest,
   refusal,
 } from '../http.ts';
-import { Address, Count, itemsOf, plainText } from '../readings.ts';
+import { Address, Count, itemsOf, PlatformId, plainText } from '../readings.ts';
 import { facetsOf } from './facets.ts';
 import { fitImage } from './images.ts';
 import { BlueskyClient, type BlueskySession, blueskyCredentials } from './session.ts';
@@ -162,7 +162,7 @@ const GetPosts = z.object({ posts: itemsOf(PostView, GET_POSTS_MAX) });
 /** A feed item of app.bsky.feed.getAuthorFeed: a repost or a pin carries a `reason`. */
 const FeedItem = z.object({
   post: z.object({
-    uri: z.string().startsWith('at://').max(500),
+    uri: PlatformId.refine((u) => u.startsWith('at://')),
     record: z.object({
       text: z.string().max(10_000).transform(plainText),
       createdAt: z.iso.datetime({ offset: true }),
@@ -281,7 +281,7 @@ export function blueskyConnector(deps: BlueskyDeps): Connector {
         return documented('Bluesky', nsid, res, GetTrends).trends.flatMap((t) => {
           const topic = plainText(t.displayName || t.topic);
           if (!topic) return [];
-          const url = t.link.startsWith('/') ? `https://bsky.app${t.link}` : Address.parse(t.link);
+          const url = Address.parse(t.link.startsWith('/') ? `https://bsky.app${t.link}` : t.link);
           return [{ topic, url: url ?? null, volume: t.postCount }];
         });
       },
