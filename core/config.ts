@@ -182,6 +182,16 @@ const envSchema = z
         path: ['LLM_MODEL'],
         message: 'required with LLM_BASE_URL (the model the server should run)',
       });
+    const appView = new URL(e.BLUESKY_APPVIEW_URL).protocol;
+    if (appView !== 'https:' && appView !== 'http:')
+      ctx.addIssue({ code: 'custom', path: ['BLUESKY_APPVIEW_URL'], message: 'must be http(s)' });
+    if (appView === 'http:' && !e.OUTBOUND_ALLOW_HTTP)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['BLUESKY_APPVIEW_URL'],
+        message:
+          'is http: set OUTBOUND_ALLOW_HTTP=true (and OUTBOUND_ALLOWLIST for a private address)',
+      });
     if (e.STORAGE !== 's3') return;
     for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const)
       if (!e[name])

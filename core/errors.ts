@@ -46,11 +46,12 @@ export const missingScope = (scope: string) =>
     required_scope: scope,
   });
 
-export const planRequired = (plan = 'plus') =>
+/** 403 plan_required: `what` needs `plan` (the operator raises it with the CLI). */
+export const planRequired = (plan = 'plus', what = 'API, GraphQL and MCP access') =>
   new DomainError(
     403,
     'plan_required',
-    `API, GraphQL and MCP access needs the ${plan} plan or higher.`,
+    `${what} needs the ${plan} plan or higher (the operator: npm run admin -- account plan --email E --plan ${plan}).`,
   );
 
 export const featureRequired = (feature: string) =>

@@ -26,6 +26,17 @@ describe('configuration', () => {
     }
   });
 
+  it('refuses an AppView that is not http(s), or http without OUTBOUND_ALLOW_HTTP', () => {
+    expect(() => loadConfig({ BLUESKY_APPVIEW_URL: 'ftp://appview.example' })).toThrow(
+      /BLUESKY_APPVIEW_URL: must be http\(s\)/,
+    );
+    expect(() => loadConfig({ BLUESKY_APPVIEW_URL: 'http://127.0.0.1:2584' })).toThrow(
+      /BLUESKY_APPVIEW_URL: is http: set OUTBOUND_ALLOW_HTTP=true/,
+    );
+    const local = { BLUESKY_APPVIEW_URL: 'http://127.0.0.1:2584/', OUTBOUND_ALLOW_HTTP: 'true' };
+    expect(loadConfig(local).blueskyAppViewUrl).toBe('http://127.0.0.1:2584');
+  });
+
   it('parses the outbound allowlist', () => {
     expect(loadConfig({ OUTBOUND_ALLOWLIST: '127.0.0.0/8, ::1/128' }).outboundAllowlist).toEqual([
       '127.0.0.0/8',

@@ -22,6 +22,12 @@ const Floor = z
   .max(1_000_000_000)
   .describe('…and with at least this engagement, likes + reposts + replies (default 20).');
 
+/**
+ * The platforms whose profiles a watch reads (their connectors' profilePosts); a profile
+ * elsewhere would never be read, so it is refused rather than counted against the 20.
+ */
+export const WATCHED_PLATFORMS = ['bluesky', 'mastodon'] as const;
+
 /** A handle as given, less a leading @ and surrounding space, in lower case. */
 const Handle = z
   .string()
@@ -32,14 +38,21 @@ const Handle = z
       .string()
       .min(1)
       .max(200)
-      .regex(/^[\p{L}\p{N}._@:/-]+$/u, 'must be a handle: letters, digits, . _ - @ : /'),
+      .regex(
+        /^[\p{L}\p{N}._@:-]+$/u,
+        'must be a handle, not an address: letters, digits, . _ - @ : ("name.bsky.social", "name@instance.social", a did:plc)',
+      ),
   )
-  .describe('The profile: "name.bsky.social", "name@instance.social" (a leading @ is dropped).');
+  .describe(
+    'The profile: "name.bsky.social" or a DID on Bluesky, "name@instance.social" on Mastodon (a leading @ is dropped).',
+  );
 
 export const AddCompetitorInput = z
   .object({
     brand_id: IdInput.optional().describe('Omitted: the selected brand.'),
-    platform: z.enum(PLATFORMS),
+    platform: z
+      .enum(WATCHED_PLATFORMS)
+      .describe(`Where the profile is: ${WATCHED_PLATFORMS.join(', ')} (the platforms watched).`),
     handle: Handle,
     ratio: Ratio.default(DEFAULT_RATIO),
     floor: Floor.default(DEFAULT_FLOOR),

@@ -37,7 +37,7 @@ export async function addCompetitor(
   caller: Caller,
   input: AddCompetitorInput,
 ): Promise<Competitor> {
-  if (!planAtLeast(caller.plan, API_PLAN)) throw planRequired(API_PLAN);
+  if (!planAtLeast(caller.plan, API_PLAN)) throw planRequired(API_PLAN, 'Competitor tracking');
   const brand = await requireBrandFor(pool, caller, input.brand_id);
   const row = await withTransaction(pool, (tx) =>
     insertCompetitorWithin(tx, MAX_COMPETITORS, {

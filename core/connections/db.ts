@@ -53,6 +53,15 @@ export async function recordAccountError(db: Queryable, connectedAccountId: stri
   ]);
 }
 
+/** Clears the account's error if `said` it ("Reading trends: ..."): that reading works again. */
+export async function clearAccountError(db: Queryable, connectedAccountId: string, said: string) {
+  await db.query(
+    `update connected_accounts set last_error = null
+     where id = $1 and starts_with(last_error, $2)`,
+    [connectedAccountId, `${said}: `],
+  );
+}
+
 /** Replaces the sealed credentials (a connector refreshed its session). */
 export async function saveSealedCredentials(
   db: Queryable,

@@ -1,6 +1,7 @@
 // Reading through a connected account (metrics, trends, a competitor's posts): each reading
 // job opens the account's credentials for its connector (keeping a refreshed session) and
-// sorts the platform's failures the same way. A throttle with Retry-After is answered for the
+// sorts the platform's failures the same way (and a reading that works again clears the error
+// it said on the account). A throttle with Retry-After is answered for the
 // job to queue itself again after it; a transient failure is thrown, for the job's retries; a
 // final refusal is said on the account (a refused credential marks it to reconnect, as a
 // publication would) and the reading is skipped.
@@ -9,7 +10,12 @@ import { PublicationError } from '../connectors/connector.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
 import type { Platform } from '../platforms/capabilities.ts';
 import { type CredentialsKey, openedAccess } from './credentials.ts';
-import { markNeedsReconnect, recordAccountError, saveSealedCredentials } from './db.ts';
+import {
+  clearAccountError,
+  markNeedsReconnect,
+  recordAccountError,
+  saveSealedCredentials,
+} from './db.ts';
 
 export type ReadingDeps = { pool: Pool; connectors: Connectors; credentialsKey?: CredentialsKey };
 
@@ -49,7 +55,9 @@ export async function readThrough<K extends ReadMethod, T extends object>(
     (sealed) => saveSealedCredentials(deps.pool, account.id, sealed),
   );
   try {
-    return { outcome: 'read', ...(await read(connector, access)) };
+    const done = await read(connector, access);
+    await clearAccountError(deps.pool, account.id, doing);
+    return { outcome: 'read', ...done };
   } catch (err) {
     if (!(err instanceof PublicationError)) throw err;
     if (err.retryAfterMs !== undefined)

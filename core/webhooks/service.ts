@@ -39,7 +39,7 @@ export async function createEndpoint(
   input: CreateWebhookInput,
   policy: OutboundPolicy,
 ): Promise<WebhookCreated> {
-  if (!planAtLeast(principal.plan, API_PLAN)) throw planRequired(API_PLAN);
+  if (!planAtLeast(principal.plan, API_PLAN)) throw planRequired(API_PLAN, 'Webhooks');
   try {
     await resolveChecked(input.url, policy);
   } catch (err) {

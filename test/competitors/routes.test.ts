@@ -51,13 +51,18 @@ describe('/competitors', () => {
 
   it('refuses bad handles, a free plan, a bearer key, and another account', async () => {
     const { cookie } = await makeSignedInAccount(server, 'plus');
-    for (const handle of ['', '@', 'two words', 'x'.repeat(201)])
+    for (const handle of ['', '@', 'two words', 'x'.repeat(201), 'https://bsky.app/profile/a'])
       expect((await add(cookie, { platform: 'mastodon', handle })).status, handle).toBe(422);
-    expect((await add(cookie, { platform: 'myspace', handle: 'a' })).status).toBe(422);
+    // A platform whose profiles are not read is refused, not kept to count against the 20.
+    for (const platform of ['myspace', 'x', 'linkedin'])
+      expect((await add(cookie, { platform, handle: 'a' })).status, platform).toBe(422);
 
     const free = await makeSignedInAccount(server, 'free');
     const refused = await add(free.cookie, { platform: 'mastodon', handle: 'rival@x.social' });
     expect([refused.status, refused.body.code]).toEqual([403, 'plan_required']);
+    expect(refused.body.detail).toMatch(
+      /^Competitor tracking needs the plus plan .*account plan --email E --plan plus/,
+    );
 
     const key = await makeKey(server.pool, free.acct.accountId);
     const bearer = await call(server, 'GET', '/competitors', { key });
