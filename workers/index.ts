@@ -268,12 +268,18 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
         },
       }),
     );
+    // Its ids beat at once: a job it takes is the sweeper's to release should it die now.
+    await heartbeat(deps.pool, [...ids]);
   }
   const liveness = deps.liveness ?? LIVENESS;
+  // Orphans (a worker killed before its first beat) are looked for once a stale period.
+  const orphanEvery = Math.max(1, Math.round(liveness.staleAfterMs / liveness.heartbeatMs));
+  let beats = 0;
   const beat = async () => {
     try {
       await heartbeat(deps.pool, [...ids]);
-      const swept = await sweepDeadWorkers(deps.pool, liveness.staleAfterMs);
+      const orphans = beats++ % orphanEvery === 0;
+      const swept = await sweepDeadWorkers(deps.pool, liveness.staleAfterMs, { orphans });
       if (swept.length) deps.log.warn({ workers: swept }, 'released the jobs of dead workers');
     } catch (err) {
       deps.log.error({ err }, 'worker heartbeat failed');

@@ -21,16 +21,32 @@ export async function forgetWorkers(pool: Pool, workerIds: string[]): Promise<vo
   await pool.query('delete from worker_heartbeats where worker_id = any($1::text[])', [workerIds]);
 }
 
-/** Releases the jobs of every worker silent for `staleAfterMs`; returns those worker ids. */
-export async function sweepDeadWorkers(pool: Pool, staleAfterMs: number): Promise<string[]> {
+/**
+ * Releases the jobs of every worker silent for `staleAfterMs`; returns those worker ids. With
+ * `orphans`, also those of a worker that locked a job that long ago and never beat: one killed
+ * between taking its first job and its first heartbeat (a scan of the locked jobs, so the
+ * caller asks it now and then, not at every beat).
+ */
+export async function sweepDeadWorkers(
+  pool: Pool,
+  staleAfterMs: number,
+  { orphans = false } = {},
+): Promise<string[]> {
   const { rows } = await pool.query<{ ids: string[] | null }>(
     `with dead as (
        delete from worker_heartbeats
        where last_seen_at < now() - $1 * interval '1 millisecond'
        returning worker_id
+     ), orphaned as (
+       select distinct j.locked_by as worker_id
+       from graphile_worker.jobs j
+       where $2 and j.locked_by is not null
+         and j.locked_at < now() - $1 * interval '1 millisecond'
+         and not exists (select 1 from worker_heartbeats h where h.worker_id = j.locked_by)
      )
-     select array_agg(worker_id) as ids from dead`,
-    [staleAfterMs],
+     select array_agg(worker_id) as ids
+     from (select worker_id from dead union select worker_id from orphaned) w`,
+    [staleAfterMs, orphans],
   );
   const ids = rows[0]?.ids ?? [];
   if (ids.length)
