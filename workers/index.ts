@@ -26,11 +26,14 @@ import type { Storage } from '../core/storage/storage.ts';
 import { createRenderPool, type RenderPool, type RenderPoolOptions } from '../render/renderPool.ts';
 import { cleanupSessions } from './cleanupSessions.ts';
 import { cleanupUploads } from './cleanupUploads.ts';
+import { collectAccountInboundTask } from './collectAccountInbound.ts';
 import { collectAccountMetricsTask } from './collectAccountMetrics.ts';
 import { collectAccountTrendsTask } from './collectAccountTrends.ts';
+import { collectInbound } from './collectInbound.ts';
 import { collectMetrics } from './collectMetrics.ts';
 import { collectTrends } from './collectTrends.ts';
 import { deliverWebhookTask } from './deliverWebhook.ts';
+import { draftRepliesTask } from './draftReplies.ts';
 import { draftWeekTask } from './draftWeek.ts';
 import { exportVideoTask } from './exportVideo.ts';
 import { generateDraftsTask } from './generateDrafts.ts';
@@ -41,6 +44,7 @@ import { readGenomeTask } from './readGenome.ts';
 import { reconcile } from './reconcile.ts';
 import { renderDesign } from './renderDesign.ts';
 import { renderDrawingTask } from './renderDrawing.ts';
+import { sendReplyTask } from './sendReply.ts';
 import { watchCompetitorTask } from './watchCompetitor.ts';
 import { watchCompetitors } from './watchCompetitors.ts';
 
@@ -122,6 +126,14 @@ export function taskList(deps: {
     [TASK.collectAccountTrends]: collectAccountTrendsTask(reading),
     [TASK.watchCompetitors]: watchCompetitors(reading),
     [TASK.watchCompetitor]: watchCompetitorTask(reading),
+    [TASK.collectInbound]: collectInbound(reading),
+    [TASK.collectAccountInbound]: collectAccountInboundTask(reading),
+    [TASK.sendReply]: sendReplyTask(reading),
+    [TASK.draftReplies]: draftRepliesTask({
+      pool: deps.pool,
+      outbound: deps.outbound,
+      llm: deps.llm,
+    }),
     [TASK.deliverWebhook]: deliverWebhookTask(deps),
     [TASK.generateDrafts]: generateDraftsTask({
       pool: deps.pool,

@@ -18,6 +18,7 @@ import { buildMcpServer, PROTOCOL_VERSIONS } from './server.ts';
 import { ACCOUNT_TOOLS } from './tools/account.ts';
 import { CANVAS_TOOLS } from './tools/canvas.ts';
 import { DRAWING_TOOLS } from './tools/drawings.ts';
+import { ENGAGEMENT_TOOLS } from './tools/engagement.ts';
 import { GENERATION_TOOLS } from './tools/generation.ts';
 import { INSIGHT_TOOLS } from './tools/insight.ts';
 import { LIBRARY_TOOLS } from './tools/library.ts';
@@ -86,6 +87,7 @@ export const SHIPPED_TOOLS = [
   ...VIDEO_TOOLS,
   ...MEMORY_TOOLS,
   ...GENERATION_TOOLS,
+  ...ENGAGEMENT_TOOLS,
 ];
 
 export const mcpRoutes: FastifyPluginAsync<

@@ -93,10 +93,19 @@ export async function sealedAccount(
   db: Queryable,
   connectedAccountId: string,
 ): Promise<
-  { id: string; platform: Platform; handle: string; credentials: Buffer | null } | undefined
+  | {
+      id: string;
+      account_id: string;
+      brand_id: string;
+      platform: Platform;
+      handle: string;
+      credentials: Buffer | null;
+    }
+  | undefined
 > {
   const { rows } = await db.query(
-    `select id::text, platform, handle, credentials from connected_accounts
+    `select id::text, account_id::text, brand_id::text, platform, handle, credentials
+     from connected_accounts
      where id = $1 and status = 'active'`,
     [connectedAccountId],
   );

@@ -25,7 +25,7 @@ export type Reading<T extends object> =
   | { outcome: 'skipped'; reason: string }
   | { outcome: 'throttled'; retryAfterMs: number };
 
-type ReadMethod = 'postMetrics' | 'profilePosts' | 'trends';
+type ReadMethod = 'postMetrics' | 'profilePosts' | 'trends' | 'inbound' | 'reply';
 type ReadingAccount = {
   id: string;
   platform: Platform;

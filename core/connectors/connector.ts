@@ -96,7 +96,48 @@ export type Connector = {
   ): Promise<PastPost[]>;
   /** What is trending where the account posts, most popular first. */
   trends?(account: ConnectedAccountAccess, limit: number): Promise<Trend[]>;
-  // The engagement issue adds mentions and replies.
+  /**
+   * Third parties' posts that mention the account or answer one of its posts, newer than
+   * `cursor` (what an earlier reading answered; null: the newest only), at most about
+   * `limit`, with the cursor to keep. A platform without it is skipped by the collection.
+   */
+  inbound?(account: ConnectedAccountAccess, cursor: string | null, limit: number): Promise<Inbound>;
+  /**
+   * Sends a reply to a third party's post; a repeated call with the same idempotency key
+   * sends nothing new and answers the same reply.
+   */
+  reply?(account: ConnectedAccountAccess, req: ReplyRequest): Promise<Publication>;
+};
+
+/** A third party's post that mentions the connected account or answers one of its posts. */
+export type InboundPost = {
+  kind: 'mention' | 'reply';
+  /** The platform's id of the post (a status id on the account's instance, an at:// URI). */
+  id: string;
+  url: string | null;
+  authorHandle: string;
+  /** The platform's id of the author (an account id, a DID). */
+  authorId: string;
+  /** Their text, as plain text: a third party's words. */
+  text: string;
+  postedAt: string;
+  /** The platform's ids of the posts it answers (its parent, its thread's root): ours among them? */
+  answers: string[];
+  /** What a reply to it needs beyond its id (Bluesky: its cid and its thread's root). */
+  replyRef: Record<string, string> | null;
+};
+
+/** What an inbound reading found, and where the next one starts. */
+export type Inbound = { items: InboundPost[]; cursor: string | null };
+
+export type ReplyRequest = {
+  /** The post answered, as the inbound reading gave it. */
+  to: Pick<InboundPost, 'id' | 'authorHandle' | 'replyRef'>;
+  text: string;
+  /** One a suggestion, the same across retries: a repeated call sends nothing new. */
+  idempotencyKey: string;
+  /** When the reply was asked for: stable across retries, so records built from it are too. */
+  requestedAt: Date;
 };
 
 /** A trending topic as a platform gives it: its text is a third party's. */

@@ -3,7 +3,8 @@
 // from the publication attempt, so a retried attempt cannot post twice. The instance's own
 // limits (GET /api/v2/instance) are read once an hour and checked before anything is sent.
 // Our published posts' counts are read back one status at a time (GET /api/v1/statuses/:id),
-// and the instance's trending tags hourly (GET /api/v1/trends/tags).
+// and the instance's trending tags hourly (GET /api/v1/trends/tags); mentions and replies in
+// mastodonEngagement.ts.
 // Docs: docs.joinmastodon.org/methods/media, /methods/statuses, /methods/instance.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
@@ -21,14 +22,20 @@ import {
 import {
   CHECK_THE_ACCOUNT,
   documented,
-  fieldOf,
   PLATFORM_TIMEOUT_MS,
-  type PlatformRequest,
   type PlatformResponse,
-  platformRequest,
-  refusal,
 } from './http.ts';
-import { Address, Count, itemsOf, PlatformId, plainText, withoutControls } from './readings.ts';
+import {
+  type Client,
+  client,
+  credentialsOf,
+  getDocumented,
+  OwnAccount,
+  Status,
+  statusText,
+} from './mastodonApi.ts';
+import { mastodonEngagement } from './mastodonEngagement.ts';
+import { Address, Count, itemsOf, PlatformId, plainText } from './readings.ts';
 
 // The fields of Mastodon's answers the connector reads (docs.joinmastodon.org/entities).
 /** A limit the instance publishes; anything but a positive number means "not published". */
@@ -42,9 +49,7 @@ const InstanceV2 = z.object({
     .optional(),
 });
 const MediaAttachment = z.object({ id: z.string().min(1), url: z.string().nullish() });
-const Status = z.object({ id: z.string().min(1), url: z.string().nullish() });
 const Account = z.object({ username: z.string().min(1), acct: z.string().min(1) });
-const OwnAccount = z.object({ id: z.string().min(1) });
 /** GET /api/v2/search's accounts (the rest of its answer is not read). */
 const Search = z.object({
   accounts: itemsOf(z.object({ id: z.string().min(1).max(200), acct: z.string().max(500) })),
@@ -76,62 +81,6 @@ const StatusCounts = z.object({
   quotes_count: Count.nullish().catch(null),
 });
 
-/** A status's HTML longer than this is not one Mastodon wrote (they hold ~500 characters). */
-const MAX_STATUS_HTML = 20_000;
-
-const ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-};
-
-/**
- * A status's HTML as text: paragraphs and line breaks kept, tags dropped, entities resolved.
- * Linear string work, no DOM: an instance's HTML is not trusted to be shallow or small.
- */
-export function statusText(html: string): string {
-  if (html.length > MAX_STATUS_HTML) return '';
-  const text = html
-    .replace(/<br\s*\/?>/gi, '\n')
-    // `[^<>]`, not `[^>]`: a run of `<` without `>` is then read in linear time.
-    .replace(/<\/p>\s*<p[^<>]*>/gi, '\n\n')
-    .replace(/<[^<>]*>/g, '')
-    .replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,6});/gi, (m, e: string) => {
-      const code =
-        e[0] === '#'
-          ? Number.parseInt(
-              e.slice(e[1] === 'x' || e[1] === 'X' ? 2 : 1),
-              e[1] === 'x' || e[1] === 'X' ? 16 : 10,
-            )
-          : undefined;
-      if (code !== undefined)
-        return code > 31 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
-      return ENTITIES[e.toLowerCase()] ?? m;
-    });
-  return withoutControls(text).trim();
-}
-
-type Credentials = { instance: string; access_token: string };
-
-function credentialsOf(c: Record<string, unknown>): Credentials {
-  if (typeof c.instance !== 'string' || typeof c.access_token !== 'string')
-    throw new PublicationError(
-      'The Mastodon account lacks instance or access_token; reconnect it.',
-      { retryable: false, reconnect: true },
-    );
-  return { instance: c.instance.replace(/\/+$/, ''), access_token: c.access_token };
-}
-
-type Client = (path: string, init: Omit<PlatformRequest, 'timeoutMs'>) => Promise<PlatformResponse>;
-
-/** GET `path`, read as `schema` documents its answer. */
-async function getDocumented<S extends z.ZodType>(call: Client, path: string, schema: S) {
-  return documented('Mastodon', `GET ${path}`, await call(path, { method: 'GET' }), schema);
-}
-
 /** A status as a past post with its counts (the history import, a competitor's posts). */
 const pastPost = (s: z.output<typeof PastStatus>): PastPost => ({
   id: s.id,
@@ -142,26 +91,6 @@ const pastPost = (s: z.output<typeof PastStatus>): PastPost => ({
   reposts: s.reblogs_count,
   replies: s.replies_count,
 });
-
-/** Calls on one instance with one token; non-2xx answers become publication errors. */
-function client(policy: OutboundPolicy, creds: Credentials, timeoutMs: number): Client {
-  return async (path, init) => {
-    const res: PlatformResponse = await platformRequest(
-      policy,
-      'Mastodon',
-      `${creds.instance}${path}`,
-      {
-        ...init,
-        headers: { authorization: `Bearer ${creds.access_token}`, ...init.headers },
-        timeoutMs,
-      },
-    );
-    if (res.status >= 200 && res.status < 300) return res;
-    throw refusal('Mastodon', res, fieldOf(res, 'error') ?? 'no reason given', {
-      reconnect: res.status === 401,
-    });
-  };
-}
 
 export type InstanceLimits = {
   maxCharacters: number;
@@ -259,6 +188,8 @@ export function mastodonConnector(deps: MastodonDeps): Connector {
     client(deps.outbound, credentialsOf(credentials), deps.requestTimeoutMs ?? PLATFORM_TIMEOUT_MS);
 
   return {
+    ...mastodonEngagement(callAs),
+
     async recentPosts(account, limit) {
       const call = callAs(account.credentials);
       const me = await getDocumented(call, '/api/v1/accounts/verify_credentials', OwnAccount);

@@ -142,9 +142,9 @@ export function checkedDrafts(
   return { drafts };
 }
 
-type Message = { role: 'system' | 'user' | 'assistant'; content: string };
+export type Message = { role: 'system' | 'user' | 'assistant'; content: string };
 
-async function complete(
+export async function complete(
   llm: ModelConfig,
   messages: Message[],
   format: Record<string, unknown>,

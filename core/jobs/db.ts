@@ -47,6 +47,20 @@ export async function insertJob(
   }
 }
 
+/** The account's jobs of these ids (those of another account are left out). */
+export async function findJobs(
+  db: Queryable,
+  accountId: string,
+  jobIds: string[],
+): Promise<JobRow[]> {
+  if (!jobIds.length) return [];
+  const { rows } = await db.query<JobRow>(
+    'select * from jobs where id = any($1::bigint[]) and account_id = $2',
+    [jobIds, accountId],
+  );
+  return rows;
+}
+
 /** The account's job; another account's is not found. */
 export async function findJob(
   db: Queryable,

@@ -12,6 +12,8 @@ export const JOB_KINDS = [
   'genome',
   'drawing_export',
   'drawing_save',
+  'reply',
+  'reply_drafts',
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 

@@ -100,6 +100,8 @@ export const UNFINISHED_PER_ACCOUNT: Record<JobKind, number> = {
   history_import: 1,
   drawing_export: 4,
   drawing_save: 4,
+  reply: 20,
+  reply_drafts: 4,
 };
 
 /** Finished poster frames kept per account (older ones go as new ones start). */

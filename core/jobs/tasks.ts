@@ -32,6 +32,10 @@ export const TASK = {
   collectAccountTrends: 'collect_account_trends',
   watchCompetitors: 'watch_competitors',
   watchCompetitor: 'watch_competitor',
+  collectInbound: 'collect_inbound',
+  collectAccountInbound: 'collect_account_inbound',
+  sendReply: 'send_reply',
+  draftReplies: 'write_reply_drafts',
 } as const;
 export type TaskName = (typeof TASK)[keyof typeof TASK];
 
@@ -54,7 +58,12 @@ export const TASK_POOL: Record<TaskName, WorkerPool> = {
   [TASK.collectAccountTrends]: 'publish',
   [TASK.watchCompetitors]: 'publish',
   [TASK.watchCompetitor]: 'publish',
+  [TASK.collectInbound]: 'publish',
+  [TASK.collectAccountInbound]: 'publish',
+  // A reply goes out like a publication: in the publish pool, beside deliveries.
+  [TASK.sendReply]: 'publish',
   [TASK.generateDrafts]: 'generate',
+  [TASK.draftReplies]: 'generate',
   [TASK.draftWeek]: 'generate',
   [TASK.importHistory]: 'generate',
   [TASK.readGenome]: 'generate',
@@ -69,6 +78,7 @@ export const READING_TASKS: ReadonlySet<TaskName> = new Set([
   TASK.collectAccountMetrics,
   TASK.collectAccountTrends,
   TASK.watchCompetitor,
+  TASK.collectAccountInbound,
 ]);
 
 /** When the periodic tasks run (Graphile Worker crontab: minute hour day month weekday). */
@@ -83,6 +93,8 @@ const SCHEDULES: Partial<Record<TaskName, string>> = {
   [TASK.collectTrends]: '45 * * * *',
   // Competitors hourly (core/competitors/watch.ts).
   [TASK.watchCompetitors]: '30 * * * *',
+  // Mentions and replies every 5 minutes (core/engagement/collect.ts).
+  [TASK.collectInbound]: '*/5 * * * *',
 };
 
 /** The crontab for the periodic tasks among `registered` (a task not run has no schedule). */
@@ -141,7 +153,9 @@ async function addJob(
  * so a long genome or import never pushes it past its timeout; the batch jobs share the other.
  */
 const laneOf = (accountId: string, kind: JobKind) =>
-  `generate:${accountId}:${kind === 'generation' ? 'interactive' : 'batch'}`;
+  `generate:${accountId}:${INTERACTIVE.has(kind) ? 'interactive' : 'batch'}`;
+/** The kinds of generation a caller waits on (repurpose, draft_replies). */
+const INTERACTIVE: ReadonlySet<JobKind> = new Set(['generation', 'reply_drafts']);
 
 // The publication of a scheduled post ------------------------------------------------
 
@@ -270,6 +284,8 @@ export const JOB_TASK: Record<JobKind, TaskName> = {
   genome: TASK.readGenome,
   drawing_export: TASK.renderDrawing,
   drawing_save: TASK.renderDrawing,
+  reply: TASK.sendReply,
+  reply_drafts: TASK.draftReplies,
 };
 
 /** The worker job of a client's job: keyed by the job's id, so it can never run twice. */
@@ -392,6 +408,13 @@ export const enqueueAccountMetrics = (
   delayMs?: number,
 ) => enqueueAccountReading(db, TASK.collectAccountMetrics, 'metrics', payload, delayMs);
 
+/** Queues the mentions collection of one connected account. */
+export const enqueueAccountInbound = (
+  db: Queryable,
+  payload: ConnectedAccountPayload,
+  delayMs?: number,
+) => enqueueAccountReading(db, TASK.collectAccountInbound, 'inbound', payload, delayMs);
+
 /** Queues the trends collection of one connected account. */
 export const enqueueAccountTrends = (
   db: Queryable,
@@ -423,6 +446,44 @@ export async function enqueueCompetitorWatch(
   );
 }
 
+// Replies (core/engagement/) -------------------------------------------------------------
+
+/** Who asked for something a job does, for its audit rows. */
+const Actor = z.object({
+  kind: z.enum(['api_key', 'session', 'oauth', 'system']),
+  id: z.string().nullable(),
+});
+
+export const SendReplyPayload = z.object({
+  job_id: z.string().refine(isId),
+  account_id: z.string().refine(isId),
+  suggestion_id: z.string().refine(isId),
+  actor: Actor,
+});
+export type SendReplyPayload = z.infer<typeof SendReplyPayload>;
+
+/** Tries of one reply for failures that may pass (network, 5xx, 429). */
+const REPLY_MAX_ATTEMPTS = 5;
+
+/** Queues the sending of one reply (keyed by its job record: it never runs twice at once). */
+export async function enqueueReplySend(db: Queryable, payload: SendReplyPayload) {
+  await addJob(db, TASK.sendReply, SendReplyPayload.parse(payload), {
+    jobKey: workJobKey('reply', payload.job_id),
+    maxAttempts: REPLY_MAX_ATTEMPTS,
+  });
+}
+
+export const DraftRepliesPayload = z.object({
+  job_id: z.string(),
+  account_id: z.string(),
+  suggestion_ids: z.array(z.string().refine(isId)).min(1).max(20),
+  instruction: z.string().max(500).optional(),
+});
+export type DraftRepliesPayload = z.infer<typeof DraftRepliesPayload>;
+
+export const enqueueReplyDrafts = (db: Queryable, payload: DraftRepliesPayload) =>
+  addGenerateJob(db, 'reply_drafts', DraftRepliesPayload, payload);
+
 // Generation (core/generation/) ------------------------------------------------------------
 
 /** What every job of the `generate` pool carries: its job record, account and brand. */
@@ -434,10 +495,7 @@ export const GenerateDraftsPayload = BrandJob.extend({
   platforms: z.array(z.enum(PLATFORMS)).optional(),
   instruction: z.string().max(2000).optional(),
   /** Who asked, for the drafts' audit rows. */
-  actor: z.object({
-    kind: z.enum(['api_key', 'session', 'oauth', 'system']),
-    id: z.string().nullable(),
-  }),
+  actor: Actor,
 });
 export type GenerateDraftsPayload = z.infer<typeof GenerateDraftsPayload>;
 

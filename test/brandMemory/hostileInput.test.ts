@@ -3,7 +3,7 @@
 // the event loop for seconds to minutes). Each case would overrun the default test time.
 import { describe, expect, it } from 'vitest';
 import { cssFindings, pageParts } from '../../core/brandMemory/genome.ts';
-import { statusText } from '../../core/connectors/mastodon.ts';
+import { statusText } from '../../core/connectors/mastodonApi.ts';
 
 describe('parsing hostile input', () => {
   it('reads a megabyte stylesheet of one run of characters at once', () => {

@@ -36,6 +36,8 @@ const OWNER: Record<string, string> = {
   competitors: 'core/competitors/db.ts',
   competitor_posts: 'core/competitors/db.ts',
   competitor_breakouts: 'core/competitors/db.ts',
+  inbound_items: 'core/engagement/db.ts',
+  inbound_cursors: 'core/engagement/db.ts',
   webhook_endpoints: 'core/webhooks/db.ts',
   webhook_deliveries: 'core/webhooks/db.ts',
   webhook_attempts: 'core/webhooks/db.ts',

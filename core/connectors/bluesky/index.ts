@@ -18,28 +18,19 @@ import {
   type PublishRequest,
   partKey,
 } from '../connector.ts';
-import {
-  CHECK_THE_ACCOUNT,
-  documented,
-  fieldOf,
-  PLATFORM_TIMEOUT_MS,
-  platformRequest,
-  refusal,
-} from '../http.ts';
+import { documented, fieldOf, PLATFORM_TIMEOUT_MS, platformRequest, refusal } from '../http.ts';
 import { Address, Count, itemsOf, PlatformId, plainText } from '../readings.ts';
+import { blueskyEngagement } from './engagement.ts';
 import { facetsOf } from './facets.ts';
 import { fitImage } from './images.ts';
-import { BlueskyClient, type BlueskySession, blueskyCredentials } from './session.ts';
+import { handleResolver, POST, permalinkOf, putOnce, type StrongRef } from './records.ts';
+import { BlueskyClient, blueskyCredentials } from './session.ts';
 import { deterministicTid } from './tid.ts';
 
-const POST = 'app.bsky.feed.post';
 /** app.bsky.embed.video: video blobs up to 100 MB, mp4 only. */
 const VIDEO_MAX_BYTES = 100_000_000;
 
 // The fields of the PDS's answers the connector reads (the com.atproto lexicons).
-/** A record's strong reference: putRecord's and getRecord's answers, and what replies cite. */
-const StrongRef = z.object({ uri: z.string().startsWith('at://'), cid: z.string().min(1) });
-type StrongRef = z.infer<typeof StrongRef>;
 /** uploadBlob: the blob in its JSON form, embedded in the record as it is. */
 const UploadedBlob = z.object({
   blob: z.looseObject({
@@ -49,7 +40,6 @@ const UploadedBlob = z.object({
     size: z.number(),
   }),
 });
-const ResolvedHandle = z.object({ did: z.string().startsWith('did:') });
 
 async function uploadBlob(client: BlueskyClient, data: Buffer, mime: string) {
   const nsid = 'com.atproto.repo.uploadBlob';
@@ -87,53 +77,6 @@ async function embedOf(client: BlueskyClient, storage: Storage, media: PublishMe
   }
   return { $type: 'app.bsky.embed.images', images };
 }
-
-/** Resolves a handle to its DID through the PDS; null when it does not resolve. */
-const handleResolver = (client: BlueskyClient) => async (handle: string) => {
-  const nsid = 'com.atproto.identity.resolveHandle';
-  let res: Awaited<ReturnType<BlueskyClient['call']>>;
-  try {
-    res = await client.call(nsid, { method: 'GET', query: { handle } }, [
-      'HandleNotFound',
-      'InvalidRequest',
-    ]);
-  } catch (err) {
-    if (err instanceof PublicationError && err.retryable) throw err;
-    return null;
-  }
-  if (res.status !== 200) return null;
-  return documented('Bluesky', nsid, res, ResolvedHandle).did;
-};
-
-/** Writes one record under its key, unless the key holds it already; answers its ref. */
-async function putOnce(
-  client: BlueskyClient,
-  session: BlueskySession,
-  rkey: string,
-  record: Record<string, unknown>,
-): Promise<StrongRef> {
-  const put = await client.call(
-    'com.atproto.repo.putRecord',
-    {
-      method: 'POST',
-      json: { repo: session.did, collection: POST, rkey, record, swapRecord: null },
-    },
-    ['InvalidSwap'],
-  );
-  if (put.status === 200)
-    return documented('Bluesky', 'com.atproto.repo.putRecord', put, StrongRef, CHECK_THE_ACCOUNT);
-  // InvalidSwap: a record is already under this attempt's key; an earlier try wrote it.
-  const got = await client.call('com.atproto.repo.getRecord', {
-    method: 'GET',
-    query: { repo: session.did, collection: POST, rkey },
-  });
-  return documented('Bluesky', 'com.atproto.repo.getRecord', got, StrongRef, CHECK_THE_ACCOUNT);
-}
-
-export const permalinkOf = (uri: string) => {
-  const [, , did, , rkey] = uri.split('/');
-  return `https://bsky.app/profile/${did}/post/${rkey}`;
-};
 
 export type BlueskyDeps = {
   outbound: OutboundPolicy;
@@ -217,6 +160,7 @@ export function blueskyConnector(deps: BlueskyDeps): Connector {
     throw refusal('Bluesky', res, fieldOf(res, 'message') ?? 'no reason given');
   };
   return {
+    ...blueskyEngagement(deps),
     ...(appView && {
       /**
        * Our posts' counts from the AppView's public XRPC (app.bsky.feed.getPosts, 25 at a

@@ -1,0 +1,134 @@
+// Bluesky's side of engagement (issue 21): mentions of and replies to the connected account
+// from its notifications (app.bsky.notification.listNotifications, asked of its PDS, which
+// serves them from the AppView, with each post's record), and replies written as records
+// under a key derived from the suggestion with `swapRecord: null`, citing the post answered
+// as parent and its thread's root: a retried send finds its record instead of a second one.
+import { z } from 'zod';
+import type { ConnectedAccountAccess, Connector, InboundPost } from '../connector.ts';
+import { PublicationError } from '../connector.ts';
+import { documented } from '../http.ts';
+import { PlatformId, plainText } from '../readings.ts';
+import { facetsOf } from './facets.ts';
+import type { BlueskyDeps } from './index.ts';
+import { handleResolver, POST, permalinkOf, putOnce } from './records.ts';
+import { BlueskyClient, blueskyCredentials } from './session.ts';
+import { deterministicTid } from './tid.ts';
+
+const NOTIFICATIONS = 'app.bsky.notification.listNotifications';
+/** Notifications a page (the method's maximum), and pages a reading asks at most. */
+const PAGE = 100;
+const MAX_PAGES = 10;
+
+const Ref = z.object({ uri: PlatformId.refine((u) => u.startsWith('at://')), cid: PlatformId });
+/** Every notification has its time; mentions and replies are read further. */
+const Seen = z.object({ indexedAt: z.iso.datetime({ offset: true }) });
+const Notification = z.object({
+  uri: Ref.shape.uri,
+  cid: Ref.shape.cid,
+  reason: z.enum(['mention', 'reply']),
+  author: z.object({
+    did: PlatformId,
+    handle: z.string().min(1).max(300).transform(plainText).pipe(z.string().min(1)),
+  }),
+  record: z.object({
+    text: z.string().max(10_000).transform(plainText),
+    createdAt: z.iso.datetime({ offset: true }).catch(''),
+    reply: z.object({ root: Ref, parent: Ref }).optional().catch(undefined),
+  }),
+  indexedAt: z.iso.datetime({ offset: true }),
+});
+const Page = z.object({
+  notifications: z.array(z.unknown()).max(PAGE * 2),
+  cursor: z.string().max(500).nullish().catch(null),
+});
+
+const at = (iso: string) => Date.parse(iso);
+
+export function blueskyEngagement(
+  deps: Pick<BlueskyDeps, 'outbound' | 'requestTimeoutMs'>,
+): Required<Pick<Connector, 'inbound' | 'reply'>> {
+  const clientOf = (account: ConnectedAccountAccess) =>
+    new BlueskyClient(
+      deps.outbound,
+      blueskyCredentials(account.credentials),
+      (session) => account.saveCredentials({ ...account.credentials, session }),
+      deps.requestTimeoutMs,
+    );
+  return {
+    /**
+     * Mentions and replies indexed since the cursor (the newest time an earlier reading saw),
+     * newest pages first until one reaches the cursor; without one, the newest page only.
+     * The account's own posts are left out.
+     */
+    async inbound(account, cursor, limit) {
+      const client = clientOf(account);
+      const session = client.session ?? (await client.signIn());
+      const items: InboundPost[] = [];
+      let newest = cursor;
+      let page: string | undefined;
+      for (let n = 0; n < MAX_PAGES && items.length < limit; n++) {
+        const res = await client.call(NOTIFICATIONS, {
+          method: 'GET',
+          query: { limit: String(PAGE), ...(page ? { cursor: page } : {}) },
+        });
+        const got = documented('Bluesky', NOTIFICATIONS, res, Page);
+        let reachedCursor = false;
+        for (const raw of got.notifications) {
+          const seen = Seen.safeParse(raw);
+          if (!seen.success) continue;
+          // Equal times are read again (the database keeps each post once).
+          if (cursor && at(seen.data.indexedAt) < at(cursor)) {
+            reachedCursor = true;
+            continue;
+          }
+          if (!newest || at(seen.data.indexedAt) > at(newest)) newest = seen.data.indexedAt;
+          const r = Notification.safeParse(raw);
+          if (!r.success || r.data.author.did === session.did) continue;
+          const { record } = r.data;
+          const root = record.reply?.root ?? { uri: r.data.uri, cid: r.data.cid };
+          items.push({
+            kind: r.data.reason,
+            id: r.data.uri,
+            url: permalinkOf(r.data.uri),
+            authorHandle: r.data.author.handle,
+            authorId: r.data.author.did,
+            text: record.text,
+            postedAt: record.createdAt || r.data.indexedAt,
+            answers: [...new Set([record.reply?.parent.uri, record.reply?.root.uri])].filter(
+              (u): u is string => !!u,
+            ),
+            replyRef: { cid: r.data.cid, root_uri: root.uri, root_cid: root.cid },
+          });
+        }
+        if (!cursor || reachedCursor || !got.cursor) break;
+        page = got.cursor;
+      }
+      // Oldest first, all of them: the cursor moves past every one read.
+      return { items: items.reverse(), cursor: newest };
+    },
+
+    async reply(account, req) {
+      const ref = req.to.replyRef;
+      if (!ref?.cid)
+        throw new PublicationError('The post to answer lacks its Bluesky reference (cid).', {
+          retryable: false,
+        });
+      const client = clientOf(account);
+      const session = client.session ?? (await client.signIn());
+      const parent = { uri: req.to.id, cid: ref.cid };
+      const root = ref.root_uri && ref.root_cid ? { uri: ref.root_uri, cid: ref.root_cid } : parent;
+      const facets = await facetsOf(req.text, handleResolver(client));
+      const record = {
+        $type: POST,
+        text: req.text,
+        // From when the reply was asked for, not the clock: a retry writes identical bytes.
+        createdAt: req.requestedAt.toISOString(),
+        reply: { root, parent },
+        ...(facets.length ? { facets } : {}),
+      };
+      const rkey = deterministicTid(req.requestedAt, req.idempotencyKey);
+      const written = await putOnce(client, session, rkey, record);
+      return { externalPostId: written.uri, permalinkUrl: permalinkOf(written.uri) };
+    },
+  };
+}

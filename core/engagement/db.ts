@@ -1,0 +1,199 @@
+// SQL for reply suggestions (sql/032_inbound.sql): third parties' posts that mention a brand's
+// connected account or answer its posts, where each account's reading stopped, the drafts
+// and the one reply a suggestion may send.
+import type { InboundPost } from '../connectors/connector.ts';
+import type { Queryable } from '../db/pool.ts';
+import type { Platform } from '../platforms/capabilities.ts';
+import type { SuggestionStatus } from './schema.ts';
+
+export type SuggestionRow = {
+  id: string;
+  account_id: string;
+  brand_id: string;
+  connected_account_id: string;
+  platform: Platform;
+  kind: 'mention' | 'reply';
+  external_id: string;
+  reply_ref: Record<string, string> | null;
+  url: string | null;
+  author_handle: string;
+  author_id: string;
+  text: string;
+  posted_at: Date;
+  post_id: string | null;
+  /** The body of our post it answers (listing reads only). */
+  post_body: string | null;
+  received_at: Date;
+  status: SuggestionStatus;
+  drafts: { text: string; created_at: string }[];
+  reply_text: string | null;
+  reply_requested_at: Date | null;
+  reply_job_id: string | null;
+  reply_external_id: string | null;
+  reply_url: string | null;
+};
+
+const COLUMNS = `i.id::text, i.account_id::text, i.brand_id::text, i.connected_account_id::text,
+  i.platform, i.kind, i.external_id, i.reply_ref, i.url, i.author_handle, i.author_id, i.text,
+  i.posted_at, i.post_id::text, i.received_at, i.status, i.drafts, i.reply_text,
+  i.reply_requested_at, i.reply_job_id::text, i.reply_external_id, i.reply_url`;
+
+/** Where the account's last reading stopped (null before the first). */
+export async function inboundCursor(db: Queryable, connectedAccountId: string) {
+  const { rows } = await db.query<{ cursor: string }>(
+    'select cursor from inbound_cursors where connected_account_id = $1',
+    [connectedAccountId],
+  );
+  return rows[0]?.cursor ?? null;
+}
+
+/**
+ * Keeps what a reading found (each post once an account; the brand post it answers found by
+ * its platform id) and where the next starts; answers how many posts were new.
+ */
+export async function recordInbound(
+  db: Queryable,
+  account: { id: string; account_id: string; brand_id: string; platform: Platform },
+  items: InboundPost[],
+  cursor: string | null,
+): Promise<number> {
+  let added = 0;
+  if (items.length) {
+    const { rowCount } = await db.query(
+      `insert into inbound_items (account_id, brand_id, connected_account_id, platform, kind,
+         external_id, reply_ref, url, author_handle, author_id, text, posted_at, post_id)
+       select $1, $2, $3, $4, x.kind, x.id, x."replyRef", x.url, x."authorHandle",
+              x."authorId", x.text, x."postedAt",
+              (select p.id from posts p
+               where p.brand_id = $2 and p.platform = $4
+                 and p.external_post_id in (select jsonb_array_elements_text(x.answers))
+               order by p.id limit 1)
+       from jsonb_to_recordset($5::jsonb) as x(kind text, id text, "replyRef" jsonb, url text,
+         "authorHandle" text, "authorId" text, text text, "postedAt" timestamptz,
+         answers jsonb)
+       on conflict (connected_account_id, external_id) do nothing`,
+      [account.account_id, account.brand_id, account.id, account.platform, JSON.stringify(items)],
+    );
+    added = rowCount ?? 0;
+  }
+  if (cursor)
+    await db.query(
+      `insert into inbound_cursors (connected_account_id, cursor) values ($1, $2)
+       on conflict (connected_account_id) do update set cursor = excluded.cursor, read_at = now()`,
+      [account.id, cursor],
+    );
+  return added;
+}
+
+/** A page of a brand's suggestions, newest first, with the body of the post each answers. */
+export async function listSuggestionRows(
+  db: Queryable,
+  q: {
+    accountId: string;
+    brandId: string;
+    statuses: readonly SuggestionStatus[];
+    platform?: string;
+    before?: string;
+    limit: number;
+  },
+): Promise<SuggestionRow[]> {
+  const { rows } = await db.query<SuggestionRow>(
+    `select ${COLUMNS}, p.body as post_body
+     from inbound_items i left join posts p on p.id = i.post_id
+     where i.brand_id = $1 and i.account_id = $2 and i.status = any($3::text[])
+       and ($4::text is null or i.platform = $4) and ($5::bigint is null or i.id < $5)
+     order by i.id desc limit $6`,
+    [q.brandId, q.accountId, q.statuses, q.platform ?? null, q.before ?? null, q.limit],
+  );
+  return rows;
+}
+
+/** The account's suggestions of these ids, with their posts' bodies (others are left out). */
+export async function findSuggestions(
+  db: Queryable,
+  accountId: string,
+  ids: string[],
+  { lock = false } = {},
+): Promise<SuggestionRow[]> {
+  const { rows } = await db.query<SuggestionRow>(
+    `select ${COLUMNS}, p.body as post_body
+     from inbound_items i left join posts p on p.id = i.post_id
+     where i.id = any($1::bigint[]) and i.account_id = $2
+     order by i.id ${lock ? 'for update of i' : ''}`,
+    [ids, accountId],
+  );
+  return rows;
+}
+
+/** Adds drafts to a suggestion (the newest `keep` are kept); an open one becomes drafted. */
+export async function addDrafts(
+  db: Queryable,
+  id: string,
+  texts: string[],
+  keep: number,
+): Promise<void> {
+  await db.query(
+    `update inbound_items set
+       drafts = (select coalesce(jsonb_agg(d order by n), '[]') from (
+                   select d, n from jsonb_array_elements(drafts || $2::jsonb)
+                     with ordinality as e(d, n)
+                   order by n desc limit $3) kept),
+       status = case when status = 'open' then 'drafted' else status end
+     where id = $1 and status in ('open', 'drafted')`,
+    [
+      id,
+      JSON.stringify(texts.map((text) => ({ text, created_at: new Date().toISOString() }))),
+      keep,
+    ],
+  );
+}
+
+/** Sets a waiting suggestion's status (dismissed); false when it is not waiting. */
+export async function dismissSuggestion(db: Queryable, accountId: string, id: string) {
+  const { rowCount } = await db.query(
+    `update inbound_items set status = 'dismissed'
+     where id = $1 and account_id = $2 and status in ('open', 'drafted')`,
+    [id, accountId],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/**
+ * Records the reply asked for: its text, and (the first time only) when it was asked, which
+ * the reply's record key derives from; the job that sends it.
+ */
+export async function requestReply(db: Queryable, id: string, text: string, jobId: string) {
+  await db.query(
+    `update inbound_items set reply_text = $2, reply_job_id = $3,
+       reply_requested_at = coalesce(reply_requested_at, now())
+     where id = $1`,
+    [id, text, jobId],
+  );
+}
+
+/** The suggestion a send job works on, with its connected account's sealed credentials. */
+export async function suggestionToSend(db: Queryable, id: string) {
+  const { rows } = await db.query<
+    SuggestionRow & { handle: string; credentials: Buffer | null; account_status: string }
+  >(
+    `select ${COLUMNS}, null as post_body, ca.handle, ca.credentials, ca.status as account_status
+     from inbound_items i join connected_accounts ca on ca.id = i.connected_account_id
+     where i.id = $1`,
+    [id],
+  );
+  return rows[0];
+}
+
+/** The reply went out: the suggestion is replied, with the reply's id and address. */
+export async function recordReplySent(
+  db: Queryable,
+  id: string,
+  reply: { externalId: string; url: string | null },
+): Promise<void> {
+  await db.query(
+    `update inbound_items set status = 'replied', reply_external_id = $2, reply_url = $3,
+       replied_at = now()
+     where id = $1`,
+    [id, reply.externalId, reply.url],
+  );
+}

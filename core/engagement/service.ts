@@ -1,0 +1,261 @@
+// Reply suggestions as the API answers them (MCP list_reply_suggestions, draft_replies,
+// post_reply, dismiss_reply_suggestion). A third party's words are answered only under
+// `untrusted`, and nothing they say reaches a decision: a reply is sent only by post_reply,
+// called with `engage`, with the text its caller gives or a draft its caller picks.
+import { randomUUID } from 'node:crypto';
+import { actorOf } from '../audit/actor.ts';
+import { recordAudit } from '../audit/db.ts';
+import type { Principal } from '../auth/principal.ts';
+import { requireBrandFor } from '../brands/service.ts';
+import type { Notifications } from '../db/notifications.ts';
+import { type Pool, withTransaction } from '../db/pool.ts';
+import { conflict, DomainError, invalid, notFound } from '../errors.ts';
+import { findJobs, type JobRow } from '../jobs/db.ts';
+import { startJob, waitForJob } from '../jobs/service.ts';
+import { enqueueReplyDrafts, enqueueReplySend } from '../jobs/tasks.ts';
+import { CAPABILITIES, LENGTH_UNIT, textLength } from '../platforms/capabilities.ts';
+import {
+  dismissSuggestion,
+  findSuggestions,
+  listSuggestionRows,
+  requestReply,
+  type SuggestionRow,
+} from './db.ts';
+import type {
+  DismissReplySuggestionInput,
+  DraftedReplies,
+  DraftRepliesInput,
+  ListReplySuggestionsInput,
+  PostedReply,
+  PostReplyInput,
+  ReplySuggestion,
+  ReplySuggestions,
+} from './schema.ts';
+
+export type EngagementCaller = Pick<Principal, 'accountId' | 'selectedBrandId' | 'credential'>;
+export type EngagementDeps = { pool: Pool; notifications: Notifications };
+
+/** How long post_reply waits for its reply to go out before answering `sending`. */
+export const REPLY_WAIT_S = 15;
+
+const replyState = (job: JobRow | undefined, row: SuggestionRow) =>
+  row.status === 'replied' ? 'sent' : job?.status === 'failed' ? 'failed' : ('sending' as const);
+
+function toSuggestion(row: SuggestionRow, job: JobRow | undefined): ReplySuggestion {
+  return {
+    id: row.id,
+    brand_id: row.brand_id,
+    platform: row.platform,
+    kind: row.kind,
+    status: row.status,
+    posted_at: row.posted_at.toISOString(),
+    received_at: row.received_at.toISOString(),
+    untrusted: { author_handle: row.author_handle, text: row.text, url: row.url },
+    our_post: row.post_id ? { id: row.post_id, body: row.post_body ?? '' } : null,
+    drafts: row.drafts.map((d, index) => ({ index, text: d.text, created_at: d.created_at })),
+    reply: row.reply_text
+      ? {
+          text: row.reply_text,
+          state: replyState(job, row),
+          job_id: row.reply_job_id,
+          external_id: row.reply_external_id,
+          url: row.reply_url,
+          error: row.status === 'replied' ? null : (job?.error ?? null),
+        }
+      : null,
+  };
+}
+
+/** Rows with the state of their reply jobs. */
+async function withJobs(pool: Pool, accountId: string, rows: SuggestionRow[]) {
+  const ids = rows.flatMap((r) => (r.reply_job_id ? [r.reply_job_id] : []));
+  const jobs = new Map((await findJobs(pool, accountId, ids)).map((j) => [j.id, j]));
+  return rows.map((r) => toSuggestion(r, r.reply_job_id ? jobs.get(r.reply_job_id) : undefined));
+}
+
+/** list_reply_suggestions: a page of the brand's suggestions, newest first. */
+export async function listReplySuggestions(
+  pool: Pool,
+  caller: EngagementCaller,
+  input: ListReplySuggestionsInput,
+): Promise<ReplySuggestions> {
+  const brand = await requireBrandFor(pool, caller, input.brand_id);
+  const rows = await listSuggestionRows(pool, {
+    accountId: caller.accountId,
+    brandId: brand.id,
+    statuses: input.status ? [input.status] : ['open', 'drafted'],
+    platform: input.platform,
+    before: input.cursor,
+    limit: input.limit + 1,
+  });
+  const page = rows.slice(0, input.limit);
+  return {
+    suggestions: await withJobs(pool, caller.accountId, page),
+    next_cursor: rows.length > input.limit ? page.at(-1)!.id : null,
+  };
+}
+
+/** The caller's suggestions of these ids, each waiting for an answer, or why not. */
+async function waitingSuggestions(pool: Pool, accountId: string, ids: string[]) {
+  const rows = await findSuggestions(pool, accountId, ids);
+  for (const id of ids) {
+    const row = rows.find((r) => r.id === id);
+    if (!row) throw notFound(`Reply suggestion ${id}`);
+    if (row.status === 'replied' || row.status === 'dismissed')
+      throw conflict(
+        `suggestion_${row.status}`,
+        `Reply suggestion ${id} is ${row.status}; only open and drafted ones take drafts or a reply.`,
+      );
+  }
+  return rows;
+}
+
+/** dismiss_reply_suggestion: an open or drafted suggestion is set aside. */
+export async function dismissReplySuggestion(
+  pool: Pool,
+  caller: EngagementCaller,
+  input: DismissReplySuggestionInput,
+): Promise<ReplySuggestion> {
+  await waitingSuggestions(pool, caller.accountId, [input.suggestion_id]);
+  if (!(await dismissSuggestion(pool, caller.accountId, input.suggestion_id)))
+    throw conflict('suggestion_closed', 'The suggestion was answered or dismissed meanwhile.');
+  const [row] = await findSuggestions(pool, caller.accountId, [input.suggestion_id]);
+  return (await withJobs(pool, caller.accountId, [row!]))[0]!;
+}
+
+/**
+ * draft_replies: drafts for up to 20 suggestions, written by the generate pool (the model
+ * server when configured, else the built-in templates) and stored on them; nothing is sent.
+ */
+export async function draftReplies(
+  deps: EngagementDeps & { timeoutMs: number },
+  caller: EngagementCaller,
+  input: DraftRepliesInput,
+): Promise<DraftedReplies> {
+  const ids = [...new Set(input.suggestion_ids)];
+  await waitingSuggestions(deps.pool, caller.accountId, ids);
+  const { job } = await withTransaction(deps.pool, (tx) =>
+    startJob(
+      tx,
+      { accountId: caller.accountId, kind: 'reply_drafts', subject: `drafts:${randomUUID()}` },
+      (db, jobId) =>
+        enqueueReplyDrafts(db, {
+          job_id: jobId,
+          account_id: caller.accountId,
+          suggestion_ids: ids,
+          instruction: input.instruction,
+        }),
+    ),
+  );
+  const done = await waitForJob(deps, caller, job.job_id, deps.timeoutMs / 1000);
+  if (done.status === 'failed')
+    throw new DomainError(422, 'generation_failed', done.error ?? 'Drafting failed.', {
+      job_id: done.job_id,
+    });
+  if (done.status !== 'succeeded')
+    throw new DomainError(
+      504,
+      'generation_timeout',
+      `The drafts were not ready within ${deps.timeoutMs / 1000} s; the job goes on: follow it with job_status, then list_reply_suggestions.`,
+      { job_id: done.job_id },
+    );
+  const rows = await findSuggestions(deps.pool, caller.accountId, ids);
+  return {
+    job_id: done.job_id,
+    suggestions: (await withJobs(deps.pool, caller.accountId, rows)).map((s) => ({
+      id: s.id,
+      status: s.status,
+      drafts: s.drafts,
+    })),
+  };
+}
+
+/** What the platform will count of a reply (Mastodon's starts with the handle it answers). */
+function checkReplyLength(row: SuggestionRow, text: string, loc: string) {
+  const caps = CAPABILITIES[row.platform];
+  const sent =
+    row.platform === 'mastodon' &&
+    !text.toLowerCase().includes(`@${row.author_handle}`.toLowerCase())
+      ? `@${row.author_handle} ${text}`
+      : text;
+  const length = textLength(sent, caps.countBy);
+  if (length > caps.maxText)
+    throw invalid(
+      ['body', loc],
+      `a ${row.platform} reply holds at most ${caps.maxText} ${LENGTH_UNIT[caps.countBy].unit}; this one has ${length}`,
+    );
+}
+
+/**
+ * post_reply: sends one reply to a suggestion, as a job of the publish pool, exactly once:
+ * a suggestion has one reply for ever (asked again while it is under way, the same job
+ * answers). Waits up to REPLY_WAIT_S for it to go out.
+ */
+export async function postReply(
+  deps: EngagementDeps,
+  caller: EngagementCaller,
+  input: PostReplyInput,
+): Promise<PostedReply> {
+  const jobId = await withTransaction(deps.pool, async (tx) => {
+    const [row] = await findSuggestions(tx, caller.accountId, [input.suggestion_id], {
+      lock: true,
+    });
+    if (!row) throw notFound('Reply suggestion');
+    if (row.status === 'replied')
+      throw conflict(
+        'already_replied',
+        'This suggestion was answered already; a suggestion has one reply.',
+        {
+          external_id: row.reply_external_id,
+          url: row.reply_url,
+        },
+      );
+    if (row.status === 'dismissed')
+      throw conflict('suggestion_dismissed', 'This suggestion was dismissed.');
+    let text = input.text;
+    if (text === undefined) {
+      text = row.drafts[input.draft_index!]?.text;
+      if (text === undefined)
+        throw invalid(
+          ['body', 'draft_index'],
+          row.drafts.length
+            ? `no draft ${input.draft_index}: the suggestion has drafts 0-${row.drafts.length - 1}`
+            : 'the suggestion has no drafts (draft_replies writes them)',
+        );
+    }
+    checkReplyLength(row, text, input.text === undefined ? 'draft_index' : 'text');
+    const actor = actorOf(caller.credential);
+    const { job, created } = await startJob(
+      tx,
+      { accountId: caller.accountId, kind: 'reply', subject: `reply:${row.id}` },
+      (db, id) =>
+        enqueueReplySend(db, {
+          job_id: id,
+          account_id: caller.accountId,
+          suggestion_id: row.id,
+          actor,
+        }),
+    );
+    if (created) {
+      await requestReply(tx, row.id, text, job.job_id);
+      await recordAudit(tx, {
+        accountId: caller.accountId,
+        postId: row.post_id,
+        action: 'reply_requested',
+        actor,
+        detail: { suggestion_id: row.id, job_id: job.job_id, platform: row.platform },
+      });
+    }
+    return job.job_id;
+  });
+  const done = await waitForJob(deps, caller, jobId, REPLY_WAIT_S);
+  const result = (done.result ?? {}) as { external_id?: string; url?: string | null };
+  return {
+    suggestion_id: input.suggestion_id,
+    job_id: done.job_id,
+    state: done.status === 'succeeded' ? 'sent' : done.status === 'failed' ? 'failed' : 'sending',
+    external_id: result.external_id ?? null,
+    url: result.url ?? null,
+    error: done.error,
+  };
+}

@@ -1,0 +1,59 @@
+-- Issue 21, items 1-2: posts of third parties that mention a brand's connected account or
+-- answer one of its posts, collected every 5 minutes per account (core/engagement/), as reply
+-- suggestions. Their text, handle and address are the third party's: kept as given, answered
+-- under `untrusted`. A reply is sent at most once a suggestion: its job and outcome are kept
+-- on the row.
+create table inbound_items (
+  id bigint generated always as identity primary key,
+  account_id bigint not null references accounts (id) on delete cascade,
+  brand_id bigint not null references brands (id) on delete cascade,
+  connected_account_id bigint not null references connected_accounts (id) on delete cascade,
+  platform text not null,
+  kind text not null check (kind in ('mention', 'reply')),
+  -- Their post on the platform (a status id, an at:// URI) and what a reply to it needs
+  -- beyond that (Bluesky: its cid and its thread's root).
+  external_id text not null check (char_length(external_id) between 1 and 200),
+  reply_ref jsonb,
+  url text check (char_length(url) <= 2000),
+  author_handle text not null check (char_length(author_handle) between 1 and 500),
+  author_id text not null check (char_length(author_id) between 1 and 200),
+  text text not null check (char_length(text) <= 10000),
+  posted_at timestamptz not null,
+  -- Our post it answers, when it answers one of ours (history outlives the post).
+  post_id bigint references posts (id) on delete set null,
+  received_at timestamptz not null default now(),
+  status text not null default 'open'
+    check (status in ('open', 'drafted', 'replied', 'dismissed')),
+  -- Drafted replies, newest last: [{text, created_at}].
+  drafts jsonb not null default '[]' check (jsonb_typeof(drafts) = 'array'),
+  -- The reply asked for (post_reply): its text, when it was asked, its job and outcome.
+  reply_text text check (char_length(reply_text) <= 10000),
+  reply_requested_at timestamptz,
+  reply_job_id bigint,
+  reply_external_id text check (char_length(reply_external_id) <= 500),
+  reply_url text check (char_length(reply_url) <= 2000),
+  replied_at timestamptz,
+  unique (connected_account_id, external_id),
+  check ((status = 'replied') = (reply_external_id is not null))
+);
+create index inbound_items_brand_idx on inbound_items (brand_id, id desc);
+create index inbound_items_pending_idx on inbound_items (brand_id, id desc)
+  where status in ('open', 'drafted');
+create index inbound_items_post_idx on inbound_items (post_id) where post_id is not null;
+
+-- Where each account's reading of mentions stopped (a notification id, a time).
+create table inbound_cursors (
+  connected_account_id bigint primary key
+    references connected_accounts (id) on delete cascade,
+  cursor text not null check (char_length(cursor) between 1 and 200),
+  read_at timestamptz not null default now()
+);
+
+-- Our posts by their platform id (a reply or a mention names the post it answers).
+create index posts_external_idx on posts (brand_id, platform, external_post_id)
+  where external_post_id is not null;
+
+alter table jobs drop constraint jobs_kind_check;
+alter table jobs add constraint jobs_kind_check
+  check (kind in ('video_export', 'video_preview', 'generation', 'draft_week', 'history_import',
+                  'genome', 'drawing_export', 'drawing_save', 'reply', 'reply_drafts'));

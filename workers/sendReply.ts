@@ -1,0 +1,15 @@
+// Sends one reply (core/engagement/send.ts) as an attempt of its job.
+import type { ReadingDeps } from '../core/connections/reading.ts';
+import { sendReply } from '../core/engagement/send.ts';
+import { SendReplyPayload } from '../core/jobs/tasks.ts';
+import { jobTask } from './jobTask.ts';
+
+export const sendReplyTask = (deps: ReadingDeps) =>
+  jobTask({
+    pool: deps.pool,
+    payload: SendReplyPayload,
+    what: 'reply',
+    lastAttemptError:
+      'The reply could not be sent; check the connected account, then ask again (the same reply is never sent twice).',
+    work: (job, _report, finish) => sendReply(deps, job, finish),
+  });
