@@ -5,6 +5,7 @@ import { benchRenders } from './designs.ts';
 import { benchDrawings } from './drawings.ts';
 import { benchGenerate } from './generate.ts';
 import { benchHeavyRender } from './heavyRender.ts';
+import { benchInbound } from './inbound.ts';
 import { benchInsight } from './insight.ts';
 import { benchMcp } from './mcp.ts';
 import { benchMe } from './me.ts';
@@ -44,6 +45,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   drawings: () => benchDrawings(svc),
   insight: () => benchInsight(svc),
   collect: () => benchCollect(svc),
+  inbound: () => benchInbound(svc),
   video: () => benchVideo(svc),
   generate: () => benchGenerate(svc),
 };
