@@ -1,6 +1,6 @@
--- Issue 21, items 1-2: posts of third parties that mention a brand's connected account or
--- answer one of its posts, collected every 5 minutes per account (core/engagement/), as reply
--- suggestions. Their text, handle and address are the third party's: kept as given, answered
+-- Issue 21, items 1-3: posts of third parties that mention a brand's connected account or
+-- answer one of its posts (or hold a keyword the brand watches), collected every 5 minutes per
+-- account (core/engagement/), as reply suggestions and engagement inbox items. Their text, handle and address are the third party's: kept as given, answered
 -- under `untrusted`. A reply is sent at most once a suggestion: its job and outcome are kept
 -- on the row.
 create table inbound_items (
@@ -9,7 +9,7 @@ create table inbound_items (
   brand_id bigint not null references brands (id) on delete cascade,
   connected_account_id bigint not null references connected_accounts (id) on delete cascade,
   platform text not null,
-  kind text not null check (kind in ('mention', 'reply')),
+  kind text not null check (kind in ('mention', 'reply', 'keyword')),
   -- Their post on the platform (a status id, an at:// URI) and what a reply to it needs
   -- beyond that (Bluesky: its cid and its thread's root).
   external_id text not null check (char_length(external_id) between 1 and 200),
@@ -53,7 +53,26 @@ create table inbound_cursors (
 create index posts_external_idx on posts (brand_id, platform, external_post_id)
   where external_post_id is not null;
 
+-- The engagement inbox: actions the brand's rules propose on inbound items, one of each kind
+-- an item, each executed at most once when approved (its job: an `engagement_action` job, or
+-- for a reply the item's one `reply` job).
+create table engagement_actions (
+  id bigint generated always as identity primary key,
+  account_id bigint not null references accounts (id) on delete cascade,
+  brand_id bigint not null references brands (id) on delete cascade,
+  item_id bigint not null references inbound_items (id) on delete cascade,
+  action text not null check (action in ('like', 'repost', 'reply', 'follow')),
+  draft text check (char_length(draft) <= 3000),
+  status text not null default 'proposed' check (status in ('proposed', 'approved', 'dismissed')),
+  job_id bigint,
+  created_at timestamptz not null default now(),
+  decided_at timestamptz,
+  unique (item_id, action)
+);
+create index engagement_actions_brand_idx on engagement_actions (brand_id, status, id desc);
+
 alter table jobs drop constraint jobs_kind_check;
 alter table jobs add constraint jobs_kind_check
   check (kind in ('video_export', 'video_preview', 'generation', 'draft_week', 'history_import',
-                  'genome', 'drawing_export', 'drawing_save', 'reply', 'reply_drafts'));
+                  'genome', 'drawing_export', 'drawing_save', 'reply', 'reply_drafts',
+                  'engagement_action'));

@@ -38,6 +38,7 @@ import { draftWeekTask } from './draftWeek.ts';
 import { exportVideoTask } from './exportVideo.ts';
 import { generateDraftsTask } from './generateDrafts.ts';
 import { importHistoryTask } from './importHistory.ts';
+import { performEngagementActionTask } from './performEngagementAction.ts';
 import { previewVideoTask } from './previewVideo.ts';
 import { publishPost } from './publishPost.ts';
 import { readGenomeTask } from './readGenome.ts';
@@ -129,6 +130,7 @@ export function taskList(deps: {
     [TASK.collectInbound]: collectInbound(reading),
     [TASK.collectAccountInbound]: collectAccountInboundTask(reading),
     [TASK.sendReply]: sendReplyTask(reading),
+    [TASK.performEngagementAction]: performEngagementActionTask(reading),
     [TASK.draftReplies]: draftRepliesTask({
       pool: deps.pool,
       outbound: deps.outbound,

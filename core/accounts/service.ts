@@ -66,6 +66,12 @@ export async function hasPlan(pool: Pool, id: string, minimum: Plan): Promise<bo
   return account !== undefined && planAtLeast(account.plan, minimum);
 }
 
+/** Whether the account holds the feature gate now. */
+export async function hasFeature(pool: Pool, id: string, feature: Feature): Promise<boolean> {
+  const account = await db.findAccountById(pool, id);
+  return account?.features.includes(feature) ?? false;
+}
+
 export async function setPlan(pool: Pool, accountId: string, plan: Plan) {
   await db.updatePlan(pool, accountId, plan);
 }

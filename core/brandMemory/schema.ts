@@ -2,6 +2,7 @@
 // versioned for optimistic concurrency. One zod schema per section: a patch whose result a
 // section refuses is itself refused, so the stored document always parses.
 import { z } from 'zod';
+import { EngagementRules } from '../engagement/rules.ts';
 import { IdInput } from '../ids.ts';
 import { GENOME_RUNS } from '../jobs/tasks.ts';
 import { PLATFORMS } from '../platforms/capabilities.ts';
@@ -124,19 +125,26 @@ export const MEMORY_SECTIONS = [
 ] as const;
 export type MemorySection = (typeof MEMORY_SECTIONS)[number];
 
+/** Each section's schema. */
+const SECTIONS = {
+  voice: Voice,
+  vocabulary: Vocabulary,
+  hashtags: Hashtags,
+  audience: Audience,
+  pillars: z.array(Pillar).max(12),
+  visual: Visual,
+  links: Links,
+  examples: z.array(Example).max(MAX_EXAMPLES),
+  habits: Habits,
+  platforms: z.array(z.enum(PLATFORMS)).max(PLATFORMS.length).describe('Preferred platforms.'),
+} satisfies Record<MemorySection, z.ZodType>;
+
 export const MemoryDoc = z
   .object({
-    voice: Voice,
-    vocabulary: Vocabulary,
-    hashtags: Hashtags,
-    audience: Audience,
-    pillars: z.array(Pillar).max(12),
-    visual: Visual,
-    links: Links,
-    examples: z.array(Example).max(MAX_EXAMPLES),
-    habits: Habits,
-    platforms: z.array(z.enum(PLATFORMS)).max(PLATFORMS.length).describe('Preferred platforms.'),
-  } satisfies Record<MemorySection, z.ZodType>)
+    ...SECTIONS,
+    // Not a section of the brand's voice (no confidence, never a gap): the inbox's rules.
+    engagement: EngagementRules,
+  })
   .partial()
   .strict();
 export type MemoryDoc = z.infer<typeof MemoryDoc>;

@@ -186,6 +186,12 @@ export async function voiceOf(db: Queryable, accountId: string, brandId: string)
   };
 }
 
+/** The brand's engagement inbox rules (keywords, rules); none when unset. */
+export async function engagementRulesOf(db: Queryable, accountId: string, brandId: string) {
+  const parsed = MemoryDoc.safeParse((await memoryOf(db, accountId, brandId)).doc);
+  return (parsed.success && parsed.data.engagement) || {};
+}
+
 /** The brand's visual kit (colours with roles, fonts, logo) as templates use it. */
 export async function brandKitOf(db: Queryable, accountId: string, brandId: string) {
   const doc = (await memoryOf(db, accountId, brandId)).doc as Record<string, unknown>;

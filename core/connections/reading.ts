@@ -25,7 +25,14 @@ export type Reading<T extends object> =
   | { outcome: 'skipped'; reason: string }
   | { outcome: 'throttled'; retryAfterMs: number };
 
-type ReadMethod = 'postMetrics' | 'profilePosts' | 'trends' | 'inbound' | 'reply';
+type ReadMethod =
+  | 'postMetrics'
+  | 'profilePosts'
+  | 'trends'
+  | 'inbound'
+  | 'reply'
+  | 'search'
+  | 'act';
 type ReadingAccount = {
   id: string;
   platform: Platform;

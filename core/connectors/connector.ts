@@ -107,11 +107,28 @@ export type Connector = {
    * sends nothing new and answers the same reply.
    */
   reply?(account: ConnectedAccountAccess, req: ReplyRequest): Promise<Publication>;
+  /**
+   * Recent public posts holding `query` (a term, or a #tag), newest first, as `keyword`
+   * posts; the account's own are left out.
+   */
+  search?(account: ConnectedAccountAccess, query: string, limit: number): Promise<InboundPost[]>;
+  /**
+   * Likes or reposts a post, or follows its author; a repeated call with the same
+   * idempotency key does nothing new. Answers the platform's id of what it made, if any.
+   */
+  act?(account: ConnectedAccountAccess, req: ActRequest): Promise<{ externalId: string | null }>;
+};
+
+export type ActRequest = {
+  action: 'like' | 'repost' | 'follow';
+  to: Pick<InboundPost, 'id' | 'authorId' | 'replyRef'>;
+  idempotencyKey: string;
+  requestedAt: Date;
 };
 
 /** A third party's post that mentions the connected account or answers one of its posts. */
 export type InboundPost = {
-  kind: 'mention' | 'reply';
+  kind: 'mention' | 'reply' | 'keyword';
   /** The platform's id of the post (a status id on the account's instance, an at:// URI). */
   id: string;
   url: string | null;

@@ -30,6 +30,12 @@ const MentionNotification = z.object({
     visibility: z.string().catch('public'),
   }),
 });
+/** A status a search or a tag's timeline found. */
+const FoundStatus = z.object({
+  ...MentionNotification.shape.status.shape,
+  account: MentionNotification.shape.account,
+});
+
 /** Every notification has an id; only mentions are read further. */
 const Notification = z.object({ id: PlatformId, type: z.string() });
 
@@ -38,7 +44,7 @@ const newer = (a: string, b: string) => a.length - b.length || (a < b ? -1 : a >
 
 export function mastodonEngagement(
   callAs: (credentials: Record<string, unknown>) => Client,
-): Required<Pick<Connector, 'inbound' | 'reply'>> {
+): Required<Pick<Connector, 'inbound' | 'reply' | 'search' | 'act'>> {
   return {
     /**
      * Mentions newer than the cursor (a notification id), oldest page first: each page is the
@@ -88,6 +94,62 @@ export function mastodonEngagement(
       }
       items.sort((a, b) => newer(a.id, b.id));
       return { items, cursor: next };
+    },
+
+    /**
+     * Recent public statuses holding `query` as keyword posts: a #tag from its timeline
+     * (GET /api/v1/timelines/tag/:tag), a term from the instance's search (GET /api/v2/search,
+     * statuses; what it finds depends on the instance's search setup). The account's own and
+     * direct messages are left out.
+     */
+    async search(account, query, limit) {
+      const call = callAs(account.credentials);
+      const me = await getDocumented(call, '/api/v1/accounts/verify_credentials', OwnAccount);
+      const n = String(Math.min(40, limit));
+      const statuses = query.startsWith('#')
+        ? await getDocumented(
+            call,
+            `/api/v1/timelines/tag/${encodeURIComponent(query.slice(1))}?limit=${n}`,
+            itemsOf(FoundStatus),
+          )
+        : (
+            await getDocumented(
+              call,
+              `/api/v2/search?${new URLSearchParams({ q: query, type: 'statuses', limit: n, resolve: 'false' })}`,
+              z.object({ statuses: itemsOf(FoundStatus) }),
+            )
+          ).statuses;
+      return statuses
+        .filter((s) => s.account.id !== me.id && s.visibility !== 'direct')
+        .map((s) => ({
+          kind: 'keyword' as const,
+          id: s.id,
+          url: s.url ?? null,
+          authorHandle: s.account.acct,
+          authorId: s.account.id,
+          text: statusText(s.content),
+          postedAt: s.created_at,
+          answers: s.in_reply_to_id ? [s.in_reply_to_id] : [],
+          replyRef: null,
+        }));
+    },
+
+    /**
+     * A favourite, a reblog or a follow: each the same however often it is asked (the
+     * instance keeps one), so a retry changes nothing.
+     */
+    async act(account, req) {
+      const call = callAs(account.credentials);
+      const path =
+        req.action === 'follow'
+          ? `/api/v1/accounts/${encodeURIComponent(req.to.authorId)}/follow`
+          : `/api/v1/statuses/${encodeURIComponent(req.to.id)}/${req.action === 'like' ? 'favourite' : 'reblog'}`;
+      const res = await call(path, {
+        method: 'POST',
+        headers: { 'idempotency-key': req.idempotencyKey },
+      });
+      const made = documented('Mastodon', `POST ${path}`, res, z.object({ id: PlatformId }));
+      return { externalId: made.id };
     },
 
     /**

@@ -2,16 +2,24 @@
 // per active connected account whose platform reads them (keyed by the account, so two workers
 // never read one account at once and a slow platform delays only itself); each job reads what
 // came since the account's cursor through the platform's connector and keeps it as reply
-// suggestions, each post once.
+// suggestions, each post once. For an account with the engagement inbox, it also reads the
+// posts holding the brand's watched keywords, and the brand's rules propose actions on the
+// posts it kept for the first time (nothing runs until approved).
+import { hasFeature } from '../accounts/service.ts';
+import { engagementRulesOf, voiceOf } from '../brandMemory/service.ts';
 import { activeAccounts, sealedAccount } from '../connections/db.ts';
 import { type Reading, type ReadingDeps, readThrough } from '../connections/reading.ts';
 import { type Connectors, platformsWith } from '../connectors/connector.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { enqueueAccountInbound } from '../jobs/tasks.ts';
-import { inboundCursor, recordInbound } from './db.ts';
+import { inboundCursor, insertProposals, type NewItem, recordInbound } from './db.ts';
+import { offlineReplies } from './drafts.ts';
+import { type EngagementRules, proposedActions, watchedKeywords } from './rules.ts';
 
 /** Notifications a reading asks for at most (the rest waits for the next run). */
 export const INBOUND_PER_RUN = 800;
+/** Posts read a watched keyword a run (the newest). */
+export const KEYWORD_POSTS = 20;
 
 /** The cron's part: one job per active connected account whose platform reads mentions. */
 export async function startInboundCollections(pool: Pool, connectors: Connectors) {
@@ -20,13 +28,34 @@ export async function startInboundCollections(pool: Pool, connectors: Connectors
   return accounts.length;
 }
 
-/** Reads one account's new mentions and replies; answers how many posts were new. */
+type Account = NonNullable<Awaited<ReturnType<typeof sealedAccount>>>;
+
+/** The rules' proposals for the posts first kept now (a reply with the built-in draft). */
+async function propose(pool: Pool, account: Account, items: NewItem[], rules: EngagementRules) {
+  const voice = await voiceOf(pool, account.account_id, account.brand_id);
+  const proposals = items.flatMap((item) =>
+    proposedActions(item, rules).map((action) => ({
+      accountId: account.account_id,
+      brandId: account.brand_id,
+      itemId: item.id,
+      action,
+      draft: action === 'reply' ? (offlineReplies(item, voice)[0] ?? null) : null,
+    })),
+  );
+  return insertProposals(pool, proposals);
+}
+
+/** Reads one account's new mentions and replies (and keyword posts); answers what it kept. */
 export async function collectAccountInbound(
   deps: ReadingDeps,
   connectedAccountId: string,
-): Promise<Reading<{ read: number; added: number }>> {
+): Promise<Reading<{ read: number; added: number; keyword: number; proposed: number }>> {
   const account = await sealedAccount(deps.pool, connectedAccountId);
   if (!account) return { outcome: 'skipped', reason: 'the account is gone or needs reconnecting' };
+  const inbox = await hasFeature(deps.pool, account.account_id, 'engagement_inbox');
+  const rules = inbox
+    ? await engagementRulesOf(deps.pool, account.account_id, account.brand_id)
+    : {};
   return readThrough(deps, account, 'inbound', 'Reading mentions', async (connector, access) => {
     const cursor = await inboundCursor(deps.pool, account.id);
     const found = await connector.inbound(access, cursor, INBOUND_PER_RUN);
@@ -34,6 +63,19 @@ export async function collectAccountInbound(
     const added = await withTransaction(deps.pool, (tx) =>
       recordInbound(tx, account, found.items, found.cursor),
     );
-    return { read: found.items.length, added };
+    const keyword: NewItem[] = [];
+    const search = deps.connectors[account.platform]?.search;
+    if (search)
+      for (const term of watchedKeywords(rules))
+        keyword.push(
+          ...(await recordInbound(
+            deps.pool,
+            account,
+            await search(access, term, KEYWORD_POSTS),
+            null,
+          )),
+        );
+    const proposed = inbox ? await propose(deps.pool, account, [...added, ...keyword], rules) : 0;
+    return { read: found.items.length, added: added.length, keyword: keyword.length, proposed };
   });
 }

@@ -12,7 +12,7 @@ export type SuggestionRow = {
   brand_id: string;
   connected_account_id: string;
   platform: Platform;
-  kind: 'mention' | 'reply';
+  kind: 'mention' | 'reply' | 'keyword';
   external_id: string;
   reply_ref: Record<string, string> | null;
   url: string | null;
@@ -47,19 +47,23 @@ export async function inboundCursor(db: Queryable, connectedAccountId: string) {
   return rows[0]?.cursor ?? null;
 }
 
+/** A post a reading kept for the first time (rules propose actions on these). */
+export type NewItem = Pick<SuggestionRow, 'id' | 'kind' | 'text' | 'author_handle' | 'platform'>;
+
 /**
  * Keeps what a reading found (each post once an account; the brand post it answers found by
- * its platform id) and where the next starts; answers how many posts were new.
+ * its platform id) and where the next starts (a keyword search has none); answers the posts
+ * that were new.
  */
 export async function recordInbound(
   db: Queryable,
   account: { id: string; account_id: string; brand_id: string; platform: Platform },
   items: InboundPost[],
   cursor: string | null,
-): Promise<number> {
-  let added = 0;
+): Promise<NewItem[]> {
+  let added: NewItem[] = [];
   if (items.length) {
-    const { rowCount } = await db.query(
+    const { rows } = await db.query<NewItem>(
       `insert into inbound_items (account_id, brand_id, connected_account_id, platform, kind,
          external_id, reply_ref, url, author_handle, author_id, text, posted_at, post_id)
        select $1, $2, $3, $4, x.kind, x.id, x."replyRef", x.url, x."authorHandle",
@@ -71,10 +75,11 @@ export async function recordInbound(
        from jsonb_to_recordset($5::jsonb) as x(kind text, id text, "replyRef" jsonb, url text,
          "authorHandle" text, "authorId" text, text text, "postedAt" timestamptz,
          answers jsonb)
-       on conflict (connected_account_id, external_id) do nothing`,
+       on conflict (connected_account_id, external_id) do nothing
+       returning id::text, kind, text, author_handle, platform`,
       [account.account_id, account.brand_id, account.id, account.platform, JSON.stringify(items)],
     );
-    added = rowCount ?? 0;
+    added = rows;
   }
   if (cursor)
     await db.query(
@@ -101,6 +106,7 @@ export async function listSuggestionRows(
     `select ${COLUMNS}, p.body as post_body
      from inbound_items i left join posts p on p.id = i.post_id
      where i.brand_id = $1 and i.account_id = $2 and i.status = any($3::text[])
+       and i.kind in ('mention', 'reply')
        and ($4::text is null or i.platform = $4) and ($5::bigint is null or i.id < $5)
      order by i.id desc limit $6`,
     [q.brandId, q.accountId, q.statuses, q.platform ?? null, q.before ?? null, q.limit],
@@ -197,3 +203,99 @@ export async function recordReplySent(
     [id, reply.externalId, reply.url],
   );
 }
+
+// The engagement inbox (engagement_actions) -------------------------------------------------
+
+export type ActionRow = {
+  id: string;
+  account_id: string;
+  brand_id: string;
+  item_id: string;
+  action: 'like' | 'repost' | 'reply' | 'follow';
+  draft: string | null;
+  status: 'proposed' | 'approved' | 'dismissed';
+  job_id: string | null;
+  created_at: Date;
+  decided_at: Date | null;
+};
+
+const ACTION_COLUMNS = `a.id::text, a.account_id::text, a.brand_id::text, a.item_id::text, a.action,
+  a.draft, a.status, a.job_id::text, a.created_at, a.decided_at`;
+
+/** Adds the proposed actions (one of each kind an item: a repeat is ignored). */
+export async function insertProposals(
+  db: Queryable,
+  proposals: {
+    accountId: string;
+    brandId: string;
+    itemId: string;
+    action: string;
+    draft: string | null;
+  }[],
+): Promise<number> {
+  if (!proposals.length) return 0;
+  const { rowCount } = await db.query(
+    `insert into engagement_actions (account_id, brand_id, item_id, action, draft)
+     select x."accountId", x."brandId", x."itemId", x.action, x.draft
+     from jsonb_to_recordset($1::jsonb) as x("accountId" bigint, "brandId" bigint,
+       "itemId" bigint, action text, draft text)
+     on conflict (item_id, action) do nothing`,
+    [JSON.stringify(proposals)],
+  );
+  return rowCount ?? 0;
+}
+
+/** A page of a brand's inbox actions of `status`, newest first, each with its item. */
+export async function listActionRows(
+  db: Queryable,
+  q: { accountId: string; brandId: string; status: string; before?: string; limit: number },
+): Promise<(ActionRow & { item: SuggestionRow })[]> {
+  const { rows } = await db.query(
+    `select ${ACTION_COLUMNS}, (select to_jsonb(x) from (select ${COLUMNS}, null as post_body
+        from inbound_items i where i.id = a.item_id) x) as item
+     from engagement_actions a
+     where a.brand_id = $1 and a.account_id = $2 and a.status = $3
+       and ($4::bigint is null or a.id < $4)
+     order by a.id desc limit $5`,
+    [q.brandId, q.accountId, q.status, q.before ?? null, q.limit],
+  );
+  return rows.map((r) => ({
+    ...r,
+    item: {
+      ...r.item,
+      posted_at: new Date(r.item.posted_at),
+      received_at: new Date(r.item.received_at),
+    },
+  }));
+}
+
+/** The account's action with its item, locked for a decision when `lock`. */
+export async function findAction(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  { lock = false } = {},
+): Promise<ActionRow | undefined> {
+  const { rows } = await db.query<ActionRow>(
+    `select ${ACTION_COLUMNS} from engagement_actions a
+     where a.id = $1 and a.account_id = $2 ${lock ? 'for update' : ''}`,
+    [id, accountId],
+  );
+  return rows[0];
+}
+
+/** A proposed action is approved (with the job that runs it) or dismissed. */
+export async function decideAction(
+  db: Queryable,
+  id: string,
+  decision: { status: 'approved' | 'dismissed'; jobId?: string },
+): Promise<void> {
+  await db.query(
+    `update engagement_actions set status = $2, job_id = $3, decided_at = now()
+     where id = $1 and status = 'proposed'`,
+    [id, decision.status, decision.jobId ?? null],
+  );
+}
+
+/** The item an action job works on, with its connected account's sealed credentials. */
+export const itemToActOn = suggestionToSend;

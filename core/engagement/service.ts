@@ -3,14 +3,15 @@
 // `untrusted`, and nothing they say reaches a decision: a reply is sent only by post_reply,
 // called with `engage`, with the text its caller gives or a draft its caller picks.
 import { randomUUID } from 'node:crypto';
-import { actorOf } from '../audit/actor.ts';
+import { type Actor, actorOf } from '../audit/actor.ts';
 import { recordAudit } from '../audit/db.ts';
 import type { Principal } from '../auth/principal.ts';
 import { requireBrandFor } from '../brands/service.ts';
 import type { Notifications } from '../db/notifications.ts';
-import { type Pool, withTransaction } from '../db/pool.ts';
+import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { conflict, DomainError, invalid, notFound } from '../errors.ts';
 import { findJobs, type JobRow } from '../jobs/db.ts';
+import type { Job } from '../jobs/schema.ts';
 import { startJob, waitForJob } from '../jobs/service.ts';
 import { enqueueReplyDrafts, enqueueReplySend } from '../jobs/tasks.ts';
 import { CAPABILITIES, LENGTH_UNIT, textLength } from '../platforms/capabilities.ts';
@@ -46,7 +47,7 @@ function toSuggestion(row: SuggestionRow, job: JobRow | undefined): ReplySuggest
     id: row.id,
     brand_id: row.brand_id,
     platform: row.platform,
-    kind: row.kind,
+    kind: row.kind as 'mention' | 'reply',
     status: row.status,
     posted_at: row.posted_at.toISOString(),
     received_at: row.received_at.toISOString(),
@@ -187,9 +188,65 @@ function checkReplyLength(row: SuggestionRow, text: string, loc: string) {
 }
 
 /**
- * post_reply: sends one reply to a suggestion, as a job of the publish pool, exactly once:
- * a suggestion has one reply for ever (asked again while it is under way, the same job
- * answers). Waits up to REPLY_WAIT_S for it to go out.
+ * Queues an item's one reply with `text`, in the caller's transaction (the item locked): a
+ * suggestion has one reply for ever, whichever path asks (post_reply, an approved inbox
+ * action); asked again while it is under way, the same job answers. Answers its job's id.
+ */
+export async function startReply(
+  tx: Queryable,
+  accountId: string,
+  actor: Actor,
+  row: SuggestionRow,
+  text: string,
+  loc: string,
+): Promise<string> {
+  if (row.status === 'replied')
+    throw conflict('already_replied', 'This post was answered already; it has one reply.', {
+      external_id: row.reply_external_id,
+      url: row.reply_url,
+    });
+  if (row.status === 'dismissed')
+    throw conflict('suggestion_dismissed', 'This suggestion was dismissed.');
+  checkReplyLength(row, text, loc);
+  const { job, created } = await startJob(
+    tx,
+    { accountId, kind: 'reply', subject: `reply:${row.id}` },
+    (db, id) =>
+      enqueueReplySend(db, { job_id: id, account_id: accountId, suggestion_id: row.id, actor }),
+  );
+  if (created) {
+    await requestReply(tx, row.id, text, job.job_id);
+    await recordAudit(tx, {
+      accountId,
+      postId: row.post_id,
+      action: 'reply_requested',
+      actor,
+      detail: { suggestion_id: row.id, job_id: job.job_id, platform: row.platform },
+    });
+  }
+  return job.job_id;
+}
+
+/** What a job that makes one thing on a platform answers: its state and what it made. */
+export function outcomeOf(done: Job) {
+  const result = (done.result ?? {}) as { external_id?: string; url?: string | null };
+  return {
+    job_id: done.job_id,
+    state:
+      done.status === 'succeeded'
+        ? ('sent' as const)
+        : done.status === 'failed'
+          ? ('failed' as const)
+          : ('sending' as const),
+    external_id: result.external_id ?? null,
+    url: result.url ?? null,
+    error: done.error,
+  };
+}
+
+/**
+ * post_reply: sends one reply to a suggestion, as a job of the publish pool, exactly once
+ * (startReply). Waits up to REPLY_WAIT_S for it to go out.
  */
 export async function postReply(
   deps: EngagementDeps,
@@ -200,22 +257,11 @@ export async function postReply(
     const [row] = await findSuggestions(tx, caller.accountId, [input.suggestion_id], {
       lock: true,
     });
-    if (!row) throw notFound('Reply suggestion');
-    if (row.status === 'replied')
-      throw conflict(
-        'already_replied',
-        'This suggestion was answered already; a suggestion has one reply.',
-        {
-          external_id: row.reply_external_id,
-          url: row.reply_url,
-        },
-      );
-    if (row.status === 'dismissed')
-      throw conflict('suggestion_dismissed', 'This suggestion was dismissed.');
+    if (!row || row.kind === 'keyword') throw notFound('Reply suggestion');
     let text = input.text;
     if (text === undefined) {
       text = row.drafts[input.draft_index!]?.text;
-      if (text === undefined)
+      if (text === undefined && row.status !== 'replied' && row.status !== 'dismissed')
         throw invalid(
           ['body', 'draft_index'],
           row.drafts.length
@@ -223,39 +269,9 @@ export async function postReply(
             : 'the suggestion has no drafts (draft_replies writes them)',
         );
     }
-    checkReplyLength(row, text, input.text === undefined ? 'draft_index' : 'text');
-    const actor = actorOf(caller.credential);
-    const { job, created } = await startJob(
-      tx,
-      { accountId: caller.accountId, kind: 'reply', subject: `reply:${row.id}` },
-      (db, id) =>
-        enqueueReplySend(db, {
-          job_id: id,
-          account_id: caller.accountId,
-          suggestion_id: row.id,
-          actor,
-        }),
-    );
-    if (created) {
-      await requestReply(tx, row.id, text, job.job_id);
-      await recordAudit(tx, {
-        accountId: caller.accountId,
-        postId: row.post_id,
-        action: 'reply_requested',
-        actor,
-        detail: { suggestion_id: row.id, job_id: job.job_id, platform: row.platform },
-      });
-    }
-    return job.job_id;
+    const loc = input.text === undefined ? 'draft_index' : 'text';
+    return startReply(tx, caller.accountId, actorOf(caller.credential), row, text ?? '', loc);
   });
   const done = await waitForJob(deps, caller, jobId, REPLY_WAIT_S);
-  const result = (done.result ?? {}) as { external_id?: string; url?: string | null };
-  return {
-    suggestion_id: input.suggestion_id,
-    job_id: done.job_id,
-    state: done.status === 'succeeded' ? 'sent' : done.status === 'failed' ? 'failed' : 'sending',
-    external_id: result.external_id ?? null,
-    url: result.url ?? null,
-    error: done.error,
-  };
+  return { suggestion_id: input.suggestion_id, ...outcomeOf(done) };
 }

@@ -14,6 +14,7 @@ export const JOB_KINDS = [
   'drawing_save',
   'reply',
   'reply_drafts',
+  'engagement_action',
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 

@@ -102,6 +102,7 @@ export const UNFINISHED_PER_ACCOUNT: Record<JobKind, number> = {
   drawing_save: 4,
   reply: 20,
   reply_drafts: 4,
+  engagement_action: 50,
 };
 
 /** Finished poster frames kept per account (older ones go as new ones start). */

@@ -36,6 +36,7 @@ export const TASK = {
   collectAccountInbound: 'collect_account_inbound',
   sendReply: 'send_reply',
   draftReplies: 'write_reply_drafts',
+  performEngagementAction: 'perform_engagement_action',
 } as const;
 export type TaskName = (typeof TASK)[keyof typeof TASK];
 
@@ -62,6 +63,7 @@ export const TASK_POOL: Record<TaskName, WorkerPool> = {
   [TASK.collectAccountInbound]: 'publish',
   // A reply goes out like a publication: in the publish pool, beside deliveries.
   [TASK.sendReply]: 'publish',
+  [TASK.performEngagementAction]: 'publish',
   [TASK.generateDrafts]: 'generate',
   [TASK.draftReplies]: 'generate',
   [TASK.draftWeek]: 'generate',
@@ -286,6 +288,7 @@ export const JOB_TASK: Record<JobKind, TaskName> = {
   drawing_save: TASK.renderDrawing,
   reply: TASK.sendReply,
   reply_drafts: TASK.draftReplies,
+  engagement_action: TASK.performEngagementAction,
 };
 
 /** The worker job of a client's job: keyed by the job's id, so it can never run twice. */
@@ -469,6 +472,22 @@ const REPLY_MAX_ATTEMPTS = 5;
 export async function enqueueReplySend(db: Queryable, payload: SendReplyPayload) {
   await addJob(db, TASK.sendReply, SendReplyPayload.parse(payload), {
     jobKey: workJobKey('reply', payload.job_id),
+    maxAttempts: REPLY_MAX_ATTEMPTS,
+  });
+}
+
+export const EngagementActionPayload = z.object({
+  job_id: z.string().refine(isId),
+  account_id: z.string().refine(isId),
+  action_id: z.string().refine(isId),
+  actor: Actor,
+});
+export type EngagementActionPayload = z.infer<typeof EngagementActionPayload>;
+
+/** Queues an approved inbox action (a like, a repost, a follow): one job an action. */
+export async function enqueueEngagementAction(db: Queryable, payload: EngagementActionPayload) {
+  await addJob(db, TASK.performEngagementAction, EngagementActionPayload.parse(payload), {
+    jobKey: workJobKey('engagement_action', payload.job_id),
     maxAttempts: REPLY_MAX_ATTEMPTS,
   });
 }

@@ -1,76 +1,29 @@
-// Reply suggestions against a local server answering Mastodon's notifications and statuses as
-// documented, through the MCP SDK's client and a real worker: a mention becomes a suggestion
-// with the third party's words only under `untrusted`; drafts are written and nothing is
-// sent; post_reply sends exactly one reply, also when the instance accepted the first try
-// and its answer was lost; scopes are enforced; and an injected text moves nothing.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
-import { collectAccountInbound, startInboundCollections } from '../../core/engagement/collect.ts';
+import { credentialsKey } from '../../core/connections/credentials.ts';
+import { startInboundCollections } from '../../core/engagement/collect.ts';
 import type { WorkerRunner } from '../../workers/index.ts';
+import { engagementFixture } from '../support/engagement.ts';
 import { type LocalMastodon, startLocalMastodon } from '../support/mastodonInstance.ts';
-import { connectMcp } from '../support/mcpClient.ts';
-import { readingDeps } from '../support/reading.ts';
-import { call, makeConnectedAccount, makeKey } from '../support/server.ts';
+import { call, makeKey } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND, startWorkerBeside, useServer } from '../support/service.ts';
 
 const KEY = credentialsKey(Buffer.alloc(32, 6).toString('base64'));
 const server = useServer({ env: LOOPBACK_OUTBOUND });
 let instance: LocalMastodon;
 let worker: WorkerRunner;
-const clients: Client[] = [];
 
 beforeAll(async () => {
   instance = await startLocalMastodon();
   worker = await startWorkerBeside(server, { credentialsKey: KEY, storage: true });
 });
 afterAll(async () => {
-  for (const c of clients) await c.close();
+  await fixture.close();
   await worker?.stop();
   await instance?.close();
 });
 
-const deps = () => readingDeps(server, KEY);
-let tokens = 0;
-
-type ToolAnswer = { isError?: boolean; data: any; text: string };
-
-/** A brand on the instance (its own token), a published post of its, and MCP clients. */
-async function brand(
-  scopes: ('read' | 'generate' | 'engage' | 'publish')[] = ['read', 'generate', 'engage'],
-) {
-  const token = `token-${++tokens}`;
-  const made = await makeConnectedAccount(server.pool, 'mastodon', {
-    scopes,
-    credentials: sealCredentials(KEY, { instance: instance.url, access_token: token }),
-  });
-  const { rows } = await server.pool.query(
-    `insert into posts (account_id, brand_id, platform, kind, status, body, external_post_id,
-       published_at)
-     values ($1, $2, 'mastodon', 'text', 'published', 'Our spring menu is out', $3, now())
-     returning id::text`,
-    [made.acct.accountId, made.acct.brandId, `ours-${token}`],
-  );
-  const client = await connectMcp(server, made.key, 'replies-test');
-  clients.push(client);
-  const tool = async (name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> => {
-    const res = (await client.callTool({ name, arguments: args })) as {
-      isError?: boolean;
-      structuredContent?: any;
-      content: { text?: string }[];
-    };
-    return { isError: res.isError, data: res.structuredContent, text: res.content[0]?.text ?? '' };
-  };
-  const collect = () => collectAccountInbound(deps(), String(made.connected.id));
-  return {
-    ...made,
-    token,
-    postId: rows[0].id as string,
-    ourExternal: `ours-${token}`,
-    tool,
-    collect,
-  };
-}
+const fixture = engagementFixture(server, () => instance, KEY);
+const { deps, brand } = fixture;
 
 describe('reply suggestions', () => {
   it("keeps mentions and replies as suggestions, the third party's words only under untrusted", async () => {
@@ -202,11 +155,9 @@ describe('reply suggestions', () => {
     await b.collect();
     const [s] = (await b.tool('list_reply_suggestions')).data.suggestions;
 
-    const reader = await connectMcp(
-      server,
+    const reader = await fixture.connect(
       await makeKey(server.pool, b.acct.accountId, ['read', 'generate']),
     );
-    clients.push(reader);
     const names = (await reader.listTools()).tools.map((t) => t.name);
     expect(names).toContain('list_reply_suggestions');
     expect(names).not.toContain('post_reply');

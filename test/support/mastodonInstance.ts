@@ -2,8 +2,9 @@
 // tests and the inbound bench: each token is one account with its mention notifications
 // (GET /api/v1/notifications, types[]=mention, paged with min_id or newest first) and the
 // statuses it posts (POST /api/v1/statuses, one status an Idempotency-Key, as Mastodon keeps
-// them). `acceptThenFail` makes the next post be created and answered 503, as a response lost
-// after the instance accepted it.
+// them), public statuses found by a tag's timeline or the instance's search, and favourites,
+// reblogs and follows (each kept once, as Mastodon does). `acceptThenFail` makes the next post
+// be created and answered 503, as a response lost after the instance accepted it.
 import { startJsonServer } from './jsonServer.ts';
 
 export type Mention = {
@@ -25,6 +26,12 @@ export type LocalMastodon = {
   /** Adds mention notifications for `token`'s account (ids ascending as added). */
   mention(token: string, m: Omit<Mention, 'id'>): Mention;
   statuses: PostedStatus[];
+  /** A public status by someone else, found by search and its tags' timelines. */
+  publicPost(author: string, text: string): string;
+  /** Favourites, reblogs and follows made, once each: `favourite:<status id>` and so on. */
+  acts: Set<string>;
+  /** POSTs to favourite, reblog and follow, repeats included. */
+  actRequests: number;
   /** POST /api/v1/statuses requests received, repeats included. */
   posts: number;
   acceptThenFail(times?: number): void;
@@ -36,7 +43,23 @@ export async function startLocalMastodon(): Promise<LocalMastodon> {
   const byKey = new Map<string, PostedStatus>();
   let seq = 100;
   let failing = 0;
-  const state: Pick<LocalMastodon, 'statuses' | 'posts'> = { statuses: [], posts: 0 };
+  const state: Pick<LocalMastodon, 'statuses' | 'posts' | 'acts' | 'actRequests'> = {
+    statuses: [],
+    posts: 0,
+    acts: new Set(),
+    actRequests: 0,
+  };
+  const publicPosts: { id: string; author: string; text: string }[] = [];
+  const asStatus = (p: { id: string; author: string; text: string }) => ({
+    id: p.id,
+    url: `${base}/@${p.author}/${p.id}`,
+    content: `<p>${p.text}</p>`,
+    created_at: new Date().toISOString(),
+    in_reply_to_id: null,
+    in_reply_to_account_id: null,
+    visibility: 'public',
+    account: { id: `acct-${p.author}`, acct: p.author },
+  });
   let base = '';
   const server = await startJsonServer((req, json, url) => {
     const token = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
@@ -67,6 +90,27 @@ export async function startLocalMastodon(): Promise<LocalMastodon> {
           },
         })),
       );
+    }
+    const tag = /^\/api\/v1\/timelines\/tag\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && tag) {
+      const wanted = `#${decodeURIComponent(tag[1]!)}`.toLowerCase();
+      return json(
+        200,
+        publicPosts.filter((p) => p.text.toLowerCase().includes(wanted)).map(asStatus),
+      );
+    }
+    if (req.method === 'GET' && url.pathname === '/api/v2/search') {
+      const q = (url.searchParams.get('q') ?? '').toLowerCase();
+      const found = publicPosts.filter((p) => p.text.toLowerCase().includes(q));
+      return json(200, { accounts: [], hashtags: [], statuses: found.map(asStatus) });
+    }
+    const act = /^\/api\/v1\/(statuses|accounts)\/([^/]+)\/(favourite|reblog|follow)$/.exec(
+      url.pathname,
+    );
+    if (req.method === 'POST' && act) {
+      state.actRequests++;
+      state.acts.add(`${act[3]}:${decodeURIComponent(act[2]!)}`);
+      return json(200, { id: decodeURIComponent(act[2]!) });
     }
     if (req.method === 'POST' && url.pathname === '/api/v1/statuses') {
       let raw = '';
@@ -105,6 +149,17 @@ export async function startLocalMastodon(): Promise<LocalMastodon> {
     },
     get posts() {
       return state.posts;
+    },
+    get acts() {
+      return state.acts;
+    },
+    get actRequests() {
+      return state.actRequests;
+    },
+    publicPost(author, text) {
+      const id = String(++ids);
+      publicPosts.push({ id, author, text });
+      return id;
     },
     mention(token, m) {
       const made = { ...m, id: String(++ids) };

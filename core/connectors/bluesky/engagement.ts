@@ -2,7 +2,8 @@
 // from its notifications (app.bsky.notification.listNotifications, asked of its PDS, which
 // serves them from the AppView, with each post's record), and replies written as records
 // under a key derived from the suggestion with `swapRecord: null`, citing the post answered
-// as parent and its thread's root: a retried send finds its record instead of a second one.
+// as parent and its thread's root: a retried send finds its record instead of a second one;
+// likes, reposts and follows (the engagement inbox) are written the same way.
 import { z } from 'zod';
 import type { ConnectedAccountAccess, Connector, InboundPost } from '../connector.ts';
 import { PublicationError } from '../connector.ts';
@@ -44,9 +45,15 @@ const Page = z.object({
 
 const at = (iso: string) => Date.parse(iso);
 
+const ACT_COLLECTIONS = {
+  like: 'app.bsky.feed.like',
+  repost: 'app.bsky.feed.repost',
+  follow: 'app.bsky.graph.follow',
+} as const;
+
 export function blueskyEngagement(
   deps: Pick<BlueskyDeps, 'outbound' | 'requestTimeoutMs'>,
-): Required<Pick<Connector, 'inbound' | 'reply'>> {
+): Required<Pick<Connector, 'inbound' | 'reply' | 'act'>> {
   const clientOf = (account: ConnectedAccountAccess) =>
     new BlueskyClient(
       deps.outbound,
@@ -105,6 +112,29 @@ export function blueskyEngagement(
       }
       // Oldest first, all of them: the cursor moves past every one read.
       return { items: items.reverse(), cursor: newest };
+    },
+
+    /**
+     * A like or a repost (citing the post) or a follow (citing its author), written like a
+     * reply: under a key derived from the action, once.
+     */
+    async act(account, req) {
+      const collection = ACT_COLLECTIONS[req.action];
+      const cid = req.to.replyRef?.cid;
+      if (req.action !== 'follow' && !cid)
+        throw new PublicationError('The post lacks its Bluesky reference (cid).', {
+          retryable: false,
+        });
+      const client = clientOf(account);
+      const session = client.session ?? (await client.signIn());
+      const record = {
+        $type: collection,
+        subject: req.action === 'follow' ? req.to.authorId : { uri: req.to.id, cid },
+        createdAt: req.requestedAt.toISOString(),
+      };
+      const rkey = deterministicTid(req.requestedAt, req.idempotencyKey);
+      const written = await putOnce(client, session, rkey, record, collection);
+      return { externalId: written.uri };
     },
 
     async reply(account, req) {

@@ -116,6 +116,23 @@ const FeedItem = z.object({
   reason: z.unknown().optional(),
 });
 const AuthorFeed = z.object({ feed: itemsOf(FeedItem) });
+const PostRef = z.object({ uri: PlatformId.refine((u) => u.startsWith('at://')), cid: PlatformId });
+/** A post of app.bsky.feed.searchPosts, with what a reply or a like to it needs. */
+const SearchedPost = z.object({
+  uri: PostRef.shape.uri,
+  cid: PostRef.shape.cid,
+  author: z.object({
+    did: PlatformId,
+    handle: z.string().min(1).max(300).transform(plainText).pipe(z.string().min(1)),
+  }),
+  record: z.object({
+    text: z.string().max(10_000).transform(plainText),
+    createdAt: z.iso.datetime({ offset: true }).catch(''),
+    reply: z.object({ root: PostRef, parent: PostRef }).optional().catch(undefined),
+  }),
+  indexedAt: z.iso.datetime({ offset: true }),
+});
+const SearchPosts = z.object({ posts: itemsOf(SearchedPost) });
 /** A trend of app.bsky.unspecced.getTrends: `link` is a bsky.app path. */
 const TrendView = z.object({
   topic: z.string().max(500),
@@ -211,6 +228,38 @@ export function blueskyConnector(deps: BlueskyDeps): Connector {
             replies: post.replyCount,
           }))
           .slice(0, limit);
+      },
+
+      /**
+       * Recent posts holding `query` (app.bsky.feed.searchPosts, latest first), as keyword
+       * posts; the account's own left out; none where the AppView has no search.
+       */
+      async search(account, query, limit) {
+        const nsid = 'app.bsky.feed.searchPosts';
+        const q = new URLSearchParams({
+          q: query,
+          limit: String(Math.min(25, limit)),
+          sort: 'latest',
+        });
+        const res = await appViewGet(nsid, q, [...NOT_IMPLEMENTED]);
+        if (!res) return [];
+        const own = account.handle.replace(/^@/, '').toLowerCase();
+        return documented('Bluesky', nsid, res, SearchPosts)
+          .posts.filter((p) => p.author.handle.toLowerCase() !== own)
+          .map((p) => {
+            const root = p.record.reply?.root ?? { uri: p.uri, cid: p.cid };
+            return {
+              kind: 'keyword' as const,
+              id: p.uri,
+              url: permalinkOf(p.uri),
+              authorHandle: p.author.handle,
+              authorId: p.author.did,
+              text: p.record.text,
+              postedAt: p.record.createdAt || p.indexedAt,
+              answers: [],
+              replyRef: { cid: p.cid, root_uri: root.uri, root_cid: root.cid },
+            };
+          });
       },
 
       /**

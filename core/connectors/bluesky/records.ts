@@ -15,18 +15,19 @@ export type StrongRef = z.infer<typeof StrongRef>;
 
 const ResolvedHandle = z.object({ did: z.string().startsWith('did:') });
 
-/** Writes one record under its key, unless the key holds it already; answers its ref. */
+/** Writes one record (a post unless `collection` says) under its key, unless the key holds it already; answers its ref. */
 export async function putOnce(
   client: BlueskyClient,
   session: BlueskySession,
   rkey: string,
   record: Record<string, unknown>,
+  collection = POST,
 ): Promise<StrongRef> {
   const put = await client.call(
     'com.atproto.repo.putRecord',
     {
       method: 'POST',
-      json: { repo: session.did, collection: POST, rkey, record, swapRecord: null },
+      json: { repo: session.did, collection, rkey, record, swapRecord: null },
     },
     ['InvalidSwap'],
   );
@@ -35,7 +36,7 @@ export async function putOnce(
   // InvalidSwap: a record is already under this attempt's key; an earlier try wrote it.
   const got = await client.call('com.atproto.repo.getRecord', {
     method: 'GET',
-    query: { repo: session.did, collection: POST, rkey },
+    query: { repo: session.did, collection, rkey },
   });
   return documented('Bluesky', 'com.atproto.repo.getRecord', got, StrongRef, CHECK_THE_ACCOUNT);
 }
