@@ -1,4 +1,4 @@
--- Issue 21, items 1-3: posts of third parties that mention a brand's connected account or
+-- Issue 21: posts of third parties that mention a brand's connected account or
 -- answer one of its posts (or hold a keyword the brand watches), collected every 5 minutes per
 -- account (core/engagement/), as reply suggestions and engagement inbox items. Their text, handle and address are the third party's: kept as given, answered
 -- under `untrusted`. A reply is sent at most once a suggestion: its job and outcome are kept
@@ -71,8 +71,24 @@ create table engagement_actions (
 );
 create index engagement_actions_brand_idx on engagement_actions (brand_id, status, id desc);
 
+-- Agent tasks (item 4, preview feature agent_tasks): a fixed plan of steps over the service's
+-- own operations, run as one `agent_task` job of the generate pool; each step is logged here
+-- as it ends, with what it made.
+create table agent_tasks (
+  id bigint generated always as identity primary key,
+  account_id bigint not null references accounts (id) on delete cascade,
+  brand_id bigint not null references brands (id) on delete cascade,
+  kind text not null check (kind in ('draft_week', 'reply_sweep', 'trend_brief')),
+  goal text not null check (char_length(goal) between 1 and 1000),
+  job_id bigint,
+  steps jsonb not null default '[]' check (jsonb_typeof(steps) = 'array'),
+  outputs jsonb not null default '{}' check (jsonb_typeof(outputs) = 'object'),
+  created_at timestamptz not null default now()
+);
+create index agent_tasks_account_idx on agent_tasks (account_id, id desc);
+
 alter table jobs drop constraint jobs_kind_check;
 alter table jobs add constraint jobs_kind_check
   check (kind in ('video_export', 'video_preview', 'generation', 'draft_week', 'history_import',
                   'genome', 'drawing_export', 'drawing_save', 'reply', 'reply_drafts',
-                  'engagement_action'));
+                  'engagement_action', 'agent_task'));

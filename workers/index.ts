@@ -45,6 +45,7 @@ import { readGenomeTask } from './readGenome.ts';
 import { reconcile } from './reconcile.ts';
 import { renderDesign } from './renderDesign.ts';
 import { renderDrawingTask } from './renderDrawing.ts';
+import { runAgentTaskTask } from './runAgentTask.ts';
 import { sendReplyTask } from './sendReply.ts';
 import { watchCompetitorTask } from './watchCompetitor.ts';
 import { watchCompetitors } from './watchCompetitors.ts';
@@ -132,6 +133,11 @@ export function taskList(deps: {
     [TASK.sendReply]: sendReplyTask(reading),
     [TASK.performEngagementAction]: performEngagementActionTask(reading),
     [TASK.draftReplies]: draftRepliesTask({
+      pool: deps.pool,
+      outbound: deps.outbound,
+      llm: deps.llm,
+    }),
+    [TASK.runAgentTask]: runAgentTaskTask({
       pool: deps.pool,
       outbound: deps.outbound,
       llm: deps.llm,

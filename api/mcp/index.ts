@@ -16,6 +16,7 @@ import { exchangeJson } from './jsonTransport.ts';
 import { compileTools, type ToolDefinition } from './registry.ts';
 import { buildMcpServer, PROTOCOL_VERSIONS } from './server.ts';
 import { ACCOUNT_TOOLS } from './tools/account.ts';
+import { AGENT_TASK_TOOLS } from './tools/agentTasks.ts';
 import { CANVAS_TOOLS } from './tools/canvas.ts';
 import { DRAWING_TOOLS } from './tools/drawings.ts';
 import { ENGAGEMENT_TOOLS } from './tools/engagement.ts';
@@ -88,6 +89,7 @@ export const SHIPPED_TOOLS = [
   ...MEMORY_TOOLS,
   ...GENERATION_TOOLS,
   ...ENGAGEMENT_TOOLS,
+  ...AGENT_TASK_TOOLS,
 ];
 
 export const mcpRoutes: FastifyPluginAsync<

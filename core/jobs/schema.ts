@@ -15,6 +15,7 @@ export const JOB_KINDS = [
   'reply',
   'reply_drafts',
   'engagement_action',
+  'agent_task',
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 

@@ -103,6 +103,7 @@ export const UNFINISHED_PER_ACCOUNT: Record<JobKind, number> = {
   reply: 20,
   reply_drafts: 4,
   engagement_action: 50,
+  agent_task: 2,
 };
 
 /** Finished poster frames kept per account (older ones go as new ones start). */

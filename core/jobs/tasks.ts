@@ -37,6 +37,7 @@ export const TASK = {
   sendReply: 'send_reply',
   draftReplies: 'write_reply_drafts',
   performEngagementAction: 'perform_engagement_action',
+  runAgentTask: 'run_agent_task',
 } as const;
 export type TaskName = (typeof TASK)[keyof typeof TASK];
 
@@ -66,6 +67,7 @@ export const TASK_POOL: Record<TaskName, WorkerPool> = {
   [TASK.performEngagementAction]: 'publish',
   [TASK.generateDrafts]: 'generate',
   [TASK.draftReplies]: 'generate',
+  [TASK.runAgentTask]: 'generate',
   [TASK.draftWeek]: 'generate',
   [TASK.importHistory]: 'generate',
   [TASK.readGenome]: 'generate',
@@ -289,6 +291,7 @@ export const JOB_TASK: Record<JobKind, TaskName> = {
   reply: TASK.sendReply,
   reply_drafts: TASK.draftReplies,
   engagement_action: TASK.performEngagementAction,
+  agent_task: TASK.runAgentTask,
 };
 
 /** The worker job of a client's job: keyed by the job's id, so it can never run twice. */
@@ -502,6 +505,19 @@ export type DraftRepliesPayload = z.infer<typeof DraftRepliesPayload>;
 
 export const enqueueReplyDrafts = (db: Queryable, payload: DraftRepliesPayload) =>
   addGenerateJob(db, 'reply_drafts', DraftRepliesPayload, payload);
+
+// Agent tasks (core/agentTasks/) -------------------------------------------------------------
+
+export const AgentTaskPayload = z.object({
+  job_id: z.string(),
+  account_id: z.string(),
+  task_id: z.string().refine(isId),
+  actor: Actor,
+});
+export type AgentTaskPayload = z.infer<typeof AgentTaskPayload>;
+
+export const enqueueAgentTask = (db: Queryable, payload: AgentTaskPayload) =>
+  addGenerateJob(db, 'agent_task', AgentTaskPayload, payload);
 
 // Generation (core/generation/) ------------------------------------------------------------
 

@@ -39,6 +39,7 @@ const OWNER: Record<string, string> = {
   inbound_items: 'core/engagement/db.ts',
   inbound_cursors: 'core/engagement/db.ts',
   engagement_actions: 'core/engagement/db.ts',
+  agent_tasks: 'core/agentTasks/db.ts',
   webhook_endpoints: 'core/webhooks/db.ts',
   webhook_deliveries: 'core/webhooks/db.ts',
   webhook_attempts: 'core/webhooks/db.ts',
