@@ -11,5 +11,5 @@ export const performEngagementActionTask = (deps: ReadingDeps) =>
     what: 'engagement action',
     lastAttemptError:
       'The action could not be made; check the connected account (a retry never makes it twice).',
-    work: (job, _report, finish) => performEngagementAction(deps, job, finish),
+    work: (job) => performEngagementAction(deps, job),
   });

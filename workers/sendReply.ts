@@ -11,5 +11,5 @@ export const sendReplyTask = (deps: ReadingDeps) =>
     what: 'reply',
     lastAttemptError:
       'The reply could not be sent; check the connected account, then ask again (the same reply is never sent twice).',
-    work: (job, _report, finish) => sendReply(deps, job, finish),
+    work: (job) => sendReply(deps, job),
   });

@@ -70,7 +70,7 @@ export async function recordStep(
   );
 }
 
-/** A run starting again (a retried job) logs its steps anew. */
+/** A plan run again (a retried job whose plan did not end) logs its steps anew. */
 export async function resetSteps(db: Queryable, id: string) {
-  await db.query(`update agent_tasks set steps = '[]', outputs = '{}' where id = $1`, [id]);
+  await db.query(`update agent_tasks set steps = '[]' where id = $1`, [id]);
 }

@@ -3,7 +3,7 @@
 // can publish, schedule, send a reply, approve an inbox action or touch credentials (this
 // module imports no operation that does; test/agentTasks checks its imports), so no text,
 // the goal's or a third party's, can make it do so. Each step is logged with what it made in
-// the transaction that made it; a retried job skips the steps that ended.
+// the transaction that made it; a retried job whose plan ended does not run it again.
 import type { Actor } from '../audit/actor.ts';
 import type { Credential } from '../auth/principal.ts';
 import { getBrandMemory } from '../brandMemory/service.ts';
@@ -18,7 +18,7 @@ import type { AgentTaskPayload } from '../jobs/tasks.ts';
 import { getAnalytics } from '../metrics/insight.ts';
 import { nextMonday } from '../posts/slots.ts';
 import { listTrends } from '../trends/service.ts';
-import { type AgentTaskRow, findAgentTask, recordStep } from './db.ts';
+import { type AgentTaskRow, findAgentTask, recordStep, resetSteps } from './db.ts';
 import type { AgentTaskStep } from './schema.ts';
 
 /** Open suggestions a reply sweep drafts for at most (draft_replies' own limit). */
@@ -160,12 +160,15 @@ export async function runAgentTask(
   const task = await findAgentTask(deps.pool, job.account_id, job.task_id);
   if (!task) throw new JobFailure('The task is gone.');
   await report(0.1, task.kind);
-  // A retried job finds the steps that ended (and what they made) logged: it does not redo them.
-  const ended = (key: string) => key in task.outputs;
-  if (task.kind === 'draft_week' && !ended('post_ids'))
-    await draftWeekPlan(deps, task, job, report);
-  if (task.kind === 'reply_sweep' && !ended('drafted')) await replySweepPlan(deps, task, job);
-  if (task.kind === 'trend_brief' && !ended('brief')) await trendBriefPlan(deps, task, job);
+  // A plan's last output commits with what it made: a retried job whose plan ended does not
+  // run it again; one that had not ended logs its steps anew.
+  const last = { draft_week: 'post_ids', reply_sweep: 'drafted', trend_brief: 'brief' }[task.kind];
+  if (!(last in task.outputs)) {
+    await resetSteps(deps.pool, task.id);
+    if (task.kind === 'draft_week') await draftWeekPlan(deps, task, job, report);
+    if (task.kind === 'reply_sweep') await replySweepPlan(deps, task, job);
+    if (task.kind === 'trend_brief') await trendBriefPlan(deps, task, job);
+  }
   const done = (await findAgentTask(deps.pool, job.account_id, job.task_id))!;
   return { task_id: task.id, outputs: Object.keys(done.outputs) };
 }

@@ -5,6 +5,7 @@ import jsonpatch from 'fast-json-patch';
 import type { Principal } from '../auth/principal.ts';
 import { requireBrandFor } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
+import { EngagementRules } from '../engagement/rules.ts';
 import { versionConflict } from '../errors.ts';
 import { JobFailure } from '../jobs/service.ts';
 import { explainIssue } from '../validation.ts';
@@ -188,8 +189,10 @@ export async function voiceOf(db: Queryable, accountId: string, brandId: string)
 
 /** The brand's engagement inbox rules (keywords, rules); none when unset. */
 export async function engagementRulesOf(db: Queryable, accountId: string, brandId: string) {
-  const parsed = MemoryDoc.safeParse((await memoryOf(db, accountId, brandId)).doc);
-  return (parsed.success && parsed.data.engagement) || {};
+  // Its own section only: another section that no longer parses does not switch rules off.
+  const doc = (await memoryOf(db, accountId, brandId)).doc as Record<string, unknown>;
+  const parsed = EngagementRules.safeParse(doc.engagement ?? {});
+  return parsed.success ? parsed.data : {};
 }
 
 /** The brand's visual kit (colours with roles, fonts, logo) as templates use it. */

@@ -36,6 +36,25 @@ const FoundStatus = z.object({
   account: MentionNotification.shape.account,
 });
 
+/** The statuses below one (its context's descendants), as far as a reply of ours. */
+const Context = z.object({
+  descendants: itemsOf(
+    z.object({
+      id: PlatformId,
+      url: Address,
+      in_reply_to_id: PlatformId.nullish().catch(null),
+      account: z.object({ id: PlatformId }),
+    }),
+    4000,
+  ),
+});
+
+/** A reply's text as sent: it names the author first unless it names them already. */
+export function mastodonReplyText(text: string, authorHandle: string): string {
+  const mention = `@${authorHandle}`;
+  return text.toLowerCase().includes(mention.toLowerCase()) ? text : `${mention} ${text}`;
+}
+
 /** Every notification has an id; only mentions are read further. */
 const Notification = z.object({ id: PlatformId, type: z.string() });
 
@@ -154,18 +173,25 @@ export function mastodonEngagement(
 
     /**
      * A reply status, `in_reply_to_id` their status, starting with their handle (the
-     * instance tells them only when it names them); the Idempotency-Key makes a retry
-     * answer the status the first try created.
+     * instance tells them only when it names them). The Idempotency-Key makes a retry within
+     * the hour answer the status the first try created; before sending, the thread below
+     * their status (GET /api/v1/statuses/:id/context) is read for a reply of the account's
+     * already there, which is answered instead, so a later try sends none either.
      */
     async reply(account, req) {
       const call = callAs(account.credentials);
-      const mention = `@${req.to.authorHandle}`;
-      const named = req.text.toLowerCase().includes(mention.toLowerCase());
+      const me = await getDocumented(call, '/api/v1/accounts/verify_credentials', OwnAccount);
+      const context = `/api/v1/statuses/${encodeURIComponent(req.to.id)}/context`;
+      const below = await getDocumented(call, context, Context);
+      const ours = below.descendants.find(
+        (s) => s.account.id === me.id && s.in_reply_to_id === req.to.id,
+      );
+      if (ours) return { externalPostId: ours.id, permalinkUrl: ours.url ?? null };
       const res = await call('/api/v1/statuses', {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'idempotency-key': req.idempotencyKey },
         body: JSON.stringify({
-          status: named ? req.text : `${mention} ${req.text}`,
+          status: mastodonReplyText(req.text, req.to.authorHandle),
           in_reply_to_id: req.to.id,
         }),
       });

@@ -9,8 +9,8 @@ import { hasFeature } from '../accounts/service.ts';
 import { engagementRulesOf, voiceOf } from '../brandMemory/service.ts';
 import { activeAccounts, sealedAccount } from '../connections/db.ts';
 import { type Reading, type ReadingDeps, readThrough } from '../connections/reading.ts';
-import { type Connectors, platformsWith } from '../connectors/connector.ts';
-import { type Pool, withTransaction } from '../db/pool.ts';
+import { type Connectors, type InboundPost, platformsWith } from '../connectors/connector.ts';
+import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { enqueueAccountInbound } from '../jobs/tasks.ts';
 import { inboundCursor, insertProposals, type NewItem, recordInbound } from './db.ts';
 import { offlineReplies } from './drafts.ts';
@@ -29,10 +29,16 @@ export async function startInboundCollections(pool: Pool, connectors: Connectors
 }
 
 type Account = NonNullable<Awaited<ReturnType<typeof sealedAccount>>>;
+type Voice = Awaited<ReturnType<typeof voiceOf>>;
 
 /** The rules' proposals for the posts first kept now (a reply with the built-in draft). */
-async function propose(pool: Pool, account: Account, items: NewItem[], rules: EngagementRules) {
-  const voice = await voiceOf(pool, account.account_id, account.brand_id);
+async function propose(
+  db: Queryable,
+  account: Account,
+  items: NewItem[],
+  rules: EngagementRules,
+  voice: Voice,
+) {
   const proposals = items.flatMap((item) =>
     proposedActions(item, rules).map((action) => ({
       accountId: account.account_id,
@@ -42,7 +48,7 @@ async function propose(pool: Pool, account: Account, items: NewItem[], rules: En
       draft: action === 'reply' ? (offlineReplies(item, voice)[0] ?? null) : null,
     })),
   );
-  return insertProposals(pool, proposals);
+  return insertProposals(db, proposals);
 }
 
 /** Reads one account's new mentions and replies (and keyword posts); answers what it kept. */
@@ -56,26 +62,27 @@ export async function collectAccountInbound(
   const rules = inbox
     ? await engagementRulesOf(deps.pool, account.account_id, account.brand_id)
     : {};
+  const voice = inbox ? await voiceOf(deps.pool, account.account_id, account.brand_id) : undefined;
+  /** Posts, the cursor past them and the rules' proposals on them commit together. */
+  const keep = (items: InboundPost[], cursor: string | null) =>
+    withTransaction(deps.pool, async (tx) => {
+      const added = await recordInbound(tx, account, items, cursor);
+      const proposed = voice ? await propose(tx, account, added, rules, voice) : 0;
+      return { added: added.length, proposed };
+    });
   return readThrough(deps, account, 'inbound', 'Reading mentions', async (connector, access) => {
     const cursor = await inboundCursor(deps.pool, account.id);
     const found = await connector.inbound(access, cursor, INBOUND_PER_RUN);
-    // The posts and the cursor past them commit together: none is skipped or read twice.
-    const added = await withTransaction(deps.pool, (tx) =>
-      recordInbound(tx, account, found.items, found.cursor),
-    );
-    const keyword: NewItem[] = [];
+    const mentions = await keep(found.items, found.cursor);
+    let keyword = 0;
+    let proposed = mentions.proposed;
     const search = deps.connectors[account.platform]?.search;
-    if (search)
-      for (const term of watchedKeywords(rules))
-        keyword.push(
-          ...(await recordInbound(
-            deps.pool,
-            account,
-            await search(access, term, KEYWORD_POSTS),
-            null,
-          )),
-        );
-    const proposed = inbox ? await propose(deps.pool, account, [...added, ...keyword], rules) : 0;
-    return { read: found.items.length, added: added.length, keyword: keyword.length, proposed };
+    if (search && inbox)
+      for (const term of watchedKeywords(rules)) {
+        const kept = await keep(await search(access, term, KEYWORD_POSTS), null);
+        keyword += kept.added;
+        proposed += kept.proposed;
+      }
+    return { read: found.items.length, added: mentions.added, keyword, proposed };
   });
 }

@@ -25,7 +25,8 @@ export type SuggestionRow = {
   post_body: string | null;
   received_at: Date;
   status: SuggestionStatus;
-  drafts: { text: string; created_at: string }[];
+  /** Numbered drafts, oldest first: a draft keeps its number as newer ones come. */
+  drafts: { n: number; text: string; created_at: string }[];
   reply_text: string | null;
   reply_requested_at: Date | null;
   reply_job_id: string | null;
@@ -75,7 +76,10 @@ export async function recordInbound(
        from jsonb_to_recordset($5::jsonb) as x(kind text, id text, "replyRef" jsonb, url text,
          "authorHandle" text, "authorId" text, text text, "postedAt" timestamptz,
          answers jsonb)
-       on conflict (connected_account_id, external_id) do nothing
+       -- A post a keyword search kept first is a mention or reply once its notification
+       -- comes: it becomes a suggestion (and is new to the rules as such).
+       on conflict (connected_account_id, external_id) do update set kind = excluded.kind
+         where inbound_items.kind = 'keyword' and excluded.kind <> 'keyword'
        returning id::text, kind, text, author_handle, platform`,
       [account.account_id, account.brand_id, account.id, account.platform, JSON.stringify(items)],
     );
@@ -131,7 +135,11 @@ export async function findSuggestions(
   return rows;
 }
 
-/** Adds drafts to a suggestion (the newest `keep` are kept); an open one becomes drafted. */
+/**
+ * Adds drafts to a suggestion, numbered after the last one (a number is never reused, so a
+ * draft picked from an older listing is that draft or none); the newest `keep` are kept. An
+ * open suggestion becomes drafted.
+ */
 export async function addDrafts(
   db: Queryable,
   id: string,
@@ -139,18 +147,21 @@ export async function addDrafts(
   keep: number,
 ): Promise<void> {
   await db.query(
-    `update inbound_items set
-       drafts = (select coalesce(jsonb_agg(d order by n), '[]') from (
-                   select d, n from jsonb_array_elements(drafts || $2::jsonb)
-                     with ordinality as e(d, n)
-                   order by n desc limit $3) kept),
+    `update inbound_items i set
+       drafts = (
+         select coalesce(jsonb_agg(d order by (d->>'n')::int), '[]') from (
+           select d from (
+             select d from jsonb_array_elements(i.drafts) d
+             union all
+             select jsonb_build_object('n', last.n + t.ord, 'text', t.text, 'created_at', now())
+             from jsonb_array_elements_text($2::jsonb) with ordinality t(text, ord),
+                  (select coalesce(max((x->>'n')::int), -1) as n
+                   from jsonb_array_elements(i.drafts) x) last
+           ) every_draft
+           order by (d->>'n')::int desc limit $3) kept),
        status = case when status = 'open' then 'drafted' else status end
      where id = $1 and status in ('open', 'drafted')`,
-    [
-      id,
-      JSON.stringify(texts.map((text) => ({ text, created_at: new Date().toISOString() }))),
-      keep,
-    ],
+    [id, JSON.stringify(texts), keep],
   );
 }
 
@@ -269,7 +280,7 @@ export async function listActionRows(
   }));
 }
 
-/** The account's action with its item, locked for a decision when `lock`. */
+/** The account's action, locked for a decision when `lock`. */
 export async function findAction(
   db: Queryable,
   accountId: string,
@@ -284,15 +295,14 @@ export async function findAction(
   return rows[0];
 }
 
-/** A proposed action is approved (with the job that runs it) or dismissed. */
+/** An action is approved (with the job that runs it) or dismissed; the caller holds its lock. */
 export async function decideAction(
   db: Queryable,
   id: string,
   decision: { status: 'approved' | 'dismissed'; jobId?: string },
 ): Promise<void> {
   await db.query(
-    `update engagement_actions set status = $2, job_id = $3, decided_at = now()
-     where id = $1 and status = 'proposed'`,
+    `update engagement_actions set status = $2, job_id = $3, decided_at = now() where id = $1`,
     [id, decision.status, decision.jobId ?? null],
   );
 }

@@ -25,7 +25,12 @@ export function offlineReplies(
   voice: Pick<Voice, 'tone' | 'banned'>,
 ): string[] {
   const who = `@${s.author_handle}`;
-  const about = s.kind === 'reply' ? 'for your reply' : 'for the mention';
+  const about =
+    s.kind === 'reply'
+      ? 'for your reply'
+      : s.kind === 'keyword'
+        ? 'for the post'
+        : 'for the mention';
   const formal = has(voice.tone, ['formal', 'professional', 'serious', 'expert']);
   const playful = has(voice.tone, ['playful', 'fun', 'casual', 'cheeky', 'witty', 'friendly']);
   const candidates = formal

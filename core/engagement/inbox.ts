@@ -87,11 +87,16 @@ export async function listEngagementInbox(
   };
 }
 
-/** The caller's proposed action, locked, with its post; or why it cannot be decided. */
+/**
+ * The caller's action, locked, with its post, when it can be decided: proposed, or approved
+ * and its job failed (approved again, it runs again under the same key: still once).
+ */
 async function proposedAction(tx: Parameters<typeof findAction>[0], accountId: string, id: string) {
   const action = await findAction(tx, accountId, id, { lock: true });
   if (!action) throw notFound('Inbox action');
-  if (action.status !== 'proposed')
+  const [job] = action.job_id ? await findJobs(tx, accountId, [action.job_id]) : [];
+  const failed = action.status === 'approved' && job?.status === 'failed';
+  if (action.status !== 'proposed' && !failed)
     throw conflict('action_decided', `This action was ${action.status} already.`);
   const [item] = await findSuggestions(tx, accountId, [action.item_id], { lock: true });
   if (!item) throw notFound('Inbox action');

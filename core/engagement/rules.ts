@@ -2,7 +2,7 @@
 // section: which actions to propose on which inbound posts. A rule only proposes: an action
 // runs when a person or a key with `engage` approves it, whatever the post says.
 import { z } from 'zod';
-import { bannedMatcher } from '../generation/offline.ts';
+import { bannedMatcher as anyOf } from '../generation/offline.ts';
 
 export const ENGAGEMENT_ACTIONS = ['like', 'repost', 'reply', 'follow'] as const;
 export type EngagementAction = (typeof ENGAGEMENT_ACTIONS)[number];
@@ -45,11 +45,11 @@ export function proposedActions(
   const actions = new Set<EngagementAction>();
   for (const rule of rules.rules ?? []) {
     if (rule.on !== post.kind) continue;
-    if (rule.contains?.length && !bannedMatcher(rule.contains)(post.text)) continue;
+    if (rule.contains?.length && !anyOf(rule.contains)(post.text)) continue;
     for (const a of rule.propose) actions.add(a);
   }
   return [...actions];
 }
 
-/** The keywords a keyword post was found by, as the platform's search takes them. */
+/** The keywords each mentions reading searches the platform for, each once. */
 export const watchedKeywords = (rules: EngagementRules) => [...new Set(rules.keywords ?? [])];

@@ -7,6 +7,7 @@ import { type Actor, actorOf } from '../audit/actor.ts';
 import { recordAudit } from '../audit/db.ts';
 import type { Principal } from '../auth/principal.ts';
 import { requireBrandFor } from '../brands/service.ts';
+import { mastodonReplyText } from '../connectors/mastodonEngagement.ts';
 import type { Notifications } from '../db/notifications.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { conflict, DomainError, invalid, notFound } from '../errors.ts';
@@ -53,7 +54,7 @@ function toSuggestion(row: SuggestionRow, job: JobRow | undefined): ReplySuggest
     received_at: row.received_at.toISOString(),
     untrusted: { author_handle: row.author_handle, text: row.text, url: row.url },
     our_post: row.post_id ? { id: row.post_id, body: row.post_body ?? '' } : null,
-    drafts: row.drafts.map((d, index) => ({ index, text: d.text, created_at: d.created_at })),
+    drafts: row.drafts.map((d) => ({ index: d.n, text: d.text, created_at: d.created_at })),
     reply: row.reply_text
       ? {
           text: row.reply_text,
@@ -117,7 +118,16 @@ export async function dismissReplySuggestion(
   caller: EngagementCaller,
   input: DismissReplySuggestionInput,
 ): Promise<ReplySuggestion> {
-  await waitingSuggestions(pool, caller.accountId, [input.suggestion_id]);
+  const [waiting] = await waitingSuggestions(pool, caller.accountId, [input.suggestion_id]);
+  const [job] = waiting!.reply_job_id
+    ? await findJobs(pool, caller.accountId, [waiting!.reply_job_id])
+    : [];
+  if (job && (job.status === 'queued' || job.status === 'running'))
+    throw conflict(
+      'reply_in_progress',
+      'A reply to this suggestion is being sent; it cannot be dismissed now.',
+      { job_id: job.id },
+    );
   if (!(await dismissSuggestion(pool, caller.accountId, input.suggestion_id)))
     throw conflict('suggestion_closed', 'The suggestion was answered or dismissed meanwhile.');
   const [row] = await findSuggestions(pool, caller.accountId, [input.suggestion_id]);
@@ -174,11 +184,7 @@ export async function draftReplies(
 /** What the platform will count of a reply (Mastodon's starts with the handle it answers). */
 function checkReplyLength(row: SuggestionRow, text: string, loc: string) {
   const caps = CAPABILITIES[row.platform];
-  const sent =
-    row.platform === 'mastodon' &&
-    !text.toLowerCase().includes(`@${row.author_handle}`.toLowerCase())
-      ? `@${row.author_handle} ${text}`
-      : text;
+  const sent = row.platform === 'mastodon' ? mastodonReplyText(text, row.author_handle) : text;
   const length = textLength(sent, caps.countBy);
   if (length > caps.maxText)
     throw invalid(
@@ -214,6 +220,13 @@ export async function startReply(
     (db, id) =>
       enqueueReplySend(db, { job_id: id, account_id: accountId, suggestion_id: row.id, actor }),
   );
+  // Under way already with another text: that one is going out, not this.
+  if (!created && row.reply_text !== text)
+    throw conflict(
+      'reply_in_progress',
+      'A reply to this post is being sent already, with another text; follow its job_id.',
+      { job_id: job.job_id },
+    );
   if (created) {
     await requestReply(tx, row.id, text, job.job_id);
     await recordAudit(tx, {
@@ -257,15 +270,15 @@ export async function postReply(
     const [row] = await findSuggestions(tx, caller.accountId, [input.suggestion_id], {
       lock: true,
     });
-    if (!row || row.kind === 'keyword') throw notFound('Reply suggestion');
+    if (!row) throw notFound('Reply suggestion');
     let text = input.text;
     if (text === undefined) {
-      text = row.drafts[input.draft_index!]?.text;
+      text = row.drafts.find((d) => d.n === input.draft_index)?.text;
       if (text === undefined && row.status !== 'replied' && row.status !== 'dismissed')
         throw invalid(
           ['body', 'draft_index'],
           row.drafts.length
-            ? `no draft ${input.draft_index}: the suggestion has drafts 0-${row.drafts.length - 1}`
+            ? `no draft ${input.draft_index}: the suggestion has drafts ${row.drafts.map((d) => d.n).join(', ')}`
             : 'the suggestion has no drafts (draft_replies writes them)',
         );
     }

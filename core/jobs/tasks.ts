@@ -468,8 +468,11 @@ export const SendReplyPayload = z.object({
 });
 export type SendReplyPayload = z.infer<typeof SendReplyPayload>;
 
-/** Tries of one reply for failures that may pass (network, 5xx, 429). */
-const REPLY_MAX_ATTEMPTS = 5;
+/**
+ * Tries of one reply (or inbox action) for failures that may pass (network, 5xx, 429): the
+ * job's backoff spreads 8 over about half an hour, past a platform's usual Retry-After.
+ */
+const REPLY_MAX_ATTEMPTS = 8;
 
 /** Queues the sending of one reply (keyed by its job record: it never runs twice at once). */
 export async function enqueueReplySend(db: Queryable, payload: SendReplyPayload) {

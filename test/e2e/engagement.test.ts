@@ -5,13 +5,15 @@
 // reply to theirs (root and parent), and a second send of the same suggestion writes none.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setFeature } from '../../core/accounts/service.ts';
+import { performEngagementAction } from '../../core/engagement/act.ts';
 import { collectAccountInbound } from '../../core/engagement/collect.ts';
 import { sendReply } from '../../core/engagement/send.ts';
 import { startWorker, type WorkerRunner } from '../../workers/index.ts';
 import { emptyDatabase } from '../support/db.ts';
 import { connectMcp } from '../support/mcpClient.ts';
 import { readingDeps } from '../support/reading.ts';
-import { makeKey, startServer, type TestServer } from '../support/server.ts';
+import { call, makeKey, startServer, type TestServer } from '../support/server.ts';
 import { waitFor } from '../support/wait.ts';
 import {
   connectedBrand,
@@ -153,17 +155,84 @@ describe('reply suggestions on a real PDS', () => {
       `update inbound_items set status = 'open', reply_external_id = null where id = $1`,
       [reply.id],
     );
-    const again = await sendReply(
-      deps(),
-      {
-        job_id: job,
-        account_id: brand.acct.accountId,
-        suggestion_id: reply.id,
-        actor: { kind: 'system', id: null },
-      },
-      async () => {},
-    );
+    const again = await sendReply(deps(), {
+      job_id: job,
+      account_id: brand.acct.accountId,
+      suggestion_id: reply.id,
+      actor: { kind: 'system', id: null },
+    });
     expect(again.external_id).toBe(sent.structuredContent.external_id);
     expect(await net.posts(brand.account.did)).toHaveLength(2);
+  });
+
+  it('runs approved inbox actions once: a like and a follow written as records of the brand', async () => {
+    const brand = await connectedBrand(server, net, 'inboxbrand');
+    await setFeature(server.pool, brand.acct.accountId, 'engagement_inbox', true);
+    const key = await makeKey(server.pool, brand.acct.accountId, ['read', 'generate', 'engage']);
+    const memory = await call(server, 'PATCH', '/v1/brand-memory', {
+      key,
+      body: {
+        expected_version: 1,
+        ops: [
+          {
+            op: 'add',
+            path: '/engagement',
+            value: { rules: [{ on: 'mention', propose: ['like', 'follow'] }] },
+          },
+        ],
+      },
+    });
+    expect(memory.status).toBe(200);
+    const fan = await net.account('fan');
+    const text = `Hello @${brand.account.handle}`;
+    const mention = await create(fan, {
+      text,
+      facets: [
+        {
+          index: { byteStart: Buffer.byteLength('Hello '), byteEnd: Buffer.byteLength(text) },
+          features: [{ $type: 'app.bsky.richtext.facet#mention', did: brand.account.did }],
+        },
+      ],
+    });
+    await waitFor(
+      async () => {
+        const done = await collectAccountInbound(deps(), brand.connectedId);
+        return done.outcome === 'read' && done.proposed === 2;
+      },
+      { timeoutMs: 30_000, what: 'the mention and its proposals' },
+    );
+    const client = await connectMcp(server, key, 'e2e-inbox');
+    try {
+      const tool = async (name: string, args: Record<string, unknown>) =>
+        (await client.callTool({ name, arguments: args })) as Answer;
+      const { actions } = (await tool('list_engagement_inbox', {})).structuredContent;
+      for (const a of actions) {
+        const approved = await tool('approve_engagement_action', { action_id: a.id });
+        expect(approved.isError, approved.content[0]?.text).toBeFalsy();
+        expect(approved.structuredContent.action.outcome.state).toBe('sent');
+      }
+      const records = async (collection: string) =>
+        (
+          await net.xrpc('com.atproto.repo.listRecords', {
+            query: { repo: brand.account.did, collection },
+          })
+        ).records as { uri: string; value: any }[];
+      const likes = await records('app.bsky.feed.like');
+      const follows = await records('app.bsky.graph.follow');
+      expect(likes.map((r) => r.value.subject)).toEqual([{ uri: mention.uri, cid: mention.cid }]);
+      expect(follows.map((r) => r.value.subject)).toEqual([fan.did]);
+
+      // The like's job run again (as after a crash past the PDS's answer) writes no second one.
+      const like = actions.find((a: any) => a.action === 'like');
+      await performEngagementAction(deps(), {
+        job_id: like.outcome?.job_id ?? '1',
+        account_id: brand.acct.accountId,
+        action_id: like.id,
+        actor: { kind: 'system', id: null },
+      });
+      expect(await records('app.bsky.feed.like')).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -1,15 +1,22 @@
-// A brand for the engagement tests: connected to a local Mastodon instance with a token of its
-// own, one published post of its, a key of `scopes` and an MCP client (closed with the
-// fixture's `close`), and its account's mentions reading.
+// The engagement tests' share of the service: a local Mastodon instance and a worker beside the
+// server (useEngagement, started and stopped with the file), and brands connected to the
+// instance, each with a token of its own, one published post, a key of `scopes`, an MCP client
+// and its account's mentions reading.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll } from 'vitest';
 import type { Scope } from '../../core/accounts/plans.ts';
-import { type CredentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
+import {
+  type CredentialsKey,
+  credentialsKey,
+  sealCredentials,
+} from '../../core/connections/credentials.ts';
 import { collectAccountInbound } from '../../core/engagement/collect.ts';
-import type { LocalMastodon } from './mastodonInstance.ts';
+import type { WorkerRunner } from '../../workers/index.ts';
+import { type LocalMastodon, startLocalMastodon } from './mastodonInstance.ts';
 import { connectMcp } from './mcpClient.ts';
 import { readingDeps } from './reading.ts';
 import { makeConnectedAccount } from './server.ts';
-import type { TestServer } from './service.ts';
+import { startWorkerBeside, type TestServer, type TestWorkerOptions } from './service.ts';
 
 export type ToolAnswer = { isError?: boolean; data: any; text: string };
 
@@ -68,6 +75,41 @@ export function engagementFixture(
           callTool(client, name, args),
         collect: () => collectAccountInbound(deps(), String(made.connected.id)),
       };
+    },
+  };
+}
+
+/**
+ * A local Mastodon instance and a worker (with the built-in connectors and a credentials key
+ * of its own) beside `server` for the file's tests, and its brands.
+ */
+export function useEngagement(
+  server: TestServer,
+  keySeed: number,
+  /** More for the worker (a model server), read when it starts. */
+  worker?: () => TestWorkerOptions,
+) {
+  const key = credentialsKey(Buffer.alloc(32, keySeed).toString('base64'));
+  let instance: LocalMastodon | undefined;
+  let running: WorkerRunner | undefined;
+  const fixture = engagementFixture(server, () => instance!, key);
+  beforeAll(async () => {
+    instance = await startLocalMastodon();
+    running = await startWorkerBeside(server, {
+      ...worker?.(),
+      credentialsKey: key,
+      storage: true,
+    });
+  });
+  afterAll(async () => {
+    await fixture.close();
+    await running?.stop();
+    await instance?.close();
+  });
+  return {
+    ...fixture,
+    get instance() {
+      return instance!;
     },
   };
 }

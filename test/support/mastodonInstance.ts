@@ -1,7 +1,7 @@
 // A local server that answers Mastodon's engagement methods as documented, for the reply
 // tests and the inbound bench: each token is one account with its mention notifications
 // (GET /api/v1/notifications, types[]=mention, paged with min_id or newest first) and the
-// statuses it posts (POST /api/v1/statuses, one status an Idempotency-Key, as Mastodon keeps
+// statuses it posts (and the replies below a status, GET /api/v1/statuses/:id/context) (POST /api/v1/statuses, one status an Idempotency-Key, as Mastodon keeps
 // them), public statuses found by a tag's timeline or the instance's search, and favourites,
 // reblogs and follows (each kept once, as Mastodon does). `acceptThenFail` makes the next post
 // be created and answered 503, as a response lost after the instance accepted it.
@@ -19,6 +19,8 @@ export type PostedStatus = {
   status: string;
   in_reply_to_id: string | null;
   key: string;
+  /** Whose token posted it. */
+  token: string;
 };
 
 export type LocalMastodon = {
@@ -35,6 +37,14 @@ export type LocalMastodon = {
   /** POST /api/v1/statuses requests received, repeats included. */
   posts: number;
   acceptThenFail(times?: number): void;
+  /** The next favourites, reblogs and follows answer `status` (and make nothing). */
+  failActs(status: number, times?: number): void;
+  /** The next searches and tag timelines answer 500. */
+  failSearches(times?: number): void;
+  /** Forgets the Idempotency-Keys it was sent (Mastodon keeps them an hour). */
+  forgetKeys(): void;
+  /** While set, a status's context shows no replies yet (as an instance still indexing). */
+  contextLags: boolean;
   close(): Promise<void>;
 };
 
@@ -43,6 +53,9 @@ export async function startLocalMastodon(): Promise<LocalMastodon> {
   const byKey = new Map<string, PostedStatus>();
   let seq = 100;
   let failing = 0;
+  let actFailures: number[] = [];
+  let searchFailures = 0;
+  let lagging = false;
   const state: Pick<LocalMastodon, 'statuses' | 'posts' | 'acts' | 'actRequests'> = {
     statuses: [],
     posts: 0,
@@ -92,6 +105,10 @@ export async function startLocalMastodon(): Promise<LocalMastodon> {
       );
     }
     const tag = /^\/api\/v1\/timelines\/tag\/([^/]+)$/.exec(url.pathname);
+    if ((tag || url.pathname === '/api/v2/search') && searchFailures > 0) {
+      searchFailures--;
+      return json(500, { error: 'Search is down' });
+    }
     if (req.method === 'GET' && tag) {
       const wanted = `#${decodeURIComponent(tag[1]!)}`.toLowerCase();
       return json(
@@ -109,8 +126,25 @@ export async function startLocalMastodon(): Promise<LocalMastodon> {
     );
     if (req.method === 'POST' && act) {
       state.actRequests++;
+      const refused = actFailures.shift();
+      if (refused) return json(refused, { error: 'This action is not allowed' });
       state.acts.add(`${act[3]}:${decodeURIComponent(act[2]!)}`);
       return json(200, { id: decodeURIComponent(act[2]!) });
+    }
+    const context = /^\/api\/v1\/statuses\/([^/]+)\/context$/.exec(url.pathname);
+    if (req.method === 'GET' && context) {
+      const below = (lagging ? [] : state.statuses).filter(
+        (st) => st.in_reply_to_id === decodeURIComponent(context[1]!),
+      );
+      return json(200, {
+        ancestors: [],
+        descendants: below.map((st) => ({
+          id: st.id,
+          url: `${base}/@brand/${st.id}`,
+          in_reply_to_id: st.in_reply_to_id,
+          account: { id: `me-${st.token}` },
+        })),
+      });
     }
     if (req.method === 'POST' && url.pathname === '/api/v1/statuses') {
       let raw = '';
@@ -126,6 +160,7 @@ export async function startLocalMastodon(): Promise<LocalMastodon> {
             status: body.status,
             in_reply_to_id: body.in_reply_to_id ?? null,
             key,
+            token,
           };
           state.statuses.push(status);
           if (key) byKey.set(key, status);
@@ -165,6 +200,21 @@ export async function startLocalMastodon(): Promise<LocalMastodon> {
       const made = { ...m, id: String(++ids) };
       mentions.set(token, [...(mentions.get(token) ?? []), made]);
       return made;
+    },
+    get contextLags() {
+      return lagging;
+    },
+    set contextLags(on: boolean) {
+      lagging = on;
+    },
+    forgetKeys() {
+      byKey.clear();
+    },
+    failActs(status, times = 1) {
+      actFailures = Array.from({ length: times }, () => status);
+    },
+    failSearches(times = 1) {
+      searchFailures = times;
     },
     acceptThenFail(times = 1) {
       failing = times;

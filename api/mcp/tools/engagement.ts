@@ -105,7 +105,7 @@ export const ENGAGEMENT_TOOLS = [
     annotations: {
       readOnlyHint: false,
       destructiveHint: false,
-      idempotentHint: true,
+      idempotentHint: false,
       openWorldHint: true,
     },
     run: async (ctx, args) =>

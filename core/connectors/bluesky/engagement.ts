@@ -8,10 +8,16 @@ import { z } from 'zod';
 import type { ConnectedAccountAccess, Connector, InboundPost } from '../connector.ts';
 import { PublicationError } from '../connector.ts';
 import { documented } from '../http.ts';
-import { PlatformId, plainText } from '../readings.ts';
 import { facetsOf } from './facets.ts';
 import type { BlueskyDeps } from './index.ts';
-import { handleResolver, POST, permalinkOf, putOnce } from './records.ts';
+import {
+  handleResolver,
+  POST,
+  permalinkOf,
+  putOnce,
+  replyRefOf,
+  ThirdPartyPost,
+} from './records.ts';
 import { BlueskyClient, blueskyCredentials } from './session.ts';
 import { deterministicTid } from './tid.ts';
 
@@ -20,24 +26,9 @@ const NOTIFICATIONS = 'app.bsky.notification.listNotifications';
 const PAGE = 100;
 const MAX_PAGES = 10;
 
-const Ref = z.object({ uri: PlatformId.refine((u) => u.startsWith('at://')), cid: PlatformId });
 /** Every notification has its time; mentions and replies are read further. */
 const Seen = z.object({ indexedAt: z.iso.datetime({ offset: true }) });
-const Notification = z.object({
-  uri: Ref.shape.uri,
-  cid: Ref.shape.cid,
-  reason: z.enum(['mention', 'reply']),
-  author: z.object({
-    did: PlatformId,
-    handle: z.string().min(1).max(300).transform(plainText).pipe(z.string().min(1)),
-  }),
-  record: z.object({
-    text: z.string().max(10_000).transform(plainText),
-    createdAt: z.iso.datetime({ offset: true }).catch(''),
-    reply: z.object({ root: Ref, parent: Ref }).optional().catch(undefined),
-  }),
-  indexedAt: z.iso.datetime({ offset: true }),
-});
+const Notification = z.object({ ...ThirdPartyPost, reason: z.enum(['mention', 'reply']) });
 const Page = z.object({
   notifications: z.array(z.unknown()).max(PAGE * 2),
   cursor: z.string().max(500).nullish().catch(null),
@@ -63,9 +54,10 @@ export function blueskyEngagement(
     );
   return {
     /**
-     * Mentions and replies indexed since the cursor (the newest time an earlier reading saw),
-     * newest pages first until one reaches the cursor; without one, the newest page only.
-     * The account's own posts are left out.
+     * Mentions and replies (the `reasons` asked for) indexed since the cursor (the newest time
+     * an earlier reading saw), newest pages first until one reaches the cursor, at most 10
+     * pages of 100; without one, the newest page only. More than 1,000 between two readings
+     * (5 minutes apart) leaves the oldest of them unread. The account's own are left out.
      */
     async inbound(account, cursor, limit) {
       const client = clientOf(account);
@@ -76,7 +68,11 @@ export function blueskyEngagement(
       for (let n = 0; n < MAX_PAGES && items.length < limit; n++) {
         const res = await client.call(NOTIFICATIONS, {
           method: 'GET',
-          query: { limit: String(PAGE), ...(page ? { cursor: page } : {}) },
+          query: {
+            limit: String(PAGE),
+            reasons: ['mention', 'reply'],
+            ...(page ? { cursor: page } : {}),
+          },
         });
         const got = documented('Bluesky', NOTIFICATIONS, res, Page);
         let reachedCursor = false;
@@ -92,7 +88,6 @@ export function blueskyEngagement(
           const r = Notification.safeParse(raw);
           if (!r.success || r.data.author.did === session.did) continue;
           const { record } = r.data;
-          const root = record.reply?.root ?? { uri: r.data.uri, cid: r.data.cid };
           items.push({
             kind: r.data.reason,
             id: r.data.uri,
@@ -104,7 +99,7 @@ export function blueskyEngagement(
             answers: [...new Set([record.reply?.parent.uri, record.reply?.root.uri])].filter(
               (u): u is string => !!u,
             ),
-            replyRef: { cid: r.data.cid, root_uri: root.uri, root_cid: root.cid },
+            replyRef: replyRefOf(r.data),
           });
         }
         if (!cursor || reachedCursor || !got.cursor) break;

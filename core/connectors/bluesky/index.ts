@@ -23,7 +23,15 @@ import { Address, Count, itemsOf, PlatformId, plainText } from '../readings.ts';
 import { blueskyEngagement } from './engagement.ts';
 import { facetsOf } from './facets.ts';
 import { fitImage } from './images.ts';
-import { handleResolver, POST, permalinkOf, putOnce, type StrongRef } from './records.ts';
+import {
+  handleResolver,
+  POST,
+  permalinkOf,
+  putOnce,
+  replyRefOf,
+  type StrongRef,
+  ThirdPartyPost,
+} from './records.ts';
 import { BlueskyClient, blueskyCredentials } from './session.ts';
 import { deterministicTid } from './tid.ts';
 
@@ -116,22 +124,8 @@ const FeedItem = z.object({
   reason: z.unknown().optional(),
 });
 const AuthorFeed = z.object({ feed: itemsOf(FeedItem) });
-const PostRef = z.object({ uri: PlatformId.refine((u) => u.startsWith('at://')), cid: PlatformId });
-/** A post of app.bsky.feed.searchPosts, with what a reply or a like to it needs. */
-const SearchedPost = z.object({
-  uri: PostRef.shape.uri,
-  cid: PostRef.shape.cid,
-  author: z.object({
-    did: PlatformId,
-    handle: z.string().min(1).max(300).transform(plainText).pipe(z.string().min(1)),
-  }),
-  record: z.object({
-    text: z.string().max(10_000).transform(plainText),
-    createdAt: z.iso.datetime({ offset: true }).catch(''),
-    reply: z.object({ root: PostRef, parent: PostRef }).optional().catch(undefined),
-  }),
-  indexedAt: z.iso.datetime({ offset: true }),
-});
+/** A post of app.bsky.feed.searchPosts. */
+const SearchedPost = z.object(ThirdPartyPost);
 const SearchPosts = z.object({ posts: itemsOf(SearchedPost) });
 /** A trend of app.bsky.unspecced.getTrends: `link` is a bsky.app path. */
 const TrendView = z.object({
@@ -247,7 +241,6 @@ export function blueskyConnector(deps: BlueskyDeps): Connector {
         return documented('Bluesky', nsid, res, SearchPosts)
           .posts.filter((p) => p.author.handle.toLowerCase() !== own)
           .map((p) => {
-            const root = p.record.reply?.root ?? { uri: p.uri, cid: p.cid };
             return {
               kind: 'keyword' as const,
               id: p.uri,
@@ -257,7 +250,7 @@ export function blueskyConnector(deps: BlueskyDeps): Connector {
               text: p.record.text,
               postedAt: p.record.createdAt || p.indexedAt,
               answers: [],
-              replyRef: { cid: p.cid, root_uri: root.uri, root_cid: root.cid },
+              replyRef: replyRefOf(p),
             };
           });
       },

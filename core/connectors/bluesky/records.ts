@@ -5,9 +5,37 @@
 import { z } from 'zod';
 import { PublicationError } from '../connector.ts';
 import { CHECK_THE_ACCOUNT, documented } from '../http.ts';
+import { PlatformId, plainText } from '../readings.ts';
 import type { BlueskyClient, BlueskySession } from './session.ts';
 
 export const POST = 'app.bsky.feed.post';
+
+/** A post as a third party's: its reference, author and record, read from the AppView. */
+const PostRef = z.object({ uri: PlatformId.refine((u) => u.startsWith('at://')), cid: PlatformId });
+export const ThirdPartyPost = {
+  uri: PostRef.shape.uri,
+  cid: PostRef.shape.cid,
+  author: z.object({
+    did: PlatformId,
+    handle: z.string().min(1).max(300).transform(plainText).pipe(z.string().min(1)),
+  }),
+  record: z.object({
+    text: z.string().max(10_000).transform(plainText),
+    createdAt: z.iso.datetime({ offset: true }).catch(''),
+    reply: z.object({ root: PostRef, parent: PostRef }).optional().catch(undefined),
+  }),
+  indexedAt: z.iso.datetime({ offset: true }),
+};
+
+/** What a reply or a like to a third party's post needs beyond its URI. */
+export const replyRefOf = (p: {
+  uri: string;
+  cid: string;
+  record: { reply?: { root: { uri: string; cid: string } } };
+}) => {
+  const root = p.record.reply?.root ?? { uri: p.uri, cid: p.cid };
+  return { cid: p.cid, root_uri: root.uri, root_cid: root.cid };
+};
 
 /** A record's strong reference: putRecord's and getRecord's answers, and what replies cite. */
 export const StrongRef = z.object({ uri: z.string().startsWith('at://'), cid: z.string().min(1) });

@@ -51,7 +51,8 @@ export function blueskyCredentials(c: Record<string, unknown>): BlueskyCredentia
 
 export type XrpcInit = {
   method: 'GET' | 'POST';
-  query?: Record<string, string>;
+  /** A list is sent as the parameter repeated. */
+  query?: Record<string, string | string[]>;
   json?: unknown;
   bytes?: { data: Buffer; mime: string };
 };
@@ -121,7 +122,10 @@ export class BlueskyClient {
   }
 
   #send(base: string, nsid: string, init: XrpcInit, token?: string) {
-    const query = init.query ? `?${new URLSearchParams(init.query)}` : '';
+    const pairs = Object.entries(init.query ?? {}).flatMap(([k, v]) =>
+      (Array.isArray(v) ? v : [v]).map((x) => [k, x]),
+    );
+    const query = pairs.length ? `?${new URLSearchParams(pairs)}` : '';
     const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
     let body: Buffer | string | undefined;
     if (init.bytes) {
