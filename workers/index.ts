@@ -4,6 +4,7 @@
 // export) never holds the slots webhook deliveries and publications need.
 import { EventEmitter } from 'node:events';
 import {
+  parseCrontab,
   type Runner,
   run,
   type TaskList,
@@ -271,7 +272,8 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
         noHandleSignals: true,
         events,
         taskList: poolTasks,
-        crontab: crontabFor(Object.keys(poolTasks)),
+        // Parsed here: a runner with no periodic task then reads no crontab file either.
+        parsedCronItems: parseCrontab(crontabFor(Object.keys(poolTasks))),
         logger: workerLogger(deps.log.child({ pool, runner })),
         preset: {
           worker: {

@@ -132,7 +132,10 @@ async function trendBriefPlan(deps: GenerationDeps, task: AgentTaskRow, job: Age
   await recordStep(
     deps.pool,
     task.id,
-    stepOf('read_trends', `${trends.length} topics on ${platforms.length} platforms`),
+    stepOf(
+      'read_trends',
+      `${trends.length} topic${trends.length === 1 ? '' : 's'} on ${platforms.join(', ') || 'no platform'}`,
+    ),
   );
   const { totals } = analytics;
   const top = analytics.top_posts[0];

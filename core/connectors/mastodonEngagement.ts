@@ -7,10 +7,11 @@ import { z } from 'zod';
 import type { Connector, InboundPost } from './connector.ts';
 import { CHECK_THE_ACCOUNT, documented } from './http.ts';
 import { type Client, getDocumented, OwnAccount, Status, statusText } from './mastodonApi.ts';
-import { Address, itemsOf, PlatformId, plainText } from './readings.ts';
+import { Address, claimedTime, Handle, itemsOf, MAX_POST_TEXT, PlatformId } from './readings.ts';
 
-/** Notifications a page (the method's maximum). */
+/** Notifications a page (the method's maximum), and pages a reading asks at most. */
 const PAGE = 80;
+const MAX_PAGES = 10;
 
 /** A mention notification: its status is the third party's post. */
 const MentionNotification = z.object({
@@ -18,7 +19,7 @@ const MentionNotification = z.object({
   type: z.literal('mention'),
   account: z.object({
     id: PlatformId,
-    acct: z.string().min(1).max(500).transform(plainText).pipe(z.string().min(1)),
+    acct: Handle,
   }),
   status: z.object({
     id: PlatformId,
@@ -64,6 +65,17 @@ const newer = (a: string, b: string) => a.length - b.length || (a < b ? -1 : a >
 export function mastodonEngagement(
   callAs: (credentials: Record<string, unknown>) => Client,
 ): Required<Pick<Connector, 'inbound' | 'reply' | 'search' | 'act'>> {
+  // The account's own id, asked once a reading (mentions, then each keyword search share it).
+  const ownIds = new WeakMap<object, Promise<string>>();
+  const ownId = (account: object, call: Client) => {
+    let id = ownIds.get(account);
+    if (!id) {
+      id = getDocumented(call, '/api/v1/accounts/verify_credentials', OwnAccount).then((a) => a.id);
+      id.catch(() => ownIds.delete(account));
+      ownIds.set(account, id);
+    }
+    return id;
+  };
   return {
     /**
      * Mentions newer than the cursor (a notification id), oldest page first: each page is the
@@ -73,10 +85,12 @@ export function mastodonEngagement(
      */
     async inbound(account, cursor, limit) {
       const call = callAs(account.credentials);
-      const me = await getDocumented(call, '/api/v1/accounts/verify_credentials', OwnAccount);
+      const me = { id: await ownId(account, call) };
       const items: InboundPost[] = [];
       let next = cursor;
-      for (let read = 0; read < limit; ) {
+      // Pages, not notifications, bound a reading, and each must move the cursor forward: an
+      // instance answering the same page again cannot hold a reading slot for long.
+      for (let read = 0, pages = 0; read < limit && pages < MAX_PAGES; pages++) {
         const query = new URLSearchParams({ 'types[]': 'mention', limit: String(PAGE) });
         if (next) query.set('min_id', next);
         const page = await getDocumented(
@@ -89,13 +103,15 @@ export function mastodonEngagement(
           return r.success ? [r.data.id] : [];
         });
         if (!ids.length) break;
+        const newest = ids.reduce((a, b) => (newer(a, b) >= 0 ? a : b));
+        if (next && newer(newest, next) <= 0) break;
         read += ids.length;
-        next = ids.reduce((a, b) => (newer(a, b) >= 0 ? a : b));
+        next = newest;
         for (const raw of page) {
           const n = MentionNotification.safeParse(raw);
           if (!n.success || n.data.status.visibility === 'direct') continue;
           const s = n.data.status;
-          const text = statusText(s.content);
+          const text = statusText(s.content).slice(0, MAX_POST_TEXT);
           items.push({
             kind: s.in_reply_to_account_id === me.id ? 'reply' : 'mention',
             id: s.id,
@@ -103,7 +119,7 @@ export function mastodonEngagement(
             authorHandle: n.data.account.acct,
             authorId: n.data.account.id,
             text,
-            postedAt: s.created_at,
+            postedAt: claimedTime(s.created_at, new Date().toISOString()),
             answers: s.in_reply_to_id ? [s.in_reply_to_id] : [],
             replyRef: null,
           });
@@ -123,7 +139,7 @@ export function mastodonEngagement(
      */
     async search(account, query, limit) {
       const call = callAs(account.credentials);
-      const me = await getDocumented(call, '/api/v1/accounts/verify_credentials', OwnAccount);
+      const me = { id: await ownId(account, call) };
       const n = String(Math.min(40, limit));
       const statuses = query.startsWith('#')
         ? await getDocumented(
@@ -146,8 +162,8 @@ export function mastodonEngagement(
           url: s.url ?? null,
           authorHandle: s.account.acct,
           authorId: s.account.id,
-          text: statusText(s.content),
-          postedAt: s.created_at,
+          text: statusText(s.content).slice(0, MAX_POST_TEXT),
+          postedAt: claimedTime(s.created_at, new Date().toISOString()),
           answers: s.in_reply_to_id ? [s.in_reply_to_id] : [],
           replyRef: null,
         }));
@@ -180,7 +196,7 @@ export function mastodonEngagement(
      */
     async reply(account, req) {
       const call = callAs(account.credentials);
-      const me = await getDocumented(call, '/api/v1/accounts/verify_credentials', OwnAccount);
+      const me = { id: await ownId(account, call) };
       const context = `/api/v1/statuses/${encodeURIComponent(req.to.id)}/context`;
       const below = await getDocumented(call, context, Context);
       const ours = below.descendants.find(

@@ -8,16 +8,41 @@ import { z } from 'zod';
  * Characters a third party's text (a caption, a tag, a platform's error) may carry to mislead
  * whoever reads it after us: controls (but tab and newline), format characters (the marks
  * that reorder text, zero-width ones, the invisible "tag" letters that smuggle a hidden
- * message) and the line and paragraph separators. The zero-width joiner stays: emoji are
- * made with it.
+ * message), the line and paragraph separators, and lone surrogates (no character; a database
+ * refuses them). The zero-width joiner stays: emoji are made with it.
  */
-const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
 const KEPT = new Set(['\t', '\n', '\u200d']);
 const isHidden = (ch: string) => HIDDEN.test(ch) && !KEPT.has(ch);
 export const withoutControls = (text: string) =>
   Array.from(text)
     .filter((ch) => !isHidden(ch))
     .join('');
+
+/** Characters a third party's post keeps at most (as the database keeps it). */
+export const MAX_POST_TEXT = 10_000;
+
+/**
+ * A time a third party claims (a post's creation) as we keep it: in UTC, and only between
+ * 1970 and a day from now; anything else (a year 0, an offset of 23 hours, no time) is
+ * `fallback`, the time the platform saw it.
+ */
+export function claimedTime(iso: string, fallback: string): string {
+  const t = Date.parse(iso);
+  return Number.isFinite(t) && t > 0 && t < Date.now() + 86_400_000
+    ? new Date(t).toISOString()
+    : fallback;
+}
+
+/**
+ * A handle as platforms make them (letters, digits, `_ . -`, one `@` before an instance's
+ * name): a "handle" holding anything else (spaces, a sentence) is a hostile server's, and the
+ * post is left out rather than its words reaching a reply.
+ */
+export const Handle = z
+  .string()
+  .max(300)
+  .regex(/^[\p{L}\p{N}_.-]+(@[\p{L}\p{N}.-]+)?$/u);
 
 /** A third party's short text without control characters, trimmed. */
 export const plainText = (text: string) => withoutControls(text).trim();

@@ -5,7 +5,9 @@ import { recordAudit } from '../audit/db.ts';
 import type { ReadingDeps } from '../connections/reading.ts';
 import { JobFailure } from '../jobs/service.ts';
 import type { EngagementActionPayload } from '../jobs/tasks.ts';
-import { findAction, itemToActOn } from './db.ts';
+import { suggestionToSend } from './db.ts';
+import { findAction } from './inboxDb.ts';
+import { writeKey } from './send.ts';
 import { writeThrough } from './throughAccount.ts';
 
 export async function performEngagementAction(
@@ -15,7 +17,7 @@ export async function performEngagementAction(
   const action = await findAction(deps.pool, job.account_id, job.action_id);
   if (action?.status !== 'approved' || action.action === 'reply')
     throw new JobFailure('The action is gone or was not approved.');
-  const item = await itemToActOn(deps.pool, action.item_id);
+  const item = await suggestionToSend(deps.pool, action.item_id);
   if (!item) throw new JobFailure('The post is gone.');
   const kind = action.action;
   const done = await writeThrough(
@@ -27,7 +29,7 @@ export async function performEngagementAction(
       made: await connector.act(access, {
         action: kind,
         to: { id: item.external_id, authorId: item.author_id, replyRef: item.reply_ref },
-        idempotencyKey: `action-${action.id}`,
+        idempotencyKey: writeKey('action', action.id, item.external_id),
         requestedAt: action.decided_at ?? action.created_at,
       }),
     }),

@@ -12,8 +12,9 @@ import { type Reading, type ReadingDeps, readThrough } from '../connections/read
 import { type Connectors, type InboundPost, platformsWith } from '../connectors/connector.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { enqueueAccountInbound } from '../jobs/tasks.ts';
-import { inboundCursor, insertProposals, type NewItem, recordInbound } from './db.ts';
+import { inboundCursor, type NewItem, recordInbound } from './db.ts';
 import { offlineReplies } from './drafts.ts';
+import { insertProposals } from './inboxDb.ts';
 import { type EngagementRules, proposedActions, watchedKeywords } from './rules.ts';
 
 /** Notifications a reading asks for at most (the rest waits for the next run). */

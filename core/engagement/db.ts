@@ -34,7 +34,8 @@ export type SuggestionRow = {
   reply_url: string | null;
 };
 
-const COLUMNS = `i.id::text, i.account_id::text, i.brand_id::text, i.connected_account_id::text,
+/** A post's columns, as `i` (the inbox reads its posts through them). */
+export const COLUMNS = `i.id::text, i.account_id::text, i.brand_id::text, i.connected_account_id::text,
   i.platform, i.kind, i.external_id, i.reply_ref, i.url, i.author_handle, i.author_id, i.text,
   i.posted_at, i.post_id::text, i.received_at, i.status, i.drafts, i.reply_text,
   i.reply_requested_at, i.reply_job_id::text, i.reply_external_id, i.reply_url`;
@@ -63,12 +64,14 @@ export async function recordInbound(
   cursor: string | null,
 ): Promise<NewItem[]> {
   let added: NewItem[] = [];
-  if (items.length) {
+  // One row a post: a platform that lists a post twice in one answer is read once.
+  const once = [...new Map(items.map((i) => [i.id, i])).values()];
+  if (once.length) {
     const { rows } = await db.query<NewItem>(
       `insert into inbound_items (account_id, brand_id, connected_account_id, platform, kind,
          external_id, reply_ref, url, author_handle, author_id, text, posted_at, post_id)
        select $1, $2, $3, $4, x.kind, x.id, x."replyRef", x.url, x."authorHandle",
-              x."authorId", x.text, x."postedAt",
+              x."authorId", left(x.text, 10000), x."postedAt",
               (select p.id from posts p
                where p.brand_id = $2 and p.platform = $4
                  and p.external_post_id in (select jsonb_array_elements_text(x.answers))
@@ -81,7 +84,7 @@ export async function recordInbound(
        on conflict (connected_account_id, external_id) do update set kind = excluded.kind
          where inbound_items.kind = 'keyword' and excluded.kind <> 'keyword'
        returning id::text, kind, text, author_handle, platform`,
-      [account.account_id, account.brand_id, account.id, account.platform, JSON.stringify(items)],
+      [account.account_id, account.brand_id, account.id, account.platform, JSON.stringify(once)],
     );
     added = rows;
   }
@@ -188,7 +191,7 @@ export async function requestReply(db: Queryable, id: string, text: string, jobI
   );
 }
 
-/** The suggestion a send job works on, with its connected account's sealed credentials. */
+/** The post a reply or an inbox action job works on, with its connected account's sealed credentials. */
 export async function suggestionToSend(db: Queryable, id: string) {
   const { rows } = await db.query<
     SuggestionRow & { handle: string; credentials: Buffer | null; account_status: string }
@@ -214,98 +217,3 @@ export async function recordReplySent(
     [id, reply.externalId, reply.url],
   );
 }
-
-// The engagement inbox (engagement_actions) -------------------------------------------------
-
-export type ActionRow = {
-  id: string;
-  account_id: string;
-  brand_id: string;
-  item_id: string;
-  action: 'like' | 'repost' | 'reply' | 'follow';
-  draft: string | null;
-  status: 'proposed' | 'approved' | 'dismissed';
-  job_id: string | null;
-  created_at: Date;
-  decided_at: Date | null;
-};
-
-const ACTION_COLUMNS = `a.id::text, a.account_id::text, a.brand_id::text, a.item_id::text, a.action,
-  a.draft, a.status, a.job_id::text, a.created_at, a.decided_at`;
-
-/** Adds the proposed actions (one of each kind an item: a repeat is ignored). */
-export async function insertProposals(
-  db: Queryable,
-  proposals: {
-    accountId: string;
-    brandId: string;
-    itemId: string;
-    action: string;
-    draft: string | null;
-  }[],
-): Promise<number> {
-  if (!proposals.length) return 0;
-  const { rowCount } = await db.query(
-    `insert into engagement_actions (account_id, brand_id, item_id, action, draft)
-     select x."accountId", x."brandId", x."itemId", x.action, x.draft
-     from jsonb_to_recordset($1::jsonb) as x("accountId" bigint, "brandId" bigint,
-       "itemId" bigint, action text, draft text)
-     on conflict (item_id, action) do nothing`,
-    [JSON.stringify(proposals)],
-  );
-  return rowCount ?? 0;
-}
-
-/** A page of a brand's inbox actions of `status`, newest first, each with its item. */
-export async function listActionRows(
-  db: Queryable,
-  q: { accountId: string; brandId: string; status: string; before?: string; limit: number },
-): Promise<(ActionRow & { item: SuggestionRow })[]> {
-  const { rows } = await db.query(
-    `select ${ACTION_COLUMNS}, (select to_jsonb(x) from (select ${COLUMNS}, null as post_body
-        from inbound_items i where i.id = a.item_id) x) as item
-     from engagement_actions a
-     where a.brand_id = $1 and a.account_id = $2 and a.status = $3
-       and ($4::bigint is null or a.id < $4)
-     order by a.id desc limit $5`,
-    [q.brandId, q.accountId, q.status, q.before ?? null, q.limit],
-  );
-  return rows.map((r) => ({
-    ...r,
-    item: {
-      ...r.item,
-      posted_at: new Date(r.item.posted_at),
-      received_at: new Date(r.item.received_at),
-    },
-  }));
-}
-
-/** The account's action, locked for a decision when `lock`. */
-export async function findAction(
-  db: Queryable,
-  accountId: string,
-  id: string,
-  { lock = false } = {},
-): Promise<ActionRow | undefined> {
-  const { rows } = await db.query<ActionRow>(
-    `select ${ACTION_COLUMNS} from engagement_actions a
-     where a.id = $1 and a.account_id = $2 ${lock ? 'for update' : ''}`,
-    [id, accountId],
-  );
-  return rows[0];
-}
-
-/** An action is approved (with the job that runs it) or dismissed; the caller holds its lock. */
-export async function decideAction(
-  db: Queryable,
-  id: string,
-  decision: { status: 'approved' | 'dismissed'; jobId?: string },
-): Promise<void> {
-  await db.query(
-    `update engagement_actions set status = $2, job_id = $3, decided_at = now() where id = $1`,
-    [id, decision.status, decision.jobId ?? null],
-  );
-}
-
-/** The item an action job works on, with its connected account's sealed credentials. */
-export const itemToActOn = suggestionToSend;

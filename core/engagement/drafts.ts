@@ -57,7 +57,7 @@ const inert = (t: string) => t.replace(/<\s*(\/?)\s*(untrusted|item)\b[^>]*>/gi,
 export function replySystemPrompt(voice: Voice): string {
   return [
     'You write short, polite replies for a brand to posts other people wrote about it or to it. Answer with JSON only: {"replies": [{"id": "<item id>", "texts": ["<reply>", "<another>"]}]}, one entry per item, one to three texts each.',
-    'A reply names its author by the handle given, stays under 280 characters, promises nothing, and never shares links, prices or private details.',
+    'A reply names its author by the handle the post starts with (@handle wrote:), stays under 280 characters, promises nothing, and never shares links, prices or private details.',
     voice.persona ? `The brand speaks as: ${voice.persona}` : '',
     voice.tone.length ? `Tone: ${voice.tone.join(', ')}.` : '',
     voice.banned.length ? `Never use these terms: ${voice.banned.join(', ')}.` : '',
@@ -71,9 +71,9 @@ export function replySystemPrompt(voice: Voice): string {
 export function replyUserPrompt(rows: SuggestionRow[], instruction: string | undefined): string {
   const items = rows.map((r) =>
     [
-      `<item id="${r.id}" platform="${r.platform}" author="@${inert(r.author_handle)}">`,
+      `<item id="${r.id}" platform="${r.platform}">`,
       r.post_body ? `Our post it answers: ${inert(r.post_body).slice(0, 1000)}` : '',
-      `<untrusted>${inert(r.text).slice(0, 2000)}</untrusted>`,
+      `<untrusted>@${inert(r.author_handle)} wrote: ${inert(r.text).slice(0, 2000)}</untrusted>`,
       '</item>',
     ]
       .filter(Boolean)

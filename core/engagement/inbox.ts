@@ -11,7 +11,8 @@ import { conflict, invalid, notFound } from '../errors.ts';
 import { findJobs, type JobRow } from '../jobs/db.ts';
 import { startJob, toJob, waitForJob } from '../jobs/service.ts';
 import { enqueueEngagementAction } from '../jobs/tasks.ts';
-import { type ActionRow, decideAction, findAction, findSuggestions, listActionRows } from './db.ts';
+import { findSuggestions } from './db.ts';
+import { type ActionRow, decideAction, findAction, listActionRows } from './inboxDb.ts';
 import type {
   ApproveActionInput,
   DismissActionInput,
@@ -93,7 +94,7 @@ export async function listEngagementInbox(
  */
 async function proposedAction(tx: Parameters<typeof findAction>[0], accountId: string, id: string) {
   const action = await findAction(tx, accountId, id, { lock: true });
-  if (!action) throw notFound('Inbox action');
+  if (!action) throw notFound(`Inbox action ${id}`);
   const [job] = action.job_id ? await findJobs(tx, accountId, [action.job_id]) : [];
   const failed = action.status === 'approved' && job?.status === 'failed';
   if (action.status !== 'proposed' && !failed)
@@ -137,7 +138,7 @@ export async function approveEngagementAction(
           }),
       ));
     }
-    await decideAction(tx, action.id, { status: 'approved', jobId });
+    await decideAction(tx, action.id, { status: 'approved', jobId, text: input.text });
     await recordAudit(tx, {
       accountId: caller.accountId,
       postId: item.post_id,

@@ -3,6 +3,7 @@
 // suggestion's own, so a retried job (after a crash, or after the platform accepted the
 // first try) finds the reply already sent instead of sending a second. The suggestion and
 // its audit entry commit together, before the job is finished.
+import { createHash } from 'node:crypto';
 import { recordAudit } from '../audit/db.ts';
 import type { ReadingDeps } from '../connections/reading.ts';
 import { withTransaction } from '../db/pool.ts';
@@ -11,8 +12,13 @@ import type { SendReplyPayload } from '../jobs/tasks.ts';
 import { recordReplySent, suggestionToSend } from './db.ts';
 import { writeThrough } from './throughAccount.ts';
 
-/** A suggestion's reply key: the same for every try, so the platform keeps one reply. */
-export const replyKey = (suggestionId: string) => `reply-${suggestionId}`;
+/**
+ * The idempotency key of a write about one post (a reply, an inbox action): the same for every
+ * try, so the platform keeps one; it names the post too, so another install's row of the same
+ * number (a fresh database, the same account) is not taken for this one.
+ */
+export const writeKey = (kind: 'reply' | 'action', id: string, externalId: string) =>
+  `${kind}-${id}-${createHash('sha256').update(externalId).digest('hex').slice(0, 16)}`;
 
 export async function sendReply(
   deps: ReadingDeps,
@@ -34,7 +40,7 @@ export async function sendReply(
       sent: await connector.reply(access, {
         to: { id: row.external_id, authorHandle: row.author_handle, replyRef: row.reply_ref },
         text: row.reply_text!,
-        idempotencyKey: replyKey(row.id),
+        idempotencyKey: writeKey('reply', row.id, row.external_id),
         requestedAt: row.reply_requested_at!,
       }),
     }),

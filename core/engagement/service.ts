@@ -23,6 +23,7 @@ import {
   requestReply,
   type SuggestionRow,
 } from './db.ts';
+import { closeReplyProposals } from './inboxDb.ts';
 import type {
   DismissReplySuggestionInput,
   DraftedReplies,
@@ -102,11 +103,12 @@ async function waitingSuggestions(pool: Pool, accountId: string, ids: string[]) 
   const rows = await findSuggestions(pool, accountId, ids);
   for (const id of ids) {
     const row = rows.find((r) => r.id === id);
-    if (!row) throw notFound(`Reply suggestion ${id}`);
+    // A keyword post is the inbox's, not a suggestion.
+    if (!row || row.kind === 'keyword') throw notFound(`Reply suggestion ${id}`);
     if (row.status === 'replied' || row.status === 'dismissed')
       throw conflict(
         `suggestion_${row.status}`,
-        `Reply suggestion ${id} is ${row.status}; only open and drafted ones take drafts or a reply.`,
+        `Reply suggestion ${id} is ${row.status} already; only open and drafted ones can be drafted for, answered or dismissed.`,
       );
   }
   return rows;
@@ -128,7 +130,12 @@ export async function dismissReplySuggestion(
       'A reply to this suggestion is being sent; it cannot be dismissed now.',
       { job_id: job.id },
     );
-  if (!(await dismissSuggestion(pool, caller.accountId, input.suggestion_id)))
+  const dismissed = await withTransaction(pool, async (tx) => {
+    if (!(await dismissSuggestion(tx, caller.accountId, input.suggestion_id))) return false;
+    await closeReplyProposals(tx, input.suggestion_id);
+    return true;
+  });
+  if (!dismissed)
     throw conflict('suggestion_closed', 'The suggestion was answered or dismissed meanwhile.');
   const [row] = await findSuggestions(pool, caller.accountId, [input.suggestion_id]);
   return (await withJobs(pool, caller.accountId, [row!]))[0]!;
@@ -181,10 +188,9 @@ export async function draftReplies(
   };
 }
 
-/** What the platform will count of a reply (Mastodon's starts with the handle it answers). */
-function checkReplyLength(row: SuggestionRow, text: string, loc: string) {
+/** A reply's text as sent is within the platform's limit. */
+function checkReplyLength(row: SuggestionRow, sent: string, loc: string) {
   const caps = CAPABILITIES[row.platform];
-  const sent = row.platform === 'mastodon' ? mastodonReplyText(text, row.author_handle) : text;
   const length = textLength(sent, caps.countBy);
   if (length > caps.maxText)
     throw invalid(
@@ -213,7 +219,9 @@ export async function startReply(
     });
   if (row.status === 'dismissed')
     throw conflict('suggestion_dismissed', 'This suggestion was dismissed.');
-  checkReplyLength(row, text, loc);
+  // As sent (and kept): a Mastodon reply names the author first.
+  const sent = row.platform === 'mastodon' ? mastodonReplyText(text, row.author_handle) : text;
+  checkReplyLength(row, sent, loc);
   const { job, created } = await startJob(
     tx,
     { accountId, kind: 'reply', subject: `reply:${row.id}` },
@@ -221,14 +229,15 @@ export async function startReply(
       enqueueReplySend(db, { job_id: id, account_id: accountId, suggestion_id: row.id, actor }),
   );
   // Under way already with another text: that one is going out, not this.
-  if (!created && row.reply_text !== text)
+  if (!created && row.reply_text !== sent)
     throw conflict(
       'reply_in_progress',
       'A reply to this post is being sent already, with another text; follow its job_id.',
       { job_id: job.job_id },
     );
   if (created) {
-    await requestReply(tx, row.id, text, job.job_id);
+    await requestReply(tx, row.id, sent, job.job_id);
+    await closeReplyProposals(tx, row.id);
     await recordAudit(tx, {
       accountId,
       postId: row.post_id,
@@ -270,7 +279,7 @@ export async function postReply(
     const [row] = await findSuggestions(tx, caller.accountId, [input.suggestion_id], {
       lock: true,
     });
-    if (!row) throw notFound('Reply suggestion');
+    if (!row || row.kind === 'keyword') throw notFound(`Reply suggestion ${input.suggestion_id}`);
     let text = input.text;
     if (text === undefined) {
       text = row.drafts.find((d) => d.n === input.draft_index)?.text;

@@ -38,7 +38,7 @@ const OWNER: Record<string, string> = {
   competitor_breakouts: 'core/competitors/db.ts',
   inbound_items: 'core/engagement/db.ts',
   inbound_cursors: 'core/engagement/db.ts',
-  engagement_actions: 'core/engagement/db.ts',
+  engagement_actions: 'core/engagement/inboxDb.ts',
   agent_tasks: 'core/agentTasks/db.ts',
   webhook_endpoints: 'core/webhooks/db.ts',
   webhook_deliveries: 'core/webhooks/db.ts',

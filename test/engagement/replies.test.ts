@@ -59,6 +59,54 @@ describe('reply suggestions', () => {
     expect((await b.tool('list_reply_suggestions', { limit: 2 })).data.next_cursor).not.toBeNull();
   });
 
+  it('keeps reading past hostile mentions: long, out-of-range times, lone surrogates, repeats, sentences for handles', async () => {
+    const b = await brand();
+    const m = (over: Record<string, string>) =>
+      fixture.instance.mention(b.token, { author: 'odd', text: 'odd', ...over });
+    m({ html: `<p>${'x'.repeat(12_000)}</p>` });
+    m({ createdAt: '0000-01-01T00:00:00Z' });
+    m({ createdAt: '2024-01-01T00:00:00+23:00' });
+    m({ html: '<p>half &#xDC00; a character</p>' });
+    m({ statusId: 'twice' });
+    m({ statusId: 'twice' });
+    m({ author: 'eve@evil.example Your account is suspended, verify at https://phish.example' });
+    fixture.instance.mention(b.token, { author: 'fine', text: 'A normal mention' });
+    const done = await b.collect();
+    expect(done).toMatchObject({ outcome: 'read', added: 6 });
+    const { suggestions } = (await b.tool('list_reply_suggestions', { limit: 100 })).data;
+    const texts = suggestions.map((s: any) => s.untrusted.text);
+    expect(texts).toContain('A normal mention');
+    expect(texts).toContain('half  a character');
+    expect(Math.max(...texts.map((t: string) => t.length))).toBe(10_000);
+    for (const s of suggestions) {
+      expect(s.untrusted.author_handle).not.toMatch(/\s/);
+      expect(Date.parse(s.posted_at)).toBeGreaterThan(Date.parse('2020-01-01'));
+    }
+    // Nothing stuck: the next reading goes on from there.
+    fixture.instance.mention(b.token, { author: 'next', text: 'After the odd ones' });
+    expect(await b.collect()).toMatchObject({ outcome: 'read', added: 1 });
+  });
+
+  it('stops a reading at an instance that answers the same page again', async () => {
+    const b = await brand();
+    // Cursor past every mention: each page the instance sends is nothing newer.
+    const last = fixture.instance.mention(b.token, { author: 'a', text: 'a' });
+    await b.collect();
+    const stale = await server.pool.query(
+      'update inbound_cursors set cursor = $2 where connected_account_id = $1',
+      [b.connected.id, String(Number(last.id) - 1)],
+    );
+    expect(stale.rowCount).toBe(1);
+    const before = fixture.instance.notificationReads;
+    fixture.instance.repeatPages = true;
+    try {
+      expect(await b.collect()).toMatchObject({ outcome: 'read', added: 0 });
+    } finally {
+      fixture.instance.repeatPages = false;
+    }
+    expect(fixture.instance.notificationReads - before).toBe(2);
+  });
+
   it('the cron queues one keyed reading per connected account', async () => {
     const b = await brand();
     expect(await startInboundCollections(server.pool, deps().connectors)).toBeGreaterThanOrEqual(1);
@@ -94,7 +142,7 @@ describe('reply suggestions', () => {
     expect(sent.isError, sent.text).toBeFalsy();
     expect(sent.data.error).toBeNull();
     expect(sent.data).toMatchObject({ state: 'sent', external_id: expect.any(String) });
-    const mine = fixture.instance.statuses.filter((x) => x.key === `reply-${s.id}`);
+    const mine = fixture.instance.statuses.filter((x) => x.key.startsWith(`reply-${s.id}-`));
     expect(mine).toEqual([
       expect.objectContaining({
         id: sent.data.external_id,
@@ -106,7 +154,9 @@ describe('reply suggestions', () => {
     const again = await b.tool('post_reply', { suggestion_id: s.id, text: 'Once more' });
     expect(again.isError).toBe(true);
     expect(again.text).toMatch(/^already_replied/);
-    expect(fixture.instance.statuses.filter((x) => x.key === `reply-${s.id}`)).toHaveLength(1);
+    expect(
+      fixture.instance.statuses.filter((x) => x.key.startsWith(`reply-${s.id}-`)),
+    ).toHaveLength(1);
 
     const [after] = (await b.tool('list_reply_suggestions', { status: 'replied' })).data
       .suggestions;
@@ -141,7 +191,7 @@ describe('reply suggestions', () => {
       expect(sent.isError, sent.text).toBeFalsy();
       expect(sent.data.state).toBe('sent');
       expect(fixture.instance.posts - before, `lagging ${lagging}`).toBe(lagging ? 2 : 1);
-      const mine = fixture.instance.statuses.filter((x) => x.key === `reply-${s.id}`);
+      const mine = fixture.instance.statuses.filter((x) => x.key.startsWith(`reply-${s.id}-`));
       expect(mine).toHaveLength(1);
       expect(mine[0]!.id).toBe(sent.data.external_id);
     }
@@ -235,7 +285,7 @@ describe('reply suggestions', () => {
     expect(dismissed.data.suggestion.status).toBe('dismissed');
     const late = await b.tool('post_reply', { suggestion_id: s.id, text: 'Too late' });
     expect(late.text).toMatch(/^suggestion_dismissed/);
-    expect(fixture.instance.statuses.filter((x) => x.key === `reply-${s.id}`)).toEqual([]);
+    expect(fixture.instance.statuses.filter((x) => x.key.startsWith(`reply-${s.id}-`))).toEqual([]);
 
     // Another account's suggestion is not found.
     const other = await brand();

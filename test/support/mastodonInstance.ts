@@ -13,6 +13,10 @@ export type Mention = {
   text: string;
   inReplyTo?: string;
   visibility?: string;
+  /** What a hostile server might send instead: its HTML as is, a claimed time, a status id. */
+  html?: string;
+  createdAt?: string;
+  statusId?: string;
 };
 export type PostedStatus = {
   id: string;
@@ -41,6 +45,10 @@ export type LocalMastodon = {
   failActs(status: number, times?: number): void;
   /** The next searches and tag timelines answer 500. */
   failSearches(times?: number): void;
+  /** GET /api/v1/notifications requests received. */
+  notificationReads: number;
+  /** While set, every notifications page is the first one again, whatever min_id says. */
+  repeatPages: boolean;
   /** Forgets the Idempotency-Keys it was sent (Mastodon keeps them an hour). */
   forgetKeys(): void;
   /** While set, a status's context shows no replies yet (as an instance still indexing). */
@@ -53,6 +61,8 @@ export async function startLocalMastodon(): Promise<LocalMastodon> {
   const byKey = new Map<string, PostedStatus>();
   let seq = 100;
   let failing = 0;
+  let reads = 0;
+  let repeating = false;
   let actFailures: number[] = [];
   let searchFailures = 0;
   let lagging = false;
@@ -80,8 +90,9 @@ export async function startLocalMastodon(): Promise<LocalMastodon> {
     if (req.method === 'GET' && url.pathname === '/api/v1/accounts/verify_credentials')
       return json(200, { id: `me-${token}`, username: 'brand', acct: 'brand' });
     if (req.method === 'GET' && url.pathname === '/api/v1/notifications') {
+      reads++;
       const limit = Math.min(80, Number(url.searchParams.get('limit') ?? 40));
-      const minId = url.searchParams.get('min_id');
+      const minId = repeating ? null : url.searchParams.get('min_id');
       const all = (mentions.get(token) ?? []).filter((m) => !minId || BigInt(m.id) > BigInt(minId));
       // min_id: the page just after it; otherwise the newest. Newest first either way.
       const page = (minId ? all.slice(0, limit) : all.slice(-limit)).reverse();
@@ -93,10 +104,10 @@ export async function startLocalMastodon(): Promise<LocalMastodon> {
           created_at: new Date().toISOString(),
           account: { id: `acct-${m.author}`, acct: m.author },
           status: {
-            id: `s${m.id}`,
-            url: `${base}/@${m.author}/s${m.id}`,
-            content: `<p>${m.text.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</p>`,
-            created_at: new Date().toISOString(),
+            id: m.statusId ?? `s${m.id}`,
+            url: `${base}/@${encodeURIComponent(m.author)}/s${m.id}`,
+            content: m.html ?? `<p>${m.text.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</p>`,
+            created_at: m.createdAt ?? new Date().toISOString(),
             in_reply_to_id: m.inReplyTo ?? null,
             in_reply_to_account_id: m.inReplyTo ? `me-${token}` : null,
             visibility: m.visibility ?? 'public',
@@ -200,6 +211,15 @@ export async function startLocalMastodon(): Promise<LocalMastodon> {
       const made = { ...m, id: String(++ids) };
       mentions.set(token, [...(mentions.get(token) ?? []), made]);
       return made;
+    },
+    get notificationReads() {
+      return reads;
+    },
+    get repeatPages() {
+      return repeating;
+    },
+    set repeatPages(on: boolean) {
+      repeating = on;
     },
     get contextLags() {
       return lagging;

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { ConnectedAccountAccess, Connector, InboundPost } from '../connector.ts';
 import { PublicationError } from '../connector.ts';
 import { documented } from '../http.ts';
+import { claimedTime } from '../readings.ts';
 import { facetsOf } from './facets.ts';
 import type { BlueskyDeps } from './index.ts';
 import {
@@ -95,7 +96,7 @@ export function blueskyEngagement(
             authorHandle: r.data.author.handle,
             authorId: r.data.author.did,
             text: record.text,
-            postedAt: record.createdAt || r.data.indexedAt,
+            postedAt: claimedTime(record.createdAt, r.data.indexedAt),
             answers: [...new Set([record.reply?.parent.uri, record.reply?.root.uri])].filter(
               (u): u is string => !!u,
             ),

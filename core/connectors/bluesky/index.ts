@@ -19,7 +19,7 @@ import {
   partKey,
 } from '../connector.ts';
 import { documented, fieldOf, PLATFORM_TIMEOUT_MS, platformRequest, refusal } from '../http.ts';
-import { Address, Count, itemsOf, PlatformId, plainText } from '../readings.ts';
+import { Address, Count, claimedTime, itemsOf, PlatformId, plainText } from '../readings.ts';
 import { blueskyEngagement } from './engagement.ts';
 import { facetsOf } from './facets.ts';
 import { fitImage } from './images.ts';
@@ -248,7 +248,7 @@ export function blueskyConnector(deps: BlueskyDeps): Connector {
               authorHandle: p.author.handle,
               authorId: p.author.did,
               text: p.record.text,
-              postedAt: p.record.createdAt || p.indexedAt,
+              postedAt: claimedTime(p.record.createdAt, p.indexedAt),
               answers: [],
               replyRef: replyRefOf(p),
             };

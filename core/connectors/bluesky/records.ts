@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { PublicationError } from '../connector.ts';
 import { CHECK_THE_ACCOUNT, documented } from '../http.ts';
-import { PlatformId, plainText } from '../readings.ts';
+import { Handle, MAX_POST_TEXT, PlatformId, plainText } from '../readings.ts';
 import type { BlueskyClient, BlueskySession } from './session.ts';
 
 export const POST = 'app.bsky.feed.post';
@@ -17,10 +17,10 @@ export const ThirdPartyPost = {
   cid: PostRef.shape.cid,
   author: z.object({
     did: PlatformId,
-    handle: z.string().min(1).max(300).transform(plainText).pipe(z.string().min(1)),
+    handle: Handle,
   }),
   record: z.object({
-    text: z.string().max(10_000).transform(plainText),
+    text: z.string().max(MAX_POST_TEXT).transform(plainText),
     createdAt: z.iso.datetime({ offset: true }).catch(''),
     reply: z.object({ root: PostRef, parent: PostRef }).optional().catch(undefined),
   }),
