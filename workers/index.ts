@@ -41,6 +41,7 @@ import { generateDraftsTask } from './generateDrafts.ts';
 import { importHistoryTask } from './importHistory.ts';
 import { performEngagementActionTask } from './performEngagementAction.ts';
 import { previewVideoTask } from './previewVideo.ts';
+import { pruneEngagementTask } from './pruneEngagement.ts';
 import { publishPost } from './publishPost.ts';
 import { readGenomeTask } from './readGenome.ts';
 import { reconcile } from './reconcile.ts';
@@ -121,6 +122,7 @@ export function taskList(deps: {
   };
   return {
     [TASK.cleanupSessions]: cleanupSessions(deps.pool),
+    [TASK.pruneEngagement]: pruneEngagementTask(deps.pool),
     [TASK.reconcile]: reconcile({ pool: deps.pool, storage }),
     [TASK.publishPost]: publishPost(deps),
     [TASK.collectMetrics]: collectMetrics(reading),

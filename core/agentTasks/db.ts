@@ -56,6 +56,15 @@ export async function listAgentTaskRows(
   return rows;
 }
 
+/** Deletes tasks created more than `days` ago; answers how many. */
+export async function deleteOldTasks(db: Queryable, days: number): Promise<number> {
+  const { rowCount } = await db.query(
+    'delete from agent_tasks where created_at < now() - make_interval(days => $1)',
+    [days],
+  );
+  return rowCount ?? 0;
+}
+
 /** Logs a step that ended, and merges what it made into the outputs. */
 export async function recordStep(
   db: Queryable,

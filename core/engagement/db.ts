@@ -191,6 +191,20 @@ export async function requestReply(db: Queryable, id: string, text: string, jobI
   );
 }
 
+/**
+ * Deletes posts received more than `days` ago (their inbox actions go with them), but for one
+ * whose reply is asked and not recorded yet; answers how many.
+ */
+export async function deleteOldItems(db: Queryable, days: number): Promise<number> {
+  const { rowCount } = await db.query(
+    `delete from inbound_items
+     where received_at < now() - make_interval(days => $1)
+       and (reply_job_id is null or status in ('replied', 'dismissed'))`,
+    [days],
+  );
+  return rowCount ?? 0;
+}
+
 /** The post a reply or an inbox action job works on, with its connected account's sealed credentials. */
 export async function suggestionToSend(db: Queryable, id: string) {
   const { rows } = await db.query<

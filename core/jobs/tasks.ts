@@ -38,6 +38,7 @@ export const TASK = {
   draftReplies: 'write_reply_drafts',
   performEngagementAction: 'perform_engagement_action',
   runAgentTask: 'run_agent_task',
+  pruneEngagement: 'prune_engagement',
 } as const;
 export type TaskName = (typeof TASK)[keyof typeof TASK];
 
@@ -68,6 +69,7 @@ export const TASK_POOL: Record<TaskName, WorkerPool> = {
   [TASK.generateDrafts]: 'generate',
   [TASK.draftReplies]: 'generate',
   [TASK.runAgentTask]: 'generate',
+  [TASK.pruneEngagement]: 'publish',
   [TASK.draftWeek]: 'generate',
   [TASK.importHistory]: 'generate',
   [TASK.readGenome]: 'generate',
@@ -99,6 +101,8 @@ const SCHEDULES: Partial<Record<TaskName, string>> = {
   [TASK.watchCompetitors]: '30 * * * *',
   // Mentions and replies every 5 minutes (core/engagement/collect.ts).
   [TASK.collectInbound]: '*/5 * * * *',
+  // Mentions, inbox actions and agent tasks past keeping, daily (core/engagement/prune.ts).
+  [TASK.pruneEngagement]: '15 3 * * *',
 };
 
 /** The crontab for the periodic tasks among `registered` (a task not run has no schedule). */

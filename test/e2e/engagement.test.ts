@@ -81,7 +81,7 @@ describe('reply suggestions on a real PDS', () => {
     const pal = await net.account('pal');
     const mentionText = `Say hi to @${brand.account.handle}`;
     const start = mentionText.indexOf('@');
-    await create(pal, {
+    const palPost = await create(pal, {
       text: mentionText,
       facets: [
         {
@@ -126,7 +126,7 @@ describe('reply suggestions on a real PDS', () => {
     });
     expect(mention.untrusted).toMatchObject({ author_handle: pal.handle, text: mentionText });
 
-    const drafted = await tool('draft_replies', { suggestion_ids: [reply.id] });
+    const drafted = await tool('draft_replies', { suggestion_ids: [reply.id, mention.id] });
     expect(drafted.isError, drafted.content[0]?.text).toBeFalsy();
     // Drafting sent nothing: the brand's repository holds its one post still.
     expect(await net.posts(brand.account.did)).toHaveLength(1);
@@ -163,6 +163,16 @@ describe('reply suggestions on a real PDS', () => {
     });
     expect(again.external_id).toBe(sent.structuredContent.external_id);
     expect(await net.posts(brand.account.did)).toHaveLength(2);
+
+    // The mention is answered the same way: a reply record whose root and parent are it.
+    const toMention = await tool('post_reply', { suggestion_id: mention.id, draft_index: 0 });
+    expect(toMention.structuredContent.state, toMention.content[0]?.text).toBe('sent');
+    const after = await net.posts(brand.account.did);
+    expect(after).toHaveLength(3);
+    const answered = after.find((r) => r.uri === toMention.structuredContent.external_id)!;
+    const ref = { uri: palPost.uri, cid: palPost.cid };
+    expect(answered.value.reply).toEqual({ root: ref, parent: ref });
+    expect(answered.value.text).toContain(`@${pal.handle}`);
   });
 
   it('runs approved inbox actions once: a like and a follow written as records of the brand', async () => {

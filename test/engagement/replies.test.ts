@@ -5,6 +5,7 @@
 // and its answer was lost; scopes are enforced; and an injected text moves nothing.
 import { describe, expect, it } from 'vitest';
 import { startInboundCollections } from '../../core/engagement/collect.ts';
+import { pruneEngagement } from '../../core/engagement/prune.ts';
 import { useEngagement } from '../support/engagement.ts';
 import { call, makeKey } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
@@ -105,6 +106,32 @@ describe('reply suggestions', () => {
       fixture.instance.repeatPages = false;
     }
     expect(fixture.instance.notificationReads - before).toBe(2);
+  });
+
+  it('keeps mentions 90 days, but one whose reply is still being sent', async () => {
+    const b = await brand();
+    for (const author of ['old', 'older', 'recent'])
+      fixture.instance.mention(b.token, { author, text: `from ${author}` });
+    await b.collect();
+    const age = (author: string, days: number) =>
+      server.pool.query(
+        `update inbound_items set received_at = now() - make_interval(days => $3)
+         where connected_account_id = $1 and author_handle = $2`,
+        [b.connected.id, author, days],
+      );
+    await age('old', 91);
+    await age('older', 120);
+    // A reply asked for and not recorded yet stays until it is.
+    await server.pool.query(
+      `update inbound_items set reply_job_id = 1 where connected_account_id = $1 and author_handle = 'older'`,
+      [b.connected.id],
+    );
+    await pruneEngagement(server.pool);
+    const { suggestions } = (await b.tool('list_reply_suggestions')).data;
+    expect(suggestions.map((s: any) => s.untrusted.author_handle).sort()).toEqual([
+      'older',
+      'recent',
+    ]);
   });
 
   it('the cron queues one keyed reading per connected account', async () => {

@@ -79,13 +79,14 @@ describe('the task catalogue', () => {
         `*/15 * * * * ${TASK.collectMetrics}`,
         `45 * * * * ${TASK.collectTrends}`,
         `*/5 * * * * ${TASK.collectInbound}`,
+        `15 3 * * * ${TASK.pruneEngagement}`,
         `30 * * * * ${TASK.watchCompetitors}`,
       ].sort(),
     );
     // Without storage a worker renders nothing and cleans no uploads: no schedule for them.
     const bare = Object.keys(taskList(deps));
     expect(crontabFor(bare)).toBe(
-      `0 * * * * ${TASK.cleanupSessions}\n* * * * * ${TASK.reconcile}\n*/15 * * * * ${TASK.collectMetrics}\n45 * * * * ${TASK.collectTrends}\n30 * * * * ${TASK.watchCompetitors}\n*/5 * * * * ${TASK.collectInbound}`,
+      `0 * * * * ${TASK.cleanupSessions}\n* * * * * ${TASK.reconcile}\n*/15 * * * * ${TASK.collectMetrics}\n45 * * * * ${TASK.collectTrends}\n30 * * * * ${TASK.watchCompetitors}\n*/5 * * * * ${TASK.collectInbound}\n15 3 * * * ${TASK.pruneEngagement}`,
     );
   });
 });
