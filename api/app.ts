@@ -37,6 +37,7 @@ import { completeOpenapi } from './openapi.ts';
 import { restRoutes } from './rest/index.ts';
 import { sessionRoutes } from './session/index.ts';
 import { validatorCompiler } from './validation.ts';
+import { webRoutes } from './web.ts';
 
 export type AppDeps = {
   pool: Pool;
@@ -171,6 +172,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onClose', () => renders.notifications.close());
   await app.register(signedMediaRoutes, { media });
   await app.register(designTemplateRoutes);
+  await app.register(webRoutes);
   await app.register(restRoutes, {
     auth,
     media,

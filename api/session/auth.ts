@@ -1,7 +1,8 @@
 // /auth: dashboard login, logout, the session view and the selected brand.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { signUp } from '../../core/accounts/service.ts';
 import { SessionView, sessionView } from '../../core/accounts/sessionView.ts';
 import { Brand, selectBrand } from '../../core/brands/service.ts';
 import { IdInput } from '../../core/ids.ts';
@@ -22,11 +23,31 @@ const LoginInput = z
   })
   .strict();
 
+const SignupInput = z
+  .object({
+    email: z.email().max(320).describe('Account e-mail.'),
+    password: z
+      .string()
+      .min(10, 'use at least 10 characters')
+      .max(1024, 'use at most 1,024 characters')
+      .describe('At least 10 characters.'),
+  })
+  .strict();
+
 const sessionSecurity = [{ session: [] }];
 
 export const authRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, config }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const secure = config.publicBaseUrl.startsWith('https:');
+  const setSessionCookie = (reply: FastifyReply, token: string) =>
+    reply.setCookie(SESSION_COOKIE, token, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure,
+      signed: true,
+      maxAge: SESSION_TTL_SECONDS,
+    });
 
   app.post(
     '/auth/login',
@@ -41,16 +62,25 @@ export const authRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, 
     async (req, reply) => {
       // req.ip is the forwarded client address only when TRUST_PROXY says a proxy sets it.
       const account = await signIn(pool, { ...req.body, ip: req.ip });
-      const token = await createSession(pool, account.id);
-      reply.setCookie(SESSION_COOKIE, token, {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'lax',
-        secure,
-        signed: true,
-        maxAge: SESSION_TTL_SECONDS,
-      });
+      setSessionCookie(reply, await createSession(pool, account.id));
       return sessionView(pool, account.id);
+    },
+  );
+
+  app.post(
+    '/auth/signup',
+    {
+      schema: {
+        summary: 'Create an account as SIGNUP allows (first, open); signs it in',
+        tags: ['session'],
+        body: SignupInput,
+        response: { 201: SessionView, 403: ErrorBody, 409: ErrorBody, 422: ErrorBody },
+      },
+    },
+    async (req, reply) => {
+      const made = await signUp(pool, config.signup, req.body);
+      setSessionCookie(reply, await createSession(pool, made.accountId));
+      return reply.code(201).send(await sessionView(pool, made.accountId));
     },
   );
 

@@ -1,4 +1,4 @@
-// Dashboard session routes (CONTRACT.md): /auth, /apikeys, /webhooks.
+// Dashboard session routes (CONTRACT.md): /auth, /apikeys, /webhooks, /competitors, /app/api.
 // They refuse bearer credentials, and refuse state-changing requests from a foreign Origin.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Config } from '../../core/config.ts';
@@ -6,6 +6,7 @@ import type { Pool } from '../../core/db/pool.ts';
 import { DomainError, forbidden } from '../../core/errors.ts';
 import { principalForSession } from '../../core/sessions/service.ts';
 import { apiKeyRoutes } from './apikeys.ts';
+import { appRoutes } from './app.ts';
 import { authRoutes } from './auth.ts';
 import { competitorRoutes } from './competitors.ts';
 import { webhookRoutes } from './webhooks.ts';
@@ -53,4 +54,5 @@ export const sessionRoutes: FastifyPluginAsync<SessionDeps> = async (app, deps) 
   await app.register(apiKeyRoutes, deps);
   await app.register(webhookRoutes, deps);
   await app.register(competitorRoutes, deps);
+  await app.register(appRoutes, deps);
 };

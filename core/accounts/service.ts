@@ -1,8 +1,8 @@
 // Account operations used by the operator CLI and the dashboard session routes.
 
 import { createBrand } from '../brands/service.ts';
-import { type Pool, withTransaction } from '../db/pool.ts';
-import { conflict, notFound } from '../errors.ts';
+import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
+import { conflict, forbidden, notFound } from '../errors.ts';
 import { hashPassword } from '../passwords.ts';
 import * as db from './db.ts';
 import { type Feature, type Plan, planAtLeast } from './plans.ts';
@@ -27,13 +27,44 @@ export const toAccountSummary = (a: db.AccountRow): AccountSummary => ({
   selected_brand_id: a.selected_brand_id,
 });
 
+type NewAccount = { email: string; password: string; plan?: Plan; brandName?: string };
+
 /** Creates an account with its first brand, selected (CONTRACT.md: a new account gets one). */
-export async function createAccount(
-  pool: Pool,
-  input: { email: string; password: string; plan?: Plan; brandName?: string },
-) {
+export async function createAccount(pool: Pool, input: NewAccount) {
+  const passwordHash = await hashPassword(input.password);
+  return withTransaction(pool, (tx) => createWithin(tx, input, passwordHash));
+}
+
+export type SignupPolicy = 'first' | 'open' | 'closed';
+
+/** Whether the dashboard offers sign-up now (SIGNUP: first while no account exists). */
+export async function signupOpen(pool: Queryable, policy: SignupPolicy): Promise<boolean> {
+  return policy === 'open' || (policy === 'first' && (await db.countAccounts(pool)) === 0);
+}
+
+/**
+ * The dashboard's sign-up (POST /auth/signup), as SIGNUP allows: `open`, or `first` while no
+ * account exists (two sign-ups at once take turns, so only one is first); `closed` never.
+ */
+export async function signUp(pool: Pool, policy: SignupPolicy, input: NewAccount) {
+  const closed = () =>
+    forbidden(
+      'signup_closed',
+      policy === 'first'
+        ? 'Sign-up was for the first account only (SIGNUP=first); ask the operator for an account.'
+        : 'Sign-up is closed here (SIGNUP=closed); the operator creates accounts (npm run admin -- account create).',
+    );
+  if (policy === 'closed') throw closed();
   const passwordHash = await hashPassword(input.password);
   return withTransaction(pool, async (tx) => {
+    await tx.query(`select pg_advisory_xact_lock(hashtext('signup'))`);
+    if (!(await signupOpen(tx, policy))) throw closed();
+    return createWithin(tx, { ...input, plan: 'free' }, passwordHash);
+  });
+}
+
+async function createWithin(tx: Queryable, input: NewAccount, passwordHash: string) {
+  {
     if (await db.findAccountByEmail(tx, input.email)) {
       throw conflict('email_taken', `An account with email ${input.email} already exists.`);
     }
@@ -45,7 +76,7 @@ export async function createAccount(
     const brand = await createBrand(tx, accountId, { name: input.brandName ?? 'My brand' });
     await db.setSelectedBrand(tx, accountId, brand.id);
     return { accountId, brand, plan: input.plan ?? 'free' };
-  });
+  }
 }
 
 export async function requireAccountByEmail(pool: Pool, email: string) {

@@ -33,6 +33,8 @@ export type ServerOptions = {
   /** Share another server's database (a second API process); it is not dropped on close. */
   db?: TestDatabase;
   mcp?: McpOptions;
+  /** The port to listen on (a browser test's PUBLIC_BASE_URL names it); any free one if omitted. */
+  port?: number;
   /** A logger for the app (tests that inspect what is logged). */
   logger?: FastifyBaseLogger;
 };
@@ -58,7 +60,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<TestServer>
     logger: opts.logger,
   });
   if (opts.extend) await opts.extend(app, db.pool);
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: opts.port ?? 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,

@@ -1,0 +1,144 @@
+// The dashboard's session routes (issue 22): sign-up as SIGNUP allows, /app/api/session with
+// the CSRF token, the board by status, and approve/reject that need the session, a same-origin
+// Origin and the token; a bearer credential is refused as on the other session routes. And the
+// pages: index.html at each page address, with a CSP that keeps them to this origin.
+import { describe, expect, it } from 'vitest';
+import { call, makeKey, makeSignedInAccount, startServer } from '../support/server.ts';
+import { useServer } from '../support/service.ts';
+
+const server = useServer();
+const ORIGIN = 'http://localhost:3000';
+
+async function signedIn() {
+  const { acct, cookie } = await makeSignedInAccount(server, 'free');
+  const session = await call(server, 'GET', '/app/api/session', { headers: { cookie } });
+  expect(session.status).toBe(200);
+  return { acct, cookie, csrf: session.body.csrf_token as string };
+}
+
+describe('/app/api', () => {
+  it('answers the session with a CSRF token of its own, on every plan; nothing without a session', async () => {
+    const a = await signedIn();
+    const b = await signedIn();
+    expect(a.csrf).toMatch(/^[\w-]{43}$/);
+    expect(a.csrf).not.toBe(b.csrf);
+    expect((await call(server, 'GET', '/app/api/session')).status).toBe(401);
+    const key = await makeKey(server.pool, a.acct.accountId, ['read']);
+    const bearer = await call(server, 'GET', '/app/api/board', { key });
+    expect(bearer.status).toBe(401);
+  });
+
+  it('shows the board by status and approves or rejects only with our Origin and the token', async () => {
+    const a = await signedIn();
+    const key = await makeKey(server.pool, a.acct.accountId, ['read', 'publish']);
+    await server.pool.query(`update accounts set plan = 'plus' where id = $1`, [a.acct.accountId]);
+    const made = await call(server, 'POST', '/v1/posts', {
+      key,
+      body: { platform: 'mastodon', body: 'Review me' },
+    });
+    expect(made.status).toBe(201);
+    const board = await call(server, 'GET', '/app/api/board', { headers: { cookie: a.cookie } });
+    expect(board.status).toBe(200);
+    expect(Object.keys(board.body.columns)).toEqual(
+      expect.arrayContaining(['draft', 'approved', 'rejected', 'scheduled', 'published', 'failed']),
+    );
+    expect(board.body.columns.draft.map((p: any) => p.id)).toEqual([made.body.id]);
+
+    const approve = (headers: Record<string, string>) =>
+      call(server, 'POST', `/app/api/posts/${made.body.id}/approve`, {
+        headers: { cookie: a.cookie, ...headers },
+      });
+    // No Origin, a foreign one, no token, another session's token: refused, nothing changes.
+    const other = await signedIn();
+    const attempts: Record<string, string>[] = [
+      { 'x-csrf-token': a.csrf },
+      { origin: 'https://evil.example', 'x-csrf-token': a.csrf },
+      { origin: ORIGIN },
+      { origin: ORIGIN, 'x-csrf-token': other.csrf },
+    ];
+    for (const headers of attempts) {
+      const refused = await approve(headers);
+      expect(refused.status, JSON.stringify(headers)).toBe(403);
+    }
+    const after = await call(server, 'GET', '/app/api/board', { headers: { cookie: a.cookie } });
+    expect(after.body.columns.draft).toHaveLength(1);
+
+    const ok = await approve({ origin: ORIGIN, 'x-csrf-token': a.csrf });
+    expect([ok.status, ok.body.status]).toEqual([200, 'approved']);
+    const rejected = await call(server, 'POST', `/app/api/posts/${made.body.id}/reject`, {
+      headers: { cookie: a.cookie, origin: ORIGIN, 'x-csrf-token': a.csrf },
+      body: { reason: 'Off brand' },
+    });
+    expect([rejected.status, rejected.body.rejection]).toEqual([
+      200,
+      { reason: 'Off brand', code: null },
+    ]);
+    // Another account's post is not found.
+    const foreign = await call(server, 'POST', `/app/api/posts/${made.body.id}/approve`, {
+      headers: { cookie: other.cookie, origin: ORIGIN, 'x-csrf-token': other.csrf },
+    });
+    expect(foreign.status).toBe(404);
+  });
+});
+
+describe('sign-up', () => {
+  it('first: only while no account exists, once even when two arrive together', async () => {
+    const fresh = await startServer({ env: { SIGNUP: 'first' } });
+    try {
+      expect((await call(fresh, 'GET', '/app/api/signup')).body).toEqual({ allowed: true });
+      const body = (n: number) => ({ email: `first${n}@example.com`, password: 'a long password' });
+      const both = await Promise.all(
+        [1, 2].map((n) => call(fresh, 'POST', '/auth/signup', { body: body(n) })),
+      );
+      expect(both.map((r) => r.status).sort()).toEqual([201, 403]);
+      const made = both.find((r) => r.status === 201)!;
+      expect(made.body.account.plan).toBe('free');
+      expect(made.headers.get('set-cookie')).toMatch(/sps_session=.*HttpOnly.*SameSite=Lax/i);
+      expect(both.find((r) => r.status === 403)!.body.code).toBe('signup_closed');
+      expect((await call(fresh, 'GET', '/app/api/signup')).body).toEqual({ allowed: false });
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('open takes anyone with a valid e-mail and password; closed takes nobody', async () => {
+    const open = await startServer({ env: { SIGNUP: 'open' } });
+    const closed = await startServer({ env: { SIGNUP: 'closed' } });
+    try {
+      const bad = await call(open, 'POST', '/auth/signup', {
+        body: { email: 'not-an-email', password: 'short' },
+      });
+      expect(bad.status).toBe(422);
+      expect(bad.body.detail.map((d: any) => d.loc.at(-1)).sort()).toEqual(['email', 'password']);
+      const body = { email: 'open@example.com', password: 'a long password' };
+      expect((await call(open, 'POST', '/auth/signup', { body })).status).toBe(201);
+      const again = await call(open, 'POST', '/auth/signup', { body });
+      expect([again.status, again.body.code]).toEqual([409, 'email_taken']);
+      const refused = await call(closed, 'POST', '/auth/signup', { body });
+      expect([refused.status, refused.body.code]).toEqual([403, 'signup_closed']);
+      expect((await call(closed, 'GET', '/app/api/signup')).body).toEqual({ allowed: false });
+    } finally {
+      await open.close();
+      await closed.close();
+    }
+  });
+});
+
+describe('the pages', () => {
+  it('serve index.html at each page address with a same-origin CSP, or say how to build it', async () => {
+    for (const page of ['/', '/sign-in', '/sign-up', '/board']) {
+      const res = await fetch(`${server.baseUrl}${page}`);
+      const text = await res.text();
+      if (res.status === 503) {
+        expect(text).toMatch(/npm run build:web/);
+        continue;
+      }
+      expect(res.status, page).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(res.headers.get('content-security-policy')).toMatch(
+        /default-src 'self'.*frame-ancestors 'none'/,
+      );
+      expect(text).toMatch(/<div id="root">/);
+    }
+  });
+});

@@ -1,0 +1,68 @@
+// The dashboard's calls to its own origin: /auth for signing in and up, /app/api for its data.
+// A state-changing call carries the session's CSRF token; a failure is an ApiError holding the
+// API's message and, for a 422, the message of each field it names.
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string | undefined;
+  /** A 422's messages by field name (the last part of each `loc`). */
+  readonly fields: Record<string, string>;
+  constructor(status: number, body: unknown) {
+    const detail = (body as { detail?: unknown } | null)?.detail;
+    const fields: Record<string, string> = {};
+    if (Array.isArray(detail))
+      for (const d of detail as { loc?: (string | number)[]; msg?: string }[]) {
+        const field = String(d.loc?.at(-1) ?? '');
+        if (field && d.msg && !fields[field]) fields[field] = d.msg;
+      }
+    super(
+      typeof detail === 'string'
+        ? detail
+        : Object.keys(fields).length
+          ? 'Some fields need a change.'
+          : `The request failed (${status}).`,
+    );
+    this.status = status;
+    this.code = (body as { code?: string } | null)?.code;
+    this.fields = fields;
+  }
+}
+
+let csrfToken = '';
+/** Kept from the session answer; sent with every state-changing call. */
+export const setCsrfToken = (token: string) => {
+  csrfToken = token;
+};
+
+export async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
+  const res = await fetch(url, {
+    method,
+    credentials: 'same-origin',
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(method === 'GET' ? {} : { 'x-csrf-token': csrfToken }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  const json = text ? (JSON.parse(text) as unknown) : undefined;
+  if (!res.ok) throw new ApiError(res.status, json);
+  return json as T;
+}
+
+export type Brand = { id: string; name: string; uuid: string; timezone: string };
+export type Session = {
+  account: { id: string; email: string; plan: string };
+  brands: Brand[];
+  selected_brand_id: string | null;
+  csrf_token: string;
+};
+export type Post = {
+  id: string;
+  platform: string;
+  kind: string;
+  status: string;
+  body: string;
+  scheduled_for: string | null;
+  rejection: { reason: string | null; code: string | null } | null;
+};
+export type Board = { brand_id: string | null; columns: Record<string, Post[]> };

@@ -1,0 +1,114 @@
+// The posts board: the selected brand's posts by status (draft, approved, rejected,
+// scheduled, published, failed), one request for all of them; approve, and reject with a
+// reason, where the post's status allows it.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Navigate } from '@tanstack/react-router';
+import { type FormEvent, useState } from 'react';
+import { ApiError, type Board as BoardData, call, type Post } from '../api.ts';
+import { useSession } from '../session.ts';
+
+const COLUMNS = ['draft', 'approved', 'rejected', 'scheduled', 'published', 'failed'] as const;
+const APPROVABLE = new Set(['draft', 'rejected']);
+const REJECTABLE = new Set(['draft', 'approved', 'rejected', 'scheduled', 'failed']);
+
+function PostCard({ post }: { post: Post }) {
+  const queries = useQueryClient();
+  const [rejecting, setRejecting] = useState(false);
+  const [error, setError] = useState<string>();
+  const done = () => queries.invalidateQueries({ queryKey: ['board'] });
+  const failed = (err: unknown) =>
+    setError(err instanceof ApiError ? err.message : 'The service could not be reached.');
+  const approve = useMutation({
+    mutationFn: () => call('POST', `/app/api/posts/${post.id}/approve`),
+    onSuccess: done,
+    onError: failed,
+  });
+  const reject = useMutation({
+    mutationFn: (reason: string) =>
+      call('POST', `/app/api/posts/${post.id}/reject`, reason ? { reason } : {}),
+    onSuccess: done,
+    onError: failed,
+  });
+  const submitReject = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    reject.mutate(String(new FormData(e.currentTarget).get('reason') ?? '').trim());
+  };
+  return (
+    <li className="post" aria-label={`${post.platform} post ${post.id}`}>
+      <p className="meta">
+        {post.platform} · {post.kind}
+        {post.scheduled_for && <> · {new Date(post.scheduled_for).toLocaleString()}</>}
+      </p>
+      <p className="body">{post.body}</p>
+      {post.rejection?.reason && <p className="meta">Rejected: {post.rejection.reason}</p>}
+      <div className="actions">
+        {APPROVABLE.has(post.status) && (
+          <button type="button" onClick={() => approve.mutate()} disabled={approve.isPending}>
+            Approve
+          </button>
+        )}
+        {REJECTABLE.has(post.status) && !rejecting && (
+          <button type="button" className="quiet" onClick={() => setRejecting(true)}>
+            Reject
+          </button>
+        )}
+      </div>
+      {rejecting && (
+        <form onSubmit={submitReject} className="inline">
+          <label htmlFor={`reason-${post.id}`}>Reason</label>
+          <input id={`reason-${post.id}`} name="reason" maxLength={1000} />
+          <button type="submit" disabled={reject.isPending}>
+            Reject post
+          </button>
+        </form>
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </li>
+  );
+}
+
+export function Board() {
+  const session = useSession();
+  const board = useQuery({
+    queryKey: ['board'],
+    queryFn: () => call<BoardData>('GET', '/app/api/board'),
+    enabled: !!session.data,
+  });
+  if (session.isPending) return <p role="status">Loading…</p>;
+  if (!session.data) return <Navigate to="/sign-in" replace />;
+  const empty = board.data && COLUMNS.every((c) => !board.data.columns[c]?.length);
+  return (
+    <section aria-labelledby="board-title">
+      <h1 id="board-title">Posts</h1>
+      {board.isError && (
+        <p className="error" role="alert">
+          {(board.error as Error).message}
+        </p>
+      )}
+      {empty && (
+        <p className="empty">
+          No posts yet. Create a draft with the API (<code>POST /v1/posts</code>) or an MCP client;
+          it shows up here for review.
+        </p>
+      )}
+      <div className="board">
+        {COLUMNS.map((status) => (
+          <section key={status} className="column" aria-labelledby={`col-${status}`}>
+            <h2 id={`col-${status}`}>
+              {status} <span className="count">{board.data?.columns[status]?.length ?? 0}</span>
+            </h2>
+            <ul>
+              {board.data?.columns[status]?.map((post) => (
+                <PostCard key={post.id} post={post} />
+              ))}
+            </ul>
+          </section>
+        ))}
+      </div>
+    </section>
+  );
+}
