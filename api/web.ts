@@ -9,7 +9,16 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 
 /** The dashboard's page addresses (web/src/routes.tsx has the same). */
-export const DASHBOARD_PAGES = ['/', '/sign-in', '/sign-up', '/board'] as const;
+export const DASHBOARD_PAGES = [
+  '/',
+  '/sign-in',
+  '/sign-up',
+  '/board',
+  '/compose',
+  '/calendar',
+  '/settings/keys',
+  '/settings/webhooks',
+] as const;
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../web/dist');
 

@@ -1,7 +1,9 @@
 // /app/api: the dashboard's data (issue 22), for its pages served at /. Session routes like
 // /webhooks (a bearer credential is refused), and a state-changing request needs both a
 // same-origin `Origin` (present, not merely not foreign) and the session's CSRF token in
-// `X-CSRF-Token`. Each route calls the same core/ function as REST, GraphQL and MCP.
+// `X-CSRF-Token` (`dashboardGuard`, on the whole /app/api scope: these routes and the key and
+// webhook routes registered there again). Each route calls the same core/ function as REST,
+// GraphQL and MCP.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -10,11 +12,25 @@ import { signupOpen } from '../../core/accounts/service.ts';
 import { SessionView, sessionView } from '../../core/accounts/sessionView.ts';
 import { forbidden } from '../../core/errors.ts';
 import { IdInput } from '../../core/ids.ts';
-import { POST_STATUSES, Post, RejectPostInput } from '../../core/posts/schema.ts';
-import { approvePost, listPosts, rejectPost } from '../../core/posts/service.ts';
+import { measureText } from '../../core/platforms/capabilities.ts';
+import {
+  CreatePostInput,
+  POST_STATUSES,
+  Post,
+  RejectPostInput,
+  SchedulePostInput,
+} from '../../core/posts/schema.ts';
+import {
+  approvePost,
+  calendarPosts,
+  createPost,
+  listPosts,
+  rejectPost,
+  schedulePost,
+} from '../../core/posts/service.ts';
 import { principalOf } from '../auth.ts';
 import { ErrorBody } from '../rest/schemas.ts';
-import { requireSession, type SessionDeps, sessionToken } from './index.ts';
+import { requireSession, type SessionDeps, sessionRequired, sessionToken } from './index.ts';
 
 /** The session's CSRF token: derived from its (HttpOnly) token, so a page elsewhere cannot know it. */
 export const csrfTokenOf = (session: string) =>
@@ -25,32 +41,59 @@ const tags = ['dashboard'];
 const BOARD_LIMIT = 50;
 
 const ById = z.object({ id: IdInput }).strict();
+/** At most 42 days: a month view with the days around it. */
+const CalendarQuery = z
+  .object({
+    brand_id: IdInput.optional(),
+    from: z.iso.datetime({ offset: true }),
+    to: z.iso.datetime({ offset: true }),
+  })
+  .strict()
+  .refine((q) => Date.parse(q.to) > Date.parse(q.from), {
+    path: ['to'],
+    message: 'must be after from',
+  })
+  .refine((q) => Date.parse(q.to) - Date.parse(q.from) <= 42 * 86_400_000, {
+    path: ['to'],
+    message: 'a range of at most 42 days',
+  });
 const Board = z.object({
   brand_id: z.string().nullable(),
   columns: z.record(z.enum(POST_STATUSES), z.array(Post)),
 });
 
-export const appRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, config }) => {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const origin = new URL(config.publicBaseUrl).origin;
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-  /** preHandler of state-changing routes: our Origin, and the session's CSRF token. */
-  const sameSite = async (req: FastifyRequest) => {
+/**
+ * The /app/api scope's preHandler: a state-changing request comes from a page of ours (its
+ * Origin) and carries the session's CSRF token; a request without a session is a 401.
+ */
+export function dashboardGuard(config: SessionDeps['config']) {
+  const origin = new URL(config.publicBaseUrl).origin;
+  return async (req: FastifyRequest) => {
+    if (!STATE_CHANGING.has(req.method)) return;
+    const token = sessionToken(req);
+    if (!token) throw sessionRequired('Sign in to the dashboard first.');
     if (req.headers.origin !== origin)
       throw forbidden('origin_required', `Send this from a page of ${origin} (its Origin header).`);
-    const token = sessionToken(req);
     const sent = Buffer.from(String(req.headers['x-csrf-token'] ?? ''));
-    const expected = Buffer.from(token ? csrfTokenOf(token) : '');
-    if (!token || sent.length !== expected.length || !timingSafeEqual(sent, expected))
+    const expected = Buffer.from(csrfTokenOf(token));
+    if (sent.length !== expected.length || !timingSafeEqual(sent, expected))
       throw forbidden(
         'csrf_required',
         'The X-CSRF-Token header is missing or stale: reload the page.',
       );
   };
+}
+
+/** The dashboard's own routes, under the /app/api prefix. */
+export const appRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, config }) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+
   const session = requireSession(pool);
 
   app.get(
-    '/app/api/signup',
+    '/signup',
     {
       schema: {
         summary: 'Whether the dashboard offers sign-up now (SIGNUP)',
@@ -62,7 +105,7 @@ export const appRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, c
   );
 
   app.get(
-    '/app/api/session',
+    '/session',
     {
       preHandler: session,
       schema: {
@@ -79,7 +122,7 @@ export const appRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, c
   );
 
   app.get(
-    '/app/api/board',
+    '/board',
     {
       preHandler: session,
       schema: {
@@ -109,9 +152,9 @@ export const appRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, c
   );
 
   app.post(
-    '/app/api/posts/:id/approve',
+    '/posts/:id/approve',
     {
-      preHandler: [session, sameSite],
+      preHandler: session,
       schema: {
         summary: 'Approve a draft or rejected post',
         tags,
@@ -124,9 +167,9 @@ export const appRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, c
   );
 
   app.post(
-    '/app/api/posts/:id/reject',
+    '/posts/:id/reject',
     {
-      preHandler: [session, sameSite],
+      preHandler: session,
       schema: {
         summary: 'Reject a post, with an optional reason',
         tags,
@@ -144,5 +187,86 @@ export const appRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, c
       },
     },
     async (req) => rejectPost(pool, principalOf(req), req.params.id, req.body),
+  );
+
+  app.post(
+    '/posts',
+    {
+      preHandler: session,
+      schema: {
+        summary: 'Create a post (a draft, or scheduled at schedule_at) for one platform',
+        tags,
+        security,
+        body: CreatePostInput,
+        response: { 201: Post, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ErrorBody },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await createPost(pool, principalOf(req), req.body)),
+  );
+
+  app.post(
+    '/posts/:id/schedule',
+    {
+      preHandler: session,
+      schema: {
+        summary: 'Schedule (or move) a post at `when`, or at the next free slot',
+        tags,
+        security,
+        params: ById,
+        body: SchedulePostInput,
+        response: {
+          200: Post,
+          401: ErrorBody,
+          403: ErrorBody,
+          404: ErrorBody,
+          409: ErrorBody,
+          422: ErrorBody,
+        },
+      },
+    },
+    async (req) => schedulePost(pool, principalOf(req), req.params.id, req.body),
+  );
+
+  app.get(
+    '/calendar',
+    {
+      preHandler: session,
+      schema: {
+        summary: "A brand's scheduled and published posts between two times (a week, a month)",
+        tags,
+        security,
+        querystring: CalendarQuery,
+        response: {
+          200: z.object({ posts: z.array(Post) }),
+          401: ErrorBody,
+          404: ErrorBody,
+          422: ErrorBody,
+        },
+      },
+    },
+    async (req) => ({ posts: await calendarPosts(pool, principalOf(req), req.query) }),
+  );
+
+  app.post(
+    '/measure',
+    {
+      preHandler: session,
+      schema: {
+        summary: "A text's length on each platform, counted its way, and each one's limit",
+        tags,
+        security,
+        body: z.object({ text: z.string().max(70_000) }).strict(),
+        response: {
+          200: z.record(
+            z.string(),
+            z.object({ length: z.number(), max: z.number(), unit: z.string() }),
+          ),
+          401: ErrorBody,
+          403: ErrorBody,
+          422: ErrorBody,
+        },
+      },
+    },
+    async (req) => measureText(req.body.text),
   );
 };

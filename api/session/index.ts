@@ -6,7 +6,7 @@ import type { Pool } from '../../core/db/pool.ts';
 import { DomainError, forbidden } from '../../core/errors.ts';
 import { principalForSession } from '../../core/sessions/service.ts';
 import { apiKeyRoutes } from './apikeys.ts';
-import { appRoutes } from './app.ts';
+import { appRoutes, dashboardGuard } from './app.ts';
 import { authRoutes } from './auth.ts';
 import { competitorRoutes } from './competitors.ts';
 import { webhookRoutes } from './webhooks.ts';
@@ -16,7 +16,8 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export type SessionDeps = { pool: Pool; config: Config };
 
-const sessionRequired = (message: string) => new DomainError(401, 'session_required', message);
+export const sessionRequired = (message: string) =>
+  new DomainError(401, 'session_required', message);
 
 /** The session token from the signed cookie, or undefined when absent or tampered with. */
 export function sessionToken(req: FastifyRequest): string | undefined {
@@ -54,5 +55,15 @@ export const sessionRoutes: FastifyPluginAsync<SessionDeps> = async (app, deps) 
   await app.register(apiKeyRoutes, deps);
   await app.register(webhookRoutes, deps);
   await app.register(competitorRoutes, deps);
-  await app.register(appRoutes, deps);
+  // The dashboard's routes, and the key and webhook routes again for its pages, under the
+  // CSRF guard (CONTRACT.md: /app/api has the same session and Origin rules plus a token).
+  await app.register(
+    async (dashboard) => {
+      dashboard.addHook('preHandler', dashboardGuard(deps.config));
+      await dashboard.register(appRoutes, deps);
+      await dashboard.register(apiKeyRoutes, deps);
+      await dashboard.register(webhookRoutes, deps);
+    },
+    { prefix: '/app/api' },
+  );
 };

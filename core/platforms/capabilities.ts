@@ -156,6 +156,19 @@ export function textLength(text: string, countBy: Capabilities['countBy']): numb
   return n;
 }
 
+/** A text's length on each platform, counted its way, beside its limit (the composer's counters). */
+export function measureText(text: string) {
+  return Object.fromEntries(
+    PLATFORMS.map((p) => {
+      const c = CAPABILITIES[p];
+      return [
+        p,
+        { length: textLength(text, c.countBy), max: c.maxText, unit: LENGTH_UNIT[c.countBy].unit },
+      ];
+    }),
+  ) as Record<Platform, { length: number; max: number; unit: string }>;
+}
+
 /** The unit of `textLength`, and how it counts when that is not obvious, for messages. */
 export const LENGTH_UNIT: Record<Capabilities['countBy'], { unit: string; note?: string }> = {
   grapheme: { unit: 'graphemes' },

@@ -135,6 +135,26 @@ export async function listPostRows(
   return rows;
 }
 
+/**
+ * A brand's posts with a time in [from, to): scheduled ones by when they are due, published
+ * and failed ones by when they went (or were due), oldest first, at most `limit`.
+ */
+export async function postRowsBetween(
+  db: Queryable,
+  q: { accountId: string; brandId: string; from: string; to: string; limit: number },
+): Promise<PostRow[]> {
+  const { rows } = await db.query<PostRow>(
+    `${selectPosts('posts')}
+      where p.brand_id = $1 and p.account_id = $2
+        and p.status in ('scheduled', 'publishing', 'published', 'failed')
+        and coalesce(p.published_at, p.scheduled_for) >= $3::timestamptz
+        and coalesce(p.published_at, p.scheduled_for) < $4::timestamptz
+      order by coalesce(p.published_at, p.scheduled_for), p.id limit $5`,
+    [q.brandId, q.accountId, q.from, q.to, q.limit],
+  );
+  return rows;
+}
+
 /** A time column's new value: a time, none, the statement's `now()`, or `now()` if unset. */
 export type Stamp = Date | string | null | 'now' | 'now_unless_set';
 

@@ -15,6 +15,7 @@ import {
   listPostRows,
   lockPost,
   type PostRow,
+  postRowsBetween,
   setPostAssets,
   type Transition,
   transitionPost,
@@ -164,6 +165,30 @@ export async function listPosts(pool: Pool, caller: Caller, q: ListPostsQuery): 
   if (!rows.length && q.brand_id) await requireOwnedBrand(pool, caller.accountId, brandId);
   return rows.map(toPost);
 }
+
+/** The calendar's posts: a brand's scheduled and published (or failed) posts in a range. */
+export async function calendarPosts(
+  pool: Pool,
+  caller: Caller,
+  q: { brand_id?: string; from: string; to: string },
+): Promise<Post[]> {
+  const brand = await requireOwnedBrand(
+    pool,
+    caller.accountId,
+    brandFor(caller, q.brand_id, 'brand_id'),
+  );
+  const rows = await postRowsBetween(pool, {
+    accountId: caller.accountId,
+    brandId: brand.id,
+    from: q.from,
+    to: q.to,
+    limit: CALENDAR_LIMIT,
+  });
+  return rows.map(toPost);
+}
+
+/** Posts a calendar range answers at most (a month of a busy brand). */
+export const CALENDAR_LIMIT = 500;
 
 async function requirePost(db: Queryable, caller: Caller, postId: string): Promise<PostRow> {
   const row = isId(postId) ? await findOwnedPost(db, caller.accountId, postId) : undefined;

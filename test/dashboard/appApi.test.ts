@@ -81,6 +81,68 @@ describe('/app/api', () => {
   });
 });
 
+describe('/app/api for the composer, the calendar, keys and webhooks', () => {
+  it('counts a text each platform its way', async () => {
+    const a = await signedIn();
+    const measured = await call(server, 'POST', '/app/api/measure', {
+      headers: { cookie: a.cookie, origin: ORIGIN, 'x-csrf-token': a.csrf },
+      body: { text: 'Rye 🍞 https://bakery.com/a/very/long/path/to/the/bread' },
+    });
+    expect(measured.status).toBe(200);
+    // X weighs a URL 23 and an emoji 2; Bluesky counts graphemes; Mastodon characters.
+    expect(measured.body.x).toMatchObject({ length: 4 + 2 + 1 + 23, max: 280 });
+    expect(measured.body.bluesky).toMatchObject({ length: 54, max: 300, unit: 'graphemes' });
+    expect(measured.body.mastodon).toMatchObject({ length: 54, unit: 'characters' });
+  });
+
+  it('answers the calendar of a range, and refuses a range over 42 days', async () => {
+    const a = await signedIn();
+    const key = await makeKey(server.pool, a.acct.accountId, ['read', 'publish']);
+    await server.pool.query(`update accounts set plan = 'plus' where id = $1`, [a.acct.accountId]);
+    const when = new Date(Date.now() + 2 * 86_400_000).toISOString();
+    const made = await call(server, 'POST', '/v1/posts', {
+      key,
+      body: { platform: 'mastodon', body: 'Later', schedule_at: when },
+    });
+    const range = (from: number, to: number) =>
+      call(
+        server,
+        'GET',
+        `/app/api/calendar?from=${new Date(Date.now() + from * 86_400_000).toISOString()}&to=${new Date(Date.now() + to * 86_400_000).toISOString()}`,
+        { headers: { cookie: a.cookie } },
+      );
+    const week = await range(0, 7);
+    expect(week.body.posts.map((p: any) => p.id)).toEqual([made.body.id]);
+    expect((await range(3, 7)).body.posts).toEqual([]);
+    const long = await range(0, 43);
+    expect([long.status, long.body.detail[0].msg]).toEqual([422, 'a range of at most 42 days']);
+  });
+
+  it('serves the key and webhook routes again under /app/api, with the CSRF token', async () => {
+    const a = await signedIn();
+    const body = { name: 'from the page', scopes: ['read'] };
+    const noToken = await call(server, 'POST', '/app/api/apikeys', {
+      headers: { cookie: a.cookie, origin: ORIGIN },
+      body,
+    });
+    expect([noToken.status, noToken.body.code]).toEqual([403, 'csrf_required']);
+    const made = await call(server, 'POST', '/app/api/apikeys', {
+      headers: { cookie: a.cookie, origin: ORIGIN, 'x-csrf-token': a.csrf },
+      body,
+    });
+    expect(made.status).toBe(201);
+    const listed = await call(server, 'GET', '/app/api/apikeys', { headers: { cookie: a.cookie } });
+    expect(listed.body.map((k: any) => k.name)).toEqual(['from the page']);
+    expect(JSON.stringify(listed.body)).not.toContain(made.body.key);
+    const noSession = await call(server, 'DELETE', `/app/api/apikeys/${made.body.id}`, {
+      headers: { origin: ORIGIN, 'x-csrf-token': a.csrf },
+    });
+    expect(noSession.status).toBe(401);
+    const hooks = await call(server, 'GET', '/app/api/webhooks', { headers: { cookie: a.cookie } });
+    expect([hooks.status, hooks.body]).toEqual([200, []]);
+  });
+});
+
 describe('sign-up', () => {
   it('first: only while no account exists, once even when two arrive together', async () => {
     const fresh = await startServer({ env: { SIGNUP: 'first' } });

@@ -63,6 +63,7 @@ export type Post = {
   status: string;
   body: string;
   scheduled_for: string | null;
+  published_at: string | null;
   rejection: { reason: string | null; code: string | null } | null;
 };
 export type Board = { brand_id: string | null; columns: Record<string, Post[]> };

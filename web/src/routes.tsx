@@ -12,8 +12,12 @@ import {
 } from '@tanstack/react-router';
 import { call } from './api.ts';
 import { Board } from './pages/Board.tsx';
+import { Calendar } from './pages/Calendar.tsx';
+import { Compose } from './pages/Compose.tsx';
+import { Keys } from './pages/Keys.tsx';
 import { SignIn } from './pages/SignIn.tsx';
 import { SignUp } from './pages/SignUp.tsx';
+import { Webhooks } from './pages/Webhooks.tsx';
 import { SESSION_KEY, useSession } from './session.ts';
 
 function Shell() {
@@ -34,6 +38,10 @@ function Shell() {
         {session.data && (
           <nav aria-label="Main">
             <Link to="/board">Board</Link>
+            <Link to="/compose">Compose</Link>
+            <Link to="/calendar">Calendar</Link>
+            <Link to="/settings/keys">API keys</Link>
+            <Link to="/settings/webhooks">Webhooks</Link>
             <span className="who">{session.data.account.email}</span>
             <button type="button" className="quiet" onClick={signOut}>
               Sign out
@@ -61,6 +69,10 @@ const routeTree = root.addChildren([
   createRoute({ getParentRoute: () => root, path: '/sign-in', component: SignIn }),
   createRoute({ getParentRoute: () => root, path: '/sign-up', component: SignUp }),
   createRoute({ getParentRoute: () => root, path: '/board', component: Board }),
+  createRoute({ getParentRoute: () => root, path: '/compose', component: Compose }),
+  createRoute({ getParentRoute: () => root, path: '/calendar', component: Calendar }),
+  createRoute({ getParentRoute: () => root, path: '/settings/keys', component: Keys }),
+  createRoute({ getParentRoute: () => root, path: '/settings/webhooks', component: Webhooks }),
 ]);
 
 export const router = createRouter({ routeTree });

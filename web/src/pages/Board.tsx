@@ -5,13 +5,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Navigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { ApiError, type Board as BoardData, call, type Post } from '../api.ts';
-import { useSession } from '../session.ts';
+import { useBrand } from '../brand.ts';
+import { longDate } from '../time.ts';
 
 const COLUMNS = ['draft', 'approved', 'rejected', 'scheduled', 'published', 'failed'] as const;
 const APPROVABLE = new Set(['draft', 'rejected']);
 const REJECTABLE = new Set(['draft', 'approved', 'rejected', 'scheduled', 'failed']);
 
-function PostCard({ post }: { post: Post }) {
+function PostCard({ post, timeZone }: { post: Post; timeZone: string }) {
   const queries = useQueryClient();
   const [rejecting, setRejecting] = useState(false);
   const [error, setError] = useState<string>();
@@ -37,7 +38,7 @@ function PostCard({ post }: { post: Post }) {
     <li className="post" aria-label={`${post.platform} post ${post.id}`}>
       <p className="meta">
         {post.platform} · {post.kind}
-        {post.scheduled_for && <> · {new Date(post.scheduled_for).toLocaleString()}</>}
+        {post.scheduled_for && <> · {longDate(post.scheduled_for, timeZone)}</>}
       </p>
       <p className="body">{post.body}</p>
       {post.rejection?.reason && <p className="meta">Rejected: {post.rejection.reason}</p>}
@@ -72,7 +73,7 @@ function PostCard({ post }: { post: Post }) {
 }
 
 export function Board() {
-  const session = useSession();
+  const { session, timeZone } = useBrand();
   const board = useQuery({
     queryKey: ['board'],
     queryFn: () => call<BoardData>('GET', '/app/api/board'),
@@ -103,7 +104,7 @@ export function Board() {
             </h2>
             <ul>
               {board.data?.columns[status]?.map((post) => (
-                <PostCard key={post.id} post={post} />
+                <PostCard key={post.id} post={post} timeZone={timeZone} />
               ))}
             </ul>
           </section>

@@ -1,0 +1,179 @@
+// The composer: one text for one or more platforms, each platform's length counted its way
+// (the service counts: /app/api/measure), saved as drafts, scheduled at a time in the brand's
+// time zone, or at each platform's next free slot. A 422 is shown beside the field it names;
+// nothing typed is lost on a failed save.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Navigate, useNavigate } from '@tanstack/react-router';
+import { type FormEvent, useEffect, useState } from 'react';
+import { ApiError, call, type Post } from '../api.ts';
+import { useBrand } from '../brand.ts';
+import { zonedToIso } from '../time.ts';
+
+const PLATFORMS = ['bluesky', 'mastodon', 'x', 'linkedin', 'threads', 'facebook'] as const;
+type Lengths = Record<string, { length: number; max: number; unit: string }>;
+type When = 'draft' | 'at' | 'slot';
+
+function useLengths(text: string) {
+  const [debounced, setDebounced] = useState(text);
+  useEffect(() => {
+    const t = setTimeout(() => setDebounced(text), 150);
+    return () => clearTimeout(t);
+  }, [text]);
+  return useQuery({
+    queryKey: ['measure', debounced],
+    queryFn: () => call<Lengths>('POST', '/app/api/measure', { text: debounced }),
+    placeholderData: (previous) => previous,
+  });
+}
+
+export function Compose() {
+  const { session, brand, timeZone } = useBrand();
+  const [platforms, setPlatforms] = useState<string[]>(['bluesky', 'mastodon']);
+  const [body, setBody] = useState('');
+  const [when, setWhen] = useState<When>('draft');
+  const [at, setAt] = useState('');
+  const [error, setError] = useState<ApiError>();
+  const lengths = useLengths(body);
+  const queries = useQueryClient();
+  const navigate = useNavigate();
+
+  const save = useMutation({
+    mutationFn: async () => {
+      const made: Post[] = [];
+      for (const platform of platforms) {
+        const post = await call<Post>('POST', '/app/api/posts', {
+          platform,
+          body,
+          brand_id: brand?.id,
+          ...(when === 'at' && at ? { schedule_at: zonedToIso(at, timeZone) } : {}),
+        });
+        made.push(
+          when === 'slot'
+            ? await call<Post>('POST', `/app/api/posts/${post.id}/schedule`, {})
+            : post,
+        );
+      }
+      return made;
+    },
+    onSuccess: async () => {
+      await queries.invalidateQueries();
+      await navigate({ to: when === 'draft' ? '/board' : '/calendar' });
+    },
+    onError: (err) =>
+      setError(
+        err instanceof ApiError
+          ? err
+          : new ApiError(0, { detail: 'The service could not be reached.' }),
+      ),
+  });
+
+  if (session.isPending) return <p role="status">Loading…</p>;
+  if (!session.data) return <Navigate to="/sign-in" replace />;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setError(undefined);
+    if (!platforms.length)
+      return setError(
+        new ApiError(422, { detail: [{ loc: ['platform'], msg: 'choose at least one platform' }] }),
+      );
+    if (when === 'at' && !at)
+      return setError(
+        new ApiError(422, { detail: [{ loc: ['schedule_at'], msg: 'choose a date and time' }] }),
+      );
+    save.mutate();
+  };
+  const field = (name: string) => error?.fields[name];
+  return (
+    <section aria-labelledby="compose-title" className="card">
+      <h1 id="compose-title">Compose</h1>
+      <form onSubmit={submit} noValidate>
+        <fieldset>
+          <legend>Platforms</legend>
+          <div className="choices">
+            {PLATFORMS.map((p) => (
+              <label key={p} className="choice">
+                <input
+                  type="checkbox"
+                  checked={platforms.includes(p)}
+                  onChange={(e) =>
+                    setPlatforms(
+                      e.target.checked ? [...platforms, p] : platforms.filter((x) => x !== p),
+                    )
+                  }
+                />
+                {p}
+              </label>
+            ))}
+          </div>
+          {field('platform') && <p className="error">{field('platform')}</p>}
+        </fieldset>
+        <label htmlFor="body">Text</label>
+        <textarea
+          id="body"
+          rows={6}
+          value={body}
+          onChange={(e) => setBody(e.target.value)}
+          aria-invalid={!!field('body')}
+          aria-describedby="counters"
+        />
+        {field('body') && <p className="error">{field('body')}</p>}
+        <ul id="counters" className="counters" aria-live="polite">
+          {platforms.map((p) => {
+            const l = lengths.data?.[p];
+            if (!l) return null;
+            const over = l.length > l.max;
+            return (
+              <li key={p} className={over ? 'over' : ''}>
+                {p}: {l.length}/{l.max} {l.unit}
+                {over ? ' (too long)' : ''}
+              </li>
+            );
+          })}
+        </ul>
+        <fieldset>
+          <legend>When</legend>
+          <div className="choices">
+            {(
+              [
+                ['draft', 'Save as draft'],
+                ['at', 'Schedule at'],
+                ['slot', 'Next free slot'],
+              ] as const
+            ).map(([value, label]) => (
+              <label key={value} className="choice">
+                <input
+                  type="radio"
+                  name="when"
+                  checked={when === value}
+                  onChange={() => setWhen(value)}
+                />
+                {label}
+              </label>
+            ))}
+          </div>
+          {when === 'at' && (
+            <>
+              <label htmlFor="schedule-at">Date and time ({timeZone})</label>
+              <input
+                id="schedule-at"
+                type="datetime-local"
+                value={at}
+                onChange={(e) => setAt(e.target.value)}
+                aria-invalid={!!field('schedule_at')}
+              />
+            </>
+          )}
+          {field('schedule_at') && <p className="error">{field('schedule_at')}</p>}
+        </fieldset>
+        {error && !Object.keys(error.fields).length && (
+          <p className="error" role="alert">
+            {error.message}
+          </p>
+        )}
+        <button type="submit" disabled={save.isPending}>
+          {when === 'draft' ? 'Save draft' : 'Schedule'}
+        </button>
+      </form>
+    </section>
+  );
+}

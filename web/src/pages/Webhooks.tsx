@@ -1,0 +1,178 @@
+// Webhooks: create an endpoint for some events (its signing secret is shown once), the list,
+// each endpoint's delivery log (status and timing of every attempt) with replay, and delete.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Navigate } from '@tanstack/react-router';
+import { type FormEvent, useState } from 'react';
+import { ApiError, call } from '../api.ts';
+import { useBrand } from '../brand.ts';
+import { longDate } from '../time.ts';
+
+const EVENTS = ['post.published', 'post.failed', 'competitor.breakout'] as const;
+type Endpoint = { id: string; url: string; events: string[]; created_at: string };
+type Attempt = {
+  delivery_id: string;
+  event: string;
+  attempt: number;
+  attempted_at: string;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  delivery_status: string;
+  replay_of: string | null;
+};
+
+function Deliveries({ endpoint, timeZone }: { endpoint: Endpoint; timeZone: string }) {
+  const queries = useQueryClient();
+  const log = useQuery({
+    queryKey: ['deliveries', endpoint.id],
+    queryFn: () => call<Attempt[]>('GET', `/app/api/webhooks/${endpoint.id}/deliveries`),
+    refetchInterval: 3000,
+  });
+  const replay = useMutation({
+    mutationFn: (delivery: string) =>
+      call('POST', `/app/api/webhooks/${endpoint.id}/deliveries/${delivery}/replay`),
+    onSuccess: () => queries.invalidateQueries({ queryKey: ['deliveries', endpoint.id] }),
+  });
+  if (!log.data?.length)
+    return <p className="empty">No deliveries yet: they appear when a subscribed event happens.</p>;
+  return (
+    <table className="list">
+      <caption>Deliveries to {endpoint.url}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Event</th>
+          <th scope="col">Attempt</th>
+          <th scope="col">When</th>
+          <th scope="col">Answer</th>
+          <th scope="col">Time</th>
+          <th scope="col">Delivery</th>
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {log.data.map((a) => (
+          <tr key={`${a.delivery_id}-${a.attempt}`}>
+            <td>{a.event}</td>
+            <td>{a.attempt}</td>
+            <td>{longDate(a.attempted_at, timeZone)}</td>
+            <td>{a.status_code ?? a.error ?? '–'}</td>
+            <td>{a.duration_ms} ms</td>
+            <td>{a.delivery_status}</td>
+            <td>
+              <button
+                type="button"
+                className="quiet"
+                onClick={() => replay.mutate(a.delivery_id)}
+                aria-label={`Replay delivery ${a.delivery_id}`}
+              >
+                Replay
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function Webhooks() {
+  const { session, timeZone } = useBrand();
+  const queries = useQueryClient();
+  const [events, setEvents] = useState<string[]>([...EVENTS]);
+  const [secret, setSecret] = useState<string>();
+  const [error, setError] = useState<ApiError>();
+  const endpoints = useQuery({
+    queryKey: ['webhooks'],
+    queryFn: () => call<Endpoint[]>('GET', '/app/api/webhooks'),
+    enabled: !!session.data,
+  });
+  const create = useMutation({
+    mutationFn: (url: string) =>
+      call<Endpoint & { secret: string }>('POST', '/app/api/webhooks', { url, events }),
+    onSuccess: (made) => {
+      setSecret(made.secret);
+      void queries.invalidateQueries({ queryKey: ['webhooks'] });
+    },
+    onError: (err) => setError(err instanceof ApiError ? err : undefined),
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => call('DELETE', `/app/api/webhooks/${id}`),
+    onSuccess: () => queries.invalidateQueries({ queryKey: ['webhooks'] }),
+  });
+  if (session.isPending) return <p role="status">Loading…</p>;
+  if (!session.data) return <Navigate to="/sign-in" replace />;
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    setError(undefined);
+    setSecret(undefined);
+    create.mutate(String(new FormData(e.currentTarget).get('url') ?? ''));
+  };
+  const plan = session.data.account.plan;
+  return (
+    <section aria-labelledby="webhooks-title">
+      <h1 id="webhooks-title">Webhooks</h1>
+      {plan === 'free' && (
+        <p className="notice">
+          Webhook endpoints need the plus plan or higher; this account is on {plan}. The operator
+          raises it: <code>npm run admin -- account plan --email … --plan plus</code>.
+        </p>
+      )}
+      <form onSubmit={submit} className="card" noValidate>
+        <label htmlFor="hook-url">Receiver URL</label>
+        <input id="hook-url" name="url" type="url" aria-invalid={!!error?.fields.url} />
+        {error?.fields.url && <p className="error">{error.fields.url}</p>}
+        <fieldset>
+          <legend>Events</legend>
+          <div className="choices">
+            {EVENTS.map((ev) => (
+              <label key={ev} className="choice">
+                <input
+                  type="checkbox"
+                  checked={events.includes(ev)}
+                  onChange={(e) =>
+                    setEvents(e.target.checked ? [...events, ev] : events.filter((x) => x !== ev))
+                  }
+                />
+                {ev}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        {error && !Object.keys(error.fields).length && (
+          <p className="error" role="alert">
+            {error.message}
+          </p>
+        )}
+        <button type="submit" disabled={create.isPending}>
+          Create endpoint
+        </button>
+      </form>
+      {secret && (
+        <div className="card secret" role="status">
+          <p>Its signing secret. Copy it now: it is not shown again.</p>
+          <code data-testid="new-secret">{secret}</code>
+        </div>
+      )}
+      {endpoints.data && !endpoints.data.length && (
+        <p className="empty">No endpoints yet: add a receiver above.</p>
+      )}
+      {endpoints.data?.map((ep) => (
+        <article key={ep.id} className="card" aria-label={`Endpoint ${ep.url}`}>
+          <h2>{ep.url}</h2>
+          <p className="meta">{ep.events.join(', ')}</p>
+          <button
+            type="button"
+            className="quiet"
+            onClick={() => remove.mutate(ep.id)}
+            aria-label={`Delete endpoint ${ep.url}`}
+          >
+            Delete
+          </button>
+          <Deliveries endpoint={ep} timeZone={timeZone} />
+        </article>
+      ))}
+    </section>
+  );
+}
