@@ -59,7 +59,12 @@ const CalendarQuery = z
   });
 const Board = z.object({
   brand_id: z.string().nullable(),
-  columns: z.record(z.enum(POST_STATUSES), z.array(Post)),
+  columns: z.object(
+    Object.fromEntries(POST_STATUSES.map((status) => [status, z.array(Post)])) as Record<
+      (typeof POST_STATUSES)[number],
+      z.ZodArray<typeof Post>
+    >,
+  ),
 });
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
