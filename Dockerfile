@@ -11,6 +11,15 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force \
   && rm -rf node_modules/@ffmpeg-installer/linux-* node_modules/@ffprobe-installer/linux-*
 
+# The dashboard (web/), built with the dev dependencies (Vite, React) into web/dist; the
+# runtime image takes only the built files.
+FROM node:24-bookworm-slim AS web
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts
+COPY web ./web
+RUN node node_modules/vite/bin/vite.js build --config web/vite.config.ts --logLevel warn
+
 FROM node:24-bookworm-slim AS runtime
 RUN apt-get update \
   && apt-get install -y --no-install-recommends ffmpeg \
@@ -26,6 +35,7 @@ COPY workers ./workers
 COPY render ./render
 COPY sql ./sql
 COPY bin ./bin
+COPY --from=web /app/web/dist ./web/dist
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000

@@ -8,7 +8,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // The PDS end-to-end suite has its own package and config (npm run test:e2e).
-    exclude: ['test/e2e/**', '**/node_modules/**'],
+    // The PDS end-to-end and browser suites run on their own (npm run test:e2e, test:browser).
+    exclude: ['test/e2e/**', 'test/browser/**', '**/node_modules/**'],
     globalSetup: ['test/support/globalSetup.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,

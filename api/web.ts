@@ -18,6 +18,8 @@ export const DASHBOARD_PAGES = [
   '/calendar',
   '/settings/keys',
   '/settings/webhooks',
+  '/settings/accounts',
+  '/posts/:postId',
 ] as const;
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../web/dist');
@@ -33,9 +35,9 @@ const PAGE_HEADERS = {
 
 export const webRoutes: FastifyPluginAsync<{ dist?: string }> = async (app, opts) => {
   const dist = opts.dist ?? WEB_DIST;
-  const built = existsSync(path.join(dist, 'index.html'));
-  const index = built ? await readFile(path.join(dist, 'index.html')) : undefined;
-  if (built)
+  const indexFile = path.join(dist, 'index.html');
+  // The assets folder is served when a build exists at start (a first build needs a restart).
+  if (existsSync(indexFile))
     await app.register(fastifyStatic, {
       root: path.join(dist, 'assets'),
       prefix: '/assets/',
@@ -45,14 +47,16 @@ export const webRoutes: FastifyPluginAsync<{ dist?: string }> = async (app, opts
       index: false,
       wildcard: true,
     });
-  const page = async (_req: unknown, reply: FastifyReply) =>
-    index
-      ? reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(index)
-      : reply
-          .code(503)
-          .type('text/plain; charset=utf-8')
-          .send(
-            'The dashboard is not built here: run `npm run build:web` (npm ci does it), then reload.',
-          );
+  // index.html is read at each request (it is small): a rebuild is served at once.
+  const page = async (_req: unknown, reply: FastifyReply) => {
+    const index = await readFile(indexFile).catch(() => undefined);
+    if (index) return reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(index);
+    return reply
+      .code(503)
+      .type('text/plain; charset=utf-8')
+      .send(
+        'The dashboard is not built here: run `npm run build:web` (npm ci does it), then reload.',
+      );
+  };
   for (const url of DASHBOARD_PAGES) app.get(url, { schema: { hide: true } }, page);
 };

@@ -10,10 +10,18 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { signupOpen } from '../../core/accounts/service.ts';
 import { SessionView, sessionView } from '../../core/accounts/sessionView.ts';
+import { AuditEntry, listAudit } from '../../core/audit/service.ts';
+import { requireBrandFor, selectBrand } from '../../core/brands/service.ts';
+import {
+  ConnectedAccount,
+  connectAccount,
+  listConnectedAccounts,
+} from '../../core/connections/service.ts';
 import { forbidden } from '../../core/errors.ts';
 import { IdInput } from '../../core/ids.ts';
 import { measureText } from '../../core/platforms/capabilities.ts';
 import {
+  ComposeInput,
   CreatePostInput,
   POST_STATUSES,
   Post,
@@ -23,7 +31,9 @@ import {
 import {
   approvePost,
   calendarPosts,
+  composePosts,
   createPost,
+  getPost,
   listPosts,
   rejectPost,
   schedulePost,
@@ -41,6 +51,34 @@ const tags = ['dashboard'];
 const BOARD_LIMIT = 50;
 
 const ById = z.object({ id: IdInput }).strict();
+/** What connecting takes per platform (CONTRACT.md, the operator CLI's connect). */
+const ConnectInput = z.discriminatedUnion('platform', [
+  z
+    .object({
+      platform: z.literal('bluesky'),
+      brand_id: IdInput.optional(),
+      config: z
+        .object({
+          service: z.url({ protocol: /^https?$/ }).max(2000),
+          identifier: z.string().trim().min(1).max(300),
+          app_password: z.string().min(1).max(200),
+        })
+        .strict(),
+    })
+    .strict(),
+  z
+    .object({
+      platform: z.literal('mastodon'),
+      brand_id: IdInput.optional(),
+      config: z
+        .object({
+          instance: z.url({ protocol: /^https?$/ }).max(2000),
+          access_token: z.string().min(1).max(500),
+        })
+        .strict(),
+    })
+    .strict(),
+]);
 /** At most 42 days: a month view with the days around it. */
 const CalendarQuery = z
   .object({
@@ -210,6 +248,30 @@ export const appRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, c
   );
 
   app.post(
+    '/compose',
+    {
+      preHandler: session,
+      schema: {
+        summary:
+          'One text as a post for each platform: drafts, at a time, or at each next free slot',
+        tags,
+        security,
+        body: ComposeInput,
+        response: {
+          201: z.object({ posts: z.array(Post) }),
+          401: ErrorBody,
+          403: ErrorBody,
+          404: ErrorBody,
+          409: ErrorBody,
+          422: ErrorBody,
+        },
+      },
+    },
+    async (req, reply) =>
+      reply.code(201).send({ posts: await composePosts(pool, principalOf(req), req.body) }),
+  );
+
+  app.post(
     '/posts/:id/schedule',
     {
       preHandler: session,
@@ -273,5 +335,110 @@ export const appRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, c
       },
     },
     async (req) => measureText(req.body.text),
+  );
+
+  app.get(
+    '/posts/:id',
+    {
+      preHandler: session,
+      schema: {
+        summary: 'One post with its audit trail (every transition and who made it)',
+        tags,
+        security,
+        params: ById,
+        response: {
+          200: z.object({ post: Post, audit: z.array(AuditEntry) }),
+          401: ErrorBody,
+          404: ErrorBody,
+        },
+      },
+    },
+    async (req) => {
+      const caller = principalOf(req);
+      const post = await getPost(pool, caller, req.params.id);
+      const audit = await listAudit(pool, caller.accountId, { post_id: post.id, limit: 200 });
+      return { post, audit };
+    },
+  );
+
+  app.put(
+    '/session/brand',
+    {
+      preHandler: session,
+      schema: {
+        summary: 'Select the brand the pages (and brand_id-less calls) work on',
+        tags,
+        security,
+        body: z.object({ brand_id: IdInput }).strict(),
+        response: {
+          200: SessionView,
+          401: ErrorBody,
+          403: ErrorBody,
+          404: ErrorBody,
+          422: ErrorBody,
+        },
+      },
+    },
+    async (req) => {
+      const { accountId } = principalOf(req);
+      await selectBrand(pool, accountId, req.body.brand_id);
+      return sessionView(pool, accountId);
+    },
+  );
+
+  app.get(
+    '/accounts',
+    {
+      preHandler: session,
+      schema: {
+        summary: "A brand's connected platform accounts and their health",
+        tags,
+        security,
+        querystring: z.object({ brand_id: IdInput.optional() }).strict(),
+        response: {
+          200: z.array(ConnectedAccount),
+          401: ErrorBody,
+          404: ErrorBody,
+          422: ErrorBody,
+        },
+      },
+    },
+    async (req) => {
+      const caller = principalOf(req);
+      const brand = await requireBrandFor(pool, caller, req.query.brand_id);
+      return listConnectedAccounts(pool, caller.accountId, brand.id);
+    },
+  );
+
+  app.post(
+    '/accounts',
+    {
+      preHandler: session,
+      schema: {
+        summary: 'Connect (or reconnect) a Bluesky or Mastodon account, checked with the platform',
+        tags,
+        security,
+        body: ConnectInput,
+        response: {
+          201: z.object({ id: z.string(), platform: z.string(), handle: z.string() }),
+          401: ErrorBody,
+          403: ErrorBody,
+          404: ErrorBody,
+          422: ErrorBody,
+          501: ErrorBody,
+        },
+      },
+    },
+    async (req, reply) => {
+      const caller = principalOf(req);
+      const brand = await requireBrandFor(pool, caller, req.body.brand_id);
+      const connected = await connectAccount(pool, config, {
+        accountId: caller.accountId,
+        brandId: brand.id,
+        platform: req.body.platform,
+        config: req.body.config,
+      });
+      return reply.code(201).send(connected);
+    },
   );
 };

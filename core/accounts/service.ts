@@ -54,7 +54,8 @@ export async function signUp(pool: Pool, policy: SignupPolicy, input: NewAccount
         ? 'Sign-up was for the first account only (SIGNUP=first); ask the operator for an account.'
         : 'Sign-up is closed here (SIGNUP=closed); the operator creates accounts (npm run admin -- account create).',
     );
-  if (policy === 'closed') throw closed();
+  // Refused before the (deliberately slow) hash: a closed door costs nothing to knock on.
+  if (!(await signupOpen(pool, policy))) throw closed();
   const passwordHash = await hashPassword(input.password);
   return withTransaction(pool, async (tx) => {
     await tx.query(`select pg_advisory_xact_lock(hashtext('signup'))`);
@@ -64,19 +65,17 @@ export async function signUp(pool: Pool, policy: SignupPolicy, input: NewAccount
 }
 
 async function createWithin(tx: Queryable, input: NewAccount, passwordHash: string) {
-  {
-    if (await db.findAccountByEmail(tx, input.email)) {
-      throw conflict('email_taken', `An account with email ${input.email} already exists.`);
-    }
-    const accountId = await db.insertAccount(tx, {
-      email: input.email,
-      passwordHash,
-      plan: input.plan ?? 'free',
-    });
-    const brand = await createBrand(tx, accountId, { name: input.brandName ?? 'My brand' });
-    await db.setSelectedBrand(tx, accountId, brand.id);
-    return { accountId, brand, plan: input.plan ?? 'free' };
+  if (await db.findAccountByEmail(tx, input.email)) {
+    throw conflict('email_taken', `An account with email ${input.email} already exists.`);
   }
+  const accountId = await db.insertAccount(tx, {
+    email: input.email,
+    passwordHash,
+    plan: input.plan ?? 'free',
+  });
+  const brand = await createBrand(tx, accountId, { name: input.brandName ?? 'My brand' });
+  await db.setSelectedBrand(tx, accountId, brand.id);
+  return { accountId, brand, plan: input.plan ?? 'free' };
 }
 
 export async function requireAccountByEmail(pool: Pool, email: string) {

@@ -4,16 +4,13 @@ import { z } from 'zod';
 import { Feature, Plan, Scope } from '../accounts/plans.ts';
 import * as accounts from '../accounts/service.ts';
 import { createApiKey, deleteApiKey, listApiKeys } from '../apikeys/service.ts';
-import { createBrand, requireOwnedBrand } from '../brands/service.ts';
+import { createBrand } from '../brands/service.ts';
 import { AddCompetitorInput, DEFAULT_FLOOR, DEFAULT_RATIO } from '../competitors/schema.ts';
 import { addCompetitor, listCompetitors, removeCompetitor } from '../competitors/service.ts';
 import type { Config } from '../config.ts';
-import { credentialsKey, sealCredentials } from '../connections/credentials.ts';
-import { upsertConnectedAccount } from '../connections/db.ts';
+import { connectAccount } from '../connections/service.ts';
 import type { Pool } from '../db/pool.ts';
-import { outboundPolicy } from '../outbound/guard.ts';
 import { PLATFORMS } from '../platforms/capabilities.ts';
-import { loadLocalSecrets } from '../secrets.ts';
 
 type Flags = Record<string, string | boolean | undefined>;
 /** What a command may need besides the database. */
@@ -231,23 +228,12 @@ export const COMMANDS: Record<string, Command> = {
         flags,
       );
       const account = await accounts.requireAccountByEmail(pool, f.email);
-      await requireOwnedBrand(pool, account.id, f['brand-id']);
-      // The credentials are checked with the platform before anything is stored. The
-      // connectors (and the S3 client and sharp behind them) load only for this command, so
-      // every other command starts without them.
-      const { verifyConnection } = await import('../connectors/verify.ts');
-      const verified = await verifyConnection(f.platform, f.config, outboundPolicy(config));
-      const key = credentialsKey(
-        config.credentialsKey ?? loadLocalSecrets(config.dataDir).credentialsKey,
-      );
-      const connected = await upsertConnectedAccount(pool, {
+      return connectAccount(pool, config, {
         accountId: account.id,
         brandId: f['brand-id'],
         platform: f.platform,
-        handle: verified.handle,
-        credentials: sealCredentials(key, verified.credentials),
+        config: f.config,
       });
-      return { id: connected.id, platform: connected.platform, handle: connected.handle };
     },
   },
 };

@@ -1,7 +1,14 @@
 // Connected platform accounts as list_accounts shows them (credentials are never shown).
 import { z } from 'zod';
-import type { Queryable } from '../db/pool.ts';
+import { requireOwnedBrand } from '../brands/service.ts';
+import type { Config } from '../config.ts';
+import type { Pool, Queryable } from '../db/pool.ts';
+import { outboundPolicy } from '../outbound/guard.ts';
+import type { Platform } from '../platforms/capabilities.ts';
 import { PLATFORMS } from '../platforms/capabilities.ts';
+import { loadLocalSecrets } from '../secrets.ts';
+import { credentialsKey, sealCredentials } from './credentials.ts';
+import { upsertConnectedAccount } from './db.ts';
 
 export const ConnectedAccount = z.object({
   id: z.string(),
@@ -28,4 +35,37 @@ export async function listConnectedAccounts(
     [accountId, brandId ?? null],
   );
   return rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() }));
+}
+
+/**
+ * Connects (or reconnects) the brand's account on a platform: the credentials are checked
+ * with the platform (through the outbound guard) before anything is stored, then sealed.
+ * The operator CLI's `connect` and the dashboard's connected accounts page.
+ */
+export async function connectAccount(
+  pool: Pool,
+  config: Config,
+  input: {
+    accountId: string;
+    brandId: string;
+    platform: Platform;
+    config: Record<string, unknown>;
+  },
+) {
+  await requireOwnedBrand(pool, input.accountId, input.brandId);
+  // The connectors (and the S3 client and sharp behind them) load only when one connects, so
+  // the CLI's other commands start without them.
+  const { verifyConnection } = await import('../connectors/verify.ts');
+  const verified = await verifyConnection(input.platform, input.config, outboundPolicy(config));
+  const key = credentialsKey(
+    config.credentialsKey ?? loadLocalSecrets(config.dataDir).credentialsKey,
+  );
+  const connected = await upsertConnectedAccount(pool, {
+    accountId: input.accountId,
+    brandId: input.brandId,
+    platform: input.platform,
+    handle: verified.handle,
+    credentials: sealCredentials(key, verified.credentials),
+  });
+  return { id: connected.id, platform: connected.platform, handle: connected.handle };
 }

@@ -56,6 +56,29 @@ export const CreatePostInput = z
   .strict();
 export type CreatePostInput = z.infer<typeof CreatePostInput>;
 
+/** The dashboard's composer: one text for several platforms, and when. */
+export const ComposeInput = z
+  .object({
+    platforms: z
+      .array(Platform)
+      .min(1)
+      .max(PLATFORMS.length)
+      .describe('Where the text goes, a post each.'),
+    body: Body,
+    brand_id: IdInput.optional().describe('Omitted: the selected brand.'),
+    when: z
+      .enum(['draft', 'at', 'next_free_slot'])
+      .default('draft')
+      .describe('draft; at: schedule_at; next_free_slot: each platform its own.'),
+    schedule_at: ScheduleTime.optional(),
+  })
+  .strict()
+  .refine((v) => (v.when === 'at') === (v.schedule_at !== undefined), {
+    path: ['schedule_at'],
+    message: 'give schedule_at exactly when `when` is at',
+  });
+export type ComposeInput = z.infer<typeof ComposeInput>;
+
 /** The fields update_post may change; give at least one. */
 export const UpdatePostFields = z
   .object({

@@ -22,6 +22,7 @@ import {
 } from './db.ts';
 import { inferKind, type PostShape, platformFitIssues } from './platformFit.ts';
 import type {
+  ComposeInput,
   CreatePostInput,
   ListPostsQuery,
   Post,
@@ -164,6 +165,45 @@ export async function listPosts(pool: Pool, caller: Caller, q: ListPostsQuery): 
   // An explicit brand must be the account's: an empty list would hide a wrong id.
   if (!rows.length && q.brand_id) await requireOwnedBrand(pool, caller.accountId, brandId);
   return rows.map(toPost);
+}
+
+/**
+ * The composer: one text as a post for each platform. Every platform's fit (and the time) is
+ * checked before any post is made, so one platform that would refuse the text stops them all
+ * with its reasons, and nothing is half saved; then each is a draft, scheduled at the time, or
+ * scheduled at its platform's next free slot.
+ */
+export async function composePosts(
+  pool: Pool,
+  caller: Caller,
+  input: ComposeInput,
+): Promise<Post[]> {
+  const platforms = [...new Set(input.platforms)];
+  const issues = platforms.flatMap((platform) =>
+    platformFitIssues({
+      platform,
+      kind: inferKind(platform, []),
+      body: input.body,
+      hashtags: null,
+      media: [],
+    }),
+  );
+  if (issues.length) throw new ValidationFailed(issues);
+  if (input.schedule_at) assertFuture(input.schedule_at, ['body', 'schedule_at']);
+  await requireOwnedBrand(pool, caller.accountId, brandFor(caller, input.brand_id, 'brand_id'));
+  const made: Post[] = [];
+  for (const platform of platforms) {
+    const post = await createPost(pool, caller, {
+      platform,
+      body: input.body,
+      brand_id: input.brand_id,
+      schedule_at: input.when === 'at' ? input.schedule_at : undefined,
+    });
+    made.push(
+      input.when === 'next_free_slot' ? await schedulePost(pool, caller, post.id, {}) : post,
+    );
+  }
+  return made;
 }
 
 /** The calendar's posts: a brand's scheduled and published (or failed) posts in a range. */

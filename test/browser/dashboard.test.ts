@@ -69,6 +69,18 @@ describe('the dashboard in Chromium', () => {
     expect(post.body.map((p: any) => p.id)).toEqual([made.body.id]);
     expect(await accessibilityViolations(page)).toEqual([]);
 
+    // Its page: the audit trail of what happened to it, and who did it.
+    await rejected.getByRole('link', { name: 'Details and history' }).click();
+    await page.waitForURL(`**/posts/${made.body.id}`);
+    const trail = page.getByRole('table', { name: /Audit trail/ });
+    await trail.getByRole('cell', { name: 'reject', exact: true }).waitFor();
+    expect(await trail.getByRole('cell', { name: 'approve', exact: true }).count()).toBe(1);
+    expect(await page.title()).toMatch(/^Post/);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'post');
+    await page.goBack();
+    await rejected.getByText('Fresh rye').waitFor();
+
     // At 375 px the board is one column, still without serious violations.
     await page.setViewportSize({ width: 375, height: 800 });
     expect(await accessibilityViolations(page)).toEqual([]);

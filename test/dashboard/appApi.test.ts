@@ -143,6 +143,75 @@ describe('/app/api for the composer, the calendar, keys and webhooks', () => {
   });
 });
 
+describe('/app/api: compose, a post page, the brand, connected accounts', () => {
+  const headersOf = (a: { cookie: string; csrf: string }) => ({
+    cookie: a.cookie,
+    origin: ORIGIN,
+    'x-csrf-token': a.csrf,
+  });
+
+  it('composes for several platforms or none: one platform refusing stops all', async () => {
+    const a = await signedIn();
+    const long = await call(server, 'POST', '/app/api/compose', {
+      headers: headersOf(a),
+      body: { platforms: ['mastodon', 'x'], body: 'y'.repeat(300) },
+    });
+    expect(long.status).toBe(422);
+    expect(long.body.detail[0].msg).toMatch(/x allows 280/);
+    const none = await call(server, 'GET', '/app/api/board', { headers: { cookie: a.cookie } });
+    expect(none.body.columns.draft).toEqual([]);
+    const made = await call(server, 'POST', '/app/api/compose', {
+      headers: headersOf(a),
+      body: { platforms: ['mastodon', 'bluesky'], body: 'Both', when: 'next_free_slot' },
+    });
+    expect(made.status).toBe(201);
+    expect(made.body.posts.map((p: any) => [p.platform, p.status])).toEqual([
+      ['mastodon', 'scheduled'],
+      ['bluesky', 'scheduled'],
+    ]);
+    const detail = await call(server, 'GET', `/app/api/posts/${made.body.posts[0].id}`, {
+      headers: { cookie: a.cookie },
+    });
+    expect(detail.body.post.id).toBe(made.body.posts[0].id);
+    expect(detail.body.audit.map((e: any) => e.action)).toEqual(['schedule', 'create']);
+    const other = await signedIn();
+    const foreign = await call(server, 'GET', `/app/api/posts/${made.body.posts[0].id}`, {
+      headers: { cookie: other.cookie },
+    });
+    expect(foreign.status).toBe(404);
+  });
+
+  it('selects a brand, lists its accounts, and connects only what the platform accepts', async () => {
+    const a = await signedIn();
+    const second = await server.pool.query(
+      `insert into brands (account_id, name) values ($1, 'Second') returning id::text`,
+      [a.acct.accountId],
+    );
+    const picked = await call(server, 'PUT', '/app/api/session/brand', {
+      headers: headersOf(a),
+      body: { brand_id: second.rows[0].id },
+    });
+    expect(picked.body.selected_brand_id).toBe(second.rows[0].id);
+    const accounts = await call(server, 'GET', '/app/api/accounts', {
+      headers: { cookie: a.cookie },
+    });
+    expect([accounts.status, accounts.body]).toEqual([200, []]);
+    // The outbound guard refuses loopback here: nothing is stored.
+    const refused = await call(server, 'POST', '/app/api/accounts', {
+      headers: headersOf(a),
+      body: {
+        platform: 'mastodon',
+        config: { instance: 'http://127.0.0.1:9', access_token: 'secret-token' },
+      },
+    });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.status).toBeLessThan(500);
+    expect(JSON.stringify(refused.body)).not.toContain('secret-token');
+    const after = await call(server, 'GET', '/app/api/accounts', { headers: { cookie: a.cookie } });
+    expect(after.body).toEqual([]);
+  });
+});
+
 describe('sign-up', () => {
   it('first: only while no account exists, once even when two arrive together', async () => {
     const fresh = await startServer({ env: { SIGNUP: 'first' } });

@@ -9,23 +9,78 @@ import {
   Navigate,
   Outlet,
   useNavigate,
+  useRouterState,
 } from '@tanstack/react-router';
+import { useEffect, useRef } from 'react';
 import { call } from './api.ts';
+import { Accounts } from './pages/Accounts.tsx';
 import { Board } from './pages/Board.tsx';
 import { Calendar } from './pages/Calendar.tsx';
 import { Compose } from './pages/Compose.tsx';
 import { Keys } from './pages/Keys.tsx';
+import { PostPage } from './pages/PostPage.tsx';
 import { SignIn } from './pages/SignIn.tsx';
 import { SignUp } from './pages/SignUp.tsx';
 import { Webhooks } from './pages/Webhooks.tsx';
 import { SESSION_KEY, useSession } from './session.ts';
 
+/** The selected brand: every page shows that brand's posts and accounts. */
+function BrandSwitch() {
+  const session = useSession();
+  const queries = useQueryClient();
+  const brands = session.data?.brands ?? [];
+  if (brands.length < 2) return null;
+  const select = async (brandId: string) => {
+    await call('PUT', '/app/api/session/brand', { brand_id: brandId });
+    await queries.invalidateQueries();
+  };
+  return (
+    <label className="brand-switch">
+      Brand{' '}
+      <select
+        value={session.data?.selected_brand_id ?? ''}
+        onChange={(e) => void select(e.target.value)}
+      >
+        {brands.map((b) => (
+          <option key={b.id} value={b.id}>
+            {b.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** Each page's title, for the tab and for a screen reader told the page changed. */
+const TITLES: Record<string, string> = {
+  '/sign-in': 'Sign in',
+  '/sign-up': 'Sign up',
+  '/board': 'Posts',
+  '/compose': 'Compose',
+  '/calendar': 'Calendar',
+  '/settings/keys': 'API keys',
+  '/settings/webhooks': 'Webhooks',
+  '/settings/accounts': 'Connected accounts',
+};
+
 function Shell() {
   const session = useSession();
+  const path = useRouterState({ select: (s) => s.location.pathname });
+  const main = useRef<HTMLElement>(null);
+  const first = useRef(true);
+  // A new page: its title, and the focus at its start (a client-side move says nothing else).
+  useEffect(() => {
+    const name = TITLES[path] ?? (path.startsWith('/posts/') ? 'Post' : undefined);
+    document.title = name ? `${name} · Social publishing` : 'Social publishing';
+    if (first.current) first.current = false;
+    else main.current?.focus();
+  }, [path]);
   const queries = useQueryClient();
   const navigate = useNavigate();
   const signOut = async () => {
     await call('POST', '/auth/logout');
+    // What this account's pages read is forgotten with its session.
+    queries.clear();
     queries.setQueryData(SESSION_KEY, null);
     await navigate({ to: '/sign-in' });
   };
@@ -42,6 +97,8 @@ function Shell() {
             <Link to="/calendar">Calendar</Link>
             <Link to="/settings/keys">API keys</Link>
             <Link to="/settings/webhooks">Webhooks</Link>
+            <Link to="/settings/accounts">Accounts</Link>
+            <BrandSwitch />
             <span className="who">{session.data.account.email}</span>
             <button type="button" className="quiet" onClick={signOut}>
               Sign out
@@ -49,7 +106,7 @@ function Shell() {
           </nav>
         )}
       </header>
-      <main>
+      <main ref={main} tabIndex={-1}>
         <Outlet />
       </main>
     </>
@@ -73,6 +130,8 @@ const routeTree = root.addChildren([
   createRoute({ getParentRoute: () => root, path: '/calendar', component: Calendar }),
   createRoute({ getParentRoute: () => root, path: '/settings/keys', component: Keys }),
   createRoute({ getParentRoute: () => root, path: '/settings/webhooks', component: Webhooks }),
+  createRoute({ getParentRoute: () => root, path: '/settings/accounts', component: Accounts }),
+  createRoute({ getParentRoute: () => root, path: '/posts/$postId', component: PostPage }),
 ]);
 
 export const router = createRouter({ routeTree });

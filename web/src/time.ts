@@ -22,11 +22,8 @@ export const longDate = (iso: string, timeZone: string) =>
     minute: '2-digit',
   }).format(new Date(iso));
 
-/** The brand's local wall time `yyyy-mm-ddThh:mm` (a datetime-local input) as an ISO instant. */
-export function zonedToIso(local: string, timeZone: string): string {
-  const guess = new Date(`${local}:00Z`);
-  // The zone's offset at that moment, read back from how the zone shows the guess.
-  const shown = new Intl.DateTimeFormat('en-CA', {
+const wallFormat = (timeZone: string) =>
+  new Intl.DateTimeFormat('en-CA', {
     timeZone,
     hourCycle: 'h23',
     year: 'numeric',
@@ -34,11 +31,35 @@ export function zonedToIso(local: string, timeZone: string): string {
     day: '2-digit',
     hour: '2-digit',
     minute: '2-digit',
-  })
-    .format(guess)
-    .replace(', ', 'T');
-  const offset = new Date(`${shown}:00Z`).getTime() - guess.getTime();
-  return new Date(guess.getTime() - offset).toISOString();
+    second: '2-digit',
+  });
+
+/** The wall time `yyyy-mm-ddThh:mm:ss` the zone shows at an instant. */
+export const wallOf = (instant: string | number, timeZone: string) =>
+  wallFormat(timeZone).format(new Date(instant)).replace(', ', 'T');
+
+/** The zone's offset from UTC at an instant, in ms (east positive). */
+const offsetAt = (instant: number, timeZone: string) =>
+  Date.parse(`${wallOf(instant, timeZone)}Z`) - instant;
+
+/**
+ * A wall time in the zone (`yyyy-mm-ddThh:mm`, a datetime-local input's, or with seconds) as
+ * an ISO instant. The offset is read at the instant found, and once more if that moved it
+ * across a clock change, so times near one land on the wall time asked for.
+ */
+export function zonedToIso(local: string, timeZone: string): string {
+  const wall = Date.parse(`${local.length === 16 ? `${local}:00` : local}Z`);
+  const first = offsetAt(wall, timeZone);
+  let instant = wall - first;
+  const second = offsetAt(instant, timeZone);
+  if (second !== first) instant = wall - second;
+  return new Date(instant).toISOString();
+}
+
+/** The same wall time `days` days later (or earlier) in the zone, across clock changes too. */
+export function moveDays(iso: string, days: number, timeZone: string): string {
+  const [date, time] = wallOf(iso, timeZone).split('T') as [string, string];
+  return zonedToIso(`${addDays(date, days)}T${time}`, timeZone);
 }
 
 /** Monday 00:00 of the week holding `day` (a yyyy-mm-dd). */

@@ -2,13 +2,21 @@
 // scheduled, published, failed), one request for all of them; approve, and reject with a
 // reason, where the post's status allows it.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Navigate } from '@tanstack/react-router';
+import { Link, Navigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { ApiError, type Board as BoardData, call, type Post } from '../api.ts';
 import { useBrand } from '../brand.ts';
 import { longDate } from '../time.ts';
 
-const COLUMNS = ['draft', 'approved', 'rejected', 'scheduled', 'published', 'failed'] as const;
+const COLUMNS = [
+  'draft',
+  'approved',
+  'rejected',
+  'scheduled',
+  'publishing',
+  'published',
+  'failed',
+] as const;
 const APPROVABLE = new Set(['draft', 'rejected']);
 const REJECTABLE = new Set(['draft', 'approved', 'rejected', 'scheduled', 'failed']);
 
@@ -41,6 +49,11 @@ function PostCard({ post, timeZone }: { post: Post; timeZone: string }) {
         {post.scheduled_for && <> · {longDate(post.scheduled_for, timeZone)}</>}
       </p>
       <p className="body">{post.body}</p>
+      <p className="meta">
+        <Link to="/posts/$postId" params={{ postId: post.id }}>
+          Details and history
+        </Link>
+      </p>
       {post.rejection?.reason && <p className="meta">Rejected: {post.rejection.reason}</p>}
       <div className="actions">
         {APPROVABLE.has(post.status) && (
@@ -92,8 +105,7 @@ export function Board() {
       )}
       {empty && (
         <p className="empty">
-          No posts yet. Create a draft with the API (<code>POST /v1/posts</code>) or an MCP client;
-          it shows up here for review.
+          No posts yet. <Link to="/compose">Write one</Link>: drafts wait here for review.
         </p>
       )}
       <div className="board">

@@ -6,20 +6,22 @@ import { Link, Navigate } from '@tanstack/react-router';
 import { type DragEvent, useState } from 'react';
 import { ApiError, call, type Post } from '../api.ts';
 import { useBrand } from '../brand.ts';
-import { addDays, dayKey, mondayOf, timeOfDay } from '../time.ts';
+import { addDays, dayKey, mondayOf, moveDays, timeOfDay } from '../time.ts';
 
 type View = 'week' | 'month';
 
 export function Calendar() {
   const { session, brand, timeZone } = useBrand();
   const [view, setView] = useState<View>('week');
-  const [start, setStart] = useState(() => mondayOf(dayKey(new Date(), timeZone)));
+  const [start, setStart] = useState<string>();
+  // The week of today in the brand's time zone, once the session says which zone that is.
+  const shown = start ?? mondayOf(dayKey(new Date(), timeZone));
   const [error, setError] = useState<string>();
   const days = view === 'week' ? 7 : 35;
-  const dayList = Array.from({ length: days }, (_, i) => addDays(start, i));
+  const dayList = Array.from({ length: days }, (_, i) => addDays(shown, i));
   // A day either side: the brand's days are not UTC's.
-  const from = `${addDays(start, -1)}T00:00:00Z`;
-  const to = `${addDays(start, days + 1)}T00:00:00Z`;
+  const from = `${addDays(shown, -1)}T00:00:00Z`;
+  const to = `${addDays(shown, days + 1)}T00:00:00Z`;
   const queries = useQueryClient();
   const posts = useQuery({
     queryKey: ['calendar', brand?.id, from, to],
@@ -33,9 +35,12 @@ export function Calendar() {
   const move = useMutation({
     mutationFn: ({ post, days: by }: { post: Post; days: number }) =>
       call('POST', `/app/api/posts/${post.id}/schedule`, {
-        when: new Date(new Date(post.scheduled_for!).getTime() + by * 86_400_000).toISOString(),
+        when: moveDays(post.scheduled_for!, by, timeZone),
       }),
-    onSuccess: () => queries.invalidateQueries({ queryKey: ['calendar'] }),
+    onSuccess: () => {
+      setError(undefined);
+      return queries.invalidateQueries({ queryKey: ['calendar'] });
+    },
     onError: (err) =>
       setError(err instanceof ApiError ? err.message : 'The service could not be reached.'),
   });
@@ -66,13 +71,13 @@ export function Calendar() {
       <div className="toolbar">
         <h1 id="calendar-title">Calendar</h1>
         <div className="actions">
-          <button type="button" className="quiet" onClick={() => setStart(addDays(start, -days))}>
+          <button type="button" className="quiet" onClick={() => setStart(addDays(shown, -days))}>
             Previous
           </button>
           <button type="button" className="quiet" onClick={() => setStart(mondayOf(today))}>
             Today
           </button>
-          <button type="button" className="quiet" onClick={() => setStart(addDays(start, days))}>
+          <button type="button" className="quiet" onClick={() => setStart(addDays(shown, days))}>
             Next
           </button>
           <button
@@ -89,6 +94,11 @@ export function Calendar() {
       {error && (
         <p className="error" role="alert">
           {error}
+        </p>
+      )}
+      {posts.isError && (
+        <p className="error" role="alert">
+          {(posts.error as Error).message}
         </p>
       )}
       {posts.data && !posts.data.posts.length && (

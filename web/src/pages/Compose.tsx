@@ -37,24 +37,16 @@ export function Compose() {
   const queries = useQueryClient();
   const navigate = useNavigate();
 
+  // One request: the service checks every platform before it makes any post.
   const save = useMutation({
-    mutationFn: async () => {
-      const made: Post[] = [];
-      for (const platform of platforms) {
-        const post = await call<Post>('POST', '/app/api/posts', {
-          platform,
-          body,
-          brand_id: brand?.id,
-          ...(when === 'at' && at ? { schedule_at: zonedToIso(at, timeZone) } : {}),
-        });
-        made.push(
-          when === 'slot'
-            ? await call<Post>('POST', `/app/api/posts/${post.id}/schedule`, {})
-            : post,
-        );
-      }
-      return made;
-    },
+    mutationFn: () =>
+      call<{ posts: Post[] }>('POST', '/app/api/compose', {
+        platforms,
+        body,
+        brand_id: brand?.id,
+        when: when === 'slot' ? 'next_free_slot' : when,
+        ...(when === 'at' && at ? { schedule_at: zonedToIso(at, timeZone) } : {}),
+      }),
     onSuccess: async () => {
       await queries.invalidateQueries();
       await navigate({ to: when === 'draft' ? '/board' : '/calendar' });

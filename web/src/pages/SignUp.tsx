@@ -4,7 +4,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { ApiError, call } from '../api.ts';
-import { SESSION_KEY } from '../session.ts';
 
 export function SignUp() {
   const [error, setError] = useState<ApiError>();
@@ -26,7 +25,8 @@ export function SignUp() {
         email: form.get('email'),
         password: form.get('password'),
       });
-      await queries.invalidateQueries({ queryKey: SESSION_KEY });
+      // Nothing another account's session read stays in the cache.
+      queries.clear();
       await navigate({ to: '/board' });
     } catch (err) {
       setError(
