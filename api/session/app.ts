@@ -79,12 +79,21 @@ const ConnectInput = z.discriminatedUnion('platform', [
     })
     .strict(),
 ]);
+/** A calendar bound: an ISO time between 2000 and 2100, passed on in UTC. */
+const Bound = z.iso
+  .datetime({ offset: true })
+  .refine((t) => {
+    const ms = Date.parse(t);
+    return ms >= Date.UTC(2000, 0, 1) && ms < Date.UTC(2100, 0, 1);
+  }, 'a time between 2000 and 2100')
+  .transform((t) => new Date(t).toISOString());
+
 /** At most 42 days: a month view with the days around it. */
 const CalendarQuery = z
   .object({
     brand_id: IdInput.optional(),
-    from: z.iso.datetime({ offset: true }),
-    to: z.iso.datetime({ offset: true }),
+    from: Bound,
+    to: Bound,
   })
   .strict()
   .refine((q) => Date.parse(q.to) > Date.parse(q.from), {
@@ -158,10 +167,14 @@ export const appRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, c
         response: { 200: SessionView.extend({ csrf_token: z.string() }), 401: ErrorBody },
       },
     },
-    async (req) => ({
-      ...(await sessionView(pool, principalOf(req).accountId)),
-      csrf_token: csrfTokenOf(sessionToken(req)!),
-    }),
+    async (req, reply) => {
+      // It carries the CSRF token: no cache keeps it.
+      reply.header('cache-control', 'no-store');
+      return {
+        ...(await sessionView(pool, principalOf(req).accountId)),
+        csrf_token: csrfTokenOf(sessionToken(req)!),
+      };
+    },
   );
 
   app.get(
@@ -322,7 +335,7 @@ export const appRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, c
         summary: "A text's length on each platform, counted its way, and each one's limit",
         tags,
         security,
-        body: z.object({ text: z.string().max(70_000) }).strict(),
+        body: z.object({ text: z.string().max(20_000) }).strict(),
         response: {
           200: z.record(
             z.string(),

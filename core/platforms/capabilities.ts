@@ -142,10 +142,17 @@ let graphemes: Intl.Segmenter | undefined;
 let weighX: typeof parseTweet | undefined;
 const require = createRequire(import.meta.url);
 
+/** Characters past which X's weighting is not computed (see textLength). */
+const X_PARSE_LIMIT = 4_000;
+
 /** Text length the way the platform counts it. */
 export function textLength(text: string, countBy: Capabilities['countBy']): number {
   if (countBy === 'character') return [...text].length;
   if (countBy === 'x-weighted') {
+    // twitter-text's parse grows with the square of some texts' length (seconds for a 70 KB
+    // run of "a-b."), on the caller's event loop: a text this long is far past X's 280 in any
+    // case, and counted by its characters.
+    if (text.length > X_PARSE_LIMIT) return [...text].length;
     // The one module that counts (the package's index loads autolinking and the rest too).
     weighX ??= require('twitter-text/dist/parseTweet.js') as typeof parseTweet;
     return weighX(text).weightedLength;

@@ -93,6 +93,13 @@ describe('/app/api for the composer, the calendar, keys and webhooks', () => {
     expect(measured.body.x).toMatchObject({ length: 4 + 2 + 1 + 23, max: 280 });
     expect(measured.body.bluesky).toMatchObject({ length: 54, max: 300, unit: 'graphemes' });
     expect(measured.body.mastodon).toMatchObject({ length: 54, unit: 'characters' });
+    // A long text is counted by its characters for X (twitter-text's parse of some long texts
+    // takes seconds); it is far past X's limit either way.
+    const long = await call(server, 'POST', '/app/api/measure', {
+      headers: { cookie: a.cookie, origin: ORIGIN, 'x-csrf-token': a.csrf },
+      body: { text: 'a-b.'.repeat(5000) },
+    });
+    expect(long.body.x).toMatchObject({ length: 20_000, max: 280 });
   });
 
   it('answers the calendar of a range, and refuses a range over 42 days', async () => {
@@ -116,6 +123,18 @@ describe('/app/api for the composer, the calendar, keys and webhooks', () => {
     expect((await range(3, 7)).body.posts).toEqual([]);
     const long = await range(0, 43);
     expect([long.status, long.body.detail[0].msg]).toEqual([422, 'a range of at most 42 days']);
+    // A year Postgres cannot hold is refused before it is asked; an offset it would refuse is
+    // read in UTC first.
+    const at = (from: string, to: string) =>
+      call(
+        server,
+        'GET',
+        `/app/api/calendar?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+        { headers: { cookie: a.cookie } },
+      );
+    expect((await at('0000-01-01T00:00:00Z', '0000-01-05T00:00:00Z')).status).toBe(422);
+    const offset = await at('2026-11-01T00:00:00+23:59', '2026-11-05T00:00:00+23:59');
+    expect([offset.status, offset.body.posts]).toEqual([200, []]);
   });
 
   it('serves the key and webhook routes again under /app/api, with the CSRF token', async () => {

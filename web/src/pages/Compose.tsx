@@ -13,7 +13,7 @@ const PLATFORMS = ['bluesky', 'mastodon', 'x', 'linkedin', 'threads', 'facebook'
 type Lengths = Record<string, { length: number; max: number; unit: string }>;
 type When = 'draft' | 'at' | 'slot';
 
-function useLengths(text: string) {
+function useLengths(text: string, enabled: boolean) {
   const [debounced, setDebounced] = useState(text);
   useEffect(() => {
     const t = setTimeout(() => setDebounced(text), 150);
@@ -23,6 +23,8 @@ function useLengths(text: string) {
     queryKey: ['measure', debounced],
     queryFn: () => call<Lengths>('POST', '/app/api/measure', { text: debounced }),
     placeholderData: (previous) => previous,
+    // The CSRF token comes with the session: counting waits for it.
+    enabled,
   });
 }
 
@@ -33,7 +35,7 @@ export function Compose() {
   const [when, setWhen] = useState<When>('draft');
   const [at, setAt] = useState('');
   const [error, setError] = useState<ApiError>();
-  const lengths = useLengths(body);
+  const lengths = useLengths(body, !!session.data);
   const queries = useQueryClient();
   const navigate = useNavigate();
 
