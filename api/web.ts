@@ -20,6 +20,8 @@ export const DASHBOARD_PAGES = [
   '/settings/webhooks',
   '/settings/accounts',
   '/posts/:postId',
+  '/analytics',
+  '/settings/competitors',
 ] as const;
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../web/dist');

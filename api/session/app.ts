@@ -19,6 +19,8 @@ import {
 } from '../../core/connections/service.ts';
 import { forbidden } from '../../core/errors.ts';
 import { IdInput } from '../../core/ids.ts';
+import { getAnalytics, getBestTimes } from '../../core/metrics/insight.ts';
+import { Analytics, AnalyticsInput, BestTimes } from '../../core/metrics/schema.ts';
 import { measureText } from '../../core/platforms/capabilities.ts';
 import {
   ComposeInput,
@@ -452,6 +454,34 @@ export const appRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, c
         config: req.body.config,
       });
       return reply.code(201).send(connected);
+    },
+  );
+
+  app.get(
+    '/analytics',
+    {
+      preHandler: session,
+      schema: {
+        summary:
+          "A brand's results over a range and its best hours of the week, for the analytics page",
+        tags,
+        security,
+        querystring: AnalyticsInput,
+        response: {
+          200: z.object({ analytics: Analytics, best_times: BestTimes }),
+          401: ErrorBody,
+          404: ErrorBody,
+          422: ErrorBody,
+        },
+      },
+    },
+    async (req) => {
+      const caller = principalOf(req);
+      const [analytics, best_times] = await Promise.all([
+        getAnalytics(pool, caller, req.query),
+        getBestTimes(pool, caller, { brand_id: req.query.brand_id, platform: req.query.platform }),
+      ]);
+      return { analytics, best_times };
     },
   );
 };

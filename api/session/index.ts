@@ -55,7 +55,7 @@ export const sessionRoutes: FastifyPluginAsync<SessionDeps> = async (app, deps) 
   await app.register(apiKeyRoutes, deps);
   await app.register(webhookRoutes, deps);
   await app.register(competitorRoutes, deps);
-  // The dashboard's routes, and the key and webhook routes again for its pages, under the
+  // The dashboard's routes, and the key, webhook and competitor routes again for its pages, under the
   // CSRF guard (CONTRACT.md: /app/api has the same session and Origin rules plus a token).
   await app.register(
     async (dashboard) => {
@@ -63,6 +63,7 @@ export const sessionRoutes: FastifyPluginAsync<SessionDeps> = async (app, deps) 
       await dashboard.register(appRoutes, deps);
       await dashboard.register(apiKeyRoutes, deps);
       await dashboard.register(webhookRoutes, deps);
+      await dashboard.register(competitorRoutes, deps);
     },
     { prefix: '/app/api' },
   );

@@ -141,5 +141,31 @@ describe('publishing from the dashboard', () => {
       .click();
     await waitFor(async () => receiver.on('/ok').length >= 2, { what: 'the replayed delivery' });
     expect(receiver.on('/ok')[1]!.raw.equals(receiver.on('/ok')[0]!.raw)).toBe(true);
+
+    // Analytics (the published post, not counted yet) and competitors, each checked.
+    await page.getByRole('link', { name: 'Analytics' }).click();
+    await page.getByRole('table', { name: /Best hours to post/ }).waitFor();
+    expect(await page.getByText('Posts published').isVisible()).toBe(true);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'analytics');
+    await page.getByRole('link', { name: 'Competitors' }).click();
+    await page.getByLabel('Handle').fill('rival@social.example');
+    await page.getByRole('button', { name: 'Track' }).click();
+    await page.getByText('rival@social.example').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'competitors');
+    // Every page also at 375 px: nothing scrolls sideways, nothing serious for axe.
+    await page.setViewportSize({ width: 375, height: 800 });
+    for (const path of [
+      '/compose',
+      '/calendar',
+      '/settings/keys',
+      '/settings/webhooks',
+      '/analytics',
+    ]) {
+      await page.goto(path);
+      await page.locator('main h1').waitFor();
+      expect(await accessibilityViolations(page), path).toEqual([]);
+    }
   });
 });

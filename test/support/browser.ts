@@ -55,9 +55,19 @@ export async function accessibilityViolations(page: Page) {
     const axe = (window as any).axe;
     return axe.run(document, { resultTypes: ['violations'] });
   });
-  return (result.violations as { id: string; impact: string; help: string; nodes: unknown[] }[])
+  return (
+    result.violations as {
+      id: string;
+      impact: string;
+      help: string;
+      nodes: { target: string[] }[];
+    }[]
+  )
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.length})`);
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+    );
 }
 
 /** A port nobody listens on now, for a server whose PUBLIC_BASE_URL must name its own. */

@@ -14,8 +14,10 @@ import {
 import { useEffect, useRef } from 'react';
 import { call } from './api.ts';
 import { Accounts } from './pages/Accounts.tsx';
+import { Analytics } from './pages/Analytics.tsx';
 import { Board } from './pages/Board.tsx';
 import { Calendar } from './pages/Calendar.tsx';
+import { Competitors } from './pages/Competitors.tsx';
 import { Compose } from './pages/Compose.tsx';
 import { Keys } from './pages/Keys.tsx';
 import { PostPage } from './pages/PostPage.tsx';
@@ -61,6 +63,8 @@ const TITLES: Record<string, string> = {
   '/settings/keys': 'API keys',
   '/settings/webhooks': 'Webhooks',
   '/settings/accounts': 'Connected accounts',
+  '/analytics': 'Analytics',
+  '/settings/competitors': 'Competitors',
 };
 
 function Shell() {
@@ -95,6 +99,8 @@ function Shell() {
             <Link to="/board">Board</Link>
             <Link to="/compose">Compose</Link>
             <Link to="/calendar">Calendar</Link>
+            <Link to="/analytics">Analytics</Link>
+            <Link to="/settings/competitors">Competitors</Link>
             <Link to="/settings/keys">API keys</Link>
             <Link to="/settings/webhooks">Webhooks</Link>
             <Link to="/settings/accounts">Accounts</Link>
@@ -132,6 +138,12 @@ const routeTree = root.addChildren([
   createRoute({ getParentRoute: () => root, path: '/settings/webhooks', component: Webhooks }),
   createRoute({ getParentRoute: () => root, path: '/settings/accounts', component: Accounts }),
   createRoute({ getParentRoute: () => root, path: '/posts/$postId', component: PostPage }),
+  createRoute({ getParentRoute: () => root, path: '/analytics', component: Analytics }),
+  createRoute({
+    getParentRoute: () => root,
+    path: '/settings/competitors',
+    component: Competitors,
+  }),
 ]);
 
 export const router = createRouter({ routeTree });
