@@ -5,6 +5,7 @@ import { Navigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { ApiError, call } from '../api.ts';
 import { useBrand } from '../brand.ts';
+import { PlanNotice } from '../components.tsx';
 
 type Competitor = { id: string; platform: string; handle: string; ratio: number; floor: number };
 
@@ -38,12 +39,7 @@ export function Competitors() {
   return (
     <section aria-labelledby="competitors-title">
       <h1 id="competitors-title">Competitors</h1>
-      {session.data.account.plan === 'free' && (
-        <p className="notice">
-          Competitor tracking needs the plus plan or higher; this account is on free. The operator
-          raises it: <code>npm run admin -- account plan --email … --plan plus</code>.
-        </p>
-      )}
+      <PlanNotice plan={session.data.account.plan} what="Competitor tracking works" />
       <form onSubmit={submit} className="card" noValidate>
         <label htmlFor="competitor-platform">Platform</label>
         <select

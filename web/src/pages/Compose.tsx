@@ -7,6 +7,7 @@ import { Navigate, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError, call, type Post } from '../api.ts';
 import { useBrand } from '../brand.ts';
+import { CheckboxGroup } from '../components.tsx';
 import { zonedToIso } from '../time.ts';
 
 const PLATFORMS = ['bluesky', 'mastodon', 'x', 'linkedin', 'threads', 'facebook'] as const;
@@ -81,26 +82,13 @@ export function Compose() {
     <section aria-labelledby="compose-title" className="card">
       <h1 id="compose-title">Compose</h1>
       <form onSubmit={submit} noValidate>
-        <fieldset>
-          <legend>Platforms</legend>
-          <div className="choices">
-            {PLATFORMS.map((p) => (
-              <label key={p} className="choice">
-                <input
-                  type="checkbox"
-                  checked={platforms.includes(p)}
-                  onChange={(e) =>
-                    setPlatforms(
-                      e.target.checked ? [...platforms, p] : platforms.filter((x) => x !== p),
-                    )
-                  }
-                />
-                {p}
-              </label>
-            ))}
-          </div>
-          {field('platform') && <p className="error">{field('platform')}</p>}
-        </fieldset>
+        <CheckboxGroup
+          legend="Platforms"
+          options={PLATFORMS}
+          value={platforms}
+          onChange={setPlatforms}
+          error={field('platforms') ?? field('platform')}
+        />
         <label htmlFor="body">Text</label>
         <textarea
           id="body"

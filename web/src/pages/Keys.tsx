@@ -5,6 +5,7 @@ import { Navigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { ApiError, call } from '../api.ts';
 import { useBrand } from '../brand.ts';
+import { CheckboxGroup, PlanNotice } from '../components.tsx';
 import { longDate } from '../time.ts';
 
 const SCOPES = ['read', 'publish', 'media', 'generate', 'engage'] as const;
@@ -52,34 +53,17 @@ export function Keys() {
   return (
     <section aria-labelledby="keys-title">
       <h1 id="keys-title">API keys</h1>
-      {plan === 'free' && (
-        <p className="notice">
-          Keys work with the REST API, GraphQL and MCP on the plus plan or higher; this account is
-          on {plan}. The operator raises it:{' '}
-          <code>npm run admin -- account plan --email … --plan plus</code>.
-        </p>
-      )}
+      <PlanNotice plan={plan} what="Keys work with the REST API, GraphQL and MCP" />
       <form onSubmit={submit} className="card" noValidate>
         <label htmlFor="key-name">Name</label>
         <input id="key-name" name="name" maxLength={100} />
-        <fieldset>
-          <legend>Scopes</legend>
-          <div className="choices">
-            {SCOPES.map((s) => (
-              <label key={s} className="choice">
-                <input
-                  type="checkbox"
-                  checked={scopes.includes(s)}
-                  onChange={(e) =>
-                    setScopes(e.target.checked ? [...scopes, s] : scopes.filter((x) => x !== s))
-                  }
-                />
-                {s}
-              </label>
-            ))}
-          </div>
-          {error?.fields.scopes && <p className="error">{error.fields.scopes}</p>}
-        </fieldset>
+        <CheckboxGroup
+          legend="Scopes"
+          options={SCOPES}
+          value={scopes}
+          onChange={setScopes}
+          error={error?.fields.scopes}
+        />
         {error && !Object.keys(error.fields).length && (
           <p className="error" role="alert">
             {error.message}

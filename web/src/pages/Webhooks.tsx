@@ -5,6 +5,7 @@ import { Navigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { ApiError, call } from '../api.ts';
 import { useBrand } from '../brand.ts';
+import { CheckboxGroup, PlanNotice } from '../components.tsx';
 import { longDate } from '../time.ts';
 
 const EVENTS = ['post.published', 'post.failed', 'competitor.breakout'] as const;
@@ -113,33 +114,12 @@ export function Webhooks() {
   return (
     <section aria-labelledby="webhooks-title">
       <h1 id="webhooks-title">Webhooks</h1>
-      {plan === 'free' && (
-        <p className="notice">
-          Webhook endpoints need the plus plan or higher; this account is on {plan}. The operator
-          raises it: <code>npm run admin -- account plan --email … --plan plus</code>.
-        </p>
-      )}
+      <PlanNotice plan={plan} what="Webhook endpoints work" />
       <form onSubmit={submit} className="card" noValidate>
         <label htmlFor="hook-url">Receiver URL</label>
         <input id="hook-url" name="url" type="url" aria-invalid={!!error?.fields.url} />
         {error?.fields.url && <p className="error">{error.fields.url}</p>}
-        <fieldset>
-          <legend>Events</legend>
-          <div className="choices">
-            {EVENTS.map((ev) => (
-              <label key={ev} className="choice">
-                <input
-                  type="checkbox"
-                  checked={events.includes(ev)}
-                  onChange={(e) =>
-                    setEvents(e.target.checked ? [...events, ev] : events.filter((x) => x !== ev))
-                  }
-                />
-                {ev}
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <CheckboxGroup legend="Events" options={EVENTS} value={events} onChange={setEvents} />
         {error && !Object.keys(error.fields).length && (
           <p className="error" role="alert">
             {error.message}
