@@ -51,7 +51,7 @@ const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 export async function accessibilityViolations(page: Page) {
   await page.addScriptTag({ path: axeSource });
   const result = await page.evaluate(async () => {
-    // biome-ignore lint/suspicious/noExplicitAny: axe is injected as a global.
+    // axe is injected as a global.
     const axe = (window as any).axe;
     return axe.run(document, { resultTypes: ['violations'] });
   });
