@@ -95,5 +95,11 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL('**/board');
     await rejected.getByText('Fresh rye').waitFor();
+
+    // The session ends on the server (expired, or signed out elsewhere): the next action
+    // shows the sign-in page instead of failing in place.
+    await server.pool.query('delete from sessions');
+    await rejected.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL('**/sign-in');
   });
 });

@@ -2,13 +2,27 @@
 import '@fontsource/inter/400.css';
 import '@fontsource/inter/600.css';
 import './styles.css';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { ApiError } from './api.ts';
 import { router } from './routes.tsx';
+import { SESSION_KEY } from './session.ts';
 
-const queries = new QueryClient({
+/**
+ * Any call that finds the session gone (401) shows the sign-in page; one refused for a stale
+ * CSRF token (the session was renewed in another tab) reads the session, and its token, again.
+ */
+const onError = (err: unknown) => {
+  if (!(err instanceof ApiError)) return;
+  if (err.status === 401) queries.setQueryData(SESSION_KEY, null);
+  else if (err.code === 'csrf_required') void queries.invalidateQueries({ queryKey: SESSION_KEY });
+};
+
+const queries: QueryClient = new QueryClient({
+  queryCache: new QueryCache({ onError }),
+  mutationCache: new MutationCache({ onError }),
   defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
 });
 
