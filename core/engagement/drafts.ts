@@ -6,9 +6,9 @@
 import { voiceOf } from '../brandMemory/service.ts';
 import { withTransaction } from '../db/pool.ts';
 import type { GenerationDeps } from '../generation/job.ts';
-import { complete, type Message } from '../generation/model.ts';
+import { askModel, type Message } from '../generation/model.ts';
 import { bannedMatcher } from '../generation/offline.ts';
-import { type FinishInside, JobFailure } from '../jobs/service.ts';
+import type { FinishInside } from '../jobs/service.ts';
 import type { DraftRepliesPayload } from '../jobs/tasks.ts';
 import { CAPABILITIES, textLength } from '../platforms/capabilities.ts';
 import { addDrafts, findSuggestions, type SuggestionRow } from './db.ts';
@@ -129,26 +129,15 @@ async function modelReplies(
     { role: 'system', content: replySystemPrompt(voice) },
     { role: 'user', content: replyUserPrompt(rows, instruction) },
   ];
-  let problem = '';
-  for (let attempt = 1; attempt <= 2; attempt++) {
-    const answer = await complete(deps.llm!, messages, { type: 'json_object' });
-    if (answer.error !== undefined)
-      throw new JobFailure(
-        `The model server answered HTTP ${answer.status}; the operator can check LLM_BASE_URL and LLM_MODEL.`,
-      );
-    const checked = checkedReplies(answer.content ?? '', rows, voice);
-    if ('replies' in checked) return checked.replies;
-    problem = checked.problem;
-    messages.push(
-      { role: 'assistant', content: answer.content ?? '' },
-      {
-        role: 'user',
-        content: `That answer cannot be used: ${problem}. Answer again with JSON only.`,
-      },
-    );
-  }
-  throw new JobFailure(
-    `The model's answer could not be used twice (${problem}); no drafts were written.`,
+  return askModel(
+    deps.llm!,
+    messages,
+    { type: 'json_object' },
+    (content) => {
+      const checked = checkedReplies(content, rows, voice);
+      return 'replies' in checked ? { value: checked.replies } : checked;
+    },
+    'Answer again with JSON only.',
   );
 }
 

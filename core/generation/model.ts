@@ -177,6 +177,45 @@ export async function complete(
   }
 }
 
+/**
+ * Asks the model until its answer is usable, twice at most: `check` reads an answer into its
+ * value or says what is wrong, which the second ask is told (with `again`). A server without
+ * structured output refuses `json_schema`: it is asked for plain JSON instead. The server's
+ * own words stay out of what clients read (they are the operator's to debug). Answers the
+ * value, or throws a JobFailure saying why there is none.
+ */
+export async function askModel<T>(
+  llm: ModelConfig,
+  messages: Message[],
+  firstFormat: Record<string, unknown>,
+  check: (content: string) => { value: T } | { problem: string },
+  again: string,
+): Promise<T> {
+  let format = firstFormat;
+  let problem = '';
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    let answer = await complete(llm, messages, format);
+    if (answer.status === 400 && format.type === 'json_schema') {
+      format = { type: 'json_object' };
+      answer = await complete(llm, messages, format);
+    }
+    if (answer.error !== undefined)
+      throw new JobFailure(
+        `The model server answered HTTP ${answer.status}; the operator can check LLM_BASE_URL and LLM_MODEL.`,
+      );
+    const checked = check(answer.content ?? '');
+    if ('value' in checked) return checked.value;
+    problem = checked.problem;
+    messages.push(
+      { role: 'assistant', content: answer.content ?? '' },
+      { role: 'user', content: `That answer cannot be used: ${problem}. ${again}` },
+    );
+  }
+  throw new JobFailure(
+    `The model's answer could not be used twice (${problem}); no drafts were written.`,
+  );
+}
+
 /** One draft per platform from the model, or a JobFailure saying why there are none. */
 export async function modelDrafts(
   llm: ModelConfig,
@@ -189,35 +228,17 @@ export async function modelDrafts(
     { role: 'system', content: systemPrompt(platforms, voice) },
     { role: 'user', content: userPrompt(source, instruction) },
   ];
-  let format: Record<string, unknown> = {
-    type: 'json_schema',
-    json_schema: { name: 'drafts', strict: true, schema: answerSchema(platforms) },
-  };
-  let problem = '';
-  for (let attempt = 1; attempt <= 2; attempt++) {
-    let answer = await complete(llm, messages, format);
-    // A server without structured output refuses json_schema: ask for plain JSON instead.
-    if (answer.status === 400 && format.type === 'json_schema') {
-      format = { type: 'json_object' };
-      answer = await complete(llm, messages, format);
-    }
-    // The server's own words stay out of what clients read: it is the operator's to debug.
-    if (answer.error !== undefined)
-      throw new JobFailure(
-        `The model server answered HTTP ${answer.status}; the operator can check LLM_BASE_URL and LLM_MODEL.`,
-      );
-    const checked = checkedDrafts(answer.content ?? '', platforms, voice);
-    if ('drafts' in checked) return checked.drafts;
-    problem = checked.problem;
-    messages.push(
-      { role: 'assistant', content: answer.content ?? '' },
-      {
-        role: 'user',
-        content: `That answer cannot be used: ${problem}. Answer again with JSON only, following every rule.`,
-      },
-    );
-  }
-  throw new JobFailure(
-    `The model's answer could not be used twice (${problem}); no drafts were written.`,
+  return askModel(
+    llm,
+    messages,
+    {
+      type: 'json_schema',
+      json_schema: { name: 'drafts', strict: true, schema: answerSchema(platforms) },
+    },
+    (content) => {
+      const checked = checkedDrafts(content, platforms, voice);
+      return 'drafts' in checked ? { value: checked.drafts } : checked;
+    },
+    'Answer again with JSON only, following every rule.',
   );
 }
