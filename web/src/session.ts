@@ -19,3 +19,11 @@ export function useSession() {
     },
   });
 }
+
+/** Whether the service offers sign-up now (SIGNUP), for the sign-in and sign-up pages. */
+export function useSignupAllowed() {
+  return useQuery({
+    queryKey: ['signup'],
+    queryFn: () => call<{ allowed: boolean }>('GET', '/app/api/signup'),
+  });
+}

@@ -1,19 +1,17 @@
 // Sign-in: e-mail and password (POST /auth/login sets the session cookie). A failure says why
 // beside the form and keeps what was typed.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { ApiError, call } from '../api.ts';
+import { useSignupAllowed } from '../session.ts';
 
 export function SignIn() {
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const queries = useQueryClient();
   const navigate = useNavigate();
-  const signup = useQuery({
-    queryKey: ['signup'],
-    queryFn: () => call<{ allowed: boolean }>('GET', '/app/api/signup'),
-  });
+  const signup = useSignupAllowed();
 
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();

@@ -1,19 +1,17 @@
 // Sign-up, as the service's SIGNUP allows (first account only, open, or closed): the API's 422
 // is shown beside the field it names, and what was typed stays.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { ApiError, call } from '../api.ts';
+import { useSignupAllowed } from '../session.ts';
 
 export function SignUp() {
   const [error, setError] = useState<ApiError>();
   const [busy, setBusy] = useState(false);
   const queries = useQueryClient();
   const navigate = useNavigate();
-  const signup = useQuery({
-    queryKey: ['signup'],
-    queryFn: () => call<{ allowed: boolean }>('GET', '/app/api/signup'),
-  });
+  const signup = useSignupAllowed();
 
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
