@@ -156,7 +156,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(healthRoutes, { pool: deps.pool });
-  await app.register(sessionRoutes, { pool: deps.pool, config: deps.config });
   const auth: AuthContext = { pool: deps.pool, budget: createBudgetCounter(deps.pool, app.log) };
   app.addHook('onClose', () => auth.budget.stop());
   const media: MediaDeps = {
@@ -170,6 +169,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   };
   const renders = createRenderWaits(deps.pool);
   app.addHook('onClose', () => renders.notifications.close());
+  await app.register(sessionRoutes, {
+    pool: deps.pool,
+    config: deps.config,
+    media,
+    renders,
+    budget: auth.budget,
+  });
   await app.register(signedMediaRoutes, { media });
   await app.register(designTemplateRoutes);
   await app.register(webRoutes);

@@ -31,7 +31,6 @@ import { principalOf } from '../auth.ts';
 import { bearerErrors, bearerSecurity, ErrorBody, NoContent } from './schemas.ts';
 
 const AssetParams = z.object({ asset_id: z.string().describe('Asset id.') });
-const common = { tags: ['media'], security: bearerSecurity };
 
 const PART_BODY = "send the chunk's raw bytes with Content-Type: application/octet-stream.";
 
@@ -41,8 +40,16 @@ function rawBody(body: unknown, hint: string): Readable {
   throw new DomainError(415, 'unsupported_media_type', `Unsupported Content-Type; ${hint}`);
 }
 
-export const assetRoutes: FastifyPluginAsync<{ media: MediaDeps }> = async (base, { media }) => {
+/**
+ * The media routes; the dashboard registers them again under /app/api with the session as
+ * the credential (`security` names it in the OpenAPI document).
+ */
+export const assetRoutes: FastifyPluginAsync<{
+  media: MediaDeps;
+  security?: Record<string, string[]>[];
+}> = async (base, { media, security = bearerSecurity }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
+  const common = { tags: ['media'], security };
   // Raw media bodies stay streams: the upload counts and spools them itself, with its cap.
   app.addContentTypeParser(/^(image|video|audio)\/[\w.+-]+$/, (_req, payload, done) =>
     done(null, payload),

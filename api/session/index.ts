@@ -9,6 +9,7 @@ import { apiKeyRoutes } from './apikeys.ts';
 import { appRoutes, dashboardGuard } from './app.ts';
 import { authRoutes } from './auth.ts';
 import { competitorRoutes } from './competitors.ts';
+import { type StudioDeps, studioRoutes } from './studio.ts';
 import { webhookRoutes } from './webhooks.ts';
 
 export const SESSION_COOKIE = 'sps_session';
@@ -37,7 +38,7 @@ export function requireSession(pool: Pool) {
   };
 }
 
-export const sessionRoutes: FastifyPluginAsync<SessionDeps> = async (app, deps) => {
+export const sessionRoutes: FastifyPluginAsync<StudioDeps> = async (app, deps) => {
   const origin = new URL(deps.config.publicBaseUrl).origin;
   app.addHook('onRequest', async (req) => {
     if (req.headers.authorization) {
@@ -64,6 +65,7 @@ export const sessionRoutes: FastifyPluginAsync<SessionDeps> = async (app, deps) 
       await dashboard.register(apiKeyRoutes, deps);
       await dashboard.register(webhookRoutes, deps);
       await dashboard.register(competitorRoutes, deps);
+      await dashboard.register(studioRoutes, deps);
     },
     { prefix: '/app/api' },
   );

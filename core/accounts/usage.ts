@@ -1,11 +1,12 @@
 // Usage at a glance (MCP get_usage): plan, request budget, storage, credits and posts.
 import { z } from 'zod';
 import { storageUsedBytes } from '../assets/db.ts';
+import type { BudgetCounter } from '../auth/budget.ts';
 import type { Budget, Principal } from '../auth/principal.ts';
 import type { Queryable } from '../db/pool.ts';
 import { postCountsByStatus } from '../posts/db.ts';
-import { creditsOf } from './db.ts';
-import { Plan, STORAGE_QUOTA_BYTES } from './plans.ts';
+import { creditsOf, findAccountById } from './db.ts';
+import { Plan, REQUEST_BUDGET_PER_MINUTE, STORAGE_QUOTA_BYTES } from './plans.ts';
 
 export const Usage = z.object({
   plan: Plan,
@@ -40,4 +41,18 @@ export async function describeUsage(db: Queryable, p: Principal, budget: Budget)
     credits,
     posts_by_status: posts,
   };
+}
+
+/**
+ * The dashboard's usage page: the same figures, the request window read without counting a
+ * request in it (a session's requests are not budgeted).
+ */
+export async function usageOfAccount(
+  db: Queryable,
+  p: Principal,
+  budget: BudgetCounter,
+): Promise<Usage> {
+  const account = await findAccountById(db, p.accountId);
+  const limit = account?.budget_per_minute ?? REQUEST_BUDGET_PER_MINUTE[p.plan];
+  return describeUsage(db, p, await budget.count(p.accountId, limit, 0));
 }

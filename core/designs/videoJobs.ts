@@ -6,7 +6,7 @@ import type { Notifications } from '../db/notifications.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { DomainError, invalid } from '../errors.ts';
 import type { Job, JobStatusInput } from '../jobs/schema.ts';
-import { jobStatus, startAndAwait, startJob } from '../jobs/service.ts';
+import { jobStatus, listJobs, startAndAwait, startJob } from '../jobs/service.ts';
 import { enqueueVideoExport, enqueueVideoPreview } from '../jobs/tasks.ts';
 import type { DesignRow } from './db.ts';
 import type { DesignRef } from './schema.ts';
@@ -83,6 +83,15 @@ export async function getJobStatus(
   input: JobStatusInput,
 ): Promise<Job> {
   return withAddresses(deps, await jobStatus(deps, caller, input));
+}
+
+/** The dashboard's jobs page: the account's newest jobs, as job_status answers each. */
+export async function listRecentJobs(
+  deps: Pick<JobDeps, 'pool' | 'publicBaseUrl' | 'urlKey'>,
+  caller: { accountId: string },
+  limit = 50,
+): Promise<Job[]> {
+  return (await listJobs(deps.pool, caller.accountId, limit)).map((j) => withAddresses(deps, j));
 }
 
 /** How long preview_design waits for poster frames before asking the caller to come back. */

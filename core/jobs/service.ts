@@ -19,6 +19,7 @@ import {
   jobById,
   lockAccountJobs,
   markRunning,
+  recentJobs,
   recordProgress,
   trimFinishedJobs,
   unfinishedJobs,
@@ -42,6 +43,10 @@ export const toJob = (r: JobRow): Job => ({
   started_at: r.started_at?.toISOString() ?? null,
   finished_at: r.finished_at?.toISOString() ?? null,
 });
+
+/** The account's newest jobs, newest first. */
+export const listJobs = async (db: Queryable, accountId: string, limit: number): Promise<Job[]> =>
+  (await recentJobs(db, accountId, limit)).map(toJob);
 
 const finished = (r: JobRow) => r.status === 'succeeded' || r.status === 'failed';
 

@@ -1,0 +1,80 @@
+// The dashboard's view of designs: a brand's designs as cards, and one design with its layers
+// and its rendered pages as addresses an <img> can load (signed, no credential needed).
+import { z } from 'zod';
+import { signAssetUrl } from '../assets/signedUrls.ts';
+import { requireBrandFor } from '../brands/service.ts';
+import type { Queryable } from '../db/pool.ts';
+import { brandDesigns, renderedPages } from './db.ts';
+import { LayersView, RenderWarnings } from './schema.ts';
+import { type DesignCaller, resolveDesign } from './service.ts';
+import { getLayers } from './standalone.ts';
+import { isVideoLayout } from './videoLayout.ts';
+
+/** The newest designs a gallery shows. */
+export const GALLERY_LIMIT = 48;
+
+export type GalleryDeps = { pool: Queryable; publicBaseUrl: string; urlKey?: Buffer };
+
+const signed = (deps: GalleryDeps, assetId: string | null) =>
+  assetId && deps.urlKey ? signAssetUrl(deps.publicBaseUrl, deps.urlKey, assetId) : null;
+
+export const DesignCard = z.object({
+  design_id: z.string(),
+  template: z.string(),
+  kind: z.enum(['image', 'video']),
+  layout_version: z.number().int(),
+  rendered: z.boolean().describe('Its pages show the current layout.'),
+  thumbnail_url: z.string().nullable().describe('The first rendered page, signed for an hour.'),
+  render_error: z.string().nullable(),
+  updated_at: z.string(),
+});
+export type DesignCard = z.infer<typeof DesignCard>;
+
+/** A brand's designs (the selected brand when brand_id is omitted), newest first. */
+export async function listDesigns(
+  deps: GalleryDeps,
+  caller: DesignCaller,
+  q: { brand_id?: string },
+): Promise<DesignCard[]> {
+  const brand = await requireBrandFor(deps.pool, caller, q.brand_id);
+  const rows = await brandDesigns(deps.pool, caller.accountId, brand.id, GALLERY_LIMIT);
+  return rows.map((d) => ({
+    design_id: d.id,
+    template: d.template,
+    kind: isVideoLayout(d.layout) ? 'video' : 'image',
+    layout_version: d.layout_version,
+    rendered: d.rendered_version === d.layout_version,
+    thumbnail_url: signed(deps, d.first_page_id),
+    render_error: d.render_error,
+    updated_at: d.updated_at.toISOString(),
+  }));
+}
+
+export const DesignDetail = DesignCard.omit({ thumbnail_url: true, updated_at: true }).extend({
+  layers: LayersView,
+  page_urls: z.array(z.string()).describe('The rendered pages, signed for an hour, in order.'),
+  render_warnings: RenderWarnings,
+});
+export type DesignDetail = z.infer<typeof DesignDetail>;
+
+/** One design: its layers and its rendered pages (a video design has none: it is exported). */
+export async function designDetail(
+  deps: GalleryDeps,
+  caller: DesignCaller,
+  designId: string,
+): Promise<DesignDetail> {
+  const design = await resolveDesign(deps.pool, caller, { design_id: designId });
+  const video = isVideoLayout(design.layout);
+  const pages = video ? [] : await renderedPages(deps.pool, design.id);
+  return {
+    design_id: design.id,
+    template: design.template,
+    kind: video ? 'video' : 'image',
+    layout_version: design.layout_version,
+    rendered: design.rendered_version === design.layout_version,
+    render_error: design.render_error,
+    render_warnings: design.render_warnings ?? [],
+    layers: await getLayers(deps.pool, caller, { design_id: design.id }),
+    page_urls: pages.map((id) => signed(deps, id)).filter((u): u is string => u !== null),
+  };
+}
