@@ -22,6 +22,13 @@ export const DASHBOARD_PAGES = [
   '/posts/:postId',
   '/analytics',
   '/settings/competitors',
+  '/media',
+  '/designs',
+  '/designs/:designId',
+  '/drawings',
+  '/drawings/:drawingId',
+  '/jobs',
+  '/usage',
 ] as const;
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../web/dist');

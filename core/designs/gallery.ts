@@ -5,6 +5,7 @@ import { signAssetUrl } from '../assets/signedUrls.ts';
 import { requireBrandFor } from '../brands/service.ts';
 import type { Queryable } from '../db/pool.ts';
 import { brandDesigns, renderedPages } from './db.ts';
+import { pagesOf } from './layout.ts';
 import { LayersView, RenderWarnings } from './schema.ts';
 import { type DesignCaller, resolveDesign } from './service.ts';
 import { getLayers } from './standalone.ts';
@@ -53,6 +54,9 @@ export async function listDesigns(
 export const DesignDetail = DesignCard.omit({ thumbnail_url: true, updated_at: true }).extend({
   layers: LayersView,
   page_urls: z.array(z.string()).describe('The rendered pages, signed for an hour, in order.'),
+  texts: z
+    .array(z.object({ page: z.number().int(), cid: z.string(), text: z.string() }))
+    .describe('Each text layer whole (get_layers cuts its summary), for the text editor.'),
   render_warnings: RenderWarnings,
 });
 export type DesignDetail = z.infer<typeof DesignDetail>;
@@ -66,6 +70,12 @@ export async function designDetail(
   const design = await resolveDesign(deps.pool, caller, { design_id: designId });
   const video = isVideoLayout(design.layout);
   const pages = video ? [] : await renderedPages(deps.pool, design.id);
+  const layersByPage = isVideoLayout(design.layout)
+    ? [design.layout.layers]
+    : pagesOf(design.layout).map((p) => p.layers);
+  const texts = layersByPage.flatMap((layers, page) =>
+    layers.flatMap((l) => (l.kind === 'text' && l.cid ? [{ page, cid: l.cid, text: l.text }] : [])),
+  );
   return {
     design_id: design.id,
     template: design.template,
@@ -76,5 +86,6 @@ export async function designDetail(
     render_warnings: design.render_warnings ?? [],
     layers: await getLayers(deps.pool, caller, { design_id: design.id }),
     page_urls: pages.map((id) => signed(deps, id)).filter((u): u is string => u !== null),
+    texts,
   };
 }

@@ -21,7 +21,13 @@ async function signedIn() {
       headers: { cookie, origin: ORIGIN, 'x-csrf-token': csrf },
       body,
     });
-  const raw = (method: string, path: string, bytes: Uint8Array<ArrayBuffer>, type: string, token = csrf) =>
+  const raw = (
+    method: string,
+    path: string,
+    bytes: Uint8Array<ArrayBuffer>,
+    type: string,
+    token = csrf,
+  ) =>
     fetch(`${service.server.baseUrl}/app/api${path}`, {
       method,
       headers: { cookie, origin: ORIGIN, 'x-csrf-token': token, 'content-type': type },

@@ -33,13 +33,16 @@ export const setCsrfToken = (token: string) => {
   csrfToken = token;
 };
 
+/** The header a state-changing request carries. */
+export const csrfHeader = (): Record<string, string> => ({ 'x-csrf-token': csrfToken });
+
 export async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
   const res = await fetch(url, {
     method,
     credentials: 'same-origin',
     headers: {
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(method === 'GET' ? {} : { 'x-csrf-token': csrfToken }),
+      ...(method === 'GET' ? {} : csrfHeader()),
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
@@ -67,3 +70,16 @@ export type Post = {
   rejection: { reason: string | null; code: string | null } | null;
 };
 export type Board = { brand_id: string | null; columns: Record<string, Post[]> };
+export type Job = {
+  job_id: string;
+  kind: string;
+  status: 'queued' | 'running' | 'succeeded' | 'failed';
+  progress: number;
+  stage: string | null;
+  result: Record<string, unknown> | null;
+  error: string | null;
+  attempts: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+};

@@ -19,10 +19,16 @@ import { Board } from './pages/Board.tsx';
 import { Calendar } from './pages/Calendar.tsx';
 import { Competitors } from './pages/Competitors.tsx';
 import { Compose } from './pages/Compose.tsx';
+import { DesignPage } from './pages/DesignPage.tsx';
+import { Designs } from './pages/Designs.tsx';
+import { DrawingPage, Drawings } from './pages/Drawings.tsx';
+import { Jobs } from './pages/Jobs.tsx';
 import { Keys } from './pages/Keys.tsx';
+import { Media } from './pages/Media.tsx';
 import { PostPage } from './pages/PostPage.tsx';
 import { SignIn } from './pages/SignIn.tsx';
 import { SignUp } from './pages/SignUp.tsx';
+import { UsagePage } from './pages/Usage.tsx';
 import { Webhooks } from './pages/Webhooks.tsx';
 import { SESSION_KEY, useSession } from './session.ts';
 
@@ -65,7 +71,18 @@ const TITLES: Record<string, string> = {
   '/settings/accounts': 'Connected accounts',
   '/analytics': 'Analytics',
   '/settings/competitors': 'Competitors',
+  '/media': 'Media library',
+  '/designs': 'Designs',
+  '/drawings': 'Drawings',
+  '/jobs': 'Jobs',
+  '/usage': 'Usage',
 };
+/** Pages under a collection: /posts/12 is a Post. */
+const ITEM_TITLES: [string, string][] = [
+  ['/posts/', 'Post'],
+  ['/designs/', 'Design'],
+  ['/drawings/', 'Drawing'],
+];
 
 function Shell() {
   const session = useSession();
@@ -74,7 +91,7 @@ function Shell() {
   const first = useRef(true);
   // A new page: its title, and the focus at its start (a client-side move says nothing else).
   useEffect(() => {
-    const name = TITLES[path] ?? (path.startsWith('/posts/') ? 'Post' : undefined);
+    const name = TITLES[path] ?? ITEM_TITLES.find(([prefix]) => path.startsWith(prefix))?.[1];
     document.title = name ? `${name} · Social publishing` : 'Social publishing';
     if (first.current) first.current = false;
     else main.current?.focus();
@@ -99,11 +116,16 @@ function Shell() {
             <Link to="/board">Board</Link>
             <Link to="/compose">Compose</Link>
             <Link to="/calendar">Calendar</Link>
+            <Link to="/media">Media</Link>
+            <Link to="/designs">Designs</Link>
+            <Link to="/drawings">Drawings</Link>
             <Link to="/analytics">Analytics</Link>
             <Link to="/settings/competitors">Competitors</Link>
             <Link to="/settings/keys">API keys</Link>
             <Link to="/settings/webhooks">Webhooks</Link>
             <Link to="/settings/accounts">Accounts</Link>
+            <Link to="/jobs">Jobs</Link>
+            <Link to="/usage">Usage</Link>
             <BrandSwitch />
             <span className="who">{session.data.account.email}</span>
             <button type="button" className="quiet" onClick={signOut}>
@@ -139,6 +161,13 @@ const routeTree = root.addChildren([
   createRoute({ getParentRoute: () => root, path: '/settings/accounts', component: Accounts }),
   createRoute({ getParentRoute: () => root, path: '/posts/$postId', component: PostPage }),
   createRoute({ getParentRoute: () => root, path: '/analytics', component: Analytics }),
+  createRoute({ getParentRoute: () => root, path: '/media', component: Media }),
+  createRoute({ getParentRoute: () => root, path: '/designs', component: Designs }),
+  createRoute({ getParentRoute: () => root, path: '/designs/$designId', component: DesignPage }),
+  createRoute({ getParentRoute: () => root, path: '/drawings', component: Drawings }),
+  createRoute({ getParentRoute: () => root, path: '/drawings/$drawingId', component: DrawingPage }),
+  createRoute({ getParentRoute: () => root, path: '/jobs', component: Jobs }),
+  createRoute({ getParentRoute: () => root, path: '/usage', component: UsagePage }),
   createRoute({
     getParentRoute: () => root,
     path: '/settings/competitors',

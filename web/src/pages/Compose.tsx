@@ -8,9 +8,9 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError, call, type Post } from '../api.ts';
 import { useBrand } from '../brand.ts';
 import { CheckboxGroup } from '../components.tsx';
+import { PLATFORMS } from '../platforms.ts';
 import { zonedToIso } from '../time.ts';
 
-const PLATFORMS = ['bluesky', 'mastodon', 'x', 'linkedin', 'threads', 'facebook'] as const;
 type Lengths = Record<string, { length: number; max: number; unit: string }>;
 type When = 'draft' | 'at' | 'slot';
 

@@ -1,0 +1,170 @@
+// One design: its rendered pages, its text layers to edit and re-render (at the version read;
+// a stale one is refused and the typed texts stay), and for a video design its poster frames
+// and an export whose progress is followed on the job record.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, Navigate, useParams } from '@tanstack/react-router';
+import { type FormEvent, useState } from 'react';
+import { ApiError, call, type Job } from '../api.ts';
+import { useBrand } from '../brand.ts';
+import { JobProgress, sameOriginPath } from '../components.tsx';
+
+type Detail = {
+  design_id: string;
+  template: string;
+  kind: 'image' | 'video';
+  layout_version: number;
+  rendered: boolean;
+  render_error: string | null;
+  render_warnings: { message?: string }[];
+  page_urls: string[];
+  texts: { page: number; cid: string; text: string }[];
+  layers: { width: number; height: number; pages: number };
+};
+
+export function DesignPage() {
+  const { designId } = useParams({ from: '/designs/$designId' });
+  const { session } = useBrand();
+  const queries = useQueryClient();
+  const [edits, setEdits] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string>();
+  const [frames, setFrames] = useState<string[]>();
+  const [exportJob, setExportJob] = useState<string>();
+  const key = ['design', designId];
+  const design = useQuery({
+    queryKey: key,
+    queryFn: () => call<Detail>('GET', `/app/api/designs/${designId}`),
+    enabled: !!session.data,
+  });
+  const save = useMutation({
+    mutationFn: (d: Detail) =>
+      call('POST', '/app/api/designs/layers', {
+        design_id: d.design_id,
+        layout_version: d.layout_version,
+        ops: Object.entries(edits).map(([cid, text]) => ({ op: 'set', cid, fields: { text } })),
+      }),
+    onSuccess: async () => {
+      setEdits({});
+      await queries.invalidateQueries({ queryKey: key });
+    },
+    onError: (err) =>
+      setError(
+        err instanceof ApiError && err.status === 409
+          ? `${err.message} Reload to see the current texts; yours are kept here.`
+          : err instanceof Error
+            ? err.message
+            : String(err),
+      ),
+  });
+  const preview = useMutation({
+    mutationFn: () =>
+      call<{ images: string[] }>('POST', '/app/api/designs/preview', {
+        design_id: designId,
+        times: [0, 1, 2],
+      }),
+    onSuccess: (p) => setFrames(p.images),
+    onError: (err) => setError(err instanceof Error ? err.message : String(err)),
+  });
+  const startExport = useMutation({
+    mutationFn: () => call<Job>('POST', `/app/api/designs/${designId}/export`),
+    onSuccess: (job) => {
+      setExportJob(job.job_id);
+      void queries.invalidateQueries({ queryKey: ['jobs'] });
+    },
+    onError: (err) => setError(err instanceof Error ? err.message : String(err)),
+  });
+  if (session.isPending || design.isPending) return <p role="status">Loading…</p>;
+  if (!session.data) return <Navigate to="/sign-in" replace />;
+  if (!design.data)
+    return (
+      <p className="error" role="alert">
+        This design was not found. <Link to="/designs">Back to designs</Link>
+      </p>
+    );
+  const d = design.data;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setError(undefined);
+    if (Object.keys(edits).length) save.mutate(d);
+  };
+  return (
+    <section aria-labelledby="design-title">
+      <h1 id="design-title">
+        {d.kind === 'video' ? 'Video design' : 'Design'} {d.design_id}
+      </h1>
+      <p className="meta">
+        Template {d.template} · version {d.layout_version} · {d.layers.width}×{d.layers.height}
+        {d.render_error ? '' : d.rendered ? ' · rendered' : ' · rendering…'}
+      </p>
+      {d.render_error && (
+        <p className="error" role="alert">
+          The render failed: {d.render_error}
+        </p>
+      )}
+      {d.kind === 'image' && (
+        <div className="pages">
+          {d.page_urls.map((url, i) => (
+            <img
+              key={url}
+              className="page"
+              src={sameOriginPath(url)}
+              alt={`Page ${i + 1} of ${d.page_urls.length} as rendered`}
+            />
+          ))}
+          {!d.page_urls.length && <p className="empty">No rendered page yet.</p>}
+        </div>
+      )}
+      {d.kind === 'video' && (
+        <div className="card">
+          <div className="toolbar">
+            <button type="button" onClick={() => preview.mutate()} disabled={preview.isPending}>
+              {preview.isPending ? 'Drawing poster frames…' : 'Show poster frames'}
+            </button>
+            <button
+              type="button"
+              onClick={() => startExport.mutate()}
+              disabled={startExport.isPending}
+            >
+              Export video
+            </button>
+          </div>
+          {frames && (
+            <div className="pages">
+              {frames.map((src, i) => (
+                <img key={src.slice(-32)} className="page" src={src} alt={`Frame at ${i} s`} />
+              ))}
+            </div>
+          )}
+          {exportJob && <JobProgress jobId={exportJob} label="Export" />}
+        </div>
+      )}
+      <form onSubmit={submit} className="card" noValidate>
+        <h2>Text layers</h2>
+        {!d.texts.length && <p className="empty">This design has no text layer.</p>}
+        {d.texts.map((t, i) => (
+          <div key={t.cid} className="field">
+            <label htmlFor={`text-${t.cid}`}>
+              Text {i + 1}
+              {d.layers.pages > 1 ? ` (page ${t.page + 1})` : ''}
+            </label>
+            <textarea
+              id={`text-${t.cid}`}
+              rows={2}
+              value={edits[t.cid] ?? t.text}
+              onChange={(e) => setEdits({ ...edits, [t.cid]: e.target.value })}
+            />
+          </div>
+        ))}
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        {!!d.texts.length && (
+          <button type="submit" disabled={save.isPending || !Object.keys(edits).length}>
+            {save.isPending ? 'Saving and rendering…' : 'Save and re-render'}
+          </button>
+        )}
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,216 @@
+// Designs: the selected brand's designs (their first rendered page), and the template gallery
+// (the committed thumbnails) to start one from, with a headline; video templates start a video
+// design and a draft post of it.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, Navigate, useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { ApiError, call } from '../api.ts';
+import { useBrand } from '../brand.ts';
+import { sameOriginPath } from '../components.tsx';
+import { PLATFORMS } from '../platforms.ts';
+import { longDate } from '../time.ts';
+
+type Template = {
+  name: string;
+  title: string;
+  niche: string;
+  aspect: string;
+  premium: boolean;
+  thumbnail_url: string;
+};
+type VideoTemplate = {
+  name: string;
+  title: string;
+  aspect: string;
+  duration_s: number;
+  premium: boolean;
+  text_slots: string[];
+};
+type Card = {
+  design_id: string;
+  template: string;
+  kind: 'image' | 'video';
+  rendered: boolean;
+  thumbnail_url: string | null;
+  render_error: string | null;
+  updated_at: string;
+};
+
+export function Designs() {
+  const { session, brand, timeZone } = useBrand();
+  const navigate = useNavigate();
+  const queries = useQueryClient();
+  const [headline, setHeadline] = useState('');
+  const [platform, setPlatform] = useState('bluesky');
+  const [error, setError] = useState<string>();
+  const [offset, setOffset] = useState(0);
+  const designs = useQuery({
+    queryKey: ['designs', brand?.id],
+    queryFn: () => call<{ designs: Card[] }>('GET', `/app/api/designs?brand_id=${brand!.id}`),
+    enabled: !!brand,
+  });
+  const templates = useQuery({
+    queryKey: ['design-templates', offset],
+    queryFn: () =>
+      call<{ templates: Template[]; video_templates: VideoTemplate[] }>(
+        'GET',
+        `/app/api/design-templates?offset=${offset}`,
+      ),
+    enabled: !!session.data,
+  });
+  const failed = (err: unknown) =>
+    setError(err instanceof ApiError ? err.message : 'The design could not be made.');
+  const create = useMutation({
+    mutationFn: (template: string) =>
+      call<{ design_id: string }>('POST', '/app/api/designs', {
+        brand_uuid: brand!.uuid,
+        template,
+        ...(headline.trim() ? { headline: headline.trim() } : {}),
+      }),
+    onSuccess: async (made) => {
+      await queries.invalidateQueries({ queryKey: ['designs'] });
+      await navigate({ to: '/designs/$designId', params: { designId: made.design_id } });
+    },
+    onError: failed,
+  });
+  const useVideo = useMutation({
+    mutationFn: (t: VideoTemplate) =>
+      call<{ design_id: string }>('POST', '/app/api/video-designs', {
+        template: t.name,
+        platform,
+        brand_id: brand!.id,
+        texts: headline.trim() && t.text_slots[0] ? { [t.text_slots[0]]: headline.trim() } : {},
+      }),
+    onSuccess: async (made) => {
+      await queries.invalidateQueries({ queryKey: ['designs'] });
+      await navigate({ to: '/designs/$designId', params: { designId: made.design_id } });
+    },
+    onError: failed,
+  });
+  if (session.isPending) return <p role="status">Loading…</p>;
+  if (!session.data) return <Navigate to="/sign-in" replace />;
+  const plan = session.data.account.plan;
+  const premiumOk = plan === 'pro' || plan === 'business';
+  const busy = create.isPending || useVideo.isPending;
+  return (
+    <section aria-labelledby="designs-title">
+      <h1 id="designs-title">Designs</h1>
+      <h2>Your designs</h2>
+      {designs.isSuccess && !designs.data.designs.length && (
+        <p className="empty">No designs yet: pick a template below to start one.</p>
+      )}
+      <ul className="grid" aria-label="Your designs">
+        {designs.data?.designs.map((d) => (
+          <li key={d.design_id} className="tile">
+            <Link to="/designs/$designId" params={{ designId: d.design_id }}>
+              {d.thumbnail_url ? (
+                <img className="thumb" src={sameOriginPath(d.thumbnail_url)} alt="" />
+              ) : (
+                <div className="thumb" aria-hidden="true">
+                  {d.kind === 'video' ? '▶' : '…'}
+                </div>
+              )}
+              <span className="name">
+                {d.kind === 'video' ? 'Video' : 'Design'} {d.design_id} · {d.template}
+              </span>
+            </Link>
+            <p className="meta">
+              {d.render_error
+                ? `Render failed: ${d.render_error}`
+                : longDate(d.updated_at, timeZone)}
+            </p>
+          </li>
+        ))}
+      </ul>
+
+      <h2>Start from a template</h2>
+      <div className="card inline">
+        <label htmlFor="design-headline">Headline</label>
+        <input
+          id="design-headline"
+          value={headline}
+          maxLength={300}
+          onChange={(e) => setHeadline(e.target.value)}
+          placeholder="Fills the template's headline"
+        />
+        <label htmlFor="video-platform">Video post for</label>
+        <select id="video-platform" value={platform} onChange={(e) => setPlatform(e.target.value)}>
+          {PLATFORMS.map((p) => (
+            <option key={p}>{p}</option>
+          ))}
+        </select>
+      </div>
+      {!premiumOk && (
+        <p className="notice">
+          Premium templates need the pro plan; this account is on {plan}. The operator raises it:{' '}
+          <code>npm run admin -- account plan --email … --plan pro</code>.
+        </p>
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <ul className="grid" aria-label="Templates">
+        {templates.data?.templates.map((t) => (
+          <li key={t.name} className="tile">
+            <img
+              className="thumb"
+              src={sameOriginPath(t.thumbnail_url)}
+              alt={`Preview of ${t.title}`}
+              loading="lazy"
+            />
+            <p className="name">{t.title}</p>
+            <p className="meta">
+              {t.niche} · {t.aspect}
+              {t.premium ? ' · premium' : ''}
+            </p>
+            <button
+              type="button"
+              className="small"
+              disabled={busy || (t.premium && !premiumOk)}
+              onClick={() => create.mutate(t.name)}
+              aria-label={`Use template ${t.title}`}
+            >
+              Use
+            </button>
+          </li>
+        ))}
+      </ul>
+      <div className="toolbar">
+        <button
+          type="button"
+          disabled={offset === 0}
+          onClick={() => setOffset(Math.max(0, offset - 50))}
+        >
+          Previous templates
+        </button>
+        <button
+          type="button"
+          disabled={(templates.data?.templates.length ?? 0) < 50}
+          onClick={() => setOffset(offset + 50)}
+        >
+          More templates
+        </button>
+      </div>
+      <h2>Video templates</h2>
+      <ul className="list-plain" aria-label="Video templates">
+        {templates.data?.video_templates.map((t) => (
+          <li key={t.name}>
+            <strong>{t.title}</strong> · {t.aspect} · {t.duration_s} s
+            {t.premium ? ' · premium' : ''}{' '}
+            <button
+              type="button"
+              className="small"
+              disabled={busy}
+              onClick={() => useVideo.mutate(t)}
+              aria-label={`Use video template ${t.title}`}
+            >
+              Use
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,70 @@
+// Usage: the plan, credits, storage against the quota, the request budget of this minute and
+// the posts by status, from the same figures as MCP get_usage.
+import { useQuery } from '@tanstack/react-query';
+import { Navigate } from '@tanstack/react-router';
+import { call } from '../api.ts';
+import { useBrand } from '../brand.ts';
+import { PlanNotice } from '../components.tsx';
+import { longDate } from '../time.ts';
+import { megabytes } from './Media.tsx';
+
+type Usage = {
+  plan: string;
+  request_budget: { limit: number; used: number; remaining: number; resets_at: string };
+  storage: { used_bytes: number; quota_bytes: number };
+  credits: number;
+  posts_by_status: Record<string, number>;
+};
+
+export function UsagePage() {
+  const { session, timeZone } = useBrand();
+  const usage = useQuery({
+    queryKey: ['usage'],
+    queryFn: () => call<Usage>('GET', '/app/api/usage'),
+    enabled: !!session.data,
+  });
+  if (session.isPending || usage.isPending) return <p role="status">Loading…</p>;
+  if (!session.data) return <Navigate to="/sign-in" replace />;
+  if (!usage.data) return null;
+  const u = usage.data;
+  const posts = Object.entries(u.posts_by_status);
+  return (
+    <section aria-labelledby="usage-title">
+      <h1 id="usage-title">Usage</h1>
+      <PlanNotice
+        plan={u.plan}
+        what="The REST API, GraphQL and MCP (and their request budget) work"
+      />
+      <dl className="facts card">
+        <dt>Plan</dt>
+        <dd>{u.plan}</dd>
+        <dt>Credits</dt>
+        <dd>{u.credits}</dd>
+        <dt>Storage</dt>
+        <dd>
+          <label htmlFor="usage-storage">
+            {megabytes(u.storage.used_bytes)} of {megabytes(u.storage.quota_bytes)}
+          </label>{' '}
+          <meter
+            id="usage-storage"
+            min={0}
+            max={u.storage.quota_bytes}
+            value={u.storage.used_bytes}
+          />
+        </dd>
+        <dt>API requests this minute</dt>
+        <dd>
+          {u.request_budget.limit
+            ? `${u.request_budget.used} of ${u.request_budget.limit} (resets ${longDate(u.request_budget.resets_at, timeZone)})`
+            : 'none on this plan'}
+        </dd>
+        <dt>Posts</dt>
+        <dd>
+          {posts.length
+            ? posts.map(([status, n]) => `${n} ${status}`).join(', ')
+            : 'none yet: write one in Compose'}
+        </dd>
+      </dl>
+    </section>
+  );
+}
