@@ -35,10 +35,12 @@ import {
   calendarPosts,
   composePosts,
   createPost,
+  favoritePost,
   getPost,
   listPosts,
   rejectPost,
   schedulePost,
+  unfavoritePost,
 } from '../../core/posts/service.ts';
 import { principalOf } from '../auth.ts';
 import { ErrorBody } from '../rest/schemas.ts';
@@ -246,6 +248,25 @@ export const appRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, c
     },
     async (req) => rejectPost(pool, principalOf(req), req.params.id, req.body),
   );
+
+  for (const [method, favorite] of [
+    ['POST', true],
+    ['DELETE', false],
+  ] as const)
+    app.route({
+      method,
+      url: '/posts/:id/favorite',
+      preHandler: session,
+      schema: {
+        summary: favorite ? 'Mark a post as a favorite' : "Clear a post's favorite mark",
+        tags,
+        security,
+        params: ById,
+        response: { 200: Post, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+      },
+      handler: async (req) =>
+        (favorite ? favoritePost : unfavoritePost)(pool, principalOf(req), req.params.id),
+    });
 
   app.post(
     '/posts',

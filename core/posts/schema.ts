@@ -65,6 +65,7 @@ export const ComposeInput = z
       .max(PLATFORMS.length)
       .describe('Where the text goes, a post each.'),
     body: Body,
+    asset_ids: AssetIds.optional(),
     brand_id: IdInput.optional().describe('Omitted: the selected brand.'),
     when: z
       .enum(['draft', 'at', 'next_free_slot'])

@@ -179,13 +179,15 @@ export async function composePosts(
   input: ComposeInput,
 ): Promise<Post[]> {
   const platforms = [...new Set(input.platforms)];
+  const assetIds = input.asset_ids ?? [];
+  const media = await mediaKinds(pool, caller.accountId, assetIds, { designId: null });
   const issues = platforms.flatMap((platform) =>
     platformFitIssues({
       platform,
-      kind: inferKind(platform, []),
+      kind: inferKind(platform, media),
       body: input.body,
       hashtags: null,
-      media: [],
+      media,
     }),
   );
   if (issues.length) throw new ValidationFailed(issues);
@@ -197,6 +199,7 @@ export async function composePosts(
       platform,
       body: input.body,
       brand_id: input.brand_id,
+      ...(assetIds.length ? { asset_ids: assetIds } : {}),
       schedule_at: input.when === 'at' ? input.schedule_at : undefined,
     });
     made.push(

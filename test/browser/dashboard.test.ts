@@ -56,6 +56,9 @@ describe('the dashboard in Chromium', () => {
     await page.reload();
     const card = page.getByRole('listitem', { name: `mastodon post ${made.body.id}` });
     await card.getByText('Fresh rye').waitFor();
+    // A star marks it as a favorite, pressed until it is clicked again.
+    await card.getByRole('button', { name: /Favorite/ }).click();
+    await card.getByRole('button', { name: /Favorite/, pressed: true }).waitFor();
     await screenshot(page, 'board');
     await card.getByRole('button', { name: 'Approve' }).click();
     const approved = page.locator('section[aria-labelledby="col-approved"]');

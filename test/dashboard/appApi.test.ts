@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { call, makeKey, makeSignedInAccount, startServer } from '../support/server.ts';
 import { useServer } from '../support/service.ts';
+import { solidPng } from '../support/uploads.ts';
 
 const server = useServer();
 const ORIGIN = 'http://localhost:3000';
@@ -198,6 +199,58 @@ describe('/app/api: compose, a post page, the brand, connected accounts', () => 
       headers: { cookie: other.cookie },
     });
     expect(foreign.status).toBe(404);
+  });
+
+  it("attaches library media to every composed post; another account's media is not found", async () => {
+    const a = await signedIn();
+    const png = await solidPng({ width: 64, height: 64 }, '#aa3311');
+    const uploaded = await fetch(`${server.baseUrl}/app/api/assets/upload?filename=a.png`, {
+      method: 'POST',
+      headers: { ...headersOf(a), 'content-type': 'image/png' },
+      body: new Uint8Array(png),
+    });
+    const asset = (await uploaded.json()) as { id: string };
+    const made = await call(server, 'POST', '/app/api/compose', {
+      headers: headersOf(a),
+      body: { platforms: ['mastodon', 'bluesky'], body: 'With a picture', asset_ids: [asset.id] },
+    });
+    expect(made.status).toBe(201);
+    expect(made.body.posts.map((p: any) => [p.kind, p.asset_ids])).toEqual([
+      ['image', [asset.id]],
+      ['image', [asset.id]],
+    ]);
+    // Another account's asset is not found, and nothing is made.
+    const other = await signedIn();
+    const foreign = await call(server, 'POST', '/app/api/compose', {
+      headers: headersOf(other),
+      body: { platforms: ['mastodon'], body: 'Borrowed', asset_ids: [asset.id] },
+    });
+    expect(foreign.status).toBe(404);
+    const board = await call(server, 'GET', '/app/api/board', {
+      headers: { cookie: other.cookie },
+    });
+    expect(board.body.columns.draft).toEqual([]);
+  });
+
+  it('marks a post as a favorite and clears it, with the token', async () => {
+    const a = await signedIn();
+    const made = await call(server, 'POST', '/app/api/compose', {
+      headers: headersOf(a),
+      body: { platforms: ['mastodon'], body: 'Star me' },
+    });
+    const id = made.body.posts[0].id;
+    const refused = await call(server, 'POST', `/app/api/posts/${id}/favorite`, {
+      headers: { cookie: a.cookie, origin: ORIGIN },
+    });
+    expect(refused.status).toBe(403);
+    const starred = await call(server, 'POST', `/app/api/posts/${id}/favorite`, {
+      headers: headersOf(a),
+    });
+    expect([starred.status, typeof starred.body.favorited_at]).toEqual([200, 'string']);
+    const cleared = await call(server, 'DELETE', `/app/api/posts/${id}/favorite`, {
+      headers: headersOf(a),
+    });
+    expect([cleared.status, cleared.body.favorited_at]).toEqual([200, null]);
   });
 
   it('selects a brand, lists its accounts, and connects only what the platform accepts', async () => {

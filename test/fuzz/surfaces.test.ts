@@ -49,6 +49,12 @@ const key = await makeKey(server.pool, acct.accountId, [
 // Session routes run as another account, so a fuzzed key deletion cannot lock the REST fuzz out.
 const { acct: sessionAcct, cookie } = await makeSignedInAccount(server, 'plus');
 await makeKey(server.pool, sessionAcct.accountId);
+// The dashboard's routes need our Origin and the session's CSRF token to reach their handlers.
+const dashboardHeaders = {
+  origin: new URL(server.config.publicBaseUrl).origin,
+  'x-csrf-token': (await call(server, 'GET', '/app/api/session', { headers: { cookie } })).body
+    .csrf_token as string,
+};
 const sessionKeyId = (
   await server.pool.query('select id::text from api_keys where account_id = $1', [
     sessionAcct.accountId,
@@ -86,8 +92,21 @@ const upload = await call(server, 'POST', '/v1/assets/upload/init', {
   body: { filename: 'clip.mp4', size_bytes: 1_000 },
 });
 
+// The dashboard's routes act as the session's account: a drawing of its own to find.
+const sessionDrawing = await createDrawing(
+  server.pool,
+  {
+    accountId: sessionAcct.accountId,
+    selectedBrandId: sessionAcct.brandId,
+    credential: { kind: 'session', id: '1' },
+  } as never,
+  CreateDrawingInput.parse({ title: 'Sketched', width: 100, height: 100 }),
+);
+
 const ctx: FuzzContext = {
   ids: [
+    sessionAcct.brandId,
+    sessionDrawing.id,
     acct.brandId,
     draft.body.id,
     designed.body.id,
@@ -244,7 +263,7 @@ async function send(
 // ---------------------------------------------------------------------------------------------
 // REST and session routes
 
-const SESSION_PREFIXES = ['/auth', '/apikeys', '/webhooks'];
+const SESSION_PREFIXES = ['/auth', '/apikeys', '/webhooks', '/competitors', '/app/api'];
 const isSession = (url: string) => SESSION_PREFIXES.some((p) => url.startsWith(p));
 
 type Request = {
@@ -347,6 +366,7 @@ function requestFor(route: DeclaredRoute, method: string): fc.Arbitrary<Request>
       const headers: Record<string, string> = {};
       if (route.url.startsWith('/v1/')) headers.authorization = `Bearer ${key}`;
       if (isSession(route.url)) headers.cookie = cookie;
+      if (route.url.startsWith('/app/api/')) Object.assign(headers, dashboardHeaders);
       if (body?.type) headers['content-type'] = body.type;
       return { path, headers, body: body?.text };
     });
@@ -386,9 +406,11 @@ describe('REST and session routes answer no 5xx', () => {
         Boolean(
           route.schema && ['params', 'querystring', 'body'].some((p) => p in route.schema!),
         ) || Boolean(route.config?.bodyMediaHint);
+      const statuses = new Set<number>();
       await fc.assert(
         fc.asyncProperty(requestFor(route, method), async (req) => {
           const res = await send(method, req.path, req);
+          statuses.add(res.status);
           expect(
             res.status,
             `${method} ${req.path} → ${res.status} ${res.text.slice(0, 300)}`,
@@ -396,6 +418,9 @@ describe('REST and session routes answer no 5xx', () => {
         }),
         fuzzParams(hasInput ? 50 : 5),
       );
+      // The credentials reached the route: not every request stopped at the door.
+      if (route.url.startsWith('/v1/') || isSession(route.url))
+        expect([...statuses].some((s) => s !== 401 && s !== 403), [...statuses].join()).toBe(true);
     },
     180_000,
   );

@@ -68,6 +68,8 @@ export type Post = {
   scheduled_for: string | null;
   published_at: string | null;
   rejection: { reason: string | null; code: string | null } | null;
+  favorited_at: string | null;
+  asset_ids: string[];
 };
 export type Board = { brand_id: string | null; columns: Record<string, Post[]> };
 export type Job = {

@@ -1,6 +1,6 @@
 // The posts board: the selected brand's posts by status (draft, approved, rejected,
 // scheduled, published, failed), one request for all of them; approve, and reject with a
-// reason, where the post's status allows it.
+// reason, where the post's status allows it; favorite (a star) and unfavorite any post.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
@@ -38,6 +38,12 @@ function PostCard({ post, timeZone }: { post: Post; timeZone: string }) {
     onSuccess: done,
     onError: failed,
   });
+  const favorite = useMutation({
+    mutationFn: () =>
+      call(post.favorited_at ? 'DELETE' : 'POST', `/app/api/posts/${post.id}/favorite`),
+    onSuccess: done,
+    onError: failed,
+  });
   const submitReject = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     reject.mutate(String(new FormData(e.currentTarget).get('reason') ?? '').trim());
@@ -56,6 +62,15 @@ function PostCard({ post, timeZone }: { post: Post; timeZone: string }) {
       </p>
       {post.rejection?.reason && <p className="meta">Rejected: {post.rejection.reason}</p>}
       <div className="actions">
+        <button
+          type="button"
+          className="quiet"
+          aria-pressed={!!post.favorited_at}
+          onClick={() => favorite.mutate()}
+          disabled={favorite.isPending}
+        >
+          {post.favorited_at ? '★ Favorite' : '☆ Favorite'}
+        </button>
         {APPROVABLE.has(post.status) && (
           <button type="button" onClick={() => approve.mutate()} disabled={approve.isPending}>
             Approve

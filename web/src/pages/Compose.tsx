@@ -3,7 +3,7 @@
 // time zone, or at each platform's next free slot. A 422 is shown beside the field it names;
 // nothing typed is lost on a failed save.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Navigate, useNavigate } from '@tanstack/react-router';
+import { Link, Navigate, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError, call, type Post } from '../api.ts';
 import { useBrand } from '../brand.ts';
@@ -36,7 +36,19 @@ export function Compose() {
   const [when, setWhen] = useState<When>('draft');
   const [at, setAt] = useState('');
   const [error, setError] = useState<ApiError>();
+  const [assetIds, setAssetIds] = useState<string[]>([]);
   const lengths = useLengths(body, !!session.data);
+  // The brand's newest images and videos to attach (audio cannot be attached to a post).
+  const library = useQuery({
+    queryKey: ['assets', brand?.id, 'attachable'],
+    queryFn: () =>
+      call<{ assets: { id: string; kind: string; filename: string | null }[] }>(
+        'GET',
+        `/app/api/assets?limit=24${brand ? `&brand_id=${brand.id}` : ''}`,
+      ),
+    enabled: !!session.data,
+    select: (list) => list.assets.filter((a) => a.kind !== 'audio'),
+  });
   const queries = useQueryClient();
   const navigate = useNavigate();
 
@@ -46,6 +58,7 @@ export function Compose() {
       call<{ posts: Post[] }>('POST', '/app/api/compose', {
         platforms,
         body,
+        ...(assetIds.length ? { asset_ids: assetIds } : {}),
         brand_id: brand?.id,
         when: when === 'slot' ? 'next_free_slot' : when,
         ...(when === 'at' && at ? { schedule_at: zonedToIso(at, timeZone) } : {}),
@@ -112,6 +125,32 @@ export function Compose() {
             );
           })}
         </ul>
+        <fieldset>
+          <legend>Media from the library</legend>
+          {library.data && !library.data.length && (
+            <p className="hint">
+              Nothing to attach yet: <Link to="/media">upload an image or a video</Link>.
+            </p>
+          )}
+          <div className="choices">
+            {library.data?.map((a) => (
+              <label key={a.id} className="choice attach">
+                <input
+                  type="checkbox"
+                  checked={assetIds.includes(a.id)}
+                  onChange={(e) =>
+                    setAssetIds(
+                      e.target.checked ? [...assetIds, a.id] : assetIds.filter((x) => x !== a.id),
+                    )
+                  }
+                />
+                <img src={`/app/api/assets/${a.id}/thumbnail`} alt="" />
+                {a.filename ?? `${a.kind} ${a.id}`}
+              </label>
+            ))}
+          </div>
+          {field('asset_ids') && <p className="error">{field('asset_ids')}</p>}
+        </fieldset>
         <fieldset>
           <legend>When</legend>
           <div className="choices">
