@@ -154,6 +154,14 @@ describe('publishing from the dashboard', () => {
     await page.getByText('rival@social.example').waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'competitors');
+    // The connected Mastodon account, healthy, then marked as needing a reconnect.
+    await page.getByRole('link', { name: 'Accounts' }).click();
+    await page.getByText('active', { exact: true }).waitFor();
+    await server.pool.query(`update connected_accounts set status = 'needs_reconnect'`);
+    await page.reload();
+    await page.getByText('needs reconnecting').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'accounts');
     // Every page also at 375 px: nothing scrolls sideways, nothing serious for axe.
     await page.setViewportSize({ width: 375, height: 800 });
     for (const path of [
@@ -162,10 +170,15 @@ describe('publishing from the dashboard', () => {
       '/settings/keys',
       '/settings/webhooks',
       '/analytics',
+      '/settings/accounts',
+      '/settings/competitors',
     ]) {
       await page.goto(path);
       await page.locator('main h1').waitFor();
       expect(await accessibilityViolations(page), path).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth > 375), path).toBe(
+        false,
+      );
     }
   });
 });

@@ -420,7 +420,10 @@ describe('REST and session routes answer no 5xx', () => {
       );
       // The credentials reached the route: not every request stopped at the door.
       if (route.url.startsWith('/v1/') || isSession(route.url))
-        expect([...statuses].some((s) => s !== 401 && s !== 403), [...statuses].join()).toBe(true);
+        expect(
+          [...statuses].some((s) => s !== 401 && s !== 403),
+          [...statuses].join(),
+        ).toBe(true);
     },
     180_000,
   );
