@@ -24,6 +24,8 @@ import type { Pool } from '../core/db/pool.ts';
 import { createRenderWaits } from '../core/designs/renderWaits.ts';
 import { serializeRequest } from '../core/logger.ts';
 import { mediaTools } from '../core/media/tools.ts';
+import { newSigningKey, type SigningKey } from '../core/oauth/keys.ts';
+import { createOAuthProvider } from '../core/oauth/provider.ts';
 import { outboundPolicy } from '../core/outbound/guard.ts';
 import { type Storage, storageFor } from '../core/storage/storage.ts';
 import type { AuthContext } from './auth.ts';
@@ -33,6 +35,7 @@ import { graphqlRoutes } from './graphql/index.ts';
 import { healthRoutes } from './health.ts';
 import { type McpOptions, mcpRoutes } from './mcp/index.ts';
 import { signedMediaRoutes } from './media.ts';
+import { oauthRoutes } from './oauth.ts';
 import { completeOpenapi } from './openapi.ts';
 import { restRoutes } from './rest/index.ts';
 import { sessionRoutes } from './session/index.ts';
@@ -46,6 +49,8 @@ export type AppDeps = {
   sessionSecret: string;
   /** Secret that signs media addresses (/media/{id}?expires&sig); nothing else uses it. */
   mediaUrlSecret: string;
+  /** The OAuth server's signing keys (DATA_DIR's); a fresh one for this process when omitted. */
+  oauthSigningKeys?: SigningKey[];
   logger?: FastifyBaseLogger | boolean;
   mcp?: McpOptions;
   /** Asset storage; the configured driver when omitted. */
@@ -156,7 +161,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(healthRoutes, { pool: deps.pool });
-  const auth: AuthContext = { pool: deps.pool, budget: createBudgetCounter(deps.pool, app.log) };
+  const auth: AuthContext = {
+    pool: deps.pool,
+    budget: createBudgetCounter(deps.pool, app.log),
+    publicBaseUrl: deps.config.publicBaseUrl,
+  };
   app.addHook('onClose', () => auth.budget.stop());
   const media: MediaDeps = {
     pool: deps.pool,
@@ -185,6 +194,18 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     renders,
     generateTimeoutMs: deps.config.generateTimeoutMs,
     prefix: '/v1',
+  });
+  await app.register(oauthRoutes, {
+    pool: deps.pool,
+    config: deps.config,
+    provider: createOAuthProvider({
+      db: deps.pool,
+      publicBaseUrl: deps.config.publicBaseUrl,
+      cookieSecret: deps.sessionSecret,
+      signingKeys: deps.oauthSigningKeys ?? [newSigningKey()],
+      outbound: outboundPolicy(deps.config),
+      behindProxy: deps.config.trustProxy !== false,
+    }),
   });
   await app.register(graphqlRoutes, { auth });
   await app.register(mcpRoutes, { auth, config: deps.config, media, renders, ...deps.mcp });

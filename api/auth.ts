@@ -13,6 +13,7 @@ import type { BudgetCounter } from '../core/auth/budget.ts';
 import type { Budget, Principal, Requirement } from '../core/auth/principal.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { unauthenticated } from '../core/errors.ts';
+import { authenticateAccessToken } from '../core/oauth/service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -34,22 +35,37 @@ export function bearerToken(req: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-/** What the bearer layer needs: the pool and this process's request-budget counter. */
-export type AuthContext = { pool: Pool; budget: BudgetCounter };
+/**
+ * What the bearer layer needs: the pool, this process's request-budget counter, and the
+ * public base URL (OAuth tokens are for its /mcp; a refusal points at its resource metadata).
+ */
+export type AuthContext = { pool: Pool; budget: BudgetCounter; publicBaseUrl: string };
+
+/** The challenge a 401 carries, so an OAuth client discovers the sign-in from one failed call. */
+export const bearerChallenge = (publicBaseUrl: string) =>
+  `Bearer resource_metadata="${publicBaseUrl}/.well-known/oauth-protected-resource"`;
 
 /**
  * Authenticates a bearer credential and applies the interface-wide rules (plan, budget).
  * Used by every bearer interface; the caller then checks the operation's requirement.
  */
 export async function authenticateBearer(
-  { pool, budget }: AuthContext,
+  { pool, budget, publicBaseUrl }: AuthContext,
   req: FastifyRequest,
   reply: FastifyReply,
 ): Promise<Principal> {
   const token = bearerToken(req);
-  if (!token) throw unauthenticated('Send Authorization: Bearer <API key>.');
-  const auth = await authenticateApiKey(pool, token);
-  if (!auth) throw unauthenticated('The bearer credential is unknown or was revoked.');
+  if (!token) {
+    reply.header('www-authenticate', bearerChallenge(publicBaseUrl));
+    throw unauthenticated('Send Authorization: Bearer <API key or OAuth access token>.');
+  }
+  const auth =
+    (await authenticateApiKey(pool, token)) ??
+    (await authenticateAccessToken(pool, token, publicBaseUrl));
+  if (!auth) {
+    reply.header('www-authenticate', `${bearerChallenge(publicBaseUrl)}, error="invalid_token"`);
+    throw unauthenticated('The bearer credential is unknown, expired or was revoked.');
+  }
   assertApiPlan(auth.principal);
   const window = await budget.count(auth.principal.accountId, auth.budgetPerMinute);
   reply.headers(budgetHeaders(window));

@@ -46,7 +46,9 @@ export function sendError(
   body: (err: DomainError) => unknown = errorBody,
 ) {
   reply.headers(err.headers);
-  if (err.code === 'unauthenticated') reply.header('WWW-Authenticate', 'Bearer');
+  // The bearer layer names where OAuth clients sign in; other 401s say just the scheme.
+  if (err.code === 'unauthenticated' && !reply.hasHeader('www-authenticate'))
+    reply.header('WWW-Authenticate', 'Bearer');
   return reply.code(err.status).type('application/json').send(body(err));
 }
 

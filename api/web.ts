@@ -29,6 +29,8 @@ export const DASHBOARD_PAGES = [
   '/drawings/:drawingId',
   '/jobs',
   '/usage',
+  '/settings/apps',
+  '/oauth/consent/:uid',
 ] as const;
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../web/dist');

@@ -11,6 +11,7 @@ import { credentialsKey } from '../core/connections/credentials.ts';
 import { PoolError, parsePools, WORKER_POOLS } from '../core/jobs/pools.ts';
 import { createLogger } from '../core/logger.ts';
 import { mediaTools } from '../core/media/tools.ts';
+import { parseSigningKeys } from '../core/oauth/keys.ts';
 import { outboundPolicy } from '../core/outbound/guard.ts';
 import { openDatabase } from '../core/runtime.ts';
 import { loadLocalSecrets } from '../core/secrets.ts';
@@ -72,6 +73,7 @@ async function main(role: Role, poolArg: string | undefined) {
       config,
       sessionSecret,
       mediaUrlSecret,
+      oauthSigningKeys: parseSigningKeys(loadLocalSecrets(config.dataDir).oauthSigningKey),
       logger: log,
     });
     try {

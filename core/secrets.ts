@@ -16,6 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { newSigningKey } from './oauth/keys.ts';
 
 export type LocalSecrets = {
   sessionSecret: string;
@@ -23,6 +24,8 @@ export type LocalSecrets = {
   credentialsKey: string;
   /** Signs media addresses; its own key, so no other secret's exposure lets one forge them. */
   mediaUrlSecret: string;
+  /** The OAuth server's signing keys as JSON (core/oauth/keys.ts). */
+  oauthSigningKey: string;
 };
 
 const FILE = 'secrets.json';
@@ -35,6 +38,7 @@ function generate(): LocalSecrets {
     pgPassword: randomBytes(24).toString('base64url'),
     credentialsKey: randomBytes(32).toString('base64'),
     mediaUrlSecret: randomBytes(32).toString('base64url'),
+    oauthSigningKey: JSON.stringify([newSigningKey()]),
   };
 }
 

@@ -21,6 +21,11 @@ import { forbidden } from '../../core/errors.ts';
 import { IdInput } from '../../core/ids.ts';
 import { getAnalytics, getBestTimes } from '../../core/metrics/insight.ts';
 import { Analytics, AnalyticsInput, BestTimes } from '../../core/metrics/schema.ts';
+import {
+  AuthorizedClient,
+  listAuthorizedClients,
+  revokeAuthorizedClient,
+} from '../../core/oauth/service.ts';
 import { measureText } from '../../core/platforms/capabilities.ts';
 import {
   ComposeInput,
@@ -43,7 +48,7 @@ import {
   unfavoritePost,
 } from '../../core/posts/service.ts';
 import { principalOf } from '../auth.ts';
-import { ErrorBody } from '../rest/schemas.ts';
+import { ErrorBody, NoContent } from '../rest/schemas.ts';
 import { requireSession, type SessionDeps, sessionRequired, sessionToken } from './index.ts';
 
 /** The session's CSRF token: derived from its (HttpOnly) token, so a page elsewhere cannot know it. */
@@ -475,6 +480,38 @@ export const appRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, c
         config: req.body.config,
       });
       return reply.code(201).send(connected);
+    },
+  );
+
+  app.get(
+    '/oauth/clients',
+    {
+      preHandler: session,
+      schema: {
+        summary: 'The OAuth clients this account allowed, with their scopes and last use',
+        tags,
+        security,
+        response: { 200: z.array(AuthorizedClient), 401: ErrorBody },
+      },
+    },
+    async (req) => listAuthorizedClients(pool, principalOf(req).accountId),
+  );
+
+  app.delete(
+    '/oauth/clients/:grant_id',
+    {
+      preHandler: session,
+      schema: {
+        summary: 'Revoke a client: its grant and every token of it, from the next request on',
+        tags,
+        security,
+        params: z.object({ grant_id: z.string().max(100) }).strict(),
+        response: { 204: NoContent, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+      },
+    },
+    async (req, reply) => {
+      await revokeAuthorizedClient(pool, principalOf(req).accountId, req.params.grant_id);
+      return reply.code(204).send(null);
     },
   );
 

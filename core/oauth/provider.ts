@@ -1,0 +1,150 @@
+// The OAuth authorization server (issue 23): oidc-provider, a certified and maintained
+// implementation, configured for MCP clients (the MCP authorization specification): dynamic
+// client registration, authorization code with PKCE (S256 only), resource indicators (every
+// token is for `{base_url}/mcp`, opaque, and refused for another audience), rotated refresh
+// tokens (a reused one revokes its whole grant), revocation, and Client ID Metadata Documents
+// fetched through the outbound guard. Its state is in Postgres (./adapter.ts); the consent
+// page is the dashboard's (./consent.ts).
+import { createHmac } from 'node:crypto';
+import Provider, { type Configuration, errors, type JWK } from 'oidc-provider';
+import { SCOPES } from '../accounts/plans.ts';
+import type { Queryable } from '../db/pool.ts';
+import { type OutboundPolicy, resolveChecked, sendChecked } from '../outbound/guard.ts';
+import { postgresAdapter } from './adapter.ts';
+import type { SigningKey } from './keys.ts';
+
+/** Where the provider's own endpoints are, under /oauth. */
+export const OAUTH_ROUTES = {
+  authorization: '/oauth/authorize',
+  token: '/oauth/token',
+  registration: '/oauth/register',
+  revocation: '/oauth/revoke',
+  jwks: '/oauth/jwks',
+  userinfo: '/oauth/userinfo',
+  end_session: '/oauth/session/end',
+  code_verification: '/oauth/device',
+  device_authorization: '/oauth/device/auth',
+  introspection: '/oauth/introspect',
+  backchannel_authentication: '/oauth/backchannel',
+  pushed_authorization_request: '/oauth/par',
+} as const;
+
+/** The consent page for an interaction (the dashboard serves it). */
+export const consentPath = (uid: string) => `/oauth/consent/${uid}`;
+
+export const ACCESS_TOKEN_TTL_S = 3600;
+const REFRESH_TOKEN_TTL_S = 30 * 86_400;
+/** A Client ID Metadata Document is at most this big (it is a small JSON object). */
+const MAX_METADATA_BYTES = 64 * 1024;
+
+/** The resource every token is for: the MCP endpoint, which /v1 and /graphql also accept. */
+export const resourceOf = (publicBaseUrl: string) => `${publicBaseUrl}/mcp`;
+
+/** oidc-provider's fetch (Client ID Metadata Documents) through our outbound guard. */
+function guardedFetch(policy: OutboundPolicy) {
+  return async (url: string | URL, init?: RequestInit): Promise<Response> => {
+    const target = await resolveChecked(String(url), policy);
+    const headers: Record<string, string> = {};
+    new Headers(init?.headers).forEach((v, k) => {
+      headers[k] = v;
+    });
+    const res = await sendChecked(target, {
+      method: init?.method ?? 'GET',
+      headers,
+      timeoutMs: 2500,
+      maxResponseBytes: MAX_METADATA_BYTES,
+    });
+    const out = new Headers();
+    for (const [k, v] of Object.entries(res.headers))
+      if (typeof v === 'string') out.set(k, v);
+      else if (Array.isArray(v)) for (const one of v) out.append(k, one);
+    return new Response(
+      res.status >= 200 && res.status !== 204 && res.status !== 304
+        ? new Uint8Array(res.body)
+        : null,
+      {
+        status: res.status,
+        headers: out,
+      },
+    );
+  };
+}
+
+export type OAuthDeps = {
+  db: Queryable;
+  publicBaseUrl: string;
+  /** Signs the provider's cookies (derived from the session secret). */
+  cookieSecret: string;
+  /** Private JWKs, the first signs; older ones stay to verify what they signed (./keys.ts). */
+  signingKeys: SigningKey[];
+  outbound: OutboundPolicy;
+  /** TRUST_PROXY is set: believe the proxy's X-Forwarded-Proto (secure cookies behind TLS). */
+  behindProxy: boolean;
+};
+
+export function createOAuthProvider(deps: OAuthDeps): Provider {
+  const resource = resourceOf(deps.publicBaseUrl);
+  const configuration: Configuration = {
+    adapter: postgresAdapter(deps.db),
+    jwks: { keys: deps.signingKeys as unknown as JWK[] },
+    cookies: {
+      keys: [createHmac('sha256', deps.cookieSecret).update('oauth-cookies').digest('base64url')],
+    },
+    routes: OAUTH_ROUTES,
+    // The subject is the account id; the provider issues no ID token without `openid`.
+    findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
+    interactions: { url: async (_ctx, interaction) => consentPath(interaction.uid) },
+    // Our scopes are listed too, so a client may register with them (MCP clients register the
+    // resource's scopes_supported); what a token carries is the resource's granted scopes.
+    scopes: ['openid', 'offline_access', ...SCOPES],
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      // The key is Ed25519 (./keys.ts); the provider's default would be RS256.
+      id_token_signed_response_alg: 'EdDSA',
+    },
+    // MCP clients ask for refresh tokens by registering the grant type, not offline_access.
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: true,
+    pkce: { required: () => true },
+    ttl: {
+      AccessToken: ACCESS_TOKEN_TTL_S,
+      AuthorizationCode: 60,
+      RefreshToken: REFRESH_TOKEN_TTL_S,
+      Grant: REFRESH_TOKEN_TTL_S,
+      Interaction: 3600,
+      Session: 14 * 86_400,
+      ClientCredentials: 600,
+      IdToken: 3600,
+    },
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true },
+      revocation: { enabled: true },
+      userinfo: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: async () => resource,
+        useGrantedResource: async () => true,
+        getResourceServerInfo: async (_ctx, indicator) => {
+          if (indicator !== resource)
+            throw new errors.InvalidTarget(`this server issues tokens for ${resource} only`);
+          return {
+            scope: SCOPES.join(' '),
+            audience: resource,
+            accessTokenTTL: ACCESS_TOKEN_TTL_S,
+            accessTokenFormat: 'opaque',
+          };
+        },
+      },
+      clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
+    },
+    // Browser-based clients (the MCP Inspector) call the token endpoint from their own origin.
+    clientBasedCORS: () => true,
+    fetch: guardedFetch(deps.outbound) as unknown as Configuration['fetch'],
+  };
+  const provider = new Provider(deps.publicBaseUrl, configuration);
+  provider.proxy = deps.behindProxy;
+  return provider;
+}

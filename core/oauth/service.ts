@@ -1,0 +1,68 @@
+// OAuth access tokens as principals (the bearer layer asks here for anything that is not an
+// API key), and the dashboard's authorized clients: listed with scopes and last use, revoked
+// (the grant and every token of it, effective on the next request).
+import { z } from 'zod';
+import { REQUEST_BUDGET_PER_MINUTE, SCOPES, type Scope } from '../accounts/plans.ts';
+import type { Authenticated } from '../auth/bearer.ts';
+import type { Queryable } from '../db/pool.ts';
+import { notFound } from '../errors.ts';
+import { destroyGrant, findGrant, grantsOf, useAccessToken } from './db.ts';
+import { resourceOf } from './provider.ts';
+
+/** An access token for `{publicBaseUrl}/mcp` as the principal it speaks for; else undefined. */
+export async function authenticateAccessToken(
+  db: Queryable,
+  token: string,
+  publicBaseUrl: string,
+): Promise<Authenticated | undefined> {
+  if (token.length > 200) return undefined;
+  const r = await useAccessToken(db, token);
+  // A token for any other audience is refused like an unknown one.
+  if (!r || r.audience !== resourceOf(publicBaseUrl)) return undefined;
+  const scopes = r.scope
+    .split(' ')
+    .filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
+  return {
+    principal: {
+      accountId: r.account_id,
+      email: r.email,
+      plan: r.plan,
+      scopes,
+      features: r.features,
+      selectedBrandId: r.brand_id ?? r.selected_brand_id,
+      credential: { kind: 'oauth', id: r.grant_id, clientId: r.client_id },
+    },
+    budgetPerMinute: r.budget_per_minute ?? REQUEST_BUDGET_PER_MINUTE[r.plan],
+  };
+}
+
+export const AuthorizedClient = z.object({
+  grant_id: z.string(),
+  client_id: z.string(),
+  client_name: z.string().nullable(),
+  brand_id: z.string().nullable(),
+  scopes: z.array(z.string()),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+});
+export type AuthorizedClient = z.infer<typeof AuthorizedClient>;
+
+export async function listAuthorizedClients(
+  db: Queryable,
+  accountId: string,
+): Promise<AuthorizedClient[]> {
+  return (await grantsOf(db, accountId)).map((g) => ({
+    ...g,
+    created_at: g.created_at.toISOString(),
+    last_used_at: g.last_used_at?.toISOString() ?? null,
+  }));
+}
+
+export async function revokeAuthorizedClient(
+  db: Queryable,
+  accountId: string,
+  grantId: string,
+): Promise<void> {
+  if (!(await findGrant(db, accountId, grantId))) throw notFound('Authorized client');
+  await destroyGrant(db, grantId);
+}
