@@ -31,7 +31,13 @@ export const oauthRoutes: FastifyPluginAsync<OAuthRouteDeps> = async (base, deps
       reply.hijack();
       handle(req.raw, reply.raw);
     };
-    scope.all('/oauth/*', { schema: { hide: true } }, pass);
+    // What the provider answers: its pages and endpoints, and CORS preflights for browser clients.
+    scope.route({
+      method: ['GET', 'POST', 'OPTIONS'],
+      url: '/oauth/*',
+      schema: { hide: true },
+      handler: pass,
+    });
     scope.get('/.well-known/openid-configuration', { schema: { hide: true } }, pass);
     // RFC 8414's address for the same document (oidc-provider serves OpenID discovery's).
     scope.get(

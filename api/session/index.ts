@@ -1,21 +1,33 @@
 // Dashboard session routes (CONTRACT.md): /auth, /apikeys, /webhooks, /competitors, /app/api.
 // They refuse bearer credentials, and refuse state-changing requests from a foreign Origin.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { MediaDeps } from '../../core/assets/service.ts';
+import type { BudgetCounter } from '../../core/auth/budget.ts';
 import type { Config } from '../../core/config.ts';
 import type { Pool } from '../../core/db/pool.ts';
+import type { RenderWaits } from '../../core/designs/renderWaits.ts';
 import { DomainError, forbidden } from '../../core/errors.ts';
 import { principalForSession } from '../../core/sessions/service.ts';
+import { activityRoutes } from './activity.ts';
 import { apiKeyRoutes } from './apikeys.ts';
 import { appRoutes, dashboardGuard } from './app.ts';
 import { authRoutes } from './auth.ts';
 import { competitorRoutes } from './competitors.ts';
-import { type StudioDeps, studioRoutes } from './studio.ts';
+import { designRoutes } from './designs.ts';
+import { drawingRoutes } from './drawings.ts';
+import { libraryRoutes } from './library.ts';
 import { webhookRoutes } from './webhooks.ts';
 
 export const SESSION_COOKIE = 'sps_session';
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export type SessionDeps = { pool: Pool; config: Config };
+/** What the dashboard's making pages also need: media, render waits and the request budget. */
+export type DashboardDeps = SessionDeps & {
+  media: MediaDeps;
+  renders: RenderWaits;
+  budget: BudgetCounter;
+};
 
 export const sessionRequired = (message: string) =>
   new DomainError(401, 'session_required', message);
@@ -38,7 +50,7 @@ export function requireSession(pool: Pool) {
   };
 }
 
-export const sessionRoutes: FastifyPluginAsync<StudioDeps> = async (app, deps) => {
+export const sessionRoutes: FastifyPluginAsync<DashboardDeps> = async (app, deps) => {
   const origin = new URL(deps.config.publicBaseUrl).origin;
   app.addHook('onRequest', async (req) => {
     if (req.headers.authorization) {
@@ -65,7 +77,10 @@ export const sessionRoutes: FastifyPluginAsync<StudioDeps> = async (app, deps) =
       await dashboard.register(apiKeyRoutes, deps);
       await dashboard.register(webhookRoutes, deps);
       await dashboard.register(competitorRoutes, deps);
-      await dashboard.register(studioRoutes, deps);
+      await dashboard.register(libraryRoutes, deps);
+      await dashboard.register(designRoutes, deps);
+      await dashboard.register(drawingRoutes, deps);
+      await dashboard.register(activityRoutes, deps);
     },
     { prefix: '/app/api' },
   );

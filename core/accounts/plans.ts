@@ -33,6 +33,10 @@ export const REQUEST_BUDGET_PER_MINUTE: Record<Plan, number> = {
   business: 3000,
 };
 
+/** An account's requests a minute: the operator's override, else its plan's. */
+export const budgetLimitOf = (a: { plan: Plan; budget_per_minute: number | null }) =>
+  a.budget_per_minute ?? REQUEST_BUDGET_PER_MINUTE[a.plan];
+
 /** Media library storage per account. */
 export const STORAGE_QUOTA_BYTES: Record<Plan, number> = {
   free: 500 * 1024 ** 2,

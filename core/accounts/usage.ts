@@ -6,7 +6,7 @@ import type { Budget, Principal } from '../auth/principal.ts';
 import type { Queryable } from '../db/pool.ts';
 import { postCountsByStatus } from '../posts/db.ts';
 import { creditsOf, findAccountById } from './db.ts';
-import { Plan, REQUEST_BUDGET_PER_MINUTE, STORAGE_QUOTA_BYTES } from './plans.ts';
+import { budgetLimitOf, Plan, STORAGE_QUOTA_BYTES } from './plans.ts';
 
 export const Usage = z.object({
   plan: Plan,
@@ -53,6 +53,9 @@ export async function usageOfAccount(
   budget: BudgetCounter,
 ): Promise<Usage> {
   const account = await findAccountById(db, p.accountId);
-  const limit = account?.budget_per_minute ?? REQUEST_BUDGET_PER_MINUTE[p.plan];
+  const limit = budgetLimitOf({
+    plan: p.plan,
+    budget_per_minute: account?.budget_per_minute ?? null,
+  });
   return describeUsage(db, p, await budget.count(p.accountId, limit, 0));
 }

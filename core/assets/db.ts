@@ -330,6 +330,20 @@ export async function designPageIds(db: Queryable, designId: string): Promise<st
   return rows.map((r) => r.id);
 }
 
+/** The first rendered page of each of these designs (by designPageIds' order), by design id. */
+export async function firstPageIds(
+  db: Queryable,
+  designIds: string[],
+): Promise<Map<string, string>> {
+  if (!designIds.length) return new Map();
+  const { rows } = await db.query<{ design_id: string; id: string }>(
+    `select distinct on (design_id) design_id::text, id::text from assets
+      where design_id = any($1::bigint[]) order by design_id, filename, id`,
+    [designIds],
+  );
+  return new Map(rows.map((r) => [r.design_id, r.id]));
+}
+
 /**
  * Hands the pages that `postIds` show from one design to another (a frozen copy of it): the
  * same bytes, still counted once.

@@ -1,7 +1,7 @@
 // Resolves a bearer API key to a principal in one prepared statement (core/apikeys/db.ts):
 // the lookup and the once-a-minute last-used stamp. The request budget is counted in memory
 // (./budget.ts).
-import { REQUEST_BUDGET_PER_MINUTE } from '../accounts/plans.ts';
+import { budgetLimitOf } from '../accounts/plans.ts';
 import { useApiKey } from '../apikeys/db.ts';
 import { hashApiKey, looksLikeApiKey } from '../apikeys/keys.ts';
 import type { Queryable } from '../db/pool.ts';
@@ -29,5 +29,5 @@ export async function authenticateApiKey(
     selectedBrandId: r.selected_brand_id,
     credential: { kind: 'api_key', id: r.key_id },
   };
-  return { principal, budgetPerMinute: r.budget_per_minute ?? REQUEST_BUDGET_PER_MINUTE[r.plan] };
+  return { principal, budgetPerMinute: budgetLimitOf(r) };
 }

@@ -182,22 +182,17 @@ export async function designsShowingDrawing(
   return rows.map((r) => r.id);
 }
 
-/** A brand's designs, newest first, each with its first rendered page (none while unrendered). */
+/** A page of a brand's designs, newest first. */
 export async function brandDesigns(
   db: Queryable,
   accountId: string,
   brandId: string,
-  limit: number,
-): Promise<(DesignRow & { first_page_id: string | null; updated_at: Date })[]> {
+  page: { offset: number; limit: number },
+): Promise<(DesignRow & { updated_at: Date })[]> {
   const { rows } = await db.query(
-    `select d.*,
-            (select a.id::text from assets a where a.design_id = d.id
-              order by a.filename, a.id limit 1) as first_page_id
-       from designs d
-      where d.account_id = $1 and d.brand_id = $2
-      order by d.id desc
-      limit $3`,
-    [accountId, brandId, limit],
+    `select * from designs where account_id = $1 and brand_id = $2
+      order by id desc offset $3 limit $4`,
+    [accountId, brandId, page.offset, page.limit],
   );
   return rows;
 }

@@ -1,9 +1,11 @@
 // The dashboard's view of designs: a brand's designs as cards, and one design with its layers
 // and its rendered pages as addresses an <img> can load (signed, no credential needed).
 import { z } from 'zod';
+import { firstPageIds } from '../assets/db.ts';
 import { signAssetUrl } from '../assets/signedUrls.ts';
 import { requireBrandFor } from '../brands/service.ts';
 import type { Queryable } from '../db/pool.ts';
+import { IdInput } from '../ids.ts';
 import { brandDesigns, renderedPages } from './db.ts';
 import { pagesOf } from './layout.ts';
 import { LayersView, RenderWarnings } from './schema.ts';
@@ -11,8 +13,8 @@ import { type DesignCaller, resolveDesign } from './service.ts';
 import { getLayers } from './standalone.ts';
 import { isVideoLayout } from './videoLayout.ts';
 
-/** The newest designs a gallery shows. */
-export const GALLERY_LIMIT = 48;
+/** Designs a gallery page shows. */
+export const GALLERY_PAGE = 48;
 
 export type GalleryDeps = { pool: Queryable; publicBaseUrl: string; urlKey?: Buffer };
 
@@ -31,24 +33,44 @@ export const DesignCard = z.object({
 });
 export type DesignCard = z.infer<typeof DesignCard>;
 
-/** A brand's designs (the selected brand when brand_id is omitted), newest first. */
+export const ListDesignsQuery = z
+  .object({
+    brand_id: IdInput.optional().describe('Omitted: the selected brand.'),
+    offset: z.coerce.number().int().min(0).max(100_000).default(0),
+  })
+  .strict();
+export type ListDesignsQuery = z.infer<typeof ListDesignsQuery>;
+
+/**
+ * A page of a brand's designs (the selected brand when brand_id is omitted), newest first,
+ * with where the next page starts.
+ */
 export async function listDesigns(
   deps: GalleryDeps,
   caller: DesignCaller,
-  q: { brand_id?: string },
-): Promise<DesignCard[]> {
+  q: ListDesignsQuery,
+): Promise<{ designs: DesignCard[]; next_offset: number | null }> {
   const brand = await requireBrandFor(deps.pool, caller, q.brand_id);
-  const rows = await brandDesigns(deps.pool, caller.accountId, brand.id, GALLERY_LIMIT);
-  return rows.map((d) => ({
+  const rows = await brandDesigns(deps.pool, caller.accountId, brand.id, {
+    offset: q.offset,
+    limit: GALLERY_PAGE + 1,
+  });
+  const shown = rows.slice(0, GALLERY_PAGE);
+  const firstPages = await firstPageIds(
+    deps.pool,
+    shown.map((d) => d.id),
+  );
+  const designs = shown.map((d) => ({
     design_id: d.id,
     template: d.template,
-    kind: isVideoLayout(d.layout) ? 'video' : 'image',
+    kind: isVideoLayout(d.layout) ? ('video' as const) : ('image' as const),
     layout_version: d.layout_version,
     rendered: d.rendered_version === d.layout_version,
-    thumbnail_url: signed(deps, d.first_page_id),
+    thumbnail_url: signed(deps, firstPages.get(d.id) ?? null),
     render_error: d.render_error,
     updated_at: d.updated_at.toISOString(),
   }));
+  return { designs, next_offset: rows.length > GALLERY_PAGE ? q.offset + GALLERY_PAGE : null };
 }
 
 export const DesignDetail = DesignCard.omit({ thumbnail_url: true, updated_at: true }).extend({

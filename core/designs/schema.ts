@@ -177,10 +177,9 @@ export type LayerOp = z.infer<typeof LayerOp>;
 
 export const MAX_LAYER_OPS = 40;
 
-export const EditLayersInput = z
+/** A layer edit without its target: the dashboard names the design in the path. */
+export const LayerEdit = z
   .object({
-    post_id: PostId.optional(),
-    design_id: DesignId.optional(),
     layout_version: LayoutVersion,
     ops: z
       .array(LayerOp)
@@ -189,6 +188,12 @@ export const EditLayersInput = z
       .describe('Applied in order, all or nothing.'),
     only_this_post: OnlyThisPost,
   })
+  .strict();
+
+export const EditLayersInput = LayerEdit.extend({
+  post_id: PostId.optional(),
+  design_id: DesignId.optional(),
+})
   .strict()
   .refine(...oneTarget);
 export type EditLayersInput = z.infer<typeof EditLayersInput>;
@@ -222,10 +227,9 @@ export const LayersView = z.object({
 });
 export type LayersView = z.infer<typeof LayersView>;
 
-export const PreviewInput = z
+/** What a preview shows, without its target: the dashboard names the design in the path. */
+export const PreviewShow = z
   .object({
-    post_id: PostId.optional(),
-    design_id: DesignId.optional(),
     page: z.number().int().min(0).default(0).describe('Page (0-based).'),
     times: z
       .array(z.number().min(0).max(MAX_VIDEO_SECONDS))
@@ -234,5 +238,11 @@ export const PreviewInput = z
       .optional()
       .describe('Video: seconds, a frame each (default [0]).'),
   })
+  .strict();
+
+export const PreviewInput = PreviewShow.extend({
+  post_id: PostId.optional(),
+  design_id: DesignId.optional(),
+})
   .strict()
   .refine(...oneTarget);

@@ -1,13 +1,13 @@
 // Starting a video export (MCP export_video) and reading any job (MCP job_status) as the API
 // answers them: the job record of core/jobs/, with an export's asset addresses filled in.
 import { findOwnedAssets } from '../assets/db.ts';
-import { signAssetUrl } from '../assets/signedUrls.ts';
 import type { Notifications } from '../db/notifications.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { DomainError, invalid } from '../errors.ts';
 import type { Job, JobStatusInput } from '../jobs/schema.ts';
-import { jobStatus, listJobs, startAndAwait, startJob } from '../jobs/service.ts';
+import { jobStatus, startAndAwait, startJob } from '../jobs/service.ts';
 import { enqueueVideoExport, enqueueVideoPreview } from '../jobs/tasks.ts';
+import { jobView } from '../jobs/view.ts';
 import type { DesignRow } from './db.ts';
 import type { DesignRef } from './schema.ts';
 import { type DesignCaller, resolveDesign } from './service.ts';
@@ -21,20 +21,6 @@ export type JobDeps = {
   /** Signs the exported asset's address; without it, `signed_url` is null. */
   urlKey?: Buffer;
 };
-
-/** A job as clients see it: an export's result gains the asset's served and signed addresses. */
-function withAddresses(deps: Pick<JobDeps, 'publicBaseUrl' | 'urlKey'>, job: Job): Job {
-  const assetId = job.result?.asset_id;
-  if (typeof assetId !== 'string') return job;
-  return {
-    ...job,
-    result: {
-      ...job.result,
-      url: `${deps.publicBaseUrl}/v1/assets/${assetId}/content`,
-      signed_url: deps.urlKey ? signAssetUrl(deps.publicBaseUrl, deps.urlKey, assetId) : null,
-    },
-  };
-}
 
 /**
  * MCP export_video: queues the export of a video design's current layout_version and answers
@@ -73,7 +59,7 @@ export async function startVideoExport(
     );
     return job;
   });
-  return withAddresses(deps, job);
+  return jobView(deps, job);
 }
 
 /** MCP job_status: the caller's job, waiting up to `wait_s` for a change. */
@@ -82,16 +68,7 @@ export async function getJobStatus(
   caller: { accountId: string },
   input: JobStatusInput,
 ): Promise<Job> {
-  return withAddresses(deps, await jobStatus(deps, caller, input));
-}
-
-/** The dashboard's jobs page: the account's newest jobs, as job_status answers each. */
-export async function listRecentJobs(
-  deps: Pick<JobDeps, 'pool' | 'publicBaseUrl' | 'urlKey'>,
-  caller: { accountId: string },
-  limit = 50,
-): Promise<Job[]> {
-  return (await listJobs(deps.pool, caller.accountId, limit)).map((j) => withAddresses(deps, j));
+  return jobView(deps, await jobStatus(deps, caller, input));
 }
 
 /** How long preview_design waits for poster frames before asking the caller to come back. */

@@ -101,9 +101,9 @@ export type CreateDrawingInput = z.infer<typeof CreateDrawingInput>;
 /** The strokes update_drawing takes: the same rules, a schema of their own (named, not spelt out, by the tool). */
 export const UpdateStrokes = Strokes.clone();
 
-export const UpdateDrawingInput = z
+/** A drawing's changes without its id: the dashboard names the drawing in the path. */
+const DrawingChangeFields = z
   .object({
-    drawing_id: IdInput,
     expected_version: z
       .number()
       .int()
@@ -115,10 +115,18 @@ export const UpdateDrawingInput = z
     add_strokes: UpdateStrokes.optional().describe('Strokes drawn on top (new sids unique).'),
     remove_strokes: z.array(Sid).max(MAX_STROKES).optional().describe('Strokes removed by sid.'),
   })
+  .strict();
+const oneWayOfChanging = [
+  (u: { strokes?: unknown; add_strokes?: unknown; remove_strokes?: unknown }) =>
+    u.strokes === undefined || (!u.add_strokes && !u.remove_strokes),
+  { message: 'give strokes (a replacement) or add_strokes/remove_strokes, not both' },
+] as const;
+
+export const DrawingChanges = DrawingChangeFields.refine(...oneWayOfChanging);
+
+export const UpdateDrawingInput = DrawingChangeFields.extend({ drawing_id: IdInput })
   .strict()
-  .refine((u) => u.strokes === undefined || (!u.add_strokes && !u.remove_strokes), {
-    message: 'give strokes (a replacement) or add_strokes/remove_strokes, not both',
-  });
+  .refine(...oneWayOfChanging);
 export type UpdateDrawingInput = z.infer<typeof UpdateDrawingInput>;
 
 /** A drawing as answered. */
@@ -181,6 +189,19 @@ export const DrawingSummary = DrawingView.omit({ strokes: true }).extend({
   point_count: z.number().int(),
 });
 export type DrawingSummary = z.infer<typeof DrawingSummary>;
+
+/** What deleting a drawing answers. */
+export const DeletedDrawing = z.object({
+  drawing_id: z.string(),
+  deleted: z.literal(true),
+  designs: z.array(z.string()),
+});
+
+/** Where a page of strokes stands in the whole drawing. */
+export const StrokePage = {
+  stroke_count: z.number().int(),
+  next_stroke_offset: z.number().int().nullable(),
+};
 
 export const DeleteDrawingInput = z
   .object({

@@ -241,7 +241,7 @@ export async function deleteJob(db: Queryable, jobId: string): Promise<void> {
   await db.query('delete from jobs where id = $1', [jobId]);
 }
 
-/** The account's newest jobs, newest first. */
+/** Rows of the account's newest jobs. */
 export async function recentJobs(db: Queryable, accountId: string, limit: number) {
   const { rows } = await db.query<JobRow>(
     'select * from jobs where account_id = $1 order by created_at desc, id desc limit $2',

@@ -44,7 +44,7 @@ export const toJob = (r: JobRow): Job => ({
   finished_at: r.finished_at?.toISOString() ?? null,
 });
 
-/** The account's newest jobs, newest first. */
+/** The account's newest `limit` jobs, newest first. */
 export const listJobs = async (db: Queryable, accountId: string, limit: number): Promise<Job[]> =>
   (await recentJobs(db, accountId, limit)).map(toJob);
 

@@ -2,7 +2,7 @@
 // API key), and the dashboard's authorized clients: listed with scopes and last use, revoked
 // (the grant and every token of it, effective on the next request).
 import { z } from 'zod';
-import { REQUEST_BUDGET_PER_MINUTE, SCOPES, type Scope } from '../accounts/plans.ts';
+import { budgetLimitOf, SCOPES, type Scope } from '../accounts/plans.ts';
 import type { Authenticated } from '../auth/bearer.ts';
 import type { Queryable } from '../db/pool.ts';
 import { notFound } from '../errors.ts';
@@ -32,7 +32,7 @@ export async function authenticateAccessToken(
       selectedBrandId: r.brand_id ?? r.selected_brand_id,
       credential: { kind: 'oauth', id: r.grant_id, clientId: r.client_id },
     },
-    budgetPerMinute: r.budget_per_minute ?? REQUEST_BUDGET_PER_MINUTE[r.plan],
+    budgetPerMinute: budgetLimitOf(r),
   };
 }
 

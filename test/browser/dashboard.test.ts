@@ -56,7 +56,11 @@ describe('the dashboard in Chromium', () => {
     await page.reload();
     const card = page.getByRole('listitem', { name: `mastodon post ${made.body.id}` });
     await card.getByText('Fresh rye').waitFor();
-    // A star marks it as a favorite, pressed until it is clicked again.
+    // A star marks it as a favorite, pressed until it is clicked again (then clicked once more).
+    await card.getByRole('button', { name: /Favorite/ }).click();
+    await card.getByRole('button', { name: /Favorite/, pressed: true }).waitFor();
+    await card.getByRole('button', { name: /Favorite/ }).click();
+    await card.getByRole('button', { name: /Favorite/, pressed: false }).waitFor();
     await card.getByRole('button', { name: /Favorite/ }).click();
     await card.getByRole('button', { name: /Favorite/, pressed: true }).waitFor();
     await screenshot(page, 'board');

@@ -59,7 +59,7 @@ describe('the making pages in Chromium', () => {
       buffer: await solidPng({ width: 120, height: 80 }, '#2a6f97'),
     });
     await page.getByText('Uploaded photo.png.').waitFor();
-    await page.getByRole('img', { name: 'photo.png' }).waitFor();
+    await page.getByRole('list', { name: 'Assets' }).getByText('photo.png').waitFor();
 
     const video = path.join(dir, 'noise.mp4');
     await makeNoiseVideo(video, 1);
@@ -172,15 +172,18 @@ describe('the making pages in Chromium', () => {
 
     // At 375 px: nothing wider than the screen, still no serious violation.
     await page.setViewportSize({ width: 375, height: 800 });
-    for (const [link, name] of [
-      ['Media', 'media-375'],
-      ['Designs', 'designs-375'],
-      ['Drawings', 'drawings-375'],
-      ['Jobs', 'jobs-375'],
-      ['Usage', 'usage-375'],
+    for (const [link, name, url] of [
+      ['Media', 'media-375', '/media'],
+      ['Designs', 'designs-375', '/designs'],
+      ['Drawings', 'drawings-375', '/drawings'],
+      ['Jobs', 'jobs-375', '/jobs'],
+      ['Usage', 'usage-375', '/usage'],
     ] as const) {
       await page.getByRole('link', { name: link, exact: true }).click();
-      await page.getByRole('heading', { level: 1 }).waitFor();
+      await page.waitForURL(`**${url}`);
+      await page
+        .getByRole('heading', { level: 1, name: link === 'Media' ? 'Media library' : link })
+        .waitFor();
       expect(await page.evaluate(() => document.documentElement.scrollWidth > 375), link).toBe(
         false,
       );

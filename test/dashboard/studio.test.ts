@@ -5,35 +5,26 @@
 import { describe, expect, it } from 'vitest';
 import { useDesignService } from '../support/designService.ts';
 import { testPatternVideo } from '../support/noiseVideo.ts';
-import { call, makeSignedInAccount } from '../support/server.ts';
+import { call, makeKey, signedInDashboard } from '../support/server.ts';
 import { solidPng } from '../support/uploads.ts';
 
 const service = useDesignService();
-const ORIGIN = 'http://localhost:3000';
 
-async function signedIn() {
-  const { acct, cookie } = await makeSignedInAccount(service.server, 'free');
-  const session = await call(service.server, 'GET', '/app/api/session', { headers: { cookie } });
-  const csrf = session.body.csrf_token as string;
-  const brand = session.body.brands[0] as { id: string; uuid: string };
-  const send = (method: string, path: string, body?: unknown) =>
-    call(service.server, method, `/app/api${path}`, {
-      headers: { cookie, origin: ORIGIN, 'x-csrf-token': csrf },
-      body,
-    });
+async function signedIn(plan: 'free' | 'plus' = 'free') {
+  const me = await signedInDashboard(service.server, plan);
   const raw = (
     method: string,
     path: string,
     bytes: Uint8Array<ArrayBuffer>,
     type: string,
-    token = csrf,
+    token = me.csrf,
   ) =>
     fetch(`${service.server.baseUrl}/app/api${path}`, {
       method,
-      headers: { cookie, origin: ORIGIN, 'x-csrf-token': token, 'content-type': type },
+      headers: { ...me.headers, 'x-csrf-token': token, 'content-type': type },
       body: bytes,
     });
-  return { acct, cookie, csrf, brand, send, raw };
+  return { ...me, raw };
 }
 
 describe('/app/api library, designs, drawings, jobs and usage', () => {
@@ -89,7 +80,14 @@ describe('/app/api library, designs, drawings, jobs and usage', () => {
     const me = await signedIn();
     const templates = await me.send('GET', '/design-templates');
     expect(templates.status).toBe(200);
-    expect(templates.body.templates.length).toBe(50);
+    expect(templates.body.templates.length).toBeGreaterThan(0);
+    // The next page holds the rest of the catalogue, none twice.
+    const rest = await me.send(
+      'GET',
+      `/design-templates?offset=${templates.body.templates.length}`,
+    );
+    const names = [...templates.body.templates, ...rest.body.templates].map((t: any) => t.name);
+    expect(new Set(names).size).toBe(names.length);
     expect(templates.body.templates[0].thumbnail_url).toMatch(/\/design-templates\/.+\.png$/);
     expect(templates.body.video_templates.length).toBeGreaterThan(0);
 
@@ -104,7 +102,7 @@ describe('/app/api library, designs, drawings, jobs and usage', () => {
     });
     expect([made.status, made.body.render_error]).toEqual([201, null]);
     const listed = await me.send('GET', '/designs');
-    expect(listed.body.designs).toHaveLength(1);
+    expect([listed.body.designs.length, listed.body.next_offset]).toEqual([1, null]);
     const card = listed.body.designs[0];
     expect([card.design_id, card.kind, card.rendered]).toEqual([
       made.body.design_id,
@@ -123,8 +121,7 @@ describe('/app/api library, designs, drawings, jobs and usage', () => {
     expect(text).toBeDefined();
     expect(detail.body.page_urls).toHaveLength(1);
 
-    const edited = await me.send('POST', '/designs/layers', {
-      design_id: made.body.design_id,
+    const edited = await me.send('POST', `/designs/${made.body.design_id}/layers`, {
       layout_version: detail.body.layout_version,
       ops: [{ op: 'set', cid: text.cid, fields: { text: 'Summer sale' } }],
     });
@@ -138,12 +135,19 @@ describe('/app/api library, designs, drawings, jobs and usage', () => {
       after.body.layers.layers.some((l: { summary: string }) => l.summary.includes('Summer')),
     ).toBe(true);
     // A stale version is refused and changes nothing.
-    const stale = await me.send('POST', '/designs/layers', {
-      design_id: made.body.design_id,
+    const stale = await me.send('POST', `/designs/${made.body.design_id}/layers`, {
       layout_version: detail.body.layout_version,
       ops: [{ op: 'set', cid: text.cid, fields: { text: 'Lost' } }],
     });
     expect(stale.status).toBe(409);
+    // Another account's session finds no such design.
+    const other = await signedIn();
+    expect((await other.send('GET', `/designs/${made.body.design_id}`)).status).toBe(404);
+    const foreignEdit = await other.send('POST', `/designs/${made.body.design_id}/layers`, {
+      layout_version: after.body.layout_version,
+      ops: [{ op: 'set', cid: text.cid, fields: { text: 'Taken' } }],
+    });
+    expect(foreignEdit.status).toBe(404);
   });
 
   it('makes a video design, queues its export and shows the job on the jobs list', async () => {
@@ -162,6 +166,10 @@ describe('/app/api library, designs, drawings, jobs and usage', () => {
     expect([exported.status, exported.body.kind]).toEqual([202, 'video_export']);
     const jobs = await me.send('GET', '/jobs');
     expect(jobs.body.jobs.map((j: { job_id: string }) => j.job_id)).toEqual([exported.body.job_id]);
+    // Another account can neither export it nor see the job.
+    const other = await signedIn();
+    expect((await other.send('POST', `/designs/${used.body.design_id}/export`)).status).toBe(404);
+    expect((await other.send('GET', '/jobs')).body.jobs).toEqual([]);
   });
 
   it('keeps drawings with pen pressure and refuses a stale version', async () => {
@@ -176,36 +184,40 @@ describe('/app/api library, designs, drawings, jobs and usage', () => {
       ],
       size: 12,
     };
-    const updated = await me.send('PATCH', '/drawings', {
-      drawing_id: made.body.id,
+    const updated = await me.send('PATCH', `/drawings/${made.body.id}`, {
       expected_version: made.body.version,
       add_strokes: [stroke],
     });
     expect([updated.status, updated.body.strokes[0].points[1]]).toEqual([200, [50, 40, 0.9]]);
-    const stale = await me.send('PATCH', '/drawings', {
-      drawing_id: made.body.id,
+    const stale = await me.send('PATCH', `/drawings/${made.body.id}`, {
       expected_version: made.body.version,
       add_strokes: [stroke],
     });
     expect(stale.status).toBe(409);
-    const listed = await me.send('GET', '/drawings');
+    const listed = await me.send('GET', `/drawings?brand_id=${me.brand.id}`);
     expect(listed.body.drawings.map((d: { stroke_count: number }) => d.stroke_count)).toEqual([1]);
+    const other = await signedIn();
+    expect((await other.send('GET', `/drawings/${made.body.id}`)).status).toBe(404);
+    expect((await other.send('DELETE', `/drawings/${made.body.id}`)).status).toBe(404);
     const read = await me.send('GET', `/drawings/${made.body.id}`);
     expect(read.body.strokes).toHaveLength(1);
     expect((await me.send('DELETE', `/drawings/${made.body.id}`)).status).toBe(200);
     expect((await me.send('GET', '/drawings')).body.drawings).toEqual([]);
   });
 
-  it('shows usage without counting the page against the request budget', async () => {
-    const me = await signedIn();
+  it("shows usage: API requests of this minute counted, the dashboard's own not", async () => {
+    const me = await signedIn('plus');
+    const key = await makeKey(service.server.pool, me.acct.accountId, ['read']);
+    for (let i = 0; i < 3; i++)
+      expect((await call(service.server, 'GET', '/v1/me', { key })).status).toBe(200);
     const usage = await me.send('GET', '/usage');
     expect(usage.status).toBe(200);
     expect(usage.body).toMatchObject({
-      plan: 'free',
+      plan: 'plus',
       credits: expect.any(Number),
       storage: { used_bytes: 0 },
-      request_budget: { used: 0 },
+      request_budget: { limit: 600, used: 3, remaining: 597 },
     });
-    expect((await me.send('GET', '/usage')).body.request_budget.used).toBe(0);
+    expect((await me.send('GET', '/usage')).body.request_budget.used).toBe(3);
   });
 });

@@ -170,7 +170,10 @@ describe('auth', () => {
       headers: { accept: 'application/json' },
     });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    // The challenge names the resource metadata, where an OAuth client learns to sign in.
+    expect(res.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${server.config.publicBaseUrl}/.well-known/oauth-protected-resource"`,
+    );
     expect(res.body.error.data.code).toBe('unauthenticated');
   });
 

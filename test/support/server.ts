@@ -148,6 +148,29 @@ export async function makeSignedInAccount(server: { baseUrl: string; pool: Pool 
   return { acct, cookie: await login(server, acct) };
 }
 
+/**
+ * A new account signed in to the dashboard, ready to send what its pages send: `send` adds
+ * the session cookie, our Origin (the server's PUBLIC_BASE_URL) and the CSRF token.
+ */
+export async function signedInDashboard(
+  server: { baseUrl: string; pool: Pool; config: Config },
+  plan?: Plan,
+) {
+  const { acct, cookie } = await makeSignedInAccount(server, plan);
+  const session = await call(server, 'GET', '/app/api/session', { headers: { cookie } });
+  if (session.status !== 200) throw new Error(`session: ${session.status}`);
+  const csrf = session.body.csrf_token as string;
+  const headers = {
+    cookie,
+    origin: new URL(server.config.publicBaseUrl).origin,
+    'x-csrf-token': csrf,
+  };
+  const brand = session.body.brands[0] as { id: string; uuid: string };
+  const send = (method: string, path: string, body?: unknown) =>
+    call(server, method, `/app/api${path}`, { headers, body });
+  return { acct, cookie, csrf, headers, brand, send };
+}
+
 /** One HTTP request to the test server; JSON in and out. */
 export async function call(
   server: { baseUrl: string },

@@ -1,13 +1,9 @@
 // Small pieces several pages share: a group of checkboxes with its legend and error, the
 // notice a page shows when the account's plan is below what the page's feature needs, and a
 // job's live progress.
+import { ApiError } from './api.ts';
+import { sameOriginPath } from './format.ts';
 import { useJobs } from './jobs.ts';
-
-/** An address of ours as a path: signed addresses name PUBLIC_BASE_URL, the page its origin. */
-export const sameOriginPath = (url: string) => {
-  const u = new URL(url, window.location.origin);
-  return `${u.pathname}${u.search}`;
-};
 
 export function CheckboxGroup({
   legend,
@@ -44,13 +40,23 @@ export function CheckboxGroup({
   );
 }
 
-/** What needs the plus plan, said on a free account's page with how the operator raises it. */
-export function PlanNotice({ plan, what }: { plan: string; what: string }) {
-  if (plan !== 'free') return null;
+const PLAN_ORDER = ['free', 'plus', 'pro', 'business'];
+
+/** What needs a plan (plus unless named), said on a lower plan's page with how to raise it. */
+export function PlanNotice({
+  plan,
+  what,
+  needs = 'plus',
+}: {
+  plan: string;
+  what: string;
+  needs?: string;
+}) {
+  if (PLAN_ORDER.indexOf(plan) >= PLAN_ORDER.indexOf(needs)) return null;
   return (
     <p className="notice">
-      {what} on the plus plan or higher; this account is on {plan}. The operator raises it:{' '}
-      <code>npm run admin -- account plan --email … --plan plus</code>.
+      {what} on the {needs} plan or higher; this account is on {plan}. The operator raises it:{' '}
+      <code>npm run admin -- account plan --email … --plan {needs}</code>.
     </p>
   );
 }
@@ -62,16 +68,34 @@ export function JobProgress({ jobId, label }: { jobId: string; label: string }) 
   if (!job) return <p role="status">{label}: queued…</p>;
   const percent = Math.round(job.progress * 100);
   return (
-    <div role="status" className="job">
+    <div className="job">
       <label htmlFor={`job-${job.job_id}`}>
         {label} {job.job_id}: {job.status}
         {job.stage ? ` (${job.stage})` : ''} {percent}%
       </label>
       <progress id={`job-${job.job_id}`} max={100} value={percent} />
+      {/* Only the status is announced, not every step of the progress. */}
+      <p className="visually-hidden" role="status">
+        {label} {job.status}
+      </p>
       {job.error && <p className="error">{job.error}</p>}
       {typeof job.result?.signed_url === 'string' && (
         <a href={sameOriginPath(job.result.signed_url)}>Download</a>
       )}
     </div>
+  );
+}
+
+/** A page's data that did not load: not found, or why not, instead of an empty page. */
+export function LoadError({ error, what }: { error: unknown; what: string }) {
+  if (!error) return null;
+  const message =
+    error instanceof ApiError && error.status === 404
+      ? `This ${what} was not found.`
+      : `The ${what} could not be loaded: ${error instanceof Error ? error.message : String(error)}`;
+  return (
+    <p className="error" role="alert">
+      {message}
+    </p>
   );
 }

@@ -100,7 +100,11 @@ function send<T>(
     for (const [name, value] of Object.entries(csrfHeader())) xhr.setRequestHeader(name, value);
     if (progress) xhr.upload.onprogress = (e) => progress(e.loaded);
     xhr.onload = () => {
-      const json = xhr.responseText ? (JSON.parse(xhr.responseText) as unknown) : undefined;
+      // A proxy in front may answer in HTML (a 413 page): the status still says what happened.
+      let json: unknown;
+      try {
+        json = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
+      } catch {}
       if (xhr.status >= 200 && xhr.status < 300) resolve(json as T);
       else reject(new ApiError(xhr.status, json));
     };

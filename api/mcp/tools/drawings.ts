@@ -16,6 +16,7 @@ import {
   AttachDrawingInput,
   CreateDrawingInput,
   DeleteDrawingInput,
+  DeletedDrawing,
   DrawingExport,
   DrawingSummary,
   DrawingView,
@@ -25,6 +26,7 @@ import {
   SaveDrawingInput,
   SavedDrawing,
   Stroke,
+  StrokePage,
   UpdateDrawingInput,
   UpdateStrokes,
 } from '../../../core/drawings/schema.ts';
@@ -82,11 +84,7 @@ export const DRAWING_TOOLS = [
     description:
       'A drawing: size, background, version, and a page of its strokes (sid, points, style, tool) from stroke_offset, up to 100 strokes or 1,000 points; next_stroke_offset starts the next page (null: none). Use this tool when you need to: read a drawing before update_drawing.',
     input: GetDrawingInput,
-    output: WholeDrawing.extend({
-      stroke_count: z.number().int(),
-      next_stroke_offset: z.number().int().nullable(),
-      ...TRUNCATION,
-    }),
+    output: WholeDrawing.extend({ ...StrokePage, ...TRUNCATION }),
     scope: 'read',
     annotations: READS,
     run: async (ctx, args) =>
@@ -123,11 +121,7 @@ export const DRAWING_TOOLS = [
     description:
       'Deletes a drawing; refused (drawing_in_use, naming them) while designs show it, unless force: true. Use this tool when you need to: remove a drawing nobody uses.',
     input: DeleteDrawingInput,
-    output: z.object({
-      drawing_id: z.string(),
-      deleted: z.literal(true),
-      designs: z.array(z.string()),
-    }),
+    output: DeletedDrawing,
     scope: 'media',
     annotations: DELETES,
     run: async (ctx, args) => deleteDrawing(ctx.pool, ctx.principal, args),

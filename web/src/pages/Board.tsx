@@ -69,7 +69,7 @@ function PostCard({ post, timeZone }: { post: Post; timeZone: string }) {
           onClick={() => favorite.mutate()}
           disabled={favorite.isPending}
         >
-          {post.favorited_at ? '★ Favorite' : '☆ Favorite'}
+          <span aria-hidden="true">{post.favorited_at ? '★' : '☆'}</span> Favorite
         </button>
         {APPROVABLE.has(post.status) && (
           <button type="button" onClick={() => approve.mutate()} disabled={approve.isPending}>

@@ -6,7 +6,8 @@ import { Link, Navigate, useParams } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { ApiError, call, type Job } from '../api.ts';
 import { useBrand } from '../brand.ts';
-import { JobProgress, sameOriginPath } from '../components.tsx';
+import { JobProgress, LoadError } from '../components.tsx';
+import { sameOriginPath } from '../format.ts';
 
 type Detail = {
   design_id: string;
@@ -27,6 +28,8 @@ export function DesignPage() {
   const queries = useQueryClient();
   const [edits, setEdits] = useState<Record<string, string>>({});
   const [error, setError] = useState<string>();
+  // Saved elsewhere meanwhile: the texts typed here stay while the latest version loads.
+  const [stale, setStale] = useState(false);
   const [frames, setFrames] = useState<string[]>();
   const [exportJob, setExportJob] = useState<string>();
   const key = ['design', designId];
@@ -37,8 +40,7 @@ export function DesignPage() {
   });
   const save = useMutation({
     mutationFn: (d: Detail) =>
-      call('POST', '/app/api/designs/layers', {
-        design_id: d.design_id,
+      call('POST', `/app/api/designs/${d.design_id}/layers`, {
         layout_version: d.layout_version,
         ops: Object.entries(edits).map(([cid, text]) => ({ op: 'set', cid, fields: { text } })),
       }),
@@ -46,19 +48,14 @@ export function DesignPage() {
       setEdits({});
       await queries.invalidateQueries({ queryKey: key });
     },
-    onError: (err) =>
-      setError(
-        err instanceof ApiError && err.status === 409
-          ? `${err.message} Reload to see the current texts; yours are kept here.`
-          : err instanceof Error
-            ? err.message
-            : String(err),
-      ),
+    onError: (err) => {
+      setStale(err instanceof ApiError && err.status === 409);
+      setError(err instanceof Error ? err.message : String(err));
+    },
   });
   const preview = useMutation({
     mutationFn: () =>
-      call<{ images: string[] }>('POST', '/app/api/designs/preview', {
-        design_id: designId,
+      call<{ images: string[] }>('POST', `/app/api/designs/${designId}/preview`, {
         times: [0, 1, 2],
       }),
     onSuccess: (p) => setFrames(p.images),
@@ -76,9 +73,10 @@ export function DesignPage() {
   if (!session.data) return <Navigate to="/sign-in" replace />;
   if (!design.data)
     return (
-      <p className="error" role="alert">
-        This design was not found. <Link to="/designs">Back to designs</Link>
-      </p>
+      <>
+        <LoadError error={design.error} what="design" />
+        <Link to="/designs">Back to designs</Link>
+      </>
     );
   const d = design.data;
   const submit = (e: FormEvent) => {
@@ -157,7 +155,21 @@ export function DesignPage() {
         {error && (
           <p className="error" role="alert">
             {error}
+            {stale && ' Your texts are kept here: load the latest version, then save again.'}
           </p>
+        )}
+        {stale && (
+          <button
+            type="button"
+            className="quiet"
+            onClick={async () => {
+              await design.refetch();
+              setStale(false);
+              setError(undefined);
+            }}
+          >
+            Load the latest version
+          </button>
         )}
         {!!d.texts.length && (
           <button type="submit" disabled={save.isPending || !Object.keys(edits).length}>

@@ -1,12 +1,13 @@
 // Designs: the selected brand's designs (their first rendered page), and the template gallery
 // (the committed thumbnails) to start one from, with a headline; video templates start a video
 // design and a draft post of it.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { ApiError, call } from '../api.ts';
 import { useBrand } from '../brand.ts';
-import { sameOriginPath } from '../components.tsx';
+import { LoadError, PlanNotice } from '../components.tsx';
+import { sameOriginPath } from '../format.ts';
 import { PLATFORMS } from '../platforms.ts';
 import { longDate } from '../time.ts';
 
@@ -44,11 +45,18 @@ export function Designs() {
   const [platform, setPlatform] = useState('bluesky');
   const [error, setError] = useState<string>();
   const [offset, setOffset] = useState(0);
-  const designs = useQuery({
+  const designs = useInfiniteQuery({
     queryKey: ['designs', brand?.id],
-    queryFn: () => call<{ designs: Card[] }>('GET', `/app/api/designs?brand_id=${brand!.id}`),
+    queryFn: ({ pageParam }) =>
+      call<{ designs: Card[]; next_offset: number | null }>(
+        'GET',
+        `/app/api/designs?brand_id=${brand!.id}&offset=${pageParam}`,
+      ),
+    initialPageParam: 0,
+    getNextPageParam: (last) => last.next_offset ?? undefined,
     enabled: !!brand,
   });
+  const cards = designs.data?.pages.flatMap((p) => p.designs) ?? [];
   const templates = useQuery({
     queryKey: ['design-templates', offset],
     queryFn: () =>
@@ -96,11 +104,12 @@ export function Designs() {
     <section aria-labelledby="designs-title">
       <h1 id="designs-title">Designs</h1>
       <h2>Your designs</h2>
-      {designs.isSuccess && !designs.data.designs.length && (
+      <LoadError error={designs.error} what="list of designs" />
+      {designs.isSuccess && !cards.length && (
         <p className="empty">No designs yet: pick a template below to start one.</p>
       )}
       <ul className="grid" aria-label="Your designs">
-        {designs.data?.designs.map((d) => (
+        {cards.map((d) => (
           <li key={d.design_id} className="tile">
             <Link to="/designs/$designId" params={{ designId: d.design_id }}>
               {d.thumbnail_url ? (
@@ -122,6 +131,11 @@ export function Designs() {
           </li>
         ))}
       </ul>
+      {designs.hasNextPage && (
+        <button type="button" onClick={() => void designs.fetchNextPage()}>
+          More designs
+        </button>
+      )}
 
       <h2>Start from a template</h2>
       <div className="card inline">
@@ -140,12 +154,7 @@ export function Designs() {
           ))}
         </select>
       </div>
-      {!premiumOk && (
-        <p className="notice">
-          Premium templates need the pro plan; this account is on {plan}. The operator raises it:{' '}
-          <code>npm run admin -- account plan --email … --plan pro</code>.
-        </p>
-      )}
+      <PlanNotice plan={plan} needs="pro" what="Premium templates work" />
       {error && (
         <p className="error" role="alert">
           {error}

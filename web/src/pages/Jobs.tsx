@@ -2,6 +2,7 @@
 // progress; the list is read again every second while any job is unfinished.
 import { Navigate } from '@tanstack/react-router';
 import { useBrand } from '../brand.ts';
+import { LoadError } from '../components.tsx';
 import { useJobs } from '../jobs.ts';
 import { longDate } from '../time.ts';
 
@@ -13,6 +14,7 @@ export function Jobs() {
   return (
     <section aria-labelledby="jobs-title">
       <h1 id="jobs-title">Jobs</h1>
+      <LoadError error={jobs.error} what="list of jobs" />
       {jobs.isSuccess && !jobs.data.jobs.length && (
         <p className="empty">
           No jobs yet: exporting a video, generating drafts or importing history starts one, and its

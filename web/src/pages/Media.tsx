@@ -6,6 +6,8 @@ import { Navigate } from '@tanstack/react-router';
 import { type ChangeEvent, type FormEvent, useState } from 'react';
 import { ApiError, call } from '../api.ts';
 import { useBrand } from '../brand.ts';
+import { LoadError } from '../components.tsx';
+import { byteSize } from '../format.ts';
 import { chunkSender, pendingUpload, uploadImage, uploadInChunks } from '../upload.ts';
 
 type Asset = {
@@ -25,19 +27,12 @@ type AssetList = {
   storage: { used_bytes: number; quota_bytes: number };
 };
 
-export const megabytes = (bytes: number) =>
-  bytes >= 1024 ** 3
-    ? `${(bytes / 1024 ** 3).toFixed(1)} GB`
-    : bytes >= 1024 ** 2
-      ? `${(bytes / 1024 ** 2).toFixed(bytes < 10 * 1024 ** 2 ? 1 : 0)} MB`
-      : `${Math.ceil(bytes / 1024)} KB`;
-
 const describe = (a: Asset) =>
   [
     a.kind,
     a.width && a.height ? `${a.width}×${a.height}` : null,
     a.duration_s !== null ? `${a.duration_s.toFixed(1)} s` : null,
-    megabytes(a.bytes),
+    byteSize(a.bytes),
   ]
     .filter(Boolean)
     .join(' · ');
@@ -67,6 +62,7 @@ export function Media() {
   const remove = useMutation({
     mutationFn: (id: string) => call('DELETE', `/app/api/assets/${id}`),
     onSuccess: refresh,
+    onError: (err) => setError(err instanceof Error ? err.message : String(err)),
   });
   const importUrl = useMutation({
     mutationFn: (url: string) =>
@@ -77,33 +73,39 @@ export function Media() {
     },
     onError: (err) => setImportError(err instanceof ApiError ? err : undefined),
   });
+  // A mutation, so a 401 or a stale CSRF token is handled as for every other change.
+  const send = useMutation({
+    mutationFn: async (file: File) => {
+      const resumed = !file.type.startsWith('image/') && !!pendingUpload(localStorage, file);
+      const show = (sent: number, total: number) =>
+        setProgress({ name: file.name, sent, total, resumed });
+      show(0, file.size);
+      if (file.type.startsWith('image/')) await uploadImage(file, (sent) => show(sent, file.size));
+      else await uploadInChunks(file, chunkSender, localStorage, show);
+      return file;
+    },
+    onSuccess: (file) => {
+      setDone(`Uploaded ${file.name}.`);
+      void refresh();
+    },
+    onError: (err, file) =>
+      setError(
+        `${file.name}: ${err instanceof Error ? err.message : String(err)}${
+          pendingUpload(localStorage, file) ? ' Choose the same file again to resume.' : ''
+        }`,
+      ),
+    onSettled: () => setProgress(undefined),
+  });
   if (session.isPending) return <p role="status">Loading…</p>;
   if (!session.data) return <Navigate to="/sign-in" replace />;
 
-  const upload = async (e: ChangeEvent<HTMLInputElement>) => {
+  const upload = (e: ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0];
     e.target.value = '';
     if (!file) return;
     setError(undefined);
     setDone(undefined);
-    const resumed = !file.type.startsWith('image/') && !!pendingUpload(localStorage, file);
-    const show = (sent: number, total: number) =>
-      setProgress({ name: file.name, sent, total, resumed });
-    show(0, file.size);
-    try {
-      if (file.type.startsWith('image/')) await uploadImage(file, (sent) => show(sent, file.size));
-      else await uploadInChunks(file, chunkSender, localStorage, show);
-      setDone(`Uploaded ${file.name}.`);
-      void refresh();
-    } catch (err) {
-      setError(
-        `${file.name}: ${err instanceof Error ? err.message : String(err)}${
-          pendingUpload(localStorage, file) ? ' Choose the same file again to resume.' : ''
-        }`,
-      );
-    } finally {
-      setProgress(undefined);
-    }
+    send.mutate(file);
   };
   const submitUrl = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -121,7 +123,7 @@ export function Media() {
       {storage && (
         <div className="storage">
           <label htmlFor="storage-used">
-            Storage: {megabytes(storage.used_bytes)} of {megabytes(storage.quota_bytes)}
+            Storage: {byteSize(storage.used_bytes)} of {byteSize(storage.quota_bytes)}
           </label>
           <meter
             id="storage-used"
@@ -138,7 +140,7 @@ export function Media() {
           id="upload-file"
           type="file"
           accept="image/*,video/*,audio/*"
-          onChange={(e) => void upload(e)}
+          onChange={upload}
           disabled={!!progress}
         />
         <p className="hint">
@@ -146,7 +148,7 @@ export function Media() {
           stopped if you choose the same file again.
         </p>
         {progress && (
-          <div role="status">
+          <div>
             <label htmlFor="upload-progress">
               {progress.resumed ? 'Resuming' : 'Uploading'} {progress.name}:{' '}
               {Math.floor((100 * progress.sent) / Math.max(1, progress.total))}%
@@ -180,6 +182,7 @@ export function Media() {
           </p>
         )}
       </form>
+      <LoadError error={list.error} what="library" />
       {list.isSuccess && !assets.length && (
         <p className="empty">
           No media yet: upload an image or a video above, or import one from a public URL.
@@ -196,7 +199,8 @@ export function Media() {
               <img
                 className="thumb"
                 src={`/app/api/assets/${a.id}/thumbnail`}
-                alt={a.alt_text ?? a.filename ?? `${a.kind} ${a.id}`}
+                // The caption names the file; only real alternative text is read out.
+                alt={a.alt_text ?? ''}
                 loading="lazy"
               />
             )}
@@ -205,7 +209,11 @@ export function Media() {
             <button
               type="button"
               className="quiet"
-              onClick={() => remove.mutate(a.id)}
+              disabled={remove.isPending}
+              onClick={() => {
+                if (window.confirm(`Delete ${a.filename ?? `this ${a.kind}`}?`))
+                  remove.mutate(a.id);
+              }}
               aria-label={`Delete ${a.filename ?? `${a.kind} ${a.id}`}`}
             >
               Delete

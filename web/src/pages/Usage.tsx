@@ -4,9 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Navigate } from '@tanstack/react-router';
 import { call } from '../api.ts';
 import { useBrand } from '../brand.ts';
-import { PlanNotice } from '../components.tsx';
+import { LoadError, PlanNotice } from '../components.tsx';
+import { byteSize } from '../format.ts';
 import { longDate } from '../time.ts';
-import { megabytes } from './Media.tsx';
 
 type Usage = {
   plan: string;
@@ -25,7 +25,7 @@ export function UsagePage() {
   });
   if (session.isPending || usage.isPending) return <p role="status">Loading…</p>;
   if (!session.data) return <Navigate to="/sign-in" replace />;
-  if (!usage.data) return null;
+  if (!usage.data) return <LoadError error={usage.error} what="usage" />;
   const u = usage.data;
   const posts = Object.entries(u.posts_by_status);
   return (
@@ -43,7 +43,7 @@ export function UsagePage() {
         <dt>Storage</dt>
         <dd>
           <label htmlFor="usage-storage">
-            {megabytes(u.storage.used_bytes)} of {megabytes(u.storage.quota_bytes)}
+            {byteSize(u.storage.used_bytes)} of {byteSize(u.storage.quota_bytes)}
           </label>{' '}
           <meter
             id="usage-storage"
