@@ -112,7 +112,8 @@ export const oauthRoutes: FastifyPluginAsync<OAuthRouteDeps> = async (base, deps
   app.post(
     '/oauth/consent/:uid/decision',
     {
-      preHandler: [session, guard],
+      onRequest: guard,
+      preHandler: session,
       schema: {
         summary:
           'Allow (with the scopes left ticked and a brand) or deny; answers where to go next',

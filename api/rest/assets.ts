@@ -51,7 +51,7 @@ export const assetRoutes: FastifyPluginAsync<{
   const app = base.withTypeProvider<ZodTypeProvider>();
   const common = { tags: ['media'], security };
   // Raw media bodies stay streams: the upload counts and spools them itself, with its cap.
-  app.addContentTypeParser(/^(image|video|audio)\/[\w.+-]+$/, (_req, payload, done) =>
+  app.addContentTypeParser(/^(image|video|audio)\/[\w.+-]+$/i, (_req, payload, done) =>
     done(null, payload),
   );
   app.addContentTypeParser('application/octet-stream', (_req, payload, done) =>
@@ -181,9 +181,16 @@ export const assetRoutes: FastifyPluginAsync<{
       config: { requires: { scope: 'media' } },
       schema: {
         ...common,
-        summary: 'Join the chunks, probe the video and file it as an asset',
+        summary: 'Join the chunks, probe the video and file it as an asset (409 while a finish runs)',
         body: FinishUploadInput,
-        response: { 201: Asset, 404: ErrorBody, 413: ErrorBody, 422: ErrorBody, ...bearerErrors },
+        response: {
+          201: Asset,
+          404: ErrorBody,
+          409: ErrorBody,
+          413: ErrorBody,
+          422: ErrorBody,
+          ...bearerErrors,
+        },
       },
     },
     async (req, reply) =>

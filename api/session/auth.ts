@@ -7,6 +7,7 @@ import { SessionView, sessionView } from '../../core/accounts/sessionView.ts';
 import { Brand, selectBrand } from '../../core/brands/service.ts';
 import { IdInput } from '../../core/ids.ts';
 import {
+  admitAttempt,
   createSession,
   deleteSession,
   SESSION_TTL_SECONDS,
@@ -74,10 +75,19 @@ export const authRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, 
         summary: 'Create an account as SIGNUP allows (first, open); signs it in',
         tags: ['session'],
         body: SignupInput,
-        response: { 201: SessionView, 403: ErrorBody, 409: ErrorBody, 422: ErrorBody },
+        response: {
+          201: SessionView,
+          403: ErrorBody,
+          409: ErrorBody,
+          422: ErrorBody,
+          429: ErrorBody,
+        },
       },
     },
     async (req, reply) => {
+      // Under the sign-in throttle: a burst of sign-ups, or of e-mails probed for 409, from
+      // one address waits like a burst of sign-ins.
+      await admitAttempt(pool, req.body.email, req.ip);
       const made = await signUp(pool, config.signup, req.body);
       setSessionCookie(reply, await createSession(pool, made.accountId));
       return reply.code(201).send(await sessionView(pool, made.accountId));

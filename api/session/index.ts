@@ -72,7 +72,13 @@ export const sessionRoutes: FastifyPluginAsync<DashboardDeps> = async (app, deps
   // CSRF guard (CONTRACT.md: /app/api has the same session and Origin rules plus a token).
   await app.register(
     async (dashboard) => {
-      dashboard.addHook('preHandler', dashboardGuard(deps.config));
+      // Before the body is read: a request with no session or no token costs no parsing.
+      dashboard.addHook('onRequest', dashboardGuard(deps.config));
+      // Answers hold signed addresses and account data: no cache keeps them, unless a route
+      // says otherwise (a thumbnail's bytes).
+      dashboard.addHook('onSend', async (_req, reply) => {
+        if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+      });
       await dashboard.register(appRoutes, deps);
       await dashboard.register(apiKeyRoutes, deps);
       await dashboard.register(webhookRoutes, deps);

@@ -4,10 +4,11 @@
 // file, probes it with ffprobe and files it as an asset. Bytes stream through; memory stays flat.
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { STORAGE_QUOTA_BYTES } from '../accounts/plans.ts';
 import { requireOwnedBrand } from '../brands/service.ts';
-import { invalid, notFound } from '../errors.ts';
+import { conflict, invalid, notFound } from '../errors.ts';
 import { probeMedia } from '../media/probe.ts';
 import { ACCEPTED_FORMATS, MediaToolFailed } from '../media/tools.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -145,8 +146,13 @@ export async function putPart(
   if (contentLength !== undefined && contentLength > most) throw tooLarge(message);
   const meter = byteMeter(most, message);
   const key = partKey(session.id, q.index);
+  // One pipeline owns the streams from the first byte: a chunk over its share fails it even
+  // while the storage is still making its folder (a bare pipe() would throw that error where
+  // nothing listens, and take the process down).
+  const counted = new PassThrough();
+  const reading = pipeline(body, meter.stream, counted);
   try {
-    await deps.storage.put(key, body.pipe(meter.stream));
+    await Promise.all([deps.storage.put(key, counted), reading]);
   } catch (err) {
     body.destroy();
     throw err;
@@ -175,12 +181,36 @@ async function dropParts(storage: Storage, uploadId: string) {
   await storage.deletePrefix(uploadFolder(uploadId)).catch(() => undefined);
 }
 
+/**
+ * Sessions this process is finishing: a finish asked again while one runs is refused rather
+ * than joining, copying and probing the same bytes once more (each finish spools the whole
+ * file). Another API process could still finish the same session once; filing the asset
+ * closes the session, so only one of them files it.
+ */
+const finishing = new Set<string>();
+
 export async function finishUpload(
   deps: MediaDeps,
   owner: Owner,
   input: FinishUploadInput,
 ): Promise<Asset> {
   const session = await requireSession(deps, owner.accountId, input.upload_id);
+  if (finishing.has(session.id))
+    throw conflict('upload_finishing', 'This upload is being finished already: wait for it.');
+  finishing.add(session.id);
+  try {
+    return await finishSession(deps, owner, session, input);
+  } finally {
+    finishing.delete(session.id);
+  }
+}
+
+async function finishSession(
+  deps: MediaDeps,
+  owner: Owner,
+  session: Awaited<ReturnType<typeof requireSession>>,
+  input: FinishUploadInput,
+): Promise<Asset> {
   const { limit } = chunking(Number(session.size_bytes), session.part_bytes);
   const parts = await receivedParts(deps, session.id, input.parts);
   const received = parts.map((p) => p.index);

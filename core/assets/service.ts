@@ -120,11 +120,13 @@ export async function uploadImage(
   owner: Owner,
   upload: { body: Readable; contentType: string; contentLength?: number } & UploadQuery,
 ): Promise<Asset> {
-  if (!upload.contentType.startsWith('image/'))
+  // Media types are case-insensitive (IMAGE/PNG is image/png).
+  const type = upload.contentType.toLowerCase();
+  if (!type.startsWith('image/'))
     throw new DomainError(
       415,
       'unsupported_media_type',
-      upload.contentType.startsWith('video/')
+      type.startsWith('video/')
         ? 'Videos go through the chunked upload: POST /v1/assets/upload/init, then parts, then finish.'
         : 'Send raw image bytes with an image Content-Type (image/png, image/jpeg, ...).',
     );

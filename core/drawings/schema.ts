@@ -84,12 +84,21 @@ const Background = z
   .union([z.literal('transparent'), Hex])
   .describe('A hex colour, or "transparent".');
 
-const Side = z.number().int().min(1).max(MAX_DRAWING_SIDE);
+const Side = z
+  .number()
+  .int('use whole pixels')
+  .min(1, 'at least 1 pixel')
+  .max(MAX_DRAWING_SIDE, `at most ${MAX_DRAWING_SIDE} pixels`);
+const Title = z
+  .string()
+  .trim()
+  .min(1, 'give the drawing a title')
+  .max(200, 'at most 200 characters');
 
 export const CreateDrawingInput = z
   .object({
     brand_id: IdInput.optional().describe('Omitted: the selected brand.'),
-    title: z.string().trim().min(1).max(200),
+    title: Title,
     width: Side.describe(`Pixels, at most ${MAX_DRAWING_SIDE}.`),
     height: Side,
     background: Background.default('transparent'),
@@ -109,7 +118,7 @@ const DrawingChangeFields = z
       .int()
       .min(1)
       .describe('The version you read; a stale one is refused with the current one.'),
-    title: z.string().trim().min(1).max(200).optional(),
+    title: Title.optional(),
     background: Background.optional(),
     strokes: UpdateStrokes.optional().describe('A whole replacement of the strokes.'),
     add_strokes: UpdateStrokes.optional().describe('Strokes drawn on top (new sids unique).'),

@@ -29,19 +29,28 @@ export async function checkCredentials(pool: Pool, email: string, password: stri
  * A dashboard sign-in from the client address `ip`: the attempt is admitted (and counted) by
  * the throttle before the password is hashed, so no burst gets more checks than it allows.
  */
-export async function signIn(pool: Pool, input: { email: string; password: string; ip: string }) {
-  const address = throttledAddress(input.ip);
-  const admission = await admitLoginAttempt(pool, input.email, address);
+/**
+ * Counts an attempt with this e-mail from this client address (sign-in, or sign-up: each
+ * tries an e-mail) under the login throttle, or refuses it with 429 and Retry-After.
+ */
+export async function admitAttempt(pool: Pool, email: string, ip: string): Promise<string> {
+  const address = throttledAddress(ip);
+  const admission = await admitLoginAttempt(pool, email, address);
   if (!admission.admitted) {
     const wait = admission.waitSeconds;
     throw new DomainError(
       429,
       'login_throttled',
-      `Too many failed sign-ins; try again in ${wait} s.`,
+      `Too many attempts; try again in ${wait} s.`,
       {},
       { 'Retry-After': String(wait) },
     );
   }
+  return address;
+}
+
+export async function signIn(pool: Pool, input: { email: string; password: string; ip: string }) {
+  const address = await admitAttempt(pool, input.email, input.ip);
   const account = await checkCredentials(pool, input.email, input.password);
   if (!account) throw unauthenticated('Wrong e-mail or password.');
   await clearLoginAttempts(pool, input.email, address);

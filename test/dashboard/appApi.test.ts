@@ -327,6 +327,32 @@ describe('sign-up', () => {
   });
 });
 
+describe('sign-up under the sign-in throttle', () => {
+  it('lets one address try 20 e-mails, then makes the next wait (429 with Retry-After)', async () => {
+    const open = await startServer({ env: { SIGNUP: 'open' } });
+    try {
+      // Probing e-mails for 409 counts like creating accounts.
+      for (let i = 0; i < 20; i++) {
+        const res = await call(open, 'POST', '/auth/signup', {
+          body: { email: `many${i}@example.com`, password: 'a long password' },
+        });
+        expect(res.status).toBe(201);
+      }
+      const next = await call(open, 'POST', '/auth/signup', {
+        body: { email: 'many20@example.com', password: 'a long password' },
+      });
+      expect([next.status, next.body.code]).toEqual([429, 'login_throttled']);
+      expect(Number(next.headers.get('retry-after'))).toBeGreaterThan(0);
+      const made = await open.pool.query(
+        `select count(*)::int as n from accounts where email = 'many20@example.com'`,
+      );
+      expect(made.rows[0].n).toBe(0);
+    } finally {
+      await open.close();
+    }
+  });
+});
+
 describe('the pages', () => {
   it('serve index.html at each page address with a same-origin CSP, or say how to build it', async () => {
     for (const page of ['/', '/sign-in', '/sign-up', '/board']) {

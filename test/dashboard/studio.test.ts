@@ -172,6 +172,22 @@ describe('/app/api library, designs, drawings, jobs and usage', () => {
     expect((await other.send('GET', '/jobs')).body.jobs).toEqual([]);
   });
 
+  it('refuses a change without the token before reading its body, and answers no-store', async () => {
+    const me = await signedIn();
+    // An invalid body: refused for the missing token (403), not validated (422).
+    const noToken = await call(service.server, 'POST', '/app/api/drawings', {
+      headers: { cookie: me.cookie, origin: me.headers.origin },
+      body: { title: '', width: -1 },
+    });
+    expect([noToken.status, noToken.body.code]).toEqual([403, 'csrf_required']);
+    const noSession = await call(service.server, 'POST', '/app/api/drawings', {
+      body: { title: '', width: -1 },
+    });
+    expect(noSession.status).toBe(401);
+    const listed = await me.send('GET', '/designs');
+    expect(listed.headers.get('cache-control')).toBe('no-store');
+  });
+
   it('keeps drawings with pen pressure and refuses a stale version', async () => {
     const me = await signedIn();
     const made = await me.send('POST', '/drawings', { title: 'Sketch', width: 400, height: 300 });

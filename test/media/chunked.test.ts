@@ -135,6 +135,23 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
       expect(res.status).toBe(413);
     });
 
+    it('refuses an oversized part sent without Content-Length into a new session, and stays up', async () => {
+      // Streamed (chunked transfer): counted as it arrives, refused while the storage is still
+      // making the session's folder. That once threw where nothing listened.
+      const { body } = await init({ filename: 'v.mp4', size_bytes: 1 });
+      const res = await fetch(
+        `${server.baseUrl}/v1/assets/upload/part?upload_id=${encodeURIComponent(body.upload_id)}&index=0`,
+        {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/octet-stream' },
+          body: Readable.toWeb(Readable.from([Buffer.alloc(65_536)])) as ReadableStream,
+          duplex: 'half',
+        } as RequestInit,
+      );
+      expect(res.status).toBe(413);
+      expect((await call(server, 'GET', '/readyz')).status).toBe(200);
+    });
+
     it('checks parts against the chunks received and the announced size', async () => {
       const size = 2 * 8 * 1024 * 1024 + 10; // three chunks: 8 MiB, 8 MiB and 10 bytes
       const { body } = await init({ filename: 'a.mp4', size_bytes: size });

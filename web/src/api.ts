@@ -54,7 +54,7 @@ export async function call<T>(method: string, url: string, body?: unknown): Prom
 
 export type Brand = { id: string; name: string; uuid: string; timezone: string };
 export type Session = {
-  account: { id: string; email: string; plan: string };
+  account: { id: string; email: string; plan: string; features: string[] };
   brands: Brand[];
   selected_brand_id: string | null;
   csrf_token: string;

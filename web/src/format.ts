@@ -13,3 +13,6 @@ export const sameOriginPath = (url: string) => {
   const u = new URL(url, window.location.origin);
   return `${u.pathname}${u.search}`;
 };
+
+/** A platform's address for a post, when it is a web address (nothing else becomes a link). */
+export const webLink = (url: string | null) => (url && /^https?:\/\//i.test(url) ? url : null);

@@ -156,7 +156,16 @@ const routeTree = root.addChildren([
   createRoute({ getParentRoute: () => root, path: '/sign-up', component: SignUp }),
   createRoute({ getParentRoute: () => root, path: '/board', component: Board }),
   createRoute({ getParentRoute: () => root, path: '/compose', component: Compose }),
-  createRoute({ getParentRoute: () => root, path: '/calendar', component: Calendar }),
+  createRoute({
+    getParentRoute: () => root,
+    path: '/calendar',
+    component: Calendar,
+    // ?week=YYYY-MM-DD: the week of that day (anything else: this week).
+    validateSearch: (search: Record<string, unknown>): { week?: string } =>
+      typeof search.week === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(search.week)
+        ? { week: search.week }
+        : {},
+  }),
   createRoute({ getParentRoute: () => root, path: '/settings/keys', component: Keys }),
   createRoute({ getParentRoute: () => root, path: '/settings/webhooks', component: Webhooks }),
   createRoute({ getParentRoute: () => root, path: '/settings/accounts', component: Accounts }),

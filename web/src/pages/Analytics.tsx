@@ -8,6 +8,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { call } from '../api.ts';
 import { useBrand } from '../brand.ts';
+import { webLink } from '../format.ts';
 
 type Day = {
   day: string;
@@ -144,8 +145,8 @@ export function Analytics() {
             {analytics.top_posts.map((t) => (
               <tr key={t.post_id}>
                 <td>
-                  {t.permalink_url ? (
-                    <a href={t.permalink_url} rel="noopener noreferrer" target="_blank">
+                  {webLink(t.permalink_url) ? (
+                    <a href={webLink(t.permalink_url)!} rel="noopener noreferrer" target="_blank">
                       {t.post_id}
                     </a>
                   ) : (

@@ -2,7 +2,7 @@
 // the brand's time zone, in one request. A scheduled post is dragged to another day to move
 // it there at the same time of day (or moved a day with its buttons, from the keyboard).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, Navigate } from '@tanstack/react-router';
+import { Link, Navigate, useSearch } from '@tanstack/react-router';
 import { type DragEvent, useState } from 'react';
 import { ApiError, call, type Post } from '../api.ts';
 import { useBrand } from '../brand.ts';
@@ -14,8 +14,10 @@ export function Calendar() {
   const { session, brand, timeZone } = useBrand();
   const [view, setView] = useState<View>('week');
   const [start, setStart] = useState<string>();
-  // The week of today in the brand's time zone, once the session says which zone that is.
-  const shown = start ?? mondayOf(dayKey(new Date(), timeZone));
+  // The week asked for (the composer sends the week of the post it scheduled), else the week
+  // of today in the brand's time zone, once the session says which zone that is.
+  const { week } = useSearch({ from: '/calendar' });
+  const shown = start ?? mondayOf(week ?? dayKey(new Date(), timeZone));
   const [error, setError] = useState<string>();
   const days = view === 'week' ? 7 : 35;
   const dayList = Array.from({ length: days }, (_, i) => addDays(shown, i));
@@ -53,6 +55,8 @@ export function Calendar() {
     const key = dayKey(when(p), timeZone);
     byDay.set(key, [...(byDay.get(key) ?? []), p]);
   }
+  // The request takes a day either side; only the days shown count for "nothing here".
+  const nothingShown = dayList.every((day) => !byDay.get(day)?.length);
   const drop = (day: string) => (e: DragEvent) => {
     e.preventDefault();
     const id = e.dataTransfer.getData('text/post-id');
@@ -101,7 +105,7 @@ export function Calendar() {
           {(posts.error as Error).message}
         </p>
       )}
-      {posts.data && !posts.data.posts.length && (
+      {posts.data && nothingShown && (
         <p className="empty">
           Nothing scheduled here. <Link to="/compose">Compose a post</Link> and schedule it.
         </p>

@@ -9,7 +9,7 @@ import { ApiError, call, type Post } from '../api.ts';
 import { useBrand } from '../brand.ts';
 import { CheckboxGroup } from '../components.tsx';
 import { PLATFORMS } from '../platforms.ts';
-import { zonedToIso } from '../time.ts';
+import { dayKey, zonedToIso } from '../time.ts';
 
 type Lengths = Record<string, { length: number; max: number; unit: string }>;
 type When = 'draft' | 'at' | 'slot';
@@ -39,6 +39,19 @@ export function Compose() {
   const [assetIds, setAssetIds] = useState<string[]>([]);
   const lengths = useLengths(body, !!session.data);
   // The brand's newest images and videos to attach (audio cannot be attached to a post).
+  // Platforms with no working account: a post scheduled there fails when it is due.
+  const accounts = useQuery({
+    queryKey: ['accounts', brand?.id],
+    queryFn: () =>
+      call<{ platform: string; status: string }[]>(
+        'GET',
+        `/app/api/accounts?brand_id=${brand!.id}`,
+      ),
+    enabled: !!brand,
+  });
+  const unconnected = accounts.data
+    ? platforms.filter((p) => !accounts.data.some((a) => a.platform === p && a.status === 'active'))
+    : [];
   const library = useQuery({
     queryKey: ['assets', brand?.id, 'attachable'],
     queryFn: () =>
@@ -63,9 +76,12 @@ export function Compose() {
         when: when === 'slot' ? 'next_free_slot' : when,
         ...(when === 'at' && at ? { schedule_at: zonedToIso(at, timeZone) } : {}),
       }),
-    onSuccess: async () => {
+    onSuccess: async ({ posts }) => {
       await queries.invalidateQueries();
-      await navigate({ to: when === 'draft' ? '/board' : '/calendar' });
+      const first = posts.find((p) => p.scheduled_for)?.scheduled_for;
+      // The calendar opens on the week the post went to, not this week.
+      if (first) await navigate({ to: '/calendar', search: { week: dayKey(first, timeZone) } });
+      else await navigate({ to: '/board' });
     },
     onError: (err) =>
       setError(
@@ -102,6 +118,12 @@ export function Compose() {
           onChange={setPlatforms}
           error={field('platforms') ?? field('platform')}
         />
+        {unconnected.length > 0 && (
+          <p className="notice">
+            No working account on {unconnected.join(', ')} for this brand: a post scheduled there
+            fails when it is due. <Link to="/settings/accounts">Connect one</Link>, or save a draft.
+          </p>
+        )}
         <label htmlFor="body">Text</label>
         <textarea
           id="body"

@@ -91,7 +91,13 @@ export function DesignPage() {
       </h1>
       <p className="meta">
         Template {d.template} · version {d.layout_version} · {d.layers.width}×{d.layers.height}
-        {d.render_error ? '' : d.rendered ? ' · rendered' : ' · rendering…'}
+        {d.kind === 'video'
+          ? ' · a video: export it to make the file'
+          : d.render_error
+            ? ''
+            : d.rendered
+              ? ' · rendered'
+              : ' · rendering…'}
       </p>
       {d.render_error && (
         <p className="error" role="alert">

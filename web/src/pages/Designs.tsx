@@ -26,6 +26,7 @@ type VideoTemplate = {
   duration_s: number;
   premium: boolean;
   text_slots: string[];
+  media_slots: string[];
 };
 type Card = {
   design_id: string;
@@ -66,6 +67,18 @@ export function Designs() {
       ),
     enabled: !!session.data,
   });
+  // Library media for the video templates' clip and photo slots.
+  const library = useQuery({
+    queryKey: ['assets', brand?.id, 'slots'],
+    queryFn: () =>
+      call<{ assets: { id: string; kind: string; filename: string | null }[] }>(
+        'GET',
+        `/app/api/assets?limit=48&brand_id=${brand!.id}`,
+      ),
+    enabled: !!brand,
+  });
+  const [clip, setClip] = useState('');
+  const [photo, setPhoto] = useState('');
   const failed = (err: unknown) =>
     setError(err instanceof ApiError ? err.message : 'The design could not be made.');
   const create = useMutation({
@@ -88,6 +101,10 @@ export function Designs() {
         platform,
         brand_id: brand!.id,
         texts: headline.trim() && t.text_slots[0] ? { [t.text_slots[0]]: headline.trim() } : {},
+        media: {
+          ...(clip && t.media_slots.includes('clip') ? { clip } : {}),
+          ...(photo && t.media_slots.includes('photo') ? { photo } : {}),
+        },
       }),
     onSuccess: async (made) => {
       await queries.invalidateQueries({ queryKey: ['designs'] });
@@ -99,6 +116,7 @@ export function Designs() {
   if (!session.data) return <Navigate to="/sign-in" replace />;
   const plan = session.data.account.plan;
   const premiumOk = plan === 'pro' || plan === 'business';
+  const premiumVideoOk = session.data.account.features.includes('video_templates');
   const busy = create.isPending || useVideo.isPending;
   return (
     <section aria-labelledby="designs-title">
@@ -203,6 +221,28 @@ export function Designs() {
         </button>
       </div>
       <h2>Video templates</h2>
+      <div className="card inline">
+        {(
+          [
+            ['clip', 'Clip (a video from the library)', 'video', clip, setClip],
+            ['photo', 'Photo (an image from the library)', 'image', photo, setPhoto],
+          ] as const
+        ).map(([slot, label, kind, value, set]) => (
+          <div key={slot} className="field">
+            <label htmlFor={`slot-${slot}`}>{label}</label>
+            <select id={`slot-${slot}`} value={value} onChange={(e) => set(e.target.value)}>
+              <option value="">None: the slot is left out</option>
+              {library.data?.assets
+                .filter((a) => a.kind === kind)
+                .map((a) => (
+                  <option key={a.id} value={a.id}>
+                    {a.filename ?? `${a.kind} ${a.id}`}
+                  </option>
+                ))}
+            </select>
+          </div>
+        ))}
+      </div>
       <ul className="list-plain" aria-label="Video templates">
         {templates.data?.video_templates.map((t) => (
           <li key={t.name}>
@@ -211,7 +251,7 @@ export function Designs() {
             <button
               type="button"
               className="small"
-              disabled={busy}
+              disabled={busy || (t.premium && !premiumVideoOk)}
               onClick={() => useVideo.mutate(t)}
               aria-label={`Use video template ${t.title}`}
             >

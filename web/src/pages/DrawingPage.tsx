@@ -3,7 +3,7 @@
 // of render/ the page imports) and saved on top of the version read, so a drawing changed
 // elsewhere meanwhile is refused and nothing drawn here is lost.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, Navigate, useParams } from '@tanstack/react-router';
+import { Link, Navigate, useNavigate, useParams } from '@tanstack/react-router';
 import { type PointerEvent, useRef, useState } from 'react';
 import { type DrawingStroke, strokePath } from '../../../render/strokeOutline.ts';
 import { ApiError, call } from '../api.ts';
@@ -50,6 +50,7 @@ export function DrawingPage() {
   const { drawingId } = useParams({ from: '/drawings/$drawingId' });
   const { session } = useBrand();
   const queries = useQueryClient();
+  const navigate = useNavigate();
   const key = ['drawing', drawingId];
   const drawing = useQuery({
     queryKey: key,
@@ -78,6 +79,15 @@ export function DrawingPage() {
       setStale(err instanceof ApiError && err.status === 409);
       setError(err instanceof Error ? err.message : String(err));
     },
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => call('DELETE', `/app/api/drawings/${id}`),
+    onSuccess: async () => {
+      await queries.invalidateQueries({ queryKey: ['drawings'] });
+      await navigate({ to: '/drawings' });
+    },
+    // In use by a design: the API names it.
+    onError: (err) => setError(err instanceof Error ? err.message : String(err)),
   });
   if (session.isPending || drawing.isPending) return <p role="status">Loading…</p>;
   if (!session.data) return <Navigate to="/sign-in" replace />;
@@ -151,6 +161,16 @@ export function DrawingPage() {
           }}
         >
           Save {unsaved.length ? `(${unsaved.length} new)` : ''}
+        </button>
+        <button
+          type="button"
+          className="quiet"
+          disabled={remove.isPending}
+          onClick={() => {
+            if (window.confirm(`Delete the drawing ${d.title}?`)) remove.mutate(d.id);
+          }}
+        >
+          Delete
         </button>
       </div>
       {error && (

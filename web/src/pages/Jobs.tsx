@@ -41,7 +41,9 @@ export function Jobs() {
                 <td>{j.kind.replace('_', ' ')}</td>
                 <td>
                   {j.status}
-                  {j.stage ? ` (${j.stage})` : ''}
+                  {j.stage && (j.status === 'running' || j.status === 'queued')
+                    ? ` (${j.stage})`
+                    : ''}
                   {j.error && <span className="error"> {j.error}</span>}
                 </td>
                 <td>

@@ -104,6 +104,7 @@ export function Media() {
     e.target.value = '';
     if (!file) return;
     setError(undefined);
+    setImportError(undefined);
     setDone(undefined);
     send.mutate(file);
   };

@@ -1,10 +1,85 @@
 // One post: its text and status, its publication result (permalink, error), and its audit
-// trail (every transition with who made it), in one request.
-import { useQuery } from '@tanstack/react-query';
+// trail (every transition with who made it), in one request; a post not yet out can be
+// scheduled (again) at a time in the brand's time zone or at the next free slot.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, useParams } from '@tanstack/react-router';
-import { call, type Post } from '../api.ts';
+import { type FormEvent, useState } from 'react';
+import { ApiError, call, type Post } from '../api.ts';
 import { useBrand } from '../brand.ts';
-import { longDate } from '../time.ts';
+import { webLink } from '../format.ts';
+import { longDate, zonedToIso } from '../time.ts';
+
+/** What may be scheduled or moved: everything not published or on its way. */
+const SCHEDULABLE = new Set(['draft', 'approved', 'rejected', 'scheduled', 'failed']);
+
+function ScheduleForm({ post, timeZone }: { post: Post; timeZone: string }) {
+  const queries = useQueryClient();
+  const [at, setAt] = useState('');
+  const [error, setError] = useState<ApiError>();
+  const schedule = useMutation({
+    mutationFn: (when?: string) =>
+      call<Post>('POST', `/app/api/posts/${post.id}/schedule`, when ? { when } : {}),
+    onSuccess: () => {
+      setError(undefined);
+      return queries.invalidateQueries();
+    },
+    onError: (err) =>
+      setError(
+        err instanceof ApiError
+          ? err
+          : new ApiError(0, { detail: 'The service could not be reached.' }),
+      ),
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!at)
+      return setError(
+        new ApiError(422, { detail: [{ loc: ['when'], msg: 'choose a date and time' }] }),
+      );
+    schedule.mutate(zonedToIso(at, timeZone));
+  };
+  const fieldError = error?.fields.when;
+  return (
+    <form onSubmit={submit} className="card" noValidate>
+      <h2>{post.status === 'scheduled' ? 'Move' : 'Schedule'}</h2>
+      <label htmlFor="schedule-at">Date and time ({timeZone})</label>
+      <input
+        id="schedule-at"
+        type="datetime-local"
+        value={at}
+        onChange={(e) => setAt(e.target.value)}
+        aria-invalid={fieldError ? true : undefined}
+        aria-describedby={fieldError ? 'schedule-at-error' : undefined}
+      />
+      {fieldError && (
+        <p className="error" id="schedule-at-error">
+          {fieldError}
+        </p>
+      )}
+      {error && !fieldError && (
+        <p className="error" role="alert">
+          {error.message}
+        </p>
+      )}
+      <div className="actions">
+        <button type="submit" disabled={schedule.isPending}>
+          Schedule at this time
+        </button>
+        <button
+          type="button"
+          className="quiet"
+          disabled={schedule.isPending}
+          onClick={() => {
+            setError(undefined);
+            schedule.mutate(undefined);
+          }}
+        >
+          At the next free slot
+        </button>
+      </div>
+    </form>
+  );
+}
 
 type Audit = {
   id: string;
@@ -60,11 +135,11 @@ export function PostPage() {
             <dd>{longDate(post.published_at, timeZone)}</dd>
           </>
         )}
-        {post.permalink_url && (
+        {webLink(post.permalink_url) && (
           <>
             <dt>On {post.platform}</dt>
             <dd>
-              <a href={post.permalink_url} rel="noopener noreferrer" target="_blank">
+              <a href={webLink(post.permalink_url)!} rel="noopener noreferrer" target="_blank">
                 {post.permalink_url}
               </a>
             </dd>
@@ -79,6 +154,7 @@ export function PostPage() {
       </dl>
       <h2>Text</h2>
       <p className="body">{post.body}</p>
+      {SCHEDULABLE.has(post.status) && <ScheduleForm post={post} timeZone={timeZone} />}
       <table className="list">
         <caption>Audit trail (times in {timeZone})</caption>
         <thead>

@@ -2,7 +2,7 @@
 // each endpoint's delivery log (status and timing of every attempt) with replay, and delete.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Navigate } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { ApiError, call } from '../api.ts';
 import { useBrand } from '../brand.ts';
 import { CheckboxGroup, PlanNotice } from '../components.tsx';
@@ -82,18 +82,22 @@ export function Webhooks() {
   const { session, timeZone } = useBrand();
   const queries = useQueryClient();
   const [events, setEvents] = useState<string[]>([...EVENTS]);
-  const [secret, setSecret] = useState<string>();
+  // The secret shown once, with the endpoint it signs for.
+  const [secret, setSecret] = useState<{ url: string; secret: string }>();
   const [error, setError] = useState<ApiError>();
   const endpoints = useQuery({
     queryKey: ['webhooks'],
     queryFn: () => call<Endpoint[]>('GET', '/app/api/webhooks'),
     enabled: !!session.data,
   });
+  const formRef = useRef<HTMLFormElement>(null);
   const create = useMutation({
     mutationFn: (url: string) =>
       call<Endpoint & { secret: string }>('POST', '/app/api/webhooks', { url, events }),
     onSuccess: (made) => {
-      setSecret(made.secret);
+      setSecret({ url: made.url, secret: made.secret });
+      // The form is cleared: a second click does not make a second endpoint.
+      formRef.current?.reset();
       void queries.invalidateQueries({ queryKey: ['webhooks'] });
     },
     onError: (err) => setError(err instanceof ApiError ? err : undefined),
@@ -115,7 +119,7 @@ export function Webhooks() {
     <section aria-labelledby="webhooks-title">
       <h1 id="webhooks-title">Webhooks</h1>
       <PlanNotice plan={plan} what="Webhook endpoints work" />
-      <form onSubmit={submit} className="card" noValidate>
+      <form ref={formRef} onSubmit={submit} className="card" noValidate>
         <label htmlFor="hook-url">Receiver URL</label>
         <input id="hook-url" name="url" type="url" aria-invalid={!!error?.fields.url} />
         {error?.fields.url && <p className="error">{error.fields.url}</p>}
@@ -131,8 +135,10 @@ export function Webhooks() {
       </form>
       {secret && (
         <div className="card secret" role="status">
-          <p>Its signing secret. Copy it now: it is not shown again.</p>
-          <code data-testid="new-secret">{secret}</code>
+          <p>
+            The signing secret of <strong>{secret.url}</strong>. Copy it now: it is not shown again.
+          </p>
+          <code data-testid="new-secret">{secret.secret}</code>
         </div>
       )}
       {endpoints.data && !endpoints.data.length && (
