@@ -112,6 +112,7 @@ describe('DATA_DIR/secrets.json', () => {
       expect(Object.keys(onDisk).sort()).toEqual([
         'credentialsKey',
         'mediaUrlSecret',
+        'oauthSigningKey',
         'pgPassword',
         'sessionSecret',
       ]);

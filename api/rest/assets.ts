@@ -181,7 +181,8 @@ export const assetRoutes: FastifyPluginAsync<{
       config: { requires: { scope: 'media' } },
       schema: {
         ...common,
-        summary: 'Join the chunks, probe the video and file it as an asset (409 while a finish runs)',
+        summary:
+          'Join the chunks, probe the video and file it as an asset (409 while a finish runs)',
         body: FinishUploadInput,
         response: {
           201: Asset,

@@ -38,10 +38,12 @@ describe('GET /v1/me', () => {
 });
 
 describe('authentication failures', () => {
-  it('no credential is 401 with WWW-Authenticate: Bearer', async () => {
+  it('no credential is 401 with a Bearer challenge naming the OAuth resource metadata', async () => {
     const res = await call(server, 'GET', '/v1/me');
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expect(res.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${server.config.publicBaseUrl}/.well-known/oauth-protected-resource"`,
+    );
     expect(res.body.detail).toEqual(expect.any(String));
   });
 

@@ -37,6 +37,8 @@ const OWNER: Record<string, string> = {
   competitor_posts: 'core/competitors/db.ts',
   competitor_breakouts: 'core/competitors/db.ts',
   inbound_items: 'core/engagement/db.ts',
+  oauth_payloads: 'core/oauth/db.ts',
+  oauth_grants: 'core/oauth/db.ts',
   inbound_cursors: 'core/engagement/db.ts',
   engagement_actions: 'core/engagement/inboxDb.ts',
   agent_tasks: 'core/agentTasks/db.ts',

@@ -208,7 +208,9 @@ describe('refused before execution', () => {
   it('401 without a key or with an unknown one', async () => {
     const none = await gql('{ me { email } }', undefined, '');
     expect(none.status).toBe(401);
-    expect(none.headers.get('www-authenticate')).toBe('Bearer');
+    expect(none.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${server.config.publicBaseUrl}/.well-known/oauth-protected-resource"`,
+    );
     expect(none.body.errors[0].extensions.code).toBe('unauthenticated');
     const unknown = await gql('{ me { email } }', undefined, `sps_${'a'.repeat(40)}`);
     expect(unknown.status).toBe(401);

@@ -15,10 +15,12 @@ import { useEffect, useRef } from 'react';
 import { call } from './api.ts';
 import { Accounts } from './pages/Accounts.tsx';
 import { Analytics } from './pages/Analytics.tsx';
+import { AuthorizedApps } from './pages/AuthorizedApps.tsx';
 import { Board } from './pages/Board.tsx';
 import { Calendar } from './pages/Calendar.tsx';
 import { Competitors } from './pages/Competitors.tsx';
 import { Compose } from './pages/Compose.tsx';
+import { Consent } from './pages/Consent.tsx';
 import { DesignPage } from './pages/DesignPage.tsx';
 import { Designs } from './pages/Designs.tsx';
 import { DrawingPage } from './pages/DrawingPage.tsx';
@@ -77,12 +79,14 @@ const TITLES: Record<string, string> = {
   '/drawings': 'Drawings',
   '/jobs': 'Jobs',
   '/usage': 'Usage',
+  '/settings/apps': 'Authorized apps',
 };
 /** Pages under a collection: /posts/12 is a Post. */
 const ITEM_TITLES: [string, string][] = [
   ['/posts/', 'Post'],
   ['/designs/', 'Design'],
   ['/drawings/', 'Drawing'],
+  ['/oauth/consent/', 'Allow an app'],
 ];
 
 function Shell() {
@@ -125,6 +129,7 @@ function Shell() {
             <Link to="/settings/keys">API keys</Link>
             <Link to="/settings/webhooks">Webhooks</Link>
             <Link to="/settings/accounts">Accounts</Link>
+            <Link to="/settings/apps">Apps</Link>
             <Link to="/jobs">Jobs</Link>
             <Link to="/usage">Usage</Link>
             <BrandSwitch />
@@ -152,7 +157,19 @@ function Home() {
 const root = createRootRoute({ component: Shell });
 const routeTree = root.addChildren([
   createRoute({ getParentRoute: () => root, path: '/', component: Home }),
-  createRoute({ getParentRoute: () => root, path: '/sign-in', component: SignIn }),
+  createRoute({
+    getParentRoute: () => root,
+    path: '/sign-in',
+    component: SignIn,
+    // ?next=/oauth/consent/…: back to the app's consent page (our own paths only, never a
+    // site elsewhere).
+    validateSearch: (search: Record<string, unknown>): { next?: string } =>
+      typeof search.next === 'string' && /^\/oauth\/consent\/[\w-]{1,100}$/.test(search.next)
+        ? { next: search.next }
+        : {},
+  }),
+  createRoute({ getParentRoute: () => root, path: '/oauth/consent/$uid', component: Consent }),
+  createRoute({ getParentRoute: () => root, path: '/settings/apps', component: AuthorizedApps }),
   createRoute({ getParentRoute: () => root, path: '/sign-up', component: SignUp }),
   createRoute({ getParentRoute: () => root, path: '/board', component: Board }),
   createRoute({ getParentRoute: () => root, path: '/compose', component: Compose }),

@@ -1,7 +1,7 @@
 // Sign-in: e-mail and password (POST /auth/login sets the session cookie). A failure says why
 // beside the form and keeps what was typed.
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { ApiError, call } from '../api.ts';
 import { useSignupAllowed } from '../session.ts';
@@ -12,6 +12,8 @@ export function SignIn() {
   const queries = useQueryClient();
   const navigate = useNavigate();
   const signup = useSignupAllowed();
+  // Where sign-in was asked from (an app's consent page), a path of ours only.
+  const { next } = useSearch({ from: '/sign-in' });
 
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -25,7 +27,8 @@ export function SignIn() {
       });
       // Nothing another account's session read stays in the cache.
       queries.clear();
-      await navigate({ to: '/board' });
+      if (next) window.location.assign(next);
+      else await navigate({ to: '/board' });
     } catch (err) {
       setError(err instanceof ApiError ? err.message : 'The service could not be reached.');
     } finally {
