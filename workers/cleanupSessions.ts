@@ -1,7 +1,9 @@
-// Hourly cron: drops expired dashboard sessions and forgotten login attempts.
+// Hourly cron: drops expired dashboard sessions, forgotten login attempts, and OAuth codes,
+// tokens and interactions past their expiry (the provider never deletes what ran out).
 import type { Task } from 'graphile-worker';
 import type { Pool } from '../core/db/pool.ts';
 import { CronPayload } from '../core/jobs/tasks.ts';
+import { deleteExpiredOAuthState } from '../core/oauth/service.ts';
 import { forgetOldLoginAttempts } from '../core/sessions/loginThrottle.ts';
 import { deleteExpiredSessions } from '../core/sessions/service.ts';
 
@@ -11,5 +13,6 @@ export const cleanupSessions =
     CronPayload.parse(payload);
     const removed = await deleteExpiredSessions(pool);
     await forgetOldLoginAttempts(pool);
+    await deleteExpiredOAuthState(pool);
     if (removed) helpers.logger.info(`removed ${removed} expired sessions`);
   };

@@ -121,7 +121,11 @@ export function createOAuthProvider(deps: OAuthDeps): Provider {
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true },
-      revocation: { enabled: true },
+      // A client revokes its own tokens only (RFC 7009 says to ignore another's silently).
+      revocation: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+      },
       userinfo: { enabled: false },
       resourceIndicators: {
         enabled: true,
@@ -139,6 +143,12 @@ export function createOAuthProvider(deps: OAuthDeps): Provider {
         },
       },
       clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
+    },
+    // An authorization request that cannot go back to its client (an unknown client, a
+    // redirect_uri it did not register) is answered here, to the person, as plain text.
+    renderError: async (ctx, out) => {
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.body = `The app's sign-in request was refused: ${out.error}${out.error_description ? ` (${out.error_description})` : ''}.\nStart again from the app.`;
     },
     // Browser-based clients (the MCP Inspector) call the token endpoint from their own origin.
     clientBasedCORS: () => true,

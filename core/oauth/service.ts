@@ -6,7 +6,7 @@ import { budgetLimitOf, SCOPES, type Scope } from '../accounts/plans.ts';
 import type { Authenticated } from '../auth/bearer.ts';
 import type { Queryable } from '../db/pool.ts';
 import { notFound } from '../errors.ts';
-import { destroyGrant, findGrant, grantsOf, useAccessToken } from './db.ts';
+import { deleteExpiredPayloads, destroyGrant, findGrant, grantsOf, useAccessToken } from './db.ts';
 import { resourceOf } from './provider.ts';
 
 /** An access token for `{publicBaseUrl}/mcp` as the principal it speaks for; else undefined. */
@@ -66,3 +66,6 @@ export async function revokeAuthorizedClient(
   if (!(await findGrant(db, accountId, grantId))) throw notFound('Authorized client');
   await destroyGrant(db, grantId);
 }
+
+/** Codes, tokens, interactions and sessions past their expiry, deleted (hourly cleanup). */
+export const deleteExpiredOAuthState = (db: Queryable) => deleteExpiredPayloads(db);

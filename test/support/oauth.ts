@@ -1,7 +1,7 @@
 // OAuth sign-in as a client and a person do it, over real HTTP: an MCP SDK OAuthClientProvider
 // kept in memory, and the person's side (the authorization request, the consent page's data
 // and answer with a dashboard session, the provider's redirects) scripted with a cookie jar.
-// The client's redirect address is on loopback and never contacted: the test reads the code
+// The client's redirect address is on loopback (a port Chromium may load) and never contacted: the test reads the code
 // from the last redirect.
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type {
@@ -11,7 +11,7 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { call } from './server.ts';
 
-export const CLIENT_REDIRECT = 'http://127.0.0.1:9/callback';
+export const CLIENT_REDIRECT = 'http://127.0.0.1:65530/callback';
 
 /** The MCP SDK's view of a client: what it registered, its tokens, the page it was sent to. */
 export class MemoryOAuthClient implements OAuthClientProvider {
@@ -20,16 +20,18 @@ export class MemoryOAuthClient implements OAuthClientProvider {
   verifier = '';
   authorizationUrl?: URL;
   readonly name: string;
-  constructor(name = 'Test MCP client') {
+  readonly redirect: string;
+  constructor(name = 'Test MCP client', redirect = CLIENT_REDIRECT) {
     this.name = name;
+    this.redirect = redirect;
   }
   get redirectUrl() {
-    return CLIENT_REDIRECT;
+    return this.redirect;
   }
   get clientMetadata(): OAuthClientMetadata {
     return {
       client_name: this.name,
-      redirect_uris: [CLIENT_REDIRECT],
+      redirect_uris: [this.redirect],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',

@@ -88,7 +88,9 @@ export function Consent() {
                 )
               }
             />
-            <strong>{s.name}</strong>: {s.meaning}
+            <span>
+              <strong>{s.name}</strong>: {s.meaning}
+            </span>
           </label>
         ))}
       </fieldset>

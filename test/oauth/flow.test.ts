@@ -1,0 +1,378 @@
+// The OAuth server step by step with oauth4webapi (a certified client library): each metadata
+// document, registration, authorization code with PKCE through the consent page, the token
+// on /v1, refresh and revocation; and every refusal the issue names: a wrong code_verifier,
+// a reused code, a token for another resource, a revoked token, a refresh token reused after
+// rotation (the family revoked), a redirect_uri not registered, a consent answer from another
+// Origin, a denial, and a Client ID Metadata Document on a local address.
+import * as oauth from 'oauth4webapi';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/browser.ts';
+import { CLIENT_REDIRECT, type ConsentAnswer, CookieJar, consentAs } from '../support/oauth.ts';
+import { call, makeSignedInAccount } from '../support/server.ts';
+import { useServer } from '../support/service.ts';
+
+let port = 0;
+beforeAll(async () => {
+  port = await freePort();
+});
+const server = useServer(() => ({ port, env: { PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } }));
+const base = () => `http://127.0.0.1:${port}`;
+const insecure = { [oauth.allowInsecureRequests]: true };
+
+async function authorizationServer() {
+  const issuer = new URL(base());
+  const res = await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure });
+  return oauth.processDiscoveryResponse(issuer, res);
+}
+
+async function registered(as: oauth.AuthorizationServer) {
+  const res = await oauth.dynamicClientRegistrationRequest(
+    as,
+    {
+      client_name: 'Step by step',
+      redirect_uris: [CLIENT_REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    },
+    insecure,
+  );
+  return (await oauth.processDynamicClientRegistrationResponse(res)) as oauth.Client;
+}
+
+/** An authorization request for `{base}/mcp` with PKCE, as a client sends the person. */
+async function authorizationUrl(
+  as: oauth.AuthorizationServer,
+  client: oauth.Client,
+  verifier: string,
+  extra: Record<string, string> = {},
+) {
+  const url = new URL(as.authorization_endpoint!);
+  url.search = new URLSearchParams({
+    client_id: client.client_id,
+    redirect_uri: CLIENT_REDIRECT,
+    response_type: 'code',
+    scope: 'read publish',
+    resource: `${base()}/mcp`,
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state: 'st4te',
+    ...extra,
+  }).toString();
+  return url;
+}
+
+type Person = { cookie: string; origin: string };
+const allowAll = (v: { scopes: { name: string }[]; brand_id: string | null }): ConsentAnswer => ({
+  allow: true,
+  scopes: v.scopes.map((s) => s.name),
+  brand_id: v.brand_id!,
+});
+
+async function person(): Promise<Person> {
+  const { cookie } = await makeSignedInAccount(server, 'plus');
+  return { cookie, origin: base() };
+}
+
+/** Registration, consent and the code exchange: a client holding tokens. */
+async function signedInClient(who: Person) {
+  const as = await authorizationServer();
+  const client = await registered(as);
+  const verifier = oauth.generateRandomCodeVerifier();
+  const { redirect } = await consentAs(
+    server,
+    who,
+    await authorizationUrl(as, client, verifier),
+    allowAll,
+  );
+  const params = oauth.validateAuthResponse(as, client, redirect, 'st4te');
+  const tokens = await oauth.processAuthorizationCodeResponse(
+    as,
+    client,
+    await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      params,
+      CLIENT_REDIRECT,
+      verifier,
+      insecure,
+    ),
+  );
+  return { as, client, tokens, params, verifier };
+}
+
+const me = (token: string) => call(server, 'GET', '/v1/me', { key: token });
+
+describe('OAuth metadata', () => {
+  it('publishes the resource and authorization server documents MCP clients read', async () => {
+    for (const path of [
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/mcp',
+    ]) {
+      const res = await fetch(`${base()}${path}`);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      const doc = await res.json();
+      expect(doc).toMatchObject({
+        resource: `${base()}/mcp`,
+        authorization_servers: [base()],
+        scopes_supported: ['read', 'publish', 'media', 'generate', 'engage'],
+      });
+    }
+    const resource = await oauth.processResourceDiscoveryResponse(
+      new URL(`${base()}/mcp`),
+      await oauth.resourceDiscoveryRequest(new URL(`${base()}/mcp`), insecure),
+    );
+    expect(resource.authorization_servers).toEqual([base()]);
+
+    const as = await authorizationServer();
+    expect(as).toMatchObject({
+      issuer: base(),
+      authorization_endpoint: `${base()}/oauth/authorize`,
+      token_endpoint: `${base()}/oauth/token`,
+      registration_endpoint: `${base()}/oauth/register`,
+      revocation_endpoint: `${base()}/oauth/revoke`,
+      code_challenge_methods_supported: ['S256'],
+      client_id_metadata_document_supported: true,
+    });
+    expect(as.grant_types_supported).toEqual(
+      expect.arrayContaining(['authorization_code', 'refresh_token']),
+    );
+    // OpenID discovery answers the same server.
+    const oidc = await oauth.processDiscoveryResponse(
+      new URL(base()),
+      await oauth.discoveryRequest(new URL(base()), { algorithm: 'oidc', ...insecure }),
+    );
+    expect(oidc.token_endpoint).toBe(as.token_endpoint);
+  });
+});
+
+describe('OAuth sign-in, step by step', () => {
+  it('exchanges a code with PKCE, refreshes, and revokes (RFC 7009): the token then fails', async () => {
+    const { as, client, tokens } = await signedInClient(await person());
+    expect(tokens.token_type.toLowerCase()).toBe('bearer');
+    expect(tokens.scope?.split(' ').sort()).toEqual(['publish', 'read']);
+    expect((await me(tokens.access_token)).body.scopes).toEqual(['read', 'publish']);
+
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(
+        as,
+        client,
+        oauth.None(),
+        tokens.refresh_token!,
+        insecure,
+      ),
+    );
+    expect((await me(refreshed.access_token)).status).toBe(200);
+
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, client, oauth.None(), refreshed.access_token, insecure),
+    );
+    expect((await me(refreshed.access_token)).status).toBe(401);
+  });
+
+  it('refuses a wrong code_verifier, then the same code again', async () => {
+    const who = await person();
+    const as = await authorizationServer();
+    const client = await registered(as);
+    const verifier = oauth.generateRandomCodeVerifier();
+    const { redirect } = await consentAs(
+      server,
+      who,
+      await authorizationUrl(as, client, verifier),
+      allowAll,
+    );
+    const params = oauth.validateAuthResponse(as, client, redirect, 'st4te');
+    const exchange = (v: string) =>
+      oauth.authorizationCodeGrantRequest(
+        as,
+        client,
+        oauth.None(),
+        params,
+        CLIENT_REDIRECT,
+        v,
+        insecure,
+      );
+    const wrong = await exchange(oauth.generateRandomCodeVerifier());
+    expect([wrong.status, (await wrong.json()).error]).toEqual([400, 'invalid_grant']);
+    const first = await exchange(verifier);
+    const tokens = await oauth.processAuthorizationCodeResponse(as, client, first);
+    expect((await me(tokens.access_token)).status).toBe(200);
+    const reused = await exchange(verifier);
+    expect([reused.status, (await reused.json()).error]).toEqual([400, 'invalid_grant']);
+  });
+
+  it('revokes the whole family when a rotated refresh token is used again', async () => {
+    const { as, client, tokens } = await signedInClient(await person());
+    const refresh = (t: string) =>
+      oauth.refreshTokenGrantRequest(as, client, oauth.None(), t, insecure);
+    const next = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await refresh(tokens.refresh_token!),
+    );
+    expect(next.refresh_token).not.toBe(tokens.refresh_token);
+    const replay = await refresh(tokens.refresh_token!);
+    expect([replay.status, (await replay.json()).error]).toEqual([400, 'invalid_grant']);
+    // Everything of that grant is gone: the newest access and refresh tokens too.
+    expect((await me(next.access_token)).status).toBe(401);
+    const after = await refresh(next.refresh_token!);
+    expect(after.status).toBe(400);
+  });
+
+  it('refuses a token for another audience, and a request for another resource', async () => {
+    const who = await person();
+    const { tokens } = await signedInClient(who);
+    expect((await me(tokens.access_token)).status).toBe(200);
+    // The same token, bound to another resource: refused like an unknown one.
+    await server.pool.query(
+      `update oauth_payloads set payload = jsonb_set(payload, '{aud}', '"https://elsewhere.example/mcp"')
+        where model = 'AccessToken' and id = $1`,
+      [tokens.access_token],
+    );
+    const refused = await me(tokens.access_token);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
+
+    const as = await authorizationServer();
+    const client = await registered(as);
+    const url = await authorizationUrl(as, client, oauth.generateRandomCodeVerifier(), {
+      resource: 'https://elsewhere.example/mcp',
+    });
+    const res = await fetch(url, { redirect: 'manual', headers: { cookie: who.cookie } });
+    const back = new URL(res.headers.get('location')!);
+    expect(back.origin + back.pathname).toBe(CLIENT_REDIRECT);
+    expect(back.searchParams.get('error')).toBe('invalid_target');
+  });
+
+  it('never redirects to an address the client did not register', async () => {
+    const as = await authorizationServer();
+    const client = await registered(as);
+    const url = await authorizationUrl(as, client, oauth.generateRandomCodeVerifier(), {
+      redirect_uri: 'https://attacker.example/cb',
+    });
+    const res = await fetch(url, { redirect: 'manual' });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    expect(await res.text()).toContain('redirect_uri');
+  });
+
+  it('refuses a consent answer sent from another Origin, and answers a denial with access_denied', async () => {
+    const who = await person();
+    const as = await authorizationServer();
+    const client = await registered(as);
+    const url = await authorizationUrl(as, client, oauth.generateRandomCodeVerifier());
+    const jar = new CookieJar(who.cookie);
+    const first = await fetch(url, { redirect: 'manual', headers: { cookie: jar.header } });
+    jar.take(first);
+    const uid = first.headers.get('location')!.split('/').at(-1)!;
+    const csrf = (
+      await call(server, 'GET', '/app/api/session', { headers: { cookie: who.cookie } })
+    ).body.csrf_token;
+    const forged = await call(server, 'POST', `/oauth/consent/${uid}/decision`, {
+      headers: { cookie: jar.header, origin: 'https://attacker.example', 'x-csrf-token': csrf },
+      body: { allow: true, scopes: ['read', 'publish'] },
+    });
+    expect([forged.status, forged.body.code]).toEqual([403, 'origin_required']);
+    expect(
+      (await call(server, 'GET', '/app/api/oauth/clients', { headers: { cookie: who.cookie } }))
+        .body,
+    ).toEqual([]);
+
+    const { redirect } = await consentAs(server, who, url, () => ({ allow: false }));
+    expect(redirect.searchParams.get('error')).toBe('access_denied');
+    expect(() => oauth.validateAuthResponse(as, client, redirect, 'st4te')).toThrow();
+  });
+
+  it('shows the consent page what the client asks for, and sends a signed-out person to sign in', async () => {
+    const as = await authorizationServer();
+    const client = await registered(as);
+    const url = await authorizationUrl(as, client, oauth.generateRandomCodeVerifier(), {
+      scope: 'read media',
+    });
+    const jar = new CookieJar();
+    const first = await fetch(url, { redirect: 'manual' });
+    jar.take(first);
+    const uid = first.headers.get('location')!.split('/').at(-1)!;
+    // No dashboard session: the page's data asks for one (the page then opens sign-in).
+    const anonymous = await call(server, 'GET', `/oauth/consent/${uid}/details`, {
+      headers: { cookie: jar.header },
+    });
+    expect(anonymous.status).toBe(401);
+    const who = await person();
+    const signed = await call(server, 'GET', `/oauth/consent/${uid}/details`, {
+      headers: { cookie: `${jar.header}; ${who.cookie}` },
+    });
+    expect(signed.body).toMatchObject({
+      client_name: 'Step by step',
+      redirect_host: '127.0.0.1:65530',
+      scopes: [
+        { name: 'read', meaning: expect.any(String) },
+        { name: 'media', meaning: expect.any(String) },
+      ],
+      // Registered just now, but it sends you back to this machine: no warning.
+      warning: null,
+    });
+  });
+
+  it('warns about a client registered moments ago that sends you to another host', async () => {
+    const as = await authorizationServer();
+    const res = await oauth.dynamicClientRegistrationRequest(
+      as,
+      {
+        client_name: 'Fresh',
+        redirect_uris: ['https://app.example/cb'],
+        token_endpoint_auth_method: 'none',
+      },
+      insecure,
+    );
+    const client = (await oauth.processDynamicClientRegistrationResponse(res)) as oauth.Client;
+    const url = await authorizationUrl(as, client, oauth.generateRandomCodeVerifier(), {
+      redirect_uri: 'https://app.example/cb',
+    });
+    const jar = new CookieJar((await person()).cookie);
+    const first = await fetch(url, { redirect: 'manual', headers: { cookie: jar.header } });
+    jar.take(first);
+    const uid = first.headers.get('location')!.split('/').at(-1)!;
+    const view = await call(server, 'GET', `/oauth/consent/${uid}/details`, {
+      headers: { cookie: jar.header },
+    });
+    expect(view.body.redirect_host).toBe('app.example');
+    expect(view.body.warning).toMatch(/registered itself .* minute\(s\) ago .* app\.example/);
+  });
+
+  it('treats a token like a key: the plan is read on every request, and the audit names the client', async () => {
+    const who = await makeSignedInAccount(server, 'plus');
+    const { client, tokens } = await signedInClient({ cookie: who.cookie, origin: base() });
+    const made = await call(server, 'POST', '/v1/posts', {
+      key: tokens.access_token,
+      body: { platform: 'mastodon', body: 'By an app' },
+    });
+    expect(made.status).toBe(201);
+    const audit = await server.pool.query(
+      'select actor_kind, actor_id from audit_log where post_id = $1',
+      [made.body.id],
+    );
+    expect(audit.rows).toEqual([{ actor_kind: 'oauth', actor_id: client.client_id }]);
+    await server.pool.query(`update accounts set plan = 'free' where id = $1`, [
+      who.acct.accountId,
+    ]);
+    const lowered = await me(tokens.access_token);
+    expect([lowered.status, lowered.body.code]).toEqual([403, 'plan_required']);
+  });
+
+  it('fetches a Client ID Metadata Document only through the outbound guard', async () => {
+    const as = await authorizationServer();
+    const url = await authorizationUrl(
+      as,
+      { client_id: 'https://127.0.0.1:9/client.json' } as oauth.Client,
+      oauth.generateRandomCodeVerifier(),
+    );
+    const res = await fetch(url, { redirect: 'manual' });
+    // A local address is refused by the guard: the client is unknown, nothing redirects.
+    expect(res.status).toBe(400);
+    expect(await res.text()).toMatch(/client/i);
+  });
+});
