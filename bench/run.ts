@@ -12,6 +12,7 @@ import { benchMe } from './me.ts';
 import { benchChunkedMemory, benchRawUpload } from './media.ts';
 import { benchPostsApi, benchPublicationDelay, benchRetryAfter, throttledOnce } from './posts.ts';
 import { startBenchService } from './support.ts';
+import { benchThroughput } from './throughput.ts';
 import { benchVideo } from './video.ts';
 import { benchWebhookRetries, benchWebhooks } from './webhooks.ts';
 
@@ -32,6 +33,7 @@ const svc = await startBenchService({ connectors });
 // BENCH_ONLY=heavyRender,me runs just those (names as below).
 const benches: Record<string, () => Promise<unknown>> = {
   me: () => benchMe(svc, seconds),
+  throughput: () => benchThroughput(seconds),
   posts: () => benchPostsApi(svc, seconds),
   mcp: () => benchMcp(svc, seconds),
   publicationDelay: () => benchPublicationDelay(svc),

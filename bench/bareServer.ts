@@ -1,0 +1,40 @@
+// The bare routes the throughput bench compares the service with: a Fastify process on the
+// same database doing only the essential statement of each route. GET /me looks the key up
+// by its hash (as the service's auth statement does); POST /posts inserts one draft row.
+// Started by bench/throughput.ts as its own process (DATABASE_URL, BRAND_ID, ACCOUNT_ID); prints
+// "listening on <port>".
+import { createHash } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
+import pg from 'pg';
+
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
+const app = Fastify();
+const keyHash = (header: string | undefined) =>
+  createHash('sha256')
+    .update((header ?? '').slice('Bearer '.length))
+    .digest();
+
+app.get('/me', async (req) => {
+  // Prepared once per connection, as the service's statements are.
+  const { rows } = await pool.query({
+    name: 'bare_me',
+    text: 'select k.scopes, a.email, a.plan from api_keys k join accounts a on a.id = k.account_id where k.key_hash = $1',
+    values: [keyHash(req.headers.authorization)],
+  });
+  return { email: rows[0]?.email, plan: rows[0]?.plan, scopes: rows[0]?.scopes };
+});
+
+app.post('/posts', async (req, reply) => {
+  const body = req.body as { platform: string; body: string };
+  const { rows } = await pool.query({
+    name: 'bare_post',
+    text: `insert into posts (account_id, brand_id, platform, kind, body, status)
+           values ($1, $2, $3, 'text', $4, 'draft') returning id::text, status`,
+    values: [process.env.ACCOUNT_ID, process.env.BRAND_ID, body.platform, body.body],
+  });
+  return reply.code(201).send(rows[0]);
+});
+
+await app.listen({ port: 0, host: '127.0.0.1' });
+console.log(`listening on ${(app.server.address() as AddressInfo).port}`);

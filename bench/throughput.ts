@@ -1,0 +1,190 @@
+// Issue 24's side-by-side measurement: GET /v1/me and POST /v1/posts (a draft) on the real
+// service process (`node bin/start.ts api`, logging as in production) beside bare Fastify
+// routes doing only the essential statement (bench/bareServer.ts), each driven by a load
+// generator of its own (bench/loadgen.ts, 32 connections) on one embedded Postgres. Besides
+// requests a second, it prints CPU microseconds per request for the server process, Postgres
+// (every postgres process, from /proc) and the load generator: where the time goes.
+// Alone: `node bench/throughput.ts` (THROUGHPUT_SECONDS, THROUGHPUT_RUNS); in `npm run bench`
+// as `throughput`.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createAccount, setBudget } from '../core/accounts/service.ts';
+import { createApiKey } from '../core/apikeys/service.ts';
+import { loadConfig } from '../core/config.ts';
+import { createLogger } from '../core/logger.ts';
+import { openDatabase } from '../core/runtime.ts';
+
+const HERE = import.meta.dirname;
+const TICK_MICROS = 1e6 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+
+/** CPU time (user + system) of a process so far, in microseconds. */
+function cpuOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start at its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MICROS;
+  } catch {
+    return 0; // exited meanwhile
+  }
+}
+
+/** CPU time of every postgres process now (the postmaster, backends, background workers). */
+function postgresCpu(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres')
+        total += cpuOf(Number(entry));
+    } catch {}
+  }
+  return total;
+}
+
+/** A child process, resolved with its port once its output says where it listens. */
+async function listening(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let tail = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    const look = (d: Buffer) => {
+      tail = (tail + d).slice(-4000);
+      const m = /(?:listening on |127\.0\.0\.1:)(\d+)/.exec(tail);
+      if (m) resolve(Number(m[1]));
+    };
+    child.stdout!.on('data', look);
+    child.stderr!.on('data', look);
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${tail}`)));
+  });
+  // Its log keeps flowing (a production log costs what it costs); nobody reads it now.
+  child.stdout!.removeAllListeners('data').resume();
+  child.stderr!.removeAllListeners('data').resume();
+  return { child, port };
+}
+
+type Load = { url: string; method?: string; headers?: Record<string, string>; body?: string };
+type Measured = {
+  rps: number;
+  node: number;
+  pg: number;
+  gen: number;
+  requests: number;
+  failed: number;
+};
+
+/** One load run against `target` served by `server`, with CPU per request of each part. */
+async function measure(server: ChildProcess, target: Load, seconds: number): Promise<Measured> {
+  const nodeBefore = cpuOf(server.pid!);
+  const pgBefore = postgresCpu();
+  const out = execFileSync(
+    process.execPath,
+    [path.join(HERE, 'loadgen.ts'), JSON.stringify({ ...target, seconds })],
+    { maxBuffer: 1 << 20 },
+  ).toString();
+  const r = JSON.parse(out.trim().split('\n').at(-1)!) as {
+    requests: number;
+    rps: number;
+    non2xx: number;
+    errors: number;
+    cpuMicros: number;
+  };
+  const per = (micros: number) => micros / Math.max(1, r.requests);
+  return {
+    rps: r.rps,
+    requests: r.requests,
+    failed: r.non2xx + r.errors,
+    node: per(cpuOf(server.pid!) - nodeBefore),
+    pg: per(postgresCpu() - pgBefore),
+    gen: per(r.cpuMicros),
+  };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const row = (name: string, m: Measured) =>
+  `  ${name.padEnd(22)} ${Math.round(m.rps).toString().padStart(6)} req/s   CPU µs/request node ${Math.round(m.node)} / postgres ${Math.round(m.pg)} / total ${Math.round(m.node + m.pg)} (load generator ${Math.round(m.gen)})${m.failed ? `   FAILED ${m.failed}` : ''}`;
+
+export async function benchThroughput(seconds = 5, runs = 3) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sps-throughput-'));
+  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, PORT: '0' });
+  const db = await openDatabase(config, createLogger('warn'), { poolSize: 4 });
+  const children: ChildProcess[] = [];
+  try {
+    const account = await createAccount(db.pool, {
+      email: `throughput-${Date.now()}@example.com`,
+      password: 'bench password',
+      plan: 'business',
+    });
+    await setBudget(db.pool, account.accountId, 1_000_000_000); // the path, not the 429s
+    const { key } = await createApiKey(db.pool, account.accountId, { scopes: ['read', 'publish'] });
+    const env = { DATABASE_URL: db.url, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' };
+    const service = await listening([path.join(HERE, '../bin/start.ts'), 'api'], env);
+    const bare = await listening([path.join(HERE, 'bareServer.ts')], {
+      DATABASE_URL: db.url,
+      ACCOUNT_ID: account.accountId,
+      BRAND_ID: account.brand.id,
+    });
+    children.push(service.child, bare.child);
+    const auth = { authorization: `Bearer ${key}` };
+    const post = {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ platform: 'mastodon', body: 'A throughput draft' }),
+    };
+    const pairs = [
+      {
+        name: 'GET /v1/me',
+        target: 0.85,
+        service: { url: `http://127.0.0.1:${service.port}/v1/me`, headers: auth },
+        bare: { url: `http://127.0.0.1:${bare.port}/me`, headers: auth },
+      },
+      {
+        name: 'POST /v1/posts',
+        target: 0.7,
+        service: { url: `http://127.0.0.1:${service.port}/v1/posts`, ...post },
+        bare: { url: `http://127.0.0.1:${bare.port}/posts`, ...post },
+      },
+    ];
+    const figures: Record<string, { ratios: number[]; median: number; target: number }> = {};
+    console.log(`Throughput beside bare routes (32 connections, ${seconds} s a run, ${runs} runs)`);
+    for (const pair of pairs) {
+      await measure(service.child, pair.service, 1); // warm-up
+      await measure(bare.child, pair.bare, 1);
+      const ratios: number[] = [];
+      for (let run = 1; run <= runs; run++) {
+        const b = await measure(bare.child, pair.bare, seconds);
+        const s = await measure(service.child, pair.service, seconds);
+        ratios.push(s.rps / b.rps);
+        console.log(`${pair.name}, run ${run}`);
+        console.log(row('bare route', b));
+        console.log(row('service', s));
+        console.log(`  ratio ${(s.rps / b.rps).toFixed(2)}`);
+      }
+      figures[pair.name] = { ratios, median: median(ratios), target: pair.target };
+      console.log(
+        `${pair.name}: median ratio ${median(ratios).toFixed(2)} (target >= ${pair.target})`,
+      );
+    }
+    return figures;
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await Promise.all(
+      children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))),
+    );
+    await db.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main)
+  await benchThroughput(
+    Number(process.env.THROUGHPUT_SECONDS ?? 5),
+    Number(process.env.THROUGHPUT_RUNS ?? 3),
+  );
