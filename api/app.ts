@@ -41,6 +41,7 @@ import { restRoutes } from './rest/index.ts';
 import { sessionRoutes } from './session/index.ts';
 import { validatorCompiler } from './validation.ts';
 import { webRoutes } from './web.ts';
+import { AccessLog, lazyChildLogger } from './accessLog.ts';
 
 export type AppDeps = {
   pool: Pool;
@@ -87,6 +88,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         ? undefined
         : deps.logger && { serializers: { req: serializeRequest } },
     genReqId: () => randomUUID(),
+    // One access line a request, and a request's logger made only when it logs (accessLog.ts).
+    logController: new AccessLog(),
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     // req.ip: the socket's address, or X-Forwarded-For's only behind proxies we were told of.
@@ -105,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  app.setChildLoggerFactory(lazyChildLogger);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   app.addHook('onRequest', async (req, reply) => {

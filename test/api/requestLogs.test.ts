@@ -17,6 +17,30 @@ const server = useServer({
   ),
 });
 
+describe('the access log', () => {
+  it('writes one line a request, when it is answered, with its reqId and no credential', async () => {
+    const owner = await makeAccount(server.pool);
+    const key = await makeKey(server.pool, owner.accountId, ['read']);
+    const res = await fetch(`${server.baseUrl}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
+    const reqId = res.headers.get('x-request-id');
+    await res.text();
+    const lines = logged
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.reqId === reqId);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        msg: 'request completed',
+        req: expect.objectContaining({ method: 'GET', url: '/v1/me' }),
+        res: { statusCode: 200 },
+        responseTime: expect.any(Number),
+      }),
+    ]);
+    expect(logged).not.toContain(key);
+  });
+});
+
 describe('signed media addresses in the request log', () => {
   it('a fetched signed address is logged without its signature', async () => {
     const owner = await makeAccount(server.pool);
