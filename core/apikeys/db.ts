@@ -46,6 +46,7 @@ export async function deleteApiKeyRow(
 
 export type KeyHolder = {
   key_id: string;
+  last_used_at: Date | null;
   scopes: Scope[];
   account_id: string;
   email: string;
@@ -55,27 +56,19 @@ export type KeyHolder = {
   features: Feature[];
 };
 
-// Every API request runs this, so it is one prepared statement: the key, the account fields a
-// principal needs (read here rather than through core/accounts/db.ts, which would be a second
-// round trip) and the once-a-minute last-used stamp.
+// Every API request runs this, so it is one prepared statement: the key and the account
+// fields a principal needs (read here rather than through core/accounts/db.ts, which would be
+// a second round trip). It only reads: the last-used stamp is written apart, at most once a
+// minute per key (stampKeyUse).
 const AUTHENTICATE_KEY = `
-with k as (
-  select k.id as key_id, k.scopes, k.last_used_at, a.id as account_id, a.email, a.plan,
-         a.selected_brand_id, a.budget_per_minute
-  from api_keys k join accounts a on a.id = k.account_id
-  where k.key_hash = $1
-), touch as (
-  update api_keys set last_used_at = now() from k
-  where api_keys.id = k.key_id
-    and (k.last_used_at is null or k.last_used_at < now() - interval '1 minute')
-)
-select k.key_id, k.scopes, k.account_id, k.email, k.plan, k.selected_brand_id,
-       k.budget_per_minute,
+select k.id as key_id, k.scopes, k.last_used_at, a.id as account_id, a.email, a.plan,
+       a.selected_brand_id, a.budget_per_minute,
        coalesce((select array_agg(f.feature) from account_features f
-                 where f.account_id = k.account_id), '{}') as features
-from k`;
+                 where f.account_id = a.id), '{}') as features
+from api_keys k join accounts a on a.id = k.account_id
+where k.key_hash = $1`;
 
-/** The key with this hash and its account, stamping its last use (at most once a minute). */
+/** The key with this hash and its account. */
 export async function useApiKey(db: Queryable, keyHash: Buffer): Promise<KeyHolder | undefined> {
   // Named: parsed and planned once per connection, not on every request.
   const { rows } = await db.query<KeyHolder>({
@@ -84,4 +77,14 @@ export async function useApiKey(db: Queryable, keyHash: Buffer): Promise<KeyHold
     values: [keyHash],
   });
   return rows[0];
+}
+
+/** Stamps a key's last use, unless it was stamped within the minute (by any process). */
+export async function stampKeyUse(db: Queryable, keyId: string): Promise<void> {
+  await db.query({
+    name: 'stamp_api_key_use',
+    text: `update api_keys set last_used_at = now()
+            where id = $1 and (last_used_at is null or last_used_at < now() - interval '1 minute')`,
+    values: [keyId],
+  });
 }

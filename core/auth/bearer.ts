@@ -1,8 +1,8 @@
-// Resolves a bearer API key to a principal in one prepared statement (core/apikeys/db.ts):
-// the lookup and the once-a-minute last-used stamp. The request budget is counted in memory
-// (./budget.ts).
+// Resolves a bearer API key to a principal in one prepared, read-only statement
+// (core/apikeys/db.ts); the key's last use is stamped apart, by the one request a minute that
+// finds it older than that. The request budget is counted in memory (./budget.ts).
 import { budgetLimitOf } from '../accounts/plans.ts';
-import { useApiKey } from '../apikeys/db.ts';
+import { stampKeyUse, useApiKey } from '../apikeys/db.ts';
 import { hashApiKey, looksLikeApiKey } from '../apikeys/keys.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { Principal } from './principal.ts';
@@ -13,6 +13,18 @@ export type Authenticated = {
   budgetPerMinute: number;
 };
 
+const STAMP_EVERY_MS = 60_000;
+/** When this process last stamped each key: requests arriving together stamp it once. */
+const stamped = new Map<string, number>();
+
+function stampDue(keyId: string, lastUsed: Date | null, now = Date.now()): boolean {
+  if (lastUsed && now - lastUsed.getTime() < STAMP_EVERY_MS) return false;
+  if (now - (stamped.get(keyId) ?? 0) < STAMP_EVERY_MS) return false;
+  if (stamped.size > 10_000) stamped.clear();
+  stamped.set(keyId, now);
+  return true;
+}
+
 export async function authenticateApiKey(
   db: Queryable,
   token: string,
@@ -20,6 +32,7 @@ export async function authenticateApiKey(
   if (!looksLikeApiKey(token)) return undefined;
   const r = await useApiKey(db, hashApiKey(token));
   if (!r) return undefined;
+  if (stampDue(r.key_id, r.last_used_at)) await stampKeyUse(db, r.key_id);
   const principal: Principal = {
     accountId: r.account_id,
     email: r.email,
