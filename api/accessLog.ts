@@ -2,14 +2,23 @@
 // URL, status, time), instead of Fastify's two ("incoming request", "request completed").
 // A request's child logger (its reqId bound) is only made when something logs for it: most
 // requests never do, and making one for each cost as much as a log line.
-import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import {
+  type FastifyBaseLogger,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import type { Bindings, ChildLoggerOptions } from 'pino';
 import { serializeRequest } from '../core/logger.ts';
 
 export class AccessLog extends LogController {
   override incomingRequest() {}
 
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) {
     const line = {
       req: serializeRequest(request),
       res: { statusCode: reply.statusCode },

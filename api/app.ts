@@ -25,9 +25,9 @@ import { createRenderWaits } from '../core/designs/renderWaits.ts';
 import { serializeRequest } from '../core/logger.ts';
 import { mediaTools } from '../core/media/tools.ts';
 import { newSigningKey, type SigningKey } from '../core/oauth/keys.ts';
-import { createOAuthProvider } from '../core/oauth/provider.ts';
 import { outboundPolicy } from '../core/outbound/guard.ts';
 import { type Storage, storageFor } from '../core/storage/storage.ts';
+import { AccessLog, lazyChildLogger } from './accessLog.ts';
 import type { AuthContext } from './auth.ts';
 import { designTemplateRoutes } from './designTemplates.ts';
 import { errorHandler, frameworkErrors, notFoundHandler } from './errors.ts';
@@ -35,13 +35,13 @@ import { graphqlRoutes } from './graphql/index.ts';
 import { healthRoutes } from './health.ts';
 import { type McpOptions, mcpRoutes } from './mcp/index.ts';
 import { signedMediaRoutes } from './media.ts';
-import { oauthRoutes } from './oauth.ts';
+import { createOAuthProvider } from './oauth/provider.ts';
+import { oauthRoutes } from './oauth/routes.ts';
 import { completeOpenapi } from './openapi.ts';
 import { restRoutes } from './rest/index.ts';
 import { sessionRoutes } from './session/index.ts';
 import { validatorCompiler } from './validation.ts';
 import { webRoutes } from './web.ts';
-import { AccessLog, lazyChildLogger } from './accessLog.ts';
 
 export type AppDeps = {
   pool: Pool;

@@ -13,6 +13,7 @@ import type { BudgetCounter } from '../core/auth/budget.ts';
 import type { Budget, Principal, Requirement } from '../core/auth/principal.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { unauthenticated } from '../core/errors.ts';
+import { resourceMetadataOf } from '../core/oauth/rules.ts';
 import { authenticateAccessToken } from '../core/oauth/service.ts';
 
 declare module 'fastify' {
@@ -43,7 +44,7 @@ export type AuthContext = { pool: Pool; budget: BudgetCounter; publicBaseUrl: st
 
 /** The challenge a 401 carries, so an OAuth client discovers the sign-in from one failed call. */
 export const bearerChallenge = (publicBaseUrl: string) =>
-  `Bearer resource_metadata="${publicBaseUrl}/.well-known/oauth-protected-resource"`;
+  `Bearer resource_metadata="${resourceMetadataOf(publicBaseUrl)}"`;
 
 /**
  * Authenticates a bearer credential and applies the interface-wide rules (plan, budget).

@@ -72,10 +72,26 @@ export async function destroyGrant(db: Queryable, grantId: string): Promise<void
   await db.query('delete from oauth_grants where grant_id = $1', [grantId]);
 }
 
-/** Expired rows (the provider never deletes what simply ran out). */
+/**
+ * Expired rows (the provider never deletes what simply ran out), and clients registered more
+ * than a day ago that nobody ever allowed (registration is open: unused ones do not pile up).
+ */
 export async function deleteExpiredPayloads(db: Queryable): Promise<number> {
-  const res = await db.query('delete from oauth_payloads where expires_at <= now()');
-  return res.rowCount ?? 0;
+  const expired = await db.query('delete from oauth_payloads where expires_at <= now()');
+  const unused = await db.query(
+    `delete from oauth_payloads p
+      where p.model = 'Client'
+        and (p.payload->>'client_id_issued_at')::bigint < extract(epoch from now() - interval '1 day')
+        and not exists (select 1 from oauth_grants g where g.client_id = p.id)`,
+  );
+  // A deleted client's registration token goes with it.
+  const orphans = await db.query(
+    `delete from oauth_payloads t
+      where t.model = 'RegistrationAccessToken'
+        and not exists (select 1 from oauth_payloads c
+                         where c.model = 'Client' and c.id = t.payload->>'clientId')`,
+  );
+  return (expired.rowCount ?? 0) + (unused.rowCount ?? 0) + (orphans.rowCount ?? 0);
 }
 
 export async function insertGrant(

@@ -2,12 +2,21 @@
 // API key), and the dashboard's authorized clients: listed with scopes and last use, revoked
 // (the grant and every token of it, effective on the next request).
 import { z } from 'zod';
-import { budgetLimitOf, SCOPES, type Scope } from '../accounts/plans.ts';
+import { budgetLimitOf } from '../accounts/plans.ts';
 import type { Authenticated } from '../auth/bearer.ts';
 import type { Queryable } from '../db/pool.ts';
 import { notFound } from '../errors.ts';
-import { deleteExpiredPayloads, destroyGrant, findGrant, grantsOf, useAccessToken } from './db.ts';
-import { resourceOf } from './provider.ts';
+import {
+  deleteExpiredPayloads,
+  destroyGrant,
+  findGrant,
+  grantsOf,
+  insertGrant,
+  useAccessToken,
+} from './db.ts';
+import { resourceOf, scopesIn } from './rules.ts';
+
+const MAX_TOKEN_CHARS = 200;
 
 /** An access token for `{publicBaseUrl}/mcp` as the principal it speaks for; else undefined. */
 export async function authenticateAccessToken(
@@ -15,13 +24,12 @@ export async function authenticateAccessToken(
   token: string,
   publicBaseUrl: string,
 ): Promise<Authenticated | undefined> {
-  if (token.length > 200) return undefined;
+  // Ours are 43 characters: anything much longer is not one, and costs no lookup.
+  if (token.length > MAX_TOKEN_CHARS) return undefined;
   const r = await useAccessToken(db, token);
   // A token for any other audience is refused like an unknown one.
   if (!r || r.audience !== resourceOf(publicBaseUrl)) return undefined;
-  const scopes = r.scope
-    .split(' ')
-    .filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
+  const scopes = scopesIn(r.scope);
   return {
     principal: {
       accountId: r.account_id,
@@ -69,3 +77,6 @@ export async function revokeAuthorizedClient(
 
 /** Codes, tokens, interactions and sessions past their expiry, deleted (hourly cleanup). */
 export const deleteExpiredOAuthState = (db: Queryable) => deleteExpiredPayloads(db);
+
+/** What the consent page allowed: the grant's brand, scopes and client, for the Apps page. */
+export const recordGrant = insertGrant;

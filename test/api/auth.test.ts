@@ -42,7 +42,7 @@ describe('authentication failures', () => {
     const res = await call(server, 'GET', '/v1/me');
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe(
-      `Bearer resource_metadata="${server.config.publicBaseUrl}/.well-known/oauth-protected-resource"`,
+      `Bearer resource_metadata="${server.config.publicBaseUrl}/.well-known/oauth-protected-resource/mcp"`,
     );
     expect(res.body.detail).toEqual(expect.any(String));
   });

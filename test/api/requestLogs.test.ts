@@ -21,7 +21,9 @@ describe('the access log', () => {
   it('writes one line a request, when it is answered, with its reqId and no credential', async () => {
     const owner = await makeAccount(server.pool);
     const key = await makeKey(server.pool, owner.accountId, ['read']);
-    const res = await fetch(`${server.baseUrl}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
+    const res = await fetch(`${server.baseUrl}/v1/me`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     const reqId = res.headers.get('x-request-id');
     await res.text();
     const lines = logged

@@ -65,6 +65,7 @@ describe('OAuth consent in Chromium', () => {
     await page.getByRole('cell', { name: 'read', exact: true }).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'apps');
+    page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Revoke Inspector' }).click();
     await page.getByText('No app signed in yet').waitFor();
     expect((await call(server, 'GET', '/v1/me', { key: token })).status).toBe(401);

@@ -209,7 +209,7 @@ describe('refused before execution', () => {
     const none = await gql('{ me { email } }', undefined, '');
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toBe(
-      `Bearer resource_metadata="${server.config.publicBaseUrl}/.well-known/oauth-protected-resource"`,
+      `Bearer resource_metadata="${server.config.publicBaseUrl}/.well-known/oauth-protected-resource/mcp"`,
     );
     expect(none.body.errors[0].extensions.code).toBe('unauthenticated');
     const unknown = await gql('{ me { email } }', undefined, `sps_${'a'.repeat(40)}`);

@@ -172,7 +172,7 @@ describe('auth', () => {
     expect(res.status).toBe(401);
     // The challenge names the resource metadata, where an OAuth client learns to sign in.
     expect(res.headers.get('www-authenticate')).toBe(
-      `Bearer resource_metadata="${server.config.publicBaseUrl}/.well-known/oauth-protected-resource"`,
+      `Bearer resource_metadata="${server.config.publicBaseUrl}/.well-known/oauth-protected-resource/mcp"`,
     );
     expect(res.body.error.data.code).toBe('unauthenticated');
   });

@@ -6,7 +6,12 @@
 // Origin, a denial, and a Client ID Metadata Document on a local address.
 import * as oauth from 'oauth4webapi';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { guardedFetch } from '../../api/oauth/provider.ts';
+import { deleteExpiredOAuthState } from '../../core/oauth/service.ts';
+import { parseAllowlist } from '../../core/outbound/addresses.ts';
+import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { freePort } from '../support/browser.ts';
+import { startJsonServer } from '../support/jsonServer.ts';
 import { CLIENT_REDIRECT, type ConsentAnswer, CookieJar, consentAs } from '../support/oauth.ts';
 import { call, makeSignedInAccount } from '../support/server.ts';
 import { useServer } from '../support/service.ts';
@@ -363,6 +368,120 @@ describe('OAuth sign-in, step by step', () => {
     expect([lowered.status, lowered.body.code]).toEqual([403, 'plan_required']);
   });
 
+  it('asks for consent again on every sign-in, whatever the provider remembers', async () => {
+    const who = await person();
+    const as = await authorizationServer();
+    const client = await registered(as);
+    const { jar } = await consentAs(
+      server,
+      who,
+      await authorizationUrl(as, client, oauth.generateRandomCodeVerifier()),
+      allowAll,
+    );
+    // Signed out of the dashboard, the browser still holds the provider's own session.
+    await call(server, 'POST', '/auth/logout', { headers: { cookie: who.cookie } });
+    const again = await fetch(
+      await authorizationUrl(as, client, oauth.generateRandomCodeVerifier()),
+      {
+        redirect: 'manual',
+        headers: { cookie: jar.header },
+      },
+    );
+    expect(again.headers.get('location')).toMatch(/^\/oauth\/consent\//);
+  });
+
+  it("keeps one person's tokens when another signs in through the same browser", async () => {
+    const alice = await person();
+    const as = await authorizationServer();
+    const client = await registered(as);
+    const verifier = oauth.generateRandomCodeVerifier();
+    const first = await consentAs(
+      server,
+      alice,
+      await authorizationUrl(as, client, verifier),
+      allowAll,
+    );
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await oauth.authorizationCodeGrantRequest(
+        as,
+        client,
+        oauth.None(),
+        oauth.validateAuthResponse(as, client, first.redirect, 'st4te'),
+        CLIENT_REDIRECT,
+        verifier,
+        insecure,
+      ),
+    );
+    // Bob, in the same browser (alice's provider session still in its cookies), allows too.
+    const bob = await person();
+    const providerCookies = [...first.jar.cookies]
+      .filter(([name]) => name.startsWith('_session'))
+      .map(([k, v]) => `${k}=${v}`)
+      .join('; ');
+    await consentAs(
+      server,
+      { ...bob, cookie: `${bob.cookie}; ${providerCookies}` },
+      await authorizationUrl(as, client, oauth.generateRandomCodeVerifier()),
+      allowAll,
+    );
+    // The provider ended alice's session on the way (its logout page): her tokens live on,
+    // tied to her grant, not to that session.
+    expect((await me(tokens.access_token)).status).toBe(200);
+  });
+
+  it('refuses an authorization without a code_challenge, or with the plain method', async () => {
+    const as = await authorizationServer();
+    const client = await registered(as);
+    for (const extra of [
+      { code_challenge: '', code_challenge_method: '' },
+      { code_challenge: 'x'.repeat(43), code_challenge_method: 'plain' },
+    ]) {
+      const url = await authorizationUrl(as, client, oauth.generateRandomCodeVerifier(), extra);
+      const res = await fetch(url, { redirect: 'manual' });
+      const back = new URL(res.headers.get('location')!);
+      expect(back.origin + back.pathname).toBe(CLIENT_REDIRECT);
+      expect(back.searchParams.get('error')).toBe('invalid_request');
+    }
+  });
+
+  it("lets a client revoke its own tokens only: another client's stay", async () => {
+    const { tokens } = await signedInClient(await person());
+    const as = await authorizationServer();
+    const other = await registered(as);
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, other, oauth.None(), tokens.access_token, insecure),
+    );
+    expect((await me(tokens.access_token)).status).toBe(200);
+  });
+
+  it('drops codes and tokens past their expiry in the hourly cleanup', async () => {
+    const { tokens } = await signedInClient(await person());
+    await server.pool.query(
+      `update oauth_payloads set expires_at = now() - interval '1 second'
+        where model = 'AccessToken' and id = $1`,
+      [tokens.access_token],
+    );
+    expect(await deleteExpiredOAuthState(server.pool)).toBeGreaterThan(0);
+    const left = await server.pool.query('select 1 from oauth_payloads where id = $1', [
+      tokens.access_token,
+    ]);
+    expect(left.rows).toEqual([]);
+    // A client registered two days ago and never allowed goes; one that was allowed stays.
+    const as = await authorizationServer();
+    const unused = await registered(as);
+    await server.pool.query(
+      `update oauth_payloads set payload = jsonb_set(payload, '{client_id_issued_at}',
+         to_jsonb(extract(epoch from now() - interval '2 days')::bigint))
+        where model = 'Client'`,
+    );
+    await deleteExpiredOAuthState(server.pool);
+    const clients = await server.pool.query(`select id from oauth_payloads where model = 'Client'`);
+    expect(clients.rows.map((r) => r.id)).not.toContain(unused.client_id);
+    expect(clients.rows.length).toBeGreaterThan(0);
+  });
+
   it('fetches a Client ID Metadata Document only through the outbound guard', async () => {
     const as = await authorizationServer();
     const url = await authorizationUrl(
@@ -371,8 +490,24 @@ describe('OAuth sign-in, step by step', () => {
       oauth.generateRandomCodeVerifier(),
     );
     const res = await fetch(url, { redirect: 'manual' });
-    // A local address is refused by the guard: the client is unknown, nothing redirects.
+    // A local address is refused: the client is unknown, nothing redirects.
     expect(res.status).toBe(400);
-    expect(await res.text()).toMatch(/client/i);
+    expect(await res.text()).toMatch(/invalid_client.*metadata document/);
+
+    // The fetch the provider is given is the guard's: a local address is refused unless the
+    // operator allows it, and then the document is read (at most 64 KB).
+    const doc = await startJsonServer((_req, reply) =>
+      reply(200, { client_id: 'x', redirect_uris: [CLIENT_REDIRECT] }),
+    );
+    try {
+      await expect(
+        guardedFetch(outboundPolicy(server.config))(`${doc.url}/client.json`),
+      ).rejects.toThrow();
+      const allowed = guardedFetch({ allowlist: parseAllowlist(['127.0.0.0/8']), allowHttp: true });
+      const fetched = await allowed(`${doc.url}/client.json`);
+      expect(await fetched.json()).toMatchObject({ redirect_uris: [CLIENT_REDIRECT] });
+    } finally {
+      await doc.close();
+    }
   });
 });

@@ -27,7 +27,7 @@ describe('the MCP SDK client signing in by OAuth', () => {
     const bare = await fetch(mcpUrl, { method: 'POST', body: '{}' });
     expect(bare.status).toBe(401);
     expect(bare.headers.get('www-authenticate')).toBe(
-      `Bearer resource_metadata="${origin()}/.well-known/oauth-protected-resource"`,
+      `Bearer resource_metadata="${origin()}/.well-known/oauth-protected-resource/mcp"`,
     );
 
     const client = new MemoryOAuthClient();

@@ -90,7 +90,7 @@ export async function consentAs(
   person: { cookie: string; origin: string },
   authorizationUrl: URL,
   answer: (view: { scopes: { name: string }[]; brand_id: string | null }) => ConsentAnswer,
-): Promise<{ redirect: URL; view: any }> {
+): Promise<{ redirect: URL; view: any; jar: CookieJar }> {
   const jar = new CookieJar(person.cookie);
   const get = async (url: string) => {
     const res = await fetch(new URL(url, server.baseUrl), {
@@ -124,8 +124,26 @@ export async function consentAs(
     throw new Error(`decision: ${decided.status} ${JSON.stringify(decided.body)}`);
   let next = decided.body.redirect_to as string;
   for (let hop = 0; hop < 5; hop++) {
-    if (next.startsWith(CLIENT_REDIRECT)) return { redirect: new URL(next), view: details.body };
-    const res = await get(next);
+    if (next.startsWith(CLIENT_REDIRECT))
+      return { redirect: new URL(next), view: details.body, jar };
+    let res = await get(next);
+    // The provider's self-submitting form (ending another person's session in this browser,
+    // before this one's sign-in goes on): posted as the browser would.
+    if (res.status === 200 && res.headers.get('content-type')?.includes('html')) {
+      const page = await res.text();
+      const action = /<form method="post" action="([^"]+)"/.exec(page)?.[1];
+      if (!action) throw new Error(`no redirect from ${next}: ${page.slice(0, 300)}`);
+      const fields = new URLSearchParams(
+        [...page.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]),
+      );
+      res = await fetch(action, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: jar.header, 'content-type': 'application/x-www-form-urlencoded' },
+        body: fields,
+      });
+      jar.take(res);
+    }
     const location = res.headers.get('location');
     if (!location) throw new Error(`no redirect from ${next}: ${res.status} ${await res.text()}`);
     next = new URL(location, server.baseUrl).toString();

@@ -154,6 +154,13 @@ function Home() {
   return <Navigate to={session.data ? '/board' : '/sign-in'} replace />;
 }
 
+/** ?next=/oauth/consent/…: back to an app's consent page after signing in or up (our own
+ * paths only, never a site elsewhere). */
+const backToConsent = (search: Record<string, unknown>): { next?: string } =>
+  typeof search.next === 'string' && /^\/oauth\/consent\/[\w-]{1,100}$/.test(search.next)
+    ? { next: search.next }
+    : {};
+
 const root = createRootRoute({ component: Shell });
 const routeTree = root.addChildren([
   createRoute({ getParentRoute: () => root, path: '/', component: Home }),
@@ -163,14 +170,16 @@ const routeTree = root.addChildren([
     component: SignIn,
     // ?next=/oauth/consent/…: back to the app's consent page (our own paths only, never a
     // site elsewhere).
-    validateSearch: (search: Record<string, unknown>): { next?: string } =>
-      typeof search.next === 'string' && /^\/oauth\/consent\/[\w-]{1,100}$/.test(search.next)
-        ? { next: search.next }
-        : {},
+    validateSearch: backToConsent,
   }),
   createRoute({ getParentRoute: () => root, path: '/oauth/consent/$uid', component: Consent }),
   createRoute({ getParentRoute: () => root, path: '/settings/apps', component: AuthorizedApps }),
-  createRoute({ getParentRoute: () => root, path: '/sign-up', component: SignUp }),
+  createRoute({
+    getParentRoute: () => root,
+    path: '/sign-up',
+    component: SignUp,
+    validateSearch: backToConsent,
+  }),
   createRoute({ getParentRoute: () => root, path: '/board', component: Board }),
   createRoute({ getParentRoute: () => root, path: '/compose', component: Compose }),
   createRoute({

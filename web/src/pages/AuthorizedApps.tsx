@@ -72,7 +72,14 @@ export function AuthorizedApps() {
                     type="button"
                     className="quiet"
                     disabled={revoke.isPending}
-                    onClick={() => revoke.mutate(a.grant_id)}
+                    onClick={() => {
+                      if (
+                        window.confirm(
+                          `Revoke ${a.client_name ?? a.client_id}? It signs in again to come back.`,
+                        )
+                      )
+                        revoke.mutate(a.grant_id);
+                    }}
                     aria-label={`Revoke ${a.client_name ?? a.client_id}`}
                   >
                     Revoke

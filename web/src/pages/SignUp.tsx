@@ -1,7 +1,7 @@
 // Sign-up, as the service's SIGNUP allows (first account only, open, or closed): the API's 422
 // is shown beside the field it names, and what was typed stays.
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { ApiError, call } from '../api.ts';
 import { useSignupAllowed } from '../session.ts';
@@ -11,6 +11,8 @@ export function SignUp() {
   const [busy, setBusy] = useState(false);
   const queries = useQueryClient();
   const navigate = useNavigate();
+  // Where sign-up was asked from (an app's consent page), a path of ours only.
+  const { next } = useSearch({ from: '/sign-up' });
   const signup = useSignupAllowed();
 
   const submit = async (e: FormEvent<HTMLFormElement>) => {
@@ -25,7 +27,8 @@ export function SignUp() {
       });
       // Nothing another account's session read stays in the cache.
       queries.clear();
-      await navigate({ to: '/board' });
+      if (next) window.location.assign(next);
+      else await navigate({ to: '/board' });
     } catch (err) {
       setError(
         err instanceof ApiError

@@ -6,13 +6,14 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
-import { SCOPES } from '../core/accounts/plans.ts';
-import { ConsentDecision, ConsentView, consentView, decideConsent } from '../core/oauth/consent.ts';
-import { resourceOf } from '../core/oauth/provider.ts';
-import { principalOf } from './auth.ts';
-import { ErrorBody } from './rest/schemas.ts';
-import { dashboardGuard } from './session/app.ts';
-import { requireSession, type SessionDeps } from './session/index.ts';
+import { SCOPES } from '../../core/accounts/plans.ts';
+import { ConsentDecision, ConsentView, resourceOf } from '../../core/oauth/rules.ts';
+import { principalOf } from '../auth.ts';
+import { ErrorBody } from '../rest/schemas.ts';
+import { dashboardGuard } from '../session/app.ts';
+import { requireSession, type SessionDeps } from '../session/index.ts';
+import { consentView, decideConsent } from './consent.ts';
+import { registrationLimit } from './registrationLimit.ts';
 
 export type OAuthRouteDeps = SessionDeps & { provider: Provider };
 
@@ -31,6 +32,19 @@ export const oauthRoutes: FastifyPluginAsync<OAuthRouteDeps> = async (base, deps
       reply.hijack();
       handle(req.raw, reply.raw);
     };
+    // Registration first passes our bounds (size, and how many from one address).
+    const admit = registrationLimit();
+    scope.post(
+      '/oauth/register',
+      {
+        schema: { hide: true },
+        onRequest: async (req) => {
+          const length = req.headers['content-length'];
+          admit(req.ip, length === undefined ? undefined : Number(length));
+        },
+      },
+      pass,
+    );
     // What the provider answers: its pages and endpoints, and CORS preflights for browser clients.
     scope.route({
       method: ['GET', 'POST', 'OPTIONS'],

@@ -3,30 +3,26 @@
 // client registration, authorization code with PKCE (S256 only), resource indicators (every
 // token is for `{base_url}/mcp`, opaque, and refused for another audience), rotated refresh
 // tokens (a reused one revokes its whole grant), revocation, and Client ID Metadata Documents
-// fetched through the outbound guard. Its state is in Postgres (./adapter.ts); the consent
-// page is the dashboard's (./consent.ts).
+// fetched through the outbound guard. Its state is in Postgres (core/oauth/adapter.ts); the
+// consent page is the dashboard's (./consent.ts). Every authorization asks for consent: the
+// provider's own session never stands in for the dashboard's.
 import { createHmac } from 'node:crypto';
 import Provider, { type Configuration, errors, type JWK } from 'oidc-provider';
-import { SCOPES } from '../accounts/plans.ts';
-import type { Queryable } from '../db/pool.ts';
-import { type OutboundPolicy, resolveChecked, sendChecked } from '../outbound/guard.ts';
-import { postgresAdapter } from './adapter.ts';
-import type { SigningKey } from './keys.ts';
+import { SCOPES } from '../../core/accounts/plans.ts';
+import type { Queryable } from '../../core/db/pool.ts';
+import { postgresAdapter } from '../../core/oauth/adapter.ts';
+import type { SigningKey } from '../../core/oauth/keys.ts';
+import { resourceOf } from '../../core/oauth/rules.ts';
+import { type OutboundPolicy, resolveChecked, sendChecked } from '../../core/outbound/guard.ts';
 
-/** Where the provider's own endpoints are, under /oauth. */
+/** Where the provider's own endpoints are, under /oauth (those of features left off too). */
 export const OAUTH_ROUTES = {
   authorization: '/oauth/authorize',
   token: '/oauth/token',
   registration: '/oauth/register',
   revocation: '/oauth/revoke',
   jwks: '/oauth/jwks',
-  userinfo: '/oauth/userinfo',
   end_session: '/oauth/session/end',
-  code_verification: '/oauth/device',
-  device_authorization: '/oauth/device/auth',
-  introspection: '/oauth/introspect',
-  backchannel_authentication: '/oauth/backchannel',
-  pushed_authorization_request: '/oauth/par',
 } as const;
 
 /** The consent page for an interaction (the dashboard serves it). */
@@ -37,11 +33,8 @@ const REFRESH_TOKEN_TTL_S = 30 * 86_400;
 /** A Client ID Metadata Document is at most this big (it is a small JSON object). */
 const MAX_METADATA_BYTES = 64 * 1024;
 
-/** The resource every token is for: the MCP endpoint, which /v1 and /graphql also accept. */
-export const resourceOf = (publicBaseUrl: string) => `${publicBaseUrl}/mcp`;
-
-/** oidc-provider's fetch (Client ID Metadata Documents) through our outbound guard. */
-function guardedFetch(policy: OutboundPolicy) {
+/** oidc-provider's fetch (Client ID Metadata Documents) through our outbound guard, capped. */
+export function guardedFetch(policy: OutboundPolicy) {
   return async (url: string | URL, init?: RequestInit): Promise<Response> => {
     const target = await resolveChecked(String(url), policy);
     const headers: Record<string, string> = {};
@@ -94,9 +87,18 @@ export function createOAuthProvider(deps: OAuthDeps): Provider {
     // The subject is the account id; the provider issues no ID token without `openid`.
     findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
     interactions: { url: async (_ctx, interaction) => consentPath(interaction.uid) },
-    // Our scopes are listed too, so a client may register with them (MCP clients register the
+    // Our scopes are listed, so a client may register with them (MCP clients register the
     // resource's scopes_supported); what a token carries is the resource's granted scopes.
-    scopes: ['openid', 'offline_access', ...SCOPES],
+    // No openid: this server issues no ID tokens.
+    scopes: [...SCOPES],
+    responseTypes: ['code'],
+    // Only the grant the consent page just made counts, never one of an earlier sign-in: each
+    // authorization goes to the consent page, which needs the dashboard's session (signing
+    // out there leaves nothing for the provider's own session to reuse).
+    loadExistingGrant: async (ctx) => {
+      const grantId = ctx.oidc.result?.consent?.grantId;
+      return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
+    },
     clientDefaults: {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
@@ -107,6 +109,9 @@ export function createOAuthProvider(deps: OAuthDeps): Provider {
     // MCP clients ask for refresh tokens by registering the grant type, not offline_access.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
+    // Tokens live with their grant (revoked from Apps), never with the provider's own session,
+    // which another person signing in through the same browser would replace.
+    expiresWithSession: async () => false,
     pkce: { required: () => true },
     ttl: {
       AccessToken: ACCESS_TOKEN_TTL_S,
@@ -114,12 +119,18 @@ export function createOAuthProvider(deps: OAuthDeps): Provider {
       RefreshToken: REFRESH_TOKEN_TTL_S,
       Grant: REFRESH_TOKEN_TTL_S,
       Interaction: 3600,
-      Session: 14 * 86_400,
+      // The provider's session only carries an authorization through consent (see above).
+      Session: 3600,
       ClientCredentials: 600,
       IdToken: 3600,
     },
     features: {
       devInteractions: { enabled: false },
+      // Off: pushed requests and sender-bound tokens, which no MCP client needs. (The
+      // provider's logout page stays: it ends its own session when another person signs in
+      // through the same browser, and takes no token with it, see expiresWithSession.)
+      pushedAuthorizationRequests: { enabled: false },
+      dPoP: { enabled: false },
       registration: { enabled: true },
       // A client revokes its own tokens only (RFC 7009 says to ignore another's silently).
       revocation: {
@@ -150,8 +161,11 @@ export function createOAuthProvider(deps: OAuthDeps): Provider {
       ctx.type = 'text/plain; charset=utf-8';
       ctx.body = `The app's sign-in request was refused: ${out.error}${out.error_description ? ` (${out.error_description})` : ''}.\nStart again from the app.`;
     },
-    // Browser-based clients (the MCP Inspector) call the token endpoint from their own origin.
-    clientBasedCORS: () => true,
+    // A browser-based client (the MCP Inspector's UI) may call the token endpoint from the
+    // origin of one of its own redirect addresses, and from nowhere else.
+    clientBasedCORS: (_ctx, origin, client) =>
+      origin !== 'null' &&
+      (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin),
     fetch: guardedFetch(deps.outbound) as unknown as Configuration['fetch'],
   };
   const provider = new Provider(deps.publicBaseUrl, configuration);
