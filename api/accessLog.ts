@@ -1,5 +1,5 @@
 // The request log: one line per request, written when the response is done (method, redacted
-// URL, status, time), instead of Fastify's two ("incoming request", "request completed").
+// URL, status, time), instead of Fastify's two; "incoming request" is written at debug level.
 // A request's child logger (its reqId bound) is only made when something logs for it: most
 // requests never do, and making one for each cost as much as a log line.
 import {
@@ -12,7 +12,10 @@ import type { Bindings, ChildLoggerOptions } from 'pino';
 import { serializeRequest } from '../core/logger.ts';
 
 export class AccessLog extends LogController {
-  override incomingRequest() {}
+  /** At debug level only (LOG_LEVEL=debug): what arrived, before it is answered. */
+  override incomingRequest(request: FastifyRequest) {
+    request.log.debug({ req: serializeRequest(request) }, 'incoming request');
+  }
 
   override requestCompleted(
     error: Error | null | undefined,

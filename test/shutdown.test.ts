@@ -206,7 +206,8 @@ describe('a service killed with SIGKILL', () => {
 
 describe('a shutdown that cannot finish', () => {
   it('stops at SHUTDOWN_TIMEOUT_S, names what was open, stops its Postgres and exits 1', async () => {
-    const proc = await start({ SHUTDOWN_TIMEOUT_S: '2' });
+    // At debug level the request's arrival is logged (at info only its answer is).
+    const proc = await start({ SHUTDOWN_TIMEOUT_S: '2', LOG_LEVEL: 'debug' });
     const pid = postmasterPid()!;
     // A request whose body never arrives keeps the API from closing.
     const { port } = new URL(proc.baseUrl);
