@@ -8,13 +8,12 @@ import {
   assertWithinBudget,
   budgetHeaders,
 } from '../core/auth/access.ts';
-import { authenticateApiKey } from '../core/auth/bearer.ts';
+import { authenticateBearerToken } from '../core/auth/bearer.ts';
 import type { BudgetCounter } from '../core/auth/budget.ts';
 import type { Budget, Principal, Requirement } from '../core/auth/principal.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { unauthenticated } from '../core/errors.ts';
 import { resourceMetadataOf } from '../core/oauth/rules.ts';
-import { authenticateAccessToken } from '../core/oauth/service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -60,9 +59,7 @@ export async function authenticateBearer(
     reply.header('www-authenticate', bearerChallenge(publicBaseUrl));
     throw unauthenticated('Send Authorization: Bearer <API key or OAuth access token>.');
   }
-  const auth =
-    (await authenticateApiKey(pool, token)) ??
-    (await authenticateAccessToken(pool, token, publicBaseUrl));
+  const auth = await authenticateBearerToken(pool, token, publicBaseUrl);
   if (!auth) {
     reply.header('www-authenticate', `${bearerChallenge(publicBaseUrl)}, error="invalid_token"`);
     throw unauthenticated('The bearer credential is unknown, expired or was revoked.');

@@ -41,10 +41,15 @@ export class ValidationFailed extends DomainError {
 export const unauthenticated = (message = 'A valid bearer credential is required.') =>
   new DomainError(401, 'unauthenticated', message);
 
+/** 403 missing_scope; the challenge names the scope, so an OAuth client can ask for it. */
 export const missingScope = (scope: string) =>
-  new DomainError(403, 'missing_scope', `This operation needs the "${scope}" scope.`, {
-    required_scope: scope,
-  });
+  new DomainError(
+    403,
+    'missing_scope',
+    `This operation needs the "${scope}" scope.`,
+    { required_scope: scope },
+    { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"` },
+  );
 
 /** 403 plan_required: `what` needs `plan` (the operator raises it with the CLI). */
 export const planRequired = (plan = 'plus', what = 'API, GraphQL and MCP access') =>

@@ -1,17 +1,23 @@
-// Resolves a bearer API key to a principal in one prepared, read-only statement
-// (core/apikeys/db.ts); the key's last use is stamped apart, by the one request a minute that
-// finds it older than that. The request budget is counted in memory (./budget.ts).
-import { budgetLimitOf } from '../accounts/plans.ts';
+// Resolves a bearer credential to a principal: an API key in one prepared, read-only
+// statement (core/apikeys/db.ts), whose last use is stamped apart by the one request a minute
+// that finds it older than that; anything else as an OAuth access token (core/oauth/). The
+// request budget is counted in memory (./budget.ts).
 import { stampKeyUse, useApiKey } from '../apikeys/db.ts';
 import { hashApiKey, looksLikeApiKey } from '../apikeys/keys.ts';
 import type { Queryable } from '../db/pool.ts';
-import type { Principal } from './principal.ts';
+import { authenticateAccessToken } from '../oauth/service.ts';
+import { type Authenticated, authenticated } from './principal.ts';
 
-export type Authenticated = {
-  principal: Principal;
-  /** The account's requests a minute (plan value or operator override). */
-  budgetPerMinute: number;
-};
+export type { Authenticated };
+
+/** The caller a bearer token speaks for (an API key or an OAuth access token), if any. */
+export const authenticateBearerToken = async (
+  db: Queryable,
+  token: string,
+  publicBaseUrl: string,
+): Promise<Authenticated | undefined> =>
+  (await authenticateApiKey(db, token)) ??
+  (await authenticateAccessToken(db, token, publicBaseUrl));
 
 const STAMP_EVERY_MS = 60_000;
 /** When this process last stamped each key: requests arriving together stamp it once. */
@@ -33,14 +39,9 @@ export async function authenticateApiKey(
   const r = await useApiKey(db, hashApiKey(token));
   if (!r) return undefined;
   if (stampDue(r.key_id, r.last_used_at)) await stampKeyUse(db, r.key_id);
-  const principal: Principal = {
-    accountId: r.account_id,
-    email: r.email,
-    plan: r.plan,
+  return authenticated(r, {
     scopes: r.scopes,
-    features: r.features,
     selectedBrandId: r.selected_brand_id,
     credential: { kind: 'api_key', id: r.key_id },
-  };
-  return { principal, budgetPerMinute: budgetLimitOf(r) };
+  });
 }

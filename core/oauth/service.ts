@@ -2,8 +2,7 @@
 // API key), and the dashboard's authorized clients: listed with scopes and last use, revoked
 // (the grant and every token of it, effective on the next request).
 import { z } from 'zod';
-import { budgetLimitOf } from '../accounts/plans.ts';
-import type { Authenticated } from '../auth/bearer.ts';
+import { type Authenticated, authenticated } from '../auth/principal.ts';
 import type { Queryable } from '../db/pool.ts';
 import { notFound } from '../errors.ts';
 import {
@@ -29,19 +28,11 @@ export async function authenticateAccessToken(
   const r = await useAccessToken(db, token);
   // A token for any other audience is refused like an unknown one.
   if (!r || r.audience !== resourceOf(publicBaseUrl)) return undefined;
-  const scopes = scopesIn(r.scope);
-  return {
-    principal: {
-      accountId: r.account_id,
-      email: r.email,
-      plan: r.plan,
-      scopes,
-      features: r.features,
-      selectedBrandId: r.brand_id ?? r.selected_brand_id,
-      credential: { kind: 'oauth', id: r.grant_id, clientId: r.client_id },
-    },
-    budgetPerMinute: budgetLimitOf(r),
-  };
+  return authenticated(r, {
+    scopes: scopesIn(r.scope),
+    selectedBrandId: r.brand_id ?? r.selected_brand_id,
+    credential: { kind: 'oauth', id: r.grant_id, clientId: r.client_id },
+  });
 }
 
 export const AuthorizedClient = z.object({

@@ -69,6 +69,10 @@ describe('the MCP SDK client signing in by OAuth', () => {
       body: { platform: 'mastodon', body: 'Not allowed' },
     });
     expect([refused.status, refused.body.code]).toEqual([403, 'missing_scope']);
+    // The challenge says which scope would do, so a client can ask the person for it.
+    expect(refused.headers.get('www-authenticate')).toBe(
+      'Bearer error="insufficient_scope", scope="publish"',
+    );
     const gql = await call(server, 'POST', '/graphql', {
       key: first,
       body: { query: '{ me { email scopes } }' },
