@@ -84,7 +84,7 @@ async function signedInClient(who: Person) {
   const as = await authorizationServer();
   const client = await registered(as);
   const verifier = oauth.generateRandomCodeVerifier();
-  const { redirect } = await consentAs(
+  const { redirect, jar } = await consentAs(
     server,
     who,
     await authorizationUrl(as, client, verifier),
@@ -104,7 +104,7 @@ async function signedInClient(who: Person) {
       insecure,
     ),
   );
-  return { as, client, tokens, params, verifier };
+  return { as, client, tokens, params, verifier, jar };
 }
 
 const me = (token: string) => call(server, 'GET', '/v1/me', { key: token });
@@ -391,32 +391,10 @@ describe('OAuth sign-in, step by step', () => {
   });
 
   it("keeps one person's tokens when another signs in through the same browser", async () => {
-    const alice = await person();
-    const as = await authorizationServer();
-    const client = await registered(as);
-    const verifier = oauth.generateRandomCodeVerifier();
-    const first = await consentAs(
-      server,
-      alice,
-      await authorizationUrl(as, client, verifier),
-      allowAll,
-    );
-    const tokens = await oauth.processAuthorizationCodeResponse(
-      as,
-      client,
-      await oauth.authorizationCodeGrantRequest(
-        as,
-        client,
-        oauth.None(),
-        oauth.validateAuthResponse(as, client, first.redirect, 'st4te'),
-        CLIENT_REDIRECT,
-        verifier,
-        insecure,
-      ),
-    );
+    const { as, client, tokens, jar } = await signedInClient(await person());
     // Bob, in the same browser (alice's provider session still in its cookies), allows too.
     const bob = await person();
-    const providerCookies = [...first.jar.cookies]
+    const providerCookies = [...jar.cookies]
       .filter(([name]) => name.startsWith('_session'))
       .map(([k, v]) => `${k}=${v}`)
       .join('; ');

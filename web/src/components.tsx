@@ -99,3 +99,34 @@ export function LoadError({ error, what }: { error: unknown; what: string }) {
     </p>
   );
 }
+
+/**
+ * A failed save's message; after a 409 (saved elsewhere meanwhile), what was typed or drawn
+ * is kept (`kept` says so) and a button loads the latest version to save on top of.
+ */
+export function SaveError({
+  error,
+  stale,
+  kept,
+  reload,
+}: {
+  error: string | undefined;
+  stale: boolean;
+  kept: string;
+  reload: () => Promise<void>;
+}) {
+  if (!error) return null;
+  return (
+    <>
+      <p className="error" role="alert">
+        {error}
+        {stale && ` ${kept} load the latest version, then save again.`}
+      </p>
+      {stale && (
+        <button type="button" className="quiet" onClick={() => void reload()}>
+          Load the latest version
+        </button>
+      )}
+    </>
+  );
+}

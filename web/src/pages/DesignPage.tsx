@@ -6,7 +6,7 @@ import { Link, Navigate, useParams } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { ApiError, call, type Job } from '../api.ts';
 import { useBrand } from '../brand.ts';
-import { JobProgress, LoadError } from '../components.tsx';
+import { JobProgress, LoadError, SaveError } from '../components.tsx';
 import { sameOriginPath } from '../format.ts';
 
 type Detail = {
@@ -158,25 +158,16 @@ export function DesignPage() {
             />
           </div>
         ))}
-        {error && (
-          <p className="error" role="alert">
-            {error}
-            {stale && ' Your texts are kept here: load the latest version, then save again.'}
-          </p>
-        )}
-        {stale && (
-          <button
-            type="button"
-            className="quiet"
-            onClick={async () => {
-              await design.refetch();
-              setStale(false);
-              setError(undefined);
-            }}
-          >
-            Load the latest version
-          </button>
-        )}
+        <SaveError
+          error={error}
+          stale={stale}
+          kept="Your texts are kept here:"
+          reload={async () => {
+            await design.refetch();
+            setStale(false);
+            setError(undefined);
+          }}
+        />
         {!!d.texts.length && (
           <button type="submit" disabled={save.isPending || !Object.keys(edits).length}>
             {save.isPending ? 'Saving and rendering…' : 'Save and re-render'}

@@ -8,7 +8,7 @@ import { type PointerEvent, useRef, useState } from 'react';
 import { type DrawingStroke, strokePath } from '../../../render/strokeOutline.ts';
 import { ApiError, call } from '../api.ts';
 import { useBrand } from '../brand.ts';
-import { LoadError } from '../components.tsx';
+import { LoadError, SaveError } from '../components.tsx';
 
 type Drawing = {
   id: string;
@@ -173,25 +173,16 @@ export function DrawingPage() {
           Delete
         </button>
       </div>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-          {stale && ' Your new strokes are kept: load the latest version, then save again.'}
-        </p>
-      )}
-      {stale && (
-        <button
-          type="button"
-          className="quiet"
-          onClick={async () => {
-            await drawing.refetch();
-            setStale(false);
-            setError(undefined);
-          }}
-        >
-          Load the latest version
-        </button>
-      )}
+      <SaveError
+        error={error}
+        stale={stale}
+        kept="Your new strokes are kept:"
+        reload={async () => {
+          await drawing.refetch();
+          setStale(false);
+          setError(undefined);
+        }}
+      />
       <svg
         ref={svg}
         className="drawing"
