@@ -4,16 +4,16 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Pool } from '../../core/db/pool.ts';
 import {
+  CreatedPostReceipt,
   createNativePost,
   isNativePost,
   NativePostInput,
-  NativePostReceipt,
+  receiptOf,
 } from '../../core/designs/nativePost.ts';
 import type { DesignDeps } from '../../core/designs/service.ts';
 import {
   ListPostsQuery,
   Post,
-  PostReceipt,
   PostStatusChange,
   RejectPostInput,
 } from '../../core/posts/schema.ts';
@@ -62,7 +62,7 @@ export const postRoutes: FastifyPluginAsync<{ pool: Pool; designs: DesignDeps }>
           'Create a draft, or a scheduled post when schedule_at is given; with layout, template or design_id, an image draft rendered from a native Canvas design',
         body: NativePostInput,
         response: {
-          201: z.union([NativePostReceipt, PostReceipt]),
+          201: CreatedPostReceipt,
           404: ErrorBody,
           422: ErrorBody,
           ...bearerErrors,
@@ -72,7 +72,7 @@ export const postRoutes: FastifyPluginAsync<{ pool: Pool; designs: DesignDeps }>
     async (req, reply) => {
       reply.code(201);
       if (isNativePost(req.body)) return createNativePost(designs, principalOf(req), req.body);
-      return createPost(pool, principalOf(req), req.body);
+      return receiptOf(await createPost(pool, principalOf(req), req.body));
     },
   );
 

@@ -56,6 +56,34 @@ export const NativePostReceipt = PostReceipt.extend({
 });
 export type NativePostReceipt = z.infer<typeof NativePostReceipt>;
 
+/**
+ * What POST /v1/posts answers either way: the receipt, with the design's members when the
+ * post was made from a layout, a template or a design. One object schema rather than a union
+ * of the two: the response is then written without trying each shape in turn.
+ */
+export const CreatedPostReceipt = PostReceipt.extend({
+  design_id: NativePostReceipt.shape.design_id.optional(),
+  layout_version: NativePostReceipt.shape.layout_version.optional(),
+  media_paths: NativePostReceipt.shape.media_paths.optional(),
+  render_error: NativePostReceipt.shape.render_error.optional(),
+  render_warnings: NativePostReceipt.shape.render_warnings.optional(),
+});
+
+/** A post's receipt members only (a plain post's answer to POST /v1/posts). */
+export const receiptOf = (post: PostReceipt): PostReceipt => ({
+  id: post.id,
+  uuid: post.uuid,
+  platform: post.platform,
+  kind: post.kind,
+  status: post.status,
+  body: post.body,
+  hashtags: post.hashtags,
+  scheduled_for: post.scheduled_for,
+  brand_id: post.brand_id,
+  asset_ids: post.asset_ids,
+  created_at: post.created_at,
+});
+
 export const isNativePost = (input: NativePostInput) =>
   input.layout !== undefined ||
   input.template !== undefined ||
