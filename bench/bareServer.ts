@@ -25,6 +25,8 @@ app.get('/me', async (req) => {
   return { email: rows[0]?.email, plan: rows[0]?.plan, scopes: rows[0]?.scopes };
 });
 
+app.get('/healthz', async () => ({ ok: true }));
+
 app.post('/posts', async (req, reply) => {
   const body = req.body as { platform: string; body: string };
   const { rows } = await pool.query({
@@ -36,5 +38,5 @@ app.post('/posts', async (req, reply) => {
   return reply.code(201).send(rows[0]);
 });
 
-await app.listen({ port: 0, host: '127.0.0.1' });
+await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
 console.log(`listening on ${(app.server.address() as AddressInfo).port}`);

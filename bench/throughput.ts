@@ -7,7 +7,9 @@
 // Alone: `node bench/throughput.ts` (THROUGHPUT_SECONDS, THROUGHPUT_RUNS); in `npm run bench`
 // as `throughput`.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createAccount, setBudget } from '../core/accounts/service.ts';
@@ -44,30 +46,40 @@ function postgresCpu(): number {
   return total;
 }
 
-/** A child process, resolved with its port once its output says where it listens. */
-async function listening(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ child: ChildProcess; port: number }> {
+/** A port nobody listens on now. */
+async function freePort(): Promise<number> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((r) => probe.close(r));
+  return port;
+}
+
+/**
+ * A server process on `port`, its output written to `log` (a file, as a production log is:
+ * a pipe this process cannot drain while a load runs would stall the server's writes),
+ * resolved once it answers.
+ */
+async function listening(args: string[], env: NodeJS.ProcessEnv, log: string) {
+  const port = await freePort();
+  const out = openSync(log, 'a');
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', out, out],
   });
-  let tail = '';
-  const port = await new Promise<number>((resolve, reject) => {
-    const look = (d: Buffer) => {
-      tail = (tail + d).slice(-4000);
-      const m = /(?:listening on |127\.0\.0\.1:)(\d+)/.exec(tail);
-      if (m) resolve(Number(m[1]));
-    };
-    child.stdout!.on('data', look);
-    child.stderr!.on('data', look);
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${tail}`)));
-  });
-  // Its log keeps flowing (a production log costs what it costs); nobody reads it now.
-  child.stdout!.removeAllListeners('data').resume();
-  child.stderr!.removeAllListeners('data').resume();
-  return { child, port };
+  closeSync(out);
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null)
+      throw new Error(`${args.join(' ')} exited: ${readFileSync(log, 'utf8').slice(-2000)}`);
+    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.status < 500,
+      () => false,
+    );
+    if (up) return { child, port };
+    if (i > 600)
+      throw new Error(`${args.join(' ')} did not start: ${readFileSync(log, 'utf8').slice(-2000)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 type Load = { url: string; method?: string; headers?: Record<string, string>; body?: string };
@@ -124,13 +136,17 @@ export async function benchThroughput(seconds = 5, runs = 3) {
     });
     await setBudget(db.pool, account.accountId, 1_000_000_000); // the path, not the 429s
     const { key } = await createApiKey(db.pool, account.accountId, { scopes: ['read', 'publish'] });
-    const env = { DATABASE_URL: db.url, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' };
-    const service = await listening([path.join(HERE, '../bin/start.ts'), 'api'], env);
-    const bare = await listening([path.join(HERE, 'bareServer.ts')], {
-      DATABASE_URL: db.url,
-      ACCOUNT_ID: account.accountId,
-      BRAND_ID: account.brand.id,
-    });
+    const env = { DATABASE_URL: db.url, DATA_DIR: dataDir, LOG_LEVEL: 'info' };
+    const service = await listening(
+      [path.join(HERE, '../bin/start.ts'), 'api'],
+      env,
+      path.join(dataDir, 'service.log'),
+    );
+    const bare = await listening(
+      [path.join(HERE, 'bareServer.ts')],
+      { DATABASE_URL: db.url, ACCOUNT_ID: account.accountId, BRAND_ID: account.brand.id },
+      path.join(dataDir, 'bare.log'),
+    );
     children.push(service.child, bare.child);
     const auth = { authorization: `Bearer ${key}` };
     const post = {
