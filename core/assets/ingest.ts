@@ -2,10 +2,13 @@
 // following at most three redirects, each checked, and files it like an upload. A page, a
 // login wall, anything not media, or a private address is refused with a 422 that says why.
 import path from 'node:path';
+import { STORAGE_QUOTA_BYTES } from '../accounts/plans.ts';
 import { requireOwnedBrand } from '../brands/service.ts';
 import { invalid } from '../errors.ts';
 import { getFollowing, OutboundRefused } from '../outbound/guard.ts';
 import { fileMediaFile } from './chunked.ts';
+import { storageUsedBytes } from './db.ts';
+import { quotaExceeded } from './quota.ts';
 import { type Asset, type IngestInput, MAX_CHUNKED_BYTES } from './schema.ts';
 import { assetBrand, type MediaDeps, type Owner, uploadImage } from './service.ts';
 import { spoolToTemp, tooLarge } from './spool.ts';
@@ -73,7 +76,25 @@ export async function ingestFromUrl(
       response.destroy();
       throw tooLarge(message);
     }
-    const spooled = await spoolToTemp(response, MAX_CHUNKED_BYTES, message, deps.tempDir);
+    // Nothing past the account's room is downloaded: the spool stops there (filing the asset
+    // checks the quota again, exactly, in its transaction).
+    const room =
+      STORAGE_QUOTA_BYTES[owner.plan] - (await storageUsedBytes(deps.pool, owner.accountId));
+    const full = {
+      lead: `Storage quota of ${STORAGE_QUOTA_BYTES[owner.plan]} bytes would be exceeded by this file`,
+      advice: 'delete assets first.',
+    };
+    if (room <= 0 || (contentLength !== undefined && contentLength > room)) {
+      response.destroy();
+      throw await quotaExceeded(deps.pool, owner.accountId, full);
+    }
+    const limit = Math.min(MAX_CHUNKED_BYTES, room);
+    const spooled = await spoolToTemp(
+      response,
+      limit,
+      limit < MAX_CHUNKED_BYTES ? `${full.lead}; ${full.advice}` : message,
+      deps.tempDir,
+    );
     return fileMediaFile(deps, owner, spooled, {
       brandId: assetBrand(owner, input.brand_id),
       filename,

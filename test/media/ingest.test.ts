@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORAGE_QUOTA_BYTES } from '../../core/accounts/plans.ts';
 import { testPatternVideo } from '../support/noiseVideo.ts';
 import { call, makeAccount, makeKey, startServer } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND, type TestServer, useService } from '../support/service.ts';
@@ -40,6 +41,20 @@ beforeAll(async () => {
     if (url === '/fake.png')
       return res.writeHead(200, { 'content-type': 'image/png' }).end('<html>login</html>');
     if (url === '/private') return res.writeHead(401).end();
+    if (url === '/endless.mp4') {
+      // 20 MB with no Content-Length, 64 KB at a time, counting what the client took.
+      res.writeHead(200, { 'content-type': 'video/mp4' });
+      const chunk = Buffer.alloc(65_536);
+      const send = () => {
+        while (streamed < 20 * 1024 * 1024 && !res.destroyed) {
+          streamed += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', send);
+        }
+        res.end();
+      };
+      res.on('close', () => undefined);
+      return send();
+    }
     res.writeHead(404).end();
   });
   await new Promise<void>((r) => files.listen(0, '127.0.0.1', r));
@@ -52,7 +67,26 @@ afterAll(async () => {
 const ingest = (url: string, k = key, s: { baseUrl: string } = server) =>
   call(s, 'POST', '/v1/assets', { key: k, body: { url } });
 
+let streamed = 0;
+
 describe('POST /v1/assets', () => {
+  it('downloads no more of a video than the storage quota has room for', async () => {
+    const acct = await makeAccount(server.pool);
+    const k = await makeKey(server.pool, acct.accountId, ['read', 'media']);
+    // 100 KB of room left.
+    await server.pool.query('update accounts set storage_used_bytes = $2 where id = $1', [
+      acct.accountId,
+      STORAGE_QUOTA_BYTES.plus - 100_000,
+    ]);
+    streamed = 0;
+    const res = await ingest(`${base}/endless.mp4`, k);
+    expect(res.status).toBe(413);
+    expect(res.body.detail).toMatch(/Storage quota/);
+    expect(streamed).toBeLessThan(4 * 1024 * 1024);
+    const full = await ingest(`${base}/clip.mp4`, k);
+    expect(full.status).toBe(201); // the small clip still fits
+  });
+
   it('imports an image, naming it after the URL', async () => {
     const res = await ingest(`${base}/photo.png`);
     expect(res.status).toBe(201);
