@@ -150,14 +150,15 @@ export type AccessTokenRow = {
   selected_brand_id: string | null;
   client_id: string;
   grant_id: string;
+  last_used_at: Date | null;
   scope: string;
   audience: string | null;
 };
 
 /**
  * An unexpired access token whose grant still stands, with its account as of now (a lowered
- * plan or a revoked grant shows on the next request), the grant's last use stamped at most
- * once a minute.
+ * plan or a revoked grant shows on the next request). Read-only: the grant's last use is
+ * stamped apart (stampGrantUse).
  */
 export async function useAccessToken(
   db: Queryable,
@@ -165,24 +166,29 @@ export async function useAccessToken(
 ): Promise<AccessTokenRow | undefined> {
   const { rows } = await db.query<AccessTokenRow>({
     name: 'use_oauth_access_token',
-    text: `with t as (
-             select p.payload, p.grant_id from oauth_payloads p
-              where p.model = 'AccessToken' and p.id = $1 and p.expires_at > now()
-           ), stamped as (
-             update oauth_grants g set last_used_at = now()
-               from t where g.grant_id = t.grant_id
-                and (g.last_used_at is null or g.last_used_at < now() - interval '1 minute')
-           )
-           select a.id::text as account_id, a.email, a.plan, a.budget_per_minute,
+    text: `select a.id::text as account_id, a.email, a.plan, a.budget_per_minute,
                   coalesce((select array_agg(f.feature) from account_features f
                              where f.account_id = a.id), '{}') as features,
                   g.brand_id::text, a.selected_brand_id::text, g.client_id, g.grant_id,
-                  coalesce(t.payload->>'scope', '') as scope, t.payload->>'aud' as audience
-             from t join oauth_grants g on g.grant_id = t.grant_id
-             join accounts a on a.id = g.account_id`,
+                  g.last_used_at, coalesce(p.payload->>'scope', '') as scope,
+                  p.payload->>'aud' as audience
+             from oauth_payloads p
+             join oauth_grants g on g.grant_id = p.grant_id
+             join accounts a on a.id = g.account_id
+            where p.model = 'AccessToken' and p.id = $1 and p.expires_at > now()`,
     values: [token],
   });
   return rows[0];
+}
+
+/** Stamps a grant's last use, unless it was stamped within the minute (by any process). */
+export async function stampGrantUse(db: Queryable, grantId: string): Promise<void> {
+  await db.query({
+    name: 'stamp_oauth_grant_use',
+    text: `update oauth_grants set last_used_at = now()
+            where grant_id = $1 and (last_used_at is null or last_used_at < now() - interval '1 minute')`,
+    values: [grantId],
+  });
 }
 
 export type { Scope };

@@ -2,6 +2,7 @@
 // API key), and the dashboard's authorized clients: listed with scopes and last use, revoked
 // (the grant and every token of it, effective on the next request).
 import { z } from 'zod';
+import { stampDue } from '../auth/lastUse.ts';
 import { type Authenticated, authenticated } from '../auth/principal.ts';
 import type { Queryable } from '../db/pool.ts';
 import { notFound } from '../errors.ts';
@@ -11,6 +12,7 @@ import {
   findGrant,
   grantsOf,
   insertGrant,
+  stampGrantUse,
   useAccessToken,
 } from './db.ts';
 import { resourceOf, scopesIn } from './rules.ts';
@@ -28,6 +30,7 @@ export async function authenticateAccessToken(
   const r = await useAccessToken(db, token);
   // A token for any other audience is refused like an unknown one.
   if (!r || r.audience !== resourceOf(publicBaseUrl)) return undefined;
+  if (stampDue(`grant:${r.grant_id}`, r.last_used_at)) await stampGrantUse(db, r.grant_id);
   return authenticated(r, {
     scopes: scopesIn(r.scope),
     selectedBrandId: r.brand_id ?? r.selected_brand_id,

@@ -1,0 +1,15 @@
+// A credential's last use (an API key's, an OAuth grant's) is stamped apart from its lookup,
+// at most once a minute: the lookup statement stays read-only, and only the one request a
+// minute that finds the stamp older than that writes it.
+const STAMP_EVERY_MS = 60_000;
+/** When this process last stamped each credential: requests arriving together stamp it once. */
+const stamped = new Map<string, number>();
+
+/** Whether the credential `id` (namespaced by kind) is due a stamp; marks it stamped if so. */
+export function stampDue(id: string, lastUsed: Date | null, now = Date.now()): boolean {
+  if (lastUsed && now - lastUsed.getTime() < STAMP_EVERY_MS) return false;
+  if (now - (stamped.get(id) ?? 0) < STAMP_EVERY_MS) return false;
+  if (stamped.size > 10_000) stamped.clear();
+  stamped.set(id, now);
+  return true;
+}
