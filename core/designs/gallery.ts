@@ -10,7 +10,7 @@ import { brandDesigns, renderedPages } from './db.ts';
 import { pagesOf } from './layout.ts';
 import { LayersView, RenderWarnings } from './schema.ts';
 import { type DesignCaller, resolveDesign } from './service.ts';
-import { getLayers } from './standalone.ts';
+import { layersOf } from './standalone.ts';
 import { isVideoLayout } from './videoLayout.ts';
 
 /** Designs a gallery page shows. */
@@ -106,7 +106,7 @@ export async function designDetail(
     rendered: design.rendered_version === design.layout_version,
     render_error: design.render_error,
     render_warnings: design.render_warnings ?? [],
-    layers: await getLayers(deps.pool, caller, { design_id: design.id }),
+    layers: layersOf(design),
     page_urls: pages.map((id) => signed(deps, id)).filter((u): u is string => u !== null),
     texts,
   };

@@ -9,7 +9,7 @@ import { type Queryable, withTransaction } from '../db/pool.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
 import { enqueueRender } from '../jobs/tasks.ts';
 import { readAll, type Storage } from '../storage/storage.ts';
-import { findDesign, insertDesign } from './db.ts';
+import { type DesignRow, findDesign, insertDesign } from './db.ts';
 import { layerFrame, layerSummary } from './layerSummary.ts';
 import { ASPECTS, pagesOf } from './layout.ts';
 import { withRenderSlot } from './renderWaits.ts';
@@ -90,7 +90,11 @@ export async function getLayers(
   caller: DesignCaller,
   ref: DesignRef,
 ): Promise<LayersView> {
-  const design = await resolveDesign(db, caller, ref);
+  return layersOf(await resolveDesign(db, caller, ref));
+}
+
+/** A design's layers as get_layers shows them. */
+export function layersOf(design: DesignRow): LayersView {
   if (isVideoLayout(design.layout))
     return videoLayers(design.id, design.layout_version, design.layout);
   const pages = pagesOf(design.layout);
