@@ -1,5 +1,6 @@
 // The signed-in session, read once and shared by every page (null: nobody is signed in).
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate, useSearch } from '@tanstack/react-router';
 import { ApiError, call, type Session, setCsrfToken } from './api.ts';
 
 export const SESSION_KEY = ['session'];
@@ -26,4 +27,19 @@ export function useSignupAllowed() {
     queryKey: ['signup'],
     queryFn: () => call<{ allowed: boolean }>('GET', '/app/api/signup'),
   });
+}
+
+/**
+ * What signing in or up does next: forget what another account's session read, then go back
+ * where it was asked from (an app's consent page, `?next=`) or to the board.
+ */
+export function useEnterDashboard(from: '/sign-in' | '/sign-up') {
+  const queries = useQueryClient();
+  const navigate = useNavigate();
+  const { next } = useSearch({ from });
+  return async () => {
+    queries.clear();
+    if (next) window.location.assign(next);
+    else await navigate({ to: '/board' });
+  };
 }

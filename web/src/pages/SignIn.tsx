@@ -1,19 +1,15 @@
 // Sign-in: e-mail and password (POST /auth/login sets the session cookie). A failure says why
 // beside the form and keeps what was typed.
-import { useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { ApiError, call } from '../api.ts';
-import { useSignupAllowed } from '../session.ts';
+import { useEnterDashboard, useSignupAllowed } from '../session.ts';
 
 export function SignIn() {
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const queries = useQueryClient();
-  const navigate = useNavigate();
+  const enter = useEnterDashboard('/sign-in');
   const signup = useSignupAllowed();
-  // Where sign-in was asked from (an app's consent page), a path of ours only.
-  const { next } = useSearch({ from: '/sign-in' });
 
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -25,10 +21,7 @@ export function SignIn() {
         email: form.get('email'),
         password: form.get('password'),
       });
-      // Nothing another account's session read stays in the cache.
-      queries.clear();
-      if (next) window.location.assign(next);
-      else await navigate({ to: '/board' });
+      await enter();
     } catch (err) {
       setError(err instanceof ApiError ? err.message : 'The service could not be reached.');
     } finally {

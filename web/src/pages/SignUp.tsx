@@ -1,18 +1,14 @@
 // Sign-up, as the service's SIGNUP allows (first account only, open, or closed): the API's 422
 // is shown beside the field it names, and what was typed stays.
-import { useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { ApiError, call } from '../api.ts';
-import { useSignupAllowed } from '../session.ts';
+import { useEnterDashboard, useSignupAllowed } from '../session.ts';
 
 export function SignUp() {
   const [error, setError] = useState<ApiError>();
   const [busy, setBusy] = useState(false);
-  const queries = useQueryClient();
-  const navigate = useNavigate();
-  // Where sign-up was asked from (an app's consent page), a path of ours only.
-  const { next } = useSearch({ from: '/sign-up' });
+  const enter = useEnterDashboard('/sign-up');
   const signup = useSignupAllowed();
 
   const submit = async (e: FormEvent<HTMLFormElement>) => {
@@ -25,10 +21,7 @@ export function SignUp() {
         email: form.get('email'),
         password: form.get('password'),
       });
-      // Nothing another account's session read stays in the cache.
-      queries.clear();
-      if (next) window.location.assign(next);
-      else await navigate({ to: '/board' });
+      await enter();
     } catch (err) {
       setError(
         err instanceof ApiError
