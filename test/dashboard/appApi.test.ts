@@ -3,19 +3,15 @@
 // Origin and the token; a bearer credential is refused as on the other session routes. And the
 // pages: index.html at each page address, with a CSP that keeps them to this origin.
 import { describe, expect, it } from 'vitest';
-import { call, makeKey, makeSignedInAccount, startServer } from '../support/server.ts';
+import { call, makeKey, signedInDashboard, startServer } from '../support/server.ts';
 import { useServer } from '../support/service.ts';
 import { solidPng } from '../support/uploads.ts';
 
 const server = useServer();
 const ORIGIN = 'http://localhost:3000';
 
-async function signedIn() {
-  const { acct, cookie } = await makeSignedInAccount(server, 'free');
-  const session = await call(server, 'GET', '/app/api/session', { headers: { cookie } });
-  expect(session.status).toBe(200);
-  return { acct, cookie, csrf: session.body.csrf_token as string };
-}
+/** A free account signed in to the dashboard (it works on every plan), with its headers. */
+const signedIn = () => signedInDashboard(server, 'free');
 
 describe('/app/api', () => {
   it('answers the session with a CSRF token of its own, on every plan; nothing without a session', async () => {
@@ -164,16 +160,10 @@ describe('/app/api for the composer, the calendar, keys and webhooks', () => {
 });
 
 describe('/app/api: compose, a post page, the brand, connected accounts', () => {
-  const headersOf = (a: { cookie: string; csrf: string }) => ({
-    cookie: a.cookie,
-    origin: ORIGIN,
-    'x-csrf-token': a.csrf,
-  });
-
   it('composes for several platforms or none: one platform refusing stops all', async () => {
     const a = await signedIn();
     const long = await call(server, 'POST', '/app/api/compose', {
-      headers: headersOf(a),
+      headers: a.headers,
       body: { platforms: ['mastodon', 'x'], body: 'y'.repeat(300) },
     });
     expect(long.status).toBe(422);
@@ -181,7 +171,7 @@ describe('/app/api: compose, a post page, the brand, connected accounts', () => 
     const none = await call(server, 'GET', '/app/api/board', { headers: { cookie: a.cookie } });
     expect(none.body.columns.draft).toEqual([]);
     const made = await call(server, 'POST', '/app/api/compose', {
-      headers: headersOf(a),
+      headers: a.headers,
       body: { platforms: ['mastodon', 'bluesky'], body: 'Both', when: 'next_free_slot' },
     });
     expect(made.status).toBe(201);
@@ -206,12 +196,12 @@ describe('/app/api: compose, a post page, the brand, connected accounts', () => 
     const png = await solidPng({ width: 64, height: 64 }, '#aa3311');
     const uploaded = await fetch(`${server.baseUrl}/app/api/assets/upload?filename=a.png`, {
       method: 'POST',
-      headers: { ...headersOf(a), 'content-type': 'image/png' },
+      headers: { ...a.headers, 'content-type': 'image/png' },
       body: new Uint8Array(png),
     });
     const asset = (await uploaded.json()) as { id: string };
     const made = await call(server, 'POST', '/app/api/compose', {
-      headers: headersOf(a),
+      headers: a.headers,
       body: { platforms: ['mastodon', 'bluesky'], body: 'With a picture', asset_ids: [asset.id] },
     });
     expect(made.status).toBe(201);
@@ -222,7 +212,7 @@ describe('/app/api: compose, a post page, the brand, connected accounts', () => 
     // Another account's asset is not found, and nothing is made.
     const other = await signedIn();
     const foreign = await call(server, 'POST', '/app/api/compose', {
-      headers: headersOf(other),
+      headers: other.headers,
       body: { platforms: ['mastodon'], body: 'Borrowed', asset_ids: [asset.id] },
     });
     expect(foreign.status).toBe(404);
@@ -235,7 +225,7 @@ describe('/app/api: compose, a post page, the brand, connected accounts', () => 
   it('marks a post as a favorite and clears it, with the token', async () => {
     const a = await signedIn();
     const made = await call(server, 'POST', '/app/api/compose', {
-      headers: headersOf(a),
+      headers: a.headers,
       body: { platforms: ['mastodon'], body: 'Star me' },
     });
     const id = made.body.posts[0].id;
@@ -244,11 +234,11 @@ describe('/app/api: compose, a post page, the brand, connected accounts', () => 
     });
     expect(refused.status).toBe(403);
     const starred = await call(server, 'POST', `/app/api/posts/${id}/favorite`, {
-      headers: headersOf(a),
+      headers: a.headers,
     });
     expect([starred.status, typeof starred.body.favorited_at]).toEqual([200, 'string']);
     const cleared = await call(server, 'DELETE', `/app/api/posts/${id}/favorite`, {
-      headers: headersOf(a),
+      headers: a.headers,
     });
     expect([cleared.status, cleared.body.favorited_at]).toEqual([200, null]);
   });
@@ -260,7 +250,7 @@ describe('/app/api: compose, a post page, the brand, connected accounts', () => 
       [a.acct.accountId],
     );
     const picked = await call(server, 'PUT', '/app/api/session/brand', {
-      headers: headersOf(a),
+      headers: a.headers,
       body: { brand_id: second.rows[0].id },
     });
     expect(picked.body.selected_brand_id).toBe(second.rows[0].id);
@@ -270,7 +260,7 @@ describe('/app/api: compose, a post page, the brand, connected accounts', () => 
     expect([accounts.status, accounts.body]).toEqual([200, []]);
     // The outbound guard refuses loopback here: nothing is stored.
     const refused = await call(server, 'POST', '/app/api/accounts', {
-      headers: headersOf(a),
+      headers: a.headers,
       body: {
         platform: 'mastodon',
         config: { instance: 'http://127.0.0.1:9', access_token: 'secret-token' },
