@@ -27,6 +27,10 @@ export class ApiError extends Error {
   }
 }
 
+/** Any failure of a call as an ApiError: one that never reached the service says so. */
+export const asApiError = (err: unknown): ApiError =>
+  err instanceof ApiError ? err : new ApiError(0, { detail: 'The service could not be reached.' });
+
 let csrfToken = '';
 /** Kept from the session answer; sent with every state-changing call. */
 export const setCsrfToken = (token: string) => {

@@ -4,7 +4,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { ApiError, type Board as BoardData, call, type Post } from '../api.ts';
+import { asApiError, type Board as BoardData, call, type Post } from '../api.ts';
 import { useBrand } from '../brand.ts';
 import { longDate } from '../time.ts';
 
@@ -25,8 +25,7 @@ function PostCard({ post, timeZone }: { post: Post; timeZone: string }) {
   const [rejecting, setRejecting] = useState(false);
   const [error, setError] = useState<string>();
   const done = () => queries.invalidateQueries({ queryKey: ['board'] });
-  const failed = (err: unknown) =>
-    setError(err instanceof ApiError ? err.message : 'The service could not be reached.');
+  const failed = (err: unknown) => setError(asApiError(err).message);
   const approve = useMutation({
     mutationFn: () => call('POST', `/app/api/posts/${post.id}/approve`),
     onSuccess: done,

@@ -4,7 +4,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, useSearch } from '@tanstack/react-router';
 import { type DragEvent, useState } from 'react';
-import { ApiError, call, type Post } from '../api.ts';
+import { asApiError, call, type Post } from '../api.ts';
 import { useBrand } from '../brand.ts';
 import { addDays, dayKey, mondayOf, moveDays, timeOfDay } from '../time.ts';
 
@@ -43,8 +43,7 @@ export function Calendar() {
       setError(undefined);
       return queries.invalidateQueries({ queryKey: ['calendar'] });
     },
-    onError: (err) =>
-      setError(err instanceof ApiError ? err.message : 'The service could not be reached.'),
+    onError: (err) => setError(asApiError(err).message),
   });
 
   if (session.isPending) return <p role="status">Loading…</p>;

@@ -5,7 +5,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useEffect, useState } from 'react';
-import { ApiError, call, type Post } from '../api.ts';
+import { ApiError, asApiError, call, type Post } from '../api.ts';
 import { useBrand } from '../brand.ts';
 import { CheckboxGroup } from '../components.tsx';
 import { PLATFORMS } from '../platforms.ts';
@@ -83,12 +83,7 @@ export function Compose() {
       if (first) await navigate({ to: '/calendar', search: { week: dayKey(first, timeZone) } });
       else await navigate({ to: '/board' });
     },
-    onError: (err) =>
-      setError(
-        err instanceof ApiError
-          ? err
-          : new ApiError(0, { detail: 'The service could not be reached.' }),
-      ),
+    onError: (err) => setError(asApiError(err)),
   });
 
   if (session.isPending) return <p role="status">Loading…</p>;

@@ -4,7 +4,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, useParams } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { ApiError, call, type Post } from '../api.ts';
+import { ApiError, asApiError, call, type Post } from '../api.ts';
 import { useBrand } from '../brand.ts';
 import { webLink } from '../format.ts';
 import { longDate, zonedToIso } from '../time.ts';
@@ -23,12 +23,7 @@ function ScheduleForm({ post, timeZone }: { post: Post; timeZone: string }) {
       setError(undefined);
       return queries.invalidateQueries();
     },
-    onError: (err) =>
-      setError(
-        err instanceof ApiError
-          ? err
-          : new ApiError(0, { detail: 'The service could not be reached.' }),
-      ),
+    onError: (err) => setError(asApiError(err)),
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();

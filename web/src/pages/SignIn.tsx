@@ -2,7 +2,7 @@
 // beside the form and keeps what was typed.
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { ApiError, call } from '../api.ts';
+import { asApiError, call } from '../api.ts';
 import { useEnterDashboard, useSignupAllowed } from '../session.ts';
 
 export function SignIn() {
@@ -23,7 +23,7 @@ export function SignIn() {
       });
       await enter();
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : 'The service could not be reached.');
+      setError(asApiError(err).message);
     } finally {
       setBusy(false);
     }

@@ -2,7 +2,7 @@
 // is shown beside the field it names, and what was typed stays.
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { ApiError, call } from '../api.ts';
+import { type ApiError, asApiError, call } from '../api.ts';
 import { useEnterDashboard, useSignupAllowed } from '../session.ts';
 
 export function SignUp() {
@@ -23,11 +23,7 @@ export function SignUp() {
       });
       await enter();
     } catch (err) {
-      setError(
-        err instanceof ApiError
-          ? err
-          : new ApiError(0, { detail: 'The service could not be reached.' }),
-      );
+      setError(asApiError(err));
     } finally {
       setBusy(false);
     }
