@@ -9,12 +9,11 @@ import {
   LogController,
 } from 'fastify';
 import type { Bindings, ChildLoggerOptions } from 'pino';
-import { serializeRequest } from '../core/logger.ts';
 
 export class AccessLog extends LogController {
   /** At debug level only (LOG_LEVEL=debug): what arrived, before it is answered. */
   override incomingRequest(request: FastifyRequest) {
-    request.log.debug({ req: serializeRequest(request) }, 'incoming request');
+    request.log.debug({ req: request }, 'incoming request');
   }
 
   override requestCompleted(
@@ -23,7 +22,8 @@ export class AccessLog extends LogController {
     reply: FastifyReply,
   ) {
     const line = {
-      req: serializeRequest(request),
+      // The logger's own `req` serializer (core/logger.ts) writes it, redacted, once.
+      req: request,
       res: { statusCode: reply.statusCode },
       responseTime: reply.elapsedTime,
     };

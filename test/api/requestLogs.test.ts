@@ -34,7 +34,12 @@ describe('the access log', () => {
     expect(lines).toEqual([
       expect.objectContaining({
         msg: 'request completed',
-        req: expect.objectContaining({ method: 'GET', url: '/v1/me' }),
+        req: expect.objectContaining({
+          method: 'GET',
+          url: '/v1/me',
+          remoteAddress: '127.0.0.1',
+          remotePort: expect.any(Number),
+        }),
         res: { statusCode: 200 },
         responseTime: expect.any(Number),
       }),
