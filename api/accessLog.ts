@@ -22,13 +22,17 @@ export class AccessLog extends LogController {
     reply: FastifyReply,
   ) {
     const line = {
+      reqId: request.id,
       // The logger's own `req` serializer (core/logger.ts) writes it, redacted, once.
       req: request,
       res: { statusCode: reply.statusCode },
       responseTime: reply.elapsedTime,
     };
-    if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else reply.log.info(line, 'request completed');
+    // The server's logger with the reqId in the line: the same line as the request's own
+    // logger writes, without making that child for a request that logged nothing else.
+    const log = request.server.log;
+    if (error) log.error({ ...line, err: error }, 'request errored');
+    else log.info(line, 'request completed');
   }
 }
 

@@ -1,7 +1,7 @@
 // API key material: `sps_` + 40 base62 characters (CONTRACT.md asks for at least 32),
 // stored only as a SHA-256 hash. The hash is enough: the key is 238 random bits, so no
 // slow hash is needed to resist guessing, and a fast one keeps every request cheap.
-import { createHash, randomInt } from 'node:crypto';
+import { hash, randomInt } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const KEY_PATTERN = /^sps_[0-9A-Za-z]{32,128}$/;
@@ -15,4 +15,5 @@ export function generateApiKey(): string {
 /** True when the token has the shape of one of our keys (cheap pre-check before SQL). */
 export const looksLikeApiKey = (token: string): boolean => KEY_PATTERN.test(token);
 
-export const hashApiKey = (key: string): Buffer => createHash('sha256').update(key).digest();
+// One-shot: no Hash object per request.
+export const hashApiKey = (key: string): Buffer => hash('sha256', key, 'buffer');

@@ -85,3 +85,49 @@ describe('signed media addresses in the request log', () => {
     expect(logged).not.toContain('GuessedSignatureValue');
   });
 });
+
+describe('redaction by exact paths', () => {
+  it('an error logged with credentials on it shows none of them', () => {
+    let out = '';
+    const log = createLogger(
+      'info',
+      logSink((line) => {
+        out += line;
+      }),
+    );
+    const err = Object.assign(new Error('upstream refused'), {
+      password: 'pw-value',
+      key: 'key-value',
+      secret: 'secret-value',
+      token: 'token-value',
+      authorization: 'Bearer auth-value',
+    });
+    log.error({ err }, 'request failed');
+    for (const value of ['pw-value', 'key-value', 'secret-value', 'token-value', 'auth-value'])
+      expect(out).not.toContain(value);
+    expect(JSON.parse(out).err).toMatchObject({ message: 'upstream refused', token: '[redacted]' });
+  });
+
+  it('a logged request never carries its headers, so no header path needs redacting', () => {
+    let out = '';
+    const log = createLogger(
+      'info',
+      logSink((line) => {
+        out += line;
+      }),
+    );
+    const req = {
+      method: 'GET',
+      url: '/v1/me',
+      ip: '127.0.0.1',
+      headers: { authorization: 'Bearer sps_secret', cookie: 'sps_session=secret' },
+    };
+    log.info({ req }, 'incoming request');
+    expect(out).not.toContain('secret');
+    expect(JSON.parse(out).req).toEqual({
+      method: 'GET',
+      url: '/v1/me',
+      remoteAddress: '127.0.0.1',
+    });
+  });
+});
