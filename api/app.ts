@@ -19,6 +19,7 @@ import {
 import type { MediaDeps } from '../core/assets/service.ts';
 import { assetUrlKey } from '../core/assets/signedUrls.ts';
 import { createBudgetCounter } from '../core/auth/budget.ts';
+import { createKnownKeys } from '../core/auth/knownKeys.ts';
 import type { Config } from '../core/config.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { createRenderWaits } from '../core/designs/renderWaits.ts';
@@ -171,6 +172,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     pool: deps.pool,
     budget: createBudgetCounter(deps.pool, app.log),
     publicBaseUrl: deps.config.publicBaseUrl,
+    known: createKnownKeys(),
   };
   app.addHook('onClose', () => auth.budget.stop());
   const media: MediaDeps = {

@@ -2,14 +2,16 @@
 // principal, then check plan, request budget and the route's declared requirement.
 // A route declares what it needs in `config.requires`; handlers never check access themselves.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { hashApiKey, looksLikeApiKey } from '../core/apikeys/keys.ts';
 import {
   assertApiPlan,
   assertRequirement,
   assertWithinBudget,
   budgetHeaders,
 } from '../core/auth/access.ts';
-import { authenticateBearerToken } from '../core/auth/bearer.ts';
+import { authenticateBearerToken, keyHolderAuthenticated } from '../core/auth/bearer.ts';
 import type { BudgetCounter } from '../core/auth/budget.ts';
+import type { KeyCheck, KnownKeys } from '../core/auth/knownKeys.ts';
 import type { Budget, Principal, Requirement } from '../core/auth/principal.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { unauthenticated } from '../core/errors.ts';
@@ -20,10 +22,20 @@ declare module 'fastify' {
     principal?: Principal;
     /** The account's request window after counting this request. */
     budget?: Budget;
+    /**
+     * Set while `principal` is a remembered API key not yet confirmed (see foldsKeyCheck):
+     * the handler's statement confirms it, or confirmBearer looks it up afresh.
+     */
+    unconfirmedKey?: KeyCheck;
   }
   interface FastifyContextConfig {
     /** Scope and feature the operation needs beyond a valid credential. */
     requires?: Requirement;
+    /**
+     * The handler confirms a remembered API key in its own statement (req.unconfirmedKey),
+     * saving the lookup's round trip; any other outcome calls confirmBearer first.
+     */
+    foldsKeyCheck?: boolean;
   }
 }
 
@@ -39,7 +51,13 @@ export function bearerToken(req: FastifyRequest): string | undefined {
  * What the bearer layer needs: the pool, this process's request-budget counter, and the
  * public base URL (OAuth tokens are for its /mcp; a refusal points at its resource metadata).
  */
-export type AuthContext = { pool: Pool; budget: BudgetCounter; publicBaseUrl: string };
+export type AuthContext = {
+  pool: Pool;
+  budget: BudgetCounter;
+  publicBaseUrl: string;
+  /** API keys this process looked up, for routes that fold the key check into their statement. */
+  known: KnownKeys;
+};
 
 /** The challenge a 401 carries, so an OAuth client discovers the sign-in from one failed call. */
 export const bearerChallenge = (publicBaseUrl: string) =>
@@ -50,7 +68,7 @@ export const bearerChallenge = (publicBaseUrl: string) =>
  * Used by every bearer interface; the caller then checks the operation's requirement.
  */
 export async function authenticateBearer(
-  { pool, budget, publicBaseUrl }: AuthContext,
+  { pool, budget, publicBaseUrl, known }: AuthContext,
   req: FastifyRequest,
   reply: FastifyReply,
 ): Promise<Principal> {
@@ -59,7 +77,7 @@ export async function authenticateBearer(
     reply.header('www-authenticate', bearerChallenge(publicBaseUrl));
     throw unauthenticated('Send Authorization: Bearer <API key or OAuth access token>.');
   }
-  const auth = await authenticateBearerToken(pool, token, publicBaseUrl);
+  const auth = await authenticateBearerToken(pool, token, publicBaseUrl, known);
   if (!auth) {
     reply.header('www-authenticate', `${bearerChallenge(publicBaseUrl)}, error="invalid_token"`);
     throw unauthenticated('The bearer credential is unknown, expired or was revoked.');
@@ -76,9 +94,70 @@ export async function authenticateBearer(
 /** onRequest hook for a route folder whose routes all take bearer credentials. */
 export function bearerAuthHook(ctx: AuthContext) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
+    if (req.routeOptions.config.foldsKeyCheck && (await admitRememberedKey(ctx, req, reply)))
+      return;
     const principal = await authenticateBearer(ctx, req, reply);
     assertRequirement(principal, req.routeOptions.config.requires);
   };
+}
+
+const BUDGET_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+
+/**
+ * For a route that folds the key check into its statement: admits a key this process looked
+ * up before on what it read then (plan, budget, requirement), leaving req.unconfirmedKey for
+ * the handler's statement to confirm. False, with nothing counted, when the key is not
+ * remembered or any rule would refuse it: the exact path then looks it up and answers.
+ */
+async function admitRememberedKey(
+  { budget, known }: AuthContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<boolean> {
+  const token = bearerToken(req);
+  if (!token || !looksLikeApiKey(token)) return false;
+  const hash = hashApiKey(token);
+  const holder = known.recall(hash);
+  if (!holder) return false;
+  const { principal, budgetPerMinute } = keyHolderAuthenticated(holder);
+  try {
+    assertApiPlan(principal);
+    assertRequirement(principal, req.routeOptions.config.requires);
+  } catch {
+    return false;
+  }
+  const window = await budget.count(principal.accountId, budgetPerMinute);
+  if (window.used > window.limit) {
+    budget.refund(principal.accountId, 1);
+    return false;
+  }
+  reply.headers(budgetHeaders(window));
+  req.principal = principal;
+  req.budget = window;
+  req.unconfirmedKey = { hash, holder };
+  return true;
+}
+
+/**
+ * Replaces a remembered key's admission (admitRememberedKey) with the exact one: a fresh
+ * lookup and every rule, answering 401/403/429 as any route would. Called before anything
+ * but the handler's own confirming statement answers (an error, another path).
+ */
+export async function confirmBearer(
+  ctx: AuthContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<Principal> {
+  if (!req.unconfirmedKey) return principalOf(req);
+  // Take back the remembered admission: the exact path counts the request again.
+  ctx.budget.refund(req.unconfirmedKey.holder.account_id, 1);
+  req.unconfirmedKey = undefined;
+  req.principal = undefined;
+  req.budget = undefined;
+  for (const header of BUDGET_HEADERS) reply.removeHeader(header);
+  const principal = await authenticateBearer(ctx, req, reply);
+  assertRequirement(principal, req.routeOptions.config.requires);
+  return principal;
 }
 
 /** The principal set by an auth hook; a route without one is a programming error. */

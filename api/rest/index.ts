@@ -1,8 +1,9 @@
 // The /v1 REST folder: every route here takes a bearer credential, checked by one hook.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import type { MediaDeps } from '../../core/assets/service.ts';
 import type { RenderWaits } from '../../core/designs/renderWaits.ts';
-import { type AuthContext, bearerAuthHook } from '../auth.ts';
+import { type AuthContext, bearerAuthHook, confirmBearer } from '../auth.ts';
+import { errorHandler } from '../errors.ts';
 import { assetRoutes } from './assets.ts';
 import { brandMemoryRoutes } from './brandMemory.ts';
 import { designRoutes } from './designs.ts';
@@ -23,9 +24,21 @@ export const restRoutes: FastifyPluginAsync<RestDeps> = async (
   { auth, media, renders, generateTimeoutMs },
 ) => {
   app.addHook('onRequest', bearerAuthHook(auth));
+  // A request admitted on a remembered key (auth.ts admitRememberedKey) answers no error
+  // before that key is confirmed: a deleted key's 401 comes before a 422 or a 404.
+  app.setErrorHandler(async (err: FastifyError, req, reply) => {
+    if (req.unconfirmedKey) {
+      try {
+        await confirmBearer(auth, req, reply);
+      } catch (authErr) {
+        return errorHandler(authErr as FastifyError, req, reply);
+      }
+    }
+    return errorHandler(err, req, reply);
+  });
   await app.register(meRoutes);
   const designs = { pool: auth.pool, publicBaseUrl: media.publicBaseUrl, renders };
-  await app.register(postRoutes, { pool: auth.pool, designs });
+  await app.register(postRoutes, { auth, designs });
   await app.register(designRoutes, { designs });
   await app.register(assetRoutes, { media });
   await app.register(brandMemoryRoutes, { pool: auth.pool });

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Pool } from '../../core/db/pool.ts';
+import { KeyChanged } from '../../core/auth/knownKeys.ts';
 import {
   CreatedPostReceipt,
   createNativePost,
@@ -24,7 +24,7 @@ import {
   rejectPost,
   unfavoritePost,
 } from '../../core/posts/service.ts';
-import { principalOf } from '../auth.ts';
+import { type AuthContext, confirmBearer, principalOf } from '../auth.ts';
 import { bearerErrors, bearerSecurity, ErrorBody } from './schemas.ts';
 
 const PostParams = z.object({ post_id: z.string().describe('Post id.') });
@@ -32,11 +32,12 @@ const common = { tags: ['posts'], security: bearerSecurity };
 const read = { requires: { scope: 'read' } } as const;
 const publish = { requires: { scope: 'publish' } } as const;
 
-export const postRoutes: FastifyPluginAsync<{ pool: Pool; designs: DesignDeps }> = async (
+export const postRoutes: FastifyPluginAsync<{ auth: AuthContext; designs: DesignDeps }> = async (
   base,
-  { pool, designs },
+  { auth, designs },
 ) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
+  const { pool } = auth;
 
   app.get(
     '/posts',
@@ -55,7 +56,8 @@ export const postRoutes: FastifyPluginAsync<{ pool: Pool; designs: DesignDeps }>
   app.post(
     '/posts',
     {
-      config: publish,
+      // A plain draft's insert confirms the caller's key too: one round trip (api/auth.ts).
+      config: { ...publish, foldsKeyCheck: true },
       schema: {
         ...common,
         summary:
@@ -71,8 +73,18 @@ export const postRoutes: FastifyPluginAsync<{ pool: Pool; designs: DesignDeps }>
     },
     async (req, reply) => {
       reply.code(201);
-      if (isNativePost(req.body)) return createNativePost(designs, principalOf(req), req.body);
-      return receiptOf(await createPost(pool, principalOf(req), req.body));
+      const check = req.unconfirmedKey;
+      if (check && !isNativePost(req.body)) {
+        try {
+          return receiptOf(await createPost(pool, principalOf(req), req.body, check));
+        } catch (err) {
+          if (!(err instanceof KeyChanged)) throw err;
+        }
+      }
+      // Anything but a plain draft (or a key that changed) goes on a freshly looked-up key.
+      const caller = await confirmBearer(auth, req, reply);
+      if (isNativePost(req.body)) return createNativePost(designs, caller, req.body);
+      return receiptOf(await createPost(pool, caller, req.body));
     },
   );
 

@@ -88,3 +88,26 @@ export async function stampKeyUse(db: Queryable, keyId: string): Promise<void> {
     values: [keyId],
   });
 }
+
+/**
+ * SQL for a CTE that yields one row while the key hashed `$first` still reads as `holder`
+ * did (core/auth/knownKeys.ts): the same key, scopes, plan (so the plan rule and budget limit
+ * hold), budget override and selected brand (the default brand). Feature grants are not
+ * compared: the statement that folds this in (creating a post) needs none. Its parameters,
+ * from `$first` on, are keyStillHoldsParams's.
+ */
+export const keyStillHolds = (first: number) => `
+  select 1 from api_keys k join accounts a on a.id = k.account_id
+  where k.key_hash = $${first} and k.id = $${first + 1} and k.scopes = $${first + 2}::text[]
+    and a.plan = $${first + 3}
+    and a.selected_brand_id is not distinct from $${first + 4}::bigint
+    and a.budget_per_minute is not distinct from $${first + 5}::int`;
+
+export const keyStillHoldsParams = (hash: Buffer, holder: KeyHolder) => [
+  hash,
+  holder.key_id,
+  holder.scopes,
+  holder.plan,
+  holder.selected_brand_id,
+  holder.budget_per_minute,
+];

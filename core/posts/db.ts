@@ -1,6 +1,8 @@
 // SQL for posts: rows, attachments, listing and status transitions (each with its audit row
 // in the same statement).
+import { keyStillHolds, keyStillHoldsParams } from '../apikeys/db.ts';
 import type { Actor } from '../audit/actor.ts';
+import { KeyChanged, type KeyCheck } from '../auth/knownKeys.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { Kind, Platform } from '../platforms/capabilities.ts';
 import type { WebhookEvent } from '../webhooks/schema.ts';
@@ -54,48 +56,99 @@ export type NewPostRow = {
   scheduleAt: string | null;
 };
 
+/** What Postgres makes of a new post; the rest of its row is the input or a column default. */
+type Inserted = Pick<
+  PostRow,
+  'id' | 'uuid' | 'status' | 'scheduled_for' | 'approved_at' | 'created_at' | 'brand_uuid'
+>;
+
+/** A new post's row from its input and what the insert returned (the columns' defaults). */
+const newPostRow = (p: NewPostRow, r: Inserted): PostRow => ({
+  ...r,
+  account_id: p.accountId,
+  brand_id: p.brandId,
+  platform: p.platform,
+  kind: p.kind,
+  body: p.body,
+  hashtags: p.hashtags,
+  headline: null,
+  favorited_at: null,
+  rejection_reason: null,
+  rejection_code: null,
+  publication_seq: 0,
+  external_post_id: null,
+  permalink_url: null,
+  published_at: null,
+  error: null,
+  updated_at: r.created_at,
+  // A new post has no attachments yet: the caller adds them in the same transaction.
+  asset_ids: [],
+  design_id: null,
+  source_id: null,
+  suggested_for: null,
+});
+
+// The brand must be the account's; the audit row is written in the same statement. Only
+// what Postgres decides comes back (a row of every column cost a third of the statement).
+const INSERT_POST = `
+  p as (
+    insert into posts (account_id, brand_id, platform, kind, body, hashtags, status,
+                       scheduled_for, approved_at)
+    select $1, b.id, $3, $4, $5, $6,
+           case when $7::timestamptz is null then 'draft' else 'scheduled' end,
+           $7::timestamptz,
+           case when $7::timestamptz is null then null else now() end
+    from b
+    returning id, uuid, status, scheduled_for, approved_at, created_at
+  ), a as (
+    insert into audit_log (account_id, post_id, action, to_status, actor_kind, actor_id)
+    select $1, id, 'create', status, $8, $9 from p
+  )`;
+
 /**
  * Inserts a post for a brand the account owns, with its `create` audit row, in one
- * statement. Undefined when the brand is not the account's.
+ * statement. Undefined when the brand is not the account's. With `check`, the statement
+ * also confirms the remembered API key still holds (core/auth/knownKeys.ts), inserting
+ * nothing and throwing KeyChanged when it does not.
  */
 export async function insertPost(
   db: Queryable,
   p: NewPostRow,
   actor: Actor,
+  check?: KeyCheck,
 ): Promise<PostRow | undefined> {
-  const { rows } = await db.query<PostRow>({
-    name: 'insert_post',
-    text: `
-      with b as (
-        select id, uuid from brands where id = $2 and account_id = $1
-      ), p as (
-        insert into posts (account_id, brand_id, platform, kind, body, hashtags, status,
-                           scheduled_for, approved_at)
-        select $1, b.id, $3, $4, $5, $6,
-               case when $7::timestamptz is null then 'draft' else 'scheduled' end,
-               $7::timestamptz,
-               case when $7::timestamptz is null then null else now() end
-        from b
-        returning *
-      ), a as (
-        insert into audit_log (account_id, post_id, action, to_status, actor_kind, actor_id)
-        select account_id, id, 'create', status, $8, $9 from p
-      )
-      -- A new post has no attachments yet: the caller adds them in the same transaction.
-      select p.*, b.uuid as brand_uuid, '{}'::text[] as asset_ids from p, b`,
-    values: [
-      p.accountId,
-      p.brandId,
-      p.platform,
-      p.kind,
-      p.body,
-      p.hashtags,
-      p.scheduleAt,
-      actor.kind,
-      actor.id,
-    ],
+  const values = [
+    p.accountId,
+    p.brandId,
+    p.platform,
+    p.kind,
+    p.body,
+    p.hashtags,
+    p.scheduleAt,
+    actor.kind,
+    actor.id,
+  ];
+  if (!check) {
+    const { rows } = await db.query<Inserted>({
+      name: 'insert_post',
+      text: `with b as (select id, uuid from brands where id = $2 and account_id = $1), ${INSERT_POST}
+             select p.*, b.uuid as brand_uuid from p, b`,
+      values,
+    });
+    return rows[0] && newPostRow(p, rows[0]);
+  }
+  const { rows } = await db.query<Partial<Inserted> & { key_holds: boolean }>({
+    name: 'insert_post_as_key',
+    text: `with k as (${keyStillHolds(10)}),
+                b as (select id, uuid from brands
+                      where id = $2 and account_id = $1 and exists (select from k)), ${INSERT_POST}
+           select exists (select from k) as key_holds, p.*, b.uuid as brand_uuid
+           from (select) one left join p on true left join b on true`,
+    values: [...values, ...keyStillHoldsParams(check.hash, check.holder)],
   });
-  return rows[0];
+  const r = rows[0]!;
+  if (!r.key_holds) throw new KeyChanged();
+  return r.id === undefined || r.id === null ? undefined : newPostRow(p, r as Inserted);
 }
 
 /** Replaces a post's attachments with `assetIds`, in order. */

@@ -2,6 +2,7 @@
 // MCP call these; each parses its own input shape into the schemas of ./schema.ts first.
 import { findOwnedAssets } from '../assets/db.ts';
 import { actorOf } from '../audit/actor.ts';
+import { KeyChanged, type KeyCheck } from '../auth/knownKeys.ts';
 import type { Principal } from '../auth/principal.ts';
 import { brandFor, requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
@@ -122,13 +123,21 @@ function assertFits(shape: PostShape): void {
   if (issues.length) throw new ValidationFailed(issues);
 }
 
+/**
+ * Creates a post. With `check` (a remembered API key the caller was not looked up by, see
+ * core/auth/knownKeys.ts), a plain draft's one statement confirms the key too; anything else
+ * throws KeyChanged before writing, for the caller to look the key up and call again.
+ */
 export async function createPost(
   pool: Pool,
   caller: Caller,
   input: CreatePostInput,
+  check?: KeyCheck,
 ): Promise<Post> {
-  const brandId = brandFor(caller, input.brand_id, 'brand_id');
   const assetIds = input.asset_ids ?? [];
+  const plain = !input.schedule_at && !assetIds.length;
+  if (check && !plain) throw new KeyChanged();
+  const brandId = brandFor(caller, input.brand_id, 'brand_id');
   const media = await mediaKinds(pool, caller.accountId, assetIds, { designId: null });
   const kind = input.kind ?? inferKind(input.platform, media);
   const hashtags = input.hashtags || null;
@@ -139,17 +148,16 @@ export async function createPost(
   const row = { ...input, accountId: caller.accountId, brandId, kind, hashtags, scheduleAt };
   const actor = actorOf(caller.credential);
   // A plain draft is one statement; attachments and jobs need a transaction.
-  const created =
-    !scheduleAt && !assetIds.length
-      ? await insertPost(pool, row, actor)
-      : await withTransaction(pool, async (tx) => {
-          const post = await insertPost(tx, row, actor);
-          if (!post) return undefined;
-          await setPostAssets(tx, post.id, assetIds);
-          if (scheduleAt)
-            await enqueuePublication(tx, { post_id: post.id, scheduled_for: scheduleAt });
-          return { ...post, asset_ids: assetIds };
-        });
+  const created = plain
+    ? await insertPost(pool, row, actor, check)
+    : await withTransaction(pool, async (tx) => {
+        const post = await insertPost(tx, row, actor);
+        if (!post) return undefined;
+        await setPostAssets(tx, post.id, assetIds);
+        if (scheduleAt)
+          await enqueuePublication(tx, { post_id: post.id, scheduled_for: scheduleAt });
+        return { ...post, asset_ids: assetIds };
+      });
   if (!created) throw notFound('Brand');
   return toPost(created);
 }
