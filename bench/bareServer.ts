@@ -1,12 +1,13 @@
 // The bare routes the throughput bench compares the service with: a Fastify process on the
-// same database doing only the essential statement of each route. GET /me looks the key up
-// by its hash (as the service's auth statement does); POST /posts inserts one draft row.
+// same database doing only the essential statement of each route, prepared, without logging.
+// GET /me runs the service's key lookup statement; POST /posts inserts one draft row.
 // Started by bench/throughput.ts as its own process (DATABASE_URL, BRAND_ID, ACCOUNT_ID); prints
 // "listening on <port>".
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import pg from 'pg';
+import { useApiKey } from '../core/apikeys/db.ts';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
 const app = Fastify();
@@ -16,13 +17,9 @@ const keyHash = (header: string | undefined) =>
     .digest();
 
 app.get('/me', async (req) => {
-  // Prepared once per connection, as the service's statements are.
-  const { rows } = await pool.query({
-    name: 'bare_me',
-    text: 'select k.scopes, a.email, a.plan from api_keys k join accounts a on a.id = k.account_id where k.key_hash = $1',
-    values: [keyHash(req.headers.authorization)],
-  });
-  return { email: rows[0]?.email, plan: rows[0]?.plan, scopes: rows[0]?.scopes };
+  // The service's own key lookup statement (prepared once per connection, as it is there).
+  const holder = await useApiKey(pool, keyHash(req.headers.authorization));
+  return { email: holder?.email, plan: holder?.plan, scopes: holder?.scopes };
 });
 
 app.get('/healthz', async () => ({ ok: true }));
