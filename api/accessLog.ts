@@ -36,36 +36,68 @@ export class AccessLog extends LogController {
   }
 }
 
-const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+type LogFn = (...args: unknown[]) => void;
+
+/**
+ * A request's logger, made on every request: its child (the reqId bound) only on first use.
+ * A class, so that making one is a single small object rather than a closure per level.
+ */
+class LazyChild {
+  #child: FastifyBaseLogger | undefined;
+  readonly #parent: FastifyBaseLogger;
+  readonly #bindings: Bindings;
+  readonly #opts: ChildLoggerOptions;
+  constructor(parent: FastifyBaseLogger, bindings: Bindings, opts: ChildLoggerOptions) {
+    this.#parent = parent;
+    this.#bindings = bindings;
+    this.#opts = opts;
+  }
+  #real(): FastifyBaseLogger {
+    this.#child ??= this.#parent.child(this.#bindings, this.#opts);
+    return this.#child;
+  }
+  #log(level: Level, args: unknown[]) {
+    // Below the level nothing is written: no child is made for it either. (pino has
+    // isLevelEnabled; Fastify's silent logger has none, and writes nothing anyway.)
+    const enabled = (this.#parent as { isLevelEnabled?: (level: string) => boolean })
+      .isLevelEnabled;
+    if (enabled && !enabled.call(this.#parent, level)) return;
+    (this.#real()[level] as LogFn)(...args);
+  }
+  get level() {
+    return this.#child?.level ?? this.#parent.level;
+  }
+  set level(level: string) {
+    this.#real().level = level;
+  }
+  child(bindings: Bindings, opts?: ChildLoggerOptions) {
+    return this.#real().child(bindings, opts);
+  }
+  silent() {}
+  fatal(...args: unknown[]) {
+    this.#log('fatal', args);
+  }
+  error(...args: unknown[]) {
+    this.#log('error', args);
+  }
+  warn(...args: unknown[]) {
+    this.#log('warn', args);
+  }
+  info(...args: unknown[]) {
+    this.#log('info', args);
+  }
+  debug(...args: unknown[]) {
+    this.#log('debug', args);
+  }
+  trace(...args: unknown[]) {
+    this.#log('trace', args);
+  }
+}
 
 /** Fastify's childLoggerFactory: a child made on first use (the same lines, the same reqId). */
-export function lazyChildLogger(
+export const lazyChildLogger = (
   logger: FastifyBaseLogger,
   bindings: Bindings,
   opts: ChildLoggerOptions,
-): FastifyBaseLogger {
-  let child: FastifyBaseLogger | undefined;
-  const real = () => {
-    child ??= logger.child(bindings, opts);
-    return child;
-  };
-  const lazy = {
-    get level() {
-      return child?.level ?? logger.level;
-    },
-    set level(level: string) {
-      real().level = level;
-    },
-    child: (b: Bindings, o?: ChildLoggerOptions) => real().child(b, o),
-    silent: () => {},
-  } as Record<string, unknown>;
-  // pino's; Fastify's silent logger has none (and writes nothing anyway).
-  const enabled = (logger as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled;
-  for (const level of LEVELS)
-    lazy[level] = (...args: unknown[]) => {
-      // Below the level nothing is written: no child is made for it either.
-      if (enabled && !enabled.call(logger, level)) return;
-      (real()[level] as (...a: unknown[]) => void)(...args);
-    };
-  return lazy as unknown as FastifyBaseLogger;
-}
+): FastifyBaseLogger => new LazyChild(logger, bindings, opts) as unknown as FastifyBaseLogger;

@@ -143,7 +143,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     done(null, payload);
   });
 
-  await app.register(fastifyCookie, { secret: deps.sessionSecret });
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -186,13 +185,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   };
   const renders = createRenderWaits(deps.pool);
   app.addHook('onClose', () => renders.notifications.close());
-  await app.register(sessionRoutes, {
-    pool: deps.pool,
-    config: deps.config,
-    media,
-    renders,
-    budget: auth.budget,
-  });
   await app.register(signedMediaRoutes, { media });
   await app.register(designTemplateRoutes);
   await app.register(webRoutes);
@@ -203,17 +195,29 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     generateTimeoutMs: deps.config.generateTimeoutMs,
     prefix: '/v1',
   });
-  await app.register(oauthRoutes, {
-    pool: deps.pool,
-    config: deps.config,
-    provider: createOAuthProvider({
-      db: deps.pool,
-      publicBaseUrl: deps.config.publicBaseUrl,
-      cookieSecret: deps.sessionSecret,
-      signingKeys: deps.oauthSigningKeys ?? [newSigningKey()],
-      outbound: outboundPolicy(deps.config),
-      behindProxy: deps.config.trustProxy !== false,
-    }),
+  // The routes that read or set cookies (the dashboard's session, the OAuth sign-in), with the
+  // cookie plugin in their scope only: a bearer request passes none of its hooks.
+  await app.register(async (cookied) => {
+    await cookied.register(fastifyCookie, { secret: deps.sessionSecret });
+    await cookied.register(sessionRoutes, {
+      pool: deps.pool,
+      config: deps.config,
+      media,
+      renders,
+      budget: auth.budget,
+    });
+    await cookied.register(oauthRoutes, {
+      pool: deps.pool,
+      config: deps.config,
+      provider: createOAuthProvider({
+        db: deps.pool,
+        publicBaseUrl: deps.config.publicBaseUrl,
+        cookieSecret: deps.sessionSecret,
+        signingKeys: deps.oauthSigningKeys ?? [newSigningKey()],
+        outbound: outboundPolicy(deps.config),
+        behindProxy: deps.config.trustProxy !== false,
+      }),
+    });
   });
   await app.register(graphqlRoutes, { auth });
   await app.register(mcpRoutes, { auth, config: deps.config, media, renders, ...deps.mcp });
