@@ -55,7 +55,7 @@ export type AuthContext = {
   pool: Pool;
   budget: BudgetCounter;
   publicBaseUrl: string;
-  /** API keys this process looked up, for routes that fold the key check into their statement. */
+  /** API keys this process looked up on routes that fold the key check into their statement. */
   known: KnownKeys;
 };
 
@@ -77,7 +77,9 @@ export async function authenticateBearer(
     reply.header('www-authenticate', bearerChallenge(publicBaseUrl));
     throw unauthenticated('Send Authorization: Bearer <API key or OAuth access token>.');
   }
-  const auth = await authenticateBearerToken(pool, token, publicBaseUrl, known);
+  // Only the routes that fold the key check into their statement remember keys.
+  const remember = req.routeOptions.config?.foldsKeyCheck ? known : undefined;
+  const auth = await authenticateBearerToken(pool, token, publicBaseUrl, remember);
   if (!auth) {
     reply.header('www-authenticate', `${bearerChallenge(publicBaseUrl)}, error="invalid_token"`);
     throw unauthenticated('The bearer credential is unknown, expired or was revoked.');
