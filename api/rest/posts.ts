@@ -76,7 +76,9 @@ export const postRoutes: FastifyPluginAsync<{ auth: AuthContext; designs: Design
       const check = req.unconfirmedKey;
       if (check && !isNativePost(req.body)) {
         try {
-          return receiptOf(await createPost(pool, principalOf(req), req.body, check));
+          const post = await createPost(pool, principalOf(req), req.body, check);
+          req.unconfirmedKey = undefined; // the insert confirmed it
+          return receiptOf(post);
         } catch (err) {
           if (!(err instanceof KeyChanged)) throw err;
         }
