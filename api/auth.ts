@@ -9,7 +9,11 @@ import {
   assertWithinBudget,
   budgetHeaders,
 } from '../core/auth/access.ts';
-import { authenticateBearerToken, keyHolderAuthenticated } from '../core/auth/bearer.ts';
+import {
+  authenticateBearerToken,
+  keyHolderAuthenticated,
+  stampKeyUseWhenDue,
+} from '../core/auth/bearer.ts';
 import type { BudgetCounter } from '../core/auth/budget.ts';
 import type { KeyCheck, KnownKeys } from '../core/auth/knownKeys.ts';
 import type { Budget, Principal, Requirement } from '../core/auth/principal.ts';
@@ -112,7 +116,7 @@ const BUDGET_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Res
  * remembered or any rule would refuse it: the exact path then looks it up and answers.
  */
 async function admitRememberedKey(
-  { budget, known }: AuthContext,
+  { pool, budget, known }: AuthContext,
   req: FastifyRequest,
   reply: FastifyReply,
 ): Promise<boolean> {
@@ -137,6 +141,9 @@ async function admitRememberedKey(
   req.principal = principal;
   req.budget = window;
   req.unconfirmedKey = { hash, holder };
+  // A remembered key is still a used key: stamped as a looked-up one is (once a minute; a
+  // deleted key's stamp updates no row).
+  await stampKeyUseWhenDue(pool, holder);
   return true;
 }
 

@@ -2,7 +2,7 @@
 // itself (api/auth.ts admitRememberedKey, core/apikeys/db.ts keyStillHolds). What a user
 // sees must be the same as with a fresh lookup: a deleted or changed key fails its very next
 // request with the same status as on any route, in every process, and nothing is written.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { setBudget, setPlan } from '../../core/accounts/service.ts';
 import { deleteApiKey } from '../../core/apikeys/service.ts';
 import { createBrand, selectBrand } from '../../core/brands/service.ts';
@@ -46,6 +46,28 @@ describe('a remembered key on POST /v1/posts', () => {
     );
     expect(rows).toEqual([{ actor_kind: 'api_key', actor_id: keyId, to_status: 'draft' }]);
     expect(await postCount(acct.accountId)).toBe(2);
+  });
+
+  it('stamps the last use of a key it only remembered', async () => {
+    const { key, keyId } = await keyed();
+    expect((await create(server, key)).status).toBe(201);
+    await server.pool.query(
+      `update api_keys set last_used_at = now() - interval '2 hours' where id = $1`,
+      [keyId],
+    );
+    // Two minutes on: this process's own once-a-minute guard has passed too.
+    const later = Date.now() + 120_000;
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => later);
+    try {
+      expect((await create(server, key)).status).toBe(201);
+    } finally {
+      clock.mockRestore();
+    }
+    const { rows } = await server.pool.query(
+      `select last_used_at > now() - interval '1 minute' as recent from api_keys where id = $1`,
+      [keyId],
+    );
+    expect(rows[0].recent).toBe(true);
   });
 
   it('a key deleted in another process fails the next request with 401, writing nothing', async () => {
