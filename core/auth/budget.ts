@@ -112,9 +112,10 @@ export function createBudgetCounter(pool: Pool, log: BudgetLog, flushMs = FLUSH_
       return { limit, used: entry.shared + entry.pending, resetAt: new Date(window + WINDOW_MS) };
     },
     refund(accountId, n) {
+      // The unflushed count may go below zero: a flush may have sent the refunded requests
+      // already, and the next one takes them back from the shared total (clamped at 0 there).
       const entry = entries.get(accountId);
-      if (entry && entry.window === windowOf(Date.now()))
-        entry.pending = Math.max(0, entry.pending - n);
+      if (entry && entry.window === windowOf(Date.now())) entry.pending -= n;
     },
     flush,
     async stop() {

@@ -6,7 +6,8 @@ export type WindowCount = { account_id: string; used: number; window_start: Date
 
 /**
  * Adds each account's new requests to its window (a newer window replaces an older one) and
- * answers the resulting totals. One statement for every account a process has counted.
+ * answers the resulting totals. A count may be negative (requests refunded after they were
+ * added); a total never goes below 0. One statement for every account a process has counted.
  */
 export async function addRequestCounts(
   db: Queryable,
@@ -18,7 +19,8 @@ export async function addRequestCounts(
            select * from unnest($1::bigint[], $2::timestamptz[], $3::int[])
            on conflict (account_id) do update set
              used = case when rb.window_start = excluded.window_start
-                         then rb.used + excluded.used else excluded.used end,
+                         then greatest(0, rb.used + excluded.used)
+                         else greatest(0, excluded.used) end,
              window_start = excluded.window_start
            returning account_id, used, window_start`,
     values: [

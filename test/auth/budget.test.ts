@@ -48,4 +48,28 @@ describe('the budget flush', () => {
     );
     await budget.stop();
   });
+
+  it('keeps a refund that comes after the refunded requests were flushed', async () => {
+    await awayFromMinuteBoundary();
+    const budget = createBudgetCounter(db.pool, { error: () => {} }, 60_000);
+    const accountId = '900002';
+    await db.pool.query(
+      `insert into accounts (id, email, password_hash) overriding system value
+       values ($1, 'refund@example.com', 'x')`,
+      [accountId],
+    );
+    await budget.count(accountId, 100, 3);
+    await budget.flush();
+    expect(await sharedCount(accountId)).toBe(3);
+    // Two of the three were refused after all: the next flush takes them back.
+    budget.refund(accountId, 2);
+    expect((await budget.count(accountId, 100)).used).toBe(2);
+    await budget.flush();
+    expect(await sharedCount(accountId)).toBe(2);
+    // A refund never takes the shared total below zero.
+    budget.refund(accountId, 5);
+    await budget.flush();
+    expect(await sharedCount(accountId)).toBe(0);
+    await budget.stop();
+  });
 });
