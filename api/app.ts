@@ -8,6 +8,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
+  type FastifyReply,
   type FastifyRequest,
   type RouteOptions,
 } from 'fastify';
@@ -114,16 +115,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setNotFoundHandler(notFoundHandler);
   // Node's server.close() only reaps connections idle at that moment; a keep-alive connection
   // whose request is in flight would then linger until the client drops it, which a client
-  // keeping its connections open may never do. Responses sent while closing tell the client
-  // to hang up; a response whose headers went out before (a stream: an MCP call, a download)
-  // could not, so once any response ends while closing, connections left idle are closed.
-  // Shutdown then ends when the last request does.
+  // keeping its connections open may never do. So when closing begins, every response still
+  // to be sent is told to hang up (Fastify answers later requests 503 with the same header);
+  // a response whose headers went out before (a stream: an MCP call, a download) could not,
+  // so once any response ends while closing, connections left idle are closed. Shutdown then
+  // ends when the last request does. Nothing runs for this on a response sent before then.
   let closing = false;
-  const inFlight = new Set<FastifyRequest>();
+  const inFlight = new Map<FastifyRequest, FastifyReply>();
   // Every request passes these hooks: callback style, so none of them costs a promise.
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
-    inFlight.add(req);
+    inFlight.set(req, reply);
     done();
   });
   app.addHook('onResponse', (req, _reply, done) => {
@@ -137,10 +139,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   app.addHook('preClose', async () => {
     closing = true;
-  });
-  app.addHook('onSend', (_req, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
-    done(null, payload);
+    for (const reply of inFlight.values())
+      if (!reply.raw.headersSent) reply.header('connection', 'close');
   });
 
   await app.register(fastifySwagger, {
@@ -228,7 +228,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   // Route templates, never query strings (a signed media address carries its signature there).
   const openWork = () => ({
-    requests: [...inFlight].map(
+    requests: [...inFlight.keys()].map(
       (req) => `${req.method} ${req.routeOptions.url ?? req.url.split('?')[0]}`,
     ),
     connections,

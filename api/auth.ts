@@ -2,7 +2,7 @@
 // principal, then check plan, request budget and the route's declared requirement.
 // A route declares what it needs in `config.requires`; handlers never check access themselves.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { hashApiKey, looksLikeApiKey } from '../core/apikeys/keys.ts';
+import { apiKeyDigest, looksLikeApiKey } from '../core/apikeys/keys.ts';
 import {
   assertApiPlan,
   assertRequirement,
@@ -89,7 +89,10 @@ export async function authenticateBearer(
     throw unauthenticated('The bearer credential is unknown, expired or was revoked.');
   }
   assertApiPlan(auth.principal);
-  const window = await budget.count(auth.principal.accountId, auth.budgetPerMinute);
+  const { accountId } = auth.principal;
+  const window =
+    budget.countNow(accountId, auth.budgetPerMinute) ??
+    (await budget.count(accountId, auth.budgetPerMinute));
   reply.headers(budgetHeaders(window));
   assertWithinBudget(window);
   req.principal = auth.principal;
@@ -122,8 +125,7 @@ async function admitRememberedKey(
 ): Promise<boolean> {
   const token = bearerToken(req);
   if (!token || !looksLikeApiKey(token)) return false;
-  const hash = hashApiKey(token);
-  const holder = known.recall(hash);
+  const holder = known.recall(apiKeyDigest(token));
   if (!holder) return false;
   const { principal, budgetPerMinute } = keyHolderAuthenticated(holder);
   try {
@@ -132,7 +134,9 @@ async function admitRememberedKey(
   } catch {
     return false;
   }
-  const window = await budget.count(principal.accountId, budgetPerMinute);
+  const window =
+    budget.countNow(principal.accountId, budgetPerMinute) ??
+    (await budget.count(principal.accountId, budgetPerMinute));
   if (window.used > window.limit) {
     budget.refund(principal.accountId, 1);
     return false;
@@ -140,10 +144,11 @@ async function admitRememberedKey(
   reply.headers(budgetHeaders(window));
   req.principal = principal;
   req.budget = window;
-  req.unconfirmedKey = { hash, holder };
+  req.unconfirmedKey = { holder };
   // A remembered key is still a used key: stamped as a looked-up one is (once a minute; a
   // deleted key's stamp updates no row).
-  await stampKeyUseWhenDue(pool, holder);
+  const stamping = stampKeyUseWhenDue(pool, holder);
+  if (stamping) await stamping;
   return true;
 }
 

@@ -15,5 +15,11 @@ export function generateApiKey(): string {
 /** True when the token has the shape of one of our keys (cheap pre-check before SQL). */
 export const looksLikeApiKey = (token: string): boolean => KEY_PATTERN.test(token);
 
-// One-shot: no Hash object per request.
-export const hashApiKey = (key: string): Buffer => hash('sha256', key, 'buffer');
+/**
+ * The key's SHA-256 in hex: what this process remembers a key by (core/auth/knownKeys.ts).
+ * One-shot, no Hash object; a hex digest is several times cheaper than a 'buffer' one.
+ */
+export const apiKeyDigest = (key: string): string => hash('sha256', key);
+
+/** The key's SHA-256 as stored (api_keys.key_hash). */
+export const hashApiKey = (key: string): Buffer => Buffer.from(apiKeyDigest(key), 'hex');

@@ -3,7 +3,7 @@
 // last use of either is stamped apart (./lastUse.ts). The request budget is counted in
 // memory (./budget.ts).
 import { type KeyHolder, stampKeyUse, useApiKey } from '../apikeys/db.ts';
-import { hashApiKey, looksLikeApiKey } from '../apikeys/keys.ts';
+import { apiKeyDigest, looksLikeApiKey } from '../apikeys/keys.ts';
 import type { Queryable } from '../db/pool.ts';
 import { authenticateAccessToken } from '../oauth/service.ts';
 import type { KnownKeys } from './knownKeys.ts';
@@ -13,31 +13,34 @@ import { type Authenticated, authenticated } from './principal.ts';
 export type { Authenticated };
 
 /** The caller a bearer token speaks for (an API key or an OAuth access token), if any. */
-export const authenticateBearerToken = async (
+export const authenticateBearerToken = (
   db: Queryable,
   token: string,
   publicBaseUrl: string,
   known?: KnownKeys,
 ): Promise<Authenticated | undefined> =>
   looksLikeApiKey(token)
-    ? await authenticateApiKey(db, token, known)
-    : await authenticateAccessToken(db, token, publicBaseUrl);
+    ? authenticateApiKey(db, token, known)
+    : authenticateAccessToken(db, token, publicBaseUrl);
 
-/** An API key's holder, looked up (and remembered in `known`, or forgotten when gone). */
-export async function authenticateApiKey(
+/**
+ * The holder of `token`, which has an API key's shape (looksLikeApiKey), looked up (and
+ * remembered in `known`, or forgotten when gone).
+ */
+async function authenticateApiKey(
   db: Queryable,
   token: string,
   known?: KnownKeys,
 ): Promise<Authenticated | undefined> {
-  if (!looksLikeApiKey(token)) return undefined;
-  const hash = hashApiKey(token);
-  const r = await useApiKey(db, hash);
+  const digest = apiKeyDigest(token);
+  const r = await useApiKey(db, Buffer.from(digest, 'hex'));
   if (!r) {
-    known?.forget(hash);
+    known?.forget(digest);
     return undefined;
   }
-  known?.remember(hash, r);
-  await stampKeyUseWhenDue(db, r);
+  known?.remember(digest, r);
+  const stamping = stampKeyUseWhenDue(db, r);
+  if (stamping) await stamping;
   return keyHolderAuthenticated(r);
 }
 
@@ -49,7 +52,9 @@ export const keyHolderAuthenticated = (r: KeyHolder): Authenticated =>
     credential: { kind: 'api_key', id: r.key_id },
   });
 
-/** Stamps the key's last use, at most once a minute (./lastUse.ts). */
-export async function stampKeyUseWhenDue(db: Queryable, r: KeyHolder): Promise<void> {
-  if (stampDue(`key:${r.key_id}`, r.last_used_at)) await stampKeyUse(db, r.key_id);
-}
+/**
+ * Stamps the key's last use, at most once a minute (./lastUse.ts): the stamp's promise, or
+ * undefined when none is due (most requests: nothing to wait for).
+ */
+export const stampKeyUseWhenDue = (db: Queryable, r: KeyHolder): Promise<void> | undefined =>
+  stampDue(`key:${r.key_id}`, r.last_used_ms) ? stampKeyUse(db, r.key_id) : undefined;

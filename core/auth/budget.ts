@@ -25,6 +25,11 @@ type Entry = { window: number; shared: number; pending: number };
 export type BudgetCounter = {
   /** Counts `n` requests (default 1) of `accountId` and returns the window after counting. */
   count(accountId: string, limit: number, n?: number): Promise<Budget>;
+  /**
+   * count without waiting, when the account's window is already known here (as it is from
+   * its second request in a minute on); undefined, with nothing counted, when it is not.
+   */
+  countNow(accountId: string, limit: number, n?: number): Budget | undefined;
   /** Takes back `n` requests counted in this window but refused before any work ran. */
   refund(accountId: string, n: number): void;
   /** Adds unflushed counts to Postgres and refreshes shared totals. */
@@ -98,6 +103,15 @@ export function createBudgetCounter(pool: Pool, log: BudgetLog, flushMs = FLUSH_
   const timer = setInterval(() => void flushInBackground(), flushMs);
   timer.unref();
 
+  const counted = (entry: Entry, limit: number, n: number): Budget => {
+    entry.pending += n;
+    return {
+      limit,
+      used: entry.shared + entry.pending,
+      resetAt: new Date(entry.window + WINDOW_MS),
+    };
+  };
+
   return {
     async count(accountId, limit, n = 1) {
       const window = windowOf(Date.now());
@@ -108,8 +122,12 @@ export function createBudgetCounter(pool: Pool, log: BudgetLog, flushMs = FLUSH_
         const used = await readRequestCount(pool, accountId, new Date(window));
         entry.shared = Math.max(entry.shared, used);
       }
-      entry.pending += n;
-      return { limit, used: entry.shared + entry.pending, resetAt: new Date(window + WINDOW_MS) };
+      return counted(entry, limit, n);
+    },
+    countNow(accountId, limit, n = 1) {
+      const entry = entries.get(accountId);
+      if (entry && entry.window === windowOf(Date.now())) return counted(entry, limit, n);
+      return undefined;
     },
     refund(accountId, n) {
       // The unflushed count may go below zero: a flush may have sent the refunded requests

@@ -7,7 +7,7 @@
 import type { KeyHolder } from '../apikeys/db.ts';
 
 /** A remembered key to check in the statement that acts as it. */
-export type KeyCheck = { hash: Buffer; holder: KeyHolder };
+export type KeyCheck = { holder: KeyHolder };
 
 /** Thrown where a statement found the key no longer as remembered (or could not check it). */
 export class KeyChanged extends Error {
@@ -16,24 +16,23 @@ export class KeyChanged extends Error {
   }
 }
 
+/** Keys by their hex SHA-256 (core/apikeys/keys.ts apiKeyDigest). */
 export type KnownKeys = {
-  recall(hash: Buffer): KeyHolder | undefined;
-  remember(hash: Buffer, holder: KeyHolder): void;
-  forget(hash: Buffer): void;
+  recall(digest: string): KeyHolder | undefined;
+  remember(digest: string, holder: KeyHolder): void;
+  forget(digest: string): void;
 };
 
 /** At most `max` keys, the least recently remembered dropped first. */
 export function createKnownKeys(max = 10_000): KnownKeys {
   const keys = new Map<string, KeyHolder>();
-  const id = (hash: Buffer) => hash.toString('base64');
   return {
-    recall: (hash) => keys.get(id(hash)),
-    remember(hash, holder) {
-      const k = id(hash);
-      keys.delete(k);
-      keys.set(k, holder);
+    recall: (digest) => keys.get(digest),
+    remember(digest, holder) {
+      keys.delete(digest);
+      keys.set(digest, holder);
       if (keys.size > max) keys.delete(keys.keys().next().value!);
     },
-    forget: (hash) => void keys.delete(id(hash)),
+    forget: (digest) => void keys.delete(digest),
   };
 }

@@ -5,9 +5,12 @@ const STAMP_EVERY_MS = 60_000;
 /** When this process last stamped each credential: requests arriving together stamp it once. */
 const stamped = new Map<string, number>();
 
-/** Whether the credential `id` (namespaced by kind) is due a stamp; marks it stamped if so. */
-export function stampDue(id: string, lastUsed: Date | null, now = Date.now()): boolean {
-  if (lastUsed && now - lastUsed.getTime() < STAMP_EVERY_MS) return false;
+/**
+ * Whether the credential `id` (namespaced by kind), last stamped at `lastUsedMs` (ms since
+ * the epoch), is due a stamp; marks it stamped if so.
+ */
+export function stampDue(id: string, lastUsedMs: number | null, now = Date.now()): boolean {
+  if (lastUsedMs !== null && now - lastUsedMs < STAMP_EVERY_MS) return false;
   if (now - (stamped.get(id) ?? 0) < STAMP_EVERY_MS) return false;
   if (stamped.size > 10_000) stamped.clear();
   stamped.set(id, now);

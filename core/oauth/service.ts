@@ -30,7 +30,8 @@ export async function authenticateAccessToken(
   const r = await useAccessToken(db, token);
   // A token for any other audience is refused like an unknown one.
   if (!r || r.audience !== resourceOf(publicBaseUrl)) return undefined;
-  if (stampDue(`grant:${r.grant_id}`, r.last_used_at)) await stampGrantUse(db, r.grant_id);
+  if (stampDue(`grant:${r.grant_id}`, r.last_used_at?.getTime() ?? null))
+    await stampGrantUse(db, r.grant_id);
   return authenticated(r, {
     scopes: scopesIn(r.scope),
     selectedBrandId: r.brand_id ?? r.selected_brand_id,

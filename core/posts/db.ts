@@ -107,48 +107,72 @@ const INSERT_POST = `
 
 /**
  * Inserts a post for a brand the account owns, with its `create` audit row, in one
- * statement. Undefined when the brand is not the account's. With `check`, the statement
- * also confirms the remembered API key still holds (core/auth/knownKeys.ts), inserting
- * nothing and throwing KeyChanged when it does not.
+ * statement. Undefined when the brand is not the account's.
  */
 export async function insertPost(
   db: Queryable,
   p: NewPostRow,
   actor: Actor,
-  check?: KeyCheck,
 ): Promise<PostRow | undefined> {
-  const values = [
-    p.accountId,
-    p.brandId,
-    p.platform,
-    p.kind,
-    p.body,
-    p.hashtags,
-    p.scheduleAt,
-    actor.kind,
-    actor.id,
-  ];
-  if (!check) {
-    const { rows } = await db.query<Inserted>({
-      name: 'insert_post',
-      text: `with b as (select id, uuid from brands where id = $2 and account_id = $1), ${INSERT_POST}
-             select p.*, b.uuid as brand_uuid from p, b`,
-      values,
-    });
-    return rows[0] && newPostRow(p, rows[0]);
-  }
-  const { rows } = await db.query<Partial<Inserted> & { key_holds: boolean }>({
-    name: 'insert_post_as_key',
-    text: `with k as (${keyStillHolds(10)}),
-                b as (select id, uuid from brands
-                      where id = $2 and account_id = $1 and exists (select from k)), ${INSERT_POST}
-           select exists (select from k) as key_holds, p.*, b.uuid as brand_uuid
-           from (select) one left join p on true left join b on true`,
-    values: [...values, ...keyStillHoldsParams(check.hash, check.holder)],
+  const { rows } = await db.query<Inserted>({
+    name: 'insert_post',
+    text: `with b as (select id, uuid from brands where id = $2 and account_id = $1), ${INSERT_POST}
+           select p.*, b.uuid as brand_uuid from p, b`,
+    values: [
+      p.accountId,
+      p.brandId,
+      p.platform,
+      p.kind,
+      p.body,
+      p.hashtags,
+      p.scheduleAt,
+      actor.kind,
+      actor.id,
+    ],
   });
-  const r = rows[0]!;
-  if (!r.key_holds) throw new KeyChanged();
-  return r.id === undefined || r.id === null ? undefined : newPostRow(p, r as Inserted);
+  return rows[0] && newPostRow(p, rows[0]);
+}
+
+/**
+ * insertPost for a draft (no schedule) made by a remembered API key, confirming in the same
+ * statement that the key still holds (core/auth/knownKeys.ts): when it does not, nothing is
+ * inserted and KeyChanged is thrown. Undefined when the brand is not the account's.
+ */
+export async function insertDraftAsKey(
+  db: Queryable,
+  p: NewPostRow & { scheduleAt: null },
+  check: KeyCheck,
+): Promise<PostRow | undefined> {
+  // No row when the key changed; a row without a post when the brand is not the account's.
+  // The status and times are the columns' defaults.
+  const { rows } = await db.query<Pick<Inserted, 'id' | 'uuid' | 'created_at' | 'brand_uuid'>>({
+    name: 'insert_draft_as_key',
+    text: `with k as (${keyStillHolds(8)}),
+                b as (select b.id, b.uuid from k
+                      left join brands b on b.id = $2 and b.account_id = k.account_id
+                      where k.account_id = $1),
+                p as (insert into posts (account_id, brand_id, platform, kind, body, hashtags)
+                      select $1, id, $3, $4, $5, $6 from b where id is not null
+                      returning id, uuid, created_at),
+                a as (insert into audit_log
+                        (account_id, post_id, action, to_status, actor_kind, actor_id)
+                      select $1, id, 'create', 'draft', 'api_key', $7 from p)
+           select p.id, p.uuid, p.created_at, b.uuid as brand_uuid from b left join p on true`,
+    values: [
+      p.accountId,
+      p.brandId,
+      p.platform,
+      p.kind,
+      p.body,
+      p.hashtags,
+      check.holder.key_id,
+      ...keyStillHoldsParams(check.holder),
+    ],
+  });
+  const r = rows[0];
+  if (!r) throw new KeyChanged();
+  if (r.id === null) return undefined;
+  return newPostRow(p, { ...r, status: 'draft', scheduled_for: null, approved_at: null });
 }
 
 /** Replaces a post's attachments with `assetIds`, in order. */

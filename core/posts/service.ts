@@ -12,6 +12,7 @@ import { cancelPublication, enqueuePublication } from '../jobs/tasks.ts';
 import { CAPABILITIES, type MediaKind } from '../platforms/capabilities.ts';
 import {
   findOwnedPost,
+  insertDraftAsKey,
   insertPost,
   listPostRows,
   lockPost,
@@ -149,7 +150,9 @@ export async function createPost(
   const actor = actorOf(caller.credential);
   // A plain draft is one statement; attachments and jobs need a transaction.
   const created = plain
-    ? await insertPost(pool, row, actor, check)
+    ? check
+      ? await insertDraftAsKey(pool, { ...row, scheduleAt: null }, check)
+      : await insertPost(pool, row, actor)
     : await withTransaction(pool, async (tx) => {
         const post = await insertPost(tx, row, actor);
         if (!post) return undefined;

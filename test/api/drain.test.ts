@@ -1,4 +1,5 @@
 // Shutdown drains: a request in flight when the server closes still gets its answer.
+import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../support/server.ts';
 
@@ -17,12 +18,24 @@ describe('closing the API', () => {
         });
       },
     });
-    const inFlight = fetch(`${server.baseUrl}/slow`).then(async (r) => [r.status, await r.json()]);
+    // A keep-alive client: the answer in flight tells it to hang up, so closing need not
+    // wait for the client to drop the connection.
+    const agent = new http.Agent({ keepAlive: true });
+    const inFlight = new Promise<[number | undefined, string | undefined, unknown]>((resolve) => {
+      http.get(`${server.baseUrl}/slow`, { agent }, (res) => {
+        let body = '';
+        res.on('data', (chunk) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve([res.statusCode, res.headers.connection, JSON.parse(body)]));
+      });
+    });
     await reached;
     const closing = server.app.close();
-    expect(await inFlight).toEqual([200, { done: true }]);
+    expect(await inFlight).toEqual([200, 'close', { done: true }]);
     await closing;
     await expect(fetch(`${server.baseUrl}/healthz`)).rejects.toThrow();
+    agent.destroy();
     await server.db.drop();
   });
 });
