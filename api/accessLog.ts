@@ -8,7 +8,8 @@ import {
   type FastifyRequest,
   LogController,
 } from 'fastify';
-import type { Bindings, ChildLoggerOptions } from 'pino';
+import pino, { type Bindings, type ChildLoggerOptions } from 'pino';
+import { serializeRequest } from '../core/logger.ts';
 
 export class AccessLog extends LogController {
   /** At debug level only (LOG_LEVEL=debug): what arrived, before it is answered. */
@@ -21,6 +22,10 @@ export class AccessLog extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ) {
+    // The server's logger with the reqId in the line: the same line as the request's own
+    // logger writes, without making that child for a request that logged nothing else.
+    const log = request.server.log;
+    if (!error && writeCompletedLine(log, request, reply)) return;
     const line = {
       reqId: request.id,
       // The logger's own `req` serializer (core/logger.ts) writes it, redacted, once.
@@ -28,12 +33,36 @@ export class AccessLog extends LogController {
       res: { statusCode: reply.statusCode },
       responseTime: reply.elapsedTime,
     };
-    // The server's logger with the reqId in the line: the same line as the request's own
-    // logger writes, without making that child for a request that logged nothing else.
-    const log = request.server.log;
     if (error) log.error({ ...line, err: error }, 'request errored');
     else log.info(line, 'request completed');
   }
+}
+
+const INFO = 30;
+const { chindingsSym, streamSym } = pino.symbols;
+
+/**
+ * Writes the "request completed" line straight to a pino logger's destination: the very
+ * line `log.info({ reqId, req, res, responseTime }, 'request completed')` writes (same
+ * fields, order, serializer), built in one pass. Going through pino cost about a third of
+ * the node CPU between our /v1/me and a bare route's (pino walks each key for serializers
+ * and stringifiers). Our loggers (core/logger.ts) have no formatters or hooks that would
+ * change that line. False, with nothing written, for a logger that is not pino.
+ */
+function writeCompletedLine(
+  log: FastifyBaseLogger,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): boolean {
+  const internals = log as unknown as Record<symbol, unknown> & { levelVal?: number };
+  const stream = internals[streamSym] as { write(line: string): unknown } | undefined;
+  const bindings = internals[chindingsSym];
+  if (!stream || typeof bindings !== 'string' || internals.levelVal === undefined) return false;
+  if (internals.levelVal > INFO) return true; // below the level: nothing to write
+  stream.write(
+    `{"level":${INFO},"time":${Date.now()}${bindings},"reqId":${JSON.stringify(request.id)},"req":${JSON.stringify(serializeRequest(request))},"res":{"statusCode":${reply.statusCode}},"responseTime":${reply.elapsedTime},"msg":"request completed"}\n`,
+  );
+  return true;
 }
 
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';

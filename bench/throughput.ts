@@ -21,26 +21,34 @@ import { openDatabase } from '../core/runtime.ts';
 const HERE = import.meta.dirname;
 const TICK_MICROS = 1e6 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 
-/** CPU time (user + system) of a process so far, in microseconds. */
-function cpuOf(pid: number): number {
+/**
+ * CPU time (user + system) of a process so far, in microseconds; with `reaped`, also that of
+ * its children that have exited.
+ */
+function cpuOf(pid: number, reaped = false): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces) start at its closing parenthesis.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MICROS;
+    const own = Number(fields[11]) + Number(fields[12]);
+    return (own + (reaped ? Number(fields[13]) + Number(fields[14]) : 0)) * TICK_MICROS;
   } catch {
     return 0; // exited meanwhile
   }
 }
 
-/** CPU time of every postgres process now (the postmaster, backends, background workers). */
+/**
+ * CPU time of every postgres process so far (the postmaster, backends, background workers),
+ * backends that have exited included: a pool closing an idle connection during a run must
+ * not take that backend's CPU out of the total (the postmaster counts its reaped children).
+ */
 function postgresCpu(): number {
   let total = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres')
-        total += cpuOf(Number(entry));
+        total += cpuOf(Number(entry), true);
     } catch {}
   }
   return total;
@@ -171,12 +179,18 @@ export async function benchThroughput(seconds = 5, runs = 3) {
     const figures: Record<string, { ratios: number[]; median: number; target: number }> = {};
     console.log(`Throughput beside bare routes (32 connections, ${seconds} s a run, ${runs} runs)`);
     for (const pair of pairs) {
-      await measure(service.child, pair.service, 1); // warm-up
-      await measure(bare.child, pair.bare, 1);
+      // Warm-up as long as a run: the service has far more code than the bare route, and a
+      // 1 s warm-up left it still compiling (its CPU per request fell run after run). Both
+      // are measured once the JIT has settled, as a long-running process is.
+      await measure(service.child, pair.service, seconds);
+      await measure(bare.child, pair.bare, seconds);
       const ratios: number[] = [];
       for (let run = 1; run <= runs; run++) {
-        const b = await measure(bare.child, pair.bare, seconds);
+        // Each goes first in turn, so neither always meets the table as the other left it.
+        const first = run % 2 ? 'bare' : 'service';
+        const b1 = first === 'bare' ? await measure(bare.child, pair.bare, seconds) : undefined;
         const s = await measure(service.child, pair.service, seconds);
+        const b = b1 ?? (await measure(bare.child, pair.bare, seconds));
         ratios.push(s.rps / b.rps);
         console.log(`${pair.name}, run ${run}`);
         console.log(row('bare route', b));

@@ -46,6 +46,32 @@ describe('the access log', () => {
     ]);
     expect(logged).not.toContain(key);
   });
+
+  it('is byte for byte the line pino writes for the same fields', async () => {
+    const res = await fetch(`${server.baseUrl}/healthz?probe=1`);
+    const reqId = res.headers.get('x-request-id');
+    await res.text();
+    const written = logged.split('\n').find((l) => l.includes(`"reqId":"${reqId}"`))!;
+    const { req, res: answered, responseTime } = JSON.parse(written);
+    const { log, out } = capturedLogger();
+    log.info(
+      {
+        reqId,
+        req: {
+          method: req.method,
+          url: req.url,
+          host: req.host,
+          ip: req.remoteAddress,
+          socket: { remotePort: req.remotePort },
+        },
+        res: answered,
+        responseTime,
+      },
+      'request completed',
+    );
+    const withoutTime = (line: string) => line.replace(/"time":\d+/, '"time":0');
+    expect(withoutTime(written)).toBe(withoutTime(out().trim()));
+  });
 });
 
 describe('signed media addresses in the request log', () => {
