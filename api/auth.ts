@@ -12,7 +12,7 @@ import {
 import {
   authenticateBearerToken,
   keyHolderAuthenticated,
-  stampKeyUseWhenDue,
+  keyStampIsDue,
 } from '../core/auth/bearer.ts';
 import type { BudgetCounter } from '../core/auth/budget.ts';
 import type { KeyCheck, KnownKeys } from '../core/auth/knownKeys.ts';
@@ -102,12 +102,17 @@ export async function authenticateBearer(
 
 /** onRequest hook for a route folder whose routes all take bearer credentials. */
 export function bearerAuthHook(ctx: AuthContext) {
-  return async (req: FastifyRequest, reply: FastifyReply) => {
-    if (req.routeOptions.config.foldsKeyCheck && (await admitRememberedKey(ctx, req, reply)))
-      return;
-    const principal = await authenticateBearer(ctx, req, reply);
-    assertRequirement(principal, req.routeOptions.config.requires);
+  // Callback style: a remembered key is admitted without a promise (admitRememberedKey).
+  return (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
+    if (req.routeOptions.config.foldsKeyCheck && admitRememberedKey(ctx, req, reply)) return done();
+    admitByLookup(ctx, req, reply).then(() => done(), done);
   };
+}
+
+/** The exact admission: the credential looked up, then every rule and the route's requirement. */
+async function admitByLookup(ctx: AuthContext, req: FastifyRequest, reply: FastifyReply) {
+  const principal = await authenticateBearer(ctx, req, reply);
+  assertRequirement(principal, req.routeOptions.config.requires);
 }
 
 const BUDGET_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
@@ -116,17 +121,19 @@ const BUDGET_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Res
  * For a route that folds the key check into its statement: admits a key this process looked
  * up before on what it read then (plan, budget, requirement), leaving req.unconfirmedKey for
  * the handler's statement to confirm. False, with nothing counted, when the key is not
- * remembered or any rule would refuse it: the exact path then looks it up and answers.
+ * remembered, any rule would refuse it, or admitting it needs Postgres (the account's budget
+ * window is not known here yet, or the key is due its last-use stamp): the exact path then
+ * looks it up and answers. Synchronous, so the common case costs no promise.
  */
-async function admitRememberedKey(
-  { pool, budget, known }: AuthContext,
+function admitRememberedKey(
+  { budget, known }: AuthContext,
   req: FastifyRequest,
   reply: FastifyReply,
-): Promise<boolean> {
+): boolean {
   const token = bearerToken(req);
   if (!token || !looksLikeApiKey(token)) return false;
   const holder = known.recall(apiKeyDigest(token));
-  if (!holder) return false;
+  if (!holder || keyStampIsDue(holder)) return false;
   const { principal, budgetPerMinute } = keyHolderAuthenticated(holder);
   try {
     assertApiPlan(principal);
@@ -134,9 +141,8 @@ async function admitRememberedKey(
   } catch {
     return false;
   }
-  const window =
-    budget.countNow(principal.accountId, budgetPerMinute) ??
-    (await budget.count(principal.accountId, budgetPerMinute));
+  const window = budget.countNow(principal.accountId, budgetPerMinute);
+  if (!window) return false;
   if (window.used > window.limit) {
     budget.refund(principal.accountId, 1);
     return false;
@@ -145,10 +151,6 @@ async function admitRememberedKey(
   req.principal = principal;
   req.budget = window;
   req.unconfirmedKey = { holder };
-  // A remembered key is still a used key: stamped as a looked-up one is (once a minute; a
-  // deleted key's stamp updates no row).
-  const stamping = stampKeyUseWhenDue(pool, holder);
-  if (stamping) await stamping;
   return true;
 }
 
@@ -169,9 +171,8 @@ export async function confirmBearer(
   req.principal = undefined;
   req.budget = undefined;
   for (const header of BUDGET_HEADERS) reply.removeHeader(header);
-  const principal = await authenticateBearer(ctx, req, reply);
-  assertRequirement(principal, req.routeOptions.config.requires);
-  return principal;
+  await admitByLookup(ctx, req, reply);
+  return principalOf(req);
 }
 
 /** The principal set by an auth hook; a route without one is a programming error. */

@@ -127,6 +127,21 @@ async function measure(server: ChildProcess, target: Load, seconds: number): Pro
   };
 }
 
+/** Two measurements as one: requests and CPU summed, rates averaged. */
+const mean = ([a, b]: Measured[]): Measured => {
+  const requests = a!.requests + b!.requests;
+  const weighted = (k: 'node' | 'pg' | 'gen') =>
+    (a![k] * a!.requests + b![k] * b!.requests) / requests;
+  return {
+    rps: (a!.rps + b!.rps) / 2,
+    requests,
+    failed: a!.failed + b!.failed,
+    node: weighted('node'),
+    pg: weighted('pg'),
+    gen: weighted('gen'),
+  };
+};
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const row = (name: string, m: Measured) =>
   `  ${name.padEnd(22)} ${Math.round(m.rps).toString().padStart(6)} req/s   CPU µs/request node ${Math.round(m.node)} / postgres ${Math.round(m.pg)} / total ${Math.round(m.node + m.pg)} (load generator ${Math.round(m.gen)})${m.failed ? `   FAILED ${m.failed}` : ''}`;
@@ -186,13 +201,22 @@ export async function benchThroughput(seconds = 5, runs = 3) {
       await measure(bare.child, pair.bare, seconds);
       const ratios: number[] = [];
       for (let run = 1; run <= runs; run++) {
-        // Each goes first in turn, so neither always meets the table as the other left it.
-        const first = run % 2 ? 'bare' : 'service';
-        const b1 = first === 'bare' ? await measure(bare.child, pair.bare, seconds) : undefined;
-        const s = await measure(service.child, pair.service, seconds);
-        const b = b1 ?? (await measure(bare.child, pair.bare, seconds));
+        // A run measures each twice, in mirrored order (bare, service, service, bare; the next
+        // run starts with the service): whichever goes second after a switch was measured
+        // slower on this machine, and a drift over the run falls on both alike.
+        const order =
+          run % 2 ? ['bare', 'service', 'service', 'bare'] : ['service', 'bare', 'bare', 'service'];
+        const got: Record<string, Measured[]> = { bare: [], service: [] };
+        for (const side of order)
+          got[side]!.push(
+            side === 'bare'
+              ? await measure(bare.child, pair.bare, seconds)
+              : await measure(service.child, pair.service, seconds),
+          );
+        const b = mean(got.bare!);
+        const s = mean(got.service!);
         ratios.push(s.rps / b.rps);
-        console.log(`${pair.name}, run ${run}`);
+        console.log(`${pair.name}, run ${run} (${order.join(', ')}; means)`);
         console.log(row('bare route', b));
         console.log(row('service', s));
         console.log(`  ratio ${(s.rps / b.rps).toFixed(2)}`);

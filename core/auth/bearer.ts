@@ -7,7 +7,7 @@ import { apiKeyDigest, looksLikeApiKey } from '../apikeys/keys.ts';
 import type { Queryable } from '../db/pool.ts';
 import { authenticateAccessToken } from '../oauth/service.ts';
 import type { KnownKeys } from './knownKeys.ts';
-import { stampDue } from './lastUse.ts';
+import { stampDue, stampIsDue } from './lastUse.ts';
 import { type Authenticated, authenticated } from './principal.ts';
 
 export type { Authenticated };
@@ -56,5 +56,9 @@ export const keyHolderAuthenticated = (r: KeyHolder): Authenticated =>
  * Stamps the key's last use, at most once a minute (./lastUse.ts): the stamp's promise, or
  * undefined when none is due (most requests: nothing to wait for).
  */
-export const stampKeyUseWhenDue = (db: Queryable, r: KeyHolder): Promise<void> | undefined =>
+const stampKeyUseWhenDue = (db: Queryable, r: KeyHolder): Promise<void> | undefined =>
   stampDue(`key:${r.key_id}`, r.last_used_ms) ? stampKeyUse(db, r.key_id) : undefined;
+
+/** Whether the key is due its last-use stamp (then a lookup, authenticateApiKey, stamps it). */
+export const keyStampIsDue = (r: KeyHolder): boolean =>
+  stampIsDue(`key:${r.key_id}`, r.last_used_ms);

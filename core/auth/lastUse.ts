@@ -7,11 +7,15 @@ const stamped = new Map<string, number>();
 
 /**
  * Whether the credential `id` (namespaced by kind), last stamped at `lastUsedMs` (ms since
- * the epoch), is due a stamp; marks it stamped if so.
+ * the epoch), is due a stamp, without marking it: stampDue marks.
  */
+export const stampIsDue = (id: string, lastUsedMs: number | null, now = Date.now()): boolean =>
+  (lastUsedMs === null || now - lastUsedMs >= STAMP_EVERY_MS) &&
+  now - (stamped.get(id) ?? 0) >= STAMP_EVERY_MS;
+
+/** stampIsDue, and if so marks it stamped (its caller then stamps it). */
 export function stampDue(id: string, lastUsedMs: number | null, now = Date.now()): boolean {
-  if (lastUsedMs !== null && now - lastUsedMs < STAMP_EVERY_MS) return false;
-  if (now - (stamped.get(id) ?? 0) < STAMP_EVERY_MS) return false;
+  if (!stampIsDue(id, lastUsedMs, now)) return false;
   if (stamped.size > 10_000) stamped.clear();
   stamped.set(id, now);
   return true;
