@@ -105,6 +105,16 @@ const INSERT_POST = `
     select $1, id, 'create', status, $8, $9 from p
   )`;
 
+/** $1 to $6 of both insert statements. */
+const postParams = (p: NewPostRow) => [
+  p.accountId,
+  p.brandId,
+  p.platform,
+  p.kind,
+  p.body,
+  p.hashtags,
+];
+
 /**
  * Inserts a post for a brand the account owns, with its `create` audit row, in one
  * statement. Undefined when the brand is not the account's.
@@ -118,17 +128,7 @@ export async function insertPost(
     name: 'insert_post',
     text: `with b as (select id, uuid from brands where id = $2 and account_id = $1), ${INSERT_POST}
            select p.*, b.uuid as brand_uuid from p, b`,
-    values: [
-      p.accountId,
-      p.brandId,
-      p.platform,
-      p.kind,
-      p.body,
-      p.hashtags,
-      p.scheduleAt,
-      actor.kind,
-      actor.id,
-    ],
+    values: [...postParams(p), p.scheduleAt, actor.kind, actor.id],
   });
   return rows[0] && newPostRow(p, rows[0]);
 }
@@ -158,16 +158,7 @@ export async function insertDraftAsKey(
                         (account_id, post_id, action, to_status, actor_kind, actor_id)
                       select $1, id, 'create', 'draft', 'api_key', $7 from p)
            select p.id, p.uuid, p.created_at, b.uuid as brand_uuid from b left join p on true`,
-    values: [
-      p.accountId,
-      p.brandId,
-      p.platform,
-      p.kind,
-      p.body,
-      p.hashtags,
-      check.holder.key_id,
-      ...keyStillHoldsParams(check.holder),
-    ],
+    values: [...postParams(p), check.holder.key_id, ...keyStillHoldsParams(check.holder)],
   });
   const r = rows[0];
   if (!r) throw new KeyChanged();
