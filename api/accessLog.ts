@@ -39,28 +39,72 @@ export class AccessLog extends LogController {
 }
 
 const INFO = 30;
-const { chindingsSym, streamSym } = pino.symbols;
+// msgPrefixSym is missing from pino's typings.
+const sym = pino.symbols as typeof pino.symbols & { msgPrefixSym: symbol };
+type Internals = Record<symbol, unknown> & { levelVal?: number };
+type Destination = { write(line: string): unknown };
+
+/**
+ * Whether a line built by hand and written to this logger's destination is the very line
+ * pino would write for the access fields: a pino logger with the default level label, time,
+ * message key and line end, our request serializer, and nothing that rewrites or reroutes a
+ * line (formatters, mixin, message prefix, a nested key, redaction of these fields, a
+ * stream-write hook, a multistream). Decided once per logger.
+ */
+const handWritable = new WeakMap<object, boolean>();
+/** No `res` serializer, or one that keeps `{ statusCode }` as it is (Fastify adds such a one). */
+const resKeptAsIs = (serialize: unknown) =>
+  typeof serialize !== 'function' ||
+  JSON.stringify(serialize({ statusCode: 201 })) === '{"statusCode":201}';
+const ACCESS_FIELDS = ['reqId', 'req', 'res', 'responseTime', 'msg'];
+function writesLikePino(log: Internals): boolean {
+  let ok = handWritable.get(log);
+  if (ok !== undefined) return ok;
+  const stream = log[sym.streamSym] as Record<string | symbol, unknown> | undefined;
+  const formatters = log[sym.formattersSym] as { log?: unknown } | undefined;
+  const hooks = log[sym.hooksSym] as { streamWrite?: unknown } | undefined;
+  const stringifiers = (log[sym.stringifiersSym] ?? {}) as Record<string, unknown>;
+  const serializers = (log[sym.serializersSym] ?? {}) as Record<string, unknown>;
+  ok =
+    typeof stream?.write === 'function' &&
+    !stream[sym.needsMetadataGsym] &&
+    (log[sym.lsCacheSym] as Record<number, string> | undefined)?.[INFO] === `{"level":${INFO}` &&
+    log[sym.timeSym] === pino.stdTimeFunctions.epochTime &&
+    log[sym.messageKeySym] === 'msg' &&
+    log[sym.endSym] === '}\n' &&
+    !log[sym.nestedKeySym] &&
+    !log[sym.mixinSym] &&
+    log[sym.msgPrefixSym] === undefined &&
+    !formatters?.log &&
+    !hooks?.streamWrite &&
+    serializers.req === serializeRequest &&
+    ACCESS_FIELDS.every(
+      (k) => !stringifiers[k] && (k === 'req' || k === 'res' || !serializers[k]),
+    ) &&
+    resKeptAsIs(serializers.res) &&
+    typeof log[sym.chindingsSym] === 'string';
+  handWritable.set(log, ok);
+  return ok;
+}
 
 /**
  * Writes the "request completed" line straight to a pino logger's destination: the very
  * line `log.info({ reqId, req, res, responseTime }, 'request completed')` writes (same
  * fields, order, serializer), built in one pass. Going through pino cost about a third of
  * the node CPU between our /v1/me and a bare route's (pino walks each key for serializers
- * and stringifiers). Our loggers (core/logger.ts) have no formatters or hooks that would
- * change that line. False, with nothing written, for a logger that is not pino.
+ * and stringifiers). False, with nothing written, for any logger set up otherwise
+ * (writesLikePino): it gets log.info.
  */
 function writeCompletedLine(
   log: FastifyBaseLogger,
   request: FastifyRequest,
   reply: FastifyReply,
 ): boolean {
-  const internals = log as unknown as Record<symbol, unknown> & { levelVal?: number };
-  const stream = internals[streamSym] as { write(line: string): unknown } | undefined;
-  const bindings = internals[chindingsSym];
-  if (!stream || typeof bindings !== 'string' || internals.levelVal === undefined) return false;
-  if (internals.levelVal > INFO) return true; // below the level: nothing to write
-  stream.write(
-    `{"level":${INFO},"time":${Date.now()}${bindings},"reqId":${JSON.stringify(request.id)},"req":${JSON.stringify(serializeRequest(request))},"res":{"statusCode":${reply.statusCode}},"responseTime":${reply.elapsedTime},"msg":"request completed"}\n`,
+  const internals = log as unknown as Internals;
+  if (!writesLikePino(internals)) return false;
+  if (internals.levelVal! > INFO) return true; // below the level: nothing to write
+  (internals[sym.streamSym] as Destination).write(
+    `{"level":${INFO},"time":${Date.now()}${internals[sym.chindingsSym]},"reqId":${JSON.stringify(request.id)},"req":${JSON.stringify(serializeRequest(request))},"res":{"statusCode":${reply.statusCode}},"responseTime":${reply.elapsedTime},"msg":"request completed"}\n`,
   );
   return true;
 }

@@ -132,8 +132,9 @@ function admitRememberedKey(
 ): boolean {
   const token = bearerToken(req);
   if (!token || !looksLikeApiKey(token)) return false;
-  const holder = known.recall(apiKeyDigest(token));
-  if (!holder || keyStampIsDue(holder)) return false;
+  const check = known.recall(apiKeyDigest(token));
+  if (!check || keyStampIsDue(check.holder)) return false;
+  const { holder } = check;
   const { principal, budgetPerMinute } = keyHolderAuthenticated(holder);
   try {
     assertApiPlan(principal);
@@ -144,13 +145,13 @@ function admitRememberedKey(
   const window = budget.countNow(principal.accountId, budgetPerMinute);
   if (!window) return false;
   if (window.used > window.limit) {
-    budget.refund(principal.accountId, 1);
+    budget.refund(principal.accountId, 1, window);
     return false;
   }
   reply.headers(budgetHeaders(window));
   req.principal = principal;
   req.budget = window;
-  req.unconfirmedKey = { holder };
+  req.unconfirmedKey = check;
   return true;
 }
 
@@ -166,7 +167,7 @@ export async function confirmBearer(
 ): Promise<Principal> {
   if (!req.unconfirmedKey) return principalOf(req);
   // Take back the remembered admission: the exact path counts the request again.
-  ctx.budget.refund(req.unconfirmedKey.holder.account_id, 1);
+  if (req.budget) ctx.budget.refund(req.unconfirmedKey.holder.account_id, 1, req.budget);
   req.unconfirmedKey = undefined;
   req.principal = undefined;
   req.budget = undefined;

@@ -54,7 +54,7 @@ async function chargeBatch(auth: AuthContext, req: FastifyRequest, reply: Fastif
   const window = await auth.budget.count(accountId, req.budget!.limit, extra);
   // Refused whole, the calls that never ran are given back: a client that retries with a
   // smaller batch still has them.
-  if (window.used > window.limit) auth.budget.refund(accountId, extra);
+  if (window.used > window.limit) auth.budget.refund(accountId, extra, window);
   reply.headers(budgetHeaders(window));
   assertWithinBudget(window);
   req.budget = window;

@@ -92,21 +92,22 @@ export async function stampKeyUse(db: Queryable, keyId: string): Promise<void> {
 }
 
 /**
- * SQL for a CTE that yields the key's account_id while the key `holder` read (core/auth/knownKeys.ts)
- * still reads the same: the key row (a key's hash never changes; a deleted key has no row),
- * its scopes, and its account's plan (so the plan rule and budget limit hold), budget
- * override and selected brand (the default brand). Feature grants are not compared: the
- * statement that folds this in (creating a post) needs none. Its parameters, from `$first`
- * on, are keyStillHoldsParams's.
+ * SQL for a CTE that yields the key's account_id while the key hashed `$first` still reads as
+ * `holder` did (core/auth/knownKeys.ts): the same key row, its scopes, and its account's plan
+ * (so the plan rule and budget limit hold), budget override and selected brand (the default
+ * brand). A deleted key has no row. Feature grants are not compared: the statement that
+ * folds this in (creating a post) needs none. Its parameters, from `$first` on, are
+ * keyStillHoldsParams's.
  */
 export const keyStillHolds = (first: number) => `
   select k.account_id from api_keys k join accounts a on a.id = k.account_id
-  where k.id = $${first} and k.scopes = $${first + 1}::text[]
-    and a.plan = $${first + 2}
-    and a.selected_brand_id is not distinct from $${first + 3}::bigint
-    and a.budget_per_minute is not distinct from $${first + 4}::int`;
+  where k.key_hash = $${first} and k.id = $${first + 1} and k.scopes = $${first + 2}::text[]
+    and a.plan = $${first + 3}
+    and a.selected_brand_id is not distinct from $${first + 4}::bigint
+    and a.budget_per_minute is not distinct from $${first + 5}::int`;
 
-export const keyStillHoldsParams = (holder: KeyHolder) => [
+export const keyStillHoldsParams = ({ hash, holder }: { hash: Buffer; holder: KeyHolder }) => [
+  hash,
   holder.key_id,
   holder.scopes,
   holder.plan,

@@ -21,5 +21,8 @@ export const looksLikeApiKey = (token: string): boolean => KEY_PATTERN.test(toke
  */
 export const apiKeyDigest = (key: string): string => hash('sha256', key);
 
+/** A key's SHA-256 as stored (api_keys.key_hash), from its digest. */
+export const hashFromDigest = (digest: string): Buffer => Buffer.from(digest, 'hex');
+
 /** The key's SHA-256 as stored (api_keys.key_hash). */
-export const hashApiKey = (key: string): Buffer => Buffer.from(apiKeyDigest(key), 'hex');
+export const hashApiKey = (key: string): Buffer => hashFromDigest(apiKeyDigest(key));

@@ -3,7 +3,7 @@
 // last use of either is stamped apart (./lastUse.ts). The request budget is counted in
 // memory (./budget.ts).
 import { type KeyHolder, stampKeyUse, useApiKey } from '../apikeys/db.ts';
-import { apiKeyDigest, looksLikeApiKey } from '../apikeys/keys.ts';
+import { apiKeyDigest, hashFromDigest, looksLikeApiKey } from '../apikeys/keys.ts';
 import type { Queryable } from '../db/pool.ts';
 import { authenticateAccessToken } from '../oauth/service.ts';
 import type { KnownKeys } from './knownKeys.ts';
@@ -33,7 +33,7 @@ async function authenticateApiKey(
   known?: KnownKeys,
 ): Promise<Authenticated | undefined> {
   const digest = apiKeyDigest(token);
-  const r = await useApiKey(db, Buffer.from(digest, 'hex'));
+  const r = await useApiKey(db, hashFromDigest(digest));
   if (!r) {
     known?.forget(digest);
     return undefined;

@@ -26,12 +26,16 @@ export type BudgetCounter = {
   /** Counts `n` requests (default 1) of `accountId` and returns the window after counting. */
   count(accountId: string, limit: number, n?: number): Promise<Budget>;
   /**
-   * count without waiting, when the account's window is already known here (as it is from
-   * its second request in a minute on); undefined, with nothing counted, when it is not.
+   * count without waiting, when this process already holds the account's current window
+   * (from its second request in a minute on); undefined, with nothing counted, when not.
    */
   countNow(accountId: string, limit: number, n?: number): Budget | undefined;
-  /** Takes back `n` requests counted in this window but refused before any work ran. */
-  refund(accountId: string, n: number): void;
+  /**
+   * Takes back `n` requests counted in the window `counted` (a Budget this counter returned)
+   * but refused before any work ran; nothing once that window is over (a newer one's count
+   * is not this request's to lower).
+   */
+  refund(accountId: string, n: number, counted: Budget): void;
   /** Adds unflushed counts to Postgres and refreshes shared totals. */
   flush(): Promise<void>;
   /** Stops the timer after a last flush. */
@@ -129,11 +133,11 @@ export function createBudgetCounter(pool: Pool, log: BudgetLog, flushMs = FLUSH_
       if (entry && entry.window === windowOf(Date.now())) return counted(entry, limit, n);
       return undefined;
     },
-    refund(accountId, n) {
+    refund(accountId, n, counted) {
       // The unflushed count may go below zero: a flush may have sent the refunded requests
       // already, and the next one takes them back from the shared total (clamped at 0 there).
       const entry = entries.get(accountId);
-      if (entry && entry.window === windowOf(Date.now())) entry.pending -= n;
+      if (entry && entry.window + WINDOW_MS === counted.resetAt.getTime()) entry.pending -= n;
     },
     flush,
     async stop() {

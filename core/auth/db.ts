@@ -7,7 +7,8 @@ export type WindowCount = { account_id: string; used: number; window_start: Date
 /**
  * Adds each account's new requests to its window (a newer window replaces an older one) and
  * answers the resulting totals. A count may be negative (requests refunded after they were
- * added); a total never goes below 0. One statement for every account a process has counted.
+ * added); a total never goes below 0. A late flush of an older window than the row's (from
+ * a slow process) changes nothing, and gets no row back. One statement for every account a process has counted.
  */
 export async function addRequestCounts(
   db: Queryable,
@@ -22,6 +23,7 @@ export async function addRequestCounts(
                          then greatest(0, rb.used + excluded.used)
                          else greatest(0, excluded.used) end,
              window_start = excluded.window_start
+           where rb.window_start <= excluded.window_start
            returning account_id, used, window_start`,
     values: [
       counts.map((c) => c.accountId),

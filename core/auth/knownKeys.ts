@@ -5,9 +5,10 @@
 // remembered key saves a round trip and never grants anything: a deleted or changed key
 // fails its very next request, in every process.
 import type { KeyHolder } from '../apikeys/db.ts';
+import { hashFromDigest } from '../apikeys/keys.ts';
 
-/** A remembered key to check in the statement that acts as it. */
-export type KeyCheck = { holder: KeyHolder };
+/** A remembered key to check in the statement that acts as it: its stored hash and holder. */
+export type KeyCheck = { hash: Buffer; holder: KeyHolder };
 
 /** Thrown where a statement found the key no longer as remembered (or could not check it). */
 export class KeyChanged extends Error {
@@ -18,19 +19,19 @@ export class KeyChanged extends Error {
 
 /** Keys by their hex SHA-256 (core/apikeys/keys.ts apiKeyDigest). */
 export type KnownKeys = {
-  recall(digest: string): KeyHolder | undefined;
+  recall(digest: string): KeyCheck | undefined;
   remember(digest: string, holder: KeyHolder): void;
   forget(digest: string): void;
 };
 
 /** At most `max` keys, the least recently remembered dropped first. */
 export function createKnownKeys(max = 10_000): KnownKeys {
-  const keys = new Map<string, KeyHolder>();
+  const keys = new Map<string, KeyCheck>();
   return {
     recall: (digest) => keys.get(digest),
     remember(digest, holder) {
       keys.delete(digest);
-      keys.set(digest, holder);
+      keys.set(digest, { hash: hashFromDigest(digest), holder });
       if (keys.size > max) keys.delete(keys.keys().next().value!);
     },
     forget: (digest) => void keys.delete(digest),

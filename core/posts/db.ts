@@ -158,7 +158,7 @@ export async function insertDraftAsKey(
                         (account_id, post_id, action, to_status, actor_kind, actor_id)
                       select $1, id, 'create', 'draft', 'api_key', $7 from p)
            select p.id, p.uuid, p.created_at, b.uuid as brand_uuid from b left join p on true`,
-    values: [...postParams(p), check.holder.key_id, ...keyStillHoldsParams(check.holder)],
+    values: [...postParams(p), check.holder.key_id, ...keyStillHoldsParams(check)],
   });
   const r = rows[0];
   if (!r) throw new KeyChanged();

@@ -1,9 +1,11 @@
 // What the request log keeps of a request: enough to trace it, never a credential. A signed
 // media address is a credential until it expires, so its signature is cut from logged URLs.
+import http from 'node:http';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../core/logger.ts';
+import { createLogger, serializeRequest } from '../../core/logger.ts';
 import { logSink } from '../support/logs.ts';
-import { makeAccount, makeKey } from '../support/server.ts';
+import { makeAccount, makeKey, startServer } from '../support/server.ts';
 import { useServer } from '../support/service.ts';
 import { solidPng, uploadImage } from '../support/uploads.ts';
 
@@ -47,12 +49,14 @@ describe('the access log', () => {
     expect(logged).not.toContain(key);
   });
 
-  it('is byte for byte the line pino writes for the same fields', async () => {
-    const res = await fetch(`${server.baseUrl}/healthz?probe=1`);
-    const reqId = res.headers.get('x-request-id');
-    await res.text();
+  it('is byte for byte the line pino writes for the same fields, odd characters included', async () => {
+    // Quotes, backslashes and a tab in the URL and Host (a raw request: fetch would escape them).
+    const { status, reqId } = await rawGet(server.baseUrl, '/healthz?q="\\x', 'lo"cal\\host\t1');
+    expect(status).toBe(200);
     const written = logged.split('\n').find((l) => l.includes(`"reqId":"${reqId}"`))!;
     const { req, res: answered, responseTime } = JSON.parse(written);
+    expect(req.url).toBe('/healthz?q="\\x');
+    expect(req.host).toBe('lo"cal\\host\t1');
     const { log, out } = capturedLogger();
     log.info(
       {
@@ -71,6 +75,29 @@ describe('the access log', () => {
     );
     const withoutTime = (line: string) => line.replace(/"time":\d+/, '"time":0');
     expect(withoutTime(written)).toBe(withoutTime(out().trim()));
+  });
+
+  it('leaves a logger set up otherwise (a mixin here) to pino', async () => {
+    let lines = '';
+    const mixed = await startServer({
+      logger: pino(
+        // As core/logger.ts sets one up, plus a mixin.
+        { level: 'info', serializers: { req: serializeRequest }, mixin: () => ({ tenant: 'a' }) },
+        logSink((l) => {
+          lines += l;
+        }),
+      ),
+    });
+    try {
+      const res = await fetch(`${mixed.baseUrl}/healthz`);
+      const reqId = res.headers.get('x-request-id');
+      await res.text();
+      const line = lines.split('\n').find((l) => l.includes(`"reqId":"${reqId}"`))!;
+      expect(JSON.parse(line)).toMatchObject({ tenant: 'a', msg: 'request completed' });
+    } finally {
+      await mixed.app.close();
+      await mixed.db.drop();
+    }
   });
 });
 
@@ -160,3 +187,18 @@ describe('redaction by exact paths', () => {
     });
   });
 });
+
+/** A GET with the path and Host sent as given (no URL normalization), on a fresh connection. */
+function rawGet(baseUrl: string, path: string, host: string) {
+  const { port } = new URL(baseUrl);
+  return new Promise<{ status: number | undefined; reqId: string }>((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path, headers: { host }, agent: false }, (res) => {
+        res.resume();
+        res.on('end', () =>
+          resolve({ status: res.statusCode, reqId: String(res.headers['x-request-id']) }),
+        );
+      })
+      .on('error', reject);
+  });
+}

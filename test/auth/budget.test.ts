@@ -2,6 +2,7 @@
 // dropped, and the counts it could not send are sent by the next flush that succeeds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBudgetCounter, LOG_EVERY_FAILURES } from '../../core/auth/budget.ts';
+import { addRequestCounts } from '../../core/auth/db.ts';
 import { freshDatabase, type TestDatabase } from '../support/db.ts';
 import { awayFromMinuteBoundary, waitFor } from '../support/wait.ts';
 
@@ -58,18 +59,45 @@ describe('the budget flush', () => {
        values ($1, 'refund@example.com', 'x')`,
       [accountId],
     );
-    await budget.count(accountId, 100, 3);
+    const counted = await budget.count(accountId, 100, 3);
     await budget.flush();
     expect(await sharedCount(accountId)).toBe(3);
     // Two of the three were refused after all: the next flush takes them back.
-    budget.refund(accountId, 2);
+    budget.refund(accountId, 2, counted);
     expect((await budget.count(accountId, 100)).used).toBe(2);
     await budget.flush();
     expect(await sharedCount(accountId)).toBe(2);
+    // A refund for a window that is over lowers nothing.
+    budget.refund(accountId, 1, {
+      ...counted,
+      resetAt: new Date(counted.resetAt.getTime() - 60_000),
+    });
+    expect((await budget.count(accountId, 100, 0)).used).toBe(2);
     // A refund never takes the shared total below zero.
-    budget.refund(accountId, 5);
+    budget.refund(accountId, 5, counted);
     await budget.flush();
     expect(await sharedCount(accountId)).toBe(0);
     await budget.stop();
+  });
+
+  it('a late flush of an older window leaves the newer one alone', async () => {
+    const accountId = '900003';
+    await db.pool.query(
+      `insert into accounts (id, email, password_hash) overriding system value
+       values ($1, 'late@example.com', 'x')`,
+      [accountId],
+    );
+    const minute = 60_000;
+    const now = Math.floor(Date.now() / minute) * minute;
+    await addRequestCounts(db.pool, [{ accountId, window: new Date(now), added: 4 }]);
+    const late = await addRequestCounts(db.pool, [
+      { accountId, window: new Date(now - minute), added: 7 },
+    ]);
+    expect(late).toEqual([]);
+    const { rows } = await db.pool.query(
+      'select used, window_start from request_budgets where account_id = $1',
+      [accountId],
+    );
+    expect(rows).toEqual([{ used: 4, window_start: new Date(now) }]);
   });
 });
