@@ -44,19 +44,20 @@ const sym = pino.symbols as typeof pino.symbols & { msgPrefixSym: symbol };
 type Internals = Record<symbol, unknown> & { levelVal?: number };
 type Destination = { write(line: string): unknown };
 
-/**
- * Whether a line built by hand and written to this logger's destination is the very line
- * pino would write for the access fields: a pino logger with the default level label, time,
- * message key and line end, our request serializer, and nothing that rewrites or reroutes a
- * line (formatters, mixin, message prefix, a nested key, redaction of these fields, a
- * stream-write hook, a multistream). Decided once per logger.
- */
-const handWritable = new WeakMap<object, boolean>();
 /** No `res` serializer, or one that keeps `{ statusCode }` as it is (Fastify adds such a one). */
 const resKeptAsIs = (serialize: unknown) =>
   typeof serialize !== 'function' ||
   JSON.stringify(serialize({ statusCode: 201 })) === '{"statusCode":201}';
-const ACCESS_FIELDS = ['reqId', 'req', 'res', 'responseTime', 'msg'];
+
+const handWritable = new WeakMap<object, boolean>();
+
+/**
+ * Whether a line built by hand and written to this logger's destination is the very line
+ * pino would write for the access fields: a pino logger with the default level label, time,
+ * message key and line end, our request serializer, and nothing that rewrites or reroutes a
+ * line (formatters, mixin, message prefix, a nested key, redaction or other serializers of
+ * these fields, a stream-write hook, a multistream). Decided once per logger.
+ */
 function writesLikePino(log: Internals): boolean {
   let ok = handWritable.get(log);
   if (ok !== undefined) return ok;
@@ -77,11 +78,10 @@ function writesLikePino(log: Internals): boolean {
     log[sym.msgPrefixSym] === undefined &&
     !formatters?.log &&
     !hooks?.streamWrite &&
+    ['reqId', 'req', 'res', 'responseTime', 'msg'].every((k) => !stringifiers[k]) &&
     serializers.req === serializeRequest &&
-    ACCESS_FIELDS.every(
-      (k) => !stringifiers[k] && (k === 'req' || k === 'res' || !serializers[k]),
-    ) &&
     resKeptAsIs(serializers.res) &&
+    ['reqId', 'responseTime', 'msg'].every((k) => !serializers[k]) &&
     typeof log[sym.chindingsSym] === 'string';
   handWritable.set(log, ok);
   return ok;

@@ -46,7 +46,7 @@ export async function deleteApiKeyRow(
 
 export type KeyHolder = {
   key_id: string;
-  /** When the key was last stamped, in ms since the epoch (a number: no Date parsed per request). */
+  /** When the key was last stamped, in ms since the epoch (no Date parsed per request). */
   last_used_ms: number | null;
   scopes: Scope[];
   account_id: string;
@@ -62,9 +62,9 @@ export type KeyHolder = {
 // a second round trip). It only reads: the last-used stamp is written apart, at most once a
 // minute per key (stampKeyUse).
 const AUTHENTICATE_KEY = `
-select k.id as key_id, k.scopes, (extract(epoch from k.last_used_at) * 1000)::float8 as last_used_ms,
-       a.id as account_id, a.email, a.plan,
-       a.selected_brand_id, a.budget_per_minute,
+select k.id as key_id, k.scopes,
+       (extract(epoch from k.last_used_at) * 1000)::float8 as last_used_ms,
+       a.id as account_id, a.email, a.plan, a.selected_brand_id, a.budget_per_minute,
        coalesce((select array_agg(f.feature) from account_features f
                  where f.account_id = a.id), '{}') as features
 from api_keys k join accounts a on a.id = k.account_id
@@ -92,15 +92,15 @@ export async function stampKeyUse(db: Queryable, keyId: string): Promise<void> {
 }
 
 /**
- * SQL for a CTE that yields the key's account_id while the key hashed `$first` still reads as
- * `holder` did (core/auth/knownKeys.ts): the same key row, its scopes, and its account's plan
- * (so the plan rule and budget limit hold), budget override and selected brand (the default
- * brand). A deleted key has no row. Feature grants are not compared: the statement that
- * folds this in (creating a post) needs none. Its parameters, from `$first` on, are
- * keyStillHoldsParams's.
+ * SQL for a CTE that yields the key's account_id and key_id while the key hashed `$first`
+ * still reads as `holder` did (core/auth/knownKeys.ts): the same key row, its scopes, and its
+ * account's plan (so the plan rule and budget limit hold), budget override and selected brand
+ * (the default brand). A deleted key has no row. Feature grants are not compared: the
+ * statement that folds this in (creating a post) needs none. Its parameters, from `$first`
+ * on, are keyStillHoldsParams's.
  */
 export const keyStillHolds = (first: number) => `
-  select k.account_id from api_keys k join accounts a on a.id = k.account_id
+  select k.account_id, k.id as key_id from api_keys k join accounts a on a.id = k.account_id
   where k.key_hash = $${first} and k.id = $${first + 1} and k.scopes = $${first + 2}::text[]
     and a.plan = $${first + 3}
     and a.selected_brand_id is not distinct from $${first + 4}::bigint

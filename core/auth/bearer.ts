@@ -39,8 +39,8 @@ async function authenticateApiKey(
     return undefined;
   }
   known?.remember(digest, r);
-  const stamping = stampKeyUseWhenDue(db, r);
-  if (stamping) await stamping;
+  // The last use is stamped at most once a minute (./lastUse.ts).
+  if (stampDue(stampId(r), r.last_used_ms)) await stampKeyUse(db, r.key_id);
   return keyHolderAuthenticated(r);
 }
 
@@ -52,13 +52,8 @@ export const keyHolderAuthenticated = (r: KeyHolder): Authenticated =>
     credential: { kind: 'api_key', id: r.key_id },
   });
 
-/**
- * Stamps the key's last use, at most once a minute (./lastUse.ts): the stamp's promise, or
- * undefined when none is due (most requests: nothing to wait for).
- */
-const stampKeyUseWhenDue = (db: Queryable, r: KeyHolder): Promise<void> | undefined =>
-  stampDue(`key:${r.key_id}`, r.last_used_ms) ? stampKeyUse(db, r.key_id) : undefined;
+/** A key's name among the credentials ./lastUse.ts stamps. */
+const stampId = (r: KeyHolder) => `key:${r.key_id}`;
 
 /** Whether the key is due its last-use stamp (then a lookup, authenticateApiKey, stamps it). */
-export const keyStampIsDue = (r: KeyHolder): boolean =>
-  stampIsDue(`key:${r.key_id}`, r.last_used_ms);
+export const keyStampIsDue = (r: KeyHolder): boolean => stampIsDue(stampId(r), r.last_used_ms);

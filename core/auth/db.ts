@@ -6,9 +6,10 @@ export type WindowCount = { account_id: string; used: number; window_start: Date
 
 /**
  * Adds each account's new requests to its window (a newer window replaces an older one) and
- * answers the resulting totals. A count may be negative (requests refunded after they were
- * added); a total never goes below 0. A late flush of an older window than the row's (from
- * a slow process) changes nothing, and gets no row back. One statement for every account a process has counted.
+ * answers the resulting totals, in one statement for every account a process has counted.
+ * A count may be negative (requests refunded after they were added); a total never goes
+ * below 0. A late flush of an older window than the row's (from a slow process) changes
+ * nothing, and gets no row back.
  */
 export async function addRequestCounts(
   db: Queryable,

@@ -147,8 +147,9 @@ export async function insertDraftAsKey(
   // The status and times are the columns' defaults.
   const { rows } = await db.query<Pick<Inserted, 'id' | 'uuid' | 'created_at' | 'brand_uuid'>>({
     name: 'insert_draft_as_key',
-    text: `with k as (${keyStillHolds(8)}),
-                b as (select b.id, b.uuid from k
+    // The audit row's actor is the key the statement confirmed.
+    text: `with k as (${keyStillHolds(7)}),
+                b as (select b.id, b.uuid, k.key_id from k
                       left join brands b on b.id = $2 and b.account_id = k.account_id
                       where k.account_id = $1),
                 p as (insert into posts (account_id, brand_id, platform, kind, body, hashtags)
@@ -156,9 +157,9 @@ export async function insertDraftAsKey(
                       returning id, uuid, created_at),
                 a as (insert into audit_log
                         (account_id, post_id, action, to_status, actor_kind, actor_id)
-                      select $1, id, 'create', 'draft', 'api_key', $7 from p)
+                      select $1, p.id, 'create', 'draft', 'api_key', b.key_id::text from p, b)
            select p.id, p.uuid, p.created_at, b.uuid as brand_uuid from b left join p on true`,
-    values: [...postParams(p), check.holder.key_id, ...keyStillHoldsParams(check)],
+    values: [...postParams(p), ...keyStillHoldsParams(check)],
   });
   const r = rows[0];
   if (!r) throw new KeyChanged();
