@@ -8,8 +8,6 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
   type RouteOptions,
 } from 'fastify';
 import {
@@ -35,6 +33,7 @@ import { designTemplateRoutes } from './designTemplates.ts';
 import { errorHandler, frameworkErrors, notFoundHandler } from './errors.ts';
 import { graphqlRoutes } from './graphql/index.ts';
 import { healthRoutes } from './health.ts';
+import { createInFlight } from './inFlight.ts';
 import { type McpOptions, mcpRoutes } from './mcp/index.ts';
 import { signedMediaRoutes } from './media.ts';
 import { createOAuthProvider } from './oauth/provider.ts';
@@ -121,25 +120,25 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // so once any response ends while closing, connections left idle are closed. Shutdown then
   // ends when the last request does. Nothing runs for this on a response sent before then.
   let closing = false;
-  const inFlight = new Map<FastifyRequest, FastifyReply>();
+  const inFlight = createInFlight();
   // Every request passes these hooks: callback style, so none of them costs a promise.
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
-    inFlight.set(req, reply);
+    inFlight.add(req, reply);
     done();
   });
   app.addHook('onResponse', (req, _reply, done) => {
-    inFlight.delete(req);
+    inFlight.remove(req);
     if (closing) setImmediate(() => app.server.closeIdleConnections());
     done();
   });
   app.addHook('onRequestAbort', (req, done) => {
-    inFlight.delete(req);
+    inFlight.remove(req);
     done();
   });
   app.addHook('preClose', async () => {
     closing = true;
-    for (const reply of inFlight.values())
+    for (const [, reply] of inFlight.entries())
       if (!reply.raw.headersSent) reply.header('connection', 'close');
   });
 
@@ -228,9 +227,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   // Route templates, never query strings (a signed media address carries its signature there).
   const openWork = () => ({
-    requests: [...inFlight.keys()].map(
-      (req) => `${req.method} ${req.routeOptions.url ?? req.url.split('?')[0]}`,
-    ),
+    requests: inFlight
+      .entries()
+      .map(([req]) => `${req.method} ${req.routeOptions.url ?? req.url.split('?')[0]}`),
     connections,
   });
   return Object.assign(app, { auth, routes, openWork });
