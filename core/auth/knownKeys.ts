@@ -24,15 +24,21 @@ export type KnownKeys = {
   forget(digest: string): void;
 };
 
-/** At most `max` keys, the least recently remembered dropped first. */
+/**
+ * At most `max` keys, the one remembered first dropped first. A key remembered again keeps its
+ * place: moving it to the end (a delete and a set) on every lookup made the Map compact itself
+ * into a new table every few requests, and V8 links an obsolete table to its successor, which
+ * kept every table and entry since alive through young-generation GCs once one table was old
+ * (see api/inFlight.ts).
+ */
 export function createKnownKeys(max = 10_000): KnownKeys {
   const keys = new Map<string, KeyCheck>();
   return {
     recall: (digest) => keys.get(digest),
     remember(digest, holder) {
-      keys.delete(digest);
-      keys.set(digest, { hash: hashFromDigest(digest), holder });
-      if (keys.size > max) keys.delete(keys.keys().next().value!);
+      const known = keys.get(digest);
+      keys.set(digest, { hash: known?.hash ?? hashFromDigest(digest), holder });
+      if (!known && keys.size > max) keys.delete(keys.keys().next().value!);
     },
     forget: (digest) => void keys.delete(digest),
   };

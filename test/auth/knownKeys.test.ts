@@ -1,0 +1,59 @@
+// The remembered keys (core/auth/knownKeys.ts): which key goes first when full, and that
+// remembering a key again leaves nothing for the young-generation GC to copy out (a Map kept in
+// recency order by a delete and a set did: see api/inFlight.ts).
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import type { KeyHolder } from '../../core/apikeys/db.ts';
+import { apiKeyDigest } from '../../core/apikeys/keys.ts';
+import { createKnownKeys } from '../../core/auth/knownKeys.ts';
+
+const holder = (id: string): KeyHolder => ({
+  key_id: id,
+  last_used_ms: null,
+  scopes: ['read', 'publish'],
+  account_id: '1',
+  email: 'someone@example.com',
+  plan: 'business',
+  selected_brand_id: '1',
+  budget_per_minute: null,
+  features: [],
+});
+const digest = (n: number) => apiKeyDigest(`sps_${String(n).padStart(32, '0')}`);
+
+describe('remembered keys', () => {
+  it('drops the key remembered first when full, and keeps the latest holder of each', () => {
+    const keys = createKnownKeys(2);
+    keys.remember(digest(1), holder('1'));
+    keys.remember(digest(2), holder('2'));
+    keys.remember(digest(1), holder('1 again'));
+    expect(keys.recall(digest(1))?.holder.key_id).toBe('1 again');
+    keys.remember(digest(3), holder('3'));
+    expect(keys.recall(digest(1))).toBeUndefined();
+    expect(keys.recall(digest(2))?.holder.key_id).toBe('2');
+    expect(keys.recall(digest(3))?.hash.toString('hex')).toBe(digest(3));
+    keys.forget(digest(3));
+    expect(keys.recall(digest(3))).toBeUndefined();
+  });
+
+  it('remembering a key again keeps nothing alive through a young-generation GC', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as (o?: { type: 'minor' | 'major' }) => void;
+    const oldSpaceUsed = () =>
+      getHeapSpaceStatistics().find((s) => s.space_name === 'old_space')!.space_used_size;
+    const keys = createKnownKeys();
+    const key = digest(1);
+    // Each lookup remembers the key with a fresh holder, about 4 kB here.
+    const lookUp = (count: number) => {
+      for (let i = 0; i < count; i++)
+        keys.remember(key, { ...holder(String(i)), features: new Array(512).fill(i) });
+    };
+    lookUp(100);
+    gc({ type: 'major' }); // the Map and its table now live in the old generation
+    const before = oldSpaceUsed();
+    lookUp(5000);
+    gc({ type: 'minor' });
+    gc({ type: 'minor' });
+    expect(oldSpaceUsed() - before).toBeLessThan(500_000);
+  });
+});
