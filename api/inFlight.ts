@@ -12,7 +12,9 @@
 // cleared, and nothing points from old to young once it is.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-const SLOT = Symbol('inFlightSlot');
+/** Where a request keeps its slot; the app declares it on every request (decorateRequest). */
+export const IN_FLIGHT_SLOT = Symbol('inFlightSlot');
+const SLOT = IN_FLIGHT_SLOT;
 type Tracked = FastifyRequest & { [SLOT]?: number };
 
 export type InFlight = {

@@ -142,6 +142,13 @@ const mean = ([a, b]: Measured[]): Measured => {
   };
 };
 
+/** Stops `children` (those still running) and waits for them to exit. */
+async function stop(children: ChildProcess[]) {
+  const running = children.filter((c) => c.exitCode === null && c.signalCode === null);
+  for (const child of running) child.kill('SIGTERM');
+  await Promise.all(running.map((c) => once(c, 'exit')));
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const row = (name: string, m: Measured) =>
   `  ${name.padEnd(22)} ${Math.round(m.rps).toString().padStart(6)} req/s   CPU µs/request node ${Math.round(m.node)} / postgres ${Math.round(m.pg)} / total ${Math.round(m.node + m.pg)} (load generator ${Math.round(m.gen)})${m.failed ? `   FAILED ${m.failed}` : ''}`;
@@ -160,45 +167,51 @@ export async function benchThroughput(seconds = 5, runs = 3) {
     await setBudget(db.pool, account.accountId, 1_000_000_000); // the path, not the 429s
     const { key } = await createApiKey(db.pool, account.accountId, { scopes: ['read', 'publish'] });
     const env = { DATABASE_URL: db.url, DATA_DIR: dataDir, LOG_LEVEL: 'info' };
-    const service = await listening(
-      [path.join(HERE, '../bin/start.ts'), 'api'],
-      env,
-      path.join(dataDir, 'service.log'),
-    );
-    const bare = await listening(
-      [path.join(HERE, 'bareServer.ts')],
-      { DATABASE_URL: db.url, ACCOUNT_ID: account.accountId, BRAND_ID: account.brand.id },
-      path.join(dataDir, 'bare.log'),
-    );
-    children.push(service.child, bare.child);
+    // Each route gets a fresh service process and a fresh bare one (see below).
+    const start = async () => {
+      const service = await listening(
+        [path.join(HERE, '../bin/start.ts'), 'api'],
+        env,
+        path.join(dataDir, 'service.log'),
+      );
+      const bare = await listening(
+        [path.join(HERE, 'bareServer.ts')],
+        { DATABASE_URL: db.url, ACCOUNT_ID: account.accountId, BRAND_ID: account.brand.id },
+        path.join(dataDir, 'bare.log'),
+      );
+      children.push(service.child, bare.child);
+      return { service, bare };
+    };
     const auth = { authorization: `Bearer ${key}` };
     const post = {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify({ platform: 'mastodon', body: 'A throughput draft' }),
     };
+    // Each route: the service's path, the bare route's, and the request both are sent.
     const pairs = [
-      {
-        name: 'GET /v1/me',
-        target: 0.85,
-        service: { url: `http://127.0.0.1:${service.port}/v1/me`, headers: auth },
-        bare: { url: `http://127.0.0.1:${bare.port}/me`, headers: auth },
-      },
-      {
-        name: 'POST /v1/posts',
-        target: 0.7,
-        service: { url: `http://127.0.0.1:${service.port}/v1/posts`, ...post },
-        bare: { url: `http://127.0.0.1:${bare.port}/posts`, ...post },
-      },
+      { name: 'GET /v1/me', target: 0.85, paths: ['/v1/me', '/me'], request: { headers: auth } },
+      { name: 'POST /v1/posts', target: 0.7, paths: ['/v1/posts', '/posts'], request: post },
     ];
     const figures: Record<string, { ratios: number[]; median: number; target: number }> = {};
     console.log(`Throughput beside bare routes (32 connections, ${seconds} s a run, ${runs} runs)`);
     for (const pair of pairs) {
-      // Warm-up as long as a run: the service has far more code than the bare route, and a
-      // 1 s warm-up left it still compiling (its CPU per request fell run after run). Both
-      // are measured once the JIT has settled, as a long-running process is.
-      await measure(service.child, pair.service, seconds);
-      await measure(bare.child, pair.bare, seconds);
+      // A route is measured on processes that served nothing else. Measured one after the
+      // other on the same service process, creation ran a third slower for a while: once the
+      // shapes of the objects /v1/me had used died, V8 dropped the optimized code that knew
+      // them (over 100 functions at one GC, traced with --trace-deopt) and re-optimized it
+      // under load. A process serving a mix keeps those shapes alive and never pays this.
+      const { service, bare } = await start();
+      const targets = {
+        service: { url: `http://127.0.0.1:${service.port}${pair.paths[0]}`, ...pair.request },
+        bare: { url: `http://127.0.0.1:${bare.port}${pair.paths[1]}`, ...pair.request },
+      };
+      // Warm-up three runs long: the service, with far more code than the bare route, kept
+      // deoptimizing and re-optimizing for about half a minute under load (its CPU per request
+      // fell run after run before). Both are measured once the JIT has settled, as a
+      // long-running process is.
+      await measure(service.child, targets.service, 3 * seconds);
+      await measure(bare.child, targets.bare, 3 * seconds);
       const ratios: number[] = [];
       for (let run = 1; run <= runs; run++) {
         // A run measures each twice, in mirrored order (bare, service, service, bare; the next
@@ -210,8 +223,8 @@ export async function benchThroughput(seconds = 5, runs = 3) {
         for (const side of order)
           got[side]!.push(
             side === 'bare'
-              ? await measure(bare.child, pair.bare, seconds)
-              : await measure(service.child, pair.service, seconds),
+              ? await measure(bare.child, targets.bare, seconds)
+              : await measure(service.child, targets.service, seconds),
           );
         const b = mean(got.bare!);
         const s = mean(got.service!);
@@ -225,13 +238,11 @@ export async function benchThroughput(seconds = 5, runs = 3) {
       console.log(
         `${pair.name}: median ratio ${median(ratios).toFixed(2)} (target >= ${pair.target})`,
       );
+      await stop([service.child, bare.child]);
     }
     return figures;
   } finally {
-    for (const child of children) child.kill('SIGTERM');
-    await Promise.all(
-      children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))),
-    );
+    await stop(children);
     await db.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
