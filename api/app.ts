@@ -117,26 +117,23 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // ends when the last request does. Nothing runs for this on a response sent before then.
   let closing = false;
   const inFlight = createInFlight();
-  // What the hooks set on a request is declared up front, so every request is built with it and
-  // all requests share one hidden class; set later, in an order that differs by route and path
-  // (a remembered key sets one more), they gave requests several shapes for V8 to tell apart.
+  // What the hooks set on a request is declared up front, so every request of a plugin scope
+  // is built with it and they share one shape; set later, in an order that differs by route
+  // and path (a remembered key sets one more), they gave requests more shapes to tell apart.
   app.decorateRequest('principal', undefined);
   app.decorateRequest('budget', undefined);
   app.decorateRequest('unconfirmedKey', undefined);
   app.decorateRequest(IN_FLIGHT_SLOT, undefined);
-  // Every request passes these hooks: callback style, so none of them costs a promise.
+  // Every request passes this hook: callback style, so it costs no promise. A request leaves
+  // the in-flight list when its response closes, whether sent, failed or abandoned: neither
+  // onResponse nor onRequestAbort runs for a client that hung up after sending its whole body.
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
     inFlight.add(req, reply);
-    done();
-  });
-  app.addHook('onResponse', (req, _reply, done) => {
-    inFlight.remove(req);
-    if (closing) setImmediate(() => app.server.closeIdleConnections());
-    done();
-  });
-  app.addHook('onRequestAbort', (req, done) => {
-    inFlight.remove(req);
+    reply.raw.once('close', () => {
+      inFlight.remove(req);
+      if (closing) setImmediate(() => app.server.closeIdleConnections());
+    });
     done();
   });
   app.addHook('preClose', async () => {

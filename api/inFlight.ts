@@ -21,7 +21,7 @@ export type InFlight = {
   add(req: FastifyRequest, reply: FastifyReply): void;
   /** Forgets `req`; a second call, or one for a request never added, does nothing. */
   remove(req: FastifyRequest): void;
-  /** The replies still to finish, oldest slot first. */
+  /** The requests still being answered, with their replies, in slot order. */
   entries(): Array<[FastifyRequest, FastifyReply]>;
 };
 

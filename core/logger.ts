@@ -96,7 +96,16 @@ function bufferedStdout(): pino.DestinationStream {
       batch += line;
       if (batch.length >= 4096) flush();
     },
-  };
+    // For logger.flush() (pino calls the stream's), and anyone holding the stream.
+    flush(done?: (err?: Error) => void) {
+      flush();
+      out.flush(done);
+    },
+    flushSync() {
+      flush();
+      out.flushSync();
+    },
+  } as pino.DestinationStream;
 }
 
 export type { Logger };

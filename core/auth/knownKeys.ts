@@ -25,21 +25,29 @@ export type KnownKeys = {
 };
 
 /**
- * At most `max` keys, the one remembered first dropped first. A key remembered again keeps its
- * place: moving it to the end (a delete and a set) on every lookup made the Map compact itself
- * into a new table every few requests, and V8 links an obsolete table to its successor, which
- * kept every table and entry since alive through young-generation GCs once one table was old
- * (see api/inFlight.ts).
+ * At most `max` keys, in two generations of max/2: when the current one fills, it becomes the
+ * previous one and the oldest generation is dropped whole, so a key not remembered again
+ * within two generations goes. Nothing is deleted one by one: a Map whose entries keep coming
+ * and going compacts itself into new tables, and V8 links each obsolete table to its
+ * successor, which kept every table and entry since alive through young-generation GCs once
+ * one table was old (see api/inFlight.ts). A key looked up again is set in place.
  */
 export function createKnownKeys(max = 10_000): KnownKeys {
-  const keys = new Map<string, KeyCheck>();
+  let current = new Map<string, KeyCheck>();
+  let previous = new Map<string, KeyCheck>();
+  const recall = (digest: string) => current.get(digest) ?? previous.get(digest);
   return {
-    recall: (digest) => keys.get(digest),
+    recall,
     remember(digest, holder) {
-      const known = keys.get(digest);
-      keys.set(digest, { hash: known?.hash ?? hashFromDigest(digest), holder });
-      if (!known && keys.size > max) keys.delete(keys.keys().next().value!);
+      current.set(digest, { hash: recall(digest)?.hash ?? hashFromDigest(digest), holder });
+      if (current.size >= max / 2) {
+        previous = current;
+        current = new Map();
+      }
     },
-    forget: (digest) => void keys.delete(digest),
+    forget(digest) {
+      current.delete(digest);
+      previous.delete(digest);
+    },
   };
 }

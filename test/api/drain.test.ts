@@ -38,4 +38,40 @@ describe('closing the API', () => {
     agent.destroy();
     await server.db.drop();
   });
+
+  it('forgets a request whose client hung up after sending its whole body', async () => {
+    let entered!: () => void;
+    const reached = new Promise<void>((r) => {
+      entered = r;
+    });
+    let answered!: () => void;
+    const handled = new Promise<void>((r) => {
+      answered = r;
+    });
+    const server = await startServer({
+      extend: async (app) => {
+        app.post('/slow', { schema: { hide: true } }, async () => {
+          entered();
+          await new Promise((r) => setTimeout(r, 100));
+          setImmediate(answered);
+          return { done: true };
+        });
+      },
+    });
+    const body = JSON.stringify({ a: 1 });
+    const req = http.request(`${server.baseUrl}/slow`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    });
+    req.on('error', () => {}); // the hang-up below
+    req.end(body);
+    await reached;
+    expect(server.app.openWork().requests).toEqual(['POST /slow']);
+    req.destroy();
+    await handled;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.app.openWork().requests).toEqual([]);
+    await server.app.close();
+    await server.db.drop();
+  });
 });

@@ -1,4 +1,4 @@
-// The remembered keys (core/auth/knownKeys.ts): which key goes first when full, and that
+// The remembered keys (core/auth/knownKeys.ts): which keys go when full, and that
 // remembering a key again leaves nothing for the young-generation GC to copy out (a Map kept in
 // recency order by a delete and a set did: see api/inFlight.ts).
 import { describe, expect, it } from 'vitest';
@@ -21,15 +21,15 @@ const holder = (id: string): KeyHolder => ({
 const digest = (n: number) => apiKeyDigest(`sps_${String(n).padStart(32, '0')}`);
 
 describe('remembered keys', () => {
-  it('drops the key remembered first when full, and keeps the latest holder of each', () => {
-    const keys = createKnownKeys(2);
+  it('keeps the keys of the last two generations, and the latest holder of each', () => {
+    const keys = createKnownKeys(4); // generations of 2
     keys.remember(digest(1), holder('1'));
-    keys.remember(digest(2), holder('2'));
+    keys.remember(digest(2), holder('2')); // the first generation is full
     keys.remember(digest(1), holder('1 again'));
     expect(keys.recall(digest(1))?.holder.key_id).toBe('1 again');
-    keys.remember(digest(3), holder('3'));
-    expect(keys.recall(digest(1))).toBeUndefined();
-    expect(keys.recall(digest(2))?.holder.key_id).toBe('2');
+    keys.remember(digest(3), holder('3')); // so is the second: the first is dropped
+    expect(keys.recall(digest(2))).toBeUndefined();
+    expect(keys.recall(digest(1))?.holder.key_id).toBe('1 again');
     expect(keys.recall(digest(3))?.hash.toString('hex')).toBe(digest(3));
     keys.forget(digest(3));
     expect(keys.recall(digest(3))).toBeUndefined();
