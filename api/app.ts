@@ -124,16 +124,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorateRequest('budget', undefined);
   app.decorateRequest('unconfirmedKey', undefined);
   app.decorateRequest(IN_FLIGHT_SLOT, undefined);
-  // Every request passes this hook: callback style, so it costs no promise. A request leaves
-  // the in-flight list when its response closes, whether sent, failed or abandoned: neither
-  // onResponse nor onRequestAbort runs for a client that hung up after sending its whole body.
+  // Every request passes these hooks: callback style, so neither costs a promise. A request
+  // whose client hung up is swept from the in-flight list by the list itself (api/inFlight.ts).
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
     inFlight.add(req, reply);
-    reply.raw.once('close', () => {
-      inFlight.remove(req);
-      if (closing) setImmediate(() => app.server.closeIdleConnections());
-    });
+    done();
+  });
+  app.addHook('onResponse', (req, _reply, done) => {
+    inFlight.remove(req);
+    if (closing) setImmediate(() => app.server.closeIdleConnections());
     done();
   });
   app.addHook('preClose', async () => {

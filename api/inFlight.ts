@@ -25,26 +25,42 @@ export type InFlight = {
   entries(): Array<[FastifyRequest, FastifyReply]>;
 };
 
+/** Whether `req`'s client is gone (its connection closed): no answer can reach it. */
+const abandoned = (req: FastifyRequest) => req.raw.socket?.destroyed !== false;
+
+/**
+ * The app removes a request when its response ends. One that never ends for the app (its
+ * client hung up: Fastify runs no hook for a client gone after sending its whole body) is
+ * swept instead, once its connection has closed: when the slots would otherwise grow, and
+ * before they are listed. So nothing is spent per request on it, and the slots stay within
+ * the peak of requests really open.
+ */
 export function createInFlight(): InFlight {
   const requests: Array<FastifyRequest | undefined> = [];
   const replies: Array<FastifyReply | undefined> = [];
   const free: number[] = [];
+  const remove = (req: FastifyRequest) => {
+    const slot = (req as Tracked)[SLOT];
+    if (slot === undefined || requests[slot] !== req) return;
+    requests[slot] = undefined;
+    replies[slot] = undefined;
+    (req as Tracked)[SLOT] = undefined;
+    free.push(slot);
+  };
+  const sweep = () => {
+    for (const req of requests) if (req && abandoned(req)) remove(req);
+  };
   return {
     add(req, reply) {
+      if (!free.length) sweep();
       const slot = free.pop() ?? requests.length;
       requests[slot] = req;
       replies[slot] = reply;
       (req as Tracked)[SLOT] = slot;
     },
-    remove(req) {
-      const slot = (req as Tracked)[SLOT];
-      if (slot === undefined || requests[slot] !== req) return;
-      requests[slot] = undefined;
-      replies[slot] = undefined;
-      (req as Tracked)[SLOT] = undefined;
-      free.push(slot);
-    },
+    remove,
     entries() {
+      sweep();
       const out: Array<[FastifyRequest, FastifyReply]> = [];
       for (let i = 0; i < requests.length; i++)
         if (requests[i]) out.push([requests[i]!, replies[i]!]);

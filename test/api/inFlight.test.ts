@@ -6,13 +6,18 @@ import { describe, expect, it } from 'vitest';
 import { createInFlight } from '../../api/inFlight.ts';
 import { promotedBy } from '../support/gc.ts';
 
-const request = (n: number) => ({ n }) as unknown as FastifyRequest;
+// A request on an open connection, unless told its client is gone.
+const request = (n: number, socket = { destroyed: false }) =>
+  ({ n, raw: { socket } }) as unknown as FastifyRequest;
 const reply = (n: number) => ({ n }) as unknown as FastifyReply;
 
 describe('in-flight registry', () => {
   it('lists what is added and not yet removed, reusing freed slots', () => {
     const inFlight = createInFlight();
-    const [a, b, c, d] = [1, 2, 3, 4].map(request) as [FastifyRequest, ...FastifyRequest[]];
+    const [a, b, c, d] = [1, 2, 3, 4].map((n) => request(n)) as [
+      FastifyRequest,
+      ...FastifyRequest[],
+    ];
     inFlight.add(a, reply(1));
     inFlight.add(b!, reply(2));
     inFlight.add(c!, reply(3));
@@ -32,13 +37,26 @@ describe('in-flight registry', () => {
     expect(inFlight.entries()).toEqual([]);
   });
 
+  it('sweeps a request whose client hung up, and reuses its slot', () => {
+    const inFlight = createInFlight();
+    const socket = { destroyed: false };
+    const [gone, open] = [request(1, socket), request(2)];
+    inFlight.add(gone, reply(1));
+    inFlight.add(open, reply(2));
+    socket.destroyed = true; // the client hung up; no hook removes the request
+    expect(inFlight.entries().map(([req]) => req)).toEqual([open]);
+    const next = request(3);
+    inFlight.add(next, reply(3));
+    expect(inFlight.entries().map(([req]) => req)).toEqual([next, open]);
+  });
+
   it('keeps no finished request alive through a young-generation GC', () => {
     const inFlight = createInFlight();
     // Busy like a server: 32 requests open while others come and go, each holding about 1 kB.
     const open: FastifyRequest[] = [];
     const churn = (count: number) => {
       for (let i = 0; i < count; i++) {
-        const req = { n: i, body: new Array(128).fill(i) } as unknown as FastifyRequest;
+        const req = Object.assign(request(i), { body: new Array(128).fill(i) });
         inFlight.add(req, reply(i));
         open.push(req);
         if (open.length > 32) inFlight.remove(open.shift()!);
