@@ -5,14 +5,11 @@ import { startServer } from '../support/server.ts';
 
 describe('closing the API', () => {
   it('finishes in-flight requests and refuses new ones', async () => {
-    let entered!: () => void;
-    const reached = new Promise<void>((r) => {
-      entered = r;
-    });
+    const reached = Promise.withResolvers<void>();
     const server = await startServer({
       extend: async (app) => {
         app.get('/slow', { schema: { hide: true } }, async () => {
-          entered();
+          reached.resolve();
           await new Promise((r) => setTimeout(r, 300));
           return { done: true };
         });
@@ -30,7 +27,7 @@ describe('closing the API', () => {
         res.on('end', () => resolve([res.statusCode, res.headers.connection, JSON.parse(body)]));
       });
     });
-    await reached;
+    await reached.promise;
     const closing = server.app.close();
     expect(await inFlight).toEqual([200, 'close', { done: true }]);
     await closing;
@@ -40,20 +37,14 @@ describe('closing the API', () => {
   });
 
   it('forgets a request whose client hung up after sending its whole body', async () => {
-    let entered!: () => void;
-    const reached = new Promise<void>((r) => {
-      entered = r;
-    });
-    let answered!: () => void;
-    const handled = new Promise<void>((r) => {
-      answered = r;
-    });
+    const reached = Promise.withResolvers<void>();
+    const handled = Promise.withResolvers<void>();
     const server = await startServer({
       extend: async (app) => {
         app.post('/slow', { schema: { hide: true } }, async () => {
-          entered();
+          reached.resolve();
           await new Promise((r) => setTimeout(r, 100));
-          setImmediate(answered);
+          setImmediate(handled.resolve);
           return { done: true };
         });
       },
@@ -65,10 +56,10 @@ describe('closing the API', () => {
     });
     req.on('error', () => {}); // the hang-up below
     req.end(body);
-    await reached;
+    await reached.promise;
     expect(server.app.openWork().requests).toEqual(['POST /slow']);
     req.destroy();
-    await handled;
+    await handled.promise;
     await new Promise((r) => setTimeout(r, 50));
     expect(server.app.openWork().requests).toEqual([]);
     await server.app.close();
