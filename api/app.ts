@@ -128,7 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // whose client hung up is swept from the in-flight list by the list itself (api/inFlight.ts).
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
-    inFlight.add(req, reply);
+    inFlight.add(reply);
     done();
   });
   app.addHook('onResponse', (req, _reply, done) => {
@@ -138,7 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   app.addHook('preClose', async () => {
     closing = true;
-    for (const [, reply] of inFlight.entries())
+    for (const reply of inFlight.entries())
       if (!reply.raw.headersSent) reply.header('connection', 'close');
   });
 
@@ -229,7 +229,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const openWork = () => ({
     requests: inFlight
       .entries()
-      .map(([req]) => `${req.method} ${req.routeOptions.url ?? req.url.split('?')[0]}`),
+      .map(({ request: req }) => `${req.method} ${req.routeOptions.url ?? req.url.split('?')[0]}`),
     connections,
   });
   return Object.assign(app, { auth, routes, openWork });

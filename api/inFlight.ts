@@ -14,19 +14,18 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** Where a request keeps its slot; the app declares it on every request (decorateRequest). */
 export const IN_FLIGHT_SLOT = Symbol('inFlightSlot');
-const SLOT = IN_FLIGHT_SLOT;
-type Tracked = FastifyRequest & { [SLOT]?: number };
+type Tracked = FastifyRequest & { [IN_FLIGHT_SLOT]?: number };
 
 export type InFlight = {
-  add(req: FastifyRequest, reply: FastifyReply): void;
+  add(reply: FastifyReply): void;
   /** Forgets `req`; a second call, or one for a request never added, does nothing. */
   remove(req: FastifyRequest): void;
-  /** The requests still being answered, with their replies, in slot order. */
-  entries(): Array<[FastifyRequest, FastifyReply]>;
+  /** The replies of the requests still being answered (`reply.request`), in slot order. */
+  entries(): FastifyReply[];
 };
 
-/** Whether `req`'s client is gone (its connection closed): no answer can reach it. */
-const abandoned = (req: FastifyRequest) => req.raw.socket?.destroyed !== false;
+/** Whether `reply`'s client is gone (its connection closed): no answer can reach it. */
+const abandoned = (reply: FastifyReply) => reply.request.raw.socket?.destroyed !== false;
 
 /**
  * The app removes a request when its response ends. One that never ends for the app (its
@@ -36,35 +35,29 @@ const abandoned = (req: FastifyRequest) => req.raw.socket?.destroyed !== false;
  * the peak of requests really open.
  */
 export function createInFlight(): InFlight {
-  const requests: Array<FastifyRequest | undefined> = [];
   const replies: Array<FastifyReply | undefined> = [];
   const free: number[] = [];
   const remove = (req: FastifyRequest) => {
-    const slot = (req as Tracked)[SLOT];
-    if (slot === undefined || requests[slot] !== req) return;
-    requests[slot] = undefined;
+    const slot = (req as Tracked)[IN_FLIGHT_SLOT];
+    if (slot === undefined || replies[slot]?.request !== req) return;
     replies[slot] = undefined;
-    (req as Tracked)[SLOT] = undefined;
+    (req as Tracked)[IN_FLIGHT_SLOT] = undefined;
     free.push(slot);
   };
   const sweep = () => {
-    for (const req of requests) if (req && abandoned(req)) remove(req);
+    for (const reply of replies) if (reply && abandoned(reply)) remove(reply.request);
   };
   return {
-    add(req, reply) {
+    add(reply) {
       if (!free.length) sweep();
-      const slot = free.pop() ?? requests.length;
-      requests[slot] = req;
+      const slot = free.pop() ?? replies.length;
       replies[slot] = reply;
-      (req as Tracked)[SLOT] = slot;
+      (reply.request as Tracked)[IN_FLIGHT_SLOT] = slot;
     },
     remove,
     entries() {
       sweep();
-      const out: Array<[FastifyRequest, FastifyReply]> = [];
-      for (let i = 0; i < requests.length; i++)
-        if (requests[i]) out.push([requests[i]!, replies[i]!]);
-      return out;
+      return replies.filter((reply): reply is FastifyReply => reply !== undefined);
     },
   };
 }
