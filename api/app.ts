@@ -18,12 +18,11 @@ import { createKnownKeys } from '../core/auth/knownKeys.ts';
 import type { Config } from '../core/config.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { createRenderWaits } from '../core/designs/renderWaits.ts';
-import { serializeRequest } from '../core/logger.ts';
 import { mediaTools } from '../core/media/tools.ts';
 import { newSigningKey, type SigningKey } from '../core/oauth/keys.ts';
 import { outboundPolicy } from '../core/outbound/guard.ts';
 import { type Storage, storageFor } from '../core/storage/storage.ts';
-import { AccessLog, lazyChildLogger } from './accessLog.ts';
+import { AccessLog, forFastify } from './accessLog.ts';
 import type { AuthContext } from './auth.ts';
 import { designTemplateRoutes } from './designTemplates.ts';
 import { errorHandler, frameworkErrors, notFoundHandler } from './errors.ts';
@@ -49,7 +48,8 @@ export type AppDeps = {
   mediaUrlSecret: string;
   /** The OAuth server's signing keys (DATA_DIR's); a fresh one for this process when omitted. */
   oauthSigningKeys?: SigningKey[];
-  logger?: FastifyBaseLogger | boolean;
+  /** Where the app logs (core/logger.ts createLogger); nothing is logged without one. */
+  logger?: FastifyBaseLogger;
   mcp?: McpOptions;
   /** Asset storage; the configured driver when omitted. */
   storage?: Storage;
@@ -78,12 +78,9 @@ const trustedProxies = (trust: Config['trustProxy']) =>
 
 export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
-    loggerInstance: typeof deps.logger === 'object' ? deps.logger : undefined,
-    // A logger instance brings its own request serializer (core/logger.ts); so does `true`.
-    logger:
-      typeof deps.logger === 'object'
-        ? undefined
-        : deps.logger && { serializers: { req: serializeRequest } },
+    // The logger brings its own request serializer and redaction (core/logger.ts); without
+    // one, nothing is logged and no request gets a logger of its own.
+    loggerInstance: deps.logger && forFastify(deps.logger),
     genReqId: () => randomUUID(),
     // One access line a request, and a request's logger made only when it logs (accessLog.ts).
     logController: new AccessLog(),
@@ -105,7 +102,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.setChildLoggerFactory(lazyChildLogger);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   // Node's server.close() only reaps connections idle at that moment; a keep-alive connection

@@ -77,6 +77,44 @@ describe('the access log', () => {
     expect(withoutTime(written)).toBe(withoutTime(out().trim()));
   });
 
+  it("a request's own lines carry its reqId, through its logger and that logger's children", async () => {
+    let lines = '';
+    const noisy = await startServer({
+      logger: createLogger(
+        'info',
+        logSink((l) => {
+          lines += l;
+        }),
+      ),
+      extend: async (app) => {
+        app.get('/noisy', async (req) => {
+          req.log.debug('below the level');
+          req.log.warn({ step: 1 }, 'something odd');
+          req.log.child({ part: 'inner' }).info('deeper');
+          return { ok: true };
+        });
+      },
+    });
+    try {
+      const res = await fetch(`${noisy.baseUrl}/noisy`);
+      const reqId = res.headers.get('x-request-id');
+      await res.text();
+      const mine = lines
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .filter((l) => l.reqId === reqId);
+      expect(mine.map(({ level, msg, step, part }) => ({ level, msg, step, part }))).toEqual([
+        { level: 40, msg: 'something odd', step: 1, part: undefined },
+        { level: 30, msg: 'deeper', step: undefined, part: 'inner' },
+        { level: 30, msg: 'request completed', step: undefined, part: undefined },
+      ]);
+    } finally {
+      await noisy.app.close();
+      await noisy.db.drop();
+    }
+  });
+
   it('leaves a logger set up otherwise (a mixin here) to pino', async () => {
     let lines = '';
     const mixed = await startServer({
