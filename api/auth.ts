@@ -2,6 +2,7 @@
 // principal, then check plan, request budget and the route's declared requirement.
 // A route declares what it needs in `config.requires`; handlers never check access themselves.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RememberedKey } from '../core/apikeys/db.ts';
 import { apiKeyDigest, looksLikeApiKey } from '../core/apikeys/keys.ts';
 import {
   assertApiPlan,
@@ -15,7 +16,7 @@ import {
   keyStampIsDue,
 } from '../core/auth/bearer.ts';
 import type { BudgetCounter } from '../core/auth/budget.ts';
-import type { KeyCheck, KnownKeys } from '../core/auth/knownKeys.ts';
+import type { KnownKeys } from '../core/auth/knownKeys.ts';
 import type { Budget, Principal, Requirement } from '../core/auth/principal.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { unauthenticated } from '../core/errors.ts';
@@ -30,7 +31,7 @@ declare module 'fastify' {
      * Set while `principal` is a remembered API key not yet confirmed (see foldsKeyCheck):
      * the handler's statement confirms it, or confirmBearer looks it up afresh.
      */
-    unconfirmedKey?: KeyCheck;
+    unconfirmedKey?: RememberedKey;
   }
   interface FastifyContextConfig {
     /** Scope and feature the operation needs beyond a valid credential. */
@@ -132,9 +133,8 @@ function admitRememberedKey(
 ): boolean {
   const token = bearerToken(req);
   if (!token || !looksLikeApiKey(token)) return false;
-  const check = known.recall(apiKeyDigest(token));
-  if (!check || keyStampIsDue(check.holder)) return false;
-  const { holder } = check;
+  const holder = known.recall(apiKeyDigest(token));
+  if (!holder || keyStampIsDue(holder)) return false;
   const { principal, budgetPerMinute } = keyHolderAuthenticated(holder);
   try {
     assertApiPlan(principal);
@@ -151,7 +151,7 @@ function admitRememberedKey(
   reply.headers(budgetHeaders(window));
   req.principal = principal;
   req.budget = window;
-  req.unconfirmedKey = check;
+  req.unconfirmedKey = holder;
   return true;
 }
 
@@ -167,7 +167,7 @@ export async function confirmBearer(
 ): Promise<Principal> {
   if (!req.unconfirmedKey) return principalOf(req);
   // Take back the remembered admission: the exact path counts the request again.
-  if (req.budget) ctx.budget.refund(req.unconfirmedKey.holder.account_id, 1, req.budget);
+  if (req.budget) ctx.budget.refund(req.unconfirmedKey.account_id, 1, req.budget);
   req.unconfirmedKey = undefined;
   req.principal = undefined;
   req.budget = undefined;

@@ -57,18 +57,36 @@ export type KeyHolder = {
   features: Feature[];
 };
 
+/** A key's holder as the lookup that remembers it reads it (core/auth/knownKeys.ts). */
+export type RememberedKey = KeyHolder & {
+  /**
+   * The key's and its account's row versions as read (each row's xmin): any change to either
+   * row since (the key deleted or stamped, a plan, budget or brand change) makes another.
+   */
+  row_version: string;
+};
+
+/** The row versions of a key `k` and its account `a` (RememberedKey.row_version). */
+const ROW_VERSION = `k.xmin::text || '/' || a.xmin::text`;
+
 // Every API request runs this, so it is one prepared statement: the key and the account
 // fields a principal needs (read here rather than through core/accounts/db.ts, which would be
 // a second round trip). It only reads: the last-used stamp is written apart, at most once a
-// minute per key (stampKeyUse).
-const AUTHENTICATE_KEY = `
+// minute per key (stampKeyUse). The lookup that remembers the key reads the rows' versions
+// too; the others do without (each column read costs node-postgres a few thousand
+// instructions a request).
+const authenticateKey = (versions: boolean) => `
 select k.id as key_id, k.scopes,
        (extract(epoch from k.last_used_at) * 1000)::float8 as last_used_ms,
        a.id as account_id, a.email, a.plan, a.selected_brand_id, a.budget_per_minute,
        coalesce((select array_agg(f.feature) from account_features f
                  where f.account_id = a.id), '{}') as features
+       ${versions ? `, ${ROW_VERSION} as row_version` : ''}
 from api_keys k join accounts a on a.id = k.account_id
 where k.key_hash = $1`;
+
+const AUTHENTICATE_KEY = authenticateKey(false);
+const AUTHENTICATE_KEY_TO_REMEMBER = authenticateKey(true);
 
 /** The key with this hash and its account. */
 export async function useApiKey(db: Queryable, keyHash: Buffer): Promise<KeyHolder | undefined> {
@@ -76,6 +94,19 @@ export async function useApiKey(db: Queryable, keyHash: Buffer): Promise<KeyHold
   const { rows } = await db.query<KeyHolder>({
     name: 'authenticate_api_key',
     text: AUTHENTICATE_KEY,
+    values: [keyHash],
+  });
+  return rows[0];
+}
+
+/** useApiKey, with the rows' versions a remembered key is confirmed by (keyStillHolds). */
+export async function useApiKeyToRemember(
+  db: Queryable,
+  keyHash: Buffer,
+): Promise<RememberedKey | undefined> {
+  const { rows } = await db.query<RememberedKey>({
+    name: 'authenticate_api_key_to_remember',
+    text: AUTHENTICATE_KEY_TO_REMEMBER,
     values: [keyHash],
   });
   return rows[0];
@@ -92,25 +123,17 @@ export async function stampKeyUse(db: Queryable, keyId: string): Promise<void> {
 }
 
 /**
- * SQL for a CTE that yields the key's account_id and key_id while the key hashed `$first`
- * still reads as `holder` did (core/auth/knownKeys.ts): the same key row, its scopes, and its
- * account's plan (so the plan rule and budget limit hold), budget override and selected brand
- * (the default brand). A deleted key has no row. Feature grants are not compared: the
- * statement that folds this in (creating a post) needs none. Its parameters, from `$first`
- * on, are keyStillHoldsParams's.
+ * SQL for a CTE that yields the key's account_id and key_id while the key and its account
+ * still read as `holder` did (core/auth/knownKeys.ts): both rows unchanged since, by their
+ * row versions, so the key's hash and scopes and the account's plan (the plan rule and budget
+ * limit), budget override and selected brand (the default brand) are what was read. A
+ * deleted key has no row; a row changed in any other way (a last-use stamp, storage counters)
+ * only sends the request down the exact path. Feature grants are not compared: the statement
+ * that folds this in (creating a post) needs none. Its parameters, from `$first` on, are
+ * keyStillHoldsParams's.
  */
 export const keyStillHolds = (first: number) => `
   select k.account_id, k.id as key_id from api_keys k join accounts a on a.id = k.account_id
-  where k.key_hash = $${first} and k.id = $${first + 1} and k.scopes = $${first + 2}::text[]
-    and a.plan = $${first + 3}
-    and a.selected_brand_id is not distinct from $${first + 4}::bigint
-    and a.budget_per_minute is not distinct from $${first + 5}::int`;
+  where k.id = $${first} and ${ROW_VERSION} = $${first + 1}`;
 
-export const keyStillHoldsParams = ({ hash, holder }: { hash: Buffer; holder: KeyHolder }) => [
-  hash,
-  holder.key_id,
-  holder.scopes,
-  holder.plan,
-  holder.selected_brand_id,
-  holder.budget_per_minute,
-];
+export const keyStillHoldsParams = (holder: RememberedKey) => [holder.key_id, holder.row_version];

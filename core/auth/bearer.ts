@@ -2,8 +2,8 @@
 // statement (core/apikeys/db.ts), anything else as an OAuth access token (core/oauth/); the
 // last use of either is stamped apart (./lastUse.ts). The request budget is counted in
 // memory (./budget.ts).
-import { type KeyHolder, stampKeyUse, useApiKey } from '../apikeys/db.ts';
-import { apiKeyDigest, hashFromDigest, looksLikeApiKey } from '../apikeys/keys.ts';
+import { type KeyHolder, stampKeyUse, useApiKey, useApiKeyToRemember } from '../apikeys/db.ts';
+import { apiKeyDigest, hashApiKey, hashFromDigest, looksLikeApiKey } from '../apikeys/keys.ts';
 import type { Queryable } from '../db/pool.ts';
 import { authenticateAccessToken } from '../oauth/service.ts';
 import type { KnownKeys } from './knownKeys.ts';
@@ -32,16 +32,22 @@ async function authenticateApiKey(
   token: string,
   known?: KnownKeys,
 ): Promise<Authenticated | undefined> {
-  const digest = apiKeyDigest(token);
-  const r = await useApiKey(db, hashFromDigest(digest));
-  if (!r) {
-    known?.forget(digest);
-    return undefined;
-  }
-  known?.remember(digest, r);
+  const r = known
+    ? await lookUpToRemember(db, token, known)
+    : await useApiKey(db, hashApiKey(token));
+  if (!r) return undefined;
   // The last use is stamped at most once a minute (./lastUse.ts).
   if (stampDue(stampId(r), r.last_used_ms)) await stampKeyUse(db, r.key_id);
   return keyHolderAuthenticated(r);
+}
+
+/** The holder of the key `token`, remembered in `known` (or forgotten there when gone). */
+async function lookUpToRemember(db: Queryable, token: string, known: KnownKeys) {
+  const digest = apiKeyDigest(token);
+  const r = await useApiKeyToRemember(db, hashFromDigest(digest));
+  if (r) known.remember(digest, r);
+  else known.forget(digest);
+  return r;
 }
 
 /** The principal of a key's holder, as its lookup read it. */

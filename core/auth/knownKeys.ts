@@ -4,11 +4,7 @@
 // keyStillHolds); when it does not, the request falls back to a fresh lookup. So a
 // remembered key saves a round trip and never grants anything: a deleted or changed key
 // fails its very next request, in every process.
-import type { KeyHolder } from '../apikeys/db.ts';
-import { hashFromDigest } from '../apikeys/keys.ts';
-
-/** A remembered key to check in the statement that acts as it: its stored hash and holder. */
-export type KeyCheck = { hash: Buffer; holder: KeyHolder };
+import type { RememberedKey } from '../apikeys/db.ts';
 
 /** Thrown where a statement found the key no longer as remembered (or could not check it). */
 export class KeyChanged extends Error {
@@ -19,8 +15,8 @@ export class KeyChanged extends Error {
 
 /** Keys by their hex SHA-256 (core/apikeys/keys.ts apiKeyDigest). */
 export type KnownKeys = {
-  recall(digest: string): KeyCheck | undefined;
-  remember(digest: string, holder: KeyHolder): void;
+  recall(digest: string): RememberedKey | undefined;
+  remember(digest: string, holder: RememberedKey): void;
   forget(digest: string): void;
 };
 
@@ -33,13 +29,13 @@ export type KnownKeys = {
  * one table was old (see api/inFlight.ts). A key looked up again is set in place.
  */
 export function createKnownKeys(max = 10_000): KnownKeys {
-  let current = new Map<string, KeyCheck>();
-  let previous = new Map<string, KeyCheck>();
+  let current = new Map<string, RememberedKey>();
+  let previous = new Map<string, RememberedKey>();
   const recall = (digest: string) => current.get(digest) ?? previous.get(digest);
   return {
     recall,
     remember(digest, holder) {
-      current.set(digest, { hash: recall(digest)?.hash ?? hashFromDigest(digest), holder });
+      current.set(digest, holder);
       if (current.size >= max / 2) {
         previous = current;
         current = new Map();

@@ -1,8 +1,8 @@
 // SQL for posts: rows, attachments, listing and status transitions (each with its audit row
 // in the same statement).
-import { keyStillHolds, keyStillHoldsParams } from '../apikeys/db.ts';
+import { type RememberedKey, keyStillHolds, keyStillHoldsParams } from '../apikeys/db.ts';
 import type { Actor } from '../audit/actor.ts';
-import { KeyChanged, type KeyCheck } from '../auth/knownKeys.ts';
+import { KeyChanged } from '../auth/knownKeys.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { Kind, Platform } from '../platforms/capabilities.ts';
 import type { WebhookEvent } from '../webhooks/schema.ts';
@@ -141,7 +141,7 @@ export async function insertPost(
 export async function insertDraftAsKey(
   db: Queryable,
   p: NewPostRow & { scheduleAt: null },
-  check: KeyCheck,
+  check: RememberedKey,
 ): Promise<PostRow | undefined> {
   // No row when the key changed; a row without a post when the brand is not the account's.
   // The status and times are the columns' defaults.

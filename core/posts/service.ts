@@ -1,8 +1,9 @@
 // Post operations and the state machine of CONTRACT.md ("Post statuses"). REST, GraphQL and
 // MCP call these; each parses its own input shape into the schemas of ./schema.ts first.
+import type { RememberedKey } from '../apikeys/db.ts';
 import { findOwnedAssets } from '../assets/db.ts';
 import { actorOf } from '../audit/actor.ts';
-import { KeyChanged, type KeyCheck } from '../auth/knownKeys.ts';
+import { KeyChanged } from '../auth/knownKeys.ts';
 import type { Principal } from '../auth/principal.ts';
 import { brandFor, requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
@@ -10,6 +11,7 @@ import { conflict, invalid, notFound, ValidationFailed } from '../errors.ts';
 import { isId } from '../ids.ts';
 import { cancelPublication, enqueuePublication } from '../jobs/tasks.ts';
 import { CAPABILITIES, type MediaKind } from '../platforms/capabilities.ts';
+import { isoTime } from '../time.ts';
 import {
   findOwnedPost,
   insertDraftAsKey,
@@ -49,7 +51,7 @@ export const ALLOWED_FROM = {
   favorite: ['draft', 'approved', 'rejected', 'scheduled', 'publishing', 'published', 'failed'],
 } as const satisfies Record<string, readonly PostStatus[]>;
 
-const iso = (d: Date | null) => d?.toISOString() ?? null;
+const iso = (d: Date | null) => (d ? isoTime(d) : null);
 
 export const toPost = (r: PostRow): Post => ({
   id: r.id,
@@ -75,8 +77,8 @@ export const toPost = (r: PostRow): Post => ({
   permalink_url: r.permalink_url,
   published_at: iso(r.published_at),
   error: r.error,
-  created_at: r.created_at.toISOString(),
-  updated_at: r.updated_at.toISOString(),
+  created_at: isoTime(r.created_at),
+  updated_at: isoTime(r.updated_at),
 });
 
 /** A schedule time must lie in the future. */
@@ -133,7 +135,7 @@ export async function createPost(
   pool: Pool,
   caller: Caller,
   input: CreatePostInput,
-  check?: KeyCheck,
+  check?: RememberedKey,
 ): Promise<Post> {
   const assetIds = input.asset_ids ?? [];
   const plain = !input.schedule_at && !assetIds.length;

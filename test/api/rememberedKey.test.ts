@@ -98,6 +98,27 @@ describe('a remembered key on POST /v1/posts', () => {
     }
   });
 
+  it('a key whose hash was replaced in its row fails the old token at once', async () => {
+    const { acct, key, keyId } = await keyed();
+    expect((await create(server, key)).status).toBe(201);
+    await server.pool.query(`update api_keys set key_hash = sha256('another key') where id = $1`, [
+      keyId,
+    ]);
+    expect((await create(server, key)).status).toBe(401);
+    expect(await postCount(acct.accountId)).toBe(1);
+  });
+
+  it('an unrelated change to the account row costs a lookup, never the request', async () => {
+    const { acct, key } = await keyed();
+    expect((await create(server, key)).status).toBe(201);
+    await server.pool.query('update accounts set storage_used_bytes = 1 where id = $1', [
+      acct.accountId,
+    ]);
+    expect((await create(server, key)).status).toBe(201);
+    expect((await create(server, key)).status).toBe(201);
+    expect(await postCount(acct.accountId)).toBe(3);
+  });
+
   it('a lowered plan or a scope taken away answers 403 at once', async () => {
     const { acct, key } = await keyed();
     expect((await create(server, key)).status).toBe(201);
