@@ -72,14 +72,18 @@ export function createLogger(level: string, destination?: pino.DestinationStream
 }
 
 /**
- * Standard output, written 4 KB at a time (at most 200 ms late) rather than a write call per
- * line; flushed as the process exits (a crash included), so only a SIGKILL loses lines.
+ * Standard output, written 64 KB at a time (at most 200 ms late) rather than a write call per
+ * line; flushed as the process exits (a crash included), so only a SIGKILL loses lines. A
+ * write call costs about the same whatever its size up to there: appending to a file took
+ * 1.7 µs of CPU a line in 4 KB writes and 0.2 µs in 64 KB ones.
  *
  * Lines are gathered here and handed to sonic-boom (which writes them, retrying a full pipe)
  * a batch at a time. Left to buffer them itself, sonic-boom measures the UTF-8 length of its
  * whole pending buffer on every line, flattening it first: about 10,000 instructions a line
  * (callgrind), the largest part of an access line's cost.
  */
+const BATCH_CHARS = 64 * 1024;
+
 function bufferedStdout(): pino.DestinationStream {
   const out = pino.destination({ dest: 1, sync: true });
   let batch = '';
@@ -94,7 +98,7 @@ function bufferedStdout(): pino.DestinationStream {
   return {
     write(line: string) {
       batch += line;
-      if (batch.length >= 4096) flush();
+      if (batch.length >= BATCH_CHARS) flush();
     },
     // For logger.flush() (pino calls the stream's), and anyone holding the stream.
     flush(done?: (err?: Error) => void) {
