@@ -1,7 +1,7 @@
 // The bearer-credential layer shared by REST, GraphQL and MCP: resolve the credential to a
 // principal, then check plan, request budget and the route's declared requirement.
 // A route declares what it needs in `config.requires`; handlers never check access themselves.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import type { RememberedKey } from '../core/apikeys/db.ts';
 import { apiKeyDigest, looksLikeApiKey } from '../core/apikeys/keys.ts';
 import {
@@ -70,21 +70,26 @@ export const bearerChallenge = (publicBaseUrl: string) =>
 
 /**
  * Authenticates a bearer credential and applies the interface-wide rules (plan, budget).
- * Used by every bearer interface; the caller then checks the operation's requirement.
+ * Used by every bearer interface; the caller then checks the operation's requirement. An API
+ * key is remembered (`remember`) only for a route that folds the key check into its statement.
  */
 export async function authenticateBearer(
   { pool, budget, publicBaseUrl, known }: AuthContext,
   req: FastifyRequest,
   reply: FastifyReply,
+  remember = false,
 ): Promise<Principal> {
   const token = bearerToken(req);
   if (!token) {
     reply.header('www-authenticate', bearerChallenge(publicBaseUrl));
     throw unauthenticated('Send Authorization: Bearer <API key or OAuth access token>.');
   }
-  // Only the routes that fold the key check into their statement remember keys.
-  const remember = req.routeOptions.config?.foldsKeyCheck ? known : undefined;
-  const auth = await authenticateBearerToken(pool, token, publicBaseUrl, remember);
+  const auth = await authenticateBearerToken(
+    pool,
+    token,
+    publicBaseUrl,
+    remember ? known : undefined,
+  );
   if (!auth) {
     reply.header('www-authenticate', `${bearerChallenge(publicBaseUrl)}, error="invalid_token"`);
     throw unauthenticated('The bearer credential is unknown, expired or was revoked.');
@@ -105,15 +110,22 @@ export async function authenticateBearer(
 export function bearerAuthHook(ctx: AuthContext) {
   // Callback style: a remembered key is admitted without a promise (admitRememberedKey).
   return (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
-    if (req.routeOptions.config.foldsKeyCheck && admitRememberedKey(ctx, req, reply)) return done();
-    admitByLookup(ctx, req, reply).then(() => done(), done);
+    // Read once: every read of req.routeOptions builds a new object of a dozen fields.
+    const { config } = req.routeOptions;
+    if (config.foldsKeyCheck && admitRememberedKey(ctx, req, reply, config)) return done();
+    admitByLookup(ctx, req, reply, config).then(() => done(), done);
   };
 }
 
 /** The exact admission: the credential looked up, then every rule and the route's requirement. */
-async function admitByLookup(ctx: AuthContext, req: FastifyRequest, reply: FastifyReply) {
-  const principal = await authenticateBearer(ctx, req, reply);
-  assertRequirement(principal, req.routeOptions.config.requires);
+async function admitByLookup(
+  ctx: AuthContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  config: FastifyContextConfig,
+) {
+  const principal = await authenticateBearer(ctx, req, reply, config.foldsKeyCheck);
+  assertRequirement(principal, config.requires);
 }
 
 const BUDGET_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
@@ -130,6 +142,7 @@ function admitRememberedKey(
   { budget, known }: AuthContext,
   req: FastifyRequest,
   reply: FastifyReply,
+  config: FastifyContextConfig,
 ): boolean {
   const token = bearerToken(req);
   if (!token || !looksLikeApiKey(token)) return false;
@@ -138,7 +151,7 @@ function admitRememberedKey(
   const { principal, budgetPerMinute } = keyHolderAuthenticated(holder);
   try {
     assertApiPlan(principal);
-    assertRequirement(principal, req.routeOptions.config.requires);
+    assertRequirement(principal, config.requires);
   } catch {
     return false;
   }
@@ -172,7 +185,7 @@ export async function confirmBearer(
   req.principal = undefined;
   req.budget = undefined;
   for (const header of BUDGET_HEADERS) reply.removeHeader(header);
-  await admitByLookup(ctx, req, reply);
+  await admitByLookup(ctx, req, reply, req.routeOptions.config);
   return principalOf(req);
 }
 
