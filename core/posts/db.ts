@@ -1,6 +1,6 @@
 // SQL for posts: rows, attachments, listing and status transitions (each with its audit row
 // in the same statement).
-import { type RememberedKey, keyStillHolds, keyStillHoldsParams } from '../apikeys/db.ts';
+import { keyStillHolds, keyStillHoldsParams, type RememberedKey } from '../apikeys/db.ts';
 import type { Actor } from '../audit/actor.ts';
 import { KeyChanged } from '../auth/knownKeys.ts';
 import type { Queryable } from '../db/pool.ts';
