@@ -168,14 +168,18 @@ class LazyChild {
   }
 }
 
+type MakeChild = (bindings: Bindings, opts?: ChildLoggerOptions) => FastifyBaseLogger;
+
+/** `log` itself, except for how it makes children (derived as pino derives a child). */
+const withChildren = (log: FastifyBaseLogger, child: MakeChild): FastifyBaseLogger =>
+  Object.create(log, { child: { value: child } });
+
 /** `log` itself, except that its children are made on first use (LazyChild). */
 const withLazyChildren = (log: FastifyBaseLogger): FastifyBaseLogger =>
-  Object.create(log, {
-    child: {
-      value: (bindings: Bindings, opts?: ChildLoggerOptions): FastifyBaseLogger =>
-        new LazyChild(log, bindings, opts ?? {}) as unknown as FastifyBaseLogger,
-    },
-  });
+  withChildren(
+    log,
+    (bindings, opts) => new LazyChild(log, bindings, opts ?? {}) as unknown as FastifyBaseLogger,
+  );
 
 /**
  * The logger to hand Fastify. Fastify makes the app's logger from it once (a child with its
@@ -184,12 +188,8 @@ const withLazyChildren = (log: FastifyBaseLogger): FastifyBaseLogger =>
  * nothing makes none. Not a childLoggerFactory: Fastify checks each logger a factory of ours
  * returns for its seven methods, about 8k instructions a request (callgrind), and skips that
  * only for its default factory. Derived as pino derives a child (Object.create), so every
- * field, level and symbol of the real logger reads through.
+ * field and symbol of the real logger reads through (a level set on the app's logger at run
+ * time stays there: request loggers keep the level it was made with).
  */
 export const forFastify = (log: FastifyBaseLogger): FastifyBaseLogger =>
-  Object.create(log, {
-    child: {
-      value: (bindings: Bindings, opts?: ChildLoggerOptions): FastifyBaseLogger =>
-        withLazyChildren(log.child(bindings, opts)),
-    },
-  });
+  withChildren(log, (bindings, opts) => withLazyChildren(log.child(bindings, opts)));
