@@ -112,14 +112,37 @@ export async function useApiKeyToRemember(
   return rows[0];
 }
 
+/** A key not stamped within the minute (by any process). */
+const STAMP_DUE = `(last_used_at is null or last_used_at < now() - interval '1 minute')`;
+
 /** Stamps a key's last use, unless it was stamped within the minute (by any process). */
 export async function stampKeyUse(db: Queryable, keyId: string): Promise<void> {
   await db.query({
     name: 'stamp_api_key_use',
-    text: `update api_keys set last_used_at = now()
-            where id = $1 and (last_used_at is null or last_used_at < now() - interval '1 minute')`,
+    text: `update api_keys set last_used_at = now() where id = $1 and ${STAMP_DUE}`,
     values: [keyId],
   });
+}
+
+/**
+ * stampKeyUse for a key about to be remembered: stamps the key row only while it is the
+ * version `holder` read, and returns the holder with the version the stamp leaves, so the
+ * stamp does not make what is remembered stale at once. Undefined when nothing was stamped
+ * (stamped elsewhere within the minute, or the row changed since it was read).
+ */
+export async function stampRememberedKeyUse(
+  db: Queryable,
+  holder: RememberedKey,
+): Promise<RememberedKey | undefined> {
+  const [keyVersion, accountVersion] = holder.row_version.split('/');
+  const { rows } = await db.query<{ version: string }>({
+    name: 'stamp_remembered_api_key_use',
+    text: `update api_keys set last_used_at = now()
+            where id = $1 and xmin::text = $2 and ${STAMP_DUE}
+            returning xmin::text as version`,
+    values: [holder.key_id, keyVersion],
+  });
+  return rows[0] && { ...holder, row_version: `${rows[0].version}/${accountVersion}` };
 }
 
 /**

@@ -2,7 +2,13 @@
 // statement (core/apikeys/db.ts), anything else as an OAuth access token (core/oauth/); the
 // last use of either is stamped apart (./lastUse.ts). The request budget is counted in
 // memory (./budget.ts).
-import { type KeyHolder, stampKeyUse, useApiKey, useApiKeyToRemember } from '../apikeys/db.ts';
+import {
+  type KeyHolder,
+  stampKeyUse,
+  stampRememberedKeyUse,
+  useApiKey,
+  useApiKeyToRemember,
+} from '../apikeys/db.ts';
 import { apiKeyDigest, hashApiKey, hashFromDigest, looksLikeApiKey } from '../apikeys/keys.ts';
 import type { Queryable } from '../db/pool.ts';
 import { authenticateAccessToken } from '../oauth/service.ts';
@@ -32,20 +38,28 @@ async function authenticateApiKey(
   token: string,
   known?: KnownKeys,
 ): Promise<Authenticated | undefined> {
-  const r = known
-    ? await lookUpToRemember(db, token, known)
-    : await useApiKey(db, hashApiKey(token));
-  if (!r) return undefined;
-  // The last use is stamped at most once a minute (./lastUse.ts).
-  if (stampDue(stampId(r), r.last_used_ms)) await stampKeyUse(db, r.key_id);
-  return keyHolderAuthenticated(r);
+  const r = known ? await lookUpToRemember(db, token, known) : await lookUp(db, token);
+  return r && keyHolderAuthenticated(r);
 }
 
-/** The holder of the key `token`, remembered in `known` (or forgotten there when gone). */
+/** The holder of the key `token`, its last use stamped at most once a minute (./lastUse.ts). */
+async function lookUp(db: Queryable, token: string) {
+  const r = await useApiKey(db, hashApiKey(token));
+  if (r && stampDue(stampId(r), r.last_used_ms)) await stampKeyUse(db, r.key_id);
+  return r;
+}
+
+/**
+ * lookUp, remembering the key in `known` (or forgetting it there when gone) with the row
+ * version its stamp leaves: a stamp changes the key's row, and what was remembered before it
+ * would fail its very next check.
+ */
 async function lookUpToRemember(db: Queryable, token: string, known: KnownKeys) {
   const digest = apiKeyDigest(token);
   const r = await useApiKeyToRemember(db, hashFromDigest(digest));
-  if (r) known.remember(digest, r);
+  const current =
+    r && stampDue(stampId(r), r.last_used_ms) ? await stampRememberedKeyUse(db, r) : r;
+  if (current) known.remember(digest, current);
   else known.forget(digest);
   return r;
 }

@@ -35,7 +35,7 @@ describe('a remembered key on POST /v1/posts', () => {
   it('creates drafts with their audit rows, the same receipt as a looked-up key', async () => {
     const { acct, key, keyId } = await keyed();
     const first = await create(server, key); // looked up, then remembered
-    const second = await create(server, key); // remembered, confirmed in the insert
+    const second = await create(server, key); // remembered, confirmed in the insert alone
     expect(first.status).toBe(201);
     expect(second.status).toBe(201);
     expect(Object.keys(second.body).sort()).toEqual(Object.keys(first.body).sort());
@@ -46,6 +46,40 @@ describe('a remembered key on POST /v1/posts', () => {
     );
     expect(rows).toEqual([{ actor_kind: 'api_key', actor_id: keyId, to_status: 'draft' }]);
     expect(await postCount(acct.accountId)).toBe(2);
+  });
+
+  it('answers a remembered key in one statement, its first stamp included', async () => {
+    const { acct, key } = await keyed();
+    // The statements each request runs (the budget's background flushes left out).
+    const statements = async (request: () => Promise<unknown>) => {
+      const spy = vi.spyOn(server.pool, 'query');
+      try {
+        await request();
+        return spy.mock.calls
+          .map(([q]) => (q as { name?: string }).name ?? 'unnamed')
+          .filter((name) => name !== 'add_request_counts');
+      } finally {
+        spy.mockRestore();
+      }
+    };
+    // Looked up, stamped (its first use) and remembered with the version the stamp left.
+    expect(await statements(() => create(server, key))).toEqual([
+      'authenticate_api_key_to_remember',
+      'stamp_remembered_api_key_use',
+      'read_request_count',
+      'insert_post',
+    ]);
+    expect(await statements(() => create(server, key))).toEqual(['insert_draft_as_key']);
+    // A change to the account row: one fallback, then one statement again.
+    await server.pool.query('update accounts set storage_used_bytes = 1 where id = $1', [
+      acct.accountId,
+    ]);
+    expect(await statements(() => create(server, key))).toEqual([
+      'insert_draft_as_key',
+      'authenticate_api_key_to_remember',
+      'insert_post',
+    ]);
+    expect(await statements(() => create(server, key))).toEqual(['insert_draft_as_key']);
   });
 
   it('stamps the last use of a key it only remembered', async () => {
