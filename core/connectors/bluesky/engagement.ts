@@ -36,6 +36,13 @@ const Page = z.object({
 });
 
 const at = (iso: string) => Date.parse(iso);
+/**
+ * How far before the cursor a reading looks again. The AppView orders notifications by the
+ * earlier of a post's claimed and indexed times, and indexes repositories side by side, so a
+ * post can land behind one already read: a reply indexed after a later mention from another
+ * account, or a post whose createdAt runs a few minutes early. Read again, a post is kept once.
+ */
+export const LOOK_BACK_MS = 15 * 60_000;
 
 const ACT_COLLECTIONS = {
   like: 'app.bsky.feed.like',
@@ -55,16 +62,18 @@ export function blueskyEngagement(
     );
   return {
     /**
-     * Mentions and replies (the `reasons` asked for) indexed since the cursor (the newest time
-     * an earlier reading saw), newest pages first until one reaches the cursor, at most 10
-     * pages of 100; without one, the newest page only. More than 1,000 between two readings
-     * (5 minutes apart) leaves the oldest of them unread. The account's own are left out.
+     * Mentions and replies (the `reasons` asked for) since the cursor (the newest time an
+     * earlier reading saw) less LOOK_BACK_MS, newest pages first until one reaches that time,
+     * at most 10 pages of 100; without a cursor, the newest page only. More than 1,000 in that
+     * span leaves the oldest of them unread, and a post whose time falls more than LOOK_BACK_MS
+     * behind the cursor is not read. The account's own are left out.
      */
     async inbound(account, cursor, limit) {
       const client = clientOf(account);
       const session = client.session ?? (await client.signIn());
       const items: InboundPost[] = [];
       let newest = cursor;
+      const stop = cursor ? at(cursor) - LOOK_BACK_MS : null;
       let page: string | undefined;
       for (let n = 0; n < MAX_PAGES && items.length < limit; n++) {
         const res = await client.call(NOTIFICATIONS, {
@@ -80,8 +89,7 @@ export function blueskyEngagement(
         for (const raw of got.notifications) {
           const seen = Seen.safeParse(raw);
           if (!seen.success) continue;
-          // Equal times are read again (the database keeps each post once).
-          if (cursor && at(seen.data.indexedAt) < at(cursor)) {
+          if (stop !== null && at(seen.data.indexedAt) < stop) {
             reachedCursor = true;
             continue;
           }
