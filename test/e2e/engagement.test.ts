@@ -96,17 +96,22 @@ describe('reply suggestions on a real PDS', () => {
 
     // The AppView indexes from the firehose: read until both notifications are there.
     const connected = brand.connectedId;
+    // On a timeout, the last reading and what was kept say which side stalled.
+    let last: { reading?: unknown; kept?: unknown } = {};
     await waitFor(
       async () => {
-        await collectAccountInbound(deps(), connected);
+        const reading = await collectAccountInbound(deps(), connected);
         const { rows } = await server.pool.query(
-          'select count(*)::int as n from inbound_items where connected_account_id = $1',
+          'select kind, text from inbound_items where connected_account_id = $1',
           [connected],
         );
-        return rows[0].n >= 2;
+        last = { reading, kept: rows };
+        return rows.length >= 2;
       },
       { timeoutMs: 30_000, what: 'the reply and the mention to be read' },
-    );
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}; last: ${JSON.stringify(last)}`);
+    });
 
     const key = await makeKey(server.pool, brand.acct.accountId, ['read', 'generate', 'engage']);
     mcp = await connectMcp(server, key, 'e2e-engagement');
