@@ -143,30 +143,28 @@ export async function insertDraftAsKey(
   p: NewPostRow & { scheduleAt: null },
   check: RememberedKey,
 ): Promise<PostRow | undefined> {
-  // No row when the key changed. The brand's owner is checked by the posts_brand_owned key
-  // (sql/034), as the insert's own constraint: a brand of another account fails the insert.
-  // The status and times are the columns' defaults; the audit row's actor is the key.
-  try {
-    const { rows } = await db.query<Pick<Inserted, 'id' | 'uuid' | 'created_at' | 'brand_uuid'>>({
-      name: 'insert_draft_as_key',
-      text: `with p as (insert into posts (account_id, brand_id, platform, kind, body, hashtags)
-                          select $1, $2, $3, $4, $5, $6 from (${keyStillHolds(7)}) k
-                          where k.account_id = $1
-                          returning id, uuid, created_at),
-                    a as (insert into audit_log
-                            (account_id, post_id, action, to_status, actor_kind, actor_id)
-                          select $1, id, 'create', 'draft', 'api_key', $7::text from p)
-               select id, uuid, created_at, (select uuid from brands where id = $2) as brand_uuid
-               from p`,
-      values: [...postParams(p), ...keyStillHoldsParams(check)],
-    });
-    const r = rows[0];
-    if (!r) throw new KeyChanged();
-    return newPostRow(p, { ...r, status: 'draft', scheduled_for: null, approved_at: null });
-  } catch (err) {
-    if ((err as { constraint?: string }).constraint === 'posts_brand_owned') return undefined;
-    throw err;
-  }
+  // No row when the key changed; a row without a post when the brand is not the account's.
+  // The status and times are the columns' defaults.
+  const { rows } = await db.query<Pick<Inserted, 'id' | 'uuid' | 'created_at' | 'brand_uuid'>>({
+    name: 'insert_draft_as_key',
+    // The audit row's actor is the key the statement confirmed.
+    text: `with k as (${keyStillHolds(7)}),
+                b as (select b.id, b.uuid, k.key_id from k
+                      left join brands b on b.id = $2 and b.account_id = k.account_id
+                      where k.account_id = $1),
+                p as (insert into posts (account_id, brand_id, platform, kind, body, hashtags)
+                      select $1, id, $3, $4, $5, $6 from b where id is not null
+                      returning id, uuid, created_at),
+                a as (insert into audit_log
+                        (account_id, post_id, action, to_status, actor_kind, actor_id)
+                      select $1, p.id, 'create', 'draft', 'api_key', b.key_id::text from p, b)
+           select p.id, p.uuid, p.created_at, b.uuid as brand_uuid from b left join p on true`,
+    values: [...postParams(p), ...keyStillHoldsParams(check)],
+  });
+  const r = rows[0];
+  if (!r) throw new KeyChanged();
+  if (r.id === null) return undefined;
+  return newPostRow(p, { ...r, status: 'draft', scheduled_for: null, approved_at: null });
 }
 
 /** Replaces a post's attachments with `assetIds`, in order. */
