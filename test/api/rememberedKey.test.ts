@@ -82,6 +82,17 @@ describe('a remembered key on POST /v1/posts', () => {
     expect(await statements(() => create(server, key))).toEqual(['insert_draft_as_key']);
   });
 
+  it("answers 404 for another account's brand, writing nothing", async () => {
+    const { acct, key } = await keyed();
+    const other = await makeAccount(server.pool, 'plus');
+    expect((await create(server, key)).status).toBe(201); // remembered from here on
+    const res = await create(server, key, { ...draft, brand_id: other.brandId });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: 'not_found' });
+    expect(await postCount(acct.accountId)).toBe(1);
+    expect(await postCount(other.accountId)).toBe(0);
+  });
+
   it('stamps the last use of a key it only remembered', async () => {
     const { key, keyId } = await keyed();
     expect((await create(server, key)).status).toBe(201);
