@@ -96,7 +96,6 @@ describe('reply suggestions on a real PDS', () => {
 
     // The AppView indexes from the firehose: read until both notifications are there.
     const connected = brand.connectedId;
-    // On a timeout, the last reading and what was kept say which side stalled.
     let last: { reading?: unknown; kept?: unknown } = {};
     await waitFor(
       async () => {
@@ -108,10 +107,13 @@ describe('reply suggestions on a real PDS', () => {
         last = { reading, kept: rows };
         return rows.length >= 2;
       },
-      { timeoutMs: 30_000, what: 'the reply and the mention to be read' },
-    ).catch((err: Error) => {
-      throw new Error(`${err.message}; last: ${JSON.stringify(last)}`);
-    });
+      {
+        timeoutMs: 30_000,
+        what: 'the reply and the mention to be read',
+        // The last reading and what was kept say which side stalled.
+        detail: () => `last: ${JSON.stringify(last)}`,
+      },
+    );
 
     const key = await makeKey(server.pool, brand.acct.accountId, ['read', 'generate', 'engage']);
     mcp = await connectMcp(server, key, 'e2e-engagement');

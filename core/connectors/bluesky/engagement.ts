@@ -64,9 +64,10 @@ export function blueskyEngagement(
     /**
      * Mentions and replies (the `reasons` asked for) since the cursor (the newest time an
      * earlier reading saw) less LOOK_BACK_MS, newest pages first until one reaches that time,
-     * at most 10 pages of 100; without a cursor, the newest page only. More than 1,000 in that
-     * span leaves the oldest of them unread, and a post whose time falls more than LOOK_BACK_MS
-     * behind the cursor is not read. The account's own are left out.
+     * pages of 100 until `limit` are read (at most 10 pages); without a cursor, the newest page
+     * only. More in that span (those read again among them) leaves the oldest unread, and a
+     * post whose time falls more than LOOK_BACK_MS behind the cursor is not read. The
+     * account's own are left out.
      */
     async inbound(account, cursor, limit) {
       const client = clientOf(account);
@@ -85,12 +86,12 @@ export function blueskyEngagement(
           },
         });
         const got = documented('Bluesky', NOTIFICATIONS, res, Page);
-        let reachedCursor = false;
+        let reachedStop = false;
         for (const raw of got.notifications) {
           const seen = Seen.safeParse(raw);
           if (!seen.success) continue;
           if (stop !== null && at(seen.data.indexedAt) < stop) {
-            reachedCursor = true;
+            reachedStop = true;
             continue;
           }
           if (!newest || at(seen.data.indexedAt) > at(newest)) newest = seen.data.indexedAt;
@@ -111,7 +112,7 @@ export function blueskyEngagement(
             replyRef: replyRefOf(r.data),
           });
         }
-        if (!cursor || reachedCursor || !got.cursor) break;
+        if (!cursor || reachedStop || !got.cursor) break;
         page = got.cursor;
       }
       // Oldest first, all of them: the cursor moves past every one read.
