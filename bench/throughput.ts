@@ -90,7 +90,13 @@ async function listening(args: string[], env: NodeJS.ProcessEnv, log: string) {
   }
 }
 
-type Load = { url: string; method?: string; headers?: Record<string, string>; body?: string };
+type Load = {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  connections?: number;
+};
 type Measured = {
   rps: number;
   node: number;
@@ -234,6 +240,17 @@ export async function benchThroughput(seconds = 5, runs = 3) {
         console.log(row('service', s));
         console.log(`  ratio ${(s.rps / b.rps).toFixed(2)}`);
       }
+      // One connection: no two requests at once, so none share a statement (core/db/batch.ts)
+      // and this is each route's cost a request, overhead included.
+      const alone = { bare: targets.bare, service: targets.service };
+      const single = {
+        bare: await measure(bare.child, { ...alone.bare, connections: 1 }, seconds),
+        service: await measure(service.child, { ...alone.service, connections: 1 }, seconds),
+      };
+      console.log(`${pair.name}, one connection (nothing shared)`);
+      console.log(row('bare route', single.bare));
+      console.log(row('service', single.service));
+      console.log(`  ratio ${(single.service.rps / single.bare.rps).toFixed(2)}`);
       figures[pair.name] = { ratios, median: median(ratios), target: pair.target };
       console.log(
         `${pair.name}: median ratio ${median(ratios).toFixed(2)} (target >= ${pair.target})`,

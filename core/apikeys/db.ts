@@ -1,5 +1,6 @@
 // SQL for API keys, stored by the SHA-256 of the key (./keys.ts).
 import type { Feature, Plan, Scope } from '../accounts/plans.ts';
+import { batched } from '../db/batch.ts';
 import type { Queryable } from '../db/pool.ts';
 
 export type ApiKeyRow = {
@@ -75,13 +76,15 @@ const ROW_VERSION = `k.xmin::text || '/' || a.xmin::text`;
 // minute per key (stampKeyUse). The lookup that remembers the key reads the rows' versions
 // too; the others do without (each column read costs node-postgres a few thousand
 // instructions a request).
+const HOLDER_COLUMNS = `
+  k.id as key_id, k.scopes,
+  (extract(epoch from k.last_used_at) * 1000)::float8 as last_used_ms,
+  a.id as account_id, a.email, a.plan, a.selected_brand_id, a.budget_per_minute,
+  coalesce((select array_agg(f.feature) from account_features f
+            where f.account_id = a.id), '{}') as features`;
+
 const authenticateKey = (versions: boolean) => `
-select k.id as key_id, k.scopes,
-       (extract(epoch from k.last_used_at) * 1000)::float8 as last_used_ms,
-       a.id as account_id, a.email, a.plan, a.selected_brand_id, a.budget_per_minute,
-       coalesce((select array_agg(f.feature) from account_features f
-                 where f.account_id = a.id), '{}') as features
-       ${versions ? `, ${ROW_VERSION} as row_version` : ''}
+select ${HOLDER_COLUMNS} ${versions ? `, ${ROW_VERSION} as row_version` : ''}
 from api_keys k join accounts a on a.id = k.account_id
 where k.key_hash = $1`;
 
@@ -98,6 +101,32 @@ export async function useApiKey(db: Queryable, keyHash: Buffer): Promise<KeyHold
   });
   return rows[0];
 }
+
+/** useApiKey for several hashes in one statement: each one's holder, in order. */
+async function useApiKeys(db: Queryable, keyHashes: Buffer[]): Promise<(KeyHolder | undefined)[]> {
+  const { rows } = await db.query<KeyHolder & { n: number }>({
+    name: 'authenticate_api_keys',
+    text: `select h.n::int, ${HOLDER_COLUMNS}
+           from unnest($1::bytea[]) with ordinality as h(key_hash, n)
+           join api_keys k on k.key_hash = h.key_hash
+           join accounts a on a.id = k.account_id`,
+    values: [keyHashes],
+  });
+  const holders: (KeyHolder | undefined)[] = keyHashes.map(() => undefined);
+  for (const { n, ...holder } of rows) holders[n - 1] = holder;
+  return holders;
+}
+
+/**
+ * useApiKey on a pool, in one statement with the lookups other requests make meanwhile when
+ * the pool is busy with them (../db/batch.ts). Each lookup still reads after its request came.
+ */
+export const useApiKeyBatched = batched<Buffer, KeyHolder | undefined>({
+  one: useApiKey,
+  many: useApiKeys,
+  maxInFlight: 4,
+  maxBatch: 64,
+});
 
 /** useApiKey, with the rows' versions a remembered key is confirmed by (keyStillHolds). */
 export async function useApiKeyToRemember(
@@ -160,3 +189,12 @@ export const keyStillHolds = (first: number) => `
   where k.id = $${first} and ${ROW_VERSION} = $${first + 1}`;
 
 export const keyStillHoldsParams = (holder: RememberedKey) => [holder.key_id, holder.row_version];
+
+/**
+ * keyStillHolds for many remembered keys at once: SQL joining a relation `r` (with columns
+ * key_id and row_version, as keyStillHoldsParams gives them) to each key `k` and its account
+ * `a` while both still read as remembered. A row of `r` whose key changed joins nothing.
+ */
+export const keysStillHold = (r: string) => `
+  join api_keys k on k.id = ${r}.key_id
+  join accounts a on a.id = k.account_id and ${ROW_VERSION} = ${r}.row_version`;

@@ -1,16 +1,17 @@
 // Resolves a bearer credential to a principal: an API key in one prepared, read-only
-// statement (core/apikeys/db.ts), anything else as an OAuth access token (core/oauth/); the
-// last use of either is stamped apart (./lastUse.ts). The request budget is counted in
+// statement (core/apikeys/db.ts; shared with other requests' lookups under load), anything
+// else as an OAuth access token (core/oauth/); the last use of either is stamped apart
+// (./lastUse.ts). The request budget is counted in
 // memory (./budget.ts).
 import {
   type KeyHolder,
   stampKeyUse,
   stampRememberedKeyUse,
-  useApiKey,
+  useApiKeyBatched,
   useApiKeyToRemember,
 } from '../apikeys/db.ts';
 import { apiKeyDigest, hashApiKey, hashFromDigest, looksLikeApiKey } from '../apikeys/keys.ts';
-import type { Queryable } from '../db/pool.ts';
+import type { Pool, Queryable } from '../db/pool.ts';
 import { authenticateAccessToken } from '../oauth/service.ts';
 import type { KnownKeys } from './knownKeys.ts';
 import { stampDue, stampIsDue } from './lastUse.ts';
@@ -20,7 +21,7 @@ export type { Authenticated };
 
 /** The caller a bearer token speaks for (an API key or an OAuth access token), if any. */
 export const authenticateBearerToken = (
-  db: Queryable,
+  db: Pool,
   token: string,
   publicBaseUrl: string,
   known?: KnownKeys,
@@ -34,7 +35,7 @@ export const authenticateBearerToken = (
  * remembered in `known`, or forgotten when gone).
  */
 async function authenticateApiKey(
-  db: Queryable,
+  db: Pool,
   token: string,
   known?: KnownKeys,
 ): Promise<Authenticated | undefined> {
@@ -42,9 +43,12 @@ async function authenticateApiKey(
   return r && keyHolderAuthenticated(r);
 }
 
-/** The holder of the key `token`, its last use stamped at most once a minute (./lastUse.ts). */
-async function lookUp(db: Queryable, token: string) {
-  const r = await useApiKey(db, hashApiKey(token));
+/**
+ * The holder of the key `token`, its last use stamped at most once a minute (./lastUse.ts).
+ * Under load the lookup shares its statement with other requests' (useApiKeyBatched).
+ */
+async function lookUp(db: Pool, token: string) {
+  const r = await useApiKeyBatched(db, hashApiKey(token));
   if (r && stampDue(stampId(r), r.last_used_ms)) await stampKeyUse(db, r.key_id);
   return r;
 }

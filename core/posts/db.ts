@@ -1,8 +1,14 @@
 // SQL for posts: rows, attachments, listing and status transitions (each with its audit row
 // in the same statement).
-import { keyStillHolds, keyStillHoldsParams, type RememberedKey } from '../apikeys/db.ts';
+import {
+  keyStillHolds,
+  keyStillHoldsParams,
+  keysStillHold,
+  type RememberedKey,
+} from '../apikeys/db.ts';
 import type { Actor } from '../audit/actor.ts';
 import { KeyChanged } from '../auth/knownKeys.ts';
+import { batched } from '../db/batch.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { Kind, Platform } from '../platforms/capabilities.ts';
 import type { WebhookEvent } from '../webhooks/schema.ts';
@@ -166,6 +172,90 @@ export async function insertDraftAsKey(
   if (r.id === null) return undefined;
   return newPostRow(p, { ...r, status: 'draft', scheduled_for: null, approved_at: null });
 }
+
+/** A plain draft asked for by a remembered API key (insertDraftAsKey's arguments). */
+type DraftAsKey = { post: NewPostRow & { scheduleAt: null }; check: RememberedKey };
+
+// insertDraftAsKey for many drafts in one statement: row n of the input arrays is draft n.
+// Each draft's key is checked, its brand looked up and its audit row written as they are
+// alone; a new post is told apart by the uuid the statement gives it (RETURNING has no input
+// row number).
+const INSERT_DRAFTS_AS_KEYS = `
+  with r as (
+    select * from unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[],
+                         $6::text[], $7::bigint[], $8::text[])
+      with ordinality as r(account_id, brand_id, platform, kind, body, hashtags, key_id,
+                           row_version, n)
+  ), k as materialized (
+    select r.*, b.id as found_brand_id, b.uuid as brand_uuid, gen_random_uuid() as uuid
+    from r ${keysStillHold('r')}
+    left join brands b on b.id = r.brand_id and b.account_id = k.account_id
+    where k.account_id = r.account_id
+  ), p as (
+    insert into posts (uuid, account_id, brand_id, platform, kind, body, hashtags)
+    select uuid, account_id, found_brand_id, platform, kind, body, hashtags
+    from k where found_brand_id is not null order by n
+    returning id, uuid, created_at
+  ), a as (
+    insert into audit_log (account_id, post_id, action, to_status, actor_kind, actor_id)
+    select k.account_id, p.id, 'create', 'draft', 'api_key', k.key_id::text
+    from p join k using (uuid)
+  )
+  select k.n::int, p.id, p.uuid, p.created_at, k.brand_uuid
+  from k left join p using (uuid)`;
+
+/**
+ * insertDraftAsKey for several drafts in one statement (and one commit), each with the
+ * outcome it would have alone, in order (KeyChanged as an error to throw). The statement
+ * fails as a whole if any draft would fail alone with an error.
+ */
+async function insertDraftsAsKeys(
+  db: Queryable,
+  drafts: DraftAsKey[],
+): Promise<(PostRow | undefined | KeyChanged)[]> {
+  const column = <T>(f: (d: DraftAsKey) => T) => drafts.map(f);
+  const { rows } = await db.query<
+    Pick<Inserted, 'id' | 'uuid' | 'created_at' | 'brand_uuid'> & { n: number }
+  >({
+    name: 'insert_drafts_as_keys',
+    text: INSERT_DRAFTS_AS_KEYS,
+    values: [
+      column((d) => d.post.accountId),
+      column((d) => d.post.brandId),
+      column((d) => d.post.platform),
+      column((d) => d.post.kind),
+      column((d) => d.post.body),
+      column((d) => d.post.hashtags),
+      column((d) => d.check.key_id),
+      column((d) => d.check.row_version),
+    ],
+  });
+  // A draft whose key changed has no row; one whose brand is not the account's, no post.
+  const outcomes: (PostRow | undefined | KeyChanged)[] = drafts.map(() => new KeyChanged());
+  for (const { n, ...r } of rows)
+    outcomes[n - 1] =
+      r.id === null
+        ? undefined
+        : newPostRow(drafts[n - 1]!.post, {
+            ...r,
+            status: 'draft',
+            scheduled_for: null,
+            approved_at: null,
+          });
+  return outcomes;
+}
+
+/**
+ * insertDraftAsKey on a pool, in one statement with the drafts other requests ask for
+ * meanwhile when the pool is busy with such statements (../db/batch.ts): the post, undefined
+ * when the brand is not the account's, or KeyChanged thrown.
+ */
+export const insertDraftAsKeyBatched = batched<DraftAsKey, PostRow | undefined>({
+  one: (pool, d) => insertDraftAsKey(pool, d.post, d.check),
+  many: insertDraftsAsKeys,
+  maxInFlight: 4,
+  maxBatch: 32,
+});
 
 /** Replaces a post's attachments with `assetIds`, in order. */
 export async function setPostAssets(db: Queryable, postId: string, assetIds: string[]) {

@@ -14,7 +14,7 @@ import { CAPABILITIES, type MediaKind } from '../platforms/capabilities.ts';
 import { isoTime } from '../time.ts';
 import {
   findOwnedPost,
-  insertDraftAsKey,
+  insertDraftAsKeyBatched,
   insertPost,
   listPostRows,
   lockPost,
@@ -153,7 +153,7 @@ export async function createPost(
   // A plain draft is one statement; attachments and jobs need a transaction.
   const created = plain
     ? check
-      ? await insertDraftAsKey(pool, { ...row, scheduleAt: null }, check)
+      ? await insertDraftAsKeyBatched(pool, { post: { ...row, scheduleAt: null }, check })
       : await insertPost(pool, row, actor)
     : await withTransaction(pool, async (tx) => {
         const post = await insertPost(tx, row, actor);
