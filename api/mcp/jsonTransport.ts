@@ -69,6 +69,9 @@ export async function exchangeJson(
     if (!responses.length) return { status: 202 };
     return { status: 200, body: Array.isArray(body) ? responses : responses[0]! };
   } finally {
+    // The SDK forgets a handled request's abort controller a few ticks after sending its
+    // response; closing before that aborts each one, which cost 4% of a call (profiled).
+    await new Promise((resolve) => setImmediate(resolve));
     await close();
   }
 }
