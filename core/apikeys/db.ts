@@ -124,6 +124,8 @@ async function useApiKeys(db: Queryable, keyHashes: Buffer[]): Promise<(KeyHolde
 export const useApiKeyBatched = batched<Buffer, KeyHolder | undefined>({
   one: useApiKey,
   many: useApiKeys,
+  // A lookup writes nothing and no hash makes it fail: an error is every caller's answer.
+  retryAlone: () => false,
   maxInFlight: 4,
   maxBatch: 64,
 });
@@ -195,6 +197,6 @@ export const keyStillHoldsParams = (holder: RememberedKey) => [holder.key_id, ho
  * key_id and row_version, as keyStillHoldsParams gives them) to each key `k` and its account
  * `a` while both still read as remembered. A row of `r` whose key changed joins nothing.
  */
-export const keysStillHold = (r: string) => `
+export const joinKeysStillHeld = (r: string) => `
   join api_keys k on k.id = ${r}.key_id
   join accounts a on a.id = k.account_id and ${ROW_VERSION} = ${r}.row_version`;

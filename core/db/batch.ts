@@ -4,6 +4,10 @@
 // A call made while fewer are running goes at once and alone, so a lone request never waits
 // for company. A call never joins a statement already running, so what it reads or checks is
 // read after it was made (a deleted API key fails on the very next request).
+// A shared statement Postgres refuses for one call's input is made call by call, one after
+// the other, in the shared statement's place (Batched.retryAlone); any other failure is every
+// call's answer. Calls also wait on each other's locks: a draft whose account row is locked
+// (an account being deleted) holds up the drafts sharing its statement.
 import { DatabaseError } from 'pg';
 import type { Pool } from './pool.ts';
 
@@ -12,10 +16,16 @@ export type Batched<I, O> = {
   one: (pool: Pool, input: I) => Promise<O>;
   /**
    * The statement for several calls: each call's outcome, in order, or the error its call
-   * rejects with. It must fail as a whole (a DatabaseError, nothing written) wherever any
-   * call would fail alone; each call is then made alone for its own outcome.
+   * rejects with. Where any call would fail alone, it fails as a whole.
    */
   many: (pool: Pool, inputs: I[]) => Promise<(O | Error)[]>;
+  /**
+   * Whether `many`'s error is one a call's own input may have caused, certainly before
+   * anything was written, so each call is made alone (one after the other) for its own
+   * answer. Any other error (a lost connection, a cancelled backend: possibly after the
+   * commit; too many connections) is every call's answer, and nothing is made twice.
+   */
+  retryAlone: (err: unknown) => boolean;
   /** Statements at once per pool: enough to keep Postgres's cores busy, few of the pool's. */
   maxInFlight: number;
   /** Calls in one statement at most. */
@@ -46,10 +56,14 @@ class Batcher<I, O> {
     while (this.#inFlight < this.#spec.maxInFlight && this.#waiting.length) {
       const batch = this.#waiting.splice(0, this.#spec.maxBatch);
       this.#inFlight++;
-      void this.#run(batch).finally(() => {
-        this.#inFlight--;
-        this.#pump();
-      });
+      void this.#run(batch)
+        .catch((err) => {
+          for (const w of batch) w.reject(err);
+        })
+        .finally(() => {
+          this.#inFlight--;
+          this.#pump();
+        });
     }
   }
 
@@ -62,13 +76,13 @@ class Batcher<I, O> {
         batch.map((w) => w.input),
       );
     } catch (err) {
-      // Postgres refused the statement, so none of it was written: each call is made alone
-      // for its own outcome. Any other failure (a lost connection) may have come after the
-      // commit, so it is every call's answer rather than a reason to write again.
-      if (err instanceof DatabaseError) await Promise.all(batch.map((w) => this.#alone(w)));
+      // Alone one after the other: the retries hold this statement's place, no more.
+      if (this.#spec.retryAlone(err)) for (const w of batch) await this.#alone(w);
       else for (const w of batch) w.reject(err);
       return;
     }
+    if (outcomes.length !== batch.length)
+      throw new Error(`a shared statement answered ${outcomes.length} of ${batch.length} calls`);
     batch.forEach((w, i) => {
       const outcome = outcomes[i] as O | Error;
       if (outcome instanceof Error) w.reject(outcome);
@@ -77,9 +91,23 @@ class Batcher<I, O> {
   }
 
   #alone(w: Waiting<I, O>) {
-    return this.#spec.one(this.#pool, w.input).then(w.resolve, w.reject);
+    // A statement that throws before its promise (a bug) still answers the call.
+    let answer: Promise<O>;
+    try {
+      answer = this.#spec.one(this.#pool, w.input);
+    } catch (err) {
+      answer = Promise.reject(err);
+    }
+    return answer.then(w.resolve, w.reject);
   }
 }
+
+/**
+ * For `retryAlone`: Postgres refused the statement for data it was given (SQLSTATE classes 22,
+ * data exception, and 23, integrity constraint violation), which it does before committing.
+ */
+export const refusedForInput = (err: unknown): boolean =>
+  err instanceof DatabaseError && /^2[23]/.test(err.code ?? '');
 
 /**
  * `spec`'s statement as a function of a pool and one call's input, batched with the calls

@@ -1,14 +1,14 @@
 // SQL for posts: rows, attachments, listing and status transitions (each with its audit row
 // in the same statement).
 import {
+  joinKeysStillHeld,
   keyStillHolds,
   keyStillHoldsParams,
-  keysStillHold,
   type RememberedKey,
 } from '../apikeys/db.ts';
 import type { Actor } from '../audit/actor.ts';
 import { KeyChanged } from '../auth/knownKeys.ts';
-import { batched } from '../db/batch.ts';
+import { batched, refusedForInput } from '../db/batch.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { Kind, Platform } from '../platforms/capabilities.ts';
 import type { WebhookEvent } from '../webhooks/schema.ts';
@@ -186,23 +186,23 @@ const INSERT_DRAFTS_AS_KEYS = `
                          $6::text[], $7::bigint[], $8::text[])
       with ordinality as r(account_id, brand_id, platform, kind, body, hashtags, key_id,
                            row_version, n)
-  ), k as materialized (
+  ), held as materialized (
     select r.*, b.id as found_brand_id, b.uuid as brand_uuid, gen_random_uuid() as uuid
-    from r ${keysStillHold('r')}
+    from r ${joinKeysStillHeld('r')}
     left join brands b on b.id = r.brand_id and b.account_id = k.account_id
     where k.account_id = r.account_id
   ), p as (
     insert into posts (uuid, account_id, brand_id, platform, kind, body, hashtags)
     select uuid, account_id, found_brand_id, platform, kind, body, hashtags
-    from k where found_brand_id is not null order by n
+    from held where found_brand_id is not null order by n
     returning id, uuid, created_at
-  ), a as (
+  ), audited as (
     insert into audit_log (account_id, post_id, action, to_status, actor_kind, actor_id)
-    select k.account_id, p.id, 'create', 'draft', 'api_key', k.key_id::text
-    from p join k using (uuid)
+    select held.account_id, p.id, 'create', 'draft', 'api_key', held.key_id::text
+    from p join held using (uuid)
   )
-  select k.n::int, p.id, p.uuid, p.created_at, k.brand_uuid
-  from k left join p using (uuid)`;
+  select held.n::int, p.id, p.uuid, p.created_at, held.brand_uuid
+  from held left join p using (uuid)`;
 
 /**
  * insertDraftAsKey for several drafts in one statement (and one commit), each with the
@@ -253,6 +253,7 @@ async function insertDraftsAsKeys(
 export const insertDraftAsKeyBatched = batched<DraftAsKey, PostRow | undefined>({
   one: (pool, d) => insertDraftAsKey(pool, d.post, d.check),
   many: insertDraftsAsKeys,
+  retryAlone: refusedForInput,
   maxInFlight: 4,
   maxBatch: 32,
 });

@@ -3,7 +3,7 @@
 // that record their calls; test/api/batching.test.ts runs the real ones on Postgres.
 import { DatabaseError } from 'pg';
 import { describe, expect, it } from 'vitest';
-import { batched } from '../../core/db/batch.ts';
+import { batched, refusedForInput } from '../../core/db/batch.ts';
 import type { Pool } from '../../core/db/pool.ts';
 
 /** A statement that answers once `release` is called, recording each run's inputs. */
@@ -24,6 +24,7 @@ function standIn(fail?: () => Error) {
       if (fail) throw fail();
       return ns.map((n) => (n < 0 ? new Error(`refused ${n}`) : n * 10));
     },
+    retryAlone: refusedForInput,
     maxInFlight: 2,
     maxBatch: 3,
   });
@@ -51,23 +52,35 @@ describe('batched statements', () => {
     expect(got).toEqual([10, 20, 30, 'refused -4', 50, 60, 70]);
   });
 
-  it('make each call alone when Postgres refuses their shared statement', async () => {
-    const refused = new DatabaseError('bigint out of range', 0, 'error');
+  it('make each call alone, in turn, when Postgres refuses their statement for its input', async () => {
+    const refused = Object.assign(new DatabaseError('bigint out of range', 0, 'error'), {
+      code: '22003',
+    });
     const s = standIn(() => refused);
     const answers = Promise.allSettled([1, 2, 3, -4].map((n) => s.call(pool, n)));
-    for (let i = 0; i < 4; i++) await s.release();
+    await s.release();
+    await s.release();
+    expect(s.runs).toEqual([[1], [2], [3, -4], [3]]); // one at a time, in the batch's place
+    for (let i = 0; i < 3; i++) await s.release();
     expect(s.runs).toEqual([[1], [2], [3, -4], [3], [-4]]);
     const got = (await answers).map((a) => (a.status === 'fulfilled' ? a.value : a.reason.message));
     expect(got).toEqual([10, 20, 30, 'refused -4']);
   });
 
-  it('answer every call with any other failure, without running them again', async () => {
-    const lost = new Error('Connection terminated unexpectedly');
-    const s = standIn(() => lost);
-    const answers = Promise.allSettled([1, 2, 3, 4].map((n) => s.call(pool, n)));
-    for (let i = 0; i < 3; i++) await s.release();
-    expect(s.runs).toEqual([[1], [2], [3, 4]]);
-    const got = (await answers).map((a) => (a.status === 'fulfilled' ? a.value : a.reason));
-    expect(got).toEqual([10, 20, lost, lost]);
-  });
+  for (const [what, failure] of [
+    ['a lost connection', new Error('Connection terminated unexpectedly')],
+    [
+      'too many connections',
+      Object.assign(new DatabaseError('too many clients', 0, 'error'), { code: '53300' }),
+    ],
+  ] as const)
+    it(`answer every call with ${what}, without running them again`, async () => {
+      const lost = failure;
+      const s = standIn(() => lost);
+      const answers = Promise.allSettled([1, 2, 3, 4].map((n) => s.call(pool, n)));
+      for (let i = 0; i < 3; i++) await s.release();
+      expect(s.runs).toEqual([[1], [2], [3, 4]]);
+      const got = (await answers).map((a) => (a.status === 'fulfilled' ? a.value : a.reason));
+      expect(got).toEqual([10, 20, lost, lost]);
+    });
 });
