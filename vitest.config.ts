@@ -7,9 +7,9 @@ export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
     include: ['test/**/*.test.ts'],
-    // The PDS end-to-end suite has its own package and config (npm run test:e2e).
-    // The PDS end-to-end and browser suites run on their own (npm run test:e2e, test:browser).
-    exclude: ['test/e2e/**', 'test/browser/**', '**/node_modules/**'],
+    // The PDS end-to-end, browser and fault suites run on their own (npm run test:e2e,
+    // test:browser, test:faults).
+    exclude: ['test/e2e/**', 'test/browser/**', 'test/faults/**', '**/node_modules/**'],
     globalSetup: ['test/support/globalSetup.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
