@@ -52,11 +52,32 @@ export async function findPayload(
   return row.consumed === null ? row.payload : { ...row.payload, consumed: row.consumed };
 }
 
-export async function consumePayload(db: Queryable, model: string, id: string): Promise<void> {
-  await db.query('update oauth_payloads set consumed_at = now() where model = $1 and id = $2', [
-    model,
-    id,
-  ]);
+/**
+ * Marks a code or refresh token consumed, once: true for the one caller that did, false for
+ * every other (already consumed, or gone), however many send it at the same moment. The
+ * provider's own check reads the row before this, so two requests can both pass it; this
+ * statement is the one that decides.
+ */
+export async function consumePayload(db: Queryable, model: string, id: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `update oauth_payloads set consumed_at = now()
+      where model = $1 and id = $2 and consumed_at is null`,
+    [model, id],
+  );
+  return rowCount === 1;
+}
+
+/** The grant a stored code or token belongs to, whether consumed or expired. */
+export async function grantOfPayload(
+  db: Queryable,
+  model: string,
+  id: string,
+): Promise<string | undefined> {
+  const { rows } = await db.query<{ grant_id: string | null }>(
+    'select grant_id from oauth_payloads where model = $1 and id = $2',
+    [model, id],
+  );
+  return rows[0]?.grant_id ?? undefined;
 }
 
 export async function destroyPayload(db: Queryable, model: string, id: string): Promise<void> {
@@ -73,8 +94,9 @@ export async function destroyGrant(db: Queryable, grantId: string): Promise<void
 }
 
 /**
- * Expired rows (the provider never deletes what simply ran out), and clients registered more
- * than a day ago that nobody ever allowed (registration is open: unused ones do not pile up).
+ * Expired rows (the provider never deletes what simply ran out), clients registered more than
+ * a day ago that nobody ever allowed (registration is open: unused ones do not pile up), and
+ * tokens whose grant is gone.
  */
 export async function deleteExpiredPayloads(db: Queryable): Promise<number> {
   const expired = await db.query('delete from oauth_payloads where expires_at <= now()');
@@ -91,7 +113,20 @@ export async function deleteExpiredPayloads(db: Queryable): Promise<number> {
         and not exists (select 1 from oauth_payloads c
                          where c.model = 'Client' and c.id = t.payload->>'clientId')`,
   );
-  return (expired.rowCount ?? 0) + (unused.rowCount ?? 0) + (orphans.rowCount ?? 0);
+  // Tokens a revoked grant's last exchange saved after the revocation deleted the rest (a
+  // reused code or refresh token: core/oauth/adapter.ts): they work nowhere, and go here.
+  const revoked = await db.query(
+    `delete from oauth_payloads t
+      where t.model in ('AccessToken', 'RefreshToken', 'AuthorizationCode')
+        and t.grant_id is not null
+        and not exists (select 1 from oauth_payloads g where g.model = 'Grant' and g.id = t.grant_id)`,
+  );
+  return (
+    (expired.rowCount ?? 0) +
+    (unused.rowCount ?? 0) +
+    (orphans.rowCount ?? 0) +
+    (revoked.rowCount ?? 0)
+  );
 }
 
 export async function insertGrant(

@@ -227,6 +227,84 @@ describe('OAuth sign-in, step by step', () => {
     expect(after.status).toBe(400);
   });
 
+  it('20 exchanges of one code at the same moment: one gets tokens, then the grant is revoked', async () => {
+    const who = await person();
+    const as = await authorizationServer();
+    const client = await registered(as);
+    const verifier = oauth.generateRandomCodeVerifier();
+    const { redirect } = await consentAs(
+      server,
+      who,
+      await authorizationUrl(as, client, verifier),
+      allowAll,
+    );
+    const params = oauth.validateAuthResponse(as, client, redirect, 'st4te');
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        oauth.authorizationCodeGrantRequest(
+          as,
+          client,
+          oauth.None(),
+          params,
+          CLIENT_REDIRECT,
+          verifier,
+          insecure,
+        ),
+      ),
+    );
+    const bodies = await Promise.all(replies.map((r) => r.json()));
+    const won = bodies.filter((_, i) => replies[i]!.status === 200);
+    expect(won).toHaveLength(1);
+    expect(bodies.filter((b) => b.error === 'invalid_grant')).toHaveLength(19);
+    // Nobody can tell the client from a thief: what the one exchange got works no longer.
+    expect((await me(won[0].access_token)).status).toBe(401);
+    const refresh = await oauth.refreshTokenGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      won[0].refresh_token,
+      insecure,
+    );
+    expect([refresh.status, (await refresh.json()).error]).toEqual([400, 'invalid_grant']);
+    const grants = await server.pool.query('select 1 from oauth_grants where client_id = $1', [
+      client.client_id,
+    ]);
+    expect(grants.rows).toEqual([]);
+    // Tokens the winning exchange saved after the revocation are swept with the expired ones.
+    await deleteExpiredOAuthState(server.pool);
+    const left = await server.pool.query(
+      `select model from oauth_payloads
+        where model in ('AccessToken', 'RefreshToken', 'AuthorizationCode')
+          and payload->>'clientId' = $1`,
+      [client.client_id],
+    );
+    expect(left.rows).toEqual([]);
+  });
+
+  it('20 refreshes with one refresh token at the same moment: one succeeds, then the grant is revoked', async () => {
+    const { as, client, tokens } = await signedInClient(await person());
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure),
+      ),
+    );
+    const bodies = await Promise.all(replies.map((r) => r.json()));
+    const won = bodies.filter((_, i) => replies[i]!.status === 200);
+    expect(won).toHaveLength(1);
+    expect(bodies.filter((b) => b.error === 'invalid_grant')).toHaveLength(19);
+    // The chain the one refresh started is dead, and so is the token the client held before.
+    expect((await me(won[0].access_token)).status).toBe(401);
+    expect((await me(tokens.access_token)).status).toBe(401);
+    const next = await oauth.refreshTokenGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      won[0].refresh_token,
+      insecure,
+    );
+    expect([next.status, (await next.json()).error]).toEqual([400, 'invalid_grant']);
+  });
+
   it('refuses a token for another audience, and a request for another resource', async () => {
     const who = await person();
     const { tokens } = await signedInClient(who);
