@@ -12,8 +12,9 @@ import { principalOf } from '../auth.ts';
 import { ErrorBody } from '../rest/schemas.ts';
 import { dashboardGuard } from '../session/app.ts';
 import { requireSession, type SessionDeps } from '../session/index.ts';
+import { authorizationLimit, logoutLimit, registrationLimit } from './addressLimits.ts';
 import { consentView, decideConsent } from './consent.ts';
-import { registrationLimit } from './registrationLimit.ts';
+import { OAUTH_ROUTES } from './provider.ts';
 
 export type OAuthRouteDeps = SessionDeps & { provider: Provider };
 
@@ -32,7 +33,9 @@ export const oauthRoutes: FastifyPluginAsync<OAuthRouteDeps> = async (base, deps
       reply.hijack();
       handle(req.raw, reply.raw);
     };
-    // Registration first passes our bounds (size, and how many from one address).
+    // What stores rows for anyone who asks first passes our bounds per address
+    // (./addressLimits.ts): registration (its size, too), authorization requests and the
+    // logout page.
     const admit = registrationLimit();
     scope.post(
       '/oauth/register',
@@ -45,6 +48,17 @@ export const oauthRoutes: FastifyPluginAsync<OAuthRouteDeps> = async (base, deps
       },
       pass,
     );
+    for (const [url, limit] of [
+      [OAUTH_ROUTES.authorization, authorizationLimit()],
+      [OAUTH_ROUTES.end_session, logoutLimit()],
+    ] as const)
+      scope.route({
+        method: ['GET', 'POST'],
+        url,
+        schema: { hide: true },
+        onRequest: async (req) => limit(req.ip),
+        handler: pass,
+      });
     // What the provider answers: its pages and endpoints, and CORS preflights for browser clients.
     scope.route({
       method: ['GET', 'POST', 'OPTIONS'],

@@ -14,6 +14,8 @@ import {
 } from './db.ts';
 import { admitLoginAttempt, clearLoginAttempts, throttledAddress } from './loginThrottle.ts';
 
+export { throttledAddress };
+
 export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest();

@@ -6,7 +6,7 @@ import {
   REGISTRATIONS_PER_WINDOW,
   registrationLimit,
   WINDOW_MS,
-} from '../../api/oauth/registrationLimit.ts';
+} from '../../api/oauth/addressLimits.ts';
 import { newSigningKey, parseSigningKeys } from '../../core/oauth/keys.ts';
 import { clientWarning, scopesIn } from '../../core/oauth/rules.ts';
 
@@ -77,6 +77,10 @@ describe('registrationLimit', () => {
     admit('198.51.100.1', 500);
     t += WINDOW_MS + 1;
     admit('203.0.113.9', 500);
+    // An IPv6 client counts by its /64.
+    for (let i = 0; i < REGISTRATIONS_PER_WINDOW; i++) admit(`2001:db8:1:2::${i + 1}`, 500);
+    expect(() => admit('2001:db8:1:2:ffff::9', 500)).toThrow(/Too many/);
+    admit('2001:db8:1:3::1', 500);
     expect(() => admit('198.51.100.2', undefined)).toThrow(/Content-Length/);
     expect(() => admit('198.51.100.2', MAX_REGISTRATION_BYTES + 1)).toThrow(/at most/);
   });
