@@ -10,6 +10,7 @@ import {
   admitAttempt,
   createSession,
   deleteSession,
+  principalForSession,
   SESSION_TTL_SECONDS,
   signIn,
 } from '../../core/sessions/service.ts';
@@ -19,7 +20,14 @@ import { requireSession, SESSION_COOKIE, type SessionDeps, sessionToken } from '
 
 const LoginInput = z
   .object({
-    email: z.string().trim().min(1).max(320).describe('Account e-mail.'),
+    // As an account's e-mail is checked when it is made (sign-up, the CLI): whatever else
+    // cannot be one is refused before it reaches the throttle or the lookup.
+    email: z
+      .string()
+      .trim()
+      .max(320)
+      .pipe(z.email('must be an e-mail address'))
+      .describe('Account e-mail.'),
     password: z.string().min(1).max(1024).describe('Account password.'),
   })
   .strict();
@@ -62,7 +70,14 @@ export const authRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, 
     },
     async (req, reply) => {
       // req.ip is the forwarded client address only when TRUST_PROXY says a proxy sets it.
-      const account = await signIn(pool, { ...req.body, ip: req.ip });
+      // A browser still holding a valid session signs in again apart from its address.
+      const token = sessionToken(req);
+      const current = token ? await principalForSession(pool, token) : undefined;
+      const account = await signIn(pool, {
+        ...req.body,
+        ip: req.ip,
+        session: current && { accountId: current.accountId, id: current.credential.id },
+      });
       setSessionCookie(reply, await createSession(pool, account.id));
       return sessionView(pool, account.id);
     },

@@ -1,6 +1,7 @@
 // SQL for dashboard sessions (stored by token hash) and the login throttle's records
-// (login_attempts per e-mail, login_address_emails per client address). The rules that use
-// them are in service.ts and loginThrottle.ts.
+// (login_attempts per subject and client, login_address_subjects per client address,
+// login_subject_failures per subject). The rules that use them are in service.ts and
+// loginThrottle.ts.
 import type { Queryable } from '../db/pool.ts';
 
 export async function insertSession(
@@ -39,6 +40,18 @@ export async function deleteExpiredSessionRows(db: Queryable): Promise<number> {
 const ADDRESS_LOCK = 734_201_014;
 
 /**
+ * The subject an e-mail no account has is throttled as: the e-mail as Postgres lowers it, the
+ * very lower() the account lookup compares with (JavaScript's toLowerCase differs from it
+ * beyond ASCII, and by collation).
+ */
+export async function unknownEmailSubject(db: Queryable, email: string): Promise<string> {
+  const { rows } = await db.query<{ subject: string }>(`select 'email:' || lower($1) as subject`, [
+    email,
+  ]);
+  return rows[0]!.subject;
+}
+
+/**
  * Takes one client address's lock until the transaction ends, without waiting: false when
  * another attempt from that address holds it.
  */
@@ -51,91 +64,131 @@ export async function tryLockLoginAddress(tx: Queryable, address: string): Promi
 }
 
 /**
- * The e-mails tried from `address` within the last `windowS` seconds: how many, whether
- * `email` is among them, and the seconds since the latest was added.
+ * The subjects tried from `address` within the last `windowS` seconds: how many, whether
+ * `subject` is among them, and the seconds since the latest was added.
  */
-export async function addressEmails(
+export async function addressSubjects(
   tx: Queryable,
-  q: { address: string; email: string; windowS: number },
-): Promise<{ emails: number; known: boolean; age: number }> {
-  const { rows } = await tx.query<{ emails: number; known: boolean; age: number }>(
-    `select count(*)::int as emails, coalesce(bool_or(email = $2), false) as known,
+  q: { address: string; subject: string; windowS: number },
+): Promise<{ subjects: number; known: boolean; age: number }> {
+  const { rows } = await tx.query<{ subjects: number; known: boolean; age: number }>(
+    `select count(*)::int as subjects, coalesce(bool_or(subject = $2), false) as known,
             coalesce(extract(epoch from now() - max(added_at)), 0)::float8 as age
-     from login_address_emails
+     from login_address_subjects
      where address = $1 and added_at > now() - make_interval(secs => $3)`,
-    [q.address, q.email, q.windowS],
+    [q.address, q.subject, q.windowS],
   );
   return rows[0]!;
 }
 
 /**
- * The per-e-mail rule: a record older than `windowS` starts afresh; after `n` counted
- * attempts the next must wait `delaysS[n]` seconds after the last (the last entry holding for
- * every larger n; 0: no wait). The table comes from loginThrottle.ts's delayFor.
+ * The strict rule: a record older than `windowS` starts afresh; after `n` counted attempts
+ * the next must wait `delaysS[n]` seconds after the last (the last entry holding for every
+ * larger n; 0: no wait). The table comes from loginThrottle.ts's delayFor.
  */
-export type EmailRule = { windowS: number; delaysS: number[] };
+export type AttemptRule = { windowS: number; delaysS: number[] };
 
 /**
- * Counts an attempt on `email` when the rule lets it through, deciding and recording in one
- * statement: the upsert locks the row, so concurrent attempts see each other's counts.
- * Returns false (nothing recorded) when the attempt must wait.
+ * Counts an attempt on `subject` by `client` when the rule lets it through, deciding and
+ * recording in one statement: the upsert locks the row, so concurrent attempts see each
+ * other's counts. Returns false (nothing recorded) when the attempt must wait.
  */
-export async function countEmailAttempt(
+export async function countAttempt(
   tx: Queryable,
-  email: string,
-  rule: EmailRule,
+  key: { subject: string; client: string },
+  rule: AttemptRule,
 ): Promise<boolean> {
   const { rowCount } = await tx.query(
-    `insert into login_attempts as la (email, attempts, last_attempt_at) values ($1, 1, now())
-     on conflict (email) do update set
-       attempts = case when la.last_attempt_at <= now() - make_interval(secs => $2)
+    `insert into login_attempts as la (subject, client, attempts, last_attempt_at)
+     values ($1, $2, 1, now())
+     on conflict (subject, client) do update set
+       attempts = case when la.last_attempt_at <= now() - make_interval(secs => $3)
                        then 1 else la.attempts + 1 end,
        last_attempt_at = now()
-     where la.last_attempt_at <= now() - make_interval(secs => $2)
-        or ($3::float8[])[least(la.attempts, cardinality($3::float8[]) - 1) + 1] = 0
+     where la.last_attempt_at <= now() - make_interval(secs => $3)
+        or ($4::float8[])[least(la.attempts, cardinality($4::float8[]) - 1) + 1] = 0
         or la.last_attempt_at <= now() - make_interval(
-             secs => ($3::float8[])[least(la.attempts, cardinality($3::float8[]) - 1) + 1])
+             secs => ($4::float8[])[least(la.attempts, cardinality($4::float8[]) - 1) + 1])
      returning attempts`,
-    [email, rule.windowS, rule.delaysS],
+    [key.subject, key.client, rule.windowS, rule.delaysS],
   );
   return rowCount === 1;
 }
 
-/** The attempts counted on `email` and the seconds since the last one. */
-export async function emailAttempts(
+/** The attempts counted on `subject` by `client` and the seconds since the last one. */
+export async function attemptsOf(
   tx: Queryable,
-  email: string,
+  key: { subject: string; client: string },
 ): Promise<{ attempts: number; age: number } | undefined> {
   const { rows } = await tx.query<{ attempts: number; age: number }>(
     `select attempts, extract(epoch from now() - last_attempt_at)::float8 as age
-     from login_attempts where email = $1`,
-    [email],
+     from login_attempts where subject = $1 and client = $2`,
+    [key.subject, key.client],
   );
   return rows[0];
 }
 
-/** Adds `email` to the address's list (its time renewed once older than `windowS`). */
-export async function rememberAddressEmail(
+/** Adds `subject` to the address's list (its time renewed once older than `windowS`). */
+export async function rememberAddressSubject(
   tx: Queryable,
-  r: { address: string; email: string; windowS: number },
+  r: { address: string; subject: string; windowS: number },
 ): Promise<void> {
   await tx.query(
-    `insert into login_address_emails as p (address, email, added_at) values ($1, $2, now())
-     on conflict (address, email) do update set added_at = case
+    `insert into login_address_subjects as p (address, subject, added_at) values ($1, $2, now())
+     on conflict (address, subject) do update set added_at = case
        when p.added_at <= now() - make_interval(secs => $3) then now() else p.added_at end`,
-    [r.address, r.email, r.windowS],
+    [r.address, r.subject, r.windowS],
   );
 }
 
-export async function deleteLoginRecords(
+/** Wrong passwords given for `subject` from every client within the last `windowS` seconds. */
+export async function subjectFailures(
   db: Queryable,
-  r: { email: string; address: string },
+  subject: string,
+  windowS: number,
+): Promise<number> {
+  const { rows } = await db.query<{ failures: number }>(
+    `select failures from login_subject_failures
+      where subject = $1 and last_failure_at > now() - make_interval(secs => $2)`,
+    [subject, windowS],
+  );
+  return rows[0]?.failures ?? 0;
+}
+
+/** One more wrong password for `subject` (a record older than `windowS` starts afresh). */
+export async function recordSubjectFailure(
+  db: Queryable,
+  subject: string,
+  windowS: number,
 ): Promise<void> {
-  await db.query('delete from login_attempts where email = $1', [r.email]);
-  await db.query('delete from login_address_emails where address = $1 and email = $2', [
-    r.address,
-    r.email,
+  await db.query(
+    `insert into login_subject_failures as f (subject, failures, last_failure_at)
+     values ($1, 1, now())
+     on conflict (subject) do update set
+       failures = case when f.last_failure_at <= now() - make_interval(secs => $2)
+                       then 1 else f.failures + 1 end,
+       last_failure_at = now()`,
+    [subject, windowS],
+  );
+}
+
+/**
+ * A successful sign-in: the client's count on the subject, and the subject's place in the
+ * address's list, go. The subject's failures stay: they are other clients' doing.
+ */
+export async function deleteClientRecords(
+  db: Queryable,
+  r: { subject: string; client: string; address: string | undefined },
+): Promise<void> {
+  await db.query('delete from login_attempts where subject = $1 and client = $2', [
+    r.subject,
+    r.client,
   ]);
+  if (r.address !== undefined)
+    await db.query('delete from login_address_subjects where address = $1 and subject = $2', [
+      r.address,
+      r.subject,
+    ]);
 }
 
 /** Forgets the records untouched for `windowS` seconds. */
@@ -145,7 +198,11 @@ export async function deleteLoginRecordsOlderThan(db: Queryable, windowS: number
     [windowS],
   );
   await db.query(
-    'delete from login_address_emails where added_at <= now() - make_interval(secs => $1)',
+    'delete from login_address_subjects where added_at <= now() - make_interval(secs => $1)',
+    [windowS],
+  );
+  await db.query(
+    'delete from login_subject_failures where last_failure_at <= now() - make_interval(secs => $1)',
     [windowS],
   );
 }

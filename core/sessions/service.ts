@@ -12,7 +12,14 @@ import {
   findLiveSession,
   insertSession,
 } from './db.ts';
-import { admitLoginAttempt, clearLoginAttempts, throttledAddress } from './loginThrottle.ts';
+import {
+  admitLoginAttempt,
+  clearLoginAttempts,
+  type LoginClient,
+  loginSubject,
+  recordLoginFailure,
+  throttledAddress,
+} from './loginThrottle.ts';
 
 export { throttledAddress };
 
@@ -20,42 +27,70 @@ export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest();
 
-/** Checks a password; the same work is done for unknown emails so timing reveals nothing. */
-export async function checkCredentials(pool: Pool, email: string, password: string) {
-  const account = await findAccountByEmail(pool, email);
-  const ok = await verifyPassword(password, account?.password_hash ?? DUMMY_HASH);
-  return ok ? account : undefined;
+/** The account for an e-mail, compared as the unique index does: lower(email). */
+const lookUp = (pool: Pool, email: string) => findAccountByEmail(pool, email);
+
+/** Who signs in: the client address (`ip`), and the browser's session when it holds one. */
+export type SignInClient = { ip: string; session?: { accountId: string; id: string } };
+
+const throttled = (wait: number) =>
+  new DomainError(
+    429,
+    'login_throttled',
+    `Too many attempts; try again in ${wait} s.`,
+    {},
+    { 'Retry-After': String(wait) },
+  );
+
+/**
+ * Counts an attempt on `subject` from this client under the login throttle, holding it as
+ * the throttle says, or refuses it with 429 and Retry-After. A browser holding a valid
+ * session for the very account signing in counts apart from its address.
+ */
+async function admit(
+  pool: Pool,
+  subject: string,
+  client: SignInClient,
+  accountId: string | undefined,
+): Promise<LoginClient> {
+  const who: LoginClient =
+    client.session && accountId !== undefined && client.session.accountId === accountId
+      ? { sessionId: client.session.id }
+      : { address: throttledAddress(client.ip) };
+  const admission = await admitLoginAttempt(pool, subject, who);
+  if (!admission.admitted) throw throttled(admission.waitSeconds);
+  if (admission.holdSeconds > 0)
+    await new Promise((resolve) => setTimeout(resolve, admission.holdSeconds * 1000));
+  return who;
 }
 
 /**
- * A dashboard sign-in from the client address `ip`: the attempt is admitted (and counted) by
- * the throttle before the password is hashed, so no burst gets more checks than it allows.
+ * Counts an attempt with this e-mail (a sign-up tries one) from this client under the login
+ * throttle, or refuses it with 429 and Retry-After.
  */
+export async function admitAttempt(pool: Pool, email: string, ip: string): Promise<void> {
+  const account = await lookUp(pool, email);
+  await admit(pool, await loginSubject(pool, account, email), { ip }, account?.id);
+}
+
 /**
- * Counts an attempt with this e-mail from this client address (sign-in, or sign-up: each
- * tries an e-mail) under the login throttle, or refuses it with 429 and Retry-After.
+ * A dashboard sign-in: the attempt is admitted (and counted) by the throttle before the
+ * password is hashed, so no burst gets more checks than it allows. The same work is done
+ * for an unknown e-mail, so timing reveals nothing.
  */
-export async function admitAttempt(pool: Pool, email: string, ip: string): Promise<string> {
-  const address = throttledAddress(ip);
-  const admission = await admitLoginAttempt(pool, email, address);
-  if (!admission.admitted) {
-    const wait = admission.waitSeconds;
-    throw new DomainError(
-      429,
-      'login_throttled',
-      `Too many attempts; try again in ${wait} s.`,
-      {},
-      { 'Retry-After': String(wait) },
-    );
+export async function signIn(
+  pool: Pool,
+  input: { email: string; password: string } & SignInClient,
+) {
+  const account = await lookUp(pool, input.email);
+  const subject = await loginSubject(pool, account, input.email);
+  const who = await admit(pool, subject, input, account?.id);
+  const ok = await verifyPassword(input.password, account?.password_hash ?? DUMMY_HASH);
+  if (!ok || !account) {
+    await recordLoginFailure(pool, subject);
+    throw unauthenticated('Wrong e-mail or password.');
   }
-  return address;
-}
-
-export async function signIn(pool: Pool, input: { email: string; password: string; ip: string }) {
-  const address = await admitAttempt(pool, input.email, input.ip);
-  const account = await checkCredentials(pool, input.email, input.password);
-  if (!account) throw unauthenticated('Wrong e-mail or password.');
-  await clearLoginAttempts(pool, input.email, address);
+  await clearLoginAttempts(pool, subject, who);
   return account;
 }
 

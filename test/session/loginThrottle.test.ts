@@ -1,18 +1,28 @@
-// Login throttling (core/sessions/loginThrottle.ts): strict per e-mail, even against a burst of
-// parallel attempts; per address it counts the distinct e-mails failing from it, so one
-// attacked account does not lock out everyone behind the same address; TRUST_PROXY decides
-// whether X-Forwarded-For names that address. (Every test request comes from 127.0.0.1, so
-// each rule gets its own server and database.)
+// Login throttling (core/sessions/loginThrottle.ts). What is throttled is the subject the
+// account lookup finds (the account, or an unknown e-mail as Postgres lowers it: tested on a
+// UTF-8 collation, where it lowers beyond ASCII). Per subject and client it is strict, even
+// against a burst of parallel attempts, and holds back that client only: another address, or
+// a browser holding the account's session, still signs in. Wrong passwords from many
+// addresses hold later attempts on the account a growing while, never refuse them. Per
+// address it counts the distinct subjects failing from it; TRUST_PROXY decides whether
+// X-Forwarded-For names that address. Other client addresses are other loopback addresses
+// (127.0.0.2, ...: test/support/fromAddress.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../../core/accounts/service.ts';
+import type { DomainError } from '../../core/errors.ts';
 import {
   admitLoginAttempt,
   delayFor,
   FREE,
+  holdFor,
   throttledAddress,
 } from '../../core/sessions/loginThrottle.ts';
+import { signIn } from '../../core/sessions/service.ts';
 import { freshDatabase, type TestDatabase } from '../support/db.ts';
+import { callFrom } from '../support/fromAddress.ts';
 import { call, makeAccount, startServer } from '../support/server.ts';
 import { type TestServer, useServer } from '../support/service.ts';
+import { utf8Database } from '../support/utf8Database.ts';
 
 const attempt = (
   server: TestServer,
@@ -20,6 +30,15 @@ const attempt = (
   password: string,
   headers: Record<string, string> = {},
 ) => call(server, 'POST', '/auth/login', { body: { email, password }, headers });
+
+/** A sign-in from another client address (a loopback one), with `headers` (a cookie). */
+const attemptFrom = (
+  address: string,
+  server: TestServer,
+  email: string,
+  password: string,
+  headers: Record<string, string> = {},
+) => callFrom(address, server, 'POST', '/auth/login', { body: { email, password }, headers });
 
 /** Fails from `headers`' address for `count` distinct unknown e-mails: credential stuffing. */
 async function stuff(server: TestServer, count: number, headers: Record<string, string> = {}) {
@@ -29,7 +48,7 @@ async function stuff(server: TestServer, count: number, headers: Record<string, 
   }
 }
 
-describe('per e-mail, against a burst of parallel attempts', () => {
+describe('per subject and client, against a burst of parallel attempts', () => {
   const server = useServer();
 
   it('30 parallel wrong passwords get at most 5 password checks; the rest are 429', async () => {
@@ -44,7 +63,7 @@ describe('per e-mail, against a burst of parallel attempts', () => {
       expect(r.body.code).toBe('login_throttled');
       expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     }
-    // The victim's own correct password waits as well: the e-mail is what is throttled.
+    // The correct password from that address waits as well: the pair is what is throttled.
     expect((await attempt(server, victim.email, victim.password)).status).toBe(429);
 
     // Another account behind the same address is not locked out by the attack.
@@ -52,7 +71,7 @@ describe('per e-mail, against a burst of parallel attempts', () => {
     expect((await attempt(server, neighbour.email, neighbour.password)).status).toBe(200);
   });
 
-  it('a successful sign-in clears its e-mail: the next mistakes start from zero', async () => {
+  it("a successful sign-in clears its client's count: the next mistakes start from zero", async () => {
     const acct = await makeAccount(server.pool);
     for (let i = 0; i < 4; i++)
       expect((await attempt(server, acct.email, `wrong ${i}`)).status).toBe(401);
@@ -63,7 +82,7 @@ describe('per e-mail, against a burst of parallel attempts', () => {
   });
 });
 
-describe('per address: distinct e-mails failing from it', () => {
+describe('per address: distinct subjects failing from it', () => {
   const server = useServer();
 
   it('after 20 e-mails failed from one address, a new e-mail from it waits, even correct', async () => {
@@ -142,7 +161,7 @@ describe('the throttled address', () => {
   });
 });
 
-describe('the per-e-mail backoff', () => {
+describe('the per-client backoff', () => {
   let db: TestDatabase;
   beforeAll(async () => {
     db = await freshDatabase();
@@ -150,7 +169,7 @@ describe('the per-e-mail backoff', () => {
   afterAll(() => db.drop());
 
   it('is 5 free attempts, then 30 s, 60 s, ... doubling, at most 5 minutes', () => {
-    const schedule = Array.from({ length: 12 }, (_, n) => delayFor(n, FREE.email));
+    const schedule = Array.from({ length: 12 }, (_, n) => delayFor(n, FREE.attempts));
     expect(schedule).toEqual([0, 0, 0, 0, 0, 30, 60, 120, 240, 300, 300, 300]);
   });
 
@@ -158,27 +177,196 @@ describe('the per-e-mail backoff', () => {
     // The statement that admits (core/sessions/db.ts) and the wait a refusal names must agree
     // with delayFor at every count, on both sides of each wait's end.
     for (let n = 0; n <= 12; n++) {
-      const delay = delayFor(n, FREE.email);
+      const delay = delayFor(n, FREE.attempts);
       for (const age of delay > 0 ? [delay - 5, delay + 5] : [1]) {
-        const email = `backoff-${n}-${age}@example.com`;
+        const subject = `email:backoff-${n}-${age}@example.com`;
+        const address = `192.0.2.${n}`;
         await db.pool.query(
-          `insert into login_attempts (email, attempts, last_attempt_at)
-           values ($1, $2, now() - make_interval(secs => $3))`,
-          [email, n, age],
+          `insert into login_attempts (subject, client, attempts, last_attempt_at)
+           values ($1, $2, $3, now() - make_interval(secs => $4))`,
+          [subject, address, n, age],
         );
-        const admission = await admitLoginAttempt(db.pool, email, `192.0.2.${n}`);
+        const admission = await admitLoginAttempt(db.pool, subject, { address });
         // The wait named is what is left of the delay (rounded up; a moment has passed).
         const refused = {
           admitted: false,
           waitSeconds: expect.toSatisfy((w: number) => [4, 5].includes(w)),
         };
-        expect([n, age, admission]).toEqual([n, age, age >= delay ? { admitted: true } : refused]);
+        expect([n, age, admission]).toEqual([
+          n,
+          age,
+          age >= delay ? { admitted: true, holdSeconds: 0 } : refused,
+        ]);
         const { rows } = await db.pool.query(
-          'select attempts from login_attempts where email = $1',
-          [email],
+          'select attempts from login_attempts where subject = $1 and client = $2',
+          [subject, address],
         );
         expect(rows[0].attempts).toBe(age >= delay ? n + 1 : n);
       }
     }
+  });
+});
+
+describe('what one client does holds back no other', () => {
+  const server = useServer();
+
+  it('wrong passwords from one address: the right one from another address signs in', async () => {
+    const victim = await makeAccount(server.pool);
+    for (let i = 0; i < FREE.attempts; i++)
+      expect((await attemptFrom('127.0.0.2', server, victim.email, `wrong ${i}`)).status).toBe(401);
+    const stranger = await attemptFrom('127.0.0.2', server, victim.email, victim.password);
+    expect([stranger.status, stranger.body.code]).toEqual([429, 'login_throttled']);
+    expect((await attemptFrom('127.0.0.3', server, victim.email, victim.password)).status).toBe(
+      200,
+    );
+  });
+
+  it("a browser holding the account's session signs in again from the very address that failed", async () => {
+    const victim = await makeAccount(server.pool);
+    const signedIn = await attemptFrom('127.0.0.4', server, victim.email, victim.password);
+    expect(signedIn.status).toBe(200);
+    const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+    // Someone behind the same address (a shared NAT) guesses until refused.
+    for (let i = 0; i < FREE.attempts; i++)
+      expect((await attemptFrom('127.0.0.4', server, victim.email, `wrong ${i}`)).status).toBe(401);
+    expect((await attemptFrom('127.0.0.4', server, victim.email, victim.password)).status).toBe(
+      429,
+    );
+    const again = await attemptFrom('127.0.0.4', server, victim.email, victim.password, {
+      cookie,
+    });
+    expect(again.status).toBe(200);
+    // Another account's session counts for nothing here.
+    const other = await makeAccount(server.pool);
+    const otherCookie = (
+      await attemptFrom('127.0.0.9', server, other.email, other.password)
+    ).headers
+      .get('set-cookie')!
+      .split(';')[0]!;
+    expect(
+      (
+        await attemptFrom('127.0.0.4', server, victim.email, victim.password, {
+          cookie: otherCookie,
+        })
+      ).status,
+    ).toBe(429);
+  });
+
+  it('wrong passwords from many addresses are counted on the account; the right password still signs in', async () => {
+    const victim = await makeAccount(server.pool);
+    for (const address of ['127.0.0.5', '127.0.0.6'])
+      for (let i = 0; i < FREE.attempts; i++)
+        expect((await attemptFrom(address, server, victim.email, `wrong ${i}`)).status).toBe(401);
+    const failures = async () =>
+      (
+        await server.pool.query('select failures from login_subject_failures where subject = $1', [
+          `account:${victim.accountId}`,
+        ])
+      ).rows[0]?.failures;
+    expect(await failures()).toBe(FREE.subject);
+    // Held (holdFor says how long), not refused.
+    expect((await attemptFrom('127.0.0.7', server, victim.email, victim.password)).status).toBe(
+      200,
+    );
+    expect((await attemptFrom('127.0.0.8', server, victim.email, 'wrong again')).status).toBe(401);
+    expect(await failures()).toBe(FREE.subject + 1);
+  });
+});
+
+describe('the per-subject hold', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await freshDatabase();
+  });
+  afterAll(() => db.drop());
+
+  it('is none for 10 wrong passwords, then 1 s, 2 s, ... doubling, at most 16 s', () => {
+    const schedule = Array.from({ length: 17 }, (_, n) => holdFor(n));
+    expect(schedule).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 16, 16]);
+  });
+
+  it('grows with the failures from every client, never refuses, and spares a session', async () => {
+    for (let n = 0; n <= 16; n++) {
+      const subject = `email:hold-${n}@example.com`;
+      await db.pool.query(
+        `insert into login_subject_failures (subject, failures, last_failure_at)
+         values ($1, $2, now())`,
+        [subject, n],
+      );
+      // A fresh address each time: nothing but the subject's failures weighs on it.
+      expect([
+        n,
+        await admitLoginAttempt(db.pool, subject, { address: `198.51.100.${n}` }),
+      ]).toEqual([n, { admitted: true, holdSeconds: holdFor(n) }]);
+      expect(await admitLoginAttempt(db.pool, subject, { sessionId: '1' })).toEqual({
+        admitted: true,
+        holdSeconds: 0,
+      });
+    }
+    // Failures older than the window are forgotten.
+    await db.pool.query(
+      `insert into login_subject_failures (subject, failures, last_failure_at)
+       values ('email:old@example.com', 40, now() - interval '16 minutes')`,
+    );
+    expect(
+      await admitLoginAttempt(db.pool, 'email:old@example.com', { address: '198.51.100.99' }),
+    ).toEqual({ admitted: true, holdSeconds: 0 });
+  });
+});
+
+describe('the subject is what the lookup finds, on a UTF-8 collation', () => {
+  let db: TestDatabase;
+  let server: TestServer;
+  beforeAll(async () => {
+    db = await utf8Database();
+    server = await startServer({ db });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await db?.drop();
+  });
+
+  /** signIn's answer as a status: 200, or the DomainError's (the HTTP form refuses İ first). */
+  const statusOf = (email: string, password: string, ip: string) =>
+    signIn(server.pool, { email, password, ip }).then(
+      () => 200,
+      (e: DomainError) => e.status,
+    );
+
+  it('every spelling Postgres lowers to one account shares its count', async () => {
+    const email = `ian-${process.pid}@example.com`;
+    const password = 'correct horse battery';
+    await createAccount(server.pool, { email, password, plan: 'plus' });
+    expect((await server.pool.query(`select lower('İAN') as l`)).rows[0].l).toBe('ian');
+    const spellings = [email, email.toUpperCase(), `İan-${process.pid}@example.com`];
+    spellings.push(`İAN-${process.pid}@EXAMPLE.COM`, `ıan-${process.pid}@example.com`);
+    const statuses: number[] = [];
+    for (let round = 0; round < 2; round++)
+      for (const spelling of spellings)
+        statuses.push(await statusOf(spelling, `wrong ${round}`, '203.0.113.50'));
+    // Five tries on the account whatever the spelling; the dotless ı lowers to itself:
+    // another (unknown) e-mail, with a count of its own.
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429, 429, 429, 401]);
+    // The right password under any spelling of the account waits too, from that address.
+    expect(await statusOf(`İan-${process.pid}@example.com`, password, '203.0.113.50')).toBe(429);
+  });
+
+  it('an e-mail no account has is counted as Postgres lowers it', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++)
+      for (const spelling of ['İnes@example.com', 'ines@example.com'])
+        statuses.push(await statusOf(spelling, `guess ${i}`, '203.0.113.51'));
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+  });
+
+  it('a sign-in refuses what cannot be an e-mail address, counting nothing', async () => {
+    const before = await server.pool.query('select count(*)::int as n from login_attempts');
+    for (const email of [`İAN-${process.pid}@example.com`, 'not an address', 'a@b', ' @ '])
+      for (let i = 0; i < 6; i++) {
+        const res = await attempt(server, email, `guess ${i}`);
+        expect([email, res.status, res.body.code]).toEqual([email, 422, 'validation_failed']);
+      }
+    const after = await server.pool.query('select count(*)::int as n from login_attempts');
+    expect(after.rows[0].n).toBe(before.rows[0].n);
   });
 });
