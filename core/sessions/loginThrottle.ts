@@ -10,7 +10,7 @@
 // - Per client address, loose: it counts the distinct subjects tried from it without success
 //   (credential stuffing); after 20, a new one from the address waits likewise (429).
 // - Per subject, from every client: wrong passwords are counted, and past 10 each further
-//   attempt is held before its check, 1 s, 2 s, 4 s, ... at most 16 s: many addresses guess
+//   attempt is held before its check, 1 s, 2 s, 4 s, at most 8 s: many addresses guess
 //   slowly, yet the right password still gets in (held, never refused). A browser holding a
 //   valid session for the account is not held.
 // A successful sign-in clears its client's count and the address's note of the subject.
@@ -34,7 +34,7 @@ import {
 export const FREE = { attempts: 5, address: 20, subject: 10 };
 const FIRST_DELAY_S = 30;
 const MAX_DELAY_S = 300;
-const MAX_HOLD_S = 16;
+const MAX_HOLD_S = 8;
 /** A record untouched this long is forgotten. */
 const WINDOW_S = 15 * 60;
 
