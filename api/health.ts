@@ -26,9 +26,16 @@ export const healthRoutes: FastifyPluginAsync<{
         code: 'not_ready',
       });
     }
-    const storage = await storageTrouble(storageDirs).catch(
-      (err: Error) => `storage unreadable: ${err.message}`,
-    );
+    let storage: string | undefined;
+    try {
+      storage = await storageTrouble(storageDirs);
+    } catch {
+      return reply.code(503).send({
+        detail: 'storage unreadable: the room left on the media volume cannot be read',
+        code: 'not_ready',
+        reason: 'storage_unavailable',
+      });
+    }
     if (storage)
       return reply.code(503).send({ detail: storage, code: 'not_ready', reason: 'storage_full' });
     return { status: 'ready', migration: applied };
