@@ -161,7 +161,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  await app.register(healthRoutes, { pool: deps.pool });
+  const storage = deps.storage ?? storageFor(deps.config);
+  const tempDir = path.join(deps.config.dataDir, 'tmp');
+  await app.register(healthRoutes, {
+    pool: deps.pool,
+    storageDirs: [tempDir, ...(storage.localRoot ? [storage.localRoot] : [])],
+  });
   const auth: AuthContext = {
     pool: deps.pool,
     budget: createBudgetCounter(deps.pool, app.log),
@@ -171,9 +176,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onClose', () => auth.budget.stop());
   const media: MediaDeps = {
     pool: deps.pool,
-    storage: deps.storage ?? storageFor(deps.config),
+    storage,
     publicBaseUrl: deps.config.publicBaseUrl,
-    tempDir: path.join(deps.config.dataDir, 'tmp'),
+    tempDir,
     outbound: outboundPolicy(deps.config),
     urlKey: assetUrlKey(deps.mediaUrlSecret),
     tools: mediaTools(deps.config),

@@ -21,7 +21,8 @@ import { forgetWorkers, heartbeat, sweepDeadWorkers } from '../core/jobs/livenes
 import type { WorkerPool } from '../core/jobs/pools.ts';
 import { crontabFor, READING_TASKS, TASK, TASK_POOL, type TaskName } from '../core/jobs/tasks.ts';
 import type { Logger } from '../core/logger.ts';
-import { type MediaTools, mediaTools } from '../core/media/tools.ts';
+import { type MediaTools, mediaTools, toolsDieWithProcess } from '../core/media/tools.ts';
+import { sweepDeadWorkFolders } from '../core/media/workFolders.ts';
 import type { OutboundPolicy } from '../core/outbound/guard.ts';
 import type { Storage } from '../core/storage/storage.ts';
 import { createRenderPool, type RenderPool, type RenderPoolOptions } from '../render/renderPool.ts';
@@ -258,6 +259,14 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
     const group = byRunner.get(runner) ?? { pool, tasks: {} };
     byRunner.set(runner, { pool, tasks: { ...group.tasks, [name]: task } });
   }
+  // What killed processes left behind (their working folders), before this one makes any.
+  const leftovers = await sweepDeadWorkFolders();
+  if (leftovers.length)
+    deps.log.info({ folders: leftovers }, 'removed the working folders of dead processes');
+  if (renders && !toolsDieWithProcess())
+    deps.log.warn(
+      'setpriv --pdeathsig is not available: an ffmpeg run outlives a worker killed meanwhile (until it ends or times out)',
+    );
   const runners: Runner[] = [];
   for (const [runner, { pool, tasks: poolTasks }] of byRunner) {
     const events = new EventEmitter() as WorkerEvents;

@@ -32,6 +32,11 @@ import { bearerErrors, bearerSecurity, ErrorBody, NoContent } from './schemas.ts
 
 const AssetParams = z.object({ asset_id: z.string().describe('Asset id.') });
 
+/** The server's disk is full (core/storage/space.ts): nothing was stored or charged. */
+const StorageFull = ErrorBody.describe(
+  "storage_full: the server's disk is full; nothing was stored or counted against the quota",
+);
+
 const PART_BODY = "send the chunk's raw bytes with Content-Type: application/octet-stream.";
 
 /** The raw body stream our parsers hand on; a JSON body, or none, is the wrong media type. */
@@ -80,7 +85,14 @@ export const assetRoutes: FastifyPluginAsync<{
         ...common,
         summary: 'Import a public image or video by URL (at most 3 redirects, each checked)',
         body: IngestInput,
-        response: { 201: Asset, 404: ErrorBody, 413: ErrorBody, 422: ErrorBody, ...bearerErrors },
+        response: {
+          201: Asset,
+          404: ErrorBody,
+          413: ErrorBody,
+          422: ErrorBody,
+          507: StorageFull,
+          ...bearerErrors,
+        },
       },
     },
     async (req, reply) =>
@@ -105,6 +117,7 @@ export const assetRoutes: FastifyPluginAsync<{
           413: ErrorBody,
           415: ErrorBody,
           422: ErrorBody,
+          507: StorageFull,
           ...bearerErrors,
         },
       },
@@ -159,6 +172,7 @@ export const assetRoutes: FastifyPluginAsync<{
           404: ErrorBody,
           413: ErrorBody,
           422: ErrorBody,
+          507: StorageFull,
           ...bearerErrors,
         },
       },
@@ -190,6 +204,7 @@ export const assetRoutes: FastifyPluginAsync<{
           409: ErrorBody,
           413: ErrorBody,
           422: ErrorBody,
+          507: StorageFull,
           ...bearerErrors,
         },
       },

@@ -11,6 +11,7 @@ import { requireOwnedBrand } from '../brands/service.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
 import { probeMedia } from '../media/probe.ts';
 import { ACCEPTED_FORMATS, MediaToolFailed } from '../media/tools.ts';
+import { isOutOfSpace } from '../storage/space.ts';
 import type { Storage } from '../storage/storage.ts';
 import {
   deleteExpiredUploadSessions,
@@ -151,10 +152,19 @@ export async function putPart(
   // nothing listens, and take the process down).
   const counted = new PassThrough();
   const reading = pipeline(body, meter.stream, counted);
+  const storing = deps.storage.put(key, counted);
   try {
-    await Promise.all([deps.storage.put(key, counted), reading]);
+    await Promise.all([storing, reading]);
   } catch (err) {
     body.destroy();
+    // Cut from the storage's side (a full disk): the reading saw the storage's raw error or
+    // its stream end early; the storage's own answer (507, its temporary file gone) says why.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (isOutOfSpace(err) || code === 'ERR_STREAM_PREMATURE_CLOSE')
+      throw await storing.then(
+        () => err,
+        (stored: unknown) => stored,
+      );
     throw err;
   }
   const recorded = await recordUploadPart(deps.pool, {

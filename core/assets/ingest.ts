@@ -8,7 +8,7 @@ import { invalid } from '../errors.ts';
 import { getFollowing, OutboundRefused } from '../outbound/guard.ts';
 import { fileMediaFile } from './chunked.ts';
 import { storageUsedBytes } from './db.ts';
-import { quotaExceeded } from './quota.ts';
+import { overQuota, quotaExceeded } from './quota.ts';
 import { type Asset, type IngestInput, MAX_CHUNKED_BYTES } from './schema.ts';
 import { assetBrand, type MediaDeps, type Owner, uploadImage } from './service.ts';
 import { spoolToTemp, tooLarge } from './spool.ts';
@@ -92,7 +92,7 @@ export async function ingestFromUrl(
     const spooled = await spoolToTemp(
       response,
       limit,
-      limit < MAX_CHUNKED_BYTES ? `${full.lead}; ${full.advice}` : message,
+      limit < MAX_CHUNKED_BYTES ? () => overQuota(`${full.lead}; ${full.advice}`) : message,
       deps.tempDir,
     );
     return fileMediaFile(deps, owner, spooled, {

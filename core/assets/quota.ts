@@ -1,14 +1,18 @@
 // The refusal every write over the plan's storage quota answers (uploads, chunked sessions,
-// rendered pages, what workers make): what the account uses and has reserved now, and what
-// to do about it.
+// rendered pages, what workers make): 413 `quota_exceeded` (not `body_too_large`: the body
+// may be small, the account is full), with what the account uses and has reserved now, and
+// what to do about it.
 import { findAccountById } from '../accounts/db.ts';
 import { STORAGE_QUOTA_BYTES } from '../accounts/plans.ts';
 import type { Queryable } from '../db/pool.ts';
+import { DomainError } from '../errors.ts';
 import { insertAssetWithinQuota, type StoredAsset, storageUse } from './db.ts';
-import { tooLarge } from './spool.ts';
+
+/** The refusal of bytes past the storage quota, saying `message`. */
+export const overQuota = (message: string) => new DomainError(413, 'quota_exceeded', message);
 
 /**
- * A 413 saying `lead` (which bytes, against which quota), then the account's current use
+ * A 413 `quota_exceeded` saying `lead` (which bytes, against which quota), then the account's current use
  * (`usedNote` qualifies it) and reservations, then `advice`: what the caller should do.
  */
 export async function quotaExceeded(
@@ -17,7 +21,7 @@ export async function quotaExceeded(
   message: { lead: string; usedNote?: string; advice: string },
 ) {
   const { used, reserved } = await storageUse(db, accountId);
-  return tooLarge(
+  return overQuota(
     `${message.lead} (${used} used${message.usedNote ?? ''}, ${reserved} reserved by ` +
       `unfinished uploads); ${message.advice}`,
   );

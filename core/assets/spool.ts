@@ -8,19 +8,26 @@ import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DomainError } from '../errors.ts';
+import { writeFailure, writeSucceeded } from '../storage/space.ts';
 
 const madeDirs = new Set<string>();
 
 export const tooLarge = (message: string) => new DomainError(413, 'body_too_large', message);
 
-/** A pass-through that counts and hashes, failing with 413 past `limit` bytes. */
-export function byteMeter(limit: number, message: string) {
+/**
+ * What a meter refuses bytes past its limit with: a 413 `body_too_large` saying `message`, or
+ * the error made by a function (a limit that is the room left in the storage quota).
+ */
+export type OverLimit = string | (() => Error);
+
+/** A pass-through that counts and hashes, failing (413 unless `over` says) past `limit` bytes. */
+export function byteMeter(limit: number, over: OverLimit) {
   const hash = createHash('sha256');
   let bytes = 0;
   const stream = new Transform({
     transform(chunk: Buffer, _enc, done) {
       bytes += chunk.length;
-      if (bytes > limit) return done(tooLarge(message));
+      if (bytes > limit) return done(typeof over === 'string' ? tooLarge(over) : over());
       hash.update(chunk);
       done(null, chunk);
     },
@@ -32,25 +39,29 @@ export function byteMeter(limit: number, message: string) {
 export const tempFile = (dir = os.tmpdir()) =>
   path.join(dir, `sps-upload-${randomBytes(8).toString('hex')}`);
 
-/** Writes `source` to a new temporary file through a meter; removes the file on failure. */
+/**
+ * Writes `source` to a new temporary file through a meter; removes the file on failure. A
+ * full disk is the 507 `storage_full` (core/storage/space.ts).
+ */
 export async function spoolToTemp(
   source: Readable | AsyncIterable<Buffer>,
   limit: number,
-  message: string,
+  over: OverLimit,
   dir?: string,
 ) {
-  if (dir && !madeDirs.has(dir)) {
-    await mkdir(dir, { recursive: true });
-    madeDirs.add(dir);
-  }
   const file = tempFile(dir);
-  const meter = byteMeter(limit, message);
+  const meter = byteMeter(limit, over);
   try {
+    if (dir && !madeDirs.has(dir)) {
+      await mkdir(dir, { recursive: true });
+      madeDirs.add(dir);
+    }
     await pipeline(source, meter.stream, createWriteStream(file));
   } catch (err) {
     await rm(file, { force: true });
     if ('destroy' in source) source.destroy();
-    throw err;
+    throw writeFailure(err, dir ?? os.tmpdir());
   }
+  writeSucceeded(dir ?? os.tmpdir());
   return { file, bytes: meter.bytes(), sha256: meter.sha256() };
 }

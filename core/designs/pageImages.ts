@@ -6,8 +6,7 @@
 // through this event loop's heap.
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
@@ -17,6 +16,7 @@ import { visualStorageKeys } from '../assets/db.ts';
 import { MAX_CHUNKED_BYTES, MAX_IMAGE_PIXELS } from '../assets/schema.ts';
 import { spoolToTemp } from '../assets/spool.ts';
 import type { Pool } from '../db/pool.ts';
+import { workFolder } from '../media/workFolders.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { Layer } from './layout.ts';
 
@@ -143,7 +143,7 @@ export function createPageImageCache(opts: { budgetBytes?: number } = {}): PageI
       return entry;
     },
     newFile: async () => {
-      dir ??= mkdtemp(path.join(os.tmpdir(), 'sps-render-')).then((made) => {
+      dir ??= workFolder('render').then((made) => {
         removeOnExit = () => rmSync(made, { recursive: true, force: true });
         process.once('exit', removeOnExit);
         return made;

@@ -6,8 +6,7 @@
 // failure keeps no asset and leaves the design as it was.
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { RenderPool } from '../../render/renderPool.ts';
@@ -26,6 +25,7 @@ import { DomainError } from '../errors.ts';
 import { type FinishInside, JobFailure, type ProgressReport } from '../jobs/service.ts';
 import { probeMedia } from '../media/probe.ts';
 import { MediaToolFailed, type MediaTools, runMediaTool, safeInput } from '../media/tools.ts';
+import { workFolder } from '../media/workFolders.ts';
 import { attachToUnpublishedPostsOf, detachFromUnpublishedPostsOf } from '../posts/db.ts';
 import type { Storage } from '../storage/storage.ts';
 import { type DesignRow, designById, lockDesign } from './db.ts';
@@ -267,12 +267,12 @@ export async function exportVideo(
   const { width, height } = VIDEO_ASPECTS[layout.canvas.aspect];
   const duration = layout.canvas.duration_s;
 
-  const work = await mkdtemp(path.join(os.tmpdir(), 'sps-export-'));
+  // Should this process be killed, its ffmpeg dies with it (runMediaTool) and the next
+  // worker to start removes this folder (workFolders.ts).
+  const work = await workFolder('export');
   try {
     const composition = await prepareComposition(deps, design, layout, work, report);
     await report(0.1, 'encoding');
-    // ffmpeg writes its progress to our stdout pipe: should this process be killed, its next
-    // write fails (SIGPIPE) and the orphaned encode stops instead of running on.
     const output = path.join(work, 'export.mp4');
     let progressText = '';
     let encoding = true;

@@ -2,13 +2,13 @@
 // worker as a job: the composition prepared as an export prepares it (only the layers shown at
 // those times), then one small ffmpeg run a time writes the frame at rest as a JPEG. The
 // frames go back in the job's result; the reconciler deletes them an hour later.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { posterArgs } from '../../render/videoCompose.ts';
 import type { ProgressReport } from '../jobs/service.ts';
 import type { PreviewVideoPayload } from '../jobs/tasks.ts';
 import { runMediaTool, safeInput } from '../media/tools.ts';
+import { workFolder } from '../media/workFolders.ts';
 import {
   prepareComposition,
   requestedVideo,
@@ -27,7 +27,7 @@ export async function posterFrames(
   report: ProgressReport,
 ): Promise<PosterFrames> {
   const { design, layout } = await requestedVideo(deps.pool, request);
-  const work = await mkdtemp(path.join(os.tmpdir(), 'sps-preview-'));
+  const work = await workFolder('preview');
   try {
     const scale = (p: number, stage: string) => report(p / 2, stage);
     const composition = await prepareComposition(deps, design, layout, work, scale, request.times);

@@ -3,7 +3,7 @@
 // the outbound guard never sees (a `<BaseURL>` on a loopback address was fetched, and one that
 // never answered hung the probe). So every run reads one local file, through the accepted
 // demuxers only, and is killed when it overruns its time limit.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { setPriority } from 'node:os';
 
@@ -79,8 +79,41 @@ export class MediaToolFailed extends Error {
 const STDERR_TAIL = 2_000;
 
 /**
- * Runs `binary` with `args` and answers its stdout. Killed with SIGKILL after `timeoutMs` or
- * once stdout passes `maxOutputBytes`; a non-zero exit is a failure too.
+ * The command that runs a tool tied to this process: on Linux, util-linux's `setpriv
+ * --pdeathsig KILL` asks the kernel (prctl PR_SET_PDEATHSIG) to SIGKILL the tool the moment
+ * this process dies, SIGKILL included, which no handler of ours would see; setpriv then execs
+ * the tool in its own place (same pid). A worker killed mid-export thus takes its ffmpeg with
+ * it instead of leaving it encoding for up to EXPORT_TIMEOUT_S. Nothing more is needed: ffmpeg
+ * ignores SIGPIPE and write errors on its progress pipe, so our end closing never stopped it.
+ * Where setpriv is missing or too old (util-linux before 2.33, not Linux), tools run untied.
+ */
+let tie: string[] | null | undefined;
+
+/** Whether tools run tied to this process (see `tie`); looked up once, on first use. */
+export function toolsDieWithProcess(): boolean {
+  if (tie === undefined) {
+    tie = null;
+    if (process.platform === 'linux')
+      try {
+        execFileSync('setpriv', ['--pdeathsig', 'KILL', '--', 'true'], {
+          stdio: 'ignore',
+          timeout: 10_000,
+        });
+        tie = ['--pdeathsig', 'KILL', '--'];
+      } catch {
+        // Not there, or without --pdeathsig: untied.
+      }
+  }
+  return tie !== null;
+}
+
+function tiedCommand(binary: string, args: string[]): [string, string[]] {
+  return toolsDieWithProcess() && tie ? ['setpriv', [...tie, binary, ...args]] : [binary, args];
+}
+
+/**
+ * Runs `binary` with `args`, tied to this process, and answers its stdout. Killed with SIGKILL
+ * after `timeoutMs` or once stdout passes `maxOutputBytes`; a non-zero exit is a failure too.
  */
 export function runMediaTool(
   binary: string,
@@ -96,7 +129,8 @@ export function runMediaTool(
 ): Promise<Buffer> {
   const tool = binary.split(/[\\/]/).at(-1) ?? binary;
   return new Promise((resolve, reject) => {
-    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const [command, argv] = tiedCommand(binary, args);
+    const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
     if (limits.nice && child.pid !== undefined) {
       try {
         setPriority(child.pid, limits.nice);

@@ -6,6 +6,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { chmod, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { writeFailure, writeSucceeded } from './space.ts';
 import { assertFolder, type Storage } from './storage.ts';
 
 const FILE_MODE = 0o600;
@@ -27,28 +28,31 @@ export function fsStorage(dataDir: string): Storage {
     return file;
   };
   return {
+    localRoot: root,
     async put(key, source) {
       const file = fileOf(key);
-      await ensureDir(path.dirname(file));
       const temp = `${file}.${randomBytes(6).toString('hex')}.part`;
       try {
+        await ensureDir(path.dirname(file));
         await pipeline(source, createWriteStream(temp, { mode: FILE_MODE }));
         await rename(temp, file);
       } catch (err) {
         await rm(temp, { force: true });
-        throw err;
+        // A full disk is the 507 storage_full, with nothing left under a temporary name.
+        throw writeFailure(err, root);
       }
+      writeSucceeded(root);
     },
     async putFile(key, source) {
       const file = fileOf(key);
-      await ensureDir(path.dirname(file));
       try {
+        await ensureDir(path.dirname(file));
         // The source was made elsewhere (a spool file, an upload's chunk) with its own mode.
         await chmod(source, FILE_MODE);
         await rename(source, file);
       } catch (err) {
         // Another file system (the temp directory elsewhere): copy, then drop the source.
-        if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+        if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw writeFailure(err, root);
         await this.put(key, createReadStream(source));
         await rm(source, { force: true });
       }

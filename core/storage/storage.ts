@@ -6,6 +6,8 @@ import { fsStorage } from './fs.ts';
 import { s3Storage } from './s3.ts';
 
 export type Storage = {
+  /** The local directory the bytes live in (fs); readiness checks the room left there. */
+  localRoot?: string;
   /** Writes the bytes under `key`; a crash never leaves a partial file under that key. */
   put(key: string, source: Readable): Promise<void>;
   /** Moves a complete local file under `key` (a rename when it can be one). */

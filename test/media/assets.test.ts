@@ -8,6 +8,8 @@ import { insertAsset } from '../../core/assets/db.ts';
 import { MAX_IMAGE_BYTES } from '../../core/assets/schema.ts';
 import { assetUrlKey, signAssetUrl } from '../../core/assets/signedUrls.ts';
 import { createBrand } from '../../core/brands/service.ts';
+import { callTool } from '../support/engagement.ts';
+import { connectMcp } from '../support/mcpClient.ts';
 import { noisePng } from '../support/noiseImage.ts';
 import { useStorageEnv } from '../support/s3.ts';
 import {
@@ -171,7 +173,7 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
       expect(await countAssets()).toBe(before);
     });
 
-    it('refuses an upload over the storage quota with 413 and stores nothing', async () => {
+    it('refuses an upload over the storage quota with 413 quota_exceeded (REST and MCP) and stores nothing', async () => {
       const acct = await makeAccount(server.pool);
       const k = await makeKey(server.pool, acct.accountId, ['media', 'read']);
       await insertAsset(server.pool, {
@@ -182,7 +184,19 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
       });
       const res = await upload(png, 'image/png', '', k);
       expect(res.status).toBe(413);
+      // The account is full, the body is not too large: the code says which.
+      expect(res.body.code).toBe('quota_exceeded');
       expect(res.body.detail).toMatch(/quota/);
+      const client = await connectMcp(server, k);
+      try {
+        const answer = await callTool(client, 'upload_asset', {
+          data_base64: png.toString('base64'),
+        });
+        expect(answer.isError).toBe(true);
+        expect(answer.text).toMatch(/^quota_exceeded: Storage quota/);
+      } finally {
+        await client.close();
+      }
       const list = await call(server, 'GET', '/v1/assets', { key: k });
       expect(list.body.assets).toHaveLength(1);
     });

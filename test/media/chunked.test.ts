@@ -262,7 +262,10 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
       });
       const over = await init({ filename: 'big.mp4', size_bytes: video.length + 11 }, k);
       expect(over.status).toBe(413);
-      expect(over.body.detail).toMatch(/quota/);
+      expect(over.body).toMatchObject({
+        code: 'quota_exceeded',
+        detail: expect.stringMatching(/quota/),
+      });
       expect((await storageBalance(server.pool, acct.accountId)).sessions).toBe(0);
 
       const session = await init({ filename: 'clip.mp4', size_bytes: video.length }, k);

@@ -81,7 +81,10 @@ describe('POST /v1/assets', () => {
     streamed = 0;
     const res = await ingest(`${base}/endless.mp4`, k);
     expect(res.status).toBe(413);
-    expect(res.body.detail).toMatch(/Storage quota/);
+    expect(res.body).toMatchObject({
+      code: 'quota_exceeded',
+      detail: expect.stringMatching(/Storage quota/),
+    });
     expect(streamed).toBeLessThan(4 * 1024 * 1024);
     const full = await ingest(`${base}/clip.mp4`, k);
     expect(full.status).toBe(201); // the small clip still fits
