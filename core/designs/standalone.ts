@@ -21,6 +21,7 @@ import type {
   RenderWarning,
 } from './schema.ts';
 import {
+  assertRoomForDesign,
   checkedLayout,
   type DesignCaller,
   type DesignDeps,
@@ -73,6 +74,7 @@ async function storeDesign(deps: DesignDeps, caller: DesignCaller, input: Create
   );
   const layout = await checkedLayout(deps.pool, caller.accountId, laid, ['template']);
   return withTransaction(deps.pool, async (tx) => {
+    await assertRoomForDesign(tx, caller);
     const row = await insertDesign(tx, {
       accountId: caller.accountId,
       brandId,
