@@ -131,9 +131,25 @@ async function callTool(
         `${name} failed unexpectedly; try again, and if it fails again, tell the operator (the server log has the details).`,
       );
     }
-    // A tool failure, not a protocol one: the model reads the message and can adjust.
-    return { isError: true, content: [{ type: 'text', text: `${err.code}: ${err.message}` }] };
+    // A tool failure, not a protocol one: the model reads the message and can adjust, and a
+    // client reads the REST body's machine-readable members from _meta (CONTRACT.md).
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `${err.code}: ${err.message}` }],
+      _meta: errorMeta(err),
+    };
   }
+}
+
+/**
+ * What the REST body of `err` says to a program rather than a person: its code and extra
+ * members (required_scope, current_version, limit, plan_needed, ...), and a validation
+ * failure's issues. Not structuredContent: the SDK client checks that against the tool's
+ * output schema even on errors.
+ */
+function errorMeta(err: DomainError): Record<string, unknown> {
+  if (err instanceof ValidationFailed) return { code: err.code, issues: err.issues };
+  return { ...err.extra, code: err.code };
 }
 
 const CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: false } };

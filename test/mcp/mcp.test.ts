@@ -281,6 +281,35 @@ describe('tools/call', () => {
     await scoped.close();
   });
 
+  it('carries the REST body’s machine-readable members in an error result’s _meta', async () => {
+    const key = await makeKey(server.pool, owner.accountId, ['read', 'generate']);
+    const client = await connect(key);
+    const memory = await tool(client, 'get_brand_memory', {});
+    const stale = await client.callTool({
+      name: 'update_brand_memory',
+      arguments: {
+        expected_version: memory.version + 5,
+        ops: [{ op: 'add', path: '/voice', value: 'dry' }],
+      },
+    });
+    expect(stale.isError).toBe(true);
+    expect((stale.content as any)[0].text).toMatch(/^version_conflict: /);
+    // The current version is read, not parsed out of the message.
+    expect(stale._meta).toEqual({ code: 'version_conflict', current_version: memory.version });
+    expect(stale.structuredContent).toBeUndefined();
+
+    const denied = await client.callTool({
+      name: 'create_post',
+      arguments: { platform: 'x', body: 'x' },
+    });
+    expect((denied.content as any)[0].text).toMatch(/^missing_scope: /);
+    expect(denied._meta).toEqual({ code: 'missing_scope', required_scope: 'publish' });
+
+    const missing = await client.callTool({ name: 'get_post', arguments: { post_id: '999999' } });
+    expect(missing._meta).toEqual({ code: 'not_found' });
+    await client.close();
+  });
+
   it('answers whoami with JSON text and structuredContent', async () => {
     const client = await connect(reader);
     const res = await client.callTool({ name: 'whoami', arguments: {} });
