@@ -458,7 +458,7 @@ describe('library tools', () => {
 });
 
 describe('result size', () => {
-  it('caps a result at 40 KB with an explicit truncated marker, never cut JSON', async () => {
+  it('caps a whole result at 40 KB with an explicit truncated marker, never cut JSON', async () => {
     const acct = await makeAccount(server.pool);
     const key = await makeKey(server.pool, acct.accountId, ['read', 'publish']);
     for (let i = 0; i < 40; i++)
@@ -469,7 +469,9 @@ describe('result size', () => {
     const client = await connect(key);
     const res = await client.callTool({ name: 'list_posts', arguments: { limit: 100 } });
     const text = (res.content as any)[0].text as string;
-    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(40 * 1024);
+    // The whole result as sent, its JSON text and the same object as structuredContent.
+    expect(Buffer.byteLength(JSON.stringify(res))).toBeLessThanOrEqual(40 * 1024);
+    expect(JSON.parse(text)).toEqual(res.structuredContent);
     const parsed = JSON.parse(text);
     expect(parsed.truncated).toBe(true);
     expect(parsed.omitted).toBe(40 - parsed.posts.length);
