@@ -59,6 +59,18 @@ export const planRequired = (plan = 'plus', what = 'API, GraphQL and MCP access'
     `${what} needs the ${plan} plan or higher (the operator: npm run admin -- account plan --email E --plan ${plan}).`,
   );
 
+/**
+ * 403 plan_limit: the account keeps `limit` of `what`, the most its plan allows; `planNeeded`
+ * is the lowest plan that allows one more.
+ */
+export const planLimit = (what: string, limit: number, planNeeded: string) =>
+  new DomainError(
+    403,
+    'plan_limit',
+    `This account keeps ${limit.toLocaleString('en-US')} ${what}, the most its plan allows; the ${planNeeded} plan allows more (the operator: npm run admin -- account plan --email E --plan ${planNeeded}).`,
+    { limit, plan_needed: planNeeded },
+  );
+
 export const featureRequired = (feature: string) =>
   new DomainError(
     403,

@@ -23,10 +23,14 @@ export type ToolContext = {
   /** Reports progress when the client asked for it (a progressToken); a no-op otherwise. */
   progress: (done: number, total?: number, message?: string) => Promise<void>;
   signal: AbortSignal;
-  /** Adds an image content item after the JSON result (e.g. a design preview). */
-  attachImage: (data: Buffer, mimeType: string) => void;
-  /** Adds a text content item after the JSON result (e.g. an exported SVG). */
-  attachText: (text: string) => void;
+  /**
+   * Adds an image content item after the JSON result (e.g. a design preview) when the whole
+   * result still fits its 40 KB answering `answer` (the tool's answer as it will be, or one
+   * no shorter); false: nothing attached, and the answer should give the image's link.
+   */
+  attachImage: (data: Buffer, mimeType: string, answer: Record<string, unknown>) => boolean;
+  /** Adds a text content item after the JSON result (e.g. an exported SVG), as attachImage. */
+  attachText: (text: string, answer: Record<string, unknown>) => boolean;
   /** Logs a tool's unexpected failure (the client is told only that it failed). */
   logFailure?: (err: unknown, tool: string) => void;
 };

@@ -1,7 +1,10 @@
 // Tool results are capped at 40 KB (SPEC.md "MCP"), always with an explicit marker, never as
 // cut JSON: list items are dropped from the end; a Canvas layout too large to fit is left out
 // whole (its layers are read in parts with get_layers); then the longest strings are cut; and
-// last, whatever still does not fit is left out by name.
+// last, whatever still does not fit is left out by name. The cap holds for the whole result
+// as sent: the JSON text, the same object as structuredContent, and any image or text a tool
+// attaches after it (an attachment that does not fit stays out; the tool answers its link).
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 export const RESULT_LIMIT_BYTES = 40 * 1024;
 
@@ -102,13 +105,16 @@ function largestMembers(result: Record<string, unknown>) {
     .sort((a, b) => b.bytes - a.bytes);
 }
 
-/** The result within the limit, and its JSON text (serialized once more at most). */
-export function capResult(result: Record<string, unknown>): {
+/** The result within `limit` bytes of JSON, and its JSON text (serialized once more at most). */
+export function capResult(
+  result: Record<string, unknown>,
+  limit = RESULT_LIMIT_BYTES,
+): {
   result: Record<string, unknown>;
   text: string;
 } {
   const text = JSON.stringify(result);
-  if (Buffer.byteLength(text) <= RESULT_LIMIT_BYTES) return { result, text };
+  if (Buffer.byteLength(text) <= limit) return { result, text };
   let out: Record<string, unknown> = { ...result, truncated: true };
   const key = largestArray(result);
   if (key) {
@@ -119,7 +125,7 @@ export function capResult(result: Record<string, unknown>): {
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
       const candidate = { ...out, [key]: items.slice(0, mid), omitted: items.length - mid };
-      if (size(candidate) <= RESULT_LIMIT_BYTES) lo = mid;
+      if (size(candidate) <= limit) lo = mid;
       else hi = mid - 1;
     }
     out = { ...out, [key]: items.slice(0, lo), omitted: items.length - lo };
@@ -128,22 +134,21 @@ export function capResult(result: Record<string, unknown>): {
   const notes: string[] = [];
   let bytes = size(out);
   // A layout with cut texts, handed back to design_post, would store the cut: leave it out.
-  if (bytes > RESULT_LIMIT_BYTES)
+  if (bytes > limit)
     for (const found of readElsewhere(out)) {
       out = withoutAt(out, found.path.split('.'));
       omitted.push(found.path);
       notes.push(`${found.path}: ${READ_ELSEWHERE[found.key]}`);
     }
   if (omitted.length) bytes = size(withOmissions(out, omitted, notes));
-  if (bytes > RESULT_LIMIT_BYTES)
-    out = cutLongestStrings(out, bytes, RESULT_LIMIT_BYTES) as Record<string, unknown>;
+  if (bytes > limit) out = cutLongestStrings(out, bytes, limit) as Record<string, unknown>;
   // Last, what still does not fit (numbers, many short strings) is left out by name.
-  if (size(withOmissions(out, omitted, notes)) > RESULT_LIMIT_BYTES) {
+  if (size(withOmissions(out, omitted, notes)) > limit) {
     notes.push('too large for one result: read it in smaller parts (a filter, a page, an id)');
     for (const member of largestMembers(out)) {
       out = { ...out, [member.key]: null };
       omitted.push(member.key);
-      if (size(withOmissions(out, omitted, notes)) <= RESULT_LIMIT_BYTES) break;
+      if (size(withOmissions(out, omitted, notes)) <= limit) break;
     }
   }
   out = withOmissions(out, omitted, notes);
@@ -155,4 +160,63 @@ function withOmissions(out: Record<string, unknown>, omitted: string[], notes: s
   return omitted.length
     ? { ...out, omitted_fields: omitted, truncated_note: notes.join('; ') }
     : out;
+}
+
+export type Attachment = CallToolResult['content'][number];
+
+/** A tool result's members around its JSON text and structuredContent, as sent. */
+const ENVELOPE_BYTES =
+  Buffer.byteLength(
+    JSON.stringify({ content: [{ type: 'text', text: '' }], structuredContent: null }),
+  ) - Buffer.byteLength('""null');
+
+/** Bytes an attachment adds to the serialized result (its JSON and a comma). */
+const attachmentBytes = (a: Attachment) => Buffer.byteLength(JSON.stringify(a)) + 1;
+
+/**
+ * The result capped so that its JSON text and structuredContent together fit the limit: the
+ * JSON's own limit starts at half, less the envelope, and shrinks by what escaping the text
+ * added (quotes inside a JSON string take two bytes) until the whole fits.
+ */
+function cappedWhole(result: Record<string, unknown>) {
+  let jsonLimit = Math.floor((RESULT_LIMIT_BYTES - ENVELOPE_BYTES) / 2);
+  for (;;) {
+    const capped = capResult(result, jsonLimit);
+    const bytes =
+      ENVELOPE_BYTES +
+      Buffer.byteLength(capped.text) +
+      Buffer.byteLength(JSON.stringify(capped.text));
+    if (bytes <= RESULT_LIMIT_BYTES || jsonLimit <= 1024) return { ...capped, bytes };
+    jsonLimit = Math.max(1024, jsonLimit - (bytes - RESULT_LIMIT_BYTES));
+  }
+}
+
+/**
+ * Whether `item` still fits after `attached` in a result answering `answer` (or an answer no
+ * longer than it: a tool asks with its answer as it will be, or longer).
+ */
+export function fitsInResult(
+  answer: Record<string, unknown>,
+  attached: readonly Attachment[],
+  item: Attachment,
+): boolean {
+  const attachedBytes = attached.reduce((n, a) => n + attachmentBytes(a), 0);
+  return cappedWhole(answer).bytes + attachedBytes + attachmentBytes(item) <= RESULT_LIMIT_BYTES;
+}
+
+/** The tool result as sent: the capped JSON twice, then the attachments that fit, in order. */
+export function toolResult(
+  answer: Record<string, unknown>,
+  attached: readonly Attachment[],
+): CallToolResult {
+  const { result, text, bytes } = cappedWhole(answer);
+  let total = bytes;
+  const content: Attachment[] = [{ type: 'text', text }];
+  for (const item of attached) {
+    // Tools attach only what fitsInResult allowed; this keeps the cap if one misjudged.
+    total += attachmentBytes(item);
+    if (total > RESULT_LIMIT_BYTES) break;
+    content.push(item);
+  }
+  return { content, structuredContent: result };
 }

@@ -21,7 +21,7 @@ import { DomainError, ValidationFailed, type ValidationIssue } from '../../core/
 import { closestMatch, parseInput } from '../../core/validation.ts';
 import { PROMPTS } from './prompts.ts';
 import type { ToolContext, ToolRegistry } from './registry.ts';
-import { capResult } from './results.ts';
+import { type Attachment, fitsInResult, toolResult } from './results.ts';
 
 /** The revisions SPEC.md supports, newest first; initialize falls back to the newest. */
 export const PROTOCOL_VERSIONS = ['2025-06-18', '2025-03-26', '2024-11-05'];
@@ -107,20 +107,19 @@ async function callTool(
   try {
     assertRequirement(ctx.principal, { scope: tool.scope, feature: tool.feature });
     const parsed = parseParams(tool.input, args ?? {}, `arguments for ${name}`);
-    const attached: CallToolResult['content'] = [];
-    const attachImage = (data: Buffer, mimeType: string) => {
-      attached.push({ type: 'image', data: data.toString('base64'), mimeType });
+    // What a tool attaches after its JSON must fit the whole result: it asks with its answer.
+    const attached: Attachment[] = [];
+    const attach = (item: Attachment, answer: Record<string, unknown>) => {
+      if (!fitsInResult(answer, attached, item)) return false;
+      attached.push(item);
+      return true;
     };
-    const attachText = (text: string) => {
-      attached.push({ type: 'text', text });
-    };
-    const { result, text } = capResult(
-      (await tool.run({ ...ctx, ...extra, attachImage, attachText }, parsed)) as Record<
-        string,
-        unknown
-      >,
-    );
-    return { content: [{ type: 'text', text }, ...attached], structuredContent: result };
+    const attachImage: ToolContext['attachImage'] = (data, mimeType, answer) =>
+      attach({ type: 'image', data: data.toString('base64'), mimeType }, answer);
+    const attachText: ToolContext['attachText'] = (text, answer) =>
+      attach({ type: 'text', text }, answer);
+    const answer = await tool.run({ ...ctx, ...extra, attachImage, attachText }, parsed);
+    return toolResult(answer as Record<string, unknown>, attached);
   } catch (err) {
     if (err instanceof McpError) throw err;
     if (!(err instanceof DomainError)) {
@@ -131,9 +130,25 @@ async function callTool(
         `${name} failed unexpectedly; try again, and if it fails again, tell the operator (the server log has the details).`,
       );
     }
-    // A tool failure, not a protocol one: the model reads the message and can adjust.
-    return { isError: true, content: [{ type: 'text', text: `${err.code}: ${err.message}` }] };
+    // A tool failure, not a protocol one: the model reads the message and can adjust, and a
+    // client reads the REST body's machine-readable members from _meta (CONTRACT.md).
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `${err.code}: ${err.message}` }],
+      _meta: errorMeta(err),
+    };
   }
+}
+
+/**
+ * What the REST body of `err` says to a program rather than a person: its code and extra
+ * members (required_scope, current_version, limit, plan_needed, ...), and a validation
+ * failure's issues. Not structuredContent: the SDK client checks that against the tool's
+ * output schema even on errors.
+ */
+function errorMeta(err: DomainError): Record<string, unknown> {
+  if (err instanceof ValidationFailed) return { code: err.code, issues: err.issues };
+  return { ...err.extra, code: err.code };
 }
 
 const CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: false } };

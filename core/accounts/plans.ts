@@ -44,3 +44,18 @@ export const STORAGE_QUOTA_BYTES: Record<Plan, number> = {
   pro: 50 * 1024 ** 3,
   business: 200 * 1024 ** 3,
 };
+
+/** Designs an account keeps (native and standalone, video included); null: no limit. */
+export const DESIGN_LIMIT: Record<Plan, number | null> = {
+  free: 10,
+  plus: 200,
+  pro: 2000,
+  business: null,
+};
+
+/** The lowest plan that lets an account keeping `kept` designs make one more. */
+export const planAllowingDesigns = (kept: number): Plan =>
+  PLANS.find((plan) => {
+    const limit = DESIGN_LIMIT[plan];
+    return limit === null || kept < limit;
+  }) ?? 'business';

@@ -1,7 +1,8 @@
 // Signed, expiring addresses for an asset's bytes (or a drawing export's file): whoever holds
 // one may fetch the bytes until it expires, without a credential (for an <img> tag, a
 // preview, a platform that pulls media). The signed subject names what is served: an asset
-// id is digits, an export `drawing-export:<job id>`, so one never passes for the other.
+// id is digits, an export `drawing-export:<job id>`, a video preview's frame
+// `video-frame:<job id>:<index>`, so one never passes for another.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** How long a signed address stays valid. */
@@ -70,3 +71,24 @@ export function verifySignedSubject(
   const given = Buffer.from(sig);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+/** What a video preview frame's address signs (its job's id and the frame's index). */
+export const videoFrameSubject = (jobId: string, index: number) => `video-frame:${jobId}:${index}`;
+
+/** A video preview frame's address, expiring within the TTL and by `until` (the job's deletion). */
+export const signVideoFrameUrl = (
+  base: string,
+  key: Buffer,
+  jobId: string,
+  index: number,
+  until: Date,
+  now = Date.now(),
+) =>
+  signed(
+    base,
+    `/media/video-frames/${jobId}/${index}`,
+    key,
+    videoFrameSubject(jobId, index),
+    now,
+    until,
+  ).url;

@@ -31,6 +31,22 @@ export async function insertDesign(
   return rows[0]!;
 }
 
+/** Our key space in pg_advisory_xact_lock(int, int). */
+const DESIGN_COUNT_LOCK = 734_201_038;
+
+/**
+ * How many designs the account keeps, counted under the account's design lock, held until the
+ * transaction ends: two transactions making a design never both count the room for one.
+ */
+export async function lockedDesignCount(db: Queryable, accountId: string): Promise<number> {
+  await db.query('select pg_advisory_xact_lock($1, hashtext($2))', [DESIGN_COUNT_LOCK, accountId]);
+  const { rows } = await db.query<{ n: number }>(
+    'select count(*)::int as n from designs where account_id = $1',
+    [accountId],
+  );
+  return rows[0]!.n;
+}
+
 /** The rendered pages of a design, in page order. */
 export const renderedPages = designPageIds;
 

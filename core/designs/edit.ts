@@ -33,6 +33,7 @@ import { applyLayerOps } from './layerOps.ts';
 import type { Layout } from './layout.ts';
 import type { DesignEditInput, DesignRef, DesignState, EditLayersInput } from './schema.ts';
 import {
+  assertRoomForDesign,
   checkedLayout,
   copySlots,
   currentSlots,
@@ -136,6 +137,7 @@ async function changeDesign(
       let target = design;
       if (opts.onlyThisPost && post && (await designShownByOthers(tx, design.id, post.id))) {
         // The post keeps showing the shared pages until its own copy has rendered.
+        await assertRoomForDesign(tx, caller);
         target = await copyDesign(tx, design.id);
         await setPostDesign(tx, post.id, target.id);
       }

@@ -17,6 +17,7 @@ import { insertDesign, lockDesign, renderedPages } from './db.ts';
 import { Layout } from './layout.ts';
 import { RenderWarnings, SlotsInput } from './schema.ts';
 import {
+  assertRoomForDesign,
   checkedLayout,
   copySlots,
   type DesignCaller,
@@ -210,6 +211,7 @@ async function storeNativePost(
     const layout = await checkedLayout(deps.pool, caller.accountId, base, ['body', 'layout']);
     const kind = assertCopyFits(input, layout);
     created = await withTransaction(deps.pool, async (tx) => {
+      await assertRoomForDesign(tx, caller);
       const design = await insertDesign(tx, {
         accountId: caller.accountId,
         brandId,

@@ -21,6 +21,7 @@ import type {
   RenderWarning,
 } from './schema.ts';
 import {
+  assertRoomForDesign,
   checkedLayout,
   type DesignCaller,
   type DesignDeps,
@@ -73,6 +74,7 @@ async function storeDesign(deps: DesignDeps, caller: DesignCaller, input: Create
   );
   const layout = await checkedLayout(deps.pool, caller.accountId, laid, ['template']);
   return withTransaction(deps.pool, async (tx) => {
+    await assertRoomForDesign(tx, caller);
     const row = await insertDesign(tx, {
       accountId: caller.accountId,
       brandId,
@@ -132,6 +134,11 @@ export type Preview = {
   preview_url: string | null;
   /** The page, or each frame, PREVIEW_WIDTH wide, as JPEG. */
   images: Buffer[];
+  /**
+   * Each image at a signed address (no credential; null without a signing key): a video
+   * frame's JPEG, a Canvas page's full-size PNG (preview_url).
+   */
+  image_urls: (string | null)[];
   /** What the render could not show (text that did not fit its frame). */
   render_warnings: RenderWarning[];
 };
@@ -150,11 +157,11 @@ export async function previewDesign(
   const head = { design_id: design.id, layout_version: design.layout_version };
   if (isVideoLayout(design.layout)) {
     // Poster frames take a render slot like any design operation that waits for drawing.
-    const { times, frames } = await withRenderSlot(deps.renders, caller.accountId, () =>
+    const { times, frames, urls } = await withRenderSlot(deps.renders, caller.accountId, () =>
       previewVideo(deps, caller, design, show.times ?? [0]),
     );
     const none = { page: null, pages: null, media_path: null, preview_url: null };
-    return { ...head, ...none, times, images: frames, render_warnings: [] };
+    return { ...head, ...none, times, images: frames, image_urls: urls, render_warnings: [] };
   }
   if (show.times)
     throw invalid(['times'], 'times are for video designs; a Canvas design previews a page');
@@ -168,14 +175,16 @@ export async function previewDesign(
     throw conflict('no_such_page', `The design has ${pageIds.length} page(s); page is 0-based.`);
   const png = await readAll(deps.storage, (await storageKeyOf(deps.pool, pageId))!);
   const image = await sharp(png).resize({ width: PREVIEW_WIDTH }).jpeg({ quality: 80 }).toBuffer();
+  const previewUrl = deps.urlKey ? signAssetUrl(deps.publicBaseUrl, deps.urlKey, pageId) : null;
   return {
     ...head,
     page,
     pages: pageIds.length,
     times: null,
     media_path: pagePaths(deps, [pageId])[0]!,
-    preview_url: deps.urlKey ? signAssetUrl(deps.publicBaseUrl, deps.urlKey, pageId) : null,
+    preview_url: previewUrl,
     images: [image],
+    image_urls: [previewUrl],
     render_warnings: warnings,
   };
 }

@@ -24,7 +24,7 @@ import {
 import { layerFrame, layerSummary } from './layerSummary.ts';
 import type { Layer, Layout } from './layout.ts';
 import type { LayerOp, LayersView } from './schema.ts';
-import type { DesignCaller } from './service.ts';
+import { assertRoomForDesign, type DesignCaller } from './service.ts';
 import {
   MAX_CLIPS_AT_ONCE,
   MAX_VIDEO_LAYERS,
@@ -300,6 +300,7 @@ export async function useVideoTemplate(
   });
   if (fit.length) throw new ValidationFailed(fit);
   return withTransaction(deps.pool, async (tx) => {
+    await assertRoomForDesign(tx, caller);
     const design = await insertDesign(tx, {
       accountId: caller.accountId,
       brandId,

@@ -1,11 +1,19 @@
 // Starting a video export (MCP export_video) and reading any job (MCP job_status) as the API
 // answers them: the job record of core/jobs/, with an export's asset addresses filled in.
 import { findOwnedAssets } from '../assets/db.ts';
+import { signVideoFrameUrl, verifySignedSubject, videoFrameSubject } from '../assets/signedUrls.ts';
 import type { Notifications } from '../db/notifications.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
-import { DomainError, invalid } from '../errors.ts';
+import { DomainError, invalid, notFound } from '../errors.ts';
+import { isId } from '../ids.ts';
 import type { Job, JobStatusInput } from '../jobs/schema.ts';
-import { jobStatus, startAndAwait, startJob } from '../jobs/service.ts';
+import {
+  jobStatus,
+  PREVIEW_KEEP_HOURS,
+  startAndAwait,
+  startJob,
+  succeededJob,
+} from '../jobs/service.ts';
 import { enqueueVideoExport, enqueueVideoPreview } from '../jobs/tasks.ts';
 import { jobView } from '../jobs/view.ts';
 import type { DesignRow } from './db.ts';
@@ -84,7 +92,7 @@ export async function previewVideo(
   caller: DesignCaller,
   design: DesignRow,
   times: readonly number[],
-): Promise<{ times: number[]; frames: Buffer[] }> {
+): Promise<{ times: number[]; frames: Buffer[]; urls: (string | null)[] }> {
   const layout = design.layout as unknown as VideoLayout;
   const duration = layout.canvas.duration_s;
   // To the millisecond: 1.0 and 1.0001 are the same frame and the same job.
@@ -121,5 +129,36 @@ export async function previewVideo(
     },
   );
   const { frames } = job.result as unknown as PosterFrames;
-  return { times: at, frames: frames.map((f) => Buffer.from(f.jpeg_base64, 'base64')) };
+  const until = new Date(new Date(job.finished_at!).getTime() + PREVIEW_KEEP_HOURS * 3_600_000);
+  return {
+    times: at,
+    frames: frames.map((f) => Buffer.from(f.jpeg_base64, 'base64')),
+    // Each frame also at a signed address, for a client whose answer cannot carry them all.
+    urls: frames.map((_, i) =>
+      deps.urlKey ? signVideoFrameUrl(deps.publicBaseUrl, deps.urlKey, job.job_id, i, until) : null,
+    ),
+  };
+}
+
+/**
+ * GET /media/video-frames/{job_id}/{index}: a poster frame (JPEG) for the holder of its signed
+ * address. A wrong or expired signature, or a preview deleted since, answers 404.
+ */
+export async function readSignedVideoFrame(
+  deps: { pool: Pool; urlKey?: Buffer },
+  jobId: string,
+  index: number,
+  expires: number,
+  sig: string,
+): Promise<Buffer> {
+  if (
+    !deps.urlKey ||
+    !isId(jobId) ||
+    !verifySignedSubject(deps.urlKey, videoFrameSubject(jobId, index), expires, sig)
+  )
+    throw notFound('Frame');
+  const job = await succeededJob(deps.pool, jobId, 'video_preview');
+  const frame = (job?.result as PosterFrames | null | undefined)?.frames[index];
+  if (!frame) throw notFound('Frame');
+  return Buffer.from(frame.jpeg_base64, 'base64');
 }

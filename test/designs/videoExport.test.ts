@@ -416,6 +416,44 @@ describe('preview_design on a video design', () => {
     expect(colours.size).toBeGreaterThan(5);
   }, 60_000);
 
+  it('keeps eight frames within the 40 KB result: those past it come as signed links that fetch them', async () => {
+    const designId = await videoDesign(layout());
+    const times = [0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75];
+    const res = (await client.callTool({
+      name: 'preview_design',
+      arguments: { design_id: designId, times },
+    })) as {
+      isError?: boolean;
+      content: { type: string; data?: string }[];
+      structuredContent?: any;
+    };
+    expect(res.isError, JSON.stringify(res.content).slice(0, 300)).toBeFalsy();
+    // The whole result as sent: JSON text, structuredContent and the images that follow.
+    expect(Buffer.byteLength(JSON.stringify(res))).toBeLessThanOrEqual(40 * 1024);
+    const listed = res.structuredContent.images as { url: string; inline: boolean }[];
+    expect(listed).toHaveLength(8);
+    const inline = res.content.filter((c) => c.type === 'image').map((c) => c.data!);
+    expect(inline).toHaveLength(listed.filter((i) => i.inline).length);
+    expect(listed.some((i) => !i.inline)).toBe(true);
+    // Every frame at its signed address, no credential: the inlined ones are the same bytes.
+    let next = 0;
+    for (const image of listed) {
+      const url = new URL(image.url);
+      const fetched = await fetch(`${svc.server.baseUrl}${url.pathname}${url.search}`);
+      expect(fetched.status).toBe(200);
+      expect(fetched.headers.get('content-type')).toBe('image/jpeg');
+      const jpeg = Buffer.from(await fetched.arrayBuffer());
+      expect((await sharp(jpeg).metadata()).width).toBe(480);
+      if (image.inline) expect(jpeg.toString('base64')).toBe(inline[next++]);
+    }
+    // A frame address with another index, or a changed signature, is not found.
+    const first = new URL(listed[0]!.url);
+    const moved = first.pathname.replace(/\/0$/, '/1');
+    expect((await fetch(`${svc.server.baseUrl}${moved}${first.search}`)).status).toBe(404);
+    const forged = first.search.replace(/sig=./, (m) => (m.endsWith('A') ? 'sig=B' : 'sig=A'));
+    expect((await fetch(`${svc.server.baseUrl}${first.pathname}${forged}`)).status).toBe(404);
+  }, 120_000);
+
   it('refuses a ninth time, a time past the end, and times for a Canvas design', async () => {
     const designId = await videoDesign(layout());
     // A ninth time is refused by the schema, as invalid arguments.

@@ -163,6 +163,53 @@ describe('export_drawing', () => {
     expect(await fetched.text()).toBe(svg.text);
   });
 
+  it('answers a file too large for the 40 KB result at its signed address only, PNG and SVG', async () => {
+    // 400 strokes of 40 random points in random colours: a PNG and an SVG of hundreds of KB.
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    const strokes = Array.from({ length: 400 }, () => ({
+      points: Array.from({ length: 40 }, () => [
+        Math.round(random() * 1000),
+        Math.round(random() * 1000),
+      ]),
+      color: `#${Math.floor(random() * 0xffffff)
+        .toString(16)
+        .padStart(6, '0')}`,
+      size: 2 + Math.round(random() * 10),
+    }));
+    const made = await tool('create_drawing', {
+      brand_id: acct.brandId,
+      title: 'Scribbles',
+      width: 1000,
+      height: 1000,
+      background: '#ffffff',
+      strokes,
+    });
+    expect(made.isError, made.text).toBeFalsy();
+    for (const format of ['png', 'svg'] as const) {
+      const res = await client.callTool({
+        name: 'export_drawing',
+        arguments: { drawing_id: made.data.id, format },
+      });
+      expect(res.isError, JSON.stringify(res.content).slice(0, 300)).toBeFalsy();
+      const answer = res.structuredContent as { bytes: number; inline: string; signed_url: string };
+      expect(answer.bytes).toBeGreaterThan(100 * 1024);
+      // The whole result as sent: JSON text, structuredContent and nothing after them.
+      expect(Buffer.byteLength(JSON.stringify(res))).toBeLessThanOrEqual(40 * 1024);
+      expect(answer.inline).toBe('none');
+      expect(res.content).toHaveLength(1);
+      const fetched = await fetch(local(answer.signed_url));
+      expect(fetched.status).toBe(200);
+      const file = Buffer.from(await fetched.arrayBuffer());
+      expect(file.length).toBe(answer.bytes);
+      if (format === 'png') expect((await sharp(file).metadata()).width).toBe(1000);
+      else expect(file.toString('utf8')).toMatch(/^<svg [^>]*width="1000"/);
+    }
+  }, 120_000);
+
   it('shows a later version once updated, not the earlier export', async () => {
     const { id } = await redLine('Changing');
     const first = await tool('export_drawing', { drawing_id: id });

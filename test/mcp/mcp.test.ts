@@ -281,6 +281,35 @@ describe('tools/call', () => {
     await scoped.close();
   });
 
+  it('carries the REST body’s machine-readable members in an error result’s _meta', async () => {
+    const key = await makeKey(server.pool, owner.accountId, ['read', 'generate']);
+    const client = await connect(key);
+    const memory = await tool(client, 'get_brand_memory', {});
+    const stale = await client.callTool({
+      name: 'update_brand_memory',
+      arguments: {
+        expected_version: memory.version + 5,
+        ops: [{ op: 'add', path: '/voice', value: 'dry' }],
+      },
+    });
+    expect(stale.isError).toBe(true);
+    expect((stale.content as any)[0].text).toMatch(/^version_conflict: /);
+    // The current version is read, not parsed out of the message.
+    expect(stale._meta).toEqual({ code: 'version_conflict', current_version: memory.version });
+    expect(stale.structuredContent).toBeUndefined();
+
+    const denied = await client.callTool({
+      name: 'create_post',
+      arguments: { platform: 'x', body: 'x' },
+    });
+    expect((denied.content as any)[0].text).toMatch(/^missing_scope: /);
+    expect(denied._meta).toEqual({ code: 'missing_scope', required_scope: 'publish' });
+
+    const missing = await client.callTool({ name: 'get_post', arguments: { post_id: '999999' } });
+    expect(missing._meta).toEqual({ code: 'not_found' });
+    await client.close();
+  });
+
   it('answers whoami with JSON text and structuredContent', async () => {
     const client = await connect(reader);
     const res = await client.callTool({ name: 'whoami', arguments: {} });
@@ -429,7 +458,7 @@ describe('library tools', () => {
 });
 
 describe('result size', () => {
-  it('caps a result at 40 KB with an explicit truncated marker, never cut JSON', async () => {
+  it('caps a whole result at 40 KB with an explicit truncated marker, never cut JSON', async () => {
     const acct = await makeAccount(server.pool);
     const key = await makeKey(server.pool, acct.accountId, ['read', 'publish']);
     for (let i = 0; i < 40; i++)
@@ -440,7 +469,9 @@ describe('result size', () => {
     const client = await connect(key);
     const res = await client.callTool({ name: 'list_posts', arguments: { limit: 100 } });
     const text = (res.content as any)[0].text as string;
-    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(40 * 1024);
+    // The whole result as sent, its JSON text and the same object as structuredContent.
+    expect(Buffer.byteLength(JSON.stringify(res))).toBeLessThanOrEqual(40 * 1024);
+    expect(JSON.parse(text)).toEqual(res.structuredContent);
     const parsed = JSON.parse(text);
     expect(parsed.truncated).toBe(true);
     expect(parsed.omitted).toBe(40 - parsed.posts.length);

@@ -108,7 +108,7 @@ export const CANVAS_TOOLS = [
     name: 'preview_design',
     title: 'Preview a design',
     description:
-      "A design's page (a video: a frame at rest per time) as a small image, with its addresses. Use this tool when you need to: look at a design after editing it.",
+      "A design's page (a video: a frame at rest per time) as a small JPEG after the JSON, each also at a signed images[].url (past 40 KB, only that). Use this tool when you need to: look at a design after editing it.",
     input: PreviewInput,
     output: z.object({
       design_id: z.string(),
@@ -122,11 +122,22 @@ export const CANVAS_TOOLS = [
         .nullable()
         .describe('The full page, signed and expiring (no credential needed).'),
       render_warnings: summarisedInOutputs(RenderWarnings, 'As design_post answers them.'),
+      images: z
+        .array(
+          z.object({
+            url: z
+              .string()
+              .nullable()
+              .describe('Signed, expiring: a video frame (JPEG); a Canvas page full size.'),
+            inline: z.boolean().describe('It follows the JSON in content.'),
+          }),
+        )
+        .describe('The page, or a frame per time.'),
     }),
     scope: 'publish',
     annotations: READS,
     run: async (ctx, { page, times, ...ref }) => {
-      const { images, ...preview } = await previewDesign(
+      const { images, image_urls, ...preview } = await previewDesign(
         {
           ...designDeps(ctx),
           notifications: ctx.renders.notifications,
@@ -137,8 +148,12 @@ export const CANVAS_TOOLS = [
         ref,
         { page, times },
       );
-      for (const image of images) ctx.attachImage(image, 'image/jpeg');
-      return preview;
+      const shown = image_urls.map((url) => ({ url, inline: false }));
+      const answer = { ...preview, images: shown };
+      // Each image that still fits the answer follows it; every one has its signed link.
+      for (const [i, image] of images.entries())
+        shown[i]!.inline = ctx.attachImage(image, 'image/jpeg', answer);
+      return answer;
     },
   }),
 ];

@@ -11,7 +11,6 @@ import {
   readExportFile,
   saveDrawingToLibrary,
 } from '../../../core/drawings/exports.ts';
-import { PREVIEW_ABOVE_BYTES } from '../../../core/drawings/files.ts';
 import {
   AttachDrawingInput,
   CreateDrawingInput,
@@ -40,6 +39,7 @@ import {
 import { Post } from '../../../core/posts/schema.ts';
 import { summarisedInOutputs, summariseInInputs } from '../jsonSchema.ts';
 import { DELETES, defineTool, READS, type ToolContext, TRUNCATION, WRITES } from '../registry.ts';
+import { RESULT_LIMIT_BYTES } from '../results.ts';
 
 const fileDeps = (ctx: ToolContext): DrawingFileApiDeps => ({
   pool: ctx.pool,
@@ -136,26 +136,30 @@ export const DRAWING_TOOLS = [
     output: DrawingExport.extend({
       inline: z
         .enum(['file', 'preview', 'none'])
-        .describe('What follows: the file, a PNG preview (over 4 MB) or nothing (SVG over 4 MB).'),
+        .describe(
+          'What follows: the file, a PNG preview (over 4 MB) or nothing (past 40 KB: signed_url).',
+        ),
     }),
     scope: 'media',
     annotations: { ...WRITES, idempotentHint: true },
     run: async (ctx, args) => {
       const { preview, ...exported } = await exportDrawing(fileDeps(ctx), ctx.principal, args);
-      // The file itself when it is small enough to carry in the answer, else its preview.
-      const inline: 'file' | 'preview' | 'none' =
-        exported.bytes <= PREVIEW_ABOVE_BYTES ? 'file' : preview ? 'preview' : 'none';
-      if (inline !== 'none') {
-        const file = await readExportFile(
-          fileDeps(ctx),
-          ctx.principal,
-          exported,
-          inline === 'file' ? 'drawing' : 'preview',
-        );
-        if (inline === 'file' && exported.format === 'svg') ctx.attachText(file.toString('utf8'));
-        else ctx.attachImage(file, 'image/png');
+      // Asked with the longest `inline`: the answer only gets shorter once it is known.
+      const answer = { ...exported, inline: 'preview' as 'file' | 'preview' | 'none' };
+      const read = (file: 'drawing' | 'preview') =>
+        readExportFile(fileDeps(ctx), ctx.principal, exported, file);
+      // A file larger than the whole answer may hold is not read to find that out.
+      if (exported.bytes <= RESULT_LIMIT_BYTES) {
+        const file = await read('drawing');
+        const attached =
+          exported.format === 'svg'
+            ? ctx.attachText(file.toString('utf8'), answer)
+            : ctx.attachImage(file, 'image/png', answer);
+        if (attached) return { ...answer, inline: 'file' as const };
       }
-      return { ...exported, inline };
+      if (preview && ctx.attachImage(await read('preview'), 'image/png', answer))
+        return { ...answer, inline: 'preview' as const };
+      return { ...answer, inline: 'none' as const };
     },
   }),
 
