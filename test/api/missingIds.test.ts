@@ -4,7 +4,10 @@
 // operation and id it takes, on every surface; each case sends a missing id and a stranger's.
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineTool } from '../../api/mcp/registry.ts';
 import { setBudget, setFeature } from '../../core/accounts/service.ts';
+import type { Pool } from '../../core/db/pool.ts';
 import { createLogger } from '../../core/logger.ts';
 import {
   type EveryKind,
@@ -20,11 +23,42 @@ import { useServer } from '../support/service.ts';
 // What the server logs: a foreign key's refusal (SQLSTATE 23503) is answered as not_found by a
 // safety net, and logged; here none may happen, as every id is checked before any write.
 const logged: string[] = [];
+
+/**
+ * A write that trusts a foreign key to refuse a missing brand, as a route and as a tool, for
+ * the safety net's test: the check an operation should have made is left out on purpose.
+ */
+const uncheckedInsert = (pool: Pool) =>
+  pool.query(
+    `insert into designs (account_id, brand_id, layout)
+     select id, $1, '{}' from accounts order by id limit 1`,
+    [MISSING.brand],
+  );
+const uncheckedTool = defineTool({
+  name: 'unchecked_insert',
+  title: 'Unchecked insert',
+  description: 'Test only: an insert with a brand id nobody checked.',
+  input: z.object({}).strict(),
+  output: z.object({}),
+  annotations: { readOnlyHint: false },
+  run: async (ctx) => {
+    await uncheckedInsert(ctx.pool);
+    return {};
+  },
+});
+
 const server = useServer({
   logger: createLogger(
     'info',
     logSink((line) => logged.push(line)),
   ),
+  mcp: { extraTools: [uncheckedTool] },
+  extend: async (app, pool) => {
+    app.post('/test/unchecked-insert', async () => {
+      await uncheckedInsert(pool);
+      return {};
+    });
+  },
 });
 
 /** An answer with the id it was sent replaced, so a missing one and a stranger's compare. */
@@ -789,3 +823,24 @@ describeSurface('MCP', MCP_CASES);
 describeSurface('REST', REST_CASES);
 describeSurface('GraphQL', GRAPHQL_CASES);
 describeSurface('Dashboard', SESSION_CASES);
+
+describe('a foreign key that refuses a write (a check left out)', () => {
+  const missedCheck = () => logged.filter((line) => line.includes('"23503"'));
+
+  it('answers not_found on REST and MCP, not 500 or -32603, and is logged as a missed check', async () => {
+    logged.length = 0;
+    const res = await call(server, 'POST', '/test/unchecked-insert');
+    expect([res.status, res.body]).toEqual([
+      404,
+      { detail: 'Brand not found.', code: 'not_found' },
+    ]);
+    expect(missedCheck()).toHaveLength(1);
+
+    const tool = await mcp('unchecked_insert', () => ({}))('');
+    expect(tool.body).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'not_found: Brand not found.' }],
+    });
+    expect(missedCheck()).toHaveLength(2);
+  });
+});
