@@ -61,7 +61,7 @@ const server = useServer({
   },
 });
 
-/** An answer with the id it was sent replaced, so a missing one and a stranger's compare. */
+/** What a surface answered to one case sent with one id. */
 type Answer = { status: number; body: unknown };
 type Send = (id: string) => Promise<Answer>;
 
