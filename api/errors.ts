@@ -2,7 +2,7 @@
 // among them, see ./validation.ts) keep their status and code, Fastify's own client errors
 // keep their status with a `detail`, and 5xx messages are hidden (logged, never sent).
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, ValidationFailed } from '../core/errors.ts';
+import { DomainError, missingReference, ValidationFailed } from '../core/errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -52,9 +52,18 @@ export function sendError(
   return reply.code(err.status).type('application/json').send(body(err));
 }
 
+/** What the log says of a foreign key's refusal, answered as not_found (core/errors.ts). */
+export const MISSED_ID_CHECK =
+  'a foreign key refused a write (answered not_found): an id went unchecked';
+
 /** Any error a request raised, as the domain error it answers with (5xx logged, hidden). */
 export function asDomainError(err: FastifyError, req: FastifyRequest): DomainError {
   if (err instanceof DomainError) return err;
+  const missing = missingReference(err);
+  if (missing) {
+    req.log.error({ err }, MISSED_ID_CHECK);
+    return missing;
+  }
   const known = err.code ? FASTIFY_CODES[err.code] : undefined;
   if (known) {
     const hint = req.routeOptions.config?.bodyMediaHint;

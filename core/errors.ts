@@ -102,3 +102,19 @@ export const invalid = (loc: (string | number)[], msg: string, type = 'value_err
 
 export const tooManyRequests = (message: string, headers: Record<string, string>) =>
   new DomainError(429, 'rate_limited', message, {}, headers);
+
+/**
+ * A write a foreign key refused ("Key (brand_id)=(42) is not present in table "brands""), as
+ * the not_found it stands for; undefined for anything else. Every operation checks the ids it
+ * takes before it writes (a missing id answers exactly as another account's); this only keeps
+ * a check that was missed, or a row deleted between the check and the write, from answering
+ * 500. The surfaces log what it catches: a missed check is a bug to fix.
+ */
+export function missingReference(err: unknown): DomainError | undefined {
+  const { code, detail } = (err ?? {}) as { code?: unknown; detail?: unknown };
+  if (code !== '23503' || typeof detail !== 'string' || !detail.includes('is not present'))
+    return undefined;
+  const column = /^Key \((\w+)\)=/.exec(detail)?.[1];
+  const what = column?.replace(/_id$/, '').replaceAll('_', ' ') || 'row';
+  return notFound(what.charAt(0).toUpperCase() + what.slice(1));
+}

@@ -4,9 +4,9 @@
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import { GraphQLError } from 'graphql';
 import { createYoga, maskError, type Plugin } from 'graphql-yoga';
-import { DomainError } from '../../core/errors.ts';
+import { DomainError, missingReference } from '../../core/errors.ts';
 import { type AuthContext, authenticateBearer, principalOf } from '../auth.ts';
-import { asDomainError, sendError } from '../errors.ts';
+import { asDomainError, MISSED_ID_CHECK, sendError } from '../errors.ts';
 import { requestErrorBody, toGraphQLError } from './errors.ts';
 import { GRAPHQL_LIMITS, LIMIT_RULES } from './limits.ts';
 import { type GraphQLContext, schema } from './schema.ts';
@@ -29,8 +29,10 @@ export const graphqlRoutes: FastifyPluginAsync<{ auth: AuthContext }> = async (a
     maskedErrors: {
       maskError: (error, message, isDev) => {
         const original = error instanceof GraphQLError ? error.originalError : error;
-        if (original instanceof DomainError)
-          return toGraphQLError(original, error instanceof GraphQLError ? error : undefined);
+        const missing = missingReference(original);
+        if (missing) app.log.error({ err: original }, MISSED_ID_CHECK);
+        const known = original instanceof DomainError ? original : missing;
+        if (known) return toGraphQLError(known, error instanceof GraphQLError ? error : undefined);
         app.log.error({ err: original }, 'graphql resolver failed');
         return maskError(error, message, isDev);
       },

@@ -17,7 +17,12 @@ import {
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
 import { assertRequirement } from '../../core/auth/access.ts';
-import { DomainError, ValidationFailed, type ValidationIssue } from '../../core/errors.ts';
+import {
+  DomainError,
+  missingReference,
+  ValidationFailed,
+  type ValidationIssue,
+} from '../../core/errors.ts';
 import { closestMatch, parseInput } from '../../core/validation.ts';
 import { PROMPTS } from './prompts.ts';
 import type { ToolContext, ToolRegistry } from './registry.ts';
@@ -120,8 +125,11 @@ async function callTool(
       attach({ type: 'text', text }, answer);
     const answer = await tool.run({ ...ctx, ...extra, attachImage, attachText }, parsed);
     return toolResult(answer as Record<string, unknown>, attached);
-  } catch (err) {
-    if (err instanceof McpError) throw err;
+  } catch (thrown) {
+    if (thrown instanceof McpError) throw thrown;
+    // A foreign key's refusal answers as not_found (core/errors.ts), logged: a check was missed.
+    const err = missingReference(thrown) ?? thrown;
+    if (err !== thrown) ctx.logFailure?.(thrown, name);
     if (!(err instanceof DomainError)) {
       // Its message may name the server's files or tables: logged here, not answered.
       ctx.logFailure?.(err, name);

@@ -4,7 +4,7 @@
 // The API then waits, bounded, for the render and answers the pages or why they are missing.
 import { z } from 'zod';
 import { actorOf } from '../audit/actor.ts';
-import { brandFor } from '../brands/service.ts';
+import { requireBrandFor } from '../brands/service.ts';
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { invalid, notFound, ValidationFailed, type ValidationIssue } from '../errors.ts';
 import { IdInput } from '../ids.ts';
@@ -151,7 +151,9 @@ async function storeNativePost(
 ): Promise<{ post: PostRow; design: Awaited<ReturnType<typeof insertDesign>> }> {
   const issues = refusals(input);
   if (issues.length) throw new ValidationFailed(issues);
-  const brandId = brandFor(caller, input.brand_id, 'brand_id');
+  // Checked before anything is written: a new design's foreign key would refuse a missing brand
+  // with an internal error, and accept another account's.
+  const brandId = (await requireBrandFor(deps.pool, caller, input.brand_id)).id;
   const newPost = (kind: Kind, scheduleAt: string | null) => ({
     ...input,
     accountId: caller.accountId,

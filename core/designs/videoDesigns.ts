@@ -4,7 +4,7 @@
 // draft post together. Video designs are never rendered to pages: export_video makes the file.
 import { z } from 'zod';
 import { actorOf } from '../audit/actor.ts';
-import { brandFor } from '../brands/service.ts';
+import { requireBrandFor } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { invalid, notFound, ValidationFailed, type ValidationIssue } from '../errors.ts';
 import { IdInput, newPartId } from '../ids.ts';
@@ -261,7 +261,9 @@ export async function useVideoTemplate(
         );
       }
   }
-  const brandId = brandFor(caller, input.brand_id, 'brand_id');
+  // Checked before anything is written: the insert's foreign key would refuse a missing brand
+  // with an internal error, and accept another account's.
+  const brandId = (await requireBrandFor(deps.pool, caller, input.brand_id)).id;
   const kind = videoKind(input.platform, ['platform']);
   const {
     layout: filled,

@@ -2,7 +2,7 @@
 // once here for the MCP tools and any other surface. Another account's drawing is not found,
 // never forbidden; an update names the version it read, and a stale one changes nothing.
 import type { Drawing } from '../../render/drawing.ts';
-import { brandFor } from '../brands/service.ts';
+import { brandFor, requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { designsShowingDrawing } from '../designs/db.ts';
 import { conflict, invalid, notFound, versionConflict } from '../errors.ts';
@@ -145,7 +145,8 @@ export async function listBrandDrawings(
   caller: Caller,
   q: { brand_id?: string; offset: number; limit: number },
 ): Promise<{ drawings: DrawingSummary[] }> {
-  if (q.brand_id !== undefined && !isId(q.brand_id)) return { drawings: [] };
+  // An explicit brand must be the account's: an empty list would hide a wrong id.
+  if (q.brand_id !== undefined) await requireOwnedBrand(db, caller.accountId, q.brand_id);
   const rows = await listDrawings(db, caller.accountId, {
     brandId: q.brand_id,
     offset: q.offset,

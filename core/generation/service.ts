@@ -128,7 +128,7 @@ export async function startDraftWeek(
   return withTransaction(pool, async (tx) => {
     for (const [i, id] of (input.source_ids ?? []).entries())
       if (!isId(id) || !(await findSource(tx, caller.accountId, id)))
-        throw invalid(['source_ids', i], `no source ${id} of yours`);
+        throw invalid(['source_ids', i], `no source ${id} of yours`, 'not_found');
     let themes = input.themes;
     if (!themes && !input.source_ids) {
       // Neither given: the brand memory's content pillars are the themes.

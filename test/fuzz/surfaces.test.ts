@@ -2,18 +2,21 @@
 // (enumerated from the app), GraphQL's createPost and posts, and every MCP tool (from
 // tools/list) plus the MCP methods themselves, with valid credentials and inputs shaped by their
 // own schemas, each part sometimes hostile (NUL, lone surrogates, huge numbers, wrong types,
-// deep nesting, malformed percent-encoding). Nothing may answer 5xx, nor MCP -32603.
+// deep nesting, malformed percent-encoding), and each id sometimes a stranger's: missing ids of
+// every kind, another account's, out of range, UUIDs. Nothing may answer 5xx, nor MCP -32603,
+// nor trip a foreign key (which the safety net would answer as not_found, and log).
 // FUZZ_RUNS (default 50 per route or tool) and FUZZ_SEED (fixed by default) tune the runs.
 import fc from 'fast-check';
 import sharp from 'sharp';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DeclaredRoute } from '../../api/app.ts';
 import { SHIPPED_TOOLS } from '../../api/mcp/index.ts';
 import type { ToolDefinition } from '../../api/mcp/registry.ts';
-import { setBudget } from '../../core/accounts/service.ts';
+import { setBudget, setFeature } from '../../core/accounts/service.ts';
 import { TEMPLATES } from '../../core/designs/templates.ts';
 import { CreateDrawingInput } from '../../core/drawings/schema.ts';
 import { createDrawing } from '../../core/drawings/service.ts';
+import { createLogger } from '../../core/logger.ts';
 import { PLATFORMS } from '../../core/platforms/capabilities.ts';
 import {
   type FuzzContext,
@@ -24,21 +27,42 @@ import {
   mutated,
   pathSegment,
   queryString,
+  someId,
   taint,
   toJson,
 } from '../support/arbitraries.ts';
+import { MISSING, rowsOfEveryKind } from '../support/everyKind.ts';
+import { logSink } from '../support/logs.ts';
 import { call, makeAccount, makeKey, makeSignedInAccount } from '../support/server.ts';
 import { startService } from '../support/service.ts';
 import { uploadPng } from '../support/uploads.ts';
 
+// What the server logged of foreign keys that refused a write: each is an id an operation did
+// not check before writing (answered not_found by the safety net, but a bug all the same).
+const missedIdChecks: string[] = [];
 // The routes and tools are enumerated from a running server, so it starts at collection.
-const svc = await startService({ worker: { storage: true } });
+const svc = await startService({
+  worker: { storage: true },
+  logger: createLogger(
+    'info',
+    logSink((line) => {
+      if (line.includes('"23503"')) missedIdChecks.push(line);
+    }),
+  ),
+});
 const server = svc.server;
 afterAll(() => svc.close());
+// Each test reads only what its own requests logged (a failed one may leave lines behind).
+beforeEach(() => {
+  missedIdChecks.length = 0;
+});
 
 const acct = await makeAccount(server.pool, 'business');
 // The fuzz sends thousands of requests a minute; the budget is not what it tests.
 await setBudget(server.pool, acct.accountId, 10_000_000);
+// The gated tools too go past their gate to what they do with the ids they are given.
+for (const feature of ['video_templates', 'engagement_inbox', 'agent_tasks'] as const)
+  await setFeature(server.pool, acct.accountId, feature, true);
 const key = await makeKey(server.pool, acct.accountId, [
   'read',
   'publish',
@@ -103,6 +127,9 @@ const sessionDrawing = await createDrawing(
   CreateDrawingInput.parse({ title: 'Sketched', width: 100, height: 100 }),
 );
 
+// A third account's row of every kind: ids that exist, but not for either caller.
+const stranger = await rowsOfEveryKind(server.pool, await makeAccount(server.pool, 'business'));
+
 const ctx: FuzzContext = {
   ids: [
     sessionAcct.brandId,
@@ -123,8 +150,21 @@ const ctx: FuzzContext = {
     'Inter',
     ...[...TEMPLATES.keys()].slice(0, 2),
     ...PLATFORMS,
+    'photo-quote-story',
+    'clip-headline-square',
     // Ingest and webhook URLs stay on loopback: the guard refuses them without a lookup.
     'https://127.0.0.1:9/a.png',
+  ],
+  strangers: [
+    ...Object.values(MISSING),
+    ...Object.values(stranger),
+    // Out of range: past bigint, bigint's largest (not an id we hand out), zero, negative.
+    '9223372036854775808',
+    '99999999999999999999',
+    '9223372036854775807',
+    '0',
+    '-1',
+    '00000000-0000-0000-0000-000000000000',
   ],
 };
 
@@ -234,17 +274,36 @@ const EXAMPLES: Record<string, unknown> = {
   attach_drawing_to_post: { drawing_id: drawing.id, post_id: draft.body.id },
   upload_asset: { data_base64: png.toString('base64'), filename: 'a.png', alt_text: 'A square' },
   schedule_post: { post_id: draft.body.id, when: '2030-01-01T09:00:00Z' },
+  use_video_template: {
+    template: 'photo-quote-story',
+    platform: 'mastodon',
+    brand_id: acct.brandId,
+    texts: { quote: 'Fresh bread at five' },
+    media: { photo: assetId },
+  },
+  'POST /app/api/video-designs': {
+    template: 'photo-quote-story',
+    platform: 'mastodon',
+    brand_id: sessionAcct.brandId,
+    texts: { quote: 'Fresh bread at five' },
+  },
 };
 
 /** The fuzzed input of a route or tool: shaped by its schema, or a mutated known-good one. */
 const inputOf = (name: string, schema: unknown) => {
   const shapedInput = schema ? fuzzInput(schema as never, ctx) : hostileValue;
   return name in EXAMPLES
-    ? fc.oneof(shapedInput, ...[EXAMPLES[name]].flat().map(mutated))
+    ? fc.oneof(shapedInput, ...[EXAMPLES[name]].flat().map((example) => mutated(example, ctx)))
     : shapedInput;
 };
 
 type Sent = { status: number; text: string };
+
+/** No foreign key refused a write since the last look (an id went unchecked before it). */
+function noMissedIdCheck() {
+  const lines = missedIdChecks.splice(0);
+  expect(lines.map((l) => l.slice(0, 600))).toEqual([]);
+}
 
 async function send(
   method: string,
@@ -333,7 +392,7 @@ function requestFor(route: DeclaredRoute, method: string): fc.Arbitrary<Request>
         // Mostly ids that exist, so the route goes on to its body.
         pathSegment(
           fc.oneof(
-            { weight: 3, arbitrary: fc.constantFrom(...ctx.ids) },
+            { weight: 3, arbitrary: someId(ctx) },
             { weight: 2, arbitrary: params[n] ? fuzzInput(params[n], ctx) : hostileString },
           ),
         ),
@@ -415,6 +474,7 @@ describe('REST and session routes answer no 5xx', () => {
             res.status,
             `${method} ${req.path} → ${res.status} ${res.text.slice(0, 300)}`,
           ).toBeLessThan(500);
+          noMissedIdCheck();
         }),
         fuzzParams(hasInput ? 50 : 5),
       );
@@ -441,6 +501,7 @@ const gql = (query: string, variables: unknown) =>
 function noInternalError(res: Sent) {
   expect(res.status, res.text.slice(0, 300)).toBeLessThan(500);
   expect(res.text).not.toContain('INTERNAL_SERVER_ERROR');
+  noMissedIdCheck();
 }
 
 const gqlString = fc.oneof(
@@ -449,7 +510,7 @@ const gqlString = fc.oneof(
   { weight: 1, arbitrary: hostileValue },
 );
 const gqlId = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom(...ctx.ids) },
+  { weight: 3, arbitrary: someId(ctx) },
   { weight: 1, arbitrary: hostileString },
   { weight: 1, arbitrary: hostileValue },
 );
@@ -541,6 +602,7 @@ const rpc = (message: unknown) =>
 function noMcpInternalError(res: Sent) {
   expect(res.status, res.text.slice(0, 300)).toBeLessThan(500);
   expect(res.text, res.text.slice(0, 300)).not.toMatch(/"code":\s*-32603/);
+  noMissedIdCheck();
 }
 
 const listed = JSON.parse((await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).text).result

@@ -80,8 +80,35 @@ type Def = { type: string; [key: string]: unknown };
 const defOf = (schema: z.core.$ZodType) => schema._zod.def as unknown as Def;
 const accepts = (schema: z.core.$ZodType, v: unknown) => (schema as z.ZodType).safeParse(v).success;
 
-/** What the fuzz knows of the account: ids that exist, so some inputs reach real rows. */
-export type FuzzContext = { ids: string[]; strings?: string[] };
+/**
+ * What the fuzz knows of the account: ids that exist, so some inputs reach real rows; and
+ * `strangers`, ids that name nothing of the caller's (missing ids of every kind, another
+ * account's, out of range, UUIDs), which every operation must answer as not found.
+ */
+export type FuzzContext = { ids: string[]; strings?: string[]; strangers?: string[] };
+
+/** One of the caller's ids mostly, a stranger's id sometimes (when the context has some). */
+export const someId = (ctx: FuzzContext): fc.Arbitrary<string> =>
+  ctx.strangers?.length
+    ? fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom(...ctx.ids) },
+        { weight: 1, arbitrary: fc.constantFrom(...ctx.strangers) },
+      )
+    : fc.constantFrom(...ctx.ids);
+
+/** `valid`'s members, a stranger's id among them a quarter of the time if it fits at all. */
+function validOrStranger(
+  valid: unknown[],
+  schema: z.core.$ZodType,
+  ctx: FuzzContext,
+): fc.Arbitrary<unknown> {
+  const strangers = (ctx.strangers ?? []).filter((s) => accepts(schema, s));
+  if (!strangers.length) return fc.constantFrom(...valid);
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...valid) },
+    { weight: 1, arbitrary: fc.constantFrom(...strangers) },
+  );
+}
 
 /**
  * Input for `schema`: a third of the values valid all through (every leaf one its own checks
@@ -132,7 +159,7 @@ function shaped(
       if (mode === 'tainted' && taintable.length)
         return fc.oneof(fc.constantFrom(...valid), fc.constantFrom(...taintable).chain(taint));
       return spoil(
-        valid.length ? fc.constantFrom(...valid) : fc.string(),
+        valid.length ? validOrStranger(valid, schema, ctx) : fc.string(),
         fc.oneof(hostileString, hostileValue),
       );
     }
@@ -171,7 +198,7 @@ function shaped(
       const valid = [...ctx.ids, ...(ctx.strings ?? []), ...STRINGS, ...NUMBERS].filter((v) =>
         accepts(schema, v),
       );
-      return valid.length ? spoil(fc.constantFrom(...valid)) : inner('in');
+      return valid.length ? spoil(validOrStranger(valid, schema, ctx)) : inner('in');
     }
     case 'array':
       return spoil(fc.array(inner('element'), { maxLength: 3 }));
@@ -278,12 +305,25 @@ function pathsOf(value: unknown, path: (string | number)[] = [], out: (string | 
 
 /**
  * A known-good input, as it is or with one part changed: replaced by something hostile,
- * removed, or (a string) given a NUL or a lone surrogate. These get furthest into the code
- * before something is off.
+ * removed, or (a string) given a NUL or a lone surrogate; and, with `ctx`, each id in it (one
+ * of ctx.ids) replaced by a stranger's id. These get furthest into the code before something
+ * is off, a missing id included.
  */
-export function mutated(example: unknown): fc.Arbitrary<unknown> {
+export function mutated(example: unknown, ctx?: FuzzContext): fc.Arbitrary<unknown> {
   const paths = pathsOf(example);
   const strings = paths.filter((p) => typeof valueAt(example, p) === 'string');
+  const ids = paths.filter((p) => ctx?.ids.includes(valueAt(example, p) as string));
+  const reIded =
+    ctx?.strangers?.length && ids.length
+      ? [
+          {
+            weight: 2,
+            arbitrary: fc
+              .tuple(fc.constantFrom(...ids), fc.constantFrom(...ctx.strangers))
+              .map(([path, id]) => withValueAt(example, path, id)),
+          },
+        ]
+      : [];
   const edit = fc
     .tuple(
       fc.nat({ max: paths.length - 1 }),
@@ -304,7 +344,20 @@ export function mutated(example: unknown): fc.Arbitrary<unknown> {
       else holder[last] = replacement;
       return copy;
     });
-  return fc.oneof({ weight: 1, arbitrary: fc.constant(example) }, { weight: 4, arbitrary: edit });
+  return fc.oneof(
+    { weight: 1, arbitrary: fc.constant(example) },
+    { weight: 4, arbitrary: edit },
+    ...reIded,
+  );
+}
+
+/** A copy of `value` with `replacement` at `path` (the root replaced when the path is empty). */
+function withValueAt(value: unknown, path: (string | number)[], replacement: unknown): unknown {
+  if (!path.length) return replacement;
+  const copy = structuredClone(value) as Record<string | number, unknown>;
+  const holder = valueAt(copy, path.slice(0, -1)) as Record<string | number, unknown>;
+  holder[path[path.length - 1]!] = replacement;
+  return copy;
 }
 
 const valueAt = (value: unknown, path: (string | number)[]) =>

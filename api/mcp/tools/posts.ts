@@ -208,8 +208,10 @@ export const POST_TOOLS = [
     output: z.object({ entries: z.array(AuditEntry) }),
     scope: 'read',
     annotations: READS,
-    run: async (ctx, args) => ({
-      entries: await listAudit(ctx.pool, ctx.principal.accountId, args),
-    }),
+    run: async (ctx, args) => {
+      // A post that is not the account's is not found, rather than an empty history.
+      if (args.post_id) await getPost(ctx.pool, ctx.principal, args.post_id);
+      return { entries: await listAudit(ctx.pool, ctx.principal.accountId, args) };
+    },
   }),
 ];
