@@ -2,7 +2,8 @@
 // nothing: each request stays open (the sender's worker can then be killed mid-delivery).
 // Otherwise each event (told apart by its body) gets 500 on the first answered request and
 // 204 after. It records every request and how it ended: answered (with the status), or cut
-// (the sender went away before an answer). `close()` ends every open request.
+// (the sender went away before an answer). `answerHeld` answers the requests held so far;
+// `close()` ends every open request.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -19,6 +20,8 @@ export type HoldingReceiver = {
   arrivals: HeldArrival[];
   /** Requests held open right now. */
   held: () => number;
+  /** Answers every request held open now with `status`. */
+  answerHeld: (status: number) => void;
   /** The arrivals carrying `body`, in order. */
   of: (body: string) => HeldArrival[];
   close: () => Promise<void>;
@@ -26,6 +29,7 @@ export type HoldingReceiver = {
 
 export async function startHoldingReceiver(): Promise<HoldingReceiver> {
   const arrivals: HeldArrival[] = [];
+  const open = new Map<HeldArrival, (status: number) => void>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -38,7 +42,12 @@ export async function startHoldingReceiver(): Promise<HoldingReceiver> {
       arrivals.push(arrival);
       if (receiver.holding) {
         res.on('close', () => {
+          open.delete(arrival);
           if (arrival.outcome === 'open') arrival.outcome = 'cut';
+        });
+        open.set(arrival, (status) => {
+          arrival.outcome = status;
+          res.writeHead(status).end();
         });
         return;
       }
@@ -56,6 +65,9 @@ export async function startHoldingReceiver(): Promise<HoldingReceiver> {
     holding: false,
     arrivals,
     held: () => arrivals.filter((a) => a.outcome === 'open').length,
+    answerHeld: (status) => {
+      for (const answer of [...open.values()]) answer(status);
+    },
     of: (body) => arrivals.filter((a) => a.body === body),
     close: () =>
       new Promise((r) => {
