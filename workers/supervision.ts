@@ -1,10 +1,11 @@
 // Keeps the worker's Graphile Worker runners working through a database outage, in the same
 // process. A runner stops by itself when it cannot record a job's outcome (its pool's fatal
-// error), and the heartbeat notices an outage within a beat: either way every runner is
-// stopped, so nothing polls a database that is not there, and the database is tried again
-// after growing waits, each said in the log. Once it answers, the jobs the stopped runners
-// still held are released (they run again, as after a killed worker) and fresh runners start.
-// The process never exits for an outage, and never spins.
+// error), and the heartbeat notices an outage within a beat. A blip the runners lived through
+// (the database answers again at once, no runner ended) changes nothing; otherwise every
+// runner is stopped, so nothing polls a database that is not there, and the database is tried
+// again after growing waits, each said in the log. Once it answers, the jobs the stopped
+// runners still held are released (they run again, as after a killed worker) and fresh
+// runners start. The process never exits for an outage, and never spins.
 import type { Runner } from 'graphile-worker';
 import type { Pool } from '../core/db/pool.ts';
 import { isDatabaseUnreachable } from '../core/db/unreachable.ts';
@@ -52,22 +53,32 @@ export function superviseRunners(opts: {
     });
 
   // A runner that ends while it should be running has stopped by itself.
+  const ended = new WeakSet<Runner>();
   const watch = (started: Runner[]) => {
     for (const runner of started) {
-      const ended = () => {
+      const end = () => {
+        ended.add(runner);
         if (state === 'running' && runners.includes(runner))
           outage('a worker pool stopped by itself');
       };
-      runner.promise.then(ended, ended);
+      runner.promise.then(end, end);
     }
   };
 
   async function recover(reason: string, err: unknown) {
     const since = Date.now();
-    log.warn(
-      { reason, db_error: describe(err) },
-      'workers paused: they take no jobs until the database answers again',
-    );
+    log.warn({ reason, db_error: describe(err) }, err ? 'database unreachable' : reason);
+    if (!runners.some((r) => ended.has(r))) {
+      try {
+        await pool.query('select 1');
+        if (state === 'paused') state = 'running';
+        log.info('database reachable again: workers carried on');
+        return;
+      } catch {
+        // Still unreachable: stop the runners below.
+      }
+    }
+    log.warn('workers paused: they take no jobs until the database answers again');
     const stopped = runners;
     runners = [];
     const held = [...ids];

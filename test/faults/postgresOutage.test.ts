@@ -3,7 +3,9 @@
 // Postgres is stopped for some seconds while a delivery is mid-flight (its outcome cannot be
 // recorded) and a publication falls due. The process stays up, the API answers 503 with
 // Retry-After meanwhile, the workers say they pause and resume, and once Postgres is back (same
-// port, same data directory) the work is published and delivered with no restart.
+// port, same data directory) the work is published and delivered with no restart. A worker
+// process (`bin/start.ts worker`) idle through an outage pauses within a heartbeat, polls
+// nothing while paused, and resumes by itself.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,8 +20,9 @@ import { hourAhead } from '../support/jobs.ts';
 import { type LocalMastodon, startLocalMastodon } from '../support/mastodonInstance.ts';
 import { type OwnPostgres, startOwnPostgres } from '../support/ownPostgres.ts';
 import { exited, startProcess } from '../support/processes.ts';
-import { makeConnectedAccount } from '../support/server.ts';
+import { makeAccount, makeConnectedAccount } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND } from '../support/service.ts';
+import { useSpawnedWorkers } from '../support/spawnedWorkers.ts';
 import { waitFor } from '../support/wait.ts';
 
 const KEY_B64 = Buffer.alloc(32, 9).toString('base64');
@@ -29,6 +32,7 @@ let dataDir: string;
 let receiver: HoldingReceiver;
 let mastodon: LocalMastodon;
 let service: Awaited<ReturnType<typeof startProcess>> | undefined;
+const spawnWorker = useSpawnedWorkers();
 
 beforeAll(async () => {
   pg = await startOwnPostgres();
@@ -49,9 +53,9 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** The service's JSON log lines whose message begins with `msg`. */
-const logged = (msg: string) =>
-  (service?.output() ?? '')
+/** The JSON log lines in `output` whose message begins with `msg`. */
+const linesOf = (output: string, msg: string) =>
+  output
     .split('\n')
     .flatMap((line) => {
       try {
@@ -61,6 +65,8 @@ const logged = (msg: string) =>
       }
     })
     .filter((l) => typeof l.msg === 'string' && l.msg.startsWith(msg));
+/** The service's log lines saying `msg`. */
+const logged = (msg: string) => linesOf(service?.output() ?? '', msg);
 
 describe('npm start through a Postgres outage', () => {
   it('stays up, answers 503 with Retry-After, and publishes and delivers once Postgres is back', async () => {
@@ -193,5 +199,63 @@ describe('npm start through a Postgres outage', () => {
 
     service.child.kill('SIGTERM');
     expect(await exited(service.child)).toBe(0);
+  });
+});
+
+describe('npm run worker through an outage with nothing running', () => {
+  it('pauses within a heartbeat, polls nothing meanwhile, resumes and delivers by itself', async () => {
+    const acct = await makeAccount(pool);
+    await withTransaction(pool, (tx) =>
+      insertEndpointWithin(tx, 5, {
+        accountId: acct.accountId,
+        url: receiver.url,
+        events: ['post.failed'],
+        secret: 'whsec_idle',
+      }),
+    );
+    const worker = await spawnWorker(
+      '../../bin/start.ts',
+      { DATABASE_URL: pg.url, DATA_DIR: dataDir, LOG_LEVEL: 'info', ...LOOPBACK_OUTBOUND },
+      ['worker', '--pool', 'publish'],
+    );
+    await pool.end();
+    await pg.stop();
+    await waitFor(async () => linesOf(worker.output(), 'workers paused').length > 0, {
+      what: 'the worker to pause',
+      detail: worker.output,
+    });
+    const paused = worker.output().length;
+    await new Promise((r) => setTimeout(r, 3_000));
+    // While paused, nothing polls the database: only the supervisor's own tries are logged.
+    const meanwhile = worker.output().slice(paused);
+    expect(meanwhile).not.toMatch(/fetching jobs|notify listener/);
+    expect(linesOf(meanwhile, 'database still unreachable').length).toBeGreaterThanOrEqual(1);
+
+    await pg.start();
+    pool = createPool(pg.url, 4);
+    await waitFor(async () => linesOf(worker.output(), 'database reachable again').length > 0, {
+      timeoutMs: 60_000,
+      what: 'the worker to resume',
+      detail: worker.output,
+    });
+    await withTransaction(pool, async (tx) => {
+      const { rows } = await tx.query(
+        `insert into events (account_id, type, body) values ($1, 'post.failed', $2)
+         returning id, account_id, type`,
+        [acct.accountId, JSON.stringify({ event: 'post.failed', n: 'after-idle-outage' })],
+      );
+      await queueEventDeliveries(tx, rows);
+    });
+    await waitFor(
+      async () =>
+        (
+          await pool.query(
+            `select 1 from webhook_deliveries where account_id = $1 and status = 'delivered'`,
+            [acct.accountId],
+          )
+        ).rowCount === 1,
+      { what: 'the delivery after the outage', detail: worker.output },
+    );
+    expect((await worker.kill('SIGTERM')).code).toBe(0);
   });
 });

@@ -25,9 +25,16 @@ function ended(child: ChildProcess) {
   });
 }
 
-/** Starts `test/support/<script>` with `env` and resolves once it prints "worker started". */
-export function spawnWorker(script: string, env: Record<string, string>): Promise<SpawnedWorker> {
-  const child = spawn(process.execPath, [path.join(SUPPORT, script)], {
+/**
+ * Starts `script` (a path from test/support: `webhookWorker.ts`, `../../bin/start.ts`) with
+ * `args` and `env`, and resolves once it says "worker started".
+ */
+export function spawnWorker(
+  script: string,
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<SpawnedWorker> {
+  const child = spawn(process.execPath, [path.join(SUPPORT, script), ...args], {
     env: { ...process.env, ...env },
   });
   running.add(child);
