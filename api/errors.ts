@@ -1,7 +1,9 @@
 // One error handler for every HTTP surface: domain errors (request-validation failures
 // among them, see ./validation.ts) keep their status and code, Fastify's own client errors
-// keep their status with a `detail`, and 5xx messages are hidden (logged, never sent).
+// keep their status with a `detail`, a database that cannot be reached is a 503 with
+// Retry-After (a retry can help), and other 5xx messages are hidden (logged, never sent).
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnreachable } from '../core/db/unreachable.ts';
 import { DomainError, missingReference, ValidationFailed } from '../core/errors.ts';
 
 declare module 'fastify' {
@@ -72,9 +74,26 @@ export function asDomainError(err: FastifyError, req: FastifyRequest): DomainErr
   }
   const status = err.statusCode ?? 500;
   if (status < 500) return new DomainError(status, 'bad_request', err.message);
+  if (isDatabaseUnreachable(err)) {
+    // One short line a request: an outage answers thousands of them, each stack the same.
+    req.log.warn({ db_error: err.code ?? err.message }, 'database unreachable');
+    return databaseUnreachable();
+  }
   req.log.error({ err }, 'request failed');
   return new DomainError(500, 'internal_error', 'Internal server error.');
 }
+
+/** Seconds a client waits before retrying while the database cannot be reached. */
+export const DATABASE_RETRY_AFTER_S = 5;
+
+const databaseUnreachable = () =>
+  new DomainError(
+    503,
+    'database_unavailable',
+    'The service cannot reach its database right now; try again shortly.',
+    {},
+    { 'Retry-After': String(DATABASE_RETRY_AFTER_S) },
+  );
 
 export function errorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
   return sendError(reply, asDomainError(err, req));

@@ -15,6 +15,7 @@ import type { CredentialsKey } from '../core/connections/credentials.ts';
 import { builtinConnectors } from '../core/connectors/builtin.ts';
 import type { Connectors } from '../core/connectors/connector.ts';
 import type { Pool } from '../core/db/pool.ts';
+import { isDatabaseUnreachable } from '../core/db/unreachable.ts';
 import { createPageImageCache, type PageImageCache } from '../core/designs/pageImages.ts';
 import type { ModelConfig } from '../core/generation/model.ts';
 import { forgetWorkers, heartbeat, sweepDeadWorkers } from '../core/jobs/liveness.ts';
@@ -50,6 +51,7 @@ import { renderDesign } from './renderDesign.ts';
 import { renderDrawingTask } from './renderDrawing.ts';
 import { runAgentTaskTask } from './runAgentTask.ts';
 import { sendReplyTask } from './sendReply.ts';
+import { type Supervisor, superviseRunners } from './supervision.ts';
 import { watchCompetitorTask } from './watchCompetitor.ts';
 import { watchCompetitors } from './watchCompetitors.ts';
 
@@ -267,55 +269,83 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
     deps.log.warn(
       'setpriv --pdeathsig is not available: an ffmpeg run outlives a worker killed meanwhile (until it ends or times out)',
     );
-  const runners: Runner[] = [];
-  for (const [runner, { pool, tasks: poolTasks }] of byRunner) {
+  // One Graphile Worker runner per entry of byRunner; its ids join `ids` as it starts.
+  const startRunner = async (runner: string, pool: WorkerPool, poolTasks: TaskList) => {
     const events = new EventEmitter() as WorkerEvents;
     events.on('pool:create', ({ workerPool }) => ids.add(workerPool.id));
     events.on('worker:create', ({ worker }) => ids.add(worker.workerId));
     events.on('job:start', ({ job }) => running.set(job.id, `${job.task_identifier} #${job.id}`));
     events.on('job:complete', ({ job }) => running.delete(job.id));
+    // Its pool could not record a job's outcome and is stopping: pause every pool at once.
+    events.on('pool:fatalError', ({ error }) =>
+      supervisor?.outage(`the ${runner} runner could not record a job's outcome`, error),
+    );
     holdLocalQueueThroughRelease(events);
     const concurrency = deps.poolConcurrency?.[pool] ?? deps.concurrency;
-    runners.push(
-      await run({
-        pgPool: deps.pool,
-        concurrency,
-        noHandleSignals: true,
-        events,
-        taskList: poolTasks,
-        // Parsed here: a runner with no periodic task then reads no crontab file either.
-        parsedCronItems: parseCrontab(crontabFor(Object.keys(poolTasks))),
-        logger: workerLogger(deps.log.child({ pool, runner })),
-        preset: {
-          worker: {
-            pollInterval: POLL_INTERVAL_MS,
-            // Publication fetches due jobs in batches and completes them in batches: 1,000
-            // posts due at once then cost a few queries per batch instead of two per job. A
-            // job completed late after a crash is merely run again, and publication skips a
-            // post already done. Long jobs (exports, renders, previews, readings) are fetched one per
-            // free slot, so a process never holds work another process could be running.
-            ...(runner === 'publish'
-              ? { localQueue: { size: concurrency * 4 }, completeJobBatchDelay: 0 }
-              : {}),
-          },
+    const started = await run({
+      pgPool: deps.pool,
+      concurrency,
+      noHandleSignals: true,
+      events,
+      taskList: poolTasks,
+      // Parsed here: a runner with no periodic task then reads no crontab file either.
+      parsedCronItems: parseCrontab(crontabFor(Object.keys(poolTasks))),
+      logger: workerLogger(deps.log.child({ pool, runner })),
+      preset: {
+        worker: {
+          pollInterval: POLL_INTERVAL_MS,
+          // Outcomes are recorded through Graphile Worker's batchers, whose failure (the
+          // database gone) stops the runner for the supervisor to restart; recorded one by
+          // one, a failure is an unhandled rejection that ends the process.
+          completeJobBatchDelay: 0,
+          failJobBatchDelay: 0,
+          // Publication fetches due jobs in batches and completes them in batches: 1,000
+          // posts due at once then cost a few queries per batch instead of two per job. A
+          // job completed late after a crash is merely run again, and publication skips a
+          // post already done. Long jobs (exports, renders, previews, readings) are fetched one per
+          // free slot, so a process never holds work another process could be running.
+          ...(runner === 'publish' ? { localQueue: { size: concurrency * 4 } } : {}),
         },
-      }),
-    );
+      },
+    });
     // Its ids beat at once: a job it takes is the sweeper's to release should it die now.
     await heartbeat(deps.pool, [...ids]);
-  }
+    return started;
+  };
+  const startRunners = async () => {
+    const started: Runner[] = [];
+    try {
+      for (const [runner, { pool, tasks: poolTasks }] of byRunner)
+        started.push(await startRunner(runner, pool, poolTasks));
+    } catch (err) {
+      await Promise.all(started.map((r) => r.stop('another runner did not start')));
+      throw err;
+    }
+    return started;
+  };
+  let supervisor: Supervisor | undefined;
+  supervisor = superviseRunners({
+    pool: deps.pool,
+    log: deps.log,
+    runners: await startRunners(),
+    start: startRunners,
+    ids,
+  });
   const liveness = deps.liveness ?? LIVENESS;
   // Orphans (a worker killed before its first beat) are looked for once a stale period.
   const orphanEvery = Math.max(1, Math.round(liveness.staleAfterMs / liveness.heartbeatMs));
   let beats = 0;
   const beat = async () => {
+    // Paused for an outage: the supervisor is trying the database already.
+    if (supervisor?.paused()) return;
     try {
       await heartbeat(deps.pool, [...ids]);
       const orphans = beats++ % orphanEvery === 0;
       const swept = await sweepDeadWorkers(deps.pool, liveness.staleAfterMs, { orphans });
       if (swept.length) deps.log.warn({ workers: swept }, 'released the jobs of dead workers');
     } catch (err) {
-      deps.log.error({ err }, 'worker heartbeat failed');
+      if (isDatabaseUnreachable(err)) supervisor?.outage('the heartbeat could not be written', err);
+      else deps.log.error({ err }, 'worker heartbeat failed');
     }
   };
   await beat();
@@ -326,7 +356,7 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
     runningJobs: () => [...running.values()],
     stop: async (reason?: string) => {
       clearInterval(timer);
-      await Promise.all(runners.map((r) => r.stop(reason)));
+      await supervisor.stop(reason);
       await renderer?.close();
       await images?.close();
       await forgetWorkers(deps.pool, [...ids]).catch(() => undefined);

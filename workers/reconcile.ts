@@ -1,6 +1,7 @@
 // Every minute: work a killed worker left half done, with no attempt to come, is ended with
-// a reason (posts left `publishing`, client jobs), so nothing waits forever; poster frames
-// and drawing exports past their hour are deleted.
+// a reason (posts left `publishing`, client jobs), so nothing waits forever; a pending webhook
+// delivery with no job left is queued again (delivery is at least once); poster frames and
+// drawing exports past their hour are deleted.
 import type { Task } from 'graphile-worker';
 import type { Pool } from '../core/db/pool.ts';
 import { dropOldExports, EXPORT_KEEP_HOURS } from '../core/drawings/files.ts';
@@ -8,6 +9,7 @@ import { deleteOldPreviews, failAbandonedJobs } from '../core/jobs/service.ts';
 import { CronPayload } from '../core/jobs/tasks.ts';
 import { failAbandonedPublications } from '../core/posts/publication.ts';
 import type { Storage } from '../core/storage/storage.ts';
+import { requeueStrandedDeliveries } from '../core/webhooks/delivery.ts';
 
 export const reconcile =
   ({ pool, storage }: { pool: Pool; storage?: Storage }): Task =>
@@ -17,6 +19,8 @@ export const reconcile =
     if (publications) helpers.logger.warn(`failed ${publications} abandoned publications`);
     const jobs = await failAbandonedJobs(pool);
     if (jobs) helpers.logger.warn(`failed ${jobs} abandoned jobs`);
+    const deliveries = await requeueStrandedDeliveries(pool);
+    if (deliveries) helpers.logger.warn(`queued ${deliveries} stranded webhook deliveries again`);
     await deleteOldPreviews(pool);
     if (storage) await dropOldExports({ pool, storage }, { hours: EXPORT_KEEP_HOURS });
   };

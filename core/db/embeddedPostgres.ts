@@ -37,6 +37,8 @@ export type EmbeddedOptions = {
   password: string;
   /** Extra `-c name=value` server settings, e.g. fsync=off for tests. */
   settings?: Record<string, string>;
+  /** The port to listen on (a restart where clients already connect); a free one when omitted. */
+  port?: number;
   log?: (msg: string) => void;
 };
 
@@ -267,7 +269,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
     await initialise(bin, opts, ids);
   }
 
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const settings: Record<string, string> = {
     listen_addresses: '127.0.0.1',
     unix_socket_directories: "''",

@@ -53,3 +53,13 @@ export async function sweepDeadWorkers(
     await pool.query('select graphile_worker.force_unlock_workers($1::text[])', [ids]);
   return ids;
 }
+
+/**
+ * Releases the jobs of workers this process has stopped for good (runners stopped during a
+ * database outage could not hand their jobs back) and forgets their heartbeats.
+ */
+export async function releaseWorkers(pool: Pool, workerIds: string[]): Promise<void> {
+  if (!workerIds.length) return;
+  await pool.query('select graphile_worker.force_unlock_workers($1::text[])', [workerIds]);
+  await forgetWorkers(pool, workerIds);
+}

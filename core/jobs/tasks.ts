@@ -257,8 +257,20 @@ export const DeliverWebhookPayload = z.object({
 export type DeliverWebhookPayload = z.infer<typeof DeliverWebhookPayload>;
 
 /**
+ * Runs one attempt's job may make. A run cut short before the receiver's answer was recorded
+ * (its worker killed, the database gone) is the same attempt run again, not one of SPEC's
+ * three: the liveness sweep releases a dead worker's job and it runs again at once, and a run
+ * that threw (the database unreachable) runs again after Graphile Worker's backoff.
+ */
+export const DELIVERY_JOB_RUNS = 10;
+
+/** The job key of a delivery's next attempt: one job per delivery. */
+export const deliveryJobKey = (deliveryId: string) => jobKey(TASK.deliverWebhook, deliveryId);
+
+/**
  * Queues attempt `attempt` of each delivery, `delayMs` from now. Each attempt is a job of its
- * own, tried once: the delivery schedules its next attempt itself (core/webhooks/delivery.ts).
+ * own (DELIVERY_JOB_RUNS runs at most, all the same attempt): the delivery schedules its next
+ * attempt itself (core/webhooks/delivery.ts).
  */
 export async function enqueueDeliveries(
   db: Queryable,
@@ -268,14 +280,15 @@ export async function enqueueDeliveries(
   if (!deliveryIds.length) return;
   await db.query(
     `select graphile_worker.add_job($1, json_build_object('delivery_id', id, 'attempt', $4::int),
-       run_at := now() + $5::int * interval '1 millisecond', job_key := key, max_attempts := 1)
+       run_at := now() + $5::int * interval '1 millisecond', job_key := key, max_attempts := $6)
      from unnest($2::text[], $3::text[]) as d(id, key)`,
     [
       TASK.deliverWebhook,
       deliveryIds,
-      deliveryIds.map((id) => jobKey(TASK.deliverWebhook, id)),
+      deliveryIds.map(deliveryJobKey),
       opts.attempt,
       Math.round(opts.delayMs ?? 0),
+      DELIVERY_JOB_RUNS,
     ],
   );
 }

@@ -173,3 +173,25 @@ export async function recordAttempt(
     [a.deliveryId, a.attempt, a.attemptedAt, a.durationMs, a.statusCode, a.error, a.deliveryStatus],
   );
 }
+
+/**
+ * Pending deliveries that no job will ever run again: their job (read through Graphile
+ * Worker's public `jobs` view, by `keyPrefix` plus the delivery's id) is gone, or is out of
+ * runs and not running. Each with the attempts it has recorded.
+ */
+export async function strandedDeliveries(
+  db: Queryable,
+  keyPrefix: string,
+): Promise<{ id: string; attempts: number }[]> {
+  const { rows } = await db.query<{ id: string; attempts: number }>(
+    `select d.id, d.attempts
+     from webhook_deliveries d
+     left join graphile_worker.jobs g on g.key = $1 || d.id
+     where d.status = 'pending'
+       and (g.id is null or (g.attempts >= g.max_attempts and g.locked_at is null))
+     order by d.id
+     limit 500`,
+    [keyPrefix],
+  );
+  return rows;
+}

@@ -1,16 +1,22 @@
 // Delivering one webhook attempt, the short way: load, sign, send, record, schedule the next
 // attempt. Attempts: the first at once, then 2 s and 8 s after the previous failure, at most
 // three. Network errors, timeouts, 5xx and 429 are retried; any other status is final, and a
-// redirect is a failure (never followed).
+// redirect is a failure (never followed). An attempt counts once its outcome is recorded: a run
+// cut short before then (a killed worker, a lost database) is the same attempt run again.
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
-import { type DeliverWebhookPayload, enqueueDeliveries } from '../jobs/tasks.ts';
+import { type DeliverWebhookPayload, deliveryJobKey, enqueueDeliveries } from '../jobs/tasks.ts';
 import {
   type OutboundPolicy,
   OutboundRefused,
   resolveChecked,
   sendChecked,
 } from '../outbound/guard.ts';
-import { findDeliveryToSend, insertEventDeliveries, recordAttempt } from './db.ts';
+import {
+  findDeliveryToSend,
+  insertEventDeliveries,
+  recordAttempt,
+  strandedDeliveries,
+} from './db.ts';
 import { SIGNATURE_HEADER, signBody } from './signature.ts';
 
 export const MAX_DELIVERY_ATTEMPTS = 3;
@@ -108,4 +114,21 @@ export async function deliverWebhook(
       });
     });
   return outcome.ok ? 'delivered' : retry ? 'retrying' : 'failed';
+}
+
+/**
+ * Queues again, for its next attempt, each pending delivery that no job will ever run (its job
+ * out of runs, or gone): the reconciler's cron, so an event is never left undelivered and
+ * unsettled. Answers how many.
+ */
+export async function requeueStrandedDeliveries(pool: Pool): Promise<number> {
+  const stranded = await strandedDeliveries(pool, deliveryJobKey(''));
+  const byAttempt = Map.groupBy(stranded, (d) => d.attempts + 1);
+  for (const [attempt, deliveries] of byAttempt)
+    await enqueueDeliveries(
+      pool,
+      deliveries.map((d) => d.id),
+      { attempt },
+    );
+  return stranded.length;
 }
