@@ -45,7 +45,7 @@ describe('/app/api library, designs, drawings, jobs and usage', () => {
       filename: 'clip.mp4',
       size_bytes: video.byteLength,
     });
-    expect(init.status).toBe(201);
+    expect(init.status).toBe(200);
     const part = await me.raw(
       'PUT',
       `/assets/upload/part?upload_id=${encodeURIComponent(init.body.upload_id)}&index=0`,
