@@ -174,7 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     storage: deps.storage ?? storageFor(deps.config),
     publicBaseUrl: deps.config.publicBaseUrl,
     tempDir: path.join(deps.config.dataDir, 'tmp'),
-    outbound: outboundPolicy(deps.config),
+    outbound: outboundPolicy(deps.config, app.log),
     urlKey: assetUrlKey(deps.mediaUrlSecret),
     tools: mediaTools(deps.config),
   };
@@ -209,7 +209,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         publicBaseUrl: deps.config.publicBaseUrl,
         cookieSecret: deps.sessionSecret,
         signingKeys: deps.oauthSigningKeys ?? [newSigningKey()],
-        outbound: outboundPolicy(deps.config),
+        outbound: outboundPolicy(deps.config, app.log),
         behindProxy: deps.config.trustProxy !== false,
       }),
     });
