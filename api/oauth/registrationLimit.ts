@@ -2,6 +2,7 @@
 // register is bounded, so nobody fills the database with clients. In memory per API process:
 // a burst spread over N processes gets N times the allowance, still bounded.
 import { DomainError } from '../../core/errors.ts';
+import { formatBytes } from '../../core/sizes.ts';
 
 /** Registrations an address may make in a window, and the largest registration body. */
 export const REGISTRATIONS_PER_WINDOW = 30;
@@ -15,7 +16,7 @@ export function registrationLimit(now = () => Date.now()) {
       throw new DomainError(
         413,
         'registration_too_large',
-        `A client registration is at most ${MAX_REGISTRATION_BYTES} bytes, with its Content-Length.`,
+        `A client registration is at most ${formatBytes(MAX_REGISTRATION_BYTES)}, with its Content-Length.`,
       );
     const t = now();
     if (seen.size > 10_000)

@@ -168,6 +168,7 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
       const before = await countAssets();
       const over = await upload(Buffer.concat([exact, Buffer.from([0])]), 'image/jpeg');
       expect(over.status).toBe(413);
+      expect(over.body.detail).toBe('An image upload holds at most 15 MB.');
       expect(await countAssets()).toBe(before);
     });
 
@@ -182,7 +183,9 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
       });
       const res = await upload(png, 'image/png', '', k);
       expect(res.status).toBe(413);
-      expect(res.body.detail).toMatch(/quota/);
+      expect(res.body.detail).toMatch(
+        /^Storage quota of 10 GB would be exceeded \(10 GB used, 0 bytes reserved by unfinished uploads\)/,
+      );
       const list = await call(server, 'GET', '/v1/assets', { key: k });
       expect(list.body.assets).toHaveLength(1);
     });

@@ -133,6 +133,9 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
       const { body } = await init({ filename: 'a.mp4', size_bytes: 20 * 1024 * 1024 });
       const res = await part(body.upload_id, 0, Buffer.alloc(body.part_bytes + 1));
       expect(res.status).toBe(413);
+      expect(res.body.detail).toBe(
+        `A part holds at most part_bytes = ${body.part_bytes} (${body.part_bytes / 1024 ** 2} MB).`,
+      );
     });
 
     it('refuses an oversized part sent without Content-Length into a new session, and stays up', async () => {
@@ -173,9 +176,12 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
       expect((await finish({ upload_id: body.upload_id, parts: 0 })).status).toBe(422);
       expect((await part(body.upload_id, 80, Buffer.alloc(1))).status).toBe(422);
       expect((await part(body.upload_id, 0, Buffer.alloc(1))).status).toBe(200);
-      expect((await init({ filename: 'big.mp4', size_bytes: 500 * 1024 * 1024 + 1 })).status).toBe(
-        422,
-      );
+      const big = await init({ filename: 'big.mp4', size_bytes: 500 * 1024 * 1024 + 1 });
+      expect(big.status).toBe(422);
+      expect(big.body.detail[0]).toMatchObject({
+        loc: ['body', 'size_bytes'],
+        msg: expect.stringMatching(/^at most 500 MB \(524288000\)/),
+      });
       expect((await init({ filename: 'big.mp4', size_bytes: 500 * 1024 * 1024 })).status).toBe(200);
     });
 

@@ -81,7 +81,9 @@ describe('POST /v1/assets', () => {
     streamed = 0;
     const res = await ingest(`${base}/endless.mp4`, k);
     expect(res.status).toBe(413);
-    expect(res.body.detail).toMatch(/Storage quota/);
+    expect(res.body.detail).toBe(
+      'Storage quota of 10 GB would be exceeded by this file; delete assets first.',
+    );
     expect(streamed).toBeLessThan(4 * 1024 * 1024);
     const full = await ingest(`${base}/clip.mp4`, k);
     expect(full.status).toBe(201); // the small clip still fits
