@@ -17,6 +17,11 @@ type Flags = Record<string, string | boolean | undefined>;
 export type CommandContext = { config: Config };
 type Command = {
   usage: string;
+  /**
+   * Takes `--password`, read from standard input (or a prompt on a terminal) when the flag is
+   * not given, so it need not be typed where npm's banner, shell history and ps show it.
+   */
+  readsPassword?: boolean;
   run: (pool: Pool, flags: Flags, ctx: CommandContext) => Promise<unknown>;
 };
 
@@ -50,7 +55,9 @@ const operatorOf = (account: { id: string; plan: Plan }) => ({
 
 export const COMMANDS: Record<string, Command> = {
   'account create': {
-    usage: 'account create --email E --password P [--plan PLAN] [--brand NAME]',
+    usage:
+      'account create --email E [--password P] [--plan PLAN] [--brand NAME]  (without --password: standard input, or a prompt)',
+    readsPassword: true,
     run: async (pool, flags) => {
       const f = parse(
         z.object({
