@@ -58,7 +58,11 @@ export async function connectAccount(
   // The connectors (and the S3 client and sharp behind them) load only when one connects, so
   // the CLI's other commands start without them.
   const { verifyConnection } = await import('../connectors/verify.ts');
-  const verified = await verifyConnection(input.platform, input.config, outboundPolicy(config, log));
+  const verified = await verifyConnection(
+    input.platform,
+    input.config,
+    outboundPolicy(config, log),
+  );
   const key = credentialsKey(
     config.credentialsKey ?? loadLocalSecrets(config.dataDir).credentialsKey,
   );

@@ -179,35 +179,31 @@ describe('signed media addresses in the request log', () => {
 });
 
 describe('keys, tokens and codes in query strings', () => {
-  it.each([
-    'token',
-    'access_token',
-    'key',
-    'api_key',
-    'code',
-    'refresh_token',
-  ])('?%s= is logged without its value', async (param) => {
-    const owner = await makeAccount(server.pool);
-    const key = await makeKey(server.pool, owner.accountId, ['read']);
-    // A key sent in the query (a client that does not set headers), upper-cased or
-    // percent-encoded as the query parser reads it, beside a parameter that stays.
-    const encoded = [...param].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
-    const paths = [
-      `/v1/me?${param}=${key}&q=kept`,
-      `/v1/me?q=kept&${param.toUpperCase()}=${key}`,
-      `/v1/me?${encoded}=${key}`,
-    ];
-    for (const path of paths) await (await fetch(`${server.baseUrl}${path}`)).text();
-    const urls = logged
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l).req?.url as string | undefined)
-      .filter((u) => u?.startsWith('/v1/me?'));
-    expect(urls).toContain(`/v1/me?${param}=[redacted]&q=kept`);
-    expect(urls).toContain(`/v1/me?q=kept&${param.toUpperCase()}=[redacted]`);
-    expect(urls).toContain(`/v1/me?${encoded}=[redacted]`);
-    expect(logged).not.toContain(key);
-  });
+  it.each(['token', 'access_token', 'key', 'api_key', 'code', 'refresh_token'])(
+    '?%s= is logged without its value',
+    async (param) => {
+      const owner = await makeAccount(server.pool);
+      const key = await makeKey(server.pool, owner.accountId, ['read']);
+      // A key sent in the query (a client that does not set headers), upper-cased or
+      // percent-encoded as the query parser reads it, beside a parameter that stays.
+      const encoded = [...param].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
+      const paths = [
+        `/v1/me?${param}=${key}&q=kept`,
+        `/v1/me?q=kept&${param.toUpperCase()}=${key}`,
+        `/v1/me?${encoded}=${key}`,
+      ];
+      for (const path of paths) await (await fetch(`${server.baseUrl}${path}`)).text();
+      const urls = logged
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).req?.url as string | undefined)
+        .filter((u) => u?.startsWith('/v1/me?'));
+      expect(urls).toContain(`/v1/me?${param}=[redacted]&q=kept`);
+      expect(urls).toContain(`/v1/me?q=kept&${param.toUpperCase()}=[redacted]`);
+      expect(urls).toContain(`/v1/me?${encoded}=[redacted]`);
+      expect(logged).not.toContain(key);
+    },
+  );
 });
 
 /** A logger as the service makes it, writing into a string the test reads. */

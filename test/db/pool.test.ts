@@ -68,7 +68,10 @@ describe('a lost database connection', () => {
       expect((await fetch(`${proc.baseUrl}/readyz`)).status).toBe(200);
       const lines = proc.output().trim().split('\n');
       const loss = lines.map((l) => JSON.parse(l)).find((l) => /was lost/.test(l.msg));
-      expect(loss).toMatchObject({ level: 40, err: { message: expect.stringMatching(/terminat/i) } });
+      expect(loss).toMatchObject({
+        level: 40,
+        err: { message: expect.stringMatching(/terminat/i) },
+      });
     } finally {
       proc.child.kill('SIGTERM');
       expect(await exited(proc.child)).toBe(0);
