@@ -45,11 +45,10 @@ async function main(argv: string[]): Promise<number> {
   if (command.readsPassword && values.password === undefined)
     values.password = await readPassword();
   const config = loadConfig();
-  const db = await openDatabase(config, createLogger('warn', process.stderr), {
-    poolSize: 2,
-  });
+  const log = createLogger('warn', process.stderr);
+  const db = await openDatabase(config, log, { poolSize: 2 });
   try {
-    const out = await command.run(db.pool, values, { config });
+    const out = await command.run(db.pool, values, { config, log });
     process.stdout.write(`${JSON.stringify(out)}\n`);
     return 0;
   } finally {

@@ -10,11 +10,16 @@ import { addCompetitor, listCompetitors, removeCompetitor } from '../competitors
 import type { Config } from '../config.ts';
 import { connectAccount } from '../connections/service.ts';
 import type { Pool } from '../db/pool.ts';
+import type { OutboundLog } from '../outbound/guard.ts';
 import { PLATFORMS } from '../platforms/capabilities.ts';
 
 type Flags = Record<string, string | boolean | undefined>;
 /** What a command may need besides the database. */
-export type CommandContext = { config: Config };
+export type CommandContext = {
+  config: Config;
+  /** The operator's log (standard error): what a refusal of the outbound guard keeps back. */
+  log?: OutboundLog;
+};
 type Command = {
   usage: string;
   /**
@@ -217,7 +222,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   connect: {
     usage: 'connect --email E --brand-id B --platform P --config JSON',
-    run: async (pool, flags, { config }) => {
+    run: async (pool, flags, { config, log }) => {
       const f = parse(
         z.object({
           email,
@@ -235,12 +240,12 @@ export const COMMANDS: Record<string, Command> = {
         flags,
       );
       const account = await accounts.requireAccountByEmail(pool, f.email);
-      return connectAccount(pool, config, {
-        accountId: account.id,
-        brandId: f['brand-id'],
-        platform: f.platform,
-        config: f.config,
-      });
+      return connectAccount(
+        pool,
+        config,
+        { accountId: account.id, brandId: f['brand-id'], platform: f.platform, config: f.config },
+        log,
+      );
     },
   },
 };

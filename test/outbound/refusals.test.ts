@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../core/logger.ts';
 import { outboundPolicy, resolveChecked, sendChecked } from '../../core/outbound/guard.ts';
 import { logSink } from '../support/logs.ts';
+import { admin, connectArgs } from '../support/processes.ts';
 import { call, signedInDashboard } from '../support/server.ts';
 import { useService } from '../support/service.ts';
 
@@ -79,6 +80,24 @@ describe('a refused outbound address', () => {
     expect(res.body.code).toBe('credentials_refused');
     expectRefusal(res.body.detail);
   });
+});
+
+describe('the operator CLI', () => {
+  it('connect: the refusal names the host; the address is on the operator log only', async () => {
+    const args = connectArgs(svc.acct, 'mastodon', {
+      instance: 'http://localhost:1',
+      access_token: 'token-value',
+    });
+    const res = await admin(svc.server.db.url, args, { OUTBOUND_ALLOW_HTTP: 'true' });
+    expect(res.code).not.toBe(0);
+    const [logLine, ...message] = res.stderr.trim().split('\n');
+    expectRefusal(message.join('\n'));
+    expect(JSON.parse(logLine!)).toMatchObject({
+      level: 40,
+      host: 'localhost',
+      address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/),
+    });
+  }, 60_000);
 });
 
 describe('a network error on an allowed address', () => {
