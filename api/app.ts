@@ -179,7 +179,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     storage,
     publicBaseUrl: deps.config.publicBaseUrl,
     tempDir,
-    outbound: outboundPolicy(deps.config),
+    outbound: outboundPolicy(deps.config, app.log),
     urlKey: assetUrlKey(deps.mediaUrlSecret),
     tools: mediaTools(deps.config),
   };
@@ -214,7 +214,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         publicBaseUrl: deps.config.publicBaseUrl,
         cookieSecret: deps.sessionSecret,
         signingKeys: deps.oauthSigningKeys ?? [newSigningKey()],
-        outbound: outboundPolicy(deps.config),
+        outbound: outboundPolicy(deps.config, app.log),
         behindProxy: deps.config.trustProxy !== false,
       }),
     });

@@ -17,7 +17,7 @@ import {
 } from '../core/auth/bearer.ts';
 import type { BudgetCounter } from '../core/auth/budget.ts';
 import type { KnownKeys } from '../core/auth/knownKeys.ts';
-import type { Budget, Principal, Requirement } from '../core/auth/principal.ts';
+import type { Authenticated, Budget, Principal, Requirement } from '../core/auth/principal.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { unauthenticated } from '../core/errors.ts';
 import { resourceMetadataOf } from '../core/oauth/rules.ts';
@@ -95,15 +95,27 @@ export async function authenticateBearer(
     throw unauthenticated('The bearer credential is unknown, expired or was revoked.');
   }
   assertApiPlan(auth.principal);
-  const { accountId } = auth.principal;
+  await chargeBudget(budget, auth, req, reply);
+  req.principal = auth.principal;
+  return auth.principal;
+}
+
+/**
+ * Counts the request against its account's budget, shared by every interface (REST, GraphQL,
+ * MCP, the dashboard's session routes): the RateLimit headers on the answer, a 429 past it.
+ */
+export async function chargeBudget(
+  budget: BudgetCounter,
+  { principal, budgetPerMinute }: Authenticated,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  const { accountId } = principal;
   const window =
-    budget.countNow(accountId, auth.budgetPerMinute) ??
-    (await budget.count(accountId, auth.budgetPerMinute));
+    budget.countNow(accountId, budgetPerMinute) ?? (await budget.count(accountId, budgetPerMinute));
   reply.headers(budgetHeaders(window));
   assertWithinBudget(window);
-  req.principal = auth.principal;
   req.budget = window;
-  return auth.principal;
 }
 
 /** onRequest hook for a route folder whose routes all take bearer credentials. */

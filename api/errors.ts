@@ -5,6 +5,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnreachable } from '../core/db/unreachable.ts';
 import { DomainError, missingReference, ValidationFailed } from '../core/errors.ts';
+import { formatBytes } from '../core/sizes.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -69,7 +70,10 @@ export function asDomainError(err: FastifyError, req: FastifyRequest): DomainErr
   const known = err.code ? FASTIFY_CODES[err.code] : undefined;
   if (known) {
     const hint = req.routeOptions.config?.bodyMediaHint;
-    const message = known[2] === SEND_JSON && hint ? `Unsupported Content-Type; ${hint}` : known[2];
+    let message = known[2] === SEND_JSON && hint ? `Unsupported Content-Type; ${hint}` : known[2];
+    const limit = req.routeOptions.bodyLimit;
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && limit)
+      message = `The body is larger than this route accepts (at most ${formatBytes(limit)}).`;
     return new DomainError(known[0], known[1], message);
   }
   const status = err.statusCode ?? 500;

@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from '../core/config.ts';
 import { DomainError } from '../core/errors.ts';
 import { createLogger } from '../core/logger.ts';
 import { openDatabase } from '../core/runtime.ts';
+import { readPassword } from './password.ts';
 
 /** Every flag any command takes; each command validates the ones it uses. */
 const STRING_FLAGS =
@@ -39,12 +40,15 @@ async function main(argv: string[]): Promise<number> {
   } catch (err) {
     throw new UsageError(`${(err as Error).message}\n${usage()}`);
   }
+  const command = COMMANDS[resolved.name]!;
+  // Asked before the database opens: a prompt should not wait behind Postgres starting.
+  if (command.readsPassword && values.password === undefined)
+    values.password = await readPassword();
   const config = loadConfig();
-  const db = await openDatabase(config, createLogger('warn', process.stderr), {
-    poolSize: 2,
-  });
+  const log = createLogger('warn', process.stderr);
+  const db = await openDatabase(config, log, { poolSize: 2 });
   try {
-    const out = await COMMANDS[resolved.name]!.run(db.pool, values, { config });
+    const out = await command.run(db.pool, values, { config, log });
     process.stdout.write(`${JSON.stringify(out)}\n`);
     return 0;
   } finally {

@@ -41,7 +41,7 @@ async function main(role: Role, poolArg: string | undefined) {
       pools,
       poolConcurrency: config.poolConcurrency,
       log: log.child({ role: 'worker' }),
-      outbound: outboundPolicy(config),
+      outbound: outboundPolicy(config, log.child({ role: 'worker' })),
       storage: storageFor(config),
       blueskyAppView: config.blueskyAppViewUrl,
       tools: mediaTools(config),

@@ -15,8 +15,20 @@ export const REDACT_PATHS = [
   'err.authorization',
 ];
 
-/** Query parameters that are credentials: a signed media address's signature. */
-const SECRET_PARAMS = new Set(['sig']);
+/**
+ * Query parameters that are credentials: a signed media address's signature, and the names
+ * clients put keys, tokens and OAuth codes under (the service reads none of them from a query,
+ * but a client that sends its key as `?token=` must not find it in the operator's logs).
+ */
+const SECRET_PARAMS = new Set([
+  'sig',
+  'token',
+  'access_token',
+  'refresh_token',
+  'key',
+  'api_key',
+  'code',
+]);
 
 const decodedKey = (key: string) => {
   try {
@@ -27,7 +39,8 @@ const decodedKey = (key: string) => {
 };
 
 /**
- * The URL as logged: a signed address with its signature cut cannot be replayed from logs.
+ * The URL as logged: a signed address with its signature cut, or a key or code sent in the
+ * query with its value cut, cannot be replayed from logs.
  * Keys are compared decoded, as the query parser reads them (`%73ig` is `sig`).
  */
 export const redactUrl = (url: string): string => {

@@ -37,7 +37,7 @@ export async function openDatabase(
     url = server.url;
     stopServer = server.stop;
   }
-  const pool = createPool(url, opts.poolSize);
+  const pool = createPool(url, opts.poolSize, log);
   try {
     if (opts.migrate !== false) {
       const applied = await migrate(pool);

@@ -5,6 +5,7 @@
 // API process: a burst spread over N processes gets N times the allowance, still bounded.
 import { DomainError } from '../../core/errors.ts';
 import { throttledAddress } from '../../core/sessions/service.ts';
+import { formatBytes } from '../../core/sizes.ts';
 
 export const WINDOW_MS = 10 * 60_000;
 /** Registrations an address may make in a window, and the largest registration body. */
@@ -63,7 +64,7 @@ export function registrationLimit(now = () => Date.now()) {
       throw new DomainError(
         413,
         'registration_too_large',
-        `A client registration is at most ${MAX_REGISTRATION_BYTES} bytes, with its Content-Length.`,
+        `A client registration is at most ${formatBytes(MAX_REGISTRATION_BYTES)}, with its Content-Length.`,
       );
     count(address);
   };

@@ -144,7 +144,7 @@ export const assetRoutes: FastifyPluginAsync<{
           'Start a chunked video upload: reserves size_bytes against the storage quota (413 beyond it) and answers upload_id and part_bytes (use them)',
         body: InitUploadInput,
         response: {
-          201: UploadSession,
+          200: UploadSession,
           404: ErrorBody,
           413: ErrorBody,
           422: ErrorBody,
@@ -152,7 +152,8 @@ export const assetRoutes: FastifyPluginAsync<{
         },
       },
     },
-    async (req, reply) => reply.code(201).send(await initUpload(media, principalOf(req), req.body)),
+    // 200, SPEC's default: init opens a session, it makes no resource a client fetches.
+    async (req) => initUpload(media, principalOf(req), req.body),
   );
 
   app.put(

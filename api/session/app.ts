@@ -473,12 +473,17 @@ export const appRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, c
     async (req, reply) => {
       const caller = principalOf(req);
       const brand = await requireBrandFor(pool, caller, req.body.brand_id);
-      const connected = await connectAccount(pool, config, {
-        accountId: caller.accountId,
-        brandId: brand.id,
-        platform: req.body.platform,
-        config: req.body.config,
-      });
+      const connected = await connectAccount(
+        pool,
+        config,
+        {
+          accountId: caller.accountId,
+          brandId: brand.id,
+          platform: req.body.platform,
+          config: req.body.config,
+        },
+        req.log,
+      );
       return reply.code(201).send(connected);
     },
   );

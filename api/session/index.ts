@@ -1,13 +1,14 @@
 // Dashboard session routes (CONTRACT.md): /auth, /apikeys, /webhooks, /competitors, /app/api.
 // They refuse bearer credentials, and refuse state-changing requests from a foreign Origin.
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { MediaDeps } from '../../core/assets/service.ts';
 import type { BudgetCounter } from '../../core/auth/budget.ts';
 import type { Config } from '../../core/config.ts';
 import type { Pool } from '../../core/db/pool.ts';
 import type { RenderWaits } from '../../core/designs/renderWaits.ts';
 import { DomainError, forbidden } from '../../core/errors.ts';
-import { principalForSession } from '../../core/sessions/service.ts';
+import { principalForSession, sessionAuthenticated } from '../../core/sessions/service.ts';
+import { chargeBudget } from '../auth.ts';
 import { activityRoutes } from './activity.ts';
 import { apiKeyRoutes } from './apikeys.ts';
 import { appRoutes, dashboardGuard } from './app.ts';
@@ -43,10 +44,29 @@ export function sessionToken(req: FastifyRequest): string | undefined {
 /** preHandler for routes that need a signed-in dashboard session. */
 export function requireSession(pool: Pool) {
   return async (req: FastifyRequest) => {
+    // Found already by the scope's budget hook (sessionWithinBudget).
+    if (req.principal?.credential.kind === 'session') return;
     const token = sessionToken(req);
     const principal = token ? await principalForSession(pool, token) : undefined;
     if (!principal) throw sessionRequired('Sign in to the dashboard first (POST /auth/login).');
     req.principal = principal;
+  };
+}
+
+/**
+ * onRequest hook of the session routes that read or change the account's data (/app/api and
+ * the key, webhook and competitor routes): a signed-in request is counted against the
+ * account's request budget, the one REST, GraphQL and MCP share (CONTRACT.md), with the same
+ * RateLimit headers and 429. It finds the session for requireSession; a request without one
+ * passes on to be refused there (or served, where no session is needed).
+ */
+export function sessionWithinBudget({ pool, budget }: DashboardDeps) {
+  return async (req: FastifyRequest, reply: FastifyReply) => {
+    const token = sessionToken(req);
+    const auth = token ? await sessionAuthenticated(pool, token) : undefined;
+    if (!auth) return;
+    await chargeBudget(budget, auth, req, reply);
+    req.principal = auth.principal;
   };
 }
 
@@ -65,15 +85,22 @@ export const sessionRoutes: FastifyPluginAsync<DashboardDeps> = async (app, deps
     }
   });
   await app.register(authRoutes, deps);
-  await app.register(apiKeyRoutes, deps);
-  await app.register(webhookRoutes, deps);
-  await app.register(competitorRoutes, deps);
+  // Sign-in and the session's own routes (/auth) stay outside the budget: a spent minute
+  // never locks a person out of signing in or out.
+  await app.register(async (budgeted) => {
+    budgeted.addHook('onRequest', sessionWithinBudget(deps));
+    await budgeted.register(apiKeyRoutes, deps);
+    await budgeted.register(webhookRoutes, deps);
+    await budgeted.register(competitorRoutes, deps);
+  });
   // The dashboard's routes, and the key, webhook and competitor routes again for its pages, under the
   // CSRF guard (CONTRACT.md: /app/api has the same session and Origin rules plus a token).
   await app.register(
     async (dashboard) => {
       // Before the body is read: a request with no session or no token costs no parsing.
       dashboard.addHook('onRequest', dashboardGuard(deps.config));
+      // After the guard: a request it refuses costs the account nothing.
+      dashboard.addHook('onRequest', sessionWithinBudget(deps));
       // Answers hold signed addresses and account data: no cache keeps them, unless a route
       // says otherwise (a thumbnail's bytes).
       dashboard.addHook('onSend', async (_req, reply) => {

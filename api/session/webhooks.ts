@@ -27,7 +27,7 @@ const EndpointParams = z.object({ id: z.string() });
 
 export const webhookRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, config }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const policy = outboundPolicy(config);
+  const policy = outboundPolicy(config, app.log);
   app.addHook('preHandler', requireSession(pool));
 
   app.post(

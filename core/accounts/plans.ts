@@ -25,9 +25,13 @@ export const planAtLeast = (plan: Plan, minimum: Plan): boolean =>
 /** The plan API, GraphQL and MCP access needs (SPEC.md, Authentication 3). */
 export const API_PLAN: Plan = 'plus';
 
-/** Requests a minute per account, shared by REST and GraphQL and counted for MCP. */
+/**
+ * Requests a minute per account, shared by REST and GraphQL and counted for MCP and the
+ * dashboard's session routes. `free` has no API (the plan check refuses first): its budget is
+ * the dashboard's.
+ */
 export const REQUEST_BUDGET_PER_MINUTE: Record<Plan, number> = {
-  free: 0,
+  free: 120,
   plus: 600,
   pro: 1200,
   business: 3000,

@@ -47,12 +47,17 @@ export async function signupOpen(pool: Queryable, policy: SignupPolicy): Promise
  * account exists (two sign-ups at once take turns, so only one is first); `closed` never.
  */
 export async function signUp(pool: Pool, policy: SignupPolicy, input: NewAccount) {
+  // Often read by the operator who just made an account with the CLI: say what to do now.
   const closed = () =>
     forbidden(
       'signup_closed',
-      policy === 'first'
-        ? 'Sign-up was for the first account only (SIGNUP=first); ask the operator for an account.'
-        : 'Sign-up is closed here (SIGNUP=closed); the operator creates accounts (npm run admin -- account create).',
+      `${
+        policy === 'first'
+          ? 'Sign-up is for the first account only (SIGNUP=first), and an account exists already'
+          : 'Sign-up is closed here (SIGNUP=closed)'
+      }: an existing account signs in instead (POST /auth/login, or Sign in on the dashboard at /). ` +
+        'The operator opens sign-up to everyone by starting the service with SIGNUP=open, or ' +
+        'creates an account with npm run admin -- account create.',
     );
   // Refused before the (deliberately slow) hash: a closed door costs nothing to knock on.
   if (!(await signupOpen(pool, policy))) throw closed();

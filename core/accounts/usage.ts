@@ -44,8 +44,8 @@ export async function describeUsage(db: Queryable, p: Principal, budget: Budget)
 }
 
 /**
- * The dashboard's usage page: the same figures, the request window read without counting a
- * request in it (a session's requests are not budgeted).
+ * The dashboard's usage page: the same figures, the request window read without counting
+ * another request in it (the page's own request was counted on its way in).
  */
 export async function usageOfAccount(
   db: Queryable,

@@ -10,13 +10,23 @@ import { addCompetitor, listCompetitors, removeCompetitor } from '../competitors
 import type { Config } from '../config.ts';
 import { connectAccount } from '../connections/service.ts';
 import type { Pool } from '../db/pool.ts';
+import type { OutboundLog } from '../outbound/guard.ts';
 import { PLATFORMS } from '../platforms/capabilities.ts';
 
 type Flags = Record<string, string | boolean | undefined>;
 /** What a command may need besides the database. */
-export type CommandContext = { config: Config };
+export type CommandContext = {
+  config: Config;
+  /** The operator's log (standard error): what a refusal of the outbound guard keeps back. */
+  log?: OutboundLog;
+};
 type Command = {
   usage: string;
+  /**
+   * Takes `--password`, read from standard input (or a prompt on a terminal) when the flag is
+   * not given, so it need not be typed where npm's banner, shell history and ps show it.
+   */
+  readsPassword?: boolean;
   run: (pool: Pool, flags: Flags, ctx: CommandContext) => Promise<unknown>;
 };
 
@@ -50,7 +60,9 @@ const operatorOf = (account: { id: string; plan: Plan }) => ({
 
 export const COMMANDS: Record<string, Command> = {
   'account create': {
-    usage: 'account create --email E --password P [--plan PLAN] [--brand NAME]',
+    usage:
+      'account create --email E [--password P] [--plan PLAN] [--brand NAME]  (without --password: standard input, or a prompt)',
+    readsPassword: true,
     run: async (pool, flags) => {
       const f = parse(
         z.object({
@@ -210,7 +222,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   connect: {
     usage: 'connect --email E --brand-id B --platform P --config JSON',
-    run: async (pool, flags, { config }) => {
+    run: async (pool, flags, { config, log }) => {
       const f = parse(
         z.object({
           email,
@@ -228,12 +240,12 @@ export const COMMANDS: Record<string, Command> = {
         flags,
       );
       const account = await accounts.requireAccountByEmail(pool, f.email);
-      return connectAccount(pool, config, {
-        accountId: account.id,
-        brandId: f['brand-id'],
-        platform: f.platform,
-        config: f.config,
-      });
+      return connectAccount(
+        pool,
+        config,
+        { accountId: account.id, brandId: f['brand-id'], platform: f.platform, config: f.config },
+        log,
+      );
     },
   },
 };

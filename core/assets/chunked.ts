@@ -12,6 +12,7 @@ import { conflict, invalid, notFound } from '../errors.ts';
 import { probeMedia } from '../media/probe.ts';
 import { ACCEPTED_FORMATS, MediaToolFailed } from '../media/tools.ts';
 import { isOutOfSpace } from '../storage/space.ts';
+import { formatBytes } from '../sizes.ts';
 import type { Storage } from '../storage/storage.ts';
 import {
   deleteExpiredUploadSessions,
@@ -66,7 +67,7 @@ export async function initUpload(deps: MediaDeps, owner: Owner, input: InitUploa
   );
   if (!session)
     throw await quotaExceeded(deps.pool, owner.accountId, {
-      lead: `Storage quota of ${quota} bytes would be exceeded by size_bytes ${input.size_bytes}`,
+      lead: `Storage quota of ${formatBytes(quota)} would be exceeded by size_bytes ${input.size_bytes} (${formatBytes(input.size_bytes)})`,
       advice: 'delete assets first.',
     });
   const uploadId = session.id;
@@ -142,7 +143,7 @@ export async function putPart(
   const message =
     most < session.part_bytes
       ? `Chunk ${q.index} is the last: it holds the remaining ${most} bytes of size_bytes ${size}.`
-      : `A part holds at most part_bytes = ${session.part_bytes} bytes.`;
+      : `A part holds at most part_bytes = ${session.part_bytes} (${formatBytes(session.part_bytes)}).`;
   // Refused before reading when the size is announced; counted as it streams otherwise.
   if (contentLength !== undefined && contentLength > most) throw tooLarge(message);
   const meter = byteMeter(most, message);

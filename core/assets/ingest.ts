@@ -6,6 +6,7 @@ import { STORAGE_QUOTA_BYTES } from '../accounts/plans.ts';
 import { requireOwnedBrand } from '../brands/service.ts';
 import { invalid } from '../errors.ts';
 import { getFollowing, OutboundRefused } from '../outbound/guard.ts';
+import { formatBytes } from '../sizes.ts';
 import { fileMediaFile } from './chunked.ts';
 import { storageUsedBytes } from './db.ts';
 import { overQuota, quotaExceeded } from './quota.ts';
@@ -71,7 +72,7 @@ export async function ingestFromUrl(
     });
 
   if (type.startsWith('video/') || type.startsWith('audio/')) {
-    const message = `A media file from a URL holds at most ${MAX_CHUNKED_BYTES} bytes.`;
+    const message = `A media file from a URL holds at most ${formatBytes(MAX_CHUNKED_BYTES)}.`;
     if (contentLength !== undefined && contentLength > MAX_CHUNKED_BYTES) {
       response.destroy();
       throw tooLarge(message);
@@ -81,7 +82,7 @@ export async function ingestFromUrl(
     const room =
       STORAGE_QUOTA_BYTES[owner.plan] - (await storageUsedBytes(deps.pool, owner.accountId));
     const full = {
-      lead: `Storage quota of ${STORAGE_QUOTA_BYTES[owner.plan]} bytes would be exceeded by this file`,
+      lead: `Storage quota of ${formatBytes(STORAGE_QUOTA_BYTES[owner.plan])} would be exceeded by this file`,
       advice: 'delete assets first.',
     };
     if (room <= 0 || (contentLength !== undefined && contentLength > room)) {

@@ -4,6 +4,7 @@
 import { findAccountById } from '../accounts/db.ts';
 import { STORAGE_QUOTA_BYTES } from '../accounts/plans.ts';
 import type { Queryable } from '../db/pool.ts';
+import { formatBytes } from '../sizes.ts';
 import { type RenderedPage, replaceDesignPages } from './db.ts';
 import { quotaExceeded } from './quota.ts';
 
@@ -32,8 +33,8 @@ export async function fileDesignPages(
   const bytes = pages.reduce((sum, p) => sum + p.bytes, 0);
   throw await quotaExceeded(tx, design.accountId, {
     lead:
-      `the ${pages.length} rendered page(s) take ${bytes} bytes, and the storage quota of ` +
-      `${quota} bytes would be exceeded`,
+      `the ${pages.length} rendered page(s) take ${formatBytes(bytes)}, and the storage quota of ` +
+      `${formatBytes(quota)} would be exceeded`,
     usedNote: ', the current pages included',
     advice: 'delete assets, then render again.',
   });

@@ -6,6 +6,7 @@ import { findAccountById } from '../accounts/db.ts';
 import { STORAGE_QUOTA_BYTES } from '../accounts/plans.ts';
 import type { Queryable } from '../db/pool.ts';
 import { DomainError } from '../errors.ts';
+import { formatBytes } from '../sizes.ts';
 import { insertAssetWithinQuota, type StoredAsset, storageUse } from './db.ts';
 
 /** The refusal of bytes past the storage quota, saying `message`. */
@@ -22,7 +23,7 @@ export async function quotaExceeded(
 ) {
   const { used, reserved } = await storageUse(db, accountId);
   return overQuota(
-    `${message.lead} (${used} used${message.usedNote ?? ''}, ${reserved} reserved by ` +
+    `${message.lead} (${formatBytes(used)} used${message.usedNote ?? ''}, ${formatBytes(reserved)} reserved by ` +
       `unfinished uploads); ${message.advice}`,
   );
 }
@@ -44,7 +45,7 @@ export async function fileMadeAsset(
   const row = await insertAssetWithinQuota(tx, asset, quota);
   if (row) return row;
   throw await quotaExceeded(tx, asset.accountId, {
-    lead: `${message.what} (${asset.bytes} bytes) would exceed the storage quota of ${quota} bytes`,
+    lead: `${message.what} (${formatBytes(asset.bytes)}) would exceed the storage quota of ${formatBytes(quota)}`,
     advice: message.advice,
   });
 }
@@ -62,7 +63,7 @@ export async function assertStorageLeft(db: Queryable, accountId: string, advice
   const { used, reserved } = await storageUse(db, accountId);
   if (used + reserved < quota) return;
   throw await quotaExceeded(db, accountId, {
-    lead: `The storage quota of ${quota} bytes is used up`,
+    lead: `The storage quota of ${formatBytes(quota)} is used up`,
     advice,
   });
 }

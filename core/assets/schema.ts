@@ -1,6 +1,7 @@
 // Asset (media library) records and listing (SPEC.md "Asset", "REST: media").
 import { z } from 'zod';
 import { IdInput } from '../ids.ts';
+import { formatBytes } from '../sizes.ts';
 
 export const ASSET_KINDS = ['image', 'video', 'audio'] as const;
 
@@ -95,7 +96,7 @@ export const InitUploadInput = z
       .number()
       .int()
       .min(1)
-      .max(MAX_CHUNKED_BYTES)
+      .max(MAX_CHUNKED_BYTES, `at most ${formatBytes(MAX_CHUNKED_BYTES)} (${MAX_CHUNKED_BYTES})`)
       .describe('Total size, at most 500 MB.'),
     brand_id: IdInput.optional().describe('Brand to file the asset under.'),
   })

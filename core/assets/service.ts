@@ -12,6 +12,7 @@ import { isId } from '../ids.ts';
 import { NoFrame, videoFrame } from '../media/frame.ts';
 import { MediaToolFailed, type MediaTools } from '../media/tools.ts';
 import type { OutboundPolicy } from '../outbound/guard.ts';
+import { formatBytes } from '../sizes.ts';
 import { deleteQuietly, type Storage } from '../storage/storage.ts';
 import {
   deleteAssetRow,
@@ -109,7 +110,7 @@ export async function fileWithinQuota(
   if (row === 'closed') throw notFound('Upload session');
   if (row) return row as AssetRow;
   throw await quotaExceeded(deps.pool, owner.accountId, {
-    lead: `Storage quota of ${quota} bytes would be exceeded`,
+    lead: `Storage quota of ${formatBytes(quota)} would be exceeded`,
     advice: 'delete assets first.',
   });
 }
@@ -131,13 +132,13 @@ export async function uploadImage(
         : 'Send raw image bytes with an image Content-Type (image/png, image/jpeg, ...).',
     );
   if (upload.contentLength !== undefined && upload.contentLength > MAX_IMAGE_BYTES)
-    throw tooLarge(`An image upload holds at most ${MAX_IMAGE_BYTES} bytes.`);
+    throw tooLarge(`An image upload holds at most ${formatBytes(MAX_IMAGE_BYTES)}.`);
   if (upload.brand_id) await requireOwnedBrand(deps.pool, owner.accountId, upload.brand_id);
 
   const spooled = await spoolToTemp(
     upload.body,
     MAX_IMAGE_BYTES,
-    `An image upload holds at most ${MAX_IMAGE_BYTES} bytes.`,
+    `An image upload holds at most ${formatBytes(MAX_IMAGE_BYTES)}.`,
     deps.tempDir,
   );
   const keys: string[] = [];

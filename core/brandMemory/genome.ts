@@ -14,6 +14,7 @@ import type { Job } from '../jobs/schema.ts';
 import { type FinishInside, JobFailure, type ProgressReport, startJob } from '../jobs/service.ts';
 import { enqueueGenome, type GENOME_RUNS, type GenomePayload } from '../jobs/tasks.ts';
 import { getFollowing, type OutboundPolicy, OutboundRefused } from '../outbound/guard.ts';
+import { formatBytes } from '../sizes.ts';
 import {
   decodePage,
   extractOffThread,
@@ -98,7 +99,7 @@ async function fetchGuarded(url: string, policy: OutboundPolicy, max: number, ac
   const body = await readCapped(
     response,
     max,
-    () => new OutboundRefused(`${url} is larger than ${max} bytes`),
+    () => new OutboundRefused(`${url} is larger than ${formatBytes(max)}`),
   );
   return { body, type: String(response.headers['content-type'] ?? '') };
 }

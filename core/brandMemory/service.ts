@@ -8,6 +8,7 @@ import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { EngagementRules } from '../engagement/rules.ts';
 import { versionConflict } from '../errors.ts';
 import { JobFailure } from '../jobs/service.ts';
+import { formatBytes } from '../sizes.ts';
 import { explainIssue } from '../validation.ts';
 import { type MemoryRow, memoryOf, saveMemory } from './db.ts';
 import {
@@ -119,7 +120,7 @@ function applyOne(doc: unknown, op: PatchOp): { doc: unknown } | { reason: strin
     return { reason: `the result is refused at /${issue.path.join('/')}: ${issue.message}` };
   }
   if (Buffer.byteLength(JSON.stringify(parsed.data)) > MAX_MEMORY_BYTES)
-    return { reason: `the memory would exceed ${MAX_MEMORY_BYTES / 1024} KB` };
+    return { reason: `the memory would exceed ${formatBytes(MAX_MEMORY_BYTES)}` };
   return { doc: parsed.data };
 }
 
@@ -254,7 +255,7 @@ export async function recordInferred(
     examples.pop();
   if (Buffer.byteLength(JSON.stringify(doc)) > MAX_MEMORY_BYTES)
     throw new JobFailure(
-      `What was found would make the memory larger than ${MAX_MEMORY_BYTES / 1024} KB; remove some of it (PATCH) and run again.`,
+      `What was found would make the memory larger than ${formatBytes(MAX_MEMORY_BYTES)}; remove some of it (PATCH) and run again.`,
     );
   const saved = await saveMemory(tx, brandId, {
     doc: MemoryDoc.parse(doc),

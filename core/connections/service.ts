@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { requireOwnedBrand } from '../brands/service.ts';
 import type { Config } from '../config.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
-import { outboundPolicy } from '../outbound/guard.ts';
+import { type OutboundLog, outboundPolicy } from '../outbound/guard.ts';
 import type { Platform } from '../platforms/capabilities.ts';
 import { PLATFORMS } from '../platforms/capabilities.ts';
 import { loadLocalSecrets } from '../secrets.ts';
@@ -51,12 +51,18 @@ export async function connectAccount(
     platform: Platform;
     config: Record<string, unknown>;
   },
+  /** Where a refusal of the outbound guard records what it does not tell the caller. */
+  log?: OutboundLog,
 ) {
   await requireOwnedBrand(pool, input.accountId, input.brandId);
   // The connectors (and the S3 client and sharp behind them) load only when one connects, so
   // the CLI's other commands start without them.
   const { verifyConnection } = await import('../connectors/verify.ts');
-  const verified = await verifyConnection(input.platform, input.config, outboundPolicy(config));
+  const verified = await verifyConnection(
+    input.platform,
+    input.config,
+    outboundPolicy(config, log),
+  );
   const key = credentialsKey(
     config.credentialsKey ?? loadLocalSecrets(config.dataDir).credentialsKey,
   );

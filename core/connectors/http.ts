@@ -14,6 +14,7 @@ import {
   resolveChecked,
   sendChecked,
 } from '../outbound/guard.ts';
+import { formatBytes } from '../sizes.ts';
 import { PublicationError } from './connector.ts';
 import { plainText } from './readings.ts';
 
@@ -88,7 +89,7 @@ export async function platformRequest(
   } catch (err) {
     if (err instanceof OutboundRefused)
       throw new PublicationError(
-        `${platform} answered with more than ${MAX_RESPONSE_BYTES} bytes, more than any answer it documents.`,
+        `${platform} answered with more than ${formatBytes(MAX_RESPONSE_BYTES)}, more than any answer it documents.`,
         { retryable: false, cause: err },
       );
     throw unreachable(platform, err);

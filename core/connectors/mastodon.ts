@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { OutboundPolicy } from '../outbound/guard.ts';
 import { publishedParts } from '../posts/platformFit.ts';
+import { formatBytes } from '../sizes.ts';
 import { readAll, type Storage } from '../storage/storage.ts';
 import {
   type Connector,
@@ -303,7 +304,7 @@ export function mastodonConnector(deps: MastodonDeps): Connector {
           (limit && media.storageKey && (await deps.storage.size(media.storageKey))) || 0;
         if (limit && size > limit)
           throw final(
-            `${host} takes ${media.kind}s up to ${limit} bytes; asset ${media.id} has ${size}.`,
+            `${host} takes ${media.kind}s up to ${formatBytes(limit)}; asset ${media.id} has ${formatBytes(size)}.`,
           );
       }
 

@@ -8,12 +8,34 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => v);
 export type Pool = pg.Pool;
 export type Queryable = Pick<pg.PoolClient, 'query'>;
 
-export function createPool(connectionString: string, max = 20): Pool {
+/** Where lost connections are reported (a pino or Fastify logger). */
+export type PoolLog = { warn: (obj: object, msg: string) => void };
+
+export function createPool(connectionString: string, max = 20, log?: PoolLog): Pool {
   const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
   // A client losing its connection must not crash the process: the pool replaces idle ones,
-  // and a query in flight on a broken client fails with its own error.
+  // and a query in flight on a broken client fails with its own error. Each loss is logged
+  // once, from the client's handler (it hears idle and checked-out clients alike; the pool's
+  // 'error' repeats it for idle ones only), so an operator sees Postgres go away or a
+  // connection killed rather than nothing.
+  // A terminated backend says so (57P01), then its socket ends: one loss, one line.
+  const inUse = new WeakSet<pg.PoolClient>();
+  const lost = new WeakSet<pg.PoolClient>();
+  pool.on('acquire', (client) => inUse.add(client));
+  pool.on('release', (_err, client) => inUse.delete(client));
   pool.on('error', () => {});
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) =>
+    client.on('error', (err) => {
+      if (lost.has(client)) return;
+      lost.add(client);
+      log?.warn(
+        { err },
+        inUse.has(client)
+          ? 'a database connection in use was lost; its query fails, and the pool opens a new one when needed'
+          : 'an idle database connection was lost; the pool opens a new one when needed',
+      );
+    }),
+  );
   return pool;
 }
 

@@ -27,6 +27,7 @@ import { probeMedia } from '../media/probe.ts';
 import { MediaToolFailed, type MediaTools, runMediaTool, safeInput } from '../media/tools.ts';
 import { workFolder } from '../media/workFolders.ts';
 import { attachToUnpublishedPostsOf, detachFromUnpublishedPostsOf } from '../posts/db.ts';
+import { formatBytes } from '../sizes.ts';
 import type { Storage } from '../storage/storage.ts';
 import { type DesignRow, designById, lockDesign } from './db.ts';
 import type { Layer } from './layout.ts';
@@ -143,7 +144,7 @@ export async function prepareComposition(
   const most = deps.maxMediaBytes ?? MAX_MEDIA_BYTES;
   if (total > most)
     throw new JobFailure(
-      `The clips and audio this needs add up to ${(total / 1e6).toFixed(1)} MB; at most ${(most / 1e6).toFixed(1)} MB of media go into one video: use fewer or shorter clips.`,
+      `The clips and audio this needs add up to ${formatBytes(total)}; at most ${formatBytes(most)} of media go into one video: use fewer or shorter clips.`,
     );
   // Each asset is copied and probed once, however many layers name it.
   const local = new Map<string, Promise<{ file: string; hasAudio: boolean }>>();

@@ -10,14 +10,18 @@ import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { type Cidr, isAllowedAddress, parseAllowlist } from './addresses.ts';
 
-export type OutboundPolicy = { allowlist: Cidr[]; allowHttp: boolean };
+/** Where refusals are recorded with what the caller is not told (a pino or Fastify logger). */
+export type OutboundLog = { warn: (obj: object, msg: string) => void };
 
-export const outboundPolicy = (config: {
-  outboundAllowlist: string[];
-  outboundAllowHttp: boolean;
-}): OutboundPolicy => ({
+export type OutboundPolicy = { allowlist: Cidr[]; allowHttp: boolean; log?: OutboundLog };
+
+export const outboundPolicy = (
+  config: { outboundAllowlist: string[]; outboundAllowHttp: boolean },
+  log?: OutboundLog,
+): OutboundPolicy => ({
   allowlist: parseAllowlist(config.outboundAllowlist),
   allowHttp: config.outboundAllowHttp,
+  ...(log ? { log } : {}),
 });
 
 /** A request the guard refused to send; the message says why. */
@@ -71,10 +75,17 @@ export async function resolveChecked(raw: string, policy: OutboundPolicy): Promi
       });
   if (!addresses.length) throw new HostNotResolved(host);
   const refused = addresses.find((a) => !isAllowedAddress(a.address, policy.allowlist));
-  if (refused)
-    throw new OutboundRefused(
-      `${host} resolves to ${refused.address}, which is not a public address (the operator can allow it with OUTBOUND_ALLOWLIST)`,
+  if (refused) {
+    // What a name resolves to inside the operator's network is the operator's to know: the
+    // caller hears only that the host it gave is not public.
+    policy.log?.warn(
+      { host, address: refused.address },
+      'outbound request refused: the host resolves to an address that is not public',
     );
+    throw new OutboundRefused(
+      `${host} is not a public address (the operator can allow it with OUTBOUND_ALLOWLIST)`,
+    );
+  }
   const first = addresses[0]!;
   return { url, address: first.address, family: first.family as 4 | 6 };
 }
@@ -88,6 +99,19 @@ export type CheckedRequest = {
   /** Covers the whole exchange, the response body included. */
   timeoutMs: number;
 };
+
+/**
+ * A network error as the caller may see it: Node names the address it connected to
+ * (`connect ECONNREFUSED 10.0.0.5:443`), which is the operator's to know, so the message names
+ * the host the caller gave instead; `code` and the original (as `cause`) are kept.
+ */
+function withHostForAddress(err: Error & { code?: string }, target: CheckedTarget): Error {
+  const host = target.url.hostname.replace(/^\[|\]$/g, '');
+  if (host === target.address || !err.message.includes(target.address)) return err;
+  return Object.assign(new Error(err.message.replaceAll(target.address, host), { cause: err }), {
+    code: err.code,
+  });
+}
 
 /** Opens one request to a checked target and resolves with the response as a stream. */
 export function requestChecked(
@@ -115,7 +139,11 @@ export function requestChecked(
       resolve,
     );
     req.on('error', (err) =>
-      reject(err.name === 'AbortError' ? new Error(`timed out after ${init.timeoutMs} ms`) : err),
+      reject(
+        err.name === 'AbortError'
+          ? new Error(`timed out after ${init.timeoutMs} ms`)
+          : withHostForAddress(err, target),
+      ),
     );
     req.end(init.body);
   });

@@ -1,8 +1,8 @@
 // Dashboard sessions: an opaque random token in a signed HttpOnly cookie, stored hashed.
 import { createHash, randomBytes } from 'node:crypto';
 import { findAccountByEmail, findAccountById } from '../accounts/db.ts';
-import { SCOPES } from '../accounts/plans.ts';
-import type { Principal } from '../auth/principal.ts';
+import { budgetLimitOf, SCOPES } from '../accounts/plans.ts';
+import type { Authenticated, Principal } from '../auth/principal.ts';
 import type { Pool } from '../db/pool.ts';
 import { DomainError, unauthenticated } from '../errors.ts';
 import { DUMMY_HASH, verifyPassword } from '../passwords.ts';
@@ -113,18 +113,29 @@ export async function principalForSession(
   pool: Pool,
   token: string,
 ): Promise<Principal | undefined> {
+  return (await sessionAuthenticated(pool, token))?.principal;
+}
+
+/** principalForSession with the account's request budget (a session's requests count too). */
+export async function sessionAuthenticated(
+  pool: Pool,
+  token: string,
+): Promise<Authenticated | undefined> {
   const session = await findLiveSession(pool, hashToken(token));
   if (!session) return undefined;
   const account = await findAccountById(pool, session.account_id);
   if (!account) return undefined;
   return {
-    accountId: account.id,
-    email: account.email,
-    plan: account.plan,
-    scopes: [...SCOPES],
-    features: account.features,
-    selectedBrandId: account.selected_brand_id,
-    credential: { kind: 'session', id: session.id },
+    principal: {
+      accountId: account.id,
+      email: account.email,
+      plan: account.plan,
+      scopes: [...SCOPES],
+      features: account.features,
+      selectedBrandId: account.selected_brand_id,
+      credential: { kind: 'session', id: session.id },
+    },
+    budgetPerMinute: budgetLimitOf(account),
   };
 }
 

@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { getFollowing, type OutboundPolicy, OutboundRefused } from '../outbound/guard.ts';
+import { formatBytes } from '../sizes.ts';
 
 export const MAX_HTML_BYTES = 5 * 1024 * 1024;
 /** Text kept of a source (characters). */
@@ -165,7 +166,7 @@ export async function fetchArticle(url: string, policy: OutboundPolicy): Promise
     bytes = await readCapped(
       response,
       MAX_HTML_BYTES,
-      () => new SourceRefused(`the page is larger than ${MAX_HTML_BYTES / 1024 / 1024} MB`),
+      () => new SourceRefused(`the page is larger than ${formatBytes(MAX_HTML_BYTES)}`),
     );
   } catch (err) {
     if (err instanceof SourceRefused) throw err;

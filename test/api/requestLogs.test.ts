@@ -1,5 +1,6 @@
 // What the request log keeps of a request: enough to trace it, never a credential. A signed
-// media address is a credential until it expires, so its signature is cut from logged URLs.
+// media address is a credential until it expires, so its signature is cut from logged URLs;
+// so are keys, tokens and codes a client puts in a query string.
 import http from 'node:http';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -175,6 +176,34 @@ describe('signed media addresses in the request log', () => {
     expect(logged).not.toContain(sig);
     expect(logged).not.toContain('GuessedSignatureValue');
   });
+});
+
+describe('keys, tokens and codes in query strings', () => {
+  it.each(['token', 'access_token', 'key', 'api_key', 'code', 'refresh_token'])(
+    '?%s= is logged without its value',
+    async (param) => {
+      const owner = await makeAccount(server.pool);
+      const key = await makeKey(server.pool, owner.accountId, ['read']);
+      // A key sent in the query (a client that does not set headers), upper-cased or
+      // percent-encoded as the query parser reads it, beside a parameter that stays.
+      const encoded = [...param].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
+      const paths = [
+        `/v1/me?${param}=${key}&q=kept`,
+        `/v1/me?q=kept&${param.toUpperCase()}=${key}`,
+        `/v1/me?${encoded}=${key}`,
+      ];
+      for (const path of paths) await (await fetch(`${server.baseUrl}${path}`)).text();
+      const urls = logged
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).req?.url as string | undefined)
+        .filter((u) => u?.startsWith('/v1/me?'));
+      expect(urls).toContain(`/v1/me?${param}=[redacted]&q=kept`);
+      expect(urls).toContain(`/v1/me?q=kept&${param.toUpperCase()}=[redacted]`);
+      expect(urls).toContain(`/v1/me?${encoded}=[redacted]`);
+      expect(logged).not.toContain(key);
+    },
+  );
 });
 
 /** A logger as the service makes it, writing into a string the test reads. */

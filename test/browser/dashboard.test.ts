@@ -1,6 +1,7 @@
 // The dashboard in a real browser (Debian's Chromium): a newcomer signs up (the first account,
 // SIGNUP=first), sees the empty board, a draft made through the API appears on it, is approved,
-// then rejected with a reason; signs out and in again. axe-core finds no serious or critical
+// then rejected with a reason; signs out, finds sign-up closed (saying how to sign in and how
+// the operator opens it) and signs in again. axe-core finds no serious or critical
 // violation on any page, at 1440 px and at 375 px, and each page is photographed.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accessibilityViolations, freePort, screenshot, useBrowser } from '../support/browser.ts';
@@ -97,6 +98,13 @@ describe('the dashboard in Chromium', () => {
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/sign-in');
+    // Sign-up is over now that an account exists (SIGNUP=first): the page says an existing
+    // account signs in, and how the operator opens sign-up.
+    await page.goto('/sign-up');
+    await page.getByRole('heading', { name: 'Sign-up is closed' }).waitFor();
+    await page.locator('code', { hasText: 'SIGNUP=open' }).waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.goto('/sign-in');
     await page.getByLabel('E-mail').fill('me@example.com');
     await page.getByLabel('Password').fill('a long enough password');
     await page.getByRole('button', { name: 'Sign in' }).click();

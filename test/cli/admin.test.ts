@@ -1,8 +1,12 @@
 // The operator CLI, run as a real process: JSON on stdout, non-zero exit and a message on error.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { admin } from '../support/processes.ts';
 import { call, makeAccount, makeKey } from '../support/server.ts';
 import { useServer } from '../support/service.ts';
+import { waitFor } from '../support/wait.ts';
 
 const server = useServer();
 
@@ -245,6 +249,73 @@ describe('npm run admin', { timeout: 60_000 }, () => {
     for (const command of ['account create', 'key create', 'key list', 'key revoke'])
       expect(res.stderr).toContain(command);
   }, 30_000);
+
+  it('account create without --password reads it from standard input, and never prints it', async () => {
+    const password = 'piped secret 7f3a';
+    const created = await admin(
+      server.db.url,
+      ['account', 'create', '--email', 'stdin@example.com', '--plan', 'plus'],
+      {},
+      `${password}\nnot this line\n`,
+    );
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.json).toMatchObject({
+      plan: 'plus',
+      account_id: expect.stringMatching(/^\d+$/),
+    });
+    expect(created.stdout + created.stderr).not.toContain(password);
+    // The first line is the password: it signs in, and the next line does not.
+    const login = (pw: string) =>
+      call(server, 'POST', '/auth/login', { body: { email: 'stdin@example.com', password: pw } });
+    expect((await login(password)).status).toBe(200);
+    expect((await login('not this line')).status).toBe(401);
+
+    // Nothing on standard input (and no terminal to ask on): refused, nothing created.
+    const none = await run('account', 'create', '--email', 'nopassword@example.com');
+    expect(none.code).not.toBe(0);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toMatch(/--password: none given; send it on standard input/);
+    const found = await server.pool.query(
+      `select 1 from accounts where email = 'nopassword@example.com'`,
+    );
+    expect(found.rowCount).toBe(0);
+  });
+
+  // A terminal through script(1), which gives the CLI a pty and passes what the test writes
+  // on as keystrokes: the prompt is on the terminal, what is typed is not echoed.
+  it.skipIf(!existsSync('/usr/bin/script'))(
+    'account create without --password prompts on a terminal, twice, without echoing',
+    async () => {
+      const password = 'typed secret 91bc';
+      const cli = `${process.execPath} bin/admin.ts account create --email tty@example.com`;
+      const child = spawn('/usr/bin/script', ['-q', '-e', '-c', cli, '/dev/null'], {
+        cwd: path.resolve(import.meta.dirname, '../..'),
+        env: { ...process.env, DATABASE_URL: server.db.url },
+      });
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+      });
+      const exit = new Promise((resolve) => child.once('exit', resolve));
+      const typed = (prompt: RegExp) =>
+        waitFor(async () => prompt.test(out), { what: `the prompt ${prompt}`, detail: () => out });
+      try {
+        await typed(/Password: /);
+        child.stdin.write(`${password}\r`);
+        await typed(/Password again: /);
+        child.stdin.write(`${password}\r`);
+      } finally {
+        child.stdin.end();
+      }
+      expect(await exit, out).toBe(0);
+      expect(out).toMatch(/"account_id":"\d+"/);
+      expect(out).not.toContain(password);
+      const login = await call(server, 'POST', '/auth/login', {
+        body: { email: 'tty@example.com', password },
+      });
+      expect(login.status).toBe(200);
+    },
+  );
 
   it('refuses a second account with the same e-mail', async () => {
     await run('account', 'create', '--email', 'dup@example.com', '--password', 'long enough');

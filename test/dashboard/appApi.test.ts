@@ -287,7 +287,15 @@ describe('sign-up', () => {
       const made = both.find((r) => r.status === 201)!;
       expect(made.body.account.plan).toBe('free');
       expect(made.headers.get('set-cookie')).toMatch(/sps_session=.*HttpOnly.*SameSite=Lax/i);
-      expect(both.find((r) => r.status === 403)!.body.code).toBe('signup_closed');
+      const closed = both.find((r) => r.status === 403)!.body;
+      expect(closed.code).toBe('signup_closed');
+      // Often read by the operator who made an account with the CLI: what to do now.
+      expect(closed.detail).toBe(
+        'Sign-up is for the first account only (SIGNUP=first), and an account exists already: ' +
+          'an existing account signs in instead (POST /auth/login, or Sign in on the dashboard at /). ' +
+          'The operator opens sign-up to everyone by starting the service with SIGNUP=open, or ' +
+          'creates an account with npm run admin -- account create.',
+      );
       expect((await call(fresh, 'GET', '/app/api/signup')).body).toEqual({ allowed: false });
     } finally {
       await fresh.close();
@@ -309,6 +317,9 @@ describe('sign-up', () => {
       expect([again.status, again.body.code]).toEqual([409, 'email_taken']);
       const refused = await call(closed, 'POST', '/auth/signup', { body });
       expect([refused.status, refused.body.code]).toEqual([403, 'signup_closed']);
+      expect(refused.body.detail).toMatch(
+        /^Sign-up is closed here \(SIGNUP=closed\): an existing account signs in instead .* SIGNUP=open/,
+      );
       expect((await call(closed, 'GET', '/app/api/signup')).body).toEqual({ allowed: false });
     } finally {
       await open.close();

@@ -114,7 +114,9 @@ describe('rendered pages count against storage', () => {
     const made = await create({ layout: headline('Too much') });
     expect(made.status).toBe(201);
     expect(made.body.asset_ids).toEqual([]);
-    expect(made.body.render_error).toMatch(/storage quota of \d+ bytes would be exceeded/);
+    expect(made.body.render_error).toMatch(
+      /take \d+(\.\d)? KB, and the storage quota of 10 GB would be exceeded/,
+    );
     expect(made.body.render_error).toMatch(/delete assets, then render again/);
     expect(await pageBytes(made.body.design_id)).toBe(0);
     expect(await balance()).toMatchObject({ used: STORAGE_QUOTA_BYTES.plus - 100 });

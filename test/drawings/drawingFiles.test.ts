@@ -397,7 +397,9 @@ describe('save_drawing_to_library', () => {
       [other.accountId],
     );
     const full = await tool('save_drawing_to_library', { drawing_id: made.data.id, scale: 2 }, c);
-    expect(full.text).toMatch(/^quota_exceeded: The storage quota of \d+ bytes is used up/);
+    expect(full.text).toMatch(
+      /^quota_exceeded: The storage quota of 10 GB is used up \(10 GB used/,
+    );
     const after = await server.pool.query(
       `select count(*)::int as n from jobs where account_id = $1 and kind = 'drawing_save'`,
       [other.accountId],

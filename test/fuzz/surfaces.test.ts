@@ -72,6 +72,7 @@ const key = await makeKey(server.pool, acct.accountId, [
 ]);
 // Session routes run as another account, so a fuzzed key deletion cannot lock the REST fuzz out.
 const { acct: sessionAcct, cookie } = await makeSignedInAccount(server, 'plus');
+await setBudget(server.pool, sessionAcct.accountId, 10_000_000); // the dashboard counts too
 await makeKey(server.pool, sessionAcct.accountId);
 // The dashboard's routes need our Origin and the session's CSRF token to reach their handlers.
 const dashboardHeaders = {

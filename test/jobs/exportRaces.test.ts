@@ -143,7 +143,7 @@ describe('an export whose stored result may no longer count', () => {
     expect(outcome).toBe('failed');
     const after = await stateOf(d);
     expect(after.job.error).toMatch(
-      /add up to [\d.]+ MB; at most 0\.0 MB of media go into one video/,
+      /add up to [\d.]+ [KM]B; at most 1000 bytes of media go into one video/,
     );
     expect(after).toMatchObject({ exports: before.exports, attached: 0, files: before.files });
   }, 60_000);

@@ -170,6 +170,7 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
       const before = await countAssets();
       const over = await upload(Buffer.concat([exact, Buffer.from([0])]), 'image/jpeg');
       expect(over.status).toBe(413);
+      expect(over.body.detail).toBe('An image upload holds at most 15 MB.');
       expect(await countAssets()).toBe(before);
     });
 
@@ -186,7 +187,9 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
       expect(res.status).toBe(413);
       // The account is full, the body is not too large: the code says which.
       expect(res.body.code).toBe('quota_exceeded');
-      expect(res.body.detail).toMatch(/quota/);
+      expect(res.body.detail).toMatch(
+        /^Storage quota of 10 GB would be exceeded \(10 GB used, 0 bytes reserved by unfinished uploads\)/,
+      );
       const client = await connectMcp(server, k);
       try {
         const answer = await callTool(client, 'upload_asset', {

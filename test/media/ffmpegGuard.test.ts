@@ -87,7 +87,7 @@ async function chunkedUpload(server: TestServer, key: string, filename: string, 
     key,
     body: { filename, size_bytes: bytes.length },
   });
-  expect(init.status).toBe(201);
+  expect(init.status).toBe(200);
   const part = await fetch(
     `${server.baseUrl}/v1/assets/upload/part?upload_id=${init.body.upload_id}&index=0`,
     {

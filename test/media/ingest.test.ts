@@ -83,7 +83,7 @@ describe('POST /v1/assets', () => {
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({
       code: 'quota_exceeded',
-      detail: expect.stringMatching(/Storage quota/),
+      detail: 'Storage quota of 10 GB would be exceeded by this file; delete assets first.',
     });
     expect(streamed).toBeLessThan(4 * 1024 * 1024);
     const full = await ingest(`${base}/clip.mp4`, k);

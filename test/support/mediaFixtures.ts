@@ -40,7 +40,7 @@ export async function uploadMediaFile(
     key,
     body: { filename, size_bytes: bytes.length },
   });
-  if (session.status !== 201) throw new Error(`init: ${session.status}`);
+  if (session.status !== 200) throw new Error(`init: ${session.status}`);
   const { upload_id } = session.body;
   const put = await fetch(
     `${server.baseUrl}/v1/assets/upload/part?upload_id=${upload_id}&index=0`,

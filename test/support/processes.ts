@@ -7,14 +7,18 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 export type CliResult = { code: number; stdout: string; stderr: string; json: any };
 
-/** Runs `node bin/admin.ts ...args` against a database and returns its output. */
+/**
+ * Runs `node bin/admin.ts ...args` against a database and returns its output; `stdin` is
+ * written to its standard input, which is then closed (empty when not given).
+ */
 export function admin(
   databaseUrl: string,
   args: string[],
   env: Record<string, string> = {},
+  stdin = '',
 ): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [path.join(ROOT, 'bin/admin.ts'), ...args],
       { env: { ...process.env, DATABASE_URL: databaseUrl, ...env }, cwd: ROOT },
@@ -27,6 +31,9 @@ export function admin(
         resolve({ code, stdout, stderr, json });
       },
     );
+    // A command that reads no input may have exited already.
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(stdin);
   });
 }
 

@@ -13,6 +13,7 @@ import {
 } from '../../../core/assets/schema.ts';
 import { deleteAsset, listAssets, uploadImage } from '../../../core/assets/service.ts';
 import { IdInput } from '../../../core/ids.ts';
+import { formatBytes } from '../../../core/sizes.ts';
 import { summarisedInOutputs } from '../jsonSchema.ts';
 import { DELETES, defineTool, READS } from '../registry.ts';
 
@@ -42,7 +43,10 @@ export const LIBRARY_TOOLS = [
           .describe('Public, directly downloadable image or video.'),
         data_base64: z
           .string()
-          .max(Math.ceil((MAX_IMAGE_BYTES * 4) / 3) + 4)
+          .max(
+            Math.ceil((MAX_IMAGE_BYTES * 4) / 3) + 4,
+            `an image of at most ${formatBytes(MAX_IMAGE_BYTES)}, base64-encoded`,
+          )
           .optional()
           .describe('Image bytes, base64-encoded (JPEG, PNG, WebP, GIF or AVIF).'),
         filename: z.string().trim().max(255).optional(),

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { OutboundPolicy } from '../../outbound/guard.ts';
 import { publishedParts } from '../../posts/platformFit.ts';
+import { formatBytes } from '../../sizes.ts';
 import { readAll, type Storage } from '../../storage/storage.ts';
 import {
   type Connector,
@@ -66,7 +67,7 @@ async function embedOf(client: BlueskyClient, storage: Storage, media: PublishMe
   if (first!.kind === 'video') {
     const size = first!.storageKey ? await storage.size(first!.storageKey) : undefined;
     if ((size ?? 0) > VIDEO_MAX_BYTES)
-      throw new PublicationError(`Bluesky takes videos up to ${VIDEO_MAX_BYTES} bytes.`, {
+      throw new PublicationError(`Bluesky takes videos up to ${formatBytes(VIDEO_MAX_BYTES)}.`, {
         retryable: false,
       });
     const video = await uploadBlob(client, await bytesOf(first!), first!.mime);

@@ -34,8 +34,12 @@ export function SignUp() {
       <section className="card narrow" aria-labelledby="sign-up-title">
         <h1 id="sign-up-title">Sign-up is closed</h1>
         <p>
-          This service does not take new accounts here; ask its operator for one, then{' '}
-          <Link to="/sign-in">sign in</Link>.
+          An existing account signs in: <Link to="/sign-in">sign in</Link> with its e-mail and
+          password (an account made with <code>npm run admin -- account create</code> included).
+        </p>
+        <p>
+          The operator opens sign-up to everyone by starting the service with{' '}
+          <code>SIGNUP=open</code>, or creates accounts with the CLI.
         </p>
       </section>
     );
