@@ -11,8 +11,8 @@ import { requireOwnedBrand } from '../brands/service.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
 import { probeMedia } from '../media/probe.ts';
 import { ACCEPTED_FORMATS, MediaToolFailed } from '../media/tools.ts';
-import { isOutOfSpace } from '../storage/space.ts';
 import { formatBytes } from '../sizes.ts';
+import { isOutOfSpace } from '../storage/space.ts';
 import type { Storage } from '../storage/storage.ts';
 import {
   deleteExpiredUploadSessions,
