@@ -4,7 +4,7 @@ import { createAccount, setBudget } from '../core/accounts/service.ts';
 import { createApiKey } from '../core/apikeys/service.ts';
 import { loadConfig } from '../core/config.ts';
 import { withTransaction } from '../core/db/pool.ts';
-import { insertDesign } from '../core/designs/db.ts';
+import { makeDesign } from '../core/designs/db.ts';
 import { ASPECTS, Layout } from '../core/designs/layout.ts';
 import { enqueueRender } from '../core/jobs/tasks.ts';
 import { decodeImage, type RenderInput, renderPage } from '../render/canvas.ts';
@@ -217,12 +217,16 @@ export async function benchRenders(
   const layout = layoutWith(assetId);
   const designs = await Promise.all(
     Array.from({ length: concurrency }, () =>
-      insertDesign(svc.pool, {
-        accountId: account.accountId,
-        brandId: account.brand.id,
-        template: 'blank',
-        layout,
-      }),
+      makeDesign(
+        svc.pool,
+        { accountId: account.accountId, plan: 'business' },
+        {
+          from: 'layout',
+          brandId: account.brand.id,
+          template: 'blank',
+          layout,
+        },
+      ),
     ),
   );
   const page = { ...ASPECTS.square, bg: layout.canvas.bg, layers: layout.layers! };

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { createAccount, setBudget } from '../core/accounts/service.ts';
 import { createApiKey } from '../core/apikeys/service.ts';
 import { withTransaction } from '../core/db/pool.ts';
-import { insertDesign } from '../core/designs/db.ts';
+import { makeDesign } from '../core/designs/db.ts';
 import {
   ASPECTS,
   type LayerInput,
@@ -181,12 +181,16 @@ export async function benchHeavyRender(svc: BenchService) {
     // under test picks the job up and renders it.
     const render = (async () => {
       const design = await withTransaction(svc.pool, async (tx) => {
-        const row = await insertDesign(tx, {
-          accountId: account.accountId,
-          brandId: account.brand.id,
-          template: 'blank',
-          layout,
-        });
+        const row = await makeDesign(
+          tx,
+          { accountId: account.accountId, plan: 'business' },
+          {
+            from: 'layout',
+            brandId: account.brand.id,
+            template: 'blank',
+            layout,
+          },
+        );
         await enqueueRender(tx, row);
         return row;
       });

@@ -16,7 +16,7 @@ import { createAccount, setBudget } from '../core/accounts/service.ts';
 import { createApiKey } from '../core/apikeys/service.ts';
 import { createNotifications } from '../core/db/notifications.ts';
 import { withTransaction } from '../core/db/pool.ts';
-import { insertDesign } from '../core/designs/db.ts';
+import { makeDesign } from '../core/designs/db.ts';
 import type { Layout } from '../core/designs/layout.ts';
 import { startVideoExport } from '../core/designs/videoJobs.ts';
 import { VideoLayout, type VideoLayoutInput } from '../core/designs/videoLayout.ts';
@@ -176,12 +176,16 @@ export async function benchVideo(svc: BenchService) {
     };
     const design = async () =>
       (
-        await insertDesign(svc.pool, {
-          accountId: account.accountId,
-          brandId: account.brand.id,
-          template: 'blank',
-          layout: VideoLayout.parse(timeline) as unknown as Layout,
-        })
+        await makeDesign(
+          svc.pool,
+          { accountId: account.accountId, plan: 'business' },
+          {
+            from: 'layout',
+            brandId: account.brand.id,
+            template: 'blank',
+            layout: VideoLayout.parse(timeline) as unknown as Layout,
+          },
+        )
       ).id;
     const caller = {
       accountId: account.accountId,

@@ -1,8 +1,10 @@
 // SQL for designs. Their rendered pages are assets: core/assets/db.ts reads and writes them,
 // keeping the account's storage counter right.
 // The posts that show a design are the posts concept's (core/posts/db.ts).
+import { DESIGN_LIMIT, type Plan, planAllowingDesigns } from '../accounts/plans.ts';
 import { designPageIds } from '../assets/db.ts';
 import type { Queryable } from '../db/pool.ts';
+import { planLimit } from '../errors.ts';
 import type { Layout } from './layout.ts';
 import type { RenderWarning } from './schema.ts';
 
@@ -19,32 +21,81 @@ export type DesignRow = {
   render_warnings: RenderWarning[];
 };
 
-export async function insertDesign(
-  db: Queryable,
-  d: { accountId: string; brandId: string; template: string; layout: Layout },
-): Promise<DesignRow> {
-  const { rows } = await db.query<DesignRow>(
-    `insert into designs (account_id, brand_id, template, layout) values ($1, $2, $3, $4)
-     returning *`,
-    [d.accountId, d.brandId, d.template, JSON.stringify(d.layout)],
-  );
-  return rows[0]!;
-}
-
 /** Our key space in pg_advisory_xact_lock(int, int). */
 const DESIGN_COUNT_LOCK = 734_201_038;
 
+/** The account a design is made for, and its plan, whose design limit applies. */
+export type DesignMaker = { accountId: string; plan: Plan };
+
 /**
- * How many designs the account keeps, counted under the account's design lock, held until the
- * transaction ends: two transactions making a design never both count the room for one.
+ * What a new design row is made from: a layout; a copy of one of the account's designs, not
+ * rendered yet (a post's own copy of a shared design); or a frozen copy, as rendered, that
+ * keeps published posts' pages while the original is edited. The frozen copy is the one
+ * exemption from the design limit: it counts among the designs kept but is never refused, as
+ * refusing it would refuse the edit of a design the account already has.
  */
-export async function lockedDesignCount(db: Queryable, accountId: string): Promise<number> {
-  await db.query('select pg_advisory_xact_lock($1, hashtext($2))', [DESIGN_COUNT_LOCK, accountId]);
-  const { rows } = await db.query<{ n: number }>(
-    'select count(*)::int as n from designs where account_id = $1',
-    [accountId],
-  );
-  return rows[0]!.n;
+export type DesignSource =
+  | { from: 'layout'; brandId: string; template: string; layout: Layout }
+  | { from: 'copy'; designId: string }
+  | { from: 'frozen copy'; designId: string };
+
+/**
+ * The only way a design row is made (CONTRACT.md: a new design past the plan's design limit is
+ * 403 plan_limit). The limit lives here, with the insert statements, so that no path can make a
+ * design without it. Call it in the transaction that makes the design: the count is taken
+ * under the account's design lock, held until that transaction ends, so concurrent creates
+ * cannot pass the limit together. A copy is of one of `maker`'s designs, which the caller holds.
+ */
+export async function makeDesign(
+  tx: Queryable,
+  maker: DesignMaker,
+  source: DesignSource,
+): Promise<DesignRow> {
+  const limit = DESIGN_LIMIT[maker.plan];
+  if (source.from !== 'frozen copy' && limit !== null) {
+    await tx.query('select pg_advisory_xact_lock($1, hashtext($2))', [
+      DESIGN_COUNT_LOCK,
+      maker.accountId,
+    ]);
+    const { rows } = await tx.query<{ n: number }>(
+      'select count(*)::int as n from designs where account_id = $1',
+      [maker.accountId],
+    );
+    const kept = rows[0]!.n;
+    if (kept >= limit) throw planLimit('designs', limit, planAllowingDesigns(kept));
+  }
+  switch (source.from) {
+    case 'layout': {
+      const { rows } = await tx.query<DesignRow>(
+        `insert into designs (account_id, brand_id, template, layout) values ($1, $2, $3, $4)
+         returning *`,
+        [maker.accountId, source.brandId, source.template, JSON.stringify(source.layout)],
+      );
+      return rows[0]!;
+    }
+    case 'copy': {
+      const { rows } = await tx.query<DesignRow>(
+        `insert into designs (account_id, brand_id, template, layout, layout_version)
+         select account_id, brand_id, template, layout, layout_version from designs
+         where id = $1 and account_id = $2
+         returning *`,
+        [source.designId, maker.accountId],
+      );
+      return rows[0]!;
+    }
+    case 'frozen copy': {
+      const { rows } = await tx.query<DesignRow>(
+        `insert into designs (account_id, brand_id, template, layout, layout_version,
+                              rendered_version, render_error, render_warnings)
+         select account_id, brand_id, template, layout, layout_version, rendered_version,
+                render_error, render_warnings
+         from designs where id = $1 and account_id = $2
+         returning *`,
+        [source.designId, maker.accountId],
+      );
+      return rows[0]!;
+    }
+  }
 }
 
 /** The rendered pages of a design, in page order. */
@@ -74,34 +125,6 @@ export async function findDesign(
     [designId, accountId],
   );
   return rows[0];
-}
-
-/** A copy of a design (layout, template, version) that is not rendered yet. */
-export async function copyDesign(db: Queryable, designId: string): Promise<DesignRow> {
-  const { rows } = await db.query<DesignRow>(
-    `insert into designs (account_id, brand_id, template, layout, layout_version)
-     select account_id, brand_id, template, layout, layout_version from designs where id = $1
-     returning *`,
-    [designId],
-  );
-  return rows[0]!;
-}
-
-/**
- * A copy of a design as rendered (its render outcome too), for the published posts that keep
- * showing its pages while the original changes.
- */
-export async function frozenCopy(db: Queryable, designId: string): Promise<DesignRow> {
-  const { rows } = await db.query<DesignRow>(
-    `insert into designs (account_id, brand_id, template, layout, layout_version,
-                          rendered_version, render_error, render_warnings)
-     select account_id, brand_id, template, layout, layout_version, rendered_version, render_error,
-            render_warnings
-     from designs where id = $1
-     returning *`,
-    [designId],
-  );
-  return rows[0]!;
 }
 
 /** Saves a new layout: the version moves on and the last render error is forgotten. */

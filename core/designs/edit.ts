@@ -21,19 +21,11 @@ import {
   setPostKind,
   unpublishedPostsOf,
 } from '../posts/db.ts';
-import {
-  copyDesign,
-  type DesignRow,
-  forgetRender,
-  frozenCopy,
-  lockDesign,
-  saveLayout,
-} from './db.ts';
+import { type DesignRow, forgetRender, lockDesign, makeDesign, saveLayout } from './db.ts';
 import { applyLayerOps } from './layerOps.ts';
 import type { Layout } from './layout.ts';
 import type { DesignEditInput, DesignRef, DesignState, EditLayersInput } from './schema.ts';
 import {
-  assertRoomForDesign,
   checkedLayout,
   copySlots,
   currentSlots,
@@ -113,12 +105,17 @@ async function refitLinkedPosts(db: Queryable, designId: string, layout: Layout)
 /**
  * Published (and publishing) posts never change: before their design is edited they move to a
  * frozen copy of it, taking the rendered pages they show with them. The caller holds the
- * design's lock: no post is linked to it or moved off it meanwhile.
+ * design's lock: no post is linked to it or moved off it meanwhile. The copy counts among the
+ * account's designs but is never refused at the plan's limit (makeDesign).
  */
-async function freezePublishedPosts(db: Queryable, designId: string): Promise<void> {
+async function freezePublishedPosts(
+  db: Queryable,
+  caller: DesignCaller,
+  designId: string,
+): Promise<void> {
   const postIds = await publishedPostsOf(db, designId);
   if (!postIds.length) return;
-  const frozen = await frozenCopy(db, designId);
+  const frozen = await makeDesign(db, caller, { from: 'frozen copy', designId });
   await movePostsToDesign(db, postIds, designId, frozen.id);
   await movePagesShownBy(db, designId, frozen.id, postIds);
 }
@@ -137,13 +134,12 @@ async function changeDesign(
       let target = design;
       if (opts.onlyThisPost && post && (await designShownByOthers(tx, design.id, post.id))) {
         // The post keeps showing the shared pages until its own copy has rendered.
-        await assertRoomForDesign(tx, caller);
-        target = await copyDesign(tx, design.id);
+        target = await makeDesign(tx, caller, { from: 'copy', designId: design.id });
         await setPostDesign(tx, post.id, target.id);
       }
       const next = await opts.change(tx, target, post);
       // Re-rendering replaces the design's pages: published posts keep theirs on a frozen copy.
-      await freezePublishedPosts(tx, target.id);
+      await freezePublishedPosts(tx, caller, target.id);
       // A video design has no pages to render (export_video makes its file); its posts stay
       // video posts.
       const video = isVideoLayout(target.layout);

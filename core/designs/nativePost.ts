@@ -13,11 +13,10 @@ import { CAPABILITIES, type Kind } from '../platforms/capabilities.ts';
 import { insertPost, type PostRow, setPostAssets, setPostDesign } from '../posts/db.ts';
 import { CreatePostInput, PostReceipt } from '../posts/schema.ts';
 import { toPost } from '../posts/service.ts';
-import { insertDesign, lockDesign, renderedPages } from './db.ts';
+import { type DesignRow, lockDesign, makeDesign, renderedPages } from './db.ts';
 import { Layout } from './layout.ts';
 import { RenderWarnings, SlotsInput } from './schema.ts';
 import {
-  assertRoomForDesign,
   checkedLayout,
   copySlots,
   type DesignCaller,
@@ -148,7 +147,7 @@ async function storeNativePost(
   deps: DesignDeps,
   caller: DesignCaller,
   input: NativePostInput,
-): Promise<{ post: PostRow; design: Awaited<ReturnType<typeof insertDesign>> }> {
+): Promise<{ post: PostRow; design: DesignRow }> {
   const issues = refusals(input);
   if (issues.length) throw new ValidationFailed(issues);
   // Checked before anything is written: a new design's foreign key would refuse a missing brand
@@ -164,7 +163,7 @@ async function storeNativePost(
   });
   const actor = actorOf(caller.credential);
 
-  let created: { post: PostRow; design: Awaited<ReturnType<typeof insertDesign>> };
+  let created: { post: PostRow; design: DesignRow };
   if (input.design_id !== undefined) {
     const designId = input.design_id;
     created = await withTransaction(deps.pool, async (tx) => {
@@ -213,9 +212,8 @@ async function storeNativePost(
     const layout = await checkedLayout(deps.pool, caller.accountId, base, ['body', 'layout']);
     const kind = assertCopyFits(input, layout);
     created = await withTransaction(deps.pool, async (tx) => {
-      await assertRoomForDesign(tx, caller);
-      const design = await insertDesign(tx, {
-        accountId: caller.accountId,
+      const design = await makeDesign(tx, caller, {
+        from: 'layout',
         brandId,
         template: template.name,
         layout,

@@ -2,7 +2,7 @@
 // template (premium ones need the pro plan), queueing a render in the caller's transaction and
 // waiting for it, bounded, and answering the design's state with its rendered pages.
 
-import { DESIGN_LIMIT, planAllowingDesigns, planAtLeast } from '../accounts/plans.ts';
+import { planAtLeast } from '../accounts/plans.ts';
 import { assetContentUrl } from '../assets/service.ts';
 import type { Principal } from '../auth/principal.ts';
 import { brandKitOf } from '../brandMemory/service.ts';
@@ -13,7 +13,6 @@ import {
   DomainError,
   invalid,
   notFound,
-  planLimit,
   ValidationFailed,
   type ValidationIssue,
 } from '../errors.ts';
@@ -22,7 +21,7 @@ import type { Platform } from '../platforms/capabilities.ts';
 import { designIdOfPost, unpublishedPostsOf } from '../posts/db.ts';
 import { inferKind, platformFitIssues } from '../posts/platformFit.ts';
 import { closestMatch, grouped } from '../validation.ts';
-import { type DesignRow, findDesign, lockedDesignCount, renderedPages } from './db.ts';
+import { type DesignRow, findDesign, renderedPages } from './db.ts';
 import {
   assetIssues,
   frameIssues,
@@ -68,21 +67,6 @@ export async function resolveDesign(
     designId && isId(designId) ? await findDesign(db, caller.accountId, designId) : undefined;
   if (!design) throw notFound('Design');
   return design;
-}
-
-/**
- * Refuses a new design past the plan's design limit (CONTRACT.md: 403 plan_limit). Called in
- * the transaction that inserts the design: the count is taken under the account's design lock,
- * held until that transaction ends, so concurrent creates cannot pass the limit together.
- */
-export async function assertRoomForDesign(
-  tx: Queryable,
-  caller: Pick<DesignCaller, 'accountId' | 'plan'>,
-): Promise<void> {
-  const limit = DESIGN_LIMIT[caller.plan];
-  if (limit === null) return;
-  const kept = await lockedDesignCount(tx, caller.accountId);
-  if (kept >= limit) throw planLimit('designs', limit, planAllowingDesigns(kept));
 }
 
 /** How long the API waits for a render before answering with `render_error`. */

@@ -9,7 +9,7 @@ import { type Queryable, withTransaction } from '../db/pool.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
 import { enqueueRender } from '../jobs/tasks.ts';
 import { readAll, type Storage } from '../storage/storage.ts';
-import { type DesignRow, findDesign, insertDesign } from './db.ts';
+import { type DesignRow, findDesign, makeDesign } from './db.ts';
 import { layerFrame, layerSummary } from './layerSummary.ts';
 import { ASPECTS, pagesOf } from './layout.ts';
 import { withRenderSlot } from './renderWaits.ts';
@@ -21,7 +21,6 @@ import type {
   RenderWarning,
 } from './schema.ts';
 import {
-  assertRoomForDesign,
   checkedLayout,
   type DesignCaller,
   type DesignDeps,
@@ -74,9 +73,8 @@ async function storeDesign(deps: DesignDeps, caller: DesignCaller, input: Create
   );
   const layout = await checkedLayout(deps.pool, caller.accountId, laid, ['template']);
   return withTransaction(deps.pool, async (tx) => {
-    await assertRoomForDesign(tx, caller);
-    const row = await insertDesign(tx, {
-      accountId: caller.accountId,
+    const row = await makeDesign(tx, caller, {
+      from: 'layout',
       brandId,
       template: template.name,
       layout,

@@ -12,7 +12,7 @@ import { CAPABILITIES, type Kind, PLATFORMS, type Platform } from '../platforms/
 import { insertPost, setPostDesign } from '../posts/db.ts';
 import { platformFitIssues } from '../posts/platformFit.ts';
 import { closestMatch, explainIssue, toValidationIssues } from '../validation.ts';
-import { insertDesign } from './db.ts';
+import { makeDesign } from './db.ts';
 import {
   assetIssues,
   frameIssues,
@@ -24,7 +24,7 @@ import {
 import { layerFrame, layerSummary } from './layerSummary.ts';
 import type { Layer, Layout } from './layout.ts';
 import type { LayerOp, LayersView } from './schema.ts';
-import { assertRoomForDesign, type DesignCaller } from './service.ts';
+import type { DesignCaller } from './service.ts';
 import {
   MAX_CLIPS_AT_ONCE,
   MAX_VIDEO_LAYERS,
@@ -302,9 +302,8 @@ export async function useVideoTemplate(
   });
   if (fit.length) throw new ValidationFailed(fit);
   return withTransaction(deps.pool, async (tx) => {
-    await assertRoomForDesign(tx, caller);
-    const design = await insertDesign(tx, {
-      accountId: caller.accountId,
+    const design = await makeDesign(tx, caller, {
+      from: 'layout',
       brandId,
       template: template.name,
       layout: layout as unknown as Layout,

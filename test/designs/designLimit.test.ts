@@ -1,7 +1,12 @@
 // The design-count limit (CONTRACT.md "Plan limits": free 10, plus 200, pro 2,000, business
 // unlimited): past it, every path that makes a design answers 403 plan_limit with `limit` and
 // `plan_needed` (REST, MCP with the members in _meta, the dashboard) and writes nothing, and
-// concurrent creates one short of the limit make exactly one.
+// concurrent creates one short of the limit make exactly one. The frozen copy an edit keeps
+// published posts' pages on is counted but never refused; and only one function inserts design
+// rows, the one that checks the limit.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useDesignService } from '../support/designService.ts';
@@ -145,6 +150,36 @@ describe('an account at its plan’s design limit', () => {
     expect(await counts(acct)).toEqual(before);
   });
 
+  it('an edit of a shared design at the limit still moves published posts to a frozen copy: counted, never refused', async () => {
+    // The first post went out: editing its design must keep its pages on a copy of the design.
+    await svc.server.pool.query(
+      `update posts set status = 'published', external_post_id = '1' where id = $1`,
+      [shared.id],
+    );
+    const other = await call(svc.server, 'POST', '/v1/posts', {
+      key,
+      body: {
+        platform: 'bluesky',
+        body: 'Also',
+        brand_id: acct.brandId,
+        design_id: shared.design_id,
+      },
+    });
+    expect(other.status, JSON.stringify(other.body)).toBe(201);
+    const before = await counts(acct);
+    const res = await call(svc.server, 'PATCH', `/v1/posts/${other.body.id}/design`, {
+      key,
+      body: { template: 'launch-big-type' },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await counts(acct)).toEqual({ ...before, designs: before.designs + 1 });
+    const published = await svc.server.pool.query(
+      'select design_id::text from posts where id = $1',
+      [shared.id],
+    );
+    expect(published.rows[0].design_id).not.toBe(shared.design_id);
+  });
+
   it('20 concurrent creates one short of the limit make exactly one design', async () => {
     const other = await makeAccount(svc.server.pool, 'plus');
     const otherKey = await makeKey(svc.server.pool, other.accountId, ['read', 'publish']);
@@ -202,5 +237,26 @@ describe('the dashboard at the free plan’s limit', () => {
     expect(video.status).toBe(403);
     expect(video.body).toEqual(refusal(10, 'plus'));
     expect(await counts(acct)).toEqual(before);
+  });
+});
+
+describe('where a design row is made', () => {
+  const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+  const INSERT = /insert\s+into\s+(?:"?public"?\.)?"?designs"?[\s(]/gi;
+  const sources = (dir: string): string[] =>
+    readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => path.join(dir, f));
+
+  it('only makeDesign in core/designs/db.ts inserts into designs, so the limit holds on every path', () => {
+    const writers = ['api', 'bin', 'core', 'workers']
+      .flatMap(sources)
+      .filter((f) => readFileSync(path.join(ROOT, f), 'utf8').match(INSERT));
+    expect(writers).toEqual([path.join('core', 'designs', 'db.ts')]);
+    const db = readFileSync(path.join(ROOT, 'core/designs/db.ts'), 'utf8');
+    const start = db.indexOf('export async function makeDesign(');
+    expect(start).toBeGreaterThan(-1);
+    const body = db.slice(start, db.indexOf('\n}\n', start));
+    expect(body.match(INSERT)?.length).toBe(db.match(INSERT)?.length);
   });
 });

@@ -1,7 +1,7 @@
 // Exporting a video design through MCP with the SDK's client and a real worker: export_video
 // answers a job at once, job_status with wait_s follows it to `succeeded`, and the asset is
 // an H.264/AAC MP4 of the design's size and duration. Some video designs are stored directly
-// with insertDesign (parsed by the layout's schema), others made through use_video_template;
+// with makeDesign (parsed by the layout's schema), others made through use_video_template;
 // preview_design draws poster frames of them.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertDesign } from '../../core/designs/db.ts';
+import { makeDesign } from '../../core/designs/db.ts';
 import type { Layout } from '../../core/designs/layout.ts';
 import { VideoLayout, type VideoLayoutInput } from '../../core/designs/videoLayout.ts';
 import { mediaTools } from '../../core/media/tools.ts';
@@ -63,12 +63,16 @@ async function videoDesign(
   accountId = acct.accountId,
   brandId = acct.brandId,
 ) {
-  const row = await insertDesign(svc.server.pool, {
-    accountId,
-    brandId,
-    template: 'blank',
-    layout: VideoLayout.parse(layout) as unknown as Layout,
-  });
+  const row = await makeDesign(
+    svc.server.pool,
+    { accountId, plan: 'plus' },
+    {
+      from: 'layout',
+      brandId,
+      template: 'blank',
+      layout: VideoLayout.parse(layout) as unknown as Layout,
+    },
+  );
   return row.id;
 }
 
@@ -202,12 +206,16 @@ describe('export_video and job_status', () => {
   }, 60_000);
 
   it("refuses an image design, and answers another account's job as not found", async () => {
-    const image = await insertDesign(svc.server.pool, {
-      accountId: acct.accountId,
-      brandId: acct.brandId,
-      template: 'blank',
-      layout: { canvas: { aspect: 'square', bg: '#ffffff' }, layers: [] },
-    });
+    const image = await makeDesign(
+      svc.server.pool,
+      { accountId: acct.accountId, plan: 'plus' },
+      {
+        from: 'layout',
+        brandId: acct.brandId,
+        template: 'blank',
+        layout: { canvas: { aspect: 'square', bg: '#ffffff' }, layers: [] },
+      },
+    );
     const refused = await tool('export_video', { design_id: image.id });
     expect(refused.isError).toBe(true);
     expect(refused.text).toMatch(/^not_a_video: .*image design/);

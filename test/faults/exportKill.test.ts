@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNotifications } from '../../core/db/notifications.ts';
-import { insertDesign } from '../../core/designs/db.ts';
+import { makeDesign } from '../../core/designs/db.ts';
 import type { Layout } from '../../core/designs/layout.ts';
 import { startVideoExport } from '../../core/designs/videoJobs.ts';
 import { VideoLayout } from '../../core/designs/videoLayout.ts';
@@ -77,15 +77,19 @@ describe('a video worker killed while ffmpeg encodes', () => {
       start_s: i * 10,
       end_s: (i + 1) * 10,
     }));
-    const design = await insertDesign(server.pool, {
-      accountId: acct.accountId,
-      brandId: acct.brandId,
-      template: 'blank',
-      layout: VideoLayout.parse({
-        canvas: { type: 'video', aspect: 'story', duration_s: 120, fps: 30 },
-        layers,
-      }) as unknown as Layout,
-    });
+    const design = await makeDesign(
+      server.pool,
+      { accountId: acct.accountId, plan: 'plus' },
+      {
+        from: 'layout',
+        brandId: acct.brandId,
+        template: 'blank',
+        layout: VideoLayout.parse({
+          canvas: { type: 'video', aspect: 'story', duration_s: 120, fps: 30 },
+          layers,
+        }) as unknown as Layout,
+      },
+    );
     const notifications = createNotifications(server.pool);
     const deps = { pool: server.pool, notifications, publicBaseUrl: server.baseUrl };
     try {
