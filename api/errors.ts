@@ -2,7 +2,7 @@
 // among them, see ./validation.ts) keep their status and code, Fastify's own client errors
 // keep their status with a `detail`, a database that cannot be reached is a 503 with
 // Retry-After (a retry can help), and other 5xx messages are hidden (logged, never sent).
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnreachable } from '../core/db/unreachable.ts';
 import { DomainError, missingReference, ValidationFailed } from '../core/errors.ts';
 import { formatBytes } from '../core/sizes.ts';
@@ -78,11 +78,8 @@ export function asDomainError(err: FastifyError, req: FastifyRequest): DomainErr
   }
   const status = err.statusCode ?? 500;
   if (status < 500) return new DomainError(status, 'bad_request', err.message);
-  if (isDatabaseUnreachable(err)) {
-    // One short line a request: an outage answers thousands of them, each stack the same.
-    req.log.warn({ db_error: err.code ?? err.message }, 'database unreachable');
-    return databaseUnreachable();
-  }
+  const outage = databaseOutage(err, req.log);
+  if (outage) return outage;
   req.log.error({ err }, 'request failed');
   return new DomainError(500, 'internal_error', 'Internal server error.');
 }
@@ -90,14 +87,28 @@ export function asDomainError(err: FastifyError, req: FastifyRequest): DomainErr
 /** Seconds a client waits before retrying while the database cannot be reached. */
 export const DATABASE_RETRY_AFTER_S = 5;
 
-const databaseUnreachable = () =>
-  new DomainError(
+/**
+ * The 503 every surface answers when `err` says the database cannot be reached (REST and
+ * GraphQL with Retry-After, MCP as an isError result): the body's `retry_after` repeats the
+ * header for clients that see no headers (an MCP result's `_meta`, a GraphQL error's
+ * extensions). Logged as one short line: an outage answers thousands, each stack the same.
+ */
+export function databaseOutage(
+  err: unknown,
+  log: Pick<FastifyBaseLogger, 'warn'>,
+  context: Record<string, unknown> = {},
+): DomainError | undefined {
+  if (!isDatabaseUnreachable(err)) return undefined;
+  const { code, message } = err as { code?: unknown; message?: unknown };
+  log.warn({ ...context, db_error: code ?? message }, 'database unreachable');
+  return new DomainError(
     503,
     'database_unavailable',
     'The service cannot reach its database right now; try again shortly.',
-    {},
+    { retry_after: DATABASE_RETRY_AFTER_S },
     { 'Retry-After': String(DATABASE_RETRY_AFTER_S) },
   );
+}
 
 export function errorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
   return sendError(reply, asDomainError(err, req));

@@ -6,7 +6,13 @@ import { GraphQLError } from 'graphql';
 import { createYoga, maskError, type Plugin } from 'graphql-yoga';
 import { DomainError, missingReference } from '../../core/errors.ts';
 import { type AuthContext, authenticateBearer, principalOf } from '../auth.ts';
-import { asDomainError, MISSED_ID_CHECK, sendError } from '../errors.ts';
+import {
+  asDomainError,
+  DATABASE_RETRY_AFTER_S,
+  databaseOutage,
+  MISSED_ID_CHECK,
+  sendError,
+} from '../errors.ts';
 import { requestErrorBody, toGraphQLError } from './errors.ts';
 import { GRAPHQL_LIMITS, LIMIT_RULES } from './limits.ts';
 import { type GraphQLContext, schema } from './schema.ts';
@@ -16,6 +22,13 @@ const limitRules: Plugin = {
     for (const rule of LIMIT_RULES) addValidationRule(rule);
   },
 };
+
+/** Whether an executed request's errors include a database that could not be reached. */
+const lostDatabase = (errors: unknown) =>
+  Array.isArray(errors) &&
+  errors.some(
+    (e: { extensions?: { code?: unknown } }) => e?.extensions?.code === 'database_unavailable',
+  );
 
 export const graphqlRoutes: FastifyPluginAsync<{ auth: AuthContext }> = async (app, { auth }) => {
   const yoga = createYoga<GraphQLContext>({
@@ -31,7 +44,10 @@ export const graphqlRoutes: FastifyPluginAsync<{ auth: AuthContext }> = async (a
         const original = error instanceof GraphQLError ? error.originalError : error;
         const missing = missingReference(original);
         if (missing) app.log.error({ err: original }, MISSED_ID_CHECK);
-        const known = original instanceof DomainError ? original : missing;
+        const known =
+          original instanceof DomainError
+            ? original
+            : (missing ?? databaseOutage(original, app.log, { surface: 'graphql' }));
         if (known) return toGraphQLError(known, error instanceof GraphQLError ? error : undefined);
         app.log.error({ err: original }, 'graphql resolver failed');
         return maskError(error, message, isDev);
@@ -89,6 +105,11 @@ export const graphqlRoutes: FastifyPluginAsync<{ auth: AuthContext }> = async (a
       // answers 400 with `data: null` whatever the client accepts.
       const executed = 'data' in result;
       reply.code(executed ? response.status : Math.max(400, response.status));
+      // A resolver that lost the database answers as REST does: a retry can help.
+      if (lostDatabase(result.errors)) {
+        reply.code(503);
+        reply.header('Retry-After', String(DATABASE_RETRY_AFTER_S));
+      }
       reply.type('application/json');
       return executed ? result : { data: null, ...result };
     },

@@ -144,6 +144,7 @@ export const mcpRoutes: FastifyPluginAsync<
         principal: principalOf(req),
         budget: req.budget!,
         logFailure: (err, tool) => req.log.error({ err, tool }, 'MCP tool failed'),
+        log: req.log,
       });
       const streams = (req.headers.accept ?? '').includes('text/event-stream');
       if (!streams) {

@@ -1,6 +1,7 @@
 // The MCP tool registry: one declaration per tool (schemas, scope, gates, annotations,
 // handler), compiled once at start into the listings tools/list serves, then filtered per
 // request by the credential.
+import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Feature, Scope } from '../../core/accounts/plans.ts';
 import type { MediaDeps } from '../../core/assets/service.ts';
@@ -33,6 +34,8 @@ export type ToolContext = {
   attachText: (text: string, answer: Record<string, unknown>) => boolean;
   /** Logs a tool's unexpected failure (the client is told only that it failed). */
   logFailure?: (err: unknown, tool: string) => void;
+  /** The request's logger, for what is not a failure of ours (a database out of reach). */
+  log: Pick<FastifyBaseLogger, 'warn'>;
 };
 
 export type ToolAnnotations = {

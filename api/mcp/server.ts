@@ -24,6 +24,7 @@ import {
   type ValidationIssue,
 } from '../../core/errors.ts';
 import { closestMatch, parseInput } from '../../core/validation.ts';
+import { databaseOutage } from '../errors.ts';
 import { PROMPTS } from './prompts.ts';
 import type { ToolContext, ToolRegistry } from './registry.ts';
 import { type Attachment, fitsInResult, toolResult } from './results.ts';
@@ -128,8 +129,11 @@ async function callTool(
   } catch (thrown) {
     if (thrown instanceof McpError) throw thrown;
     // A foreign key's refusal answers as not_found (core/errors.ts), logged: a check was missed.
-    const err = missingReference(thrown) ?? thrown;
-    if (err !== thrown) ctx.logFailure?.(thrown, name);
+    const missing = missingReference(thrown);
+    if (missing) ctx.logFailure?.(thrown, name);
+    // A database out of reach is the REST 503 as a result: the client retries after
+    // _meta.retry_after (an HTTP 503 would reach an MCP client as a broken transport).
+    const err = missing ?? databaseOutage(thrown, ctx.log, { tool: name }) ?? thrown;
     if (!(err instanceof DomainError)) {
       // Its message may name the server's files or tables: logged here, not answered.
       ctx.logFailure?.(err, name);

@@ -10,6 +10,7 @@ import {
   DrawingChanges,
   DrawingSummary,
   DrawingView,
+  MAX_STROKE_POINTS,
   MAX_STROKES,
   StrokePage,
 } from '../../core/drawings/schema.ts';
@@ -83,12 +84,20 @@ export const drawingRoutes: FastifyPluginAsync<DashboardDeps> = async (base, { p
         security,
         params: ById,
         querystring: z
-          .object({ stroke_offset: z.coerce.number().int().min(0).max(MAX_STROKES).default(0) })
+          .object({
+            stroke_offset: z.coerce.number().int().min(0).max(MAX_STROKES).default(0),
+            point_offset: z.coerce
+              .number()
+              .int()
+              .min(0)
+              .max(MAX_STROKE_POINTS - 1)
+              .default(0),
+          })
           .strict(),
         response: { 200: DrawingView.extend(StrokePage), ...errors },
       },
     },
-    async (req) => getDrawing(pool, principalOf(req), req.params.id, req.query.stroke_offset),
+    async (req) => getDrawing(pool, principalOf(req), req.params.id, req.query),
   );
 
   app.patch(

@@ -11,8 +11,21 @@ export type Queryable = Pick<pg.PoolClient, 'query'>;
 /** Where lost connections are reported (a pino or Fastify logger). */
 export type PoolLog = { warn: (obj: object, msg: string) => void };
 
+/**
+ * How long a query waits for a connection: a new one to a server that takes the connection
+ * but never answers (a host gone without a reset, a stalled proxy), or a pooled one while all
+ * are busy. Past it the query fails as unreachable (core/db/unreachable.ts): the API answers
+ * 503 with Retry-After and workers pause, where without it they waited forever.
+ */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
 export function createPool(connectionString: string, max = 20, log?: PoolLog): Pool {
-  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   // A client losing its connection must not crash the process: the pool replaces idle ones,
   // and a query in flight on a broken client fails with its own error. Each loss is logged
   // once, from the client's handler (it hears idle and checked-out clients alike; the pool's

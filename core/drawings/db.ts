@@ -60,27 +60,31 @@ export async function insertDrawing(
 }
 
 /**
- * The account's drawing with a page of its strokes after the first `offset`: at most
- * `strokes` of them, and no more once `points` points are reached (one stroke at least).
+ * The account's drawing with the strokes after the first `offset` that can be on one page of
+ * `bytes` (./pages.ts cuts it exactly): the first, then those whose stored text before them,
+ * the first not counted (a page may hold only its last points), is under `bytes`. The rest
+ * never leaves Postgres.
  */
 export async function findDrawingStrokes(
   db: Queryable,
   accountId: string,
   drawingId: string,
-  page: { offset: number; strokes: number; points: number },
+  page: { offset: number; bytes: number },
 ): Promise<DrawingRow | undefined> {
+  // The column is json (025): a stroke's text is the JSON as written, the size it is sent at.
   const { rows } = await db.query<DrawingRow>(
     `select ${HEAD}, coalesce(
        (select json_agg(t.stroke order by t.n) from (
           select s.stroke, s.n,
-            sum(json_array_length(s.stroke -> 'points')) over (order by s.n)
-              - json_array_length(s.stroke -> 'points') as before
-          from json_array_elements(strokes) with ordinality as s(stroke, n)
-          where s.n > $3 and s.n <= $3 + $4) t
-        where t.before < $5 or t.n = $3 + 1),
+            sum(s.bytes) over (order by s.n) - s.bytes as before
+          from (select e.stroke, e.n,
+                  case when e.n = $3 + 1 then 0 else octet_length(e.stroke::text) end as bytes
+                from json_array_elements(strokes) with ordinality as e(stroke, n)
+                where e.n > $3) s) t
+        where t.before < $4),
        '[]') as strokes
      from drawings where id = $1 and account_id = $2`,
-    [drawingId, accountId, page.offset, page.strokes, page.points],
+    [drawingId, accountId, page.offset, page.bytes],
   );
   return rows[0];
 }

@@ -166,11 +166,12 @@ true satisfies Same<
 export const DrawingRef = z.object({ drawing_id: IdInput.describe('A drawing id.') }).strict();
 
 /**
- * What get_drawing answers at a time: a drawing of 2,000 long strokes is megabytes, an MCP
- * answer at most 40 KB. A page stops at 100 strokes, or once 1,000 points are in it.
+ * What get_drawing answers at a time, in bytes of JSON (./pages.ts): a drawing of 2,000 long
+ * strokes is megabytes, a whole MCP result at most 40 KB, and it carries its JSON twice (the
+ * text, whose quotes escape to two bytes each, and structuredContent): 16,000 bytes leave the
+ * escapes of the most quoted page (a page of short strokes, or a title of quotes) room.
  */
-export const STROKES_PER_PAGE = 100;
-export const POINTS_PER_PAGE = 1_000;
+export const DRAWING_PAGE_BYTES = 16_000;
 
 export const GetDrawingInput = DrawingRef.extend({
   stroke_offset: z
@@ -180,6 +181,13 @@ export const GetDrawingInput = DrawingRef.extend({
     .max(MAX_STROKES)
     .default(0)
     .describe('Strokes to skip (next_stroke_offset of the page before).'),
+  point_offset: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_STROKE_POINTS - 1)
+    .default(0)
+    .describe('next_point_offset of the page before, if any.'),
 }).strict();
 export type GetDrawingInput = z.infer<typeof GetDrawingInput>;
 
@@ -206,10 +214,17 @@ export const DeletedDrawing = z.object({
   designs: z.array(z.string()),
 });
 
-/** Where a page of strokes stands in the whole drawing. */
+/**
+ * Where a page of strokes stands in the whole drawing (./pages.ts). point_offset above 0: the
+ * first stroke's points continue the last stroke of the page before (same sid); a
+ * next_point_offset: the last stroke holds only its first points, and the next page, asked
+ * with it as point_offset, goes on.
+ */
 export const StrokePage = {
   stroke_count: z.number().int(),
+  point_offset: z.number().int(),
   next_stroke_offset: z.number().int().nullable(),
+  next_point_offset: z.number().int().nullable(),
 };
 
 export const DeleteDrawingInput = z

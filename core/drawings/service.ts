@@ -22,16 +22,16 @@ import {
   ownedDrawingIds,
   saveDrawing,
 } from './db.ts';
+import { cutStrokePage, type PageStart } from './pages.ts';
 import {
   type CreateDrawingInput,
   type DeleteDrawingInput,
+  DRAWING_PAGE_BYTES,
   type DrawingSummary,
   type DrawingView,
   MAX_STROKES,
-  POINTS_PER_PAGE,
   pointsMessage,
   pointsPastLimit,
-  STROKES_PER_PAGE,
   type Stroke,
   type UpdateDrawingInput,
 } from './schema.ts';
@@ -114,28 +114,48 @@ export async function createDrawing(
 }
 
 /**
- * get_drawing: the drawing with a page of its strokes from `strokeOffset` (cut by Postgres:
- * the rest never reaches the API), their total, and where the next page starts.
+ * get_drawing: the drawing with a page of its strokes from `from` (./pages.ts: as many as fit
+ * DRAWING_PAGE_BYTES, a stroke too large for one page in parts), their total, and where the
+ * next page starts. Postgres sends only the strokes that can be on the page.
  */
 export async function getDrawing(
   db: Queryable,
   caller: Caller,
   drawingId: string,
-  strokeOffset = 0,
-): Promise<DrawingView & { stroke_count: number; next_stroke_offset: number | null }> {
+  from: Partial<PageStart> = {},
+): Promise<
+  DrawingView & {
+    stroke_count: number;
+    point_offset: number;
+    next_stroke_offset: number | null;
+    next_point_offset: number | null;
+  }
+> {
+  const start = { stroke_offset: from.stroke_offset ?? 0, point_offset: from.point_offset ?? 0 };
   const row = isId(drawingId)
     ? await findDrawingStrokes(db, caller.accountId, drawingId, {
-        offset: strokeOffset,
-        strokes: STROKES_PER_PAGE,
-        points: POINTS_PER_PAGE,
+        offset: start.stroke_offset,
+        bytes: DRAWING_PAGE_BYTES,
       })
     : undefined;
   if (!row) throw notFound('Drawing');
-  const next = strokeOffset + row.strokes.length;
+  const points = row.strokes[0]?.points.length ?? 0;
+  if (start.point_offset && start.point_offset >= points)
+    throw invalid(
+      ['point_offset'],
+      row.strokes.length
+        ? `stroke ${start.stroke_offset} has ${grouped(points)} points; give a point_offset below that (next_point_offset of the page before)`
+        : `there is no stroke ${start.stroke_offset} (the drawing has ${grouped(row.stroke_count)}); give point_offset 0`,
+    );
+  const { strokes: _all, ...head } = toDrawing(row);
+  const page = cutStrokePage(head, row.strokes, start, row.stroke_count);
   return {
-    ...toDrawing(row),
+    ...head,
+    strokes: page.strokes,
     stroke_count: row.stroke_count,
-    next_stroke_offset: next < row.stroke_count ? next : null,
+    point_offset: start.point_offset,
+    next_stroke_offset: page.next_stroke_offset,
+    next_point_offset: page.next_point_offset,
   };
 }
 

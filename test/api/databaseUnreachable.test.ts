@@ -1,14 +1,18 @@
 // While the database cannot be reached, the API says so: 503 with Retry-After and a stable
-// code (a retry can help), never a 500. Connection-class errors are told from every other
-// database error by what node-postgres really throws. (The fault suite stops a real Postgres
-// under `npm start`: test/faults/postgresOutage.test.ts.)
-import { createServer } from 'node:net';
+// code (a retry can help), never a 500, whether it was gone before the request or went away
+// inside the operation, and on REST, GraphQL and MCP alike. Connection-class errors are told
+// from every other database error by what node-postgres really throws. (The fault suite stops
+// a real Postgres under `npm start`: test/faults/postgresOutage.test.ts.)
+import { createServer, type Socket } from 'node:net';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool } from '../../core/db/pool.ts';
 import { isDatabaseUnreachable } from '../../core/db/unreachable.ts';
+import { type CuttableDatabase, cuttableDatabase } from '../support/cuttableDatabase.ts';
 import { freshDatabase, type TestDatabase } from '../support/db.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { connectMcp } from '../support/mcpClient.ts';
+import { makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
 
 /** A loopback port nothing listens on. */
 async function closedPort(): Promise<number> {
@@ -59,6 +63,127 @@ describe('the API while its database refuses connections', () => {
       expect(JSON.stringify(body), route).toContain('database_unavailable');
     }
   });
+});
+
+describe('the API when the database goes away inside an operation (after authentication)', () => {
+  let relay: CuttableDatabase;
+  let cutServer: TestServer;
+  let key: string;
+  beforeAll(async () => {
+    // The service reaches the file's database through a relay the test cuts when the posts
+    // listing's statement (named list_posts) arrives: the key lookup and budget went through.
+    relay = await cuttableDatabase(db.url);
+    cutServer = await startServer({
+      db: { url: relay.url, pool: createPool(relay.url, 4), drop: async () => {} },
+    });
+    const acct = await makeAccount(db.pool);
+    key = await makeKey(db.pool, acct.accountId, ['read']);
+  });
+  afterAll(async () => {
+    await cutServer.close();
+    await cutServer.pool.end();
+    await relay.close();
+  });
+
+  const request = (path: string, body?: unknown) =>
+    fetch(`${cutServer.baseUrl}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  it('REST answers 503 database_unavailable with Retry-After', async () => {
+    relay.cutAt('list_posts');
+    const res = await request('/v1/posts');
+    expect(relay.cut).toBe(true);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect(await res.json()).toMatchObject({ code: 'database_unavailable', retry_after: 5 });
+    await relay.restore();
+    expect((await request('/v1/posts')).status).toBe(200);
+  });
+
+  it('GraphQL answers 503 with Retry-After and a database_unavailable error, not a masked one', async () => {
+    relay.cutAt('list_posts');
+    const res = await request('/graphql', { query: '{ posts { id } }' });
+    expect(relay.cut).toBe(true);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('5');
+    const body = await res.json();
+    expect(body.data).toBeNull();
+    expect(body.errors).toEqual([
+      expect.objectContaining({
+        message: expect.stringMatching(/cannot reach its database/),
+        path: ['posts'],
+        extensions: { code: 'database_unavailable', retry_after: 5 },
+      }),
+    ]);
+    await relay.restore();
+    const again = await request('/graphql', { query: '{ posts { id } }' });
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual({ data: { posts: [] } });
+  });
+
+  it('an MCP tool answers an isError result database_unavailable with _meta code and retry_after', async () => {
+    const client = await connectMcp(cutServer, key);
+    try {
+      relay.cutAt('list_posts');
+      const result = (await client.callTool({
+        name: 'list_posts',
+        arguments: {},
+      })) as CallToolResult;
+      expect(relay.cut).toBe(true);
+      expect(result.isError).toBe(true);
+      expect(result.content).toEqual([
+        { type: 'text', text: expect.stringMatching(/^database_unavailable: /) },
+      ]);
+      expect(result._meta).toEqual({ code: 'database_unavailable', retry_after: 5 });
+      // Once the database is back, the same client carries on.
+      await relay.restore();
+      const again = (await client.callTool({
+        name: 'list_posts',
+        arguments: {},
+      })) as CallToolResult;
+      expect(again.isError).toBeFalsy();
+      expect(again.structuredContent).toEqual({ posts: [] });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('the API while its database takes connections but never answers', () => {
+  it('answers 503 database_unavailable once the connect timeout passes, not never', async () => {
+    const held = new Set<Socket>();
+    const silent = createServer((socket) => {
+      held.add(socket);
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const url = `postgres://nobody:nothing@127.0.0.1:${(silent.address() as { port: number }).port}/none`;
+    const stalled = await startServer({
+      db: { url, pool: createPool(url, 2), drop: async () => {} },
+    });
+    const pool = createPool(url, 1);
+    try {
+      const [res, err] = await Promise.all([
+        fetch(`${stalled.baseUrl}/v1/me`, {
+          headers: { authorization: `Bearer sps_${'b'.repeat(40)}` },
+        }),
+        failure(pool.query('select 1')),
+      ]);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(await res.json()).toMatchObject({ code: 'database_unavailable' });
+      // What node-postgres throws for it is told from other database errors as unreachable.
+      expect(isDatabaseUnreachable(err)).toBe(true);
+    } finally {
+      await stalled.close();
+      await Promise.all([stalled.pool.end(), pool.end()]);
+      for (const socket of held) socket.destroy();
+      silent.close();
+    }
+  }, 40_000);
 });
 
 describe('isDatabaseUnreachable', () => {

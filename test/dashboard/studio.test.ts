@@ -222,6 +222,42 @@ describe('/app/api library, designs, drawings, jobs and usage', () => {
     expect((await me.send('GET', '/drawings')).body.drawings).toEqual([]);
   });
 
+  it('pages a drawing by size, a stroke too large for a page in parts the drawing page joins', async () => {
+    const me = await signedIn();
+    const decimals = (n: number, k: number) =>
+      Array.from({ length: n }, (_, i) => [
+        (i * 7.123456789 + k) % 400,
+        (i * 3.987654321) % 300,
+        0.123456789,
+      ]);
+    const strokes = [
+      { sid: 'before', points: decimals(40, 1) },
+      { sid: 'long', points: decimals(5_000, 2) },
+      { sid: 'after', points: decimals(40, 3) },
+    ];
+    const made = await me.send('POST', '/drawings', {
+      title: 'Long',
+      width: 400,
+      height: 300,
+      strokes,
+    });
+    expect(made.status).toBe(201);
+    // What wholeDrawing (web/src/pages/DrawingPage.tsx) does: follow both offsets, join parts.
+    const read: { sid: string; points: number[][] }[] = [];
+    let query = '';
+    for (let pages = 0; pages < 100; pages++) {
+      const page = await me.send('GET', `/drawings/${made.body.id}${query}`);
+      expect(page.status).toBe(200);
+      const [first, ...rest] = page.body.strokes;
+      if (page.body.point_offset > 0) read.at(-1)!.points.push(...first.points);
+      else if (first) read.push(first);
+      read.push(...rest);
+      if (page.body.next_stroke_offset === null) break;
+      query = `?stroke_offset=${page.body.next_stroke_offset}&point_offset=${page.body.next_point_offset ?? 0}`;
+    }
+    expect(read.map((s) => [s.sid, s.points])).toEqual(strokes.map((s) => [s.sid, s.points]));
+  });
+
   it("shows usage: this minute's requests, the API's and the dashboard's own alike", async () => {
     await awayFromMinuteBoundary();
     const me = await signedIn('plus'); // its /app/api/session counts

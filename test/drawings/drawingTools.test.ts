@@ -91,29 +91,98 @@ describe('the drawing tools', () => {
     });
   });
 
-  it('get_drawing pages a long drawing: at most 1,000 points a page, a longer stroke alone', async () => {
-    const long = (n: number, sid: string) => ({
+  it('get_drawing read page by page gives every stroke once, whole, in results under 40 KB', async () => {
+    // Decimal coordinates as a pen's samples give them (every digit of a double), so a page of
+    // 1,000 points is about 57 KB of JSON: pages are cut by size, and a 5,000-point stroke
+    // (285 KB) comes in parts.
+    let seed = 38;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const decimal = (n: number, sid: string) => ({
       sid,
-      points: Array.from({ length: n }, (_, i) => [i % 200, Math.floor(i / 200)]),
-      color: '#000000',
-      size: 4,
+      points: Array.from({ length: n }, () => [random() * 4096, random() * 4096, random()]),
+      color: '#1a2b3c',
+      size: 3.5,
     });
+    const short = Array.from({ length: 150 }, (_, i) => decimal(1, `dot-${i}`));
+    const long = decimal(5_000, 'long');
+    const many = Array.from({ length: 120 }, (_, i) => decimal(100, `line-${i}`));
     const made = await tool('create_drawing', {
       brand_id: acct.brandId,
-      title: 'Long',
+      // Quotes escape twice in the result's text: the widest title there is.
+      title: '"'.repeat(200),
+      width: 4096,
+      height: 4096,
+      strokes: [...short, long],
+    });
+    expect(made.isError, made.text).toBeFalsy();
+    const added = await tool('update_drawing', {
+      drawing_id: made.data.id,
+      expected_version: 1,
+      add_strokes: many,
+    });
+    expect(added.isError, added.text).toBeFalsy();
+    const sent = [...short, long, ...many];
+
+    const read: { sid: string; points: number[][] }[] = [];
+    let at: { stroke_offset: number; point_offset: number } | null = {
+      stroke_offset: 0,
+      point_offset: 0,
+    };
+    let pages = 0;
+    while (at) {
+      const res = (await client.callTool({
+        name: 'get_drawing',
+        arguments: { drawing_id: made.data.id, ...at },
+      })) as { isError?: boolean; content: unknown[]; structuredContent: any };
+      pages++;
+      expect(Buffer.byteLength(JSON.stringify(res))).toBeLessThanOrEqual(40 * 1024);
+      const page = res.structuredContent;
+      expect(res.isError).toBeFalsy();
+      expect(page.truncated).toBeUndefined();
+      expect(page.stroke_count).toBe(sent.length);
+      expect(page.point_offset).toBe(at.point_offset);
+      const [first, ...rest] = page.strokes as { sid: string; points: number[][] }[];
+      if (page.point_offset > 0) {
+        expect(first!.sid).toBe(read.at(-1)!.sid);
+        read.at(-1)!.points.push(...first!.points);
+      } else if (first) read.push(first);
+      read.push(...rest);
+      at =
+        page.next_stroke_offset === null
+          ? null
+          : { stroke_offset: page.next_stroke_offset, point_offset: page.next_point_offset ?? 0 };
+    }
+    expect(read.map((s) => s.sid)).toEqual(sent.map((s) => s.sid));
+    for (const [i, stroke] of read.entries()) expect(stroke, stroke.sid).toMatchObject(sent[i]!);
+    // Over 1 MB of strokes: about 16 KB a page, the long stroke in parts.
+    expect(pages).toBeGreaterThan(60);
+  });
+
+  it('get_drawing refuses a point_offset past the stroke it names', async () => {
+    const made = await tool('create_drawing', {
+      brand_id: acct.brandId,
+      title: 'Two points',
       width: 200,
       height: 200,
-      strokes: [long(600, 'a'), long(300, 'b'), long(500, 'c'), long(1500, 'd')],
+      strokes: [stroke(50)],
     });
-    const sids = async (offset: number) => {
-      const page = await tool('get_drawing', { drawing_id: made.data.id, stroke_offset: offset });
-      expect(page.isError, page.text).toBeFalsy();
-      expect(page.data.stroke_count).toBe(4);
-      return [page.data.strokes.map((s: { sid: string }) => s.sid), page.data.next_stroke_offset];
-    };
-    expect(await sids(0)).toEqual([['a', 'b', 'c'], 3]);
-    expect(await sids(3)).toEqual([['d'], null]);
-    expect(await sids(4)).toEqual([[], null]);
+    const past = await tool('get_drawing', {
+      drawing_id: made.data.id,
+      stroke_offset: 0,
+      point_offset: 2,
+    });
+    expect(past.isError).toBe(true);
+    expect(past.text).toMatch(/^validation_failed: point_offset: stroke 0 has 2 points/);
+    const none = await tool('get_drawing', {
+      drawing_id: made.data.id,
+      stroke_offset: 1,
+      point_offset: 1,
+    });
+    expect(none.isError).toBe(true);
+    expect(none.text).toMatch(/there is no stroke 1/);
   });
 
   it('delete_drawing is refused while a design shows the drawing, unless force', async () => {

@@ -150,6 +150,7 @@ describe('npm start through a Postgres outage', () => {
       expect(await res.json()).toEqual({
         detail: expect.stringMatching(/database/),
         code: 'database_unavailable',
+        retry_after: 5,
       });
     }
     expect(service.child.exitCode, service.output()).toBeNull();

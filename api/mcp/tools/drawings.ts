@@ -82,13 +82,12 @@ export const DRAWING_TOOLS = [
     name: 'get_drawing',
     title: 'Get a drawing',
     description:
-      'A drawing: size, background, version, and a page of its strokes (sid, points, style, tool) from stroke_offset, up to 100 strokes or 1,000 points; next_stroke_offset starts the next page (null: none). Use this tool when you need to: read a drawing before update_drawing.',
+      'A drawing: size, background, version, and a page of its strokes (sid, points, style, tool) from stroke_offset, about 16 KB; next_stroke_offset (null: none) and next_point_offset start the next page. A stroke too large for a page comes in parts: point_offset > 0 continues the last one. Use this tool when you need to: read a drawing before update_drawing.',
     input: GetDrawingInput,
     output: WholeDrawing.extend({ ...StrokePage, ...TRUNCATION }),
     scope: 'read',
     annotations: READS,
-    run: async (ctx, args) =>
-      getDrawing(ctx.pool, ctx.principal, args.drawing_id, args.stroke_offset),
+    run: async (ctx, args) => getDrawing(ctx.pool, ctx.principal, args.drawing_id, args),
   }),
 
   defineTool({

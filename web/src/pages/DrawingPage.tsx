@@ -18,18 +18,30 @@ type Drawing = {
   background: string;
   version: number;
   strokes: DrawingStroke[];
+  point_offset: number;
   next_stroke_offset: number | null;
+  next_point_offset: number | null;
 };
 
-/** Every stroke of a drawing: get_drawing answers them a page at a time. */
+/**
+ * Every stroke of a drawing: get_drawing answers them a page at a time, and a stroke too
+ * large for a page in parts (a page from point_offset > 0 continues the last stroke).
+ */
 async function wholeDrawing(id: string): Promise<Drawing> {
   const first = await call<Drawing>('GET', `/app/api/drawings/${id}`);
   const strokes = [...first.strokes];
-  let next = first.next_stroke_offset;
-  while (next !== null) {
-    const page = await call<Drawing>('GET', `/app/api/drawings/${id}?stroke_offset=${next}`);
-    strokes.push(...page.strokes);
-    next = page.next_stroke_offset;
+  let page = first;
+  while (page.next_stroke_offset !== null) {
+    page = await call<Drawing>(
+      'GET',
+      `/app/api/drawings/${id}?stroke_offset=${page.next_stroke_offset}&point_offset=${page.next_point_offset ?? 0}`,
+    );
+    const [continued, ...rest] = page.strokes;
+    const last = strokes.at(-1);
+    if (page.point_offset && continued && last)
+      strokes[strokes.length - 1] = { ...last, points: [...last.points, ...continued.points] };
+    else if (continued) strokes.push(continued);
+    strokes.push(...rest);
   }
   return { ...first, strokes };
 }
