@@ -2,6 +2,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { EmailInput } from '../../core/accounts/schema.ts';
 import { signUp } from '../../core/accounts/service.ts';
 import { SessionView, sessionView } from '../../core/accounts/sessionView.ts';
 import { Brand, selectBrand } from '../../core/brands/service.ts';
@@ -20,21 +21,14 @@ import { requireSession, SESSION_COOKIE, type SessionDeps, sessionToken } from '
 
 const LoginInput = z
   .object({
-    // As an account's e-mail is checked when it is made (sign-up, the CLI): whatever else
-    // cannot be one is refused before it reaches the throttle or the lookup.
-    email: z
-      .string()
-      .trim()
-      .max(320)
-      .pipe(z.email('must be an e-mail address'))
-      .describe('Account e-mail.'),
+    email: EmailInput.describe('Account e-mail.'),
     password: z.string().min(1).max(1024).describe('Account password.'),
   })
   .strict();
 
 const SignupInput = z
   .object({
-    email: z.email().max(320).describe('Account e-mail.'),
+    email: EmailInput.describe('Account e-mail.'),
     password: z
       .string()
       .min(10, 'use at least 10 characters')

@@ -39,6 +39,25 @@ export async function findAccountByEmail(db: Queryable, email: string) {
   return rows[0];
 }
 
+/**
+ * findAccountByEmail's account, with the e-mail as that comparison lowers it (Postgres's
+ * lower(), which differs from JavaScript's beyond ASCII): one statement whether or not an
+ * account has it, so a sign-in's timing tells neither apart.
+ */
+export async function findAccountByLoweredEmail(
+  db: Queryable,
+  email: string,
+): Promise<{ lowered: string; account: AccountRow | undefined }> {
+  const { rows } = await db.query<AccountRow & { lowered: string }>(
+    `select found.*, l.lowered
+       from (select lower($1::text) as lowered) l
+       left join lateral (${SELECT_ACCOUNT} where lower(a.email) = l.lowered) found on true`,
+    [email],
+  );
+  const { lowered, ...account } = rows[0]!;
+  return { lowered, account: account.id === null ? undefined : account };
+}
+
 export async function findAccountById(db: Queryable, id: string) {
   const { rows } = await db.query<AccountRow>(`${SELECT_ACCOUNT} where a.id = $1`, [id]);
   return rows[0];

@@ -89,6 +89,13 @@ export async function requireAccountByEmail(pool: Pool, email: string) {
   return account;
 }
 
+/**
+ * The account a sign-in names, and the e-mail as the lookup lowered it (what the login
+ * throttle counts an unknown one as): one statement either way.
+ */
+export const lookUpSignIn = (pool: Pool, email: string) =>
+  db.findAccountByLoweredEmail(pool, email);
+
 export async function requireAccount(pool: Pool, id: string) {
   const account = await db.findAccountById(pool, id);
   if (!account) throw notFound('Account');

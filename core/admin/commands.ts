@@ -2,6 +2,7 @@
 // JSON object the CLI prints. Flags are validated with zod so a bad value names the flag.
 import { z } from 'zod';
 import { Feature, Plan, Scope } from '../accounts/plans.ts';
+import { EmailInput } from '../accounts/schema.ts';
 import * as accounts from '../accounts/service.ts';
 import { createApiKey, deleteApiKey, listApiKeys } from '../apikeys/service.ts';
 import { createBrand } from '../brands/service.ts';
@@ -30,7 +31,6 @@ type Command = {
   run: (pool: Pool, flags: Flags, ctx: CommandContext) => Promise<unknown>;
 };
 
-const email = z.string().trim().email('must be an e-mail address');
 const scopeList = z
   .string()
   .transform((s) =>
@@ -66,7 +66,7 @@ export const COMMANDS: Record<string, Command> = {
     run: async (pool, flags) => {
       const f = parse(
         z.object({
-          email,
+          email: EmailInput,
           password: z.string().min(8, 'must be at least 8 characters'),
           plan: Plan.default('free'),
           brand: z.string().trim().min(1).optional(),
@@ -90,7 +90,7 @@ export const COMMANDS: Record<string, Command> = {
   'account plan': {
     usage: 'account plan --email E --plan PLAN',
     run: async (pool, flags) => {
-      const f = parse(z.object({ email, plan: Plan }), flags);
+      const f = parse(z.object({ email: EmailInput, plan: Plan }), flags);
       const account = await accounts.requireAccountByEmail(pool, f.email);
       await accounts.setPlan(pool, account.id, f.plan);
       return { account_id: account.id, plan: f.plan };
@@ -100,7 +100,7 @@ export const COMMANDS: Record<string, Command> = {
     usage: 'account feature --email E --feature F [--off]',
     run: async (pool, flags) => {
       const f = parse(
-        z.object({ email, feature: Feature, off: z.boolean().default(false) }),
+        z.object({ email: EmailInput, feature: Feature, off: z.boolean().default(false) }),
         flags,
       );
       const account = await accounts.requireAccountByEmail(pool, f.email);
@@ -111,7 +111,7 @@ export const COMMANDS: Record<string, Command> = {
   'account credits': {
     usage: 'account credits --email E --add N',
     run: async (pool, flags) => {
-      const f = parse(z.object({ email, add: z.coerce.number().int() }), flags);
+      const f = parse(z.object({ email: EmailInput, add: z.coerce.number().int() }), flags);
       const account = await accounts.requireAccountByEmail(pool, f.email);
       if (BigInt(account.credits) + BigInt(f.add) < 0n) {
         throw new UsageError(
@@ -127,7 +127,10 @@ export const COMMANDS: Record<string, Command> = {
   'account budget': {
     usage: 'account budget --email E --per-minute N',
     run: async (pool, flags) => {
-      const f = parse(z.object({ email, 'per-minute': z.coerce.number().int().positive() }), flags);
+      const f = parse(
+        z.object({ email: EmailInput, 'per-minute': z.coerce.number().int().positive() }),
+        flags,
+      );
       const account = await accounts.requireAccountByEmail(pool, f.email);
       await accounts.setBudget(pool, account.id, f['per-minute']);
       return { account_id: account.id, budget_per_minute: f['per-minute'] };
@@ -137,7 +140,11 @@ export const COMMANDS: Record<string, Command> = {
     usage: 'brand create --email E --name N [--timezone TZ]',
     run: async (pool, flags) => {
       const f = parse(
-        z.object({ email, name: z.string().trim().min(1), timezone: z.string().optional() }),
+        z.object({
+          email: EmailInput,
+          name: z.string().trim().min(1),
+          timezone: z.string().optional(),
+        }),
         flags,
       );
       const account = await accounts.requireAccountByEmail(pool, f.email);
@@ -151,7 +158,7 @@ export const COMMANDS: Record<string, Command> = {
       const { platform, handle, ratio, floor } = AddCompetitorInput.shape;
       const f = parse(
         z.object({
-          email,
+          email: EmailInput,
           'brand-id': z.string(),
           platform,
           handle,
@@ -173,7 +180,7 @@ export const COMMANDS: Record<string, Command> = {
   'competitor list': {
     usage: 'competitor list --email E --brand-id B',
     run: async (pool, flags) => {
-      const f = parse(z.object({ email, 'brand-id': z.string() }), flags);
+      const f = parse(z.object({ email: EmailInput, 'brand-id': z.string() }), flags);
       const account = await accounts.requireAccountByEmail(pool, f.email);
       const competitors = await listCompetitors(pool, operatorOf(account), {
         brand_id: f['brand-id'],
@@ -184,7 +191,7 @@ export const COMMANDS: Record<string, Command> = {
   'competitor remove': {
     usage: 'competitor remove --email E --id ID',
     run: async (pool, flags) => {
-      const f = parse(z.object({ email, id: z.string() }), flags);
+      const f = parse(z.object({ email: EmailInput, id: z.string() }), flags);
       const account = await accounts.requireAccountByEmail(pool, f.email);
       await removeCompetitor(pool, operatorOf(account), f.id);
       return { id: f.id, removed: true };
@@ -193,7 +200,10 @@ export const COMMANDS: Record<string, Command> = {
   'key create': {
     usage: 'key create --email E --scopes read,publish [--name N]',
     run: async (pool, flags) => {
-      const f = parse(z.object({ email, scopes: scopeList, name: z.string().optional() }), flags);
+      const f = parse(
+        z.object({ email: EmailInput, scopes: scopeList, name: z.string().optional() }),
+        flags,
+      );
       const account = await accounts.requireAccountByEmail(pool, f.email);
       const key = await createApiKey(pool, account.id, { name: f.name ?? '', scopes: f.scopes });
       return { id: key.id, key: key.key, scopes: key.scopes };
@@ -202,7 +212,7 @@ export const COMMANDS: Record<string, Command> = {
   'key list': {
     usage: 'key list --email E',
     run: async (pool, flags) => {
-      const f = parse(z.object({ email }), flags);
+      const f = parse(z.object({ email: EmailInput }), flags);
       const account = await accounts.requireAccountByEmail(pool, f.email);
       // Only what identifies a key: the secret itself exists nowhere but with its holder.
       return { keys: await listApiKeys(pool, account.id) };
@@ -212,7 +222,7 @@ export const COMMANDS: Record<string, Command> = {
     usage: 'key revoke --email E --id ID',
     run: async (pool, flags) => {
       const f = parse(
-        z.object({ email, id: z.string().regex(/^\d+$/, 'must be a key id') }),
+        z.object({ email: EmailInput, id: z.string().regex(/^\d+$/, 'must be a key id') }),
         flags,
       );
       const account = await accounts.requireAccountByEmail(pool, f.email);
@@ -225,7 +235,7 @@ export const COMMANDS: Record<string, Command> = {
     run: async (pool, flags, { config, log }) => {
       const f = parse(
         z.object({
-          email,
+          email: EmailInput,
           'brand-id': z.string().regex(/^\d+$/, 'must be a brand id'),
           platform: z.enum(PLATFORMS),
           config: z.string().transform((v, ctx) => {

@@ -1,5 +1,5 @@
 // SQL for dashboard sessions (stored by token hash) and the login throttle's records
-// (login_attempts per subject and client, login_address_subjects per client address,
+// (login_client_attempts per subject and client, login_address_subjects per client address,
 // login_subject_failures per subject). The rules that use them are in service.ts and
 // loginThrottle.ts.
 import type { Queryable } from '../db/pool.ts';
@@ -38,18 +38,6 @@ export async function deleteExpiredSessionRows(db: Queryable): Promise<number> {
 
 /** Our key space in pg_advisory_xact_lock(int, int). */
 const ADDRESS_LOCK = 734_201_014;
-
-/**
- * The subject an e-mail no account has is throttled as: the e-mail as Postgres lowers it, the
- * very lower() the account lookup compares with (JavaScript's toLowerCase differs from it
- * beyond ASCII, and by collation).
- */
-export async function unknownEmailSubject(db: Queryable, email: string): Promise<string> {
-  const { rows } = await db.query<{ subject: string }>(`select 'email:' || lower($1) as subject`, [
-    email,
-  ]);
-  return rows[0]!.subject;
-}
 
 /**
  * Takes one client address's lock until the transaction ends, without waiting: false when
@@ -99,7 +87,7 @@ export async function countAttempt(
   rule: AttemptRule,
 ): Promise<boolean> {
   const { rowCount } = await tx.query(
-    `insert into login_attempts as la (subject, client, attempts, last_attempt_at)
+    `insert into login_client_attempts as la (subject, client, attempts, last_attempt_at)
      values ($1, $2, 1, now())
      on conflict (subject, client) do update set
        attempts = case when la.last_attempt_at <= now() - make_interval(secs => $3)
@@ -122,7 +110,7 @@ export async function attemptsOf(
 ): Promise<{ attempts: number; age: number } | undefined> {
   const { rows } = await tx.query<{ attempts: number; age: number }>(
     `select attempts, extract(epoch from now() - last_attempt_at)::float8 as age
-     from login_attempts where subject = $1 and client = $2`,
+     from login_client_attempts where subject = $1 and client = $2`,
     [key.subject, key.client],
   );
   return rows[0];
@@ -141,18 +129,42 @@ export async function rememberAddressSubject(
   );
 }
 
-/** Wrong passwords given for `subject` from every client within the last `windowS` seconds. */
-export async function subjectFailures(
-  db: Queryable,
+/**
+ * The hold on a subject: `holdsS[n]` seconds after n wrong passwords (the last entry holding
+ * for every larger n; 0: none), counting those of the last `windowS` seconds; a turn is never
+ * given further than `maxWaitS` ahead. The table comes from loginThrottle.ts's holdFor.
+ */
+export type HoldRule = { windowS: number; holdsS: number[]; maxWaitS: number };
+
+/** A held attempt's turn: when its password may be checked, and the seconds until then. */
+export type HeldTurn = { holdSeconds: number; at: Date; waitSeconds: number };
+
+/**
+ * Gives an attempt on `subject` its turn when the subject's failures hold it: the hold after
+ * the later of now and the turn given last (at most `maxWaitS` from now). One statement,
+ * which locks the row, so parallel attempts from any number of clients get turns one hold
+ * apart instead of all waiting the same hold side by side. Undefined when nothing holds it.
+ */
+export async function takeHeldTurn(
+  tx: Queryable,
   subject: string,
-  windowS: number,
-): Promise<number> {
-  const { rows } = await db.query<{ failures: number }>(
-    `select failures from login_subject_failures
-      where subject = $1 and last_failure_at > now() - make_interval(secs => $2)`,
-    [subject, windowS],
+  rule: HoldRule,
+): Promise<HeldTurn | undefined> {
+  const { rows } = await tx.query<HeldTurn>(
+    `with rule as (select $3::float8[] as holds)
+     update login_subject_failures f set next_slot_at = least(
+         greatest(now(), coalesce(f.next_slot_at, now()))
+           + make_interval(secs => rule.holds[least(f.failures, cardinality(rule.holds) - 1) + 1]),
+         now() + make_interval(secs => $4))
+       from rule
+      where f.subject = $1 and f.last_failure_at > now() - make_interval(secs => $2)
+        and rule.holds[least(f.failures, cardinality(rule.holds) - 1) + 1] > 0
+      returning rule.holds[least(f.failures, cardinality(rule.holds) - 1) + 1] as "holdSeconds",
+                f.next_slot_at as at,
+                extract(epoch from f.next_slot_at - now())::float8 as "waitSeconds"`,
+    [subject, rule.windowS, rule.holdsS, rule.maxWaitS],
   );
-  return rows[0]?.failures ?? 0;
+  return rows[0];
 }
 
 /** One more wrong password for `subject` (a record older than `windowS` starts afresh). */
@@ -180,7 +192,7 @@ export async function deleteClientRecords(
   db: Queryable,
   r: { subject: string; client: string; address: string | undefined },
 ): Promise<void> {
-  await db.query('delete from login_attempts where subject = $1 and client = $2', [
+  await db.query('delete from login_client_attempts where subject = $1 and client = $2', [
     r.subject,
     r.client,
   ]);
@@ -194,7 +206,7 @@ export async function deleteClientRecords(
 /** Forgets the records untouched for `windowS` seconds. */
 export async function deleteLoginRecordsOlderThan(db: Queryable, windowS: number): Promise<void> {
   await db.query(
-    'delete from login_attempts where last_attempt_at <= now() - make_interval(secs => $1)',
+    'delete from login_client_attempts where last_attempt_at <= now() - make_interval(secs => $1)',
     [windowS],
   );
   await db.query(

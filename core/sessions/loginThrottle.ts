@@ -10,9 +10,11 @@
 // - Per client address, loose: it counts the distinct subjects tried from it without success
 //   (credential stuffing); after 20, a new one from the address waits likewise (429).
 // - Per subject, from every client: wrong passwords are counted, and past 10 each further
-//   attempt is held before its check, 1 s, 2 s, 4 s, at most 8 s: many addresses guess
-//   slowly, yet the right password still gets in (held, never refused). A browser holding a
-//   valid session for the account is not held.
+//   attempt is held before its check, 1 s, 2 s, 4 s, at most 8 s. Held attempts take turns:
+//   each is given the hold after the turn given before it (never more than 30 s ahead), so
+//   many addresses guessing in parallel get one check per hold between them, not one each;
+//   yet the right password still gets in (held, never refused). A browser holding a valid
+//   session for the account is not held.
 // A successful sign-in clears its client's count and the address's note of the subject.
 import ipaddr from 'ipaddr.js';
 import type { Pool, Queryable } from '../db/pool.ts';
@@ -24,17 +26,23 @@ import {
   countAttempt,
   deleteClientRecords,
   deleteLoginRecordsOlderThan,
+  type HeldTurn,
+  type HoldRule,
   recordSubjectFailure,
   rememberAddressSubject,
-  subjectFailures,
+  takeHeldTurn,
   tryLockLoginAddress,
-  unknownEmailSubject,
 } from './db.ts';
 
 export const FREE = { attempts: 5, address: 20, subject: 10 };
 const FIRST_DELAY_S = 30;
 const MAX_DELAY_S = 300;
 const MAX_HOLD_S = 8;
+/**
+ * The furthest ahead a held attempt's turn is given: a crowd of guessers queues at most this
+ * long, so the right password waits no longer than this (and a proxy's timeout) behind them.
+ */
+const MAX_TURN_WAIT_S = 30;
 /** A record untouched this long is forgotten. */
 const WINDOW_S = 15 * 60;
 
@@ -59,12 +67,21 @@ function delayTable(free: number): number[] {
 
 const ATTEMPT_RULE: AttemptRule = { windowS: WINDOW_S, delaysS: delayTable(FREE.attempts) };
 
-/** What the lookup found for an e-mail, as the throttle keys it. */
-export const loginSubject = async (
-  db: Queryable,
-  found: { id: string } | undefined,
-  email: string,
-): Promise<string> => (found ? `account:${found.id}` : unknownEmailSubject(db, email));
+/** holdFor(n) for n = 0, 1, ... up to the first at the maximum, which holds beyond. */
+function holdTable(): number[] {
+  const holds = [holdFor(0)];
+  while (holds.at(-1)! < MAX_HOLD_S) holds.push(holdFor(holds.length));
+  return holds;
+}
+
+const HOLD_RULE: HoldRule = { windowS: WINDOW_S, holdsS: holdTable(), maxWaitS: MAX_TURN_WAIT_S };
+
+/**
+ * What the lookup found for an e-mail, as the throttle keys it: the account, or the e-mail as
+ * the lookup lowered it (Postgres's lower(), returned by the lookup itself).
+ */
+export const loginSubject = (found: { id: string } | undefined, lowered: string): string =>
+  found ? `account:${found.id}` : `email:${lowered}`;
 
 /**
  * The address a client is throttled by: IPv4 as is (a mapped one unwrapped), IPv6 by its /64,
@@ -81,9 +98,15 @@ export function throttledAddress(ip: string): string {
 /** Who is signing in: from an address (throttledAddress's), or a browser with a session. */
 export type LoginClient = { address: string } | { sessionId: string };
 
+/**
+ * An admitted attempt is checked at once, or when its `turn` comes (the subject's failures
+ * hold it); a refused one may come back after `waitSeconds`.
+ */
 export type LoginAdmission =
-  | { admitted: true; holdSeconds: number }
+  | { admitted: true; turn?: HeldTurn }
   | { admitted: false; waitSeconds: number };
+
+export type { HeldTurn };
 
 const clientKey = (c: LoginClient) => ('address' in c ? c.address : `session:${c.sessionId}`);
 
@@ -119,8 +142,8 @@ async function countOrRefuse(tx: Queryable, key: { subject: string; client: stri
 
 /**
  * Admits one login attempt on `subject` (loginSubject's), recording it, or says how long to
- * wait; an admitted one says how long to hold it before the password is checked. Call it
- * before checking the password.
+ * wait; an admitted one that is held gets its turn, before which its password must not be
+ * checked. Call it before checking the password.
  */
 export async function admitLoginAttempt(
   pool: Pool,
@@ -130,12 +153,7 @@ export async function admitLoginAttempt(
   const key = { subject, client: clientKey(client) };
   // A browser holding the account's session answers to its own count only.
   if (!('address' in client))
-    return (
-      (await withTransaction(pool, (tx) => countOrRefuse(tx, key))) ?? {
-        admitted: true,
-        holdSeconds: 0,
-      }
-    );
+    return (await withTransaction(pool, (tx) => countOrRefuse(tx, key))) ?? { admitted: true };
   const { address } = client;
   // One address's attempts pass one at a time, so its count of subjects is exact. An attempt
   // that finds the address's lock taken lets its connection go and tries again shortly, a
@@ -149,10 +167,8 @@ export async function admitLoginAttempt(
       const refusal = await countOrRefuse(tx, key);
       if (refusal) return refusal;
       await rememberAddressSubject(tx, { address, subject, windowS: WINDOW_S });
-      return {
-        admitted: true,
-        holdSeconds: holdFor(await subjectFailures(tx, subject, WINDOW_S)),
-      } as const;
+      const turn = await takeHeldTurn(tx, subject, HOLD_RULE);
+      return turn ? ({ admitted: true, turn } as const) : ({ admitted: true } as const);
     });
     if (admission) return admission;
     await new Promise((resolve) => setTimeout(resolve, 10 + 10 * attempt));

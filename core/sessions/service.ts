@@ -1,7 +1,8 @@
 // Dashboard sessions: an opaque random token in a signed HttpOnly cookie, stored hashed.
 import { createHash, randomBytes } from 'node:crypto';
-import { findAccountByEmail, findAccountById } from '../accounts/db.ts';
+import { findAccountById } from '../accounts/db.ts';
 import { budgetLimitOf, SCOPES } from '../accounts/plans.ts';
+import { lookUpSignIn } from '../accounts/service.ts';
 import type { Authenticated, Principal } from '../auth/principal.ts';
 import type { Pool } from '../db/pool.ts';
 import { DomainError, unauthenticated } from '../errors.ts';
@@ -27,9 +28,6 @@ export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest();
 
-/** The account for an e-mail, compared as the unique index does: lower(email). */
-const lookUp = (pool: Pool, email: string) => findAccountByEmail(pool, email);
-
 /** Who signs in: the client address (`ip`), and the browser's session when it holds one. */
 export type SignInClient = { ip: string; session?: { accountId: string; id: string } };
 
@@ -43,8 +41,8 @@ const throttled = (wait: number) =>
   );
 
 /**
- * Counts an attempt on `subject` from this client under the login throttle, holding it as
- * the throttle says, or refuses it with 429 and Retry-After. A browser holding a valid
+ * Counts an attempt on `subject` from this client under the login throttle, holding it until
+ * its turn when the throttle gives one, or refuses it with 429 and Retry-After. A browser holding a valid
  * session for the very account signing in counts apart from its address.
  */
 async function admit(
@@ -59,8 +57,9 @@ async function admit(
       : { address: throttledAddress(client.ip) };
   const admission = await admitLoginAttempt(pool, subject, who);
   if (!admission.admitted) throw throttled(admission.waitSeconds);
-  if (admission.holdSeconds > 0)
-    await new Promise((resolve) => setTimeout(resolve, admission.holdSeconds * 1000));
+  // Waits for its turn with no pooled connection held: the turn was taken and committed.
+  if (admission.turn)
+    await new Promise((resolve) => setTimeout(resolve, admission.turn!.waitSeconds * 1000));
   return who;
 }
 
@@ -69,8 +68,8 @@ async function admit(
  * throttle, or refuses it with 429 and Retry-After.
  */
 export async function admitAttempt(pool: Pool, email: string, ip: string): Promise<void> {
-  const account = await lookUp(pool, email);
-  await admit(pool, await loginSubject(pool, account, email), { ip }, account?.id);
+  const { account, lowered } = await lookUpSignIn(pool, email);
+  await admit(pool, loginSubject(account, lowered), { ip }, account?.id);
 }
 
 /**
@@ -82,8 +81,8 @@ export async function signIn(
   pool: Pool,
   input: { email: string; password: string } & SignInClient,
 ) {
-  const account = await lookUp(pool, input.email);
-  const subject = await loginSubject(pool, account, input.email);
+  const { account, lowered } = await lookUpSignIn(pool, input.email);
+  const subject = loginSubject(account, lowered);
   const who = await admit(pool, subject, input, account?.id);
   const ok = await verifyPassword(input.password, account?.password_hash ?? DUMMY_HASH);
   if (!ok || !account) {

@@ -7,6 +7,7 @@
 // address it counts the distinct subjects failing from it; TRUST_PROXY decides whether
 // X-Forwarded-For names that address. Other client addresses are other loopback addresses
 // (127.0.0.2, ...: test/support/fromAddress.ts).
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../core/accounts/service.ts';
 import type { DomainError } from '../../core/errors.ts';
@@ -182,7 +183,7 @@ describe('the per-client backoff', () => {
         const subject = `email:backoff-${n}-${age}@example.com`;
         const address = `192.0.2.${n}`;
         await db.pool.query(
-          `insert into login_attempts (subject, client, attempts, last_attempt_at)
+          `insert into login_client_attempts (subject, client, attempts, last_attempt_at)
            values ($1, $2, $3, now() - make_interval(secs => $4))`,
           [subject, address, n, age],
         );
@@ -192,13 +193,9 @@ describe('the per-client backoff', () => {
           admitted: false,
           waitSeconds: expect.toSatisfy((w: number) => [4, 5].includes(w)),
         };
-        expect([n, age, admission]).toEqual([
-          n,
-          age,
-          age >= delay ? { admitted: true, holdSeconds: 0 } : refused,
-        ]);
+        expect([n, age, admission]).toEqual([n, age, age >= delay ? { admitted: true } : refused]);
         const { rows } = await db.pool.query(
-          'select attempts from login_attempts where subject = $1 and client = $2',
+          'select attempts from login_client_attempts where subject = $1 and client = $2',
           [subject, address],
         );
         expect(rows[0].attempts).toBe(age >= delay ? n + 1 : n);
@@ -294,13 +291,19 @@ describe('the per-subject hold', () => {
         [subject, n],
       );
       // A fresh address each time: nothing but the subject's failures weighs on it.
-      expect([
+      const admission = await admitLoginAttempt(db.pool, subject, { address: `198.51.100.${n}` });
+      const hold = holdFor(n);
+      expect([n, admission]).toEqual([
         n,
-        await admitLoginAttempt(db.pool, subject, { address: `198.51.100.${n}` }),
-      ]).toEqual([n, { admitted: true, holdSeconds: holdFor(n) }]);
+        hold === 0
+          ? { admitted: true }
+          : {
+              admitted: true,
+              turn: { holdSeconds: hold, at: expect.any(Date), waitSeconds: hold },
+            },
+      ]);
       expect(await admitLoginAttempt(db.pool, subject, { sessionId: '1' })).toEqual({
         admitted: true,
-        holdSeconds: 0,
       });
     }
     // Failures older than the window are forgotten.
@@ -310,7 +313,48 @@ describe('the per-subject hold', () => {
     );
     expect(
       await admitLoginAttempt(db.pool, 'email:old@example.com', { address: '198.51.100.99' }),
-    ).toEqual({ admitted: true, holdSeconds: 0 });
+    ).toEqual({ admitted: true });
+  });
+
+  /** `count` attempts on `subject` from as many addresses at once: their turns, in order. */
+  async function parallelTurns(subject: string, failures: number, count: number) {
+    await db.pool.query(
+      `insert into login_subject_failures (subject, failures, last_failure_at)
+       values ($1, $2, now())`,
+      [subject, failures],
+    );
+    const admissions = await Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        admitLoginAttempt(db.pool, subject, { address: `203.0.113.${100 + i}` }),
+      ),
+    );
+    return admissions
+      .map((a) => {
+        if (!a.admitted || !a.turn) throw new Error(`not held: ${JSON.stringify(a)}`);
+        return a.turn;
+      })
+      .sort((a, b) => a.at.getTime() - b.at.getTime());
+  }
+
+  it('gives parallel attempts from many addresses turns one hold apart, not one hold each', async () => {
+    // 12 failures: a hold of 4 s. Five addresses guessing at once get their passwords checked
+    // 4 s apart (the turns the database gave, not a clock read here), the first 4 s on.
+    const turns = await parallelTurns('email:crowd@example.com', 12, 5);
+    expect(turns.map((t) => t.holdSeconds)).toEqual([4, 4, 4, 4, 4]);
+    const gaps = turns.slice(1).map((t, i) => t.at.getTime() - turns[i]!.at.getTime());
+    expect(gaps).toEqual([4000, 4000, 4000, 4000]);
+    expect(turns[0]!.waitSeconds).toBeCloseTo(4, 0);
+    // The last waits for all four before it: about 20 s.
+    expect(turns[4]!.waitSeconds).toBeGreaterThan(16);
+  });
+
+  it('gives no turn more than 30 s ahead: the right password waits at most that behind a crowd', async () => {
+    // 13 failures: a hold of 8 s; the fifth and sixth turns would be 40 s and 48 s ahead.
+    const turns = await parallelTurns('email:mob@example.com', 13, 6);
+    const gaps = turns.slice(1, 3).map((t, i) => t.at.getTime() - turns[i]!.at.getTime());
+    expect(gaps).toEqual([8000, 8000]);
+    for (const t of turns) expect(t.waitSeconds).toBeLessThanOrEqual(30);
+    expect(turns.at(-1)!.waitSeconds).toBeGreaterThan(24);
   });
 });
 
@@ -360,13 +404,117 @@ describe('the subject is what the lookup finds, on a UTF-8 collation', () => {
   });
 
   it('a sign-in refuses what cannot be an e-mail address, counting nothing', async () => {
-    const before = await server.pool.query('select count(*)::int as n from login_attempts');
+    const before = await server.pool.query('select count(*)::int as n from login_client_attempts');
     for (const email of [`İAN-${process.pid}@example.com`, 'not an address', 'a@b', ' @ '])
       for (let i = 0; i < 6; i++) {
         const res = await attempt(server, email, `guess ${i}`);
         expect([email, res.status, res.body.code]).toEqual([email, 422, 'validation_failed']);
       }
-    const after = await server.pool.query('select count(*)::int as n from login_attempts');
+    const after = await server.pool.query('select count(*)::int as n from login_client_attempts');
     expect(after.rows[0].n).toBe(before.rows[0].n);
+  });
+});
+
+describe('the previous release, still signing people in through a rolling deploy', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await freshDatabase();
+  });
+  afterAll(() => db.drop());
+
+  it("finds its throttle's tables as it left them (sql/012's), once this release's migrations ran", async () => {
+    // The statements the previous release's core/sessions/db.ts sends for a sign-in and its
+    // cleanup, verbatim: each would fail (a 500 for every sign-in) on a reshaped table.
+    const previous: [string, unknown[]][] = [
+      ['select pg_try_advisory_xact_lock($1, hashtext($2)) as locked', [734_201_014, '192.0.2.1']],
+      [
+        `select count(*)::int as emails, coalesce(bool_or(email = $2), false) as known,
+                coalesce(extract(epoch from now() - max(added_at)), 0)::float8 as age
+         from login_address_emails
+         where address = $1 and added_at > now() - make_interval(secs => $3)`,
+        ['192.0.2.1', 'old@example.com', 900],
+      ],
+      [
+        `insert into login_attempts as la (email, attempts, last_attempt_at) values ($1, 1, now())
+         on conflict (email) do update set
+           attempts = case when la.last_attempt_at <= now() - make_interval(secs => $2)
+                           then 1 else la.attempts + 1 end,
+           last_attempt_at = now()
+         where la.last_attempt_at <= now() - make_interval(secs => $2)
+            or ($3::float8[])[least(la.attempts, cardinality($3::float8[]) - 1) + 1] = 0
+            or la.last_attempt_at <= now() - make_interval(
+                 secs => ($3::float8[])[least(la.attempts, cardinality($3::float8[]) - 1) + 1])
+         returning attempts`,
+        ['old@example.com', 900, [0, 0, 0, 0, 0, 30]],
+      ],
+      [
+        `select attempts, extract(epoch from now() - last_attempt_at)::float8 as age
+         from login_attempts where email = $1`,
+        ['old@example.com'],
+      ],
+      [
+        `insert into login_address_emails as p (address, email, added_at) values ($1, $2, now())
+         on conflict (address, email) do update set added_at = case
+           when p.added_at <= now() - make_interval(secs => $3) then now() else p.added_at end`,
+        ['192.0.2.1', 'old@example.com', 900],
+      ],
+      ['delete from login_attempts where email = $1', ['old@example.com']],
+      [
+        'delete from login_address_emails where address = $1 and email = $2',
+        ['192.0.2.1', 'old@example.com'],
+      ],
+      [
+        'delete from login_attempts where last_attempt_at <= now() - make_interval(secs => $1)',
+        [900],
+      ],
+      [
+        'delete from login_address_emails where added_at <= now() - make_interval(secs => $1)',
+        [900],
+      ],
+    ];
+    const failed: string[] = [];
+    for (const [sql, params] of previous)
+      await db.pool.query(sql, params).catch((e: Error) => failed.push(e.message));
+    expect(failed).toEqual([]);
+  });
+});
+
+describe('a known and an unknown e-mail cost a sign-in the same statements', () => {
+  let db: TestDatabase;
+  let pool: pg.Pool;
+  const sent: string[] = [];
+  beforeAll(async () => {
+    db = await freshDatabase();
+    // The real database, every statement noted as it is sent (pool.query's included).
+    pool = new pg.Pool({ connectionString: db.url, max: 2 });
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      client.query = ((...args: unknown[]) => {
+        const [q] = args;
+        sent.push(typeof q === 'string' ? q : (q as { text: string }).text);
+        return query(...args);
+      }) as typeof client.query;
+    });
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await db?.drop();
+  });
+
+  /** The statements a wrong password for `email` sends until its throttle transaction. */
+  async function lookupStatements(email: string, ip: string) {
+    sent.length = 0;
+    await expect(signIn(pool, { email, password: 'wrong', ip })).rejects.toMatchObject({
+      status: 401,
+    });
+    return sent.slice(0, sent.indexOf('begin'));
+  }
+
+  it('one lookup that also lowers the e-mail, whether or not an account has it', async () => {
+    const acct = await makeAccount(db.pool);
+    const known = await lookupStatements(acct.email, '192.0.2.10');
+    const unknown = await lookupStatements('nobody@example.com', '192.0.2.11');
+    expect(known).toHaveLength(1);
+    expect(unknown).toEqual(known);
   });
 });

@@ -186,9 +186,9 @@ const BOOKKEEPING = [
   'request_budgets',
   'schema_migrations',
   'worker_heartbeats',
-  'login_attempts',
-  'login_address_emails',
-  'login_failures',
+  'login_client_attempts',
+  'login_address_subjects',
+  'login_subject_failures',
 ];
 /** Tables whose rows record their last use: only how many rows they hold is compared. */
 const LAST_USED = ['api_keys', 'sessions', 'oauth_grants', 'oauth_payloads'];
