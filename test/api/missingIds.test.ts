@@ -840,6 +840,7 @@ describe('a foreign key that refuses a write (a check left out)', () => {
     expect(tool.body).toEqual({
       isError: true,
       content: [{ type: 'text', text: 'not_found: Brand not found.' }],
+      _meta: { code: 'not_found' },
     });
     expect(missedCheck()).toHaveLength(2);
   });
