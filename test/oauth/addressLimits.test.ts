@@ -99,7 +99,7 @@ function spellings(path: string): string[] {
   const last = path.lastIndexOf('/');
   return [
     ...each((s) => s.toUpperCase()),
-    ...each((s) => s[0].toUpperCase() + s.slice(1)),
+    ...each((s) => s.charAt(0).toUpperCase() + s.slice(1)),
     ...each((s) => `%${s.charCodeAt(0).toString(16)}${s.slice(1)}`),
     ...each((s) => `%${s.charCodeAt(0).toString(16).toUpperCase()}${s.slice(1)}`),
     path.toUpperCase(),
@@ -127,7 +127,7 @@ describe('another spelling of a bounded path never reaches the provider', () => 
     for (const [path, suffix] of [
       ['/oauth/authorize', `?${query}`],
       ['/oauth/session/end', ''],
-    ])
+    ] as const)
       for (const spelling of spellings(path))
         for (const method of ['GET', 'HEAD', 'POST']) {
           const res = await callFrom('127.0.0.8', server, method, spelling + suffix);
