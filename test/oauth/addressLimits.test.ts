@@ -140,6 +140,25 @@ describe('another spelling of a bounded path never reaches the provider', () => 
     );
   });
 
+  it('the canonical spellings reach the provider: its pages, documents and CORS preflights', async () => {
+    const preflight = {
+      origin: 'http://127.0.0.1:65530',
+      'access-control-request-method': 'POST',
+    };
+    for (const [method, path, status, headers] of [
+      ['GET', '/oauth/jwks', 200, {}],
+      ['OPTIONS', '/oauth/jwks', 204, { ...preflight, 'access-control-request-method': 'GET' }],
+      ['OPTIONS', '/oauth/token', 204, preflight],
+      ['OPTIONS', '/oauth/revoke', 204, preflight],
+      ['GET', '/oauth/session/end/success', 200, {}],
+      ['GET', '/.well-known/openid-configuration', 200, {}],
+      ['GET', '/.well-known/oauth-authorization-server', 200, {}],
+    ] as const) {
+      const res = await callFrom('127.0.0.11', server, method, path, { headers });
+      expect([method, path, res.status]).toEqual([method, path, status]);
+    }
+  });
+
   const clientRows = async () =>
     Number(
       (await server.pool.query(`select count(*) from oauth_payloads where model = 'Client'`))
