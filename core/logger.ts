@@ -16,43 +16,54 @@ export const REDACT_PATHS = [
 ];
 
 /**
- * Query parameters that are credentials: a signed media address's signature, and the names
- * clients put keys, tokens and OAuth codes under (the service reads none of them from a query,
- * but a client that sends its key as `?token=` must not find it in the operator's logs).
+ * A query parameter is taken for a credential when its name holds one of these words: a
+ * signed media address's signature, and the names clients put keys, tokens, passwords, OAuth
+ * codes and sessions under (`access_token`, `client_secret`, `apiKey`, `X-Api-Key`,
+ * `code_verifier`, `registration_access_token`, `authorization`, `session`...). The service
+ * reads none of them from a query, but a client that sends its key as `?token=` must not find
+ * it in the operator's logs; a pattern, not a list, since a name nobody listed is the one that
+ * leaks. Some harmless names are cut too (`code_challenge`); the ones the service reads
+ * (`limit`, `cursor`, `brand_id`, `status`...) stay readable.
  */
-const SECRET_PARAMS = new Set([
-  'sig',
-  'token',
-  'access_token',
-  'refresh_token',
-  'key',
-  'api_key',
-  'code',
-]);
+const SECRET_NAME =
+  /token|secret|passw|pwd|key|code|auth|session|bearer|cookie|credential|signature|assertion|jwt/;
 
-const decodedKey = (key: string) => {
-  try {
-    return decodeURIComponent(key.replace(/\+/g, ' ')).toLowerCase();
-  } catch {
-    return key.toLowerCase();
-  }
+/**
+ * A parameter's name as some parser may read it: percent-decoded (again, for a name encoded
+ * twice), `+` a space, lower case, with only its letters and digits, so `Token[]`,
+ * `token%00`, `%3Ftoken`, `api-key` and `refreshToken` are `token`, `token`, `token`,
+ * `apikey` and `refreshtoken`.
+ */
+function normalisedParam(name: string): string {
+  let decoded = name.replace(/\+/g, ' ');
+  for (let i = 0; i < 5 && decoded.includes('%'); i++)
+    decoded = decoded.replace(/%([0-9a-f]{2})/gi, (_, hex) =>
+      String.fromCharCode(parseInt(hex, 16)),
+    );
+  return decoded.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+const isSecretParam = (name: string) => {
+  const normalised = normalisedParam(name);
+  return normalised === 'sig' || SECRET_NAME.test(normalised);
 };
 
 /**
  * The URL as logged: a signed address with its signature cut, or a key or code sent in the
- * query with its value cut, cannot be replayed from logs.
- * Keys are compared decoded, as the query parser reads them (`%73ig` is `sig`).
+ * query with its value cut, cannot be replayed from logs. The query is split where any parser
+ * might split it (`&`, `;`, a further `?`, and `#`, which a raw request may carry), so a
+ * credential behind `?a=b?token=` or `?x=1;token=` is cut too.
  */
 export const redactUrl = (url: string): string => {
-  const at = url.indexOf('?');
+  const at = url.search(/[?#]/);
   if (at < 0) return url;
-  const [query, fragment] = url.slice(at + 1).split(/#(.*)/s, 2) as [string, string?];
-  const parts = query.split('&').map((part) => {
+  const parts = url.slice(at + 1).split(/([&;?#])/);
+  for (let i = 0; i < parts.length; i += 2) {
+    const part = parts[i] as string;
     const eq = part.indexOf('=');
-    const key = eq < 0 ? part : part.slice(0, eq);
-    return SECRET_PARAMS.has(decodedKey(key)) ? `${key}=[redacted]` : part;
-  });
-  return `${url.slice(0, at)}?${parts.join('&')}${fragment !== undefined ? `#${fragment}` : ''}`;
+    if (eq >= 0 && isSecretParam(part.slice(0, eq))) parts[i] = `${part.slice(0, eq)}=[redacted]`;
+  }
+  return url.slice(0, at + 1) + parts.join('');
 };
 
 type LoggedRequest = {

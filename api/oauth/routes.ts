@@ -2,7 +2,7 @@
 // them itself, on the raw request), its metadata at both well-known addresses (RFC 8414 and
 // OpenID discovery), the protected resource's metadata (RFC 9728), and the consent page's
 // data and answer behind the dashboard session. Domain: core/oauth/.
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
@@ -33,39 +33,49 @@ export const oauthRoutes: FastifyPluginAsync<OAuthRouteDeps> = async (base, deps
       reply.hijack();
       handle(req.raw, reply.raw);
     };
+    // The provider's router ignores letter case and a trailing slash, so it would answer
+    // /oauth/AUTHORIZE or /oauth/register/ past the bounds below, which hold the canonical
+    // spelling. Only that spelling reaches it: each endpoint is a route of its own (no
+    // catch-all), and a request whose raw path is not exactly its route's (what Fastify
+    // decoded or forgave: %61, an empty parameter) is 404 before anything counts or runs.
+    const canonical = new Map<string, RegExp>();
+    scope.addHook('onRoute', ({ url }) => {
+      const pattern = url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[A-Za-z0-9_-]+');
+      canonical.set(url, new RegExp(`^${pattern}$`));
+    });
+    scope.addHook('onRequest', (req, reply, done) => {
+      const path = req.raw.url?.split('?', 1)[0] ?? '';
+      if (canonical.get(req.routeOptions.url ?? '')?.test(path)) done();
+      else reply.callNotFound();
+    });
     // What stores rows for anyone who asks first passes our bounds per address
     // (./addressLimits.ts): registration (its size, too), authorization requests and the
     // logout page.
     const admit = registrationLimit();
-    scope.post(
-      '/oauth/register',
-      {
-        schema: { hide: true },
-        onRequest: async (req) => {
-          const length = req.headers['content-length'];
-          admit(req.ip, length === undefined ? undefined : Number(length));
-        },
-      },
-      pass,
-    );
-    for (const [url, limit] of [
-      [OAUTH_ROUTES.authorization, authorizationLimit()],
-      [OAUTH_ROUTES.end_session, logoutLimit()],
-    ] as const)
-      scope.route({
-        method: ['GET', 'POST'],
-        url,
-        schema: { hide: true },
-        onRequest: async (req) => limit(req.ip),
-        handler: pass,
-      });
-    // What the provider answers: its pages and endpoints, and CORS preflights for browser clients.
-    scope.route({
-      method: ['GET', 'POST', 'OPTIONS'],
-      url: '/oauth/*',
-      schema: { hide: true },
-      handler: pass,
-    });
+    const register = async (req: FastifyRequest) => {
+      const length = req.headers['content-length'];
+      admit(req.ip, length === undefined ? undefined : Number(length));
+    };
+    const authorize = authorizationLimit();
+    const logout = logoutLimit();
+    // The provider's endpoints with the methods it answers for the features ./provider.ts
+    // turns on (GET only where its enableHttpPostMethods, off, would add POST); OPTIONS are
+    // CORS preflights for browser clients.
+    const endpoints: [string, HTTPMethods[], ((req: FastifyRequest) => Promise<void>)?][] = [
+      [OAUTH_ROUTES.authorization, ['GET'], async (req) => authorize(req.ip)],
+      // Back from the consent page, with the interaction's id.
+      [`${OAUTH_ROUTES.authorization}/:uid`, ['GET']],
+      [OAUTH_ROUTES.token, ['POST', 'OPTIONS']],
+      [OAUTH_ROUTES.revocation, ['POST', 'OPTIONS']],
+      [OAUTH_ROUTES.jwks, ['GET', 'OPTIONS']],
+      [OAUTH_ROUTES.registration, ['POST'], register],
+      [`${OAUTH_ROUTES.registration}/:clientId`, ['GET']],
+      [OAUTH_ROUTES.end_session, ['GET'], async (req) => logout(req.ip)],
+      [`${OAUTH_ROUTES.end_session}/confirm`, ['POST']],
+      [`${OAUTH_ROUTES.end_session}/success`, ['GET']],
+    ];
+    for (const [url, method, onRequest] of endpoints)
+      scope.route({ method, url, schema: { hide: true }, onRequest, handler: pass });
     scope.get('/.well-known/openid-configuration', { schema: { hide: true } }, pass);
     // RFC 8414's address for the same document (oidc-provider serves OpenID discovery's).
     scope.get(

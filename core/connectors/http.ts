@@ -69,12 +69,14 @@ export async function platformRequest(
   try {
     target = await resolveChecked(url, policy);
   } catch (err) {
-    if (!(err instanceof OutboundRefused) || err instanceof HostNotResolved)
-      throw unreachable(platform, err);
+    if (!(err instanceof OutboundRefused)) throw unreachable(platform, err);
+    // A name that does not resolve reads as the guard's refusal, as the guard answers it (a
+    // different answer would confirm which names exist inside the operator's network), but is
+    // retried: DNS may come back.
     throw new PublicationError(
       `${platform} was not contacted: the outbound guard refused it (${err.message}); ` +
         `${guardAdvice(url, policy)}.`,
-      { retryable: false, cause: err },
+      { retryable: err instanceof HostNotResolved, cause: err },
     );
   }
   let res: Awaited<ReturnType<typeof sendChecked>>;

@@ -33,12 +33,20 @@ export class OutboundRefused extends Error {
 }
 
 /**
+ * What the caller hears for a host the guard will not reach, the same whether the name has no
+ * address or a private one: two answers would let anyone confirm the names inside the
+ * operator's network (`postgres`, `redis` in the compose file). The log tells them apart.
+ */
+const notPublic = (host: string) =>
+  `${host} does not resolve to a public address (the operator can allow a private one with OUTBOUND_ALLOWLIST)`;
+
+/**
  * The host has no address: a DNS failure, which may pass, rather than a rule of the guard.
- * Callers that retry (platform connectors) retry this one.
+ * Callers that retry (platform connectors) retry this one; its message is a refusal's.
  */
 export class HostNotResolved extends OutboundRefused {
   constructor(host: string) {
-    super(`the host ${host} does not resolve`);
+    super(notPublic(host));
     this.name = 'HostNotResolved';
   }
 }
@@ -68,23 +76,24 @@ export async function resolveChecked(raw: string, policy: OutboundPolicy): Promi
   const url = checkUrlForm(raw, policy);
   // WHATWG URL has already turned decimal, octal and hex IPv4 forms into dotted quads.
   const host = url.hostname.replace(/^\[|\]$/g, '');
+  const unresolved = (code?: string) => {
+    policy.log?.warn({ host, code }, 'outbound request refused: the host does not resolve');
+    return new HostNotResolved(host);
+  };
   const addresses = isIP(host)
     ? [{ address: host, family: isIP(host) as 4 | 6 }]
-    : await dnsLookup(host, { all: true, verbatim: true }).catch(() => {
-        throw new HostNotResolved(host);
+    : await dnsLookup(host, { all: true, verbatim: true }).catch((err: { code?: string }) => {
+        throw unresolved(err.code);
       });
-  if (!addresses.length) throw new HostNotResolved(host);
+  if (!addresses.length) throw unresolved();
   const refused = addresses.find((a) => !isAllowedAddress(a.address, policy.allowlist));
   if (refused) {
-    // What a name resolves to inside the operator's network is the operator's to know: the
-    // caller hears only that the host it gave is not public.
+    // What a name resolves to inside the operator's network is the operator's to know.
     policy.log?.warn(
       { host, address: refused.address },
       'outbound request refused: the host resolves to an address that is not public',
     );
-    throw new OutboundRefused(
-      `${host} is not a public address (the operator can allow it with OUTBOUND_ALLOWLIST)`,
-    );
+    throw new OutboundRefused(notPublic(host));
   }
   const first = addresses[0]!;
   return { url, address: first.address, family: first.family as 4 | 6 };

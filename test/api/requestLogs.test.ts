@@ -4,7 +4,7 @@
 import http from 'node:http';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createLogger, serializeRequest } from '../../core/logger.ts';
+import { createLogger, redactUrl, serializeRequest } from '../../core/logger.ts';
 import { logSink } from '../support/logs.ts';
 import { makeAccount, makeKey, startServer } from '../support/server.ts';
 import { useServer } from '../support/service.ts';
@@ -204,6 +204,77 @@ describe('keys, tokens and codes in query strings', () => {
       expect(logged).not.toContain(key);
     },
   );
+});
+
+/** The URL the access line of the request `reqId` logged. */
+const loggedUrl = (reqId: string): string =>
+  JSON.parse(logged.split('\n').find((l) => l.includes(`"reqId":"${reqId}"`))!).req.url;
+
+describe('credentials in query strings however they are spelled', () => {
+  // Spellings a query parser (PHP's, qs, a proxy's) may read as `token`: array brackets,
+  // encoded brackets, `;` and a second `?` as separators, a NUL, an encoded `?`.
+  it.each([
+    ['token[]=S'],
+    ['token[0]=S&limit=5'],
+    ['token%5B%5D=S'],
+    ['x=1;token=S'],
+    ['token%00=S'],
+    ['a=b?token=S'],
+    ['%3Ftoken=S'],
+    ['%2574oken=S'],
+    ['a=b#token=S'],
+  ])('?%s is logged without the credential', async (query) => {
+    const secret = `secret-${Math.random().toString(36).slice(2)}`;
+    const path = `/v1/me?${query.replace('S', secret)}`;
+    const { reqId } = await rawGet(server.baseUrl, path, 'localhost');
+    const url = loggedUrl(reqId);
+    expect(url).not.toContain(secret);
+    expect(url).toBe(path.replace(secret, '[redacted]'));
+  });
+
+  // Names outside the first list: what clients and OAuth put credentials under.
+  it.each([
+    'client_secret',
+    'password',
+    'id_token',
+    'registration_access_token',
+    'code_verifier',
+    'apikey',
+    'api-key',
+    'X-Api-Key',
+    'accessToken',
+    'refreshToken',
+    'secret',
+    'authorization',
+    'auth',
+    'bearer',
+    'session',
+    'session_id',
+    'jwt',
+  ])('?%s= is logged without its value', async (name) => {
+    const secret = `secret-${Math.random().toString(36).slice(2)}`;
+    const { reqId } = await rawGet(
+      server.baseUrl,
+      `/v1/me?limit=5&${name}=${secret}&cursor=abc`,
+      'localhost',
+    );
+    expect(loggedUrl(reqId)).toBe(`/v1/me?limit=5&${name}=[redacted]&cursor=abc`);
+  });
+
+  it('parameters that are not credentials stay readable, every one a route declares included', async () => {
+    const path = '/v1/posts?limit=5&status_filter=queued&brand_id=3&cursor=abc&q=kept';
+    const { reqId } = await rawGet(server.baseUrl, path, 'localhost');
+    expect(loggedUrl(reqId)).toBe(path);
+    const declared = new Set<string>();
+    for (const route of server.app.routes) {
+      const query = route.schema?.querystring as { shape?: Record<string, unknown> } | undefined;
+      for (const name of Object.keys(query?.shape ?? {})) declared.add(name);
+    }
+    // A signed media address's signature is the one credential a route reads from a query.
+    declared.delete('sig');
+    expect(declared.size).toBeGreaterThan(5);
+    for (const name of declared) expect(redactUrl(`/x?${name}=value`)).toBe(`/x?${name}=value`);
+  });
 });
 
 /** A logger as the service makes it, writing into a string the test reads. */

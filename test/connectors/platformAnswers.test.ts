@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
 import { upsertConnectedAccount } from '../../core/connections/db.ts';
 import { blueskyConnector } from '../../core/connectors/bluesky/index.ts';
-import type { Connectors } from '../../core/connectors/connector.ts';
+import { type Connectors, PublicationError } from '../../core/connectors/connector.ts';
 import { mastodonConnector } from '../../core/connectors/mastodon.ts';
 import { type OutboundPolicy, outboundPolicy } from '../../core/outbound/guard.ts';
 import type { Platform } from '../../core/platforms/capabilities.ts';
@@ -82,12 +82,12 @@ const blueskyAnswers = (): Record<string, Answer> => ({
  */
 async function publishOnce(
   platformName: Extract<Platform, 'mastodon' | 'bluesky'>,
-  opts: { policy?: OutboundPolicy } = {},
+  opts: { policy?: OutboundPolicy; instance?: string } = {},
 ) {
   const acct = await makeAccount(db.pool);
   const credentials =
     platformName === 'mastodon'
-      ? { instance: base, access_token: 'token' }
+      ? { instance: opts.instance ?? base, access_token: 'token' }
       : { service: base, identifier: 'brand.test', app_password: 'app-pass' };
   const account = await upsertConnectedAccount(db.pool, {
     accountId: acct.accountId,
@@ -219,6 +219,27 @@ describe('a platform address the outbound guard refuses', () => {
     expect(received).toEqual([]);
     // The account is not to blame: it keeps working once the operator allows the address.
     expect(connected.status).toBe('active');
+  });
+
+  it('a name that does not resolve reads as a private address, and is retried', async () => {
+    answers = mastodonAnswers();
+    // Longer than a DNS label may be: the resolver refuses it without sending a query.
+    const unknown = `${'n'.repeat(64)}.example`;
+    const policy = outboundPolicy({ outboundAllowlist: [], outboundAllowHttp: true });
+    const err = await publishOnce('mastodon', { policy, instance: `http://${unknown}:1` }).then(
+      () => undefined,
+      (e: PublicationError) => e,
+    );
+    // DNS may come back: the job runs again.
+    expect(err).toBeInstanceOf(PublicationError);
+    expect(err?.retryable).toBe(true);
+    const refused = await publishOnce('mastodon', { policy, instance: 'http://localhost:1' });
+    expect(refused.result).toBe('failed');
+    // The same words: a post's error does not tell a name inside the network from no name.
+    expect(err?.message.replaceAll(unknown, '{host}')).toBe(
+      refused.row.error.replaceAll('localhost', '{host}'),
+    );
+    expect(received).toEqual([]);
   });
 
   it('fails at once and names OUTBOUND_ALLOWLIST for a private address', async () => {

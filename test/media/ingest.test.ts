@@ -153,7 +153,7 @@ describe('POST /v1/assets', () => {
       const k = await makeKey(strict.pool, acct.accountId, ['media']);
       const res = await ingest(`${base}/photo.png`, k, strict);
       expect(res.status).toBe(422);
-      expect(res.body.detail[0].msg).toMatch(/not a public address/);
+      expect(res.body.detail[0].msg).toMatch(/does not resolve to a public address/);
     } finally {
       await strict.close();
     }

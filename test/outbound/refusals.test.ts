@@ -1,6 +1,7 @@
 // What a caller hears when the outbound guard refuses an address (core/outbound/guard.ts): the
-// host it gave is not a public address. What that name resolved to inside the operator's
-// network goes to the log only. Checked on every surface that passes the refusal on, with the
+// host it gave does not resolve to a public address, the same words for a name that does not
+// resolve at all, so nobody confirms the names inside the operator's network (`postgres`).
+// What that name resolved to, or that it did not, goes to the log only. Checked on every surface that passes the refusal on, with the
 // allowlist empty and `localhost` (which resolves to 127.0.0.1 and ::1): nothing is sent.
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../core/logger.ts';
@@ -27,7 +28,7 @@ const RESOLVED = /127\.0\.0\.1|::1|\bresolves to\b/;
 
 /** The refusal as the caller reads it: names the host given, not what it resolved to. */
 function expectRefusal(message: string) {
-  expect(message).toMatch(/localhost is not a public address/);
+  expect(message).toMatch(/localhost does not resolve to a public address/);
   expect(message).not.toMatch(RESOLVED);
 }
 
@@ -79,6 +80,69 @@ describe('a refused outbound address', () => {
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('credentials_refused');
     expectRefusal(res.body.detail);
+  });
+});
+
+/**
+ * A name no resolver knows: a DNS label is at most 63 characters, so the system's resolver
+ * refuses it before sending a query (nothing leaves this machine).
+ */
+const UNKNOWN = `${'n'.repeat(64)}.example`;
+
+/** The caller's answer with the host given taken out: what tells one host from another. */
+const withoutHost = (text: string, host: string) => text.replaceAll(host, '{host}');
+
+describe('a name that does not resolve', () => {
+  it('webhook create: the same answer as a private address; the log says which', async () => {
+    const me = await signedInDashboard(svc.server, 'plus');
+    const answers = [];
+    for (const host of [UNKNOWN, 'localhost']) {
+      const res = await call(svc.server, 'POST', '/app/api/webhooks', {
+        headers: me.headers,
+        body: { url: `http://${host}:1/hook` },
+      });
+      expect(res.status).toBe(422);
+      answers.push(withoutHost(JSON.stringify(res.body), host));
+    }
+    expect(answers[0]).toBe(answers[1]);
+    expect(answers[0]).toMatch(/\{host\} does not resolve to a public address/);
+    const line = logged
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .find((l) => l.host === UNKNOWN);
+    expect(line).toMatchObject({ level: 40, msg: expect.stringMatching(/does not resolve/) });
+  });
+
+  it('URL ingest, generation from a URL and connect: the same answer as a private address', async () => {
+    const me = await signedInDashboard(svc.server);
+    const attempts = [
+      (host: string) =>
+        call(svc.server, 'POST', '/v1/assets', {
+          key: svc.key,
+          body: { url: `http://${host}:1/photo.png` },
+        }),
+      (host: string) =>
+        call(svc.server, 'POST', '/v1/generate', {
+          key: svc.key,
+          body: { url: `http://${host}:1/article` },
+        }),
+      (host: string) =>
+        me.send('POST', '/accounts', {
+          platform: 'mastodon',
+          config: { instance: `http://${host}:1`, access_token: 'token-value' },
+        }),
+    ];
+    for (const attempt of attempts) {
+      const [unknown, local] = [await attempt(UNKNOWN), await attempt('localhost')];
+      // A failed generation names its own job, which differs from one to the next.
+      const { job_id: _, ...answer } = unknown.body;
+      const { job_id: __, ...localAnswer } = local.body;
+      expect(unknown.status).toBe(422);
+      expect(withoutHost(JSON.stringify(answer), UNKNOWN)).toBe(
+        withoutHost(JSON.stringify(localAnswer), 'localhost'),
+      );
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 // A request from another client address: loopback is all of 127.0.0.0/8, so binding the
 // socket's local end to 127.0.0.2 (or .3, ...) reaches the server on 127.0.0.1 as another
-// machine would, with no X-Forwarded-For to trust.
+// machine would, with no X-Forwarded-For to trust. The path goes out as written (no URL
+// parsing tidies its dots, case or encoding), as a prober would send it.
 import http from 'node:http';
 import type { Reply } from './server.ts';
 
@@ -16,8 +17,8 @@ export async function callFrom(
   if (body !== undefined) headers['content-type'] ??= 'application/json';
   return new Promise((resolve, reject) => {
     const req = http.request(
-      new URL(path, server.baseUrl),
-      { method, headers, localAddress, agent: false },
+      server.baseUrl,
+      { path, method, headers, localAddress, agent: false },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

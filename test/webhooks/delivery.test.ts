@@ -207,7 +207,7 @@ describe('endpoints (dashboard session only)', () => {
         headers: { cookie },
       });
       expect(loop.status).toBe(422);
-      expect(loop.body.detail[0].msg).toMatch(/not a public address/);
+      expect(loop.body.detail[0].msg).toMatch(/does not resolve to a public address/);
       const http = await call(strict, 'POST', '/webhooks', {
         body: { url: 'http://example.com/hook' },
         headers: { cookie },
