@@ -20,8 +20,8 @@ export type HoldingReceiver = {
   arrivals: HeldArrival[];
   /** Requests held open right now. */
   held: () => number;
-  /** Answers every request held open now with `status`. */
-  answerHeld: (status: number) => void;
+  /** Answers every request held open now with `status` (those carrying `body` alone, if given). */
+  answerHeld: (status: number, body?: string) => void;
   /** The arrivals carrying `body`, in order. */
   of: (body: string) => HeldArrival[];
   close: () => Promise<void>;
@@ -65,8 +65,9 @@ export async function startHoldingReceiver(): Promise<HoldingReceiver> {
     holding: false,
     arrivals,
     held: () => arrivals.filter((a) => a.outcome === 'open').length,
-    answerHeld: (status) => {
-      for (const answer of [...open.values()]) answer(status);
+    answerHeld: (status, body) => {
+      for (const [arrival, answer] of [...open])
+        if (body === undefined || arrival.body === body) answer(status);
     },
     of: (body) => arrivals.filter((a) => a.body === body),
     close: () =>
