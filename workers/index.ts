@@ -390,10 +390,13 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
     runningJobs: () => jobs.labels(),
     stop: async (reason?: string) => {
       clearInterval(timer);
+      // A clean stop leaves no id to sweep: those beating now, and any a late resume adds.
+      const beating = supervisor.liveIds();
       await supervisor.stop(reason);
       await renderer?.close();
       await images?.close();
-      await bounded(forgetWorkers(deps.pool, supervisor.liveIds()), PROBE_TIMEOUT_MS);
+      const ids = [...new Set([...beating, ...supervisor.liveIds()])];
+      await bounded(forgetWorkers(deps.pool, ids), PROBE_TIMEOUT_MS);
     },
   };
 }
