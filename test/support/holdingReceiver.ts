@@ -10,6 +10,8 @@ import type { AddressInfo } from 'node:net';
 export type HeldArrival = {
   body: string;
   at: number;
+  /** When it was answered or cut (this process's clock, as `at`); undefined while open. */
+  endedAt?: number;
   /** The status answered, or 'cut' (the sender closed first), or 'open' (still held). */
   outcome: number | 'cut' | 'open';
 };
@@ -43,10 +45,13 @@ export async function startHoldingReceiver(): Promise<HoldingReceiver> {
       if (receiver.holding) {
         res.on('close', () => {
           open.delete(arrival);
-          if (arrival.outcome === 'open') arrival.outcome = 'cut';
+          if (arrival.outcome !== 'open') return;
+          arrival.outcome = 'cut';
+          arrival.endedAt = Date.now();
         });
         open.set(arrival, (status) => {
           arrival.outcome = status;
+          arrival.endedAt = Date.now();
           res.writeHead(status).end();
         });
         return;
@@ -55,6 +60,7 @@ export async function startHoldingReceiver(): Promise<HoldingReceiver> {
         (a) => a !== arrival && a.body === arrival.body && typeof a.outcome === 'number',
       );
       arrival.outcome = answeredBefore ? 204 : 500;
+      arrival.endedAt = arrival.at;
       res.writeHead(arrival.outcome).end();
     });
   });
