@@ -117,7 +117,10 @@ export function superviseRunners(opts: {
     if (state === 'stopping') retire('the worker is stopping');
   };
 
-  /** Stops every runner without waiting on it; its jobs are released once its tasks end. */
+  /**
+   * Stops every runner without waiting on it; its jobs are released once its tasks end (then,
+   * or at the next heartbeat should the database not answer then).
+   */
   function retire(reason: string) {
     for (const { runner, ids } of runners) {
       const entry: Stopped = { ids: [...ids], finished: Promise.resolve(), done: false };
@@ -127,6 +130,11 @@ export function superviseRunners(opts: {
       entry.finished = runner.promise.then(finish, finish);
       runner.stop(reason).catch(() => undefined);
       stopped.push(entry);
+      jobs
+        .idle(entry.ids)
+        .then(() => bounded(entry.finished, FLUSH_MS))
+        .then(() => (state === 'running' ? releaseStopped() : undefined))
+        .catch(() => undefined);
     }
     runners = [];
   }

@@ -114,7 +114,10 @@ describe('a task still running when an outage stops its runner', () => {
         secret: 'whsec_outage',
       }),
     );
-    worker = await proxiedWorker(1_000);
+    // No heartbeat during the test: the outage is found by the runner that cannot record the
+    // short delivery's outcome, whose pool then stops itself (the case where a runner's stop
+    // returned at once, its long task still running).
+    worker = await proxiedWorker(60_000);
     // Both slots busy: a long delivery and a short one, held open by the receiver.
     receiver.holding = true;
     const [long, short] = await deliveriesOf(acct.accountId, ['long', 'short']);
