@@ -5,8 +5,8 @@
 import { EventEmitter } from 'node:events';
 import {
   parseCrontab,
-  type Runner,
   run,
+  type Task,
   type TaskList,
   type WorkerEvents,
   Logger as WorkerLogger,
@@ -15,6 +15,7 @@ import type { CredentialsKey } from '../core/connections/credentials.ts';
 import { builtinConnectors } from '../core/connectors/builtin.ts';
 import type { Connectors } from '../core/connectors/connector.ts';
 import type { Pool } from '../core/db/pool.ts';
+import { PROBE_TIMEOUT_MS } from '../core/db/probe.ts';
 import { isDatabaseUnreachable } from '../core/db/unreachable.ts';
 import { createPageImageCache, type PageImageCache } from '../core/designs/pageImages.ts';
 import type { ModelConfig } from '../core/generation/model.ts';
@@ -41,6 +42,7 @@ import { draftWeekTask } from './draftWeek.ts';
 import { exportVideoTask } from './exportVideo.ts';
 import { generateDraftsTask } from './generateDrafts.ts';
 import { importHistoryTask } from './importHistory.ts';
+import { type InFlight, inFlight } from './inFlight.ts';
 import { performEngagementActionTask } from './performEngagementAction.ts';
 import { previewVideoTask } from './previewVideo.ts';
 import { pruneEngagementTask } from './pruneEngagement.ts';
@@ -51,7 +53,7 @@ import { renderDesign } from './renderDesign.ts';
 import { renderDrawingTask } from './renderDrawing.ts';
 import { runAgentTaskTask } from './runAgentTask.ts';
 import { sendReplyTask } from './sendReply.ts';
-import { type Supervisor, superviseRunners } from './supervision.ts';
+import { bounded, type StartedRunner, type Supervisor, superviseRunners } from './supervision.ts';
 import { watchCompetitorTask } from './watchCompetitor.ts';
 import { watchCompetitors } from './watchCompetitors.ts';
 
@@ -212,6 +214,26 @@ function holdLocalQueueThroughRelease(events: WorkerEvents): void {
   });
 }
 
+/** A task whose runs are counted in `jobs` from start to end (their outcome not yet recorded). */
+const track =
+  (task: Task, jobs: InFlight): Task =>
+  async (payload, helpers) => {
+    jobs.started(helpers.job);
+    try {
+      return await task(payload, helpers);
+    } finally {
+      jobs.ended(helpers.job);
+    }
+  };
+
+/** Every task of `tasks`, tracked. */
+const tracked = (tasks: TaskList, jobs: InFlight): TaskList =>
+  Object.fromEntries(
+    Object.entries(tasks).flatMap(([name, task]): [string, Task][] =>
+      task ? [[name, track(task, jobs)]] : [],
+    ),
+  );
+
 /** The running worker: its pools' runners, stopped together, and the jobs they run now. */
 export type WorkerRunner = {
   stop(reason?: string): Promise<void>;
@@ -221,10 +243,9 @@ export type WorkerRunner = {
 };
 
 export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
-  // The ids this process locks jobs under, learnt from the runners' events as they start.
-  const ids = new Set<string>();
-  // What a stop waits for, named in the log when shutdown overruns its deadline.
-  const running = new Map<string, string>();
+  // What runs now: what a stop waits for (named in the log when shutdown overruns its
+  // deadline), and the locks a runner stopped for an outage keeps until its tasks end.
+  const jobs = inFlight();
   const outbound = deps.outbound ?? { allowlist: [], allowHttp: false };
   const wanted = new Set(deps.pools ?? (Object.values(TASK_POOL) as WorkerPool[]));
   // Canvas pages and the stills of video exports are drawn in threads (their first render
@@ -237,20 +258,23 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
       })
     : undefined;
   const images = renders ? createPageImageCache() : undefined;
-  const tasks = taskList({
-    pool: deps.pool,
-    connectors:
-      deps.connectors ??
-      builtinConnectors({ outbound, storage: deps.storage, blueskyAppView: deps.blueskyAppView }),
-    credentialsKey: deps.credentialsKey,
-    outbound,
-    storage: deps.storage,
-    renderer,
-    images,
-    tools: deps.tools,
-    exportTimeoutMs: deps.exportTimeoutMs,
-    llm: deps.llm,
-  });
+  const tasks = tracked(
+    taskList({
+      pool: deps.pool,
+      connectors:
+        deps.connectors ??
+        builtinConnectors({ outbound, storage: deps.storage, blueskyAppView: deps.blueskyAppView }),
+      credentialsKey: deps.credentialsKey,
+      outbound,
+      storage: deps.storage,
+      renderer,
+      images,
+      tools: deps.tools,
+      exportTimeoutMs: deps.exportTimeoutMs,
+      llm: deps.llm,
+    }),
+    jobs,
+  );
   // A runner per pool, and one more for the publish pool's readings (READING_TASKS), with
   // slots of their own: a slow platform's readings never hold a publication's slot.
   const byRunner = new Map<string, { pool: WorkerPool; tasks: TaskList }>();
@@ -269,13 +293,16 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
     deps.log.warn(
       'setpriv --pdeathsig is not available: an ffmpeg run outlives a worker killed meanwhile (until it ends or times out)',
     );
-  // One Graphile Worker runner per entry of byRunner; its ids join `ids` as it starts.
-  const startRunner = async (runner: string, pool: WorkerPool, poolTasks: TaskList) => {
+  // One Graphile Worker runner per entry of byRunner, with the ids it locks jobs under.
+  const startRunner = async (
+    runner: string,
+    pool: WorkerPool,
+    poolTasks: TaskList,
+  ): Promise<StartedRunner> => {
+    const ids = new Set<string>();
     const events = new EventEmitter() as WorkerEvents;
     events.on('pool:create', ({ workerPool }) => ids.add(workerPool.id));
     events.on('worker:create', ({ worker }) => ids.add(worker.workerId));
-    events.on('job:start', ({ job }) => running.set(job.id, `${job.task_identifier} #${job.id}`));
-    events.on('job:complete', ({ job }) => running.delete(job.id));
     // Its pool could not record a job's outcome and is stopping: pause every pool at once.
     events.on('pool:fatalError', ({ error }) =>
       supervisor?.outage(`the ${runner} runner could not record a job's outcome`, error),
@@ -308,28 +335,34 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
         },
       },
     });
-    // Its ids beat at once: a job it takes is the sweeper's to release should it die now.
-    await heartbeat(deps.pool, [...ids]);
-    return started;
+    return { runner: started, ids };
   };
-  const startRunners = async () => {
-    const started: Runner[] = [];
-    try {
-      for (const [runner, { pool, tasks: poolTasks }] of byRunner)
-        started.push(await startRunner(runner, pool, poolTasks));
-    } catch (err) {
-      await Promise.all(started.map((r) => r.stop('another runner did not start')));
-      throw err;
+  /**
+   * Starts every runner, handing each to `started` as it starts (whoever called owns it from
+   * then, should a later step fail); its ids beat at once, so a job it takes is the sweeper's
+   * to release should the process die now.
+   */
+  const startRunners = async (started: (runner: StartedRunner) => void) => {
+    for (const [runner, { pool, tasks: poolTasks }] of byRunner) {
+      const entry = await startRunner(runner, pool, poolTasks);
+      started(entry);
+      await heartbeat(deps.pool, [...entry.ids]);
     }
-    return started;
   };
+  const first: StartedRunner[] = [];
+  try {
+    await startRunners((r) => first.push(r));
+  } catch (err) {
+    await Promise.all(first.map((r) => r.runner.stop('another runner did not start')));
+    throw err;
+  }
   let supervisor: Supervisor | undefined;
   supervisor = superviseRunners({
     pool: deps.pool,
     log: deps.log,
-    runners: await startRunners(),
+    runners: first,
     start: startRunners,
-    ids,
+    jobs,
   });
   const liveness = deps.liveness ?? LIVENESS;
   // Orphans (a worker killed before its first beat) are looked for once a stale period.
@@ -339,7 +372,8 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
     // Paused for an outage: the supervisor is trying the database already.
     if (supervisor?.paused()) return;
     try {
-      await heartbeat(deps.pool, [...ids]);
+      await heartbeat(deps.pool, supervisor.liveIds());
+      await supervisor.releaseStopped();
       const orphans = beats++ % orphanEvery === 0;
       const swept = await sweepDeadWorkers(deps.pool, liveness.staleAfterMs, { orphans });
       if (swept.length) deps.log.warn({ workers: swept }, 'released the jobs of dead workers');
@@ -353,13 +387,16 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
   timer.unref();
   return {
     pools: [...new Set([...byRunner.values()].map((r) => r.pool))],
-    runningJobs: () => [...running.values()],
+    runningJobs: () => jobs.labels(),
     stop: async (reason?: string) => {
       clearInterval(timer);
+      // A clean stop leaves no id to sweep: those beating now, and any a late resume adds.
+      const beating = supervisor.liveIds();
       await supervisor.stop(reason);
       await renderer?.close();
       await images?.close();
-      await forgetWorkers(deps.pool, [...ids]).catch(() => undefined);
+      const ids = [...new Set([...beating, ...supervisor.liveIds()])];
+      await bounded(forgetWorkers(deps.pool, ids), PROBE_TIMEOUT_MS);
     },
   };
 }

@@ -1,7 +1,8 @@
 // Every minute: work a killed worker left half done, with no attempt to come, is ended with
 // a reason (posts left `publishing`, client jobs), so nothing waits forever; a pending webhook
-// delivery with no job left is queued again (delivery is at least once); poster frames and
-// drawing exports past their hour are deleted.
+// delivery with no job left is queued again (delivery is at least once), unless it has been
+// sent as often as it may be or its job ran out of runs: then it fails with a reason; poster
+// frames and drawing exports past their hour are deleted.
 import type { Task } from 'graphile-worker';
 import type { Pool } from '../core/db/pool.ts';
 import { dropOldExports, EXPORT_KEEP_HOURS } from '../core/drawings/files.ts';
@@ -9,7 +10,7 @@ import { deleteOldPreviews, failAbandonedJobs } from '../core/jobs/service.ts';
 import { CronPayload } from '../core/jobs/tasks.ts';
 import { failAbandonedPublications } from '../core/posts/publication.ts';
 import type { Storage } from '../core/storage/storage.ts';
-import { requeueStrandedDeliveries } from '../core/webhooks/delivery.ts';
+import { reconcileStrandedDeliveries } from '../core/webhooks/delivery.ts';
 
 export const reconcile =
   ({ pool, storage }: { pool: Pool; storage?: Storage }): Task =>
@@ -19,8 +20,15 @@ export const reconcile =
     if (publications) helpers.logger.warn(`failed ${publications} abandoned publications`);
     const jobs = await failAbandonedJobs(pool);
     if (jobs) helpers.logger.warn(`failed ${jobs} abandoned jobs`);
-    const deliveries = await requeueStrandedDeliveries(pool);
-    if (deliveries) helpers.logger.warn(`queued ${deliveries} stranded webhook deliveries again`);
+    const deliveries = await reconcileStrandedDeliveries(pool);
+    if (deliveries.requeued)
+      helpers.logger.warn(`queued ${deliveries.requeued} stranded webhook deliveries again`);
+    // The account's log gives the reason; the jobs' last errors are for the operator alone.
+    if (deliveries.failed.length)
+      helpers.logger.error(
+        `failed ${deliveries.failed.length} webhook deliveries whose runs never recorded an outcome`,
+        { deliveries: deliveries.failed },
+      );
     await deleteOldPreviews(pool);
     if (storage) await dropOldExports({ pool, storage }, { hours: EXPORT_KEEP_HOURS });
   };

@@ -49,9 +49,14 @@ export async function sweepDeadWorkers(
     [staleAfterMs, orphans],
   );
   const ids = rows[0]?.ids ?? [];
-  if (ids.length)
-    await pool.query('select graphile_worker.force_unlock_workers($1::text[])', [ids]);
+  await unlockWorkers(pool, ids);
   return ids;
+}
+
+/** Hands the jobs locked under `workerIds` back to the queue (Graphile Worker's public API). */
+async function unlockWorkers(pool: Pool, workerIds: string[]): Promise<void> {
+  if (!workerIds.length) return;
+  await pool.query('select graphile_worker.force_unlock_workers($1::text[])', [workerIds]);
 }
 
 /**
@@ -59,7 +64,6 @@ export async function sweepDeadWorkers(
  * database outage could not hand their jobs back) and forgets their heartbeats.
  */
 export async function releaseWorkers(pool: Pool, workerIds: string[]): Promise<void> {
-  if (!workerIds.length) return;
-  await pool.query('select graphile_worker.force_unlock_workers($1::text[])', [workerIds]);
+  await unlockWorkers(pool, workerIds);
   await forgetWorkers(pool, workerIds);
 }

@@ -260,7 +260,10 @@ export type DeliverWebhookPayload = z.infer<typeof DeliverWebhookPayload>;
  * Runs one attempt's job may make. A run cut short before the receiver's answer was recorded
  * (its worker killed, the database gone) is the same attempt run again, not one of SPEC's
  * three: the liveness sweep releases a dead worker's job and it runs again at once, and a run
- * that threw (the database unreachable) runs again after Graphile Worker's backoff.
+ * that threw (the database unreachable) runs again after Graphile Worker's backoff. A job out
+ * of runs is never added again: the reconciler fails its delivery with a reason, and the
+ * delivery's own count of runs bounds its sends across all its jobs
+ * (core/webhooks/delivery.ts MAX_DELIVERY_RUNS).
  */
 export const DELIVERY_JOB_RUNS = 10;
 
@@ -291,6 +294,11 @@ export async function enqueueDeliveries(
       DELIVERY_JOB_RUNS,
     ],
   );
+}
+
+/** Removes a delivery's job (one out of runs, whose delivery was failed instead). */
+export async function removeDeliveryJob(db: Queryable, deliveryId: string): Promise<void> {
+  await db.query('select graphile_worker.remove_job($1)', [deliveryJobKey(deliveryId)]);
 }
 
 // Jobs a client polls (core/jobs/service.ts) ----------------------------------------------

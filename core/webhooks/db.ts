@@ -127,28 +127,59 @@ export async function insertReplay(
   return rows[0]?.id;
 }
 
-export type DeliveryToSend = {
-  status: 'pending' | 'delivered' | 'failed';
+export type ClaimedRun = {
+  /** This run's number among the delivery's runs that got as far as sending. */
+  run: number;
+  /** When the run was claimed, by the database's clock (the attempt's recorded start). */
+  claimed_at: Date;
   attempts: number;
   url: string;
   secret: string;
   body: string;
 };
 
-/** What an attempt sends: the endpoint's address and secret and the event's exact bytes. */
-export async function findDeliveryToSend(
+/**
+ * Claims a run of attempt `attempt` of a delivery: counts it among the delivery's runs, in the
+ * statement that confirms the delivery is still pending at that attempt, and answers what the
+ * run sends (the endpoint's address and secret, the event's exact bytes). Undefined when the
+ * delivery is gone with its endpoint, settled, or at another attempt: nothing to send.
+ */
+export async function claimDeliveryRun(
   db: Queryable,
   deliveryId: string,
-): Promise<DeliveryToSend | undefined> {
-  const { rows } = await db.query<DeliveryToSend>(
-    `select d.status, d.attempts, w.url, w.secret, e.body
-     from webhook_deliveries d
-     join webhook_endpoints w on w.id = d.endpoint_id
-     join events e on e.id = d.event_id
-     where d.id = $1`,
-    [deliveryId],
+  attempt: number,
+): Promise<ClaimedRun | undefined> {
+  const { rows } = await db.query<ClaimedRun>(
+    `update webhook_deliveries d set runs = d.runs + 1
+     from webhook_endpoints w, events e
+     where d.id = $1 and d.status = 'pending' and d.attempts = $2 - 1
+       and w.id = d.endpoint_id and e.id = d.event_id
+     returning d.runs as run, now() as claimed_at, d.attempts, w.url, w.secret, e.body`,
+    [deliveryId, attempt],
   );
   return rows[0];
+}
+
+/**
+ * Fails a pending delivery that will not be sent again, with `reason` as the error of its
+ * attempt `attempt` (the delivery log says why). False when the delivery is no longer pending
+ * at that attempt (settled meanwhile): nothing changed.
+ */
+export async function giveUpDelivery(
+  db: Queryable,
+  g: { deliveryId: string; attempt: number; reason: string },
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `with d as (
+       update webhook_deliveries set status = 'failed', attempts = $2::int
+       where id = $1 and status = 'pending' and attempts = $2::int - 1
+       returning id
+     )
+     insert into webhook_attempts (delivery_id, attempt, attempted_at, duration_ms, status_code, error)
+     select id, $2::int, now(), 0, null, $3 from d`,
+    [g.deliveryId, g.attempt, g.reason],
+  );
+  return rowCount === 1;
 }
 
 /** The attempt's row and the delivery's new state, in one statement. */
@@ -174,17 +205,27 @@ export async function recordAttempt(
   );
 }
 
+export type StrandedDelivery = {
+  id: string;
+  attempts: number;
+  runs: number;
+  /** Its job's runs when that job is out of runs (failed for good); null when it is gone. */
+  job_runs: number | null;
+  /** The error of that job's last run, for the operator's log (never the account's). */
+  job_error: string | null;
+};
+
 /**
  * Pending deliveries that no job will ever run again: their job (read through Graphile
  * Worker's public `jobs` view, by `keyPrefix` plus the delivery's id) is gone, or is out of
- * runs and not running. Each with the attempts it has recorded.
+ * runs and not running.
  */
 export async function strandedDeliveries(
   db: Queryable,
   keyPrefix: string,
-): Promise<{ id: string; attempts: number }[]> {
-  const { rows } = await db.query<{ id: string; attempts: number }>(
-    `select d.id, d.attempts
+): Promise<StrandedDelivery[]> {
+  const { rows } = await db.query<StrandedDelivery>(
+    `select d.id, d.attempts, d.runs, g.attempts as job_runs, g.last_error as job_error
      from webhook_deliveries d
      left join graphile_worker.jobs g on g.key = $1 || d.id
      where d.status = 'pending'

@@ -154,9 +154,13 @@ describe('npm start through a Postgres outage', () => {
       });
     }
     expect(service.child.exitCode, service.output()).toBeNull();
-    const restartedAt = Date.now();
     await pg.start();
     pool = createPool(pg.url, 4);
+    // When Postgres came back, by its own clock: the clock published_at is recorded by.
+    const { rows: started } = await pool.query<{ at: Date }>(
+      'select pg_postmaster_start_time() as at',
+    );
+    const restartedAt = started[0]!.at.getTime();
 
     const published = await waitFor(
       async () => {

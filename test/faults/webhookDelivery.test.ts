@@ -136,7 +136,9 @@ describe('a worker killed mid-delivery, three times', () => {
       ).toEqual(answered);
       for (const timedOut of d.log.filter((a) => a.status_code === null))
         expect(timedOut.error, d.body).toMatch(/timed out/);
-      // The retry after a 500 kept SPEC's schedule: 2 s or more after the failure ended.
+      // The retry after a 500 kept SPEC's schedule: 2 s or more after the failure ended. Both
+      // starts are the database's clock (an attempt's start is its claim's now(), and its
+      // retry is due at the recording's now() plus the delay), so no two clocks are compared.
       for (let i = 1; i < d.log.length; i++) {
         const before = d.log[i - 1]!;
         expect(new Date(d.log[i]!.attempted_at).getTime(), d.body).toBeGreaterThanOrEqual(

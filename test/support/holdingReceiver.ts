@@ -10,6 +10,8 @@ import type { AddressInfo } from 'node:net';
 export type HeldArrival = {
   body: string;
   at: number;
+  /** When it was answered or cut (this process's clock, as `at`); undefined while open. */
+  endedAt?: number;
   /** The status answered, or 'cut' (the sender closed first), or 'open' (still held). */
   outcome: number | 'cut' | 'open';
 };
@@ -20,8 +22,8 @@ export type HoldingReceiver = {
   arrivals: HeldArrival[];
   /** Requests held open right now. */
   held: () => number;
-  /** Answers every request held open now with `status`. */
-  answerHeld: (status: number) => void;
+  /** Answers every request held open now with `status` (those carrying `body` alone, if given). */
+  answerHeld: (status: number, body?: string) => void;
   /** The arrivals carrying `body`, in order. */
   of: (body: string) => HeldArrival[];
   close: () => Promise<void>;
@@ -43,10 +45,13 @@ export async function startHoldingReceiver(): Promise<HoldingReceiver> {
       if (receiver.holding) {
         res.on('close', () => {
           open.delete(arrival);
-          if (arrival.outcome === 'open') arrival.outcome = 'cut';
+          if (arrival.outcome !== 'open') return;
+          arrival.outcome = 'cut';
+          arrival.endedAt = Date.now();
         });
         open.set(arrival, (status) => {
           arrival.outcome = status;
+          arrival.endedAt = Date.now();
           res.writeHead(status).end();
         });
         return;
@@ -55,6 +60,7 @@ export async function startHoldingReceiver(): Promise<HoldingReceiver> {
         (a) => a !== arrival && a.body === arrival.body && typeof a.outcome === 'number',
       );
       arrival.outcome = answeredBefore ? 204 : 500;
+      arrival.endedAt = arrival.at;
       res.writeHead(arrival.outcome).end();
     });
   });
@@ -65,8 +71,9 @@ export async function startHoldingReceiver(): Promise<HoldingReceiver> {
     holding: false,
     arrivals,
     held: () => arrivals.filter((a) => a.outcome === 'open').length,
-    answerHeld: (status) => {
-      for (const answer of [...open.values()]) answer(status);
+    answerHeld: (status, body) => {
+      for (const [arrival, answer] of [...open])
+        if (body === undefined || arrival.body === body) answer(status);
     },
     of: (body) => arrivals.filter((a) => a.body === body),
     close: () =>

@@ -1,7 +1,8 @@
 // Webhook deliveries are at least once across dead workers: an attempt whose run was cut short
 // before the receiver's answer was recorded runs again as the same attempt, and a pending
-// delivery left with no job that can run is queued again by the reconciler. (The fault suite,
-// test/faults/webhookDelivery.test.ts, kills real worker processes mid-delivery.)
+// delivery left with no job is queued again by the reconciler. Bounded: a delivery is sent at
+// most MAX_DELIVERY_RUNS times, and one whose job ran out of runs fails with a reason. (The
+// fault suite, test/faults/webhookDelivery.test.ts, kills real worker processes mid-delivery.)
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../core/config.ts';
 import { withTransaction } from '../../core/db/pool.ts';
@@ -10,8 +11,9 @@ import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { insertEndpointWithin } from '../../core/webhooks/db.ts';
 import {
   deliverWebhook,
+  MAX_DELIVERY_RUNS,
   queueEventDeliveries,
-  requeueStrandedDeliveries,
+  reconcileStrandedDeliveries,
 } from '../../core/webhooks/delivery.ts';
 import type { WorkerRunner } from '../../workers/index.ts';
 import { jobByKey } from '../support/jobs.ts';
@@ -69,6 +71,8 @@ const state = async (deliveryId: string) =>
   (
     await server.pool.query(
       `select d.status, d.attempts,
+              coalesce(array_agg(t.error order by t.attempt)
+                filter (where t.id is not null), '{}') as errors,
               coalesce(array_agg(t.status_code order by t.attempt)
                 filter (where t.id is not null), '{}') as codes,
               coalesce(array_agg(t.attempt order by t.attempt)
@@ -95,7 +99,7 @@ describe('an attempt cut short by a dead worker', () => {
     worker = await startWorkerBeside(server, {
       liveness: { heartbeatMs: 200, staleAfterMs: 1000 },
     });
-    expect(await settled(delivery)).toEqual({
+    expect(await settled(delivery)).toMatchObject({
       status: 'delivered',
       attempts: 1,
       codes: [204],
@@ -105,37 +109,104 @@ describe('an attempt cut short by a dead worker', () => {
   });
 });
 
+const policy = () =>
+  outboundPolicy(loadConfig({ DATABASE_URL: server.db.url, ...LOOPBACK_OUTBOUND }));
+
 describe('the reconciler', () => {
-  it('queues again, for its next attempt, a pending delivery whose job is gone or out of runs', async () => {
+  it('queues again, for its next attempt, a pending delivery whose job is gone', async () => {
     // One failed attempt recorded (500), its retry's job then lost.
     const lost = await deliveryTo('/flaky-lost-job');
-    const policy = outboundPolicy(
-      loadConfig({ DATABASE_URL: server.db.url, ...LOOPBACK_OUTBOUND }),
-    );
-    expect(await deliverWebhook(server.pool, policy, { delivery_id: lost, attempt: 1 })).toBe(
+    expect(await deliverWebhook(server.pool, policy(), { delivery_id: lost, attempt: 1 })).toBe(
       'retrying',
     );
     await server.pool.query('select graphile_worker.remove_job($1)', [deliveryJobKey(lost)]);
-    // Every run of its first attempt cut short, the last one swept.
-    const exhausted = await deliveryTo('/ok-out-of-runs');
-    await takenByDeadWorker(exhausted, DELIVERY_JOB_RUNS);
-    await server.pool.query(`select graphile_worker.force_unlock_workers('{dead-worker}')`);
 
-    expect(await requeueStrandedDeliveries(server.pool)).toBe(2);
+    expect(await reconcileStrandedDeliveries(server.pool)).toEqual({ requeued: 1, failed: [] });
     expect((await jobByKey(server.pool, deliveryJobKey(lost)))?.attempts).toBe(0);
-    expect(await requeueStrandedDeliveries(server.pool)).toBe(0);
+    expect(await reconcileStrandedDeliveries(server.pool)).toEqual({ requeued: 0, failed: [] });
     worker = await startWorkerBeside(server);
-    expect(await settled(lost)).toEqual({
+    expect(await settled(lost)).toMatchObject({
       status: 'delivered',
       attempts: 2,
       codes: [500, 204],
       numbers: [1, 2],
     });
-    expect(await settled(exhausted)).toEqual({
-      status: 'delivered',
+  });
+
+  it('never adds again a job out of runs: its delivery fails, and the log says why', async () => {
+    // Every run of its first attempt cut short, the last one swept.
+    const exhausted = await deliveryTo('/ok-out-of-runs');
+    await takenByDeadWorker(exhausted, DELIVERY_JOB_RUNS);
+    await server.pool.query(`select graphile_worker.force_unlock_workers('{dead-worker}')`);
+
+    const first = await reconcileStrandedDeliveries(server.pool);
+    expect(first).toEqual({ requeued: 0, failed: [{ id: exhausted, job_error: null }] });
+    expect(await state(exhausted)).toEqual({
+      status: 'failed',
       attempts: 1,
-      codes: [204],
+      errors: [expect.stringMatching(/^not sent again: its attempt's job ran 10 times/)],
+      codes: [null],
       numbers: [1],
     });
+    // Its job is removed, not run again: the next minute finds nothing.
+    expect(await jobByKey(server.pool, deliveryJobKey(exhausted))).toBeUndefined();
+    expect(await reconcileStrandedDeliveries(server.pool)).toEqual({ requeued: 0, failed: [] });
+    expect(receiver.on('/ok-out-of-runs')).toHaveLength(0);
+  });
+});
+
+describe('a delivery whose runs fail after sending', () => {
+  it(`reaches the receiver at most ${MAX_DELIVERY_RUNS} times, then fails with the reason in its log`, async () => {
+    const delivery = await deliveryTo('/ok-never-recorded');
+    // A fault that lets every run send but not record the receiver's answer (as a bug in
+    // recording it would): each run throws after the receiver answered.
+    await server.pool.query(
+      `create function fail_recording_${delivery}() returns trigger language plpgsql as $$
+       begin
+         if new.delivery_id = ${delivery} and new.status_code is not null then
+           raise exception 'cannot record the outcome';
+         end if;
+         return new;
+       end $$;
+       create trigger fail_recording_${delivery} before insert on webhook_attempts
+       for each row execute function fail_recording_${delivery}()`,
+    );
+    const run = () => deliverWebhook(server.pool, policy(), { delivery_id: delivery, attempt: 1 });
+    for (let n = 1; n <= MAX_DELIVERY_RUNS; n++)
+      await expect(run(), `run ${n}`).rejects.toThrow(/cannot record the outcome/);
+    expect(receiver.on('/ok-never-recorded')).toHaveLength(MAX_DELIVERY_RUNS);
+
+    expect(await run()).toBe('failed');
+    expect(await run()).toBe('skipped');
+    expect(receiver.on('/ok-never-recorded')).toHaveLength(MAX_DELIVERY_RUNS);
+    expect(await state(delivery)).toEqual({
+      status: 'failed',
+      attempts: 1,
+      errors: [
+        `not sent again: sent ${MAX_DELIVERY_RUNS} times, ${MAX_DELIVERY_RUNS} of them cut short before the outcome was recorded (a worker stopped or failing mid-delivery); a delivery is sent at most ${MAX_DELIVERY_RUNS} times`,
+      ],
+      codes: [null],
+      numbers: [1],
+    });
+  });
+
+  it('is not queued again by the reconciler once sent as often as it may be', async () => {
+    // Its job lost after its last allowed send (the run that would give up never came).
+    const delivery = await deliveryTo('/ok-sent-enough');
+    await server.pool.query('update webhook_deliveries set runs = $2 where id = $1', [
+      delivery,
+      MAX_DELIVERY_RUNS,
+    ]);
+    await server.pool.query('select graphile_worker.remove_job($1)', [deliveryJobKey(delivery)]);
+
+    expect(await reconcileStrandedDeliveries(server.pool)).toEqual({
+      requeued: 0,
+      failed: [{ id: delivery, job_error: null }],
+    });
+    expect(await jobByKey(server.pool, deliveryJobKey(delivery))).toBeUndefined();
+    expect((await state(delivery)).errors).toEqual([
+      expect.stringMatching(/^not sent again: sent 10 times, 10 of them cut short/),
+    ]);
+    expect(receiver.on('/ok-sent-enough')).toHaveLength(0);
   });
 });
