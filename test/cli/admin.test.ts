@@ -1,9 +1,9 @@
 // The operator CLI, run as a real process: JSON on stdout, non-zero exit and a message on error.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { admin } from '../support/processes.ts';
 import { call, makeAccount, makeKey } from '../support/server.ts';
 import { useServer } from '../support/service.ts';
@@ -284,12 +284,18 @@ describe('npm run admin', { timeout: 60_000 }, () => {
 
   // A terminal through script(1), which gives the CLI a pty and passes what the test writes
   // on as keystrokes: the prompt is on the terminal, what is typed is not echoed.
+  const terminals: ChildProcess[] = [];
+  // A CLI still waiting at a prompt (a test failing) goes with its terminal: the pty's hangup.
+  afterEach(() => {
+    for (const t of terminals.splice(0)) if (t.exitCode === null) t.kill('SIGKILL');
+  });
   const onTerminal = (args: string) => {
     const cli = `${process.execPath} bin/admin.ts ${args}`;
     const child = spawn('/usr/bin/script', ['-q', '-e', '-c', cli, '/dev/null'], {
       cwd: path.resolve(import.meta.dirname, '../..'),
       env: { ...process.env, DATABASE_URL: server.db.url },
     });
+    terminals.push(child);
     let out = '';
     child.stdout.on('data', (d) => {
       out += d;
