@@ -284,7 +284,7 @@ const EXAMPLES: Record<string, { request?: unknown; answer?: unknown; error?: [n
     answer: {
       assets: [asset],
       next_cursor: null,
-      storage: { used_bytes: 482113, quota_bytes: 5368709120 },
+      storage: { used_bytes: 482113, reserved_bytes: 0, quota_bytes: 5368709120 },
     },
   },
   'POST /v1/assets': {

@@ -2,11 +2,11 @@
 // message on stderr and a non-zero exit. Uses DATABASE_URL, or the embedded Postgres of
 // DATA_DIR (attached to when `npm start` already runs it).
 import { parseArgs } from 'node:util';
-import { COMMANDS, resolveCommand, UsageError } from '../core/admin/commands.ts';
+import { COMMANDS, checkNewPassword, resolveCommand, UsageError } from '../core/admin/commands.ts';
 import { ConfigError, loadConfig } from '../core/config.ts';
 import { DomainError } from '../core/errors.ts';
 import { createLogger } from '../core/logger.ts';
-import { openDatabase } from '../core/runtime.ts';
+import { type DatabaseSource, describeDatabase, openDatabase } from '../core/runtime.ts';
 import { readPassword } from './password.ts';
 
 /** Every flag any command takes; each command validates the ones it uses. */
@@ -41,19 +41,53 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError(`${(err as Error).message}\n${usage()}`);
   }
   const command = COMMANDS[resolved.name]!;
-  // Asked before the database opens: a prompt should not wait behind Postgres starting.
-  if (command.readsPassword && values.password === undefined)
-    values.password = await readPassword();
+  // Whatever can be refused is refused before the operator is asked for a password.
+  command.check?.(values);
   const config = loadConfig();
+  const asksPassword = command.readsPassword && values.password === undefined;
+  if (command.readsPassword && !asksPassword)
+    checkNewPassword(String(values.password), '--password');
+  // Piped input is read before the database opens: nothing there is refused without starting
+  // Postgres. A terminal is prompted only once the database has found nothing to refuse.
+  if (asksPassword && !process.stdin.isTTY) values.password = await passwordFromInput();
   const log = createLogger('warn', process.stderr);
   const db = await openDatabase(config, log, { poolSize: 2 });
+  // On standard error (standard output is the JSON), so a command run from another folder or
+  // with another DATA_DIR than the service's says it used, or just made, another database.
+  console.error(databaseNote(db.source));
   try {
+    if (asksPassword && values.password === undefined) {
+      await command.checkBeforePassword?.(db.pool, values);
+      values.password = await passwordFromInput();
+    }
     const out = await command.run(db.pool, values, { config, log });
     process.stdout.write(`${JSON.stringify(out)}\n`);
     return 0;
   } finally {
     await db.close();
   }
+}
+
+/** The password from standard input or the terminal, checked as --password would be. */
+async function passwordFromInput(): Promise<string> {
+  const password = await readPassword().catch((err: unknown) => {
+    // readPassword names the flag that was not given; what differed is what was typed.
+    if (err instanceof UsageError && /two entries differ/.test(err.message))
+      throw new UsageError('the two passwords you typed differ; nothing was created');
+    throw err;
+  });
+  return checkNewPassword(password, 'the password');
+}
+
+/** describeDatabase, with what to do when the one used was made just now. */
+function databaseNote(source: DatabaseSource): string {
+  const said = describeDatabase(source);
+  if (source.kind !== 'embedded' || source.state !== 'created') return said;
+  return (
+    `${said}. The service uses it only when started with the same DATA_DIR (default ./data ` +
+    'of the folder it starts in): if npm start runs elsewhere, run this command from its ' +
+    'folder or with its DATA_DIR'
+  );
 }
 
 main(process.argv.slice(2)).then(

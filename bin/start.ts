@@ -13,7 +13,7 @@ import { createLogger } from '../core/logger.ts';
 import { mediaTools } from '../core/media/tools.ts';
 import { parseSigningKeys } from '../core/oauth/keys.ts';
 import { outboundPolicy } from '../core/outbound/guard.ts';
-import { openDatabase } from '../core/runtime.ts';
+import { describeDatabase, openDatabase } from '../core/runtime.ts';
 import { loadLocalSecrets } from '../core/secrets.ts';
 import { storageFor } from '../core/storage/storage.ts';
 import { startWorker } from '../workers/index.ts';
@@ -27,6 +27,7 @@ async function main(role: Role, poolArg: string | undefined) {
   const pools = poolArg === undefined ? config.workerPools : parsePools(poolArg);
   const log = createLogger(config.logLevel);
   const db = await openDatabase(config, log);
+  log.info(describeDatabase(db.source));
   if (role === 'migrate') {
     await db.close();
     return;
@@ -84,6 +85,14 @@ async function main(role: Role, poolArg: string | undefined) {
       await db.close().catch(() => undefined);
       throw listenError(err, config.host, config.port);
     }
+    // The session routes refuse a sign-in sent from any other origin (127.0.0.1 for localhost).
+    const dashboard = `${config.publicBaseUrl}/`;
+    log.info(
+      { dashboard },
+      `dashboard at ${dashboard} (PUBLIC_BASE_URL: open it at this address, or sign-in is refused ` +
+        'with origin_mismatch) — sign in with an account from npm run admin -- account create, ' +
+        'or sign up there while SIGNUP allows',
+    );
     // API first (stop taking work), then workers, then the database.
     stages.unshift({ name: 'api', stop: () => app.close(), open: () => app.openWork() });
   }

@@ -16,7 +16,11 @@ describe('npm start', () => {
         plan: 'plus',
       });
       const { key } = await createApiKey(db.pool, accountId, { scopes: ['read'] });
-      const proc = await startProcess('all', { DATABASE_URL: db.url, LOG_LEVEL: 'info' });
+      const proc = await startProcess('all', {
+        DATABASE_URL: db.url,
+        LOG_LEVEL: 'info',
+        PUBLIC_BASE_URL: 'http://localhost:3999',
+      });
       const res = await fetch(`${proc.baseUrl}/v1/me`, {
         headers: { authorization: `Bearer ${key}` },
       });
@@ -30,6 +34,25 @@ describe('npm start', () => {
       expect(out).toContain(`"reqId":"${requestId}"`);
       expect(out).not.toContain(key);
       expect(out).toMatch(/"msg":"stopped"/);
+      // Where the dashboard is (signing in from another origin, such as 127.0.0.1, is refused)
+      // and which database the process uses.
+      const lines = out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(lines).toContainEqual(
+        expect.objectContaining({
+          dashboard: 'http://localhost:3999/',
+          msg:
+            'dashboard at http://localhost:3999/ (PUBLIC_BASE_URL: open it at this address, or ' +
+            'sign-in is refused with origin_mismatch) — sign in with an account from npm run ' +
+            'admin -- account create, or sign up there while SIGNUP allows',
+        }),
+      );
+      const url = new URL(db.url);
+      expect(lines).toContainEqual(
+        expect.objectContaining({ msg: `database: DATABASE_URL (${url.host}${url.pathname})` }),
+      );
       for (const line of out.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
     } finally {
       await db.drop();

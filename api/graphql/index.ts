@@ -49,6 +49,12 @@ export const graphqlRoutes: FastifyPluginAsync<{ auth: AuthContext }> = async (a
             ? original
             : (missing ?? databaseOutage(original, app.log, { surface: 'graphql' }));
         if (known) return toGraphQLError(known, error instanceof GraphQLError ? error : undefined);
+        // GraphQL's own refusal of the request (a variable missing or not of its type, whose
+        // cause is the scalar's GraphQLError): the client's mistake, answered as it is.
+        if (error instanceof GraphQLError && (!original || original instanceof GraphQLError)) {
+          app.log.debug({ graphql_error: error.message }, 'graphql request refused');
+          return error;
+        }
         app.log.error({ err: original }, 'graphql resolver failed');
         return maskError(error, message, isDev);
       },

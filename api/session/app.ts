@@ -142,7 +142,7 @@ export function dashboardGuard(config: SessionDeps['config']) {
     if (sent.length !== expected.length || !timingSafeEqual(sent, expected))
       throw forbidden(
         'csrf_required',
-        'The X-CSRF-Token header is missing or stale: reload the page.',
+        "The X-CSRF-Token header is missing or stale: send the csrf_token that GET /app/api/session answers for this session (the dashboard's page reloads it).",
       );
   };
 }

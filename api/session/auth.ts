@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { EmailInput } from '../../core/accounts/schema.ts';
+import { EmailInput, MIN_PASSWORD_LENGTH, NewPassword } from '../../core/accounts/schema.ts';
 import { signUp } from '../../core/accounts/service.ts';
 import { SessionView, sessionView } from '../../core/accounts/sessionView.ts';
 import { Brand, selectBrand } from '../../core/brands/service.ts';
@@ -29,11 +29,7 @@ const LoginInput = z
 const SignupInput = z
   .object({
     email: EmailInput.describe('Account e-mail.'),
-    password: z
-      .string()
-      .min(10, 'use at least 10 characters')
-      .max(1024, 'use at most 1,024 characters')
-      .describe('At least 10 characters.'),
+    password: NewPassword.describe(`At least ${MIN_PASSWORD_LENGTH} characters.`),
   })
   .strict();
 

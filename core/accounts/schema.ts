@@ -1,4 +1,6 @@
-// What the accounts concept takes from outside (routes, the operator CLI).
+// What the accounts concept takes from outside (routes, the operator CLI): an e-mail, and
+// what a new account's password must be, checked alike wherever one is set (the dashboard's
+// sign-up and the operator CLI's account create).
 import { z } from 'zod';
 
 /**
@@ -12,3 +14,10 @@ export const EmailInput = z
   .trim()
   .max(320, 'use at most 320 characters')
   .pipe(z.email('must be an e-mail address'));
+
+export const MIN_PASSWORD_LENGTH = 10;
+
+export const NewPassword = z
+  .string()
+  .min(MIN_PASSWORD_LENGTH, `use at least ${MIN_PASSWORD_LENGTH} characters`)
+  .max(1024, 'use at most 1,024 characters');

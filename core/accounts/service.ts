@@ -69,10 +69,14 @@ export async function signUp(pool: Pool, policy: SignupPolicy, input: NewAccount
   });
 }
 
+/** Refuses (409 email_taken) an e-mail an account has already. */
+export async function assertEmailFree(pool: Queryable, email: string) {
+  if (await db.findAccountByEmail(pool, email))
+    throw conflict('email_taken', `An account with email ${email} already exists.`);
+}
+
 async function createWithin(tx: Queryable, input: NewAccount, passwordHash: string) {
-  if (await db.findAccountByEmail(tx, input.email)) {
-    throw conflict('email_taken', `An account with email ${input.email} already exists.`);
-  }
+  await assertEmailFree(tx, input.email);
   const accountId = await db.insertAccount(tx, {
     email: input.email,
     passwordHash,

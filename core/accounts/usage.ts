@@ -1,6 +1,6 @@
 // Usage at a glance (MCP get_usage): plan, request budget, storage, credits and posts.
 import { z } from 'zod';
-import { storageUsedBytes } from '../assets/db.ts';
+import { storageUse } from '../assets/db.ts';
 import type { BudgetCounter } from '../auth/budget.ts';
 import type { Budget, Principal } from '../auth/principal.ts';
 import type { Queryable } from '../db/pool.ts';
@@ -18,6 +18,9 @@ export const Usage = z.object({
   }),
   storage: z.object({
     used_bytes: z.number().describe('Bytes held in the media library.'),
+    reserved_bytes: z
+      .number()
+      .describe('Bytes held for unfinished chunked uploads until they finish or expire.'),
     quota_bytes: z.number().describe('The plan’s storage quota.'),
   }),
   credits: z.number(),
@@ -27,7 +30,7 @@ export type Usage = z.infer<typeof Usage>;
 
 export async function describeUsage(db: Queryable, p: Principal, budget: Budget): Promise<Usage> {
   const credits = await creditsOf(db, p.accountId);
-  const usedBytes = await storageUsedBytes(db, p.accountId);
+  const { used, reserved } = await storageUse(db, p.accountId);
   const posts = await postCountsByStatus(db, p.accountId);
   return {
     plan: p.plan,
@@ -37,7 +40,11 @@ export async function describeUsage(db: Queryable, p: Principal, budget: Budget)
       remaining: Math.max(0, budget.limit - budget.used),
       resets_at: budget.resetAt.toISOString(),
     },
-    storage: { used_bytes: usedBytes, quota_bytes: STORAGE_QUOTA_BYTES[p.plan] },
+    storage: {
+      used_bytes: used,
+      reserved_bytes: reserved,
+      quota_bytes: STORAGE_QUOTA_BYTES[p.plan],
+    },
     credits,
     posts_by_status: posts,
   };

@@ -2,7 +2,7 @@
 // JSON object the CLI prints. Flags are validated with zod so a bad value names the flag.
 import { z } from 'zod';
 import { Feature, Plan, Scope } from '../accounts/plans.ts';
-import { EmailInput } from '../accounts/schema.ts';
+import { EmailInput, NewPassword } from '../accounts/schema.ts';
 import * as accounts from '../accounts/service.ts';
 import { createApiKey, deleteApiKey, listApiKeys } from '../apikeys/service.ts';
 import { createBrand } from '../brands/service.ts';
@@ -28,6 +28,10 @@ type Command = {
    * not given, so it need not be typed where npm's banner, shell history and ps show it.
    */
   readsPassword?: boolean;
+  /** Checks every flag but --password: before the database opens or a password is asked for. */
+  check?: (flags: Flags) => void;
+  /** Checks what the database can tell (an e-mail taken already) before a password is asked for. */
+  checkBeforePassword?: (pool: Pool, flags: Flags) => Promise<void>;
   run: (pool: Pool, flags: Flags, ctx: CommandContext) => Promise<unknown>;
 };
 
@@ -45,9 +49,28 @@ function parse<T extends z.ZodType>(schema: T, flags: Flags): z.infer<T> {
   const result = schema.safeParse(flags);
   if (result.success) return result.data;
   const first = result.error.issues[0]!;
-  const flag = first.path[0] === undefined ? '' : `--${String(first.path[0])}: `;
-  throw new UsageError(`${flag}${first.message}`);
+  const name = first.path[0];
+  if (name === undefined) throw new UsageError(first.message);
+  if (first.code === 'invalid_type' && flags[String(name)] === undefined)
+    throw new UsageError(`--${String(name)} is required`);
+  throw new UsageError(`--${String(name)}: ${first.message}`);
 }
+
+/**
+ * A new account's password (sign-up's rule), or a UsageError naming where it came from:
+ * `--password`, or the password typed or sent on standard input.
+ */
+export function checkNewPassword(password: string, from: string): string {
+  const result = NewPassword.safeParse(password);
+  if (!result.success) throw new UsageError(`${from}: ${result.error.issues[0]!.message}`);
+  return result.data;
+}
+
+const AccountCreateFlags = z.object({
+  email: EmailInput,
+  plan: Plan.default('free'),
+  brand: z.string().trim().min(1).optional(),
+});
 
 export class UsageError extends Error {}
 
@@ -63,16 +86,11 @@ export const COMMANDS: Record<string, Command> = {
     usage:
       'account create --email E [--password P] [--plan PLAN] [--brand NAME]  (without --password: standard input, or a prompt)',
     readsPassword: true,
+    check: (flags) => void parse(AccountCreateFlags, flags),
+    checkBeforePassword: (pool, flags) =>
+      accounts.assertEmailFree(pool, parse(AccountCreateFlags, flags).email),
     run: async (pool, flags) => {
-      const f = parse(
-        z.object({
-          email: EmailInput,
-          password: z.string().min(8, 'must be at least 8 characters'),
-          plan: Plan.default('free'),
-          brand: z.string().trim().min(1).optional(),
-        }),
-        flags,
-      );
+      const f = parse(AccountCreateFlags.extend({ password: NewPassword }), flags);
       const created = await accounts.createAccount(pool, {
         email: f.email,
         password: f.password,

@@ -68,7 +68,6 @@ export async function initUpload(deps: MediaDeps, owner: Owner, input: InitUploa
   if (!session)
     throw await quotaExceeded(deps.pool, owner.accountId, {
       lead: `Storage quota of ${formatBytes(quota)} would be exceeded by size_bytes ${input.size_bytes} (${formatBytes(input.size_bytes)})`,
-      advice: 'delete assets first.',
     });
   const uploadId = session.id;
   const { parts, limit } = chunking(input.size_bytes, partBytes);

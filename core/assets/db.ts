@@ -98,10 +98,6 @@ export async function deleteAssetRow(db: Queryable, accountId: string, id: strin
   return rows[0];
 }
 
-export async function storageUsedBytes(db: Queryable, accountId: string): Promise<number> {
-  return (await storageUse(db, accountId)).used;
-}
-
 /** Bytes the account's assets hold, and bytes its open chunked uploads have reserved. */
 export async function storageUse(db: Queryable, accountId: string) {
   const { rows } = await db.query<{ used: string; reserved: string }>(
@@ -110,6 +106,15 @@ export async function storageUse(db: Queryable, accountId: string) {
     [accountId],
   );
   return { used: Number(rows[0]?.used ?? 0), reserved: Number(rows[0]?.reserved ?? 0) };
+}
+
+/** When the account's first open upload session expires (or expired, not yet cleaned up). */
+export async function firstUploadExpiry(db: Queryable, accountId: string) {
+  const { rows } = await db.query<{ at: Date | null }>(
+    'select min(expires_at) as at from upload_sessions where account_id = $1',
+    [accountId],
+  );
+  return rows[0]?.at ?? undefined;
 }
 
 /** Rolls a transaction back from inside when a quota check fails. */

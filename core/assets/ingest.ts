@@ -8,8 +8,8 @@ import { invalid } from '../errors.ts';
 import { getFollowing, OutboundRefused } from '../outbound/guard.ts';
 import { formatBytes } from '../sizes.ts';
 import { fileMediaFile } from './chunked.ts';
-import { storageUsedBytes } from './db.ts';
-import { overQuota, quotaExceeded } from './quota.ts';
+import { storageUse } from './db.ts';
+import { quotaExceeded } from './quota.ts';
 import { type Asset, type IngestInput, MAX_CHUNKED_BYTES } from './schema.ts';
 import { assetBrand, type MediaDeps, type Owner, uploadImage } from './service.ts';
 import { spoolToTemp, tooLarge } from './spool.ts';
@@ -77,23 +77,27 @@ export async function ingestFromUrl(
       response.destroy();
       throw tooLarge(message);
     }
-    // Nothing past the account's room is downloaded: the spool stops there (filing the asset
-    // checks the quota again, exactly, in its transaction).
-    const room =
-      STORAGE_QUOTA_BYTES[owner.plan] - (await storageUsedBytes(deps.pool, owner.accountId));
-    const full = {
-      lead: `Storage quota of ${formatBytes(STORAGE_QUOTA_BYTES[owner.plan])} would be exceeded by this file`,
-      advice: 'delete assets first.',
-    };
+    // Nothing past the account's room (beside what it uses and has reserved) is downloaded:
+    // the spool stops there (filing the asset checks the quota again, exactly, in its
+    // transaction).
+    const quota = STORAGE_QUOTA_BYTES[owner.plan];
+    const { used, reserved } = await storageUse(deps.pool, owner.accountId);
+    const room = quota - used - reserved;
+    const full = () =>
+      quotaExceeded(deps.pool, owner.accountId, {
+        lead: `Storage quota of ${formatBytes(quota)} would be exceeded by this file`,
+      });
     if (room <= 0 || (contentLength !== undefined && contentLength > room)) {
       response.destroy();
-      throw await quotaExceeded(deps.pool, owner.accountId, full);
+      throw await full();
     }
     const limit = Math.min(MAX_CHUNKED_BYTES, room);
+    // Worded before the download, as the spool's refusal is made synchronously.
+    const refusal = limit < MAX_CHUNKED_BYTES ? await full() : undefined;
     const spooled = await spoolToTemp(
       response,
       limit,
-      limit < MAX_CHUNKED_BYTES ? () => overQuota(`${full.lead}; ${full.advice}`) : message,
+      refusal ? () => refusal : message,
       deps.tempDir,
     );
     return fileMediaFile(deps, owner, spooled, {

@@ -36,6 +36,6 @@ export async function fileDesignPages(
       `the ${pages.length} rendered page(s) take ${formatBytes(bytes)}, and the storage quota of ` +
       `${formatBytes(quota)} would be exceeded`,
     usedNote: ', the current pages included',
-    advice: 'delete assets, then render again.',
+    retry: 'render again',
   });
 }

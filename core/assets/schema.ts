@@ -65,7 +65,12 @@ export const ListAssetsQuery = z
 export type ListAssetsQuery = z.infer<typeof ListAssetsQuery>;
 
 export const StorageUsage = z.object({
-  used_bytes: z.number(),
+  used_bytes: z.number().describe('Bytes held in the media library.'),
+  reserved_bytes: z
+    .number()
+    .describe(
+      'Bytes held for unfinished chunked uploads (their size_bytes) until they finish or expire; they count against the quota.',
+    ),
   quota_bytes: z.number().describe('The plan’s storage quota.'),
 });
 

@@ -21,7 +21,7 @@ import {
   recordThumbnailFailure,
   type StoredAsset,
   setThumbKey,
-  storageUsedBytes,
+  storageUse,
 } from './db.ts';
 import { checkImage } from './imageCheck.ts';
 import { quotaExceeded } from './quota.ts';
@@ -111,7 +111,6 @@ export async function fileWithinQuota(
   if (row) return row as AssetRow;
   throw await quotaExceeded(deps.pool, owner.accountId, {
     lead: `Storage quota of ${formatBytes(quota)} would be exceeded`,
-    advice: 'delete assets first.',
   });
 }
 
@@ -199,10 +198,16 @@ export async function listAssets(
   return {
     assets: page.map((r) => toAsset(r, deps)),
     next_cursor: rows.length > q.limit ? encodeCursor(page.at(-1)!.id) : null,
-    storage: {
-      used_bytes: await storageUsedBytes(deps.pool, owner.accountId),
-      quota_bytes: STORAGE_QUOTA_BYTES[owner.plan],
-    },
+    storage: await storageOf(deps, owner),
+  };
+}
+
+async function storageOf(deps: MediaDeps, owner: Owner) {
+  const { used, reserved } = await storageUse(deps.pool, owner.accountId);
+  return {
+    used_bytes: used,
+    reserved_bytes: reserved,
+    quota_bytes: STORAGE_QUOTA_BYTES[owner.plan],
   };
 }
 

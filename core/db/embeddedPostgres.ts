@@ -28,6 +28,8 @@ export type EmbeddedServer = {
   port: number;
   /** True when this process started the server (and so stops it). */
   owned: boolean;
+  /** True when this process initialised the cluster just now: a new, empty database. */
+  created: boolean;
   stop: () => Promise<void>;
 };
 
@@ -238,7 +240,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
     if (port === undefined) return undefined;
     const url = connectionUrl(port, opts.password);
     if (!(await reachable(url))) return undefined;
-    return { url, port, owned: false, stop: async () => {} };
+    return { url, port, owned: false, created: false, stop: async () => {} };
   };
 
   // A server still starting (another process started it) or stopping (its starter died, and
@@ -260,7 +262,8 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
   mkdirSync(path.dirname(opts.dir), { recursive: true, mode: 0o755 });
   grantTraverse(bin.postgres, log);
   grantTraverse(opts.dir, log);
-  if (!existsSync(path.join(opts.dir, 'PG_VERSION'))) {
+  const created = !existsSync(path.join(opts.dir, 'PG_VERSION'));
+  if (created) {
     mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
     if ('uid' in ids && ids.uid !== undefined) {
       await run('chown', [`${ids.uid}:${ids.gid}`, opts.dir]);
@@ -297,7 +300,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
   } catch (err) {
     // Another process may have started it between our check and our start.
     const other = await attach();
-    if (other) return other;
+    if (other) return { ...other, created };
     throw new Error(`embedded PostgreSQL did not start; see ${opts.dir}/server.log`, {
       cause: err,
     });
@@ -311,6 +314,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
     url,
     port,
     owned: true,
+    created,
     stop: async () => {
       watchdog.disarm();
       // Fast: sessions are ended and the server shuts down cleanly. Should that not finish in

@@ -334,7 +334,7 @@ export async function exportVideo(
             durationS: duration,
             storageKey: key,
           },
-          { what: 'The exported video', advice: 'delete assets, then export again.' },
+          { what: 'The exported video', retry: 'export again' },
         );
         await detachFromUnpublishedPostsOf(tx, design.id);
         await attachToUnpublishedPostsOf(tx, design.id, [row.id]);

@@ -225,7 +225,7 @@ async function savedImage(
   scale: number,
 ): Promise<SavedDrawing> {
   assertPixels(drawing, scale);
-  await assertStorageLeft(deps.pool, caller.accountId, 'delete assets, then save it again.');
+  await assertStorageLeft(deps.pool, caller.accountId, 'save it again');
   const { job, created } = await drawnJob(
     deps,
     caller,

@@ -112,7 +112,7 @@ export async function renderDrawingJob(
           storageKey: key,
           altText: row.title,
         },
-        { what: "The drawing's image", advice: 'delete assets, then save it again.' },
+        { what: "The drawing's image", retry: 'save it again' },
       );
       const result: SavedImageResult = { asset_id: String(asset.id), ...size };
       // The asset and the job's success commit together, or neither does.

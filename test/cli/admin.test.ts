@@ -1,8 +1,9 @@
 // The operator CLI, run as a real process: JSON on stdout, non-zero exit and a message on error.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { admin } from '../support/processes.ts';
 import { call, makeAccount, makeKey } from '../support/server.ts';
 import { useServer } from '../support/service.ts';
@@ -283,31 +284,46 @@ describe('npm run admin', { timeout: 60_000 }, () => {
 
   // A terminal through script(1), which gives the CLI a pty and passes what the test writes
   // on as keystrokes: the prompt is on the terminal, what is typed is not echoed.
-  it.skipIf(!existsSync('/usr/bin/script'))(
+  const terminals: ChildProcess[] = [];
+  // A CLI still waiting at a prompt (a test failing) goes with its terminal: the pty's hangup.
+  afterEach(() => {
+    for (const t of terminals.splice(0)) if (t.exitCode === null) t.kill('SIGKILL');
+  });
+  const onTerminal = (args: string) => {
+    const cli = `${process.execPath} bin/admin.ts ${args}`;
+    const child = spawn('/usr/bin/script', ['-q', '-e', '-c', cli, '/dev/null'], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      env: { ...process.env, DATABASE_URL: server.db.url },
+    });
+    terminals.push(child);
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    // 'close', not 'exit': what the CLI printed last has been read by then.
+    const exit = new Promise((resolve) => child.once('close', resolve));
+    const typed = (prompt: RegExp) =>
+      waitFor(async () => prompt.test(out), { what: `the prompt ${prompt}`, detail: () => out });
+    return { child, exit, typed, output: () => out };
+  };
+  const hasScript = existsSync('/usr/bin/script');
+
+  it.skipIf(!hasScript)(
     'account create without --password prompts on a terminal, twice, without echoing',
     async () => {
       const password = 'typed secret 91bc';
-      const cli = `${process.execPath} bin/admin.ts account create --email tty@example.com`;
-      const child = spawn('/usr/bin/script', ['-q', '-e', '-c', cli, '/dev/null'], {
-        cwd: path.resolve(import.meta.dirname, '../..'),
-        env: { ...process.env, DATABASE_URL: server.db.url },
-      });
-      let out = '';
-      child.stdout.on('data', (d) => {
-        out += d;
-      });
-      const exit = new Promise((resolve) => child.once('exit', resolve));
-      const typed = (prompt: RegExp) =>
-        waitFor(async () => prompt.test(out), { what: `the prompt ${prompt}`, detail: () => out });
+      const tty = onTerminal('account create --email tty@example.com');
       try {
-        await typed(/Password: /);
-        child.stdin.write(`${password}\r`);
-        await typed(/Password again: /);
-        child.stdin.write(`${password}\r`);
+        await tty.typed(/Password: /);
+        tty.child.stdin.write(`${password}\r`);
+        await tty.typed(/Password again: /);
+        tty.child.stdin.write(`${password}\r`);
       } finally {
-        child.stdin.end();
+        tty.child.stdin.end();
       }
-      expect(await exit, out).toBe(0);
+      const code = await tty.exit;
+      const out = tty.output();
+      expect(code, out).toBe(0);
       expect(out).toMatch(/"account_id":"\d+"/);
       expect(out).not.toContain(password);
       const login = await call(server, 'POST', '/auth/login', {
@@ -316,6 +332,136 @@ describe('npm run admin', { timeout: 60_000 }, () => {
       expect(login.status).toBe(200);
     },
   );
+
+  it.skipIf(!hasScript)(
+    'on a terminal, a bad flag or a taken e-mail is refused before the password is asked for',
+    async () => {
+      await run('account', 'create', '--email', 'taken@example.com', '--password', 'long enough');
+      for (const [args, said] of [
+        ['--email new@example.com --plan premium', /error: --plan: Invalid option/],
+        ['--plan plus', /error: --email is required/],
+        [
+          '--email TAKEN@example.com',
+          /error: An account with email TAKEN@example.com already exists\./,
+        ],
+      ] as const) {
+        const tty = onTerminal(`account create ${args}`);
+        tty.child.stdin.end();
+        expect(await tty.exit, tty.output()).not.toBe(0);
+        expect(tty.output()).toMatch(said);
+        expect(tty.output()).not.toMatch(/Password/);
+      }
+    },
+  );
+
+  it.skipIf(!hasScript)('two different passwords typed are refused as such', async () => {
+    const tty = onTerminal('account create --email differ@example.com');
+    try {
+      await tty.typed(/Password: /);
+      tty.child.stdin.write('first entry 1234\r');
+      await tty.typed(/Password again: /);
+      tty.child.stdin.write('second entry 1234\r');
+    } finally {
+      tty.child.stdin.end();
+    }
+    expect(await tty.exit).not.toBe(0);
+    expect(tty.output()).toContain(
+      'error: the two passwords you typed differ; nothing was created',
+    );
+    const found = await server.pool.query(
+      `select 1 from accounts where email = 'differ@example.com'`,
+    );
+    expect(found.rowCount).toBe(0);
+  });
+
+  it('says which option is wrong, or missing, before reading a password', async () => {
+    // Standard input holds a password: each refusal is of the flag, not of the input.
+    const refused = async (args: string[], message: string) => {
+      const res = await admin(
+        server.db.url,
+        ['account', 'create', ...args],
+        {},
+        'long enough pw\n',
+      );
+      expect(res.code, args.join(' ')).not.toBe(0);
+      expect(res.stdout).toBe('');
+      expect(res.stderr.trim().split('\n').at(-1)).toBe(message);
+    };
+    await refused(['--plan', 'plus'], 'error: --email is required');
+    await refused(
+      ['--email', 'premium@example.com', '--plan', 'premium'],
+      'error: --plan: Invalid option: expected one of "free"|"plus"|"pro"|"business"',
+    );
+    const found = await server.pool.query(
+      `select 1 from accounts where email = 'premium@example.com'`,
+    );
+    expect(found.rowCount).toBe(0);
+  });
+
+  it("takes sign-up's minimum of 10 characters, from the flag and from standard input", async () => {
+    const nine = 'nine char';
+    const flag = await run('account', 'create', '--email', 'nine@example.com', '--password', nine);
+    expect(flag.code).not.toBe(0);
+    expect(flag.stderr.trim().split('\n').at(-1)).toBe(
+      'error: --password: use at least 10 characters',
+    );
+    const piped = await admin(
+      server.db.url,
+      ['account', 'create', '--email', 'nine@example.com'],
+      {},
+      `${nine}\n`,
+    );
+    expect(piped.code).not.toBe(0);
+    expect(piped.stderr.trim().split('\n').at(-1)).toBe(
+      'error: the password: use at least 10 characters',
+    );
+    const ten = await run(
+      'account',
+      'create',
+      '--email',
+      'ten@example.com',
+      '--password',
+      'ten chars!',
+    );
+    expect(ten.code, ten.stderr).toBe(0);
+  });
+
+  it('says on standard error which database it used, never its password', async () => {
+    const res = await run('key', 'list', '--email', 'nobody@example.com');
+    const url = new URL(server.db.url);
+    expect(res.stderr.split('\n')[0]).toBe(`database: DATABASE_URL (${url.host}${url.pathname})`);
+    expect(res.stderr).not.toContain(decodeURIComponent(url.password));
+  });
+
+  // Two runs on a data folder of their own, each starting (and stopping) its embedded Postgres.
+  it('without DATABASE_URL, names the data folder and says when it made a new database there', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sps-cli-data-'));
+    try {
+      const first = await admin(
+        '',
+        ['account', 'create', '--email', 'fresh@example.com', '--password', 'long enough'],
+        { DATA_DIR: dataDir },
+      );
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stdout).not.toMatch(/database/);
+      expect(first.stderr.split('\n')[0]).toBe(
+        `database: created the embedded PostgreSQL in ${dataDir}/pg, new and empty. The ` +
+          'service uses it only when started with the same DATA_DIR (default ./data of the ' +
+          'folder it starts in): if npm start runs elsewhere, run this command from its folder ' +
+          'or with its DATA_DIR',
+      );
+      const again = await admin('', ['key', 'list', '--email', 'fresh@example.com'], {
+        DATA_DIR: dataDir,
+      });
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.json).toEqual({ keys: [] });
+      expect(again.stderr.split('\n')[0]).toBe(
+        `database: the embedded PostgreSQL in ${dataDir}/pg, started`,
+      );
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 240_000);
 
   it('refuses a second account with the same e-mail', async () => {
     await run('account', 'create', '--email', 'dup@example.com', '--password', 'long enough');

@@ -142,6 +142,10 @@ describe('/app/api for the composer, the calendar, keys and webhooks', () => {
       body,
     });
     expect([noToken.status, noToken.body.code]).toEqual([403, 'csrf_required']);
+    // Where the token comes from, for a client other than the dashboard's page.
+    expect(noToken.body.detail).toBe(
+      "The X-CSRF-Token header is missing or stale: send the csrf_token that GET /app/api/session answers for this session (the dashboard's page reloads it).",
+    );
     const made = await call(server, 'POST', '/app/api/apikeys', {
       headers: { cookie: a.cookie, origin: ORIGIN, 'x-csrf-token': a.csrf },
       body,

@@ -385,7 +385,7 @@ describe('tools/call', () => {
     expect(usage).toMatchObject({
       plan: 'plus',
       request_budget: { limit: 600 },
-      storage: { used_bytes: 0, quota_bytes: 10 * 1024 ** 3 },
+      storage: { used_bytes: 0, reserved_bytes: 0, quota_bytes: 10 * 1024 ** 3 },
     });
     const brands = await tool(client, 'list_brands', {});
     expect(brands.brands[0]).toMatchObject({

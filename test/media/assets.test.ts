@@ -279,6 +279,7 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
       ]);
       expect(res.body.storage).toEqual({
         used_bytes: png.length * 5 + jpeg.length,
+        reserved_bytes: 0,
         quota_bytes: STORAGE_QUOTA_BYTES.plus,
       });
       expect(res.body.next_cursor).toBeNull();

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_QUOTA_BYTES } from '../../core/accounts/plans.ts';
 import { cleanupExpiredUploads } from '../../core/assets/chunked.ts';
-import { insertAsset } from '../../core/assets/db.ts';
+import { insertAsset, insertUploadSession } from '../../core/assets/db.ts';
 import type { Storage } from '../../core/storage/storage.ts';
 import { makeNoiseVideo } from '../support/noiseVideo.ts';
 import { presignedAccepts, useStorageEnv } from '../support/s3.ts';
@@ -307,6 +307,55 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
       });
       // Finished sessions leave no chunks behind.
       expect(await storage.folders('uploads/')).not.toContain(upload_id);
+    });
+
+    it('when unfinished uploads fill the quota, the 413 says so, how they free it and when; the listing shows them', async () => {
+      const { acct, k } = await freshAccount();
+      // Twenty sessions of 500 MB opened and never finished.
+      await insertUploadSession(
+        server.pool,
+        {
+          accountId: acct.accountId,
+          brandId: null,
+          filename: 'never.mp4',
+          sizeBytes: 20 * 500 * MiB,
+          partBytes: 8 * MiB,
+        },
+        STORAGE_QUOTA_BYTES.plus,
+      );
+      const { rows } = await server.pool.query<{ at: Date }>(
+        'select expires_at as at from upload_sessions where account_id = $1',
+        [acct.accountId],
+      );
+      const uploads =
+        'finish the unfinished chunked uploads (POST /v1/assets/upload/finish) or let them ' +
+        `expire (a session expires a day after its upload/init, your first at ${rows[0]!.at.toISOString()}, ` +
+        'and the cleanup at half past the hour after that gives its reservation back), then try again.';
+      const over = await init({ filename: 'clip.mp4', size_bytes: 500 * MiB }, k);
+      expect(over.status).toBe(413);
+      expect(over.body.detail).toBe(
+        'Storage quota of 10 GB would be exceeded by size_bytes 524288000 (500 MB) (0 bytes used, ' +
+          `9.8 GB reserved by unfinished uploads); ${uploads}`,
+      );
+      const listed = await call(server, 'GET', '/v1/assets', { key: k });
+      expect(listed.body.storage).toEqual({
+        used_bytes: 0,
+        reserved_bytes: 20 * 500 * MiB,
+        quota_bytes: STORAGE_QUOTA_BYTES.plus,
+      });
+
+      // With assets stored too, deleting them is the other way.
+      await insertAsset(server.pool, {
+        accountId: acct.accountId,
+        kind: 'image',
+        mime: 'image/png',
+        bytes: MiB,
+      });
+      const both = await init({ filename: 'clip.mp4', size_bytes: 500 * MiB }, k);
+      expect(both.body.detail).toBe(
+        'Storage quota of 10 GB would be exceeded by size_bytes 524288000 (500 MB) (1 MB used, ' +
+          `9.8 GB reserved by unfinished uploads); delete assets, or ${uploads}`,
+      );
     });
 
     it('cleans every chunk of an expired session, whatever its index, and gives its reservation back', async () => {

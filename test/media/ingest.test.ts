@@ -83,7 +83,9 @@ describe('POST /v1/assets', () => {
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({
       code: 'quota_exceeded',
-      detail: 'Storage quota of 10 GB would be exceeded by this file; delete assets first.',
+      detail:
+        'Storage quota of 10 GB would be exceeded by this file (10 GB used, 0 bytes reserved ' +
+        'by unfinished uploads); delete assets first.',
     });
     expect(streamed).toBeLessThan(4 * 1024 * 1024);
     const full = await ingest(`${base}/clip.mp4`, k);

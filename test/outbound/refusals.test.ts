@@ -154,7 +154,8 @@ describe('the operator CLI', () => {
     });
     const res = await admin(svc.server.db.url, args, { OUTBOUND_ALLOW_HTTP: 'true' });
     expect(res.code).not.toBe(0);
-    const [logLine, ...message] = res.stderr.trim().split('\n');
+    // Its lines: which database it used, the log line, the error.
+    const [, logLine, ...message] = res.stderr.trim().split('\n');
     expectRefusal(message.join('\n'));
     expect(JSON.parse(logLine!)).toMatchObject({
       level: 40,
