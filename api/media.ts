@@ -3,7 +3,8 @@
 // GET /media/video-frames/{job_id}/{index}: a video preview's poster frame, the same way. A
 // wrong, expired or foreign signature answers 404 like a missing asset. Domain:
 // core/assets/signedUrls.ts, core/drawings/exports.ts, core/designs/videoJobs.ts.
-import type { FastifyPluginAsync } from 'fastify';
+import type { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type MediaDeps, readSignedAsset } from '../core/assets/service.ts';
@@ -11,94 +12,90 @@ import { readSignedVideoFrame } from '../core/designs/videoJobs.ts';
 import { readSignedExport } from '../core/drawings/exports.ts';
 import { ErrorBody } from './rest/schemas.ts';
 
+const Signature = z.object({ expires: z.coerce.number().int(), sig: z.string().max(100) });
+
+/** One signed-address route: its path parameters, what its 200 holds, and how it reads them. */
+type SignedFile<P extends z.ZodTypeAny> = {
+  path: string;
+  summary: string;
+  params: P;
+  /** The 200's description in the OpenAPI document. */
+  holds: string;
+  read: (
+    params: z.infer<P>,
+    signature: z.infer<typeof Signature>,
+  ) => Promise<{ mime: string; body: Readable | Buffer }>;
+  /** Headers beyond the private five-minute cache every signed file gets. */
+  headers?: Record<string, string>;
+};
+
+/**
+ * Registers a GET that answers a signed address with the file it names: no credential, the
+ * signature in the query, a wrong or expired one the domain's 404, and a private cache of five
+ * minutes (the address itself expires).
+ */
+function signedFileRoute<P extends z.ZodTypeAny>(app: FastifyInstance, route: SignedFile<P>) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    route.path,
+    {
+      schema: {
+        summary: route.summary,
+        tags: ['media'],
+        params: route.params,
+        querystring: Signature,
+        response: { 200: z.any().describe(route.holds), 404: ErrorBody, 422: ErrorBody },
+      },
+    },
+    async (req, reply) => {
+      const { mime, body } = await route.read(req.params as z.infer<P>, req.query);
+      return reply
+        .type(mime)
+        .headers({ 'cache-control': 'private, max-age=300', ...route.headers })
+        .send(body);
+    },
+  );
+}
+
 export const signedMediaRoutes: FastifyPluginAsync<{ media: MediaDeps }> = async (
   base,
   { media },
 ) => {
-  const signed = z.object({ expires: z.coerce.number().int(), sig: z.string().max(100) });
-  base.withTypeProvider<ZodTypeProvider>().get(
-    '/media/:asset_id',
-    {
-      schema: {
-        summary: "An asset's bytes through a signed address (the asset's signed_url)",
-        tags: ['media'],
-        params: z.object({ asset_id: z.string() }),
-        querystring: signed,
-        response: {
-          200: z.any().describe('The bytes, with their media type.'),
-          404: ErrorBody,
-          422: ErrorBody,
-        },
-      },
+  signedFileRoute(base, {
+    path: '/media/:asset_id',
+    summary: "An asset's bytes through a signed address (the asset's signed_url)",
+    params: z.object({ asset_id: z.string() }),
+    holds: 'The bytes, with their media type.',
+    read: async ({ asset_id }, { expires, sig }) => {
+      const { mime, stream } = await readSignedAsset(media, asset_id, expires, sig);
+      return { mime, body: stream };
     },
-    async (req, reply) => {
-      const { mime, stream } = await readSignedAsset(
-        media,
-        req.params.asset_id,
-        req.query.expires,
-        req.query.sig,
-      );
-      return reply.type(mime).header('cache-control', 'private, max-age=300').send(stream);
-    },
-  );
+  });
 
-  base.withTypeProvider<ZodTypeProvider>().get(
-    '/media/drawing-exports/:job_id',
-    {
-      schema: {
-        summary: "A drawing export's file through its signed address (export_drawing's signed_url)",
-        tags: ['media'],
-        params: z.object({ job_id: z.string() }),
-        querystring: signed,
-        response: {
-          200: z.any().describe('The PNG or SVG file.'),
-          404: ErrorBody,
-          422: ErrorBody,
-        },
-      },
+  signedFileRoute(base, {
+    path: '/media/drawing-exports/:job_id',
+    summary: "A drawing export's file through its signed address (export_drawing's signed_url)",
+    params: z.object({ job_id: z.string() }),
+    holds: 'The PNG or SVG file.',
+    read: async ({ job_id }, { expires, sig }) => {
+      const { mime, stream } = await readSignedExport(media, job_id, expires, sig);
+      return { mime, body: stream };
     },
-    async (req, reply) => {
-      const { mime, stream } = await readSignedExport(
-        media,
-        req.params.job_id,
-        req.query.expires,
-        req.query.sig,
-      );
-      // An SVG opened from this address runs no script and loads nothing.
-      return reply
-        .type(mime)
-        .header('cache-control', 'private, max-age=300')
-        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
-        .header('x-content-type-options', 'nosniff')
-        .send(stream);
+    // An SVG opened from this address runs no script and loads nothing.
+    headers: {
+      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+      'x-content-type-options': 'nosniff',
     },
-  );
+  });
 
-  base.withTypeProvider<ZodTypeProvider>().get(
-    '/media/video-frames/:job_id/:index',
-    {
-      schema: {
-        summary:
-          "A video design's poster frame through its signed address (preview_design's images[].url)",
-        tags: ['media'],
-        params: z.object({ job_id: z.string(), index: z.coerce.number().int().min(0).max(63) }),
-        querystring: signed,
-        response: {
-          200: z.any().describe('The JPEG frame.'),
-          404: ErrorBody,
-          422: ErrorBody,
-        },
-      },
-    },
-    async (req, reply) => {
-      const frame = await readSignedVideoFrame(
-        media,
-        req.params.job_id,
-        req.params.index,
-        req.query.expires,
-        req.query.sig,
-      );
-      return reply.type('image/jpeg').header('cache-control', 'private, max-age=300').send(frame);
-    },
-  );
+  signedFileRoute(base, {
+    path: '/media/video-frames/:job_id/:index',
+    summary:
+      "A video design's poster frame through its signed address (preview_design's images[].url)",
+    params: z.object({ job_id: z.string(), index: z.coerce.number().int().min(0).max(63) }),
+    holds: 'The JPEG frame.',
+    read: async ({ job_id, index }, { expires, sig }) => ({
+      mime: 'image/jpeg',
+      body: await readSignedVideoFrame(media, job_id, index, expires, sig),
+    }),
+  });
 };

@@ -11,8 +11,7 @@ export async function readPassword(
   output: NodeJS.WriteStream = process.stderr,
 ): Promise<string> {
   if (!input.isTTY) {
-    const text = await readAll(input);
-    const line = text.split(/\r?\n/, 1)[0] ?? '';
+    const line = await readFirstLine(input);
     if (!line) throw new UsageError(MISSING);
     return line;
   }
@@ -24,11 +23,19 @@ export async function readPassword(
   return first;
 }
 
-async function readAll(input: NodeJS.ReadStream): Promise<string> {
+/**
+ * Standard input up to its first newline, or to its end when none comes: a pipe whose writer
+ * keeps it open (a wrapper that writes the line and then waits for the command) must not
+ * leave the command waiting for an end that never arrives.
+ */
+async function readFirstLine(input: NodeJS.ReadStream): Promise<string> {
   let text = '';
   input.setEncoding('utf8');
-  for await (const chunk of input) text += chunk;
-  return text;
+  for await (const chunk of input) {
+    text += chunk;
+    if (text.includes('\n')) break;
+  }
+  return (text.split('\n', 1)[0] ?? '').replace(/\r$/, '');
 }
 
 /** One line typed on a terminal in raw mode, nothing echoed; Ctrl-C or Ctrl-D gives up. */

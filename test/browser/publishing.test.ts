@@ -130,6 +130,10 @@ describe('publishing from the dashboard', () => {
     });
     await publishNow(server.pool, post.body.id);
     await waitFor(async () => receiver.on('/ok').length >= 1, { what: 'the delivery' });
+    // The log reads itself again every 10 s; its Refresh button reads it now.
+    await page
+      .getByRole('button', { name: `Refresh deliveries to ${receiver.url('/ok')}` })
+      .click();
     const row = page.getByRole('row', { name: /post\.published/ });
     await row.first().waitFor({ timeout: 15_000 });
     expect(await row.first().textContent()).toMatch(/204/);

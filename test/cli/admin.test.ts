@@ -282,6 +282,49 @@ describe('npm run admin', { timeout: 60_000 }, () => {
     expect(found.rowCount).toBe(0);
   });
 
+  it('account create takes the first line of a pipe that stays open, or all of one that ends without a newline', async () => {
+    // The writer sends one line and never closes its end: the command must not wait for more.
+    const password = 'open pipe secret 5d2e';
+    const child = spawn(
+      process.execPath,
+      ['bin/admin.ts', 'account', 'create', '--email', 'openpipe@example.com'],
+      {
+        cwd: path.resolve(import.meta.dirname, '../..'),
+        env: { ...process.env, DATABASE_URL: server.db.url },
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
+    const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.stdin.on('error', () => {});
+    child.stdin.write(`${password}\n`);
+    try {
+      expect(await exit, out).toBe(0);
+    } finally {
+      child.kill();
+    }
+    expect(out).toMatch(/"account_id":"\d+"/);
+    expect(out).not.toContain(password);
+    const login = (email: string, pw: string) =>
+      call(server, 'POST', '/auth/login', { body: { email, password: pw } });
+    expect((await login('openpipe@example.com', password)).status).toBe(200);
+
+    // printf %s "$PASSWORD" | ...: no newline before the end, the whole input is the password.
+    const unterminated = await admin(
+      server.db.url,
+      ['account', 'create', '--email', 'nonewline@example.com'],
+      {},
+      'no newline secret 0c41',
+    );
+    expect(unterminated.code, unterminated.stderr).toBe(0);
+    expect((await login('nonewline@example.com', 'no newline secret 0c41')).status).toBe(200);
+  });
+
   // A terminal through script(1), which gives the CLI a pty and passes what the test writes
   // on as keystrokes: the prompt is on the terminal, what is typed is not echoed.
   const terminals: ChildProcess[] = [];

@@ -1,12 +1,24 @@
 // The dashboard's calls to its own origin: /auth for signing in and up, /app/api for its data.
 // A state-changing call carries the session's CSRF token; a failure is an ApiError holding the
 // API's message and, for a 422, the message of each field it names.
+
+/** A Retry-After header (seconds, or an HTTP date) as milliseconds from `now`; none: undefined. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const value = header.trim();
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string | undefined;
   /** A 422's messages by field name (the last part of each `loc`). */
   readonly fields: Record<string, string>;
-  constructor(status: number, body: unknown) {
+  /** How long the answer asked to wait before trying again (its Retry-After), if it did. */
+  readonly retryAfterMs: number | undefined;
+  constructor(status: number, body: unknown, retryAfter: string | null = null) {
     const detail = (body as { detail?: unknown } | null)?.detail;
     const fields: Record<string, string> = {};
     if (Array.isArray(detail))
@@ -24,6 +36,7 @@ export class ApiError extends Error {
     this.status = status;
     this.code = (body as { code?: string } | null)?.code;
     this.fields = fields;
+    this.retryAfterMs = retryAfterMs(retryAfter);
   }
 }
 
@@ -50,9 +63,14 @@ export async function call<T>(method: string, url: string, body?: unknown): Prom
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+  return answerOf<T>(res);
+}
+
+/** A response's JSON, or the ApiError it answers (with its Retry-After). */
+export async function answerOf<T>(res: Response): Promise<T> {
   const text = await res.text();
   const json = text ? (JSON.parse(text) as unknown) : undefined;
-  if (!res.ok) throw new ApiError(res.status, json);
+  if (!res.ok) throw new ApiError(res.status, json, res.headers.get('retry-after'));
   return json as T;
 }
 

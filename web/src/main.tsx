@@ -7,12 +7,15 @@ import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError } from './api.ts';
+import { RETRY_DEFAULTS } from './pacing.ts';
 import { router } from './routes.tsx';
 import { SESSION_KEY } from './session.ts';
 
 /**
  * Any call that finds the session gone (401) shows the sign-in page; one refused for a stale
  * CSRF token (the session was renewed in another tab) reads the session, and its token, again.
+ * One refused because the account's request budget is spent waits its Retry-After and goes
+ * again (RETRY_DEFAULTS) before any error shows.
  */
 const onError = (err: unknown) => {
   if (!(err instanceof ApiError)) return;
@@ -23,7 +26,10 @@ const onError = (err: unknown) => {
 const queries: QueryClient = new QueryClient({
   queryCache: new QueryCache({ onError }),
   mutationCache: new MutationCache({ onError }),
-  defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
+  defaultOptions: {
+    queries: { ...RETRY_DEFAULTS.queries, refetchOnWindowFocus: false },
+    mutations: RETRY_DEFAULTS.mutations,
+  },
 });
 
 createRoot(document.getElementById('root')!).render(

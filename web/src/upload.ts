@@ -106,7 +106,7 @@ function send<T>(
         json = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
       } catch {}
       if (xhr.status >= 200 && xhr.status < 300) resolve(json as T);
-      else reject(new ApiError(xhr.status, json));
+      else reject(new ApiError(xhr.status, json, xhr.getResponseHeader('retry-after')));
     };
     xhr.onerror = () =>
       reject(new Error('The upload was interrupted: choose the file again to resume.'));

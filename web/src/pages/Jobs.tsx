@@ -1,5 +1,5 @@
 // Jobs: the account's newest slow work (exports, generation, imports, replies) with live
-// progress; the list is read again every second while any job is unfinished.
+// progress; the list is read again while any job is unfinished (web/src/jobs.ts says how often).
 import { Navigate } from '@tanstack/react-router';
 import { useBrand } from '../brand.ts';
 import { LoadError } from '../components.tsx';

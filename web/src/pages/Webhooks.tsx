@@ -6,6 +6,7 @@ import { type FormEvent, useRef, useState } from 'react';
 import { ApiError, call } from '../api.ts';
 import { useBrand } from '../brand.ts';
 import { CheckboxGroup, PlanNotice } from '../components.tsx';
+import { DELIVERIES_WAIT_MS } from '../pacing.ts';
 import { longDate } from '../time.ts';
 
 const EVENTS = ['post.published', 'post.failed', 'competitor.breakout'] as const;
@@ -27,54 +28,73 @@ function Deliveries({ endpoint, timeZone }: { endpoint: Endpoint; timeZone: stri
   const log = useQuery({
     queryKey: ['deliveries', endpoint.id],
     queryFn: () => call<Attempt[]>('GET', `/app/api/webhooks/${endpoint.id}/deliveries`),
-    refetchInterval: 3000,
+    // Every read counts against the request budget: each endpoint's log every 10 s, and at once
+    // after a replay or from its Refresh button.
+    refetchInterval: DELIVERIES_WAIT_MS,
   });
   const replay = useMutation({
     mutationFn: (delivery: string) =>
       call('POST', `/app/api/webhooks/${endpoint.id}/deliveries/${delivery}/replay`),
     onSuccess: () => queries.invalidateQueries({ queryKey: ['deliveries', endpoint.id] }),
   });
+  const refresh = (
+    <button
+      type="button"
+      className="quiet"
+      onClick={() => void log.refetch()}
+      aria-label={`Refresh deliveries to ${endpoint.url}`}
+    >
+      Refresh
+    </button>
+  );
   if (!log.data?.length)
-    return <p className="empty">No deliveries yet: they appear when a subscribed event happens.</p>;
+    return (
+      <p className="empty">
+        No deliveries yet: they appear when a subscribed event happens. {refresh}
+      </p>
+    );
   return (
-    <table className="list">
-      <caption>Deliveries to {endpoint.url}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Event</th>
-          <th scope="col">Attempt</th>
-          <th scope="col">When</th>
-          <th scope="col">Answer</th>
-          <th scope="col">Time</th>
-          <th scope="col">Delivery</th>
-          <th scope="col">
-            <span className="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {log.data.map((a) => (
-          <tr key={`${a.delivery_id}-${a.attempt}`}>
-            <td>{a.event}</td>
-            <td>{a.attempt}</td>
-            <td>{longDate(a.attempted_at, timeZone)}</td>
-            <td>{a.status_code ?? a.error ?? '–'}</td>
-            <td>{a.duration_ms} ms</td>
-            <td>{a.delivery_status}</td>
-            <td>
-              <button
-                type="button"
-                className="quiet"
-                onClick={() => replay.mutate(a.delivery_id)}
-                aria-label={`Replay delivery ${a.delivery_id}`}
-              >
-                Replay
-              </button>
-            </td>
+    <>
+      {refresh}
+      <table className="list">
+        <caption>Deliveries to {endpoint.url}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Event</th>
+            <th scope="col">Attempt</th>
+            <th scope="col">When</th>
+            <th scope="col">Answer</th>
+            <th scope="col">Time</th>
+            <th scope="col">Delivery</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {log.data.map((a) => (
+            <tr key={`${a.delivery_id}-${a.attempt}`}>
+              <td>{a.event}</td>
+              <td>{a.attempt}</td>
+              <td>{longDate(a.attempted_at, timeZone)}</td>
+              <td>{a.status_code ?? a.error ?? '–'}</td>
+              <td>{a.duration_ms} ms</td>
+              <td>{a.delivery_status}</td>
+              <td>
+                <button
+                  type="button"
+                  className="quiet"
+                  onClick={() => replay.mutate(a.delivery_id)}
+                  aria-label={`Replay delivery ${a.delivery_id}`}
+                >
+                  Replay
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }
 
