@@ -70,13 +70,7 @@ async function main(argv: string[]): Promise<number> {
 
 /** The password from standard input or the terminal, checked as --password would be. */
 async function passwordFromInput(): Promise<string> {
-  const password = await readPassword().catch((err: unknown) => {
-    // readPassword names the flag that was not given; what differed is what was typed.
-    if (err instanceof UsageError && /two entries differ/.test(err.message))
-      throw new UsageError('the two passwords you typed differ; nothing was created');
-    throw err;
-  });
-  return checkNewPassword(password, 'the password');
+  return checkNewPassword(await readPassword(), 'the password');
 }
 
 /** describeDatabase, with what to do when the one used was made just now. */

@@ -19,7 +19,7 @@ export async function readPassword(
   if (!first) throw new UsageError(MISSING);
   const again = await promptHidden(input, output, 'Password again: ');
   if (again !== first)
-    throw new UsageError('--password: the two entries differ; nothing was created');
+    throw new UsageError('the two passwords you typed differ; nothing was created');
   return first;
 }
 
