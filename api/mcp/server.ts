@@ -27,7 +27,7 @@ import { closestMatch, parseInput } from '../../core/validation.ts';
 import { databaseOutage } from '../errors.ts';
 import { PROMPTS } from './prompts.ts';
 import type { ToolContext, ToolRegistry } from './registry.ts';
-import { type Attachment, fitsInResult, toolResult } from './results.ts';
+import { type Attachment, errorResult, fitsInResult, toolResult } from './results.ts';
 
 /** The revisions SPEC.md supports, newest first; initialize falls back to the newest. */
 export const PROTOCOL_VERSIONS = ['2025-06-18', '2025-03-26', '2024-11-05'];
@@ -144,23 +144,16 @@ async function callTool(
     }
     // A tool failure, not a protocol one: the model reads the message and can adjust, and a
     // client reads the REST body's machine-readable members from _meta (CONTRACT.md).
-    return {
-      isError: true,
-      content: [{ type: 'text', text: `${err.code}: ${err.message}` }],
-      _meta: errorMeta(err),
-    };
+    // Its _meta: what the REST body says to a program rather than a person (code, extra
+    // members such as required_scope or current_version, a validation failure's issues).
+    // Not structuredContent: the SDK client checks that against the tool's output schema even
+    // on errors. Capped like a success (40 KB).
+    return errorResult(
+      err instanceof ValidationFailed
+        ? { code: err.code, message: err.message, meta: { code: err.code }, issues: err.issues }
+        : { code: err.code, message: err.message, meta: { ...err.extra, code: err.code } },
+    );
   }
-}
-
-/**
- * What the REST body of `err` says to a program rather than a person: its code and extra
- * members (required_scope, current_version, limit, plan_needed, ...), and a validation
- * failure's issues. Not structuredContent: the SDK client checks that against the tool's
- * output schema even on errors.
- */
-function errorMeta(err: DomainError): Record<string, unknown> {
-  if (err instanceof ValidationFailed) return { code: err.code, issues: err.issues };
-  return { ...err.extra, code: err.code };
 }
 
 const CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: false } };
