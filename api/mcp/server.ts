@@ -17,6 +17,7 @@ import {
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
 import { assertRequirement } from '../../core/auth/access.ts';
+import { requireOwnedBrand } from '../../core/brands/service.ts';
 import {
   DomainError,
   missingReference,
@@ -156,6 +157,27 @@ async function callTool(
   }
 }
 
+/**
+ * A prompt's brand_id is the caller's, as a tool's is: another account's brand answers like a
+ * missing one, -32602 with `data.code` not_found (a prompt has no isError result).
+ */
+async function promptBrand(
+  ctx: Omit<ToolContext, 'progress' | 'signal' | 'attachImage' | 'attachText'>,
+  brandId: string,
+) {
+  try {
+    await requireOwnedBrand(ctx.pool, ctx.principal.accountId, brandId);
+  } catch (thrown) {
+    const err = databaseOutage(thrown, ctx.log, { prompt: true }) ?? thrown;
+    if (!(err instanceof DomainError)) throw err;
+    throw new McpError(
+      err.status === 503 ? ErrorCode.InternalError : ErrorCode.InvalidParams,
+      `${err.code}: ${err.message}`,
+      { ...err.extra, code: err.code },
+    );
+  }
+}
+
 const CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: false } };
 
 export function buildMcpServer(
@@ -210,13 +232,12 @@ export function buildMcpServer(
         `Unknown prompt: ${params.name}; the prompts are ${names.join(', ')}`,
       );
     }
-    const args = params.arguments ?? {};
-    const missing = prompt.arguments.filter((a) => a.required && !args[a.name]).map((a) => a.name);
-    if (missing.length)
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Missing prompt arguments: ${missing.join(', ')}`,
-      );
+    // An argument sent empty is one not given (clients send every field of their form).
+    const given = Object.fromEntries(
+      Object.entries(params.arguments ?? {}).filter(([, v]) => v !== ''),
+    );
+    const args = parseParams(prompt.input, given, `arguments for prompt ${prompt.name}`);
+    if (args.brand_id) await promptBrand(ctx, args.brand_id);
     return {
       description: prompt.description,
       messages: [{ role: 'user', content: { type: 'text', text: prompt.text(args) } }],
