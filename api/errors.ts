@@ -78,6 +78,12 @@ export function asDomainError(err: FastifyError, req: FastifyRequest): DomainErr
   }
   const status = err.statusCode ?? 500;
   if (status < 500) return new DomainError(status, 'bad_request', err.message);
+  // A client that closed the connection mid-upload: its socket error (ECONNRESET) is its own
+  // doing, no fault of the service's, and nobody reads the answer.
+  if (!req.raw.complete && req.raw.readableAborted) {
+    req.log.info({ err: err.message }, 'the client closed the request before its body ended');
+    return new DomainError(400, 'bad_request', 'The request ended before its body did.');
+  }
   const outage = databaseOutage(err, req.log);
   if (outage) return outage;
   req.log.error({ err }, 'request failed');

@@ -220,3 +220,61 @@ export function toolResult(
   }
   return { content, structuredContent: result };
 }
+
+/** What an isError result says: its text, the machine-readable members, and any issues. */
+export type ToolError = {
+  code: string;
+  message: string;
+  meta: Record<string, unknown>;
+  /** A validation failure's issues, each also a part of `message`, in order. */
+  issues?: readonly { loc: readonly (string | number)[]; msg: string }[];
+};
+
+const errorOf = (text: string, meta: Record<string, unknown>): CallToolResult => ({
+  isError: true,
+  content: [{ type: 'text', text }],
+  _meta: meta,
+});
+
+/**
+ * An isError result within the cap, as a success is: a validation failure listing thousands
+ * of issues (a layout of many layers, each naming a missing asset) keeps the first issues
+ * whole in its text and in `_meta.issues`, the most that fit, and says how many there were
+ * (`_meta.truncated`, `issues_total`); any other message too long is cut with a marker.
+ */
+export function errorResult({ code, message, meta, issues }: ToolError): CallToolResult {
+  const whole = errorOf(`${code}: ${message}`, issues ? { ...meta, issues } : meta);
+  if (size(whole) <= RESULT_LIMIT_BYTES) return whole;
+  if (!issues) {
+    const text = `${code}: ${message}`;
+    // Halved until it fits: escaping can make a character take several bytes of JSON.
+    let keep = Math.floor(RESULT_LIMIT_BYTES / 2);
+    let cut = errorOf(marked(text, keep), meta);
+    while (size(cut) > RESULT_LIMIT_BYTES && keep > 64) {
+      keep = Math.floor(keep / 2);
+      cut = errorOf(marked(text, keep), meta);
+    }
+    return cut;
+  }
+  const total = issues.length;
+  const firstOf = (k: number) => {
+    const shown = issues.slice(0, k);
+    const lines = shown.map((i) => (i.loc.length ? `${i.loc.join('.')}: ${i.msg}` : i.msg));
+    const rest = `… and ${total - k} more issues not shown (${total} in all; fix these and call again to see the rest)`;
+    return errorOf(`${code}: ${[...lines, rest].join('; ')}`, {
+      ...meta,
+      issues: shown,
+      truncated: true,
+      issues_total: total,
+    });
+  };
+  // The most issues that fit, by binary search.
+  let lo = 0;
+  let hi = total;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (size(firstOf(mid)) <= RESULT_LIMIT_BYTES) lo = mid;
+    else hi = mid - 1;
+  }
+  return firstOf(lo);
+}

@@ -17,6 +17,7 @@ import {
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
 import { assertRequirement } from '../../core/auth/access.ts';
+import { requireOwnedBrand } from '../../core/brands/service.ts';
 import {
   DomainError,
   missingReference,
@@ -27,7 +28,7 @@ import { closestMatch, parseInput } from '../../core/validation.ts';
 import { databaseOutage } from '../errors.ts';
 import { PROMPTS } from './prompts.ts';
 import type { ToolContext, ToolRegistry } from './registry.ts';
-import { type Attachment, fitsInResult, toolResult } from './results.ts';
+import { type Attachment, errorResult, fitsInResult, toolResult } from './results.ts';
 
 /** The revisions SPEC.md supports, newest first; initialize falls back to the newest. */
 export const PROTOCOL_VERSIONS = ['2025-06-18', '2025-03-26', '2024-11-05'];
@@ -144,23 +145,37 @@ async function callTool(
     }
     // A tool failure, not a protocol one: the model reads the message and can adjust, and a
     // client reads the REST body's machine-readable members from _meta (CONTRACT.md).
-    return {
-      isError: true,
-      content: [{ type: 'text', text: `${err.code}: ${err.message}` }],
-      _meta: errorMeta(err),
-    };
+    // Its _meta: what the REST body says to a program rather than a person (code, extra
+    // members such as required_scope or current_version, a validation failure's issues).
+    // Not structuredContent: the SDK client checks that against the tool's output schema even
+    // on errors. Capped like a success (40 KB).
+    return errorResult(
+      err instanceof ValidationFailed
+        ? { code: err.code, message: err.message, meta: { code: err.code }, issues: err.issues }
+        : { code: err.code, message: err.message, meta: { ...err.extra, code: err.code } },
+    );
   }
 }
 
 /**
- * What the REST body of `err` says to a program rather than a person: its code and extra
- * members (required_scope, current_version, limit, plan_needed, ...), and a validation
- * failure's issues. Not structuredContent: the SDK client checks that against the tool's
- * output schema even on errors.
+ * A prompt's brand_id is the caller's, as a tool's is: another account's brand answers like a
+ * missing one, -32602 with `data.code` not_found (a prompt has no isError result).
  */
-function errorMeta(err: DomainError): Record<string, unknown> {
-  if (err instanceof ValidationFailed) return { code: err.code, issues: err.issues };
-  return { ...err.extra, code: err.code };
+async function promptBrand(
+  ctx: Omit<ToolContext, 'progress' | 'signal' | 'attachImage' | 'attachText'>,
+  brandId: string,
+) {
+  try {
+    await requireOwnedBrand(ctx.pool, ctx.principal.accountId, brandId);
+  } catch (thrown) {
+    const err = databaseOutage(thrown, ctx.log, { prompt: true }) ?? thrown;
+    if (!(err instanceof DomainError)) throw err;
+    throw new McpError(
+      err.status === 503 ? ErrorCode.InternalError : ErrorCode.InvalidParams,
+      `${err.code}: ${err.message}`,
+      { ...err.extra, code: err.code },
+    );
+  }
 }
 
 const CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: false } };
@@ -217,13 +232,12 @@ export function buildMcpServer(
         `Unknown prompt: ${params.name}; the prompts are ${names.join(', ')}`,
       );
     }
-    const args = params.arguments ?? {};
-    const missing = prompt.arguments.filter((a) => a.required && !args[a.name]).map((a) => a.name);
-    if (missing.length)
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Missing prompt arguments: ${missing.join(', ')}`,
-      );
+    // An argument sent empty is one not given (clients send every field of their form).
+    const given = Object.fromEntries(
+      Object.entries(params.arguments ?? {}).filter(([, v]) => v !== ''),
+    );
+    const args = parseParams(prompt.input, given, `arguments for prompt ${prompt.name}`);
+    if (args.brand_id) await promptBrand(ctx, args.brand_id);
     return {
       description: prompt.description,
       messages: [{ role: 'user', content: { type: 'text', text: prompt.text(args) } }],

@@ -1,7 +1,9 @@
 // URL ingest (POST /v1/assets): downloads a public image or video through the outbound guard,
 // following at most three redirects, each checked, and files it like an upload. A page, a
 // login wall, anything not media, or a private address is refused with a 422 that says why.
+import type http from 'node:http';
 import path from 'node:path';
+import { PassThrough, type Readable } from 'node:stream';
 import { STORAGE_QUOTA_BYTES } from '../accounts/plans.ts';
 import { requireOwnedBrand } from '../brands/service.ts';
 import { invalid } from '../errors.ts';
@@ -21,6 +23,22 @@ const INGEST_TIMEOUT_MS = 10 * 60_000;
 function filenameOf(url: URL): string | null {
   const base = path.posix.basename(decodeURIComponent(url.pathname));
   return base && base !== '/' ? base.slice(0, 255) : null;
+}
+
+/**
+ * The response's body as the upload reads it. The remote server breaking the download off (a
+ * reset, the guard's timeout) is the URL's failure, a 422 like one that cannot be fetched, not
+ * a socket error (ECONNRESET) the service would answer as its own 500. The file being
+ * refused, or failing to be written, stops the download quietly.
+ */
+function downloadOf(response: http.IncomingMessage, loc: string[]): Readable {
+  const body = new PassThrough();
+  response.on('error', (err) => {
+    const why = err.name === 'AbortError' ? 'it took too long' : err.message;
+    body.destroy(invalid(loc, `cannot ingest this URL: the download broke off (${why})`));
+  });
+  body.on('close', () => response.destroy());
+  return response.pipe(body);
 }
 
 export async function ingestFromUrl(
@@ -63,7 +81,7 @@ export async function ingestFromUrl(
 
   if (type.startsWith('image/'))
     return uploadImage(deps, owner, {
-      body: response,
+      body: downloadOf(response, loc),
       contentType: type,
       contentLength,
       brand_id: input.brand_id,
@@ -95,7 +113,7 @@ export async function ingestFromUrl(
     // Worded before the download, as the spool's refusal is made synchronously.
     const refusal = limit < MAX_CHUNKED_BYTES ? await full() : undefined;
     const spooled = await spoolToTemp(
-      response,
+      downloadOf(response, loc),
       limit,
       refusal ? () => refusal : message,
       deps.tempDir,

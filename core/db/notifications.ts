@@ -2,8 +2,8 @@
 // later). A waiter holding a pooled connection for the length of its wait let one account's
 // burst of slow calls take every connection of the pool; here a wait costs a Set entry.
 // The connection is opened on first use, outside the pool, and opened again after it breaks.
-import pg from 'pg';
-import type { Pool } from './pool.ts';
+import type pg from 'pg';
+import { databaseClient, type Pool } from './pool.ts';
 
 /** A payload, or `undefined` when the connection broke and a notification may have been lost. */
 export type NotificationHandler = (payload: string | undefined) => void;
@@ -66,7 +66,7 @@ export function createNotifications(pool: Pool): Notifications {
   const connect = () => {
     if (connection) return connection;
     // TCP keepalive, so a connection a NAT dropped silently ends instead of waiting forever.
-    const client = new pg.Client({
+    const client = databaseClient({
       ...pool.options,
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,

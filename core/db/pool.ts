@@ -1,5 +1,6 @@
 // The one pg pool of a process, shared by the API, the domain and Graphile Worker.
 import pg from 'pg';
+import { markFromDatabase } from './unreachable.ts';
 
 // bigint ids (int8) stay strings: CONTRACT.md serializes ids as strings everywhere, and a
 // JavaScript number cannot hold every bigint. Counts cast to int in SQL where a number is wanted.
@@ -19,6 +20,42 @@ export type PoolLog = { warn: (obj: object, msg: string) => void };
  */
 export const CONNECT_TIMEOUT_MS = 10_000;
 
+// biome-ignore lint/suspicious/noExplicitAny: wraps pg's overloaded methods as they are
+type Method = (...args: any[]) => any;
+
+/**
+ * `method` with every error it raises marked as the database's (core/db/unreachable.ts):
+ * thrown, rejected, or passed to a callback (pg's callback forms, which the pool uses inside).
+ */
+function marking<M extends Method>(method: M): M {
+  return function (this: unknown, ...args: unknown[]) {
+    const last = args.length - 1;
+    const callback = args[last];
+    if (typeof callback === 'function')
+      args[last] = (err: unknown, ...rest: unknown[]) =>
+        (callback as Method)(err ? markFromDatabase(err) : err, ...rest);
+    let out: unknown;
+    try {
+      out = method.apply(this, args);
+    } catch (err) {
+      throw markFromDatabase(err);
+    }
+    return out instanceof Promise
+      ? out.catch((err: unknown) => {
+          throw markFromDatabase(err);
+        })
+      : out;
+  } as M;
+}
+
+/** A database connection outside the pool (LISTEN), its errors marked as the pool's are. */
+export function databaseClient(config: pg.ClientConfig): pg.Client {
+  const client = new pg.Client(config);
+  client.connect = marking(client.connect);
+  client.query = marking(client.query);
+  return client;
+}
+
 export function createPool(connectionString: string, max = 20, log?: PoolLog): Pool {
   const pool = new pg.Pool({
     connectionString,
@@ -26,6 +63,11 @@ export function createPool(connectionString: string, max = 20, log?: PoolLog): P
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
   });
+  // Every error a query or a checkout raises is marked as the database's: only those can mean
+  // an outage (core/db/unreachable.ts). pool.query checks out through pool.connect, and a
+  // client's own queries (transactions, Graphile Worker) go through its wrapped query.
+  pool.connect = marking(pool.connect);
+  pool.query = marking(pool.query);
   // A client losing its connection must not crash the process: the pool replaces idle ones,
   // and a query in flight on a broken client fails with its own error. Each loss is logged
   // once, from the client's handler (it hears idle and checked-out clients alike; the pool's
@@ -37,8 +79,10 @@ export function createPool(connectionString: string, max = 20, log?: PoolLog): P
   pool.on('acquire', (client) => inUse.add(client));
   pool.on('release', (_err, client) => inUse.delete(client));
   pool.on('error', () => {});
-  pool.on('connect', (client) =>
+  pool.on('connect', (client) => {
+    client.query = marking(client.query);
     client.on('error', (err) => {
+      markFromDatabase(err);
       if (lost.has(client)) return;
       lost.add(client);
       log?.warn(
@@ -47,8 +91,8 @@ export function createPool(connectionString: string, max = 20, log?: PoolLog): P
           ? 'a database connection in use was lost; its query fails, and the pool opens a new one when needed'
           : 'an idle database connection was lost; the pool opens a new one when needed',
       );
-    }),
-  );
+    });
+  });
   return pool;
 }
 

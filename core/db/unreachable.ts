@@ -1,6 +1,25 @@
-// Telling "the database cannot be reached right now" from every other database error: the API
-// answers the first 503 with Retry-After (a retry can help), the worker pauses and tries again
-// with backoff; any other error keeps its meaning.
+// Telling "the database cannot be reached right now" from every other error: the API answers
+// the first 503 with Retry-After (a retry can help), the worker pauses and tries again with
+// backoff; any other error keeps its meaning. Node's HTTP client, S3 and a client's aborted
+// request raise the same socket codes (ECONNRESET, ECONNREFUSED, ...) as a lost database
+// connection, so the codes are read only on errors the database connections raised: those
+// that came through createPool's pool or a databaseClient (core/db/pool.ts), marked there.
+
+const FROM_DATABASE = Symbol('raised by a database connection');
+
+/**
+ * Marks `err` as raised by a database connection (query, connect, a client's error) and
+ * returns it. The mark is a non-enumerable symbol: logs and JSON never show it.
+ */
+export function markFromDatabase<T>(err: T): T {
+  if (err && typeof err === 'object' && !(FROM_DATABASE in err) && Object.isExtensible(err))
+    Object.defineProperty(err, FROM_DATABASE, { value: true });
+  return err;
+}
+
+/** Whether `err` was raised by a database connection (markFromDatabase). */
+export const fromDatabase = (err: unknown): boolean =>
+  typeof err === 'object' && err !== null && FROM_DATABASE in err;
 
 /** Socket errors of a connection that could not be made or was lost. */
 const NETWORK_CODES = new Set([
@@ -28,20 +47,23 @@ const PG_MESSAGES = [
   /^Connection ended unexpectedly/,
 ];
 
-/**
- * Whether `err`, as node-postgres throws it, says the database is unreachable (refused, lost,
- * shutting down or starting, out of connections); an AggregateError (a connection tried on
- * several addresses) when any of its errors does. Causes are not followed: a failed request
- * to another server wraps its socket error in one, and is no database outage.
- */
-export function isDatabaseUnreachable(err: unknown, depth = 0): boolean {
+/** Whether a database connection's error says it is refused, lost or out of sessions. */
+function saysUnreachable(err: unknown, depth: number): boolean {
   if (!(err instanceof Error) || depth > 2) return false;
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string') {
     if (NETWORK_CODES.has(code) || SERVER_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))
       return true;
   } else if (PG_MESSAGES.some((m) => m.test(err.message))) return true;
-  return (
-    err instanceof AggregateError && err.errors.some((e) => isDatabaseUnreachable(e, depth + 1))
-  );
+  return err instanceof AggregateError && err.errors.some((e) => saysUnreachable(e, depth + 1));
 }
+
+/**
+ * Whether `err` is a database connection's (markFromDatabase) and says the database is
+ * unreachable (refused, lost, shutting down or starting, out of connections); an
+ * AggregateError (a connection tried on several addresses) when any of its errors does.
+ * An error from anywhere else is never an outage, whatever its code: a download the remote
+ * server reset, an S3 request, a client that aborted its upload.
+ */
+export const isDatabaseUnreachable = (err: unknown): boolean =>
+  fromDatabase(err) && saysUnreachable(err, 0);

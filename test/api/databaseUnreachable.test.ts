@@ -3,16 +3,19 @@
 // inside the operation, and on REST, GraphQL and MCP alike. Connection-class errors are told
 // from every other database error by what node-postgres really throws. (The fault suite stops
 // a real Postgres under `npm start`: test/faults/postgresOutage.test.ts.)
+import http from 'node:http';
 import { createServer, type Socket } from 'node:net';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool } from '../../core/db/pool.ts';
 import { isDatabaseUnreachable } from '../../core/db/unreachable.ts';
+import { createLogger } from '../../core/logger.ts';
 import { type CuttableDatabase, cuttableDatabase } from '../support/cuttableDatabase.ts';
 import { freshDatabase, type TestDatabase } from '../support/db.ts';
+import { logSink } from '../support/logs.ts';
 import { connectMcp } from '../support/mcpClient.ts';
-import { makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
+import { call, makeAccount, makeKey, startServer, type TestServer } from '../support/server.ts';
+import { waitFor } from '../support/wait.ts';
 
 /** A loopback port nothing listens on. */
 async function closedPort(): Promise<number> {
@@ -188,17 +191,19 @@ describe('the API while its database takes connections but never answers', () =>
 
 describe('isDatabaseUnreachable', () => {
   it('is true for a refused connection and for a session the server ends', async () => {
-    const refused = new pg.Client({ connectionString: server.db.url });
+    const refused = createPool(server.db.url, 1);
+    expect(isDatabaseUnreachable(await failure(refused.query('select 1')))).toBe(true);
     expect(isDatabaseUnreachable(await failure(refused.connect()))).toBe(true);
+    await refused.end();
 
-    const client = new pg.Client({ connectionString: db.url });
-    client.on('error', () => {});
-    await client.connect();
+    const pool = createPool(db.url, 1);
+    const client = await pool.connect();
     const { rows } = await client.query('select pg_backend_pid() as pid');
     await db.pool.query('select pg_terminate_backend($1)', [rows[0].pid]);
     const ended = await failure(client.query('select 1'));
     expect(isDatabaseUnreachable(ended)).toBe(true);
-    await client.end().catch(() => undefined);
+    client.release(true);
+    await pool.end();
   });
 
   it('is false for the errors of a database that answers, and for other servers', async () => {
@@ -210,5 +215,85 @@ describe('isDatabaseUnreachable', () => {
     // A request to another server refused: a fetch's TypeError wraps the socket error.
     const port = await closedPort();
     expect(isDatabaseUnreachable(await failure(fetch(`http://127.0.0.1:${port}/`)))).toBe(false);
+    // Node's HTTP client (URL ingest, webhooks, S3) raises the socket error itself, with the
+    // very code a lost database connection has: still no database outage.
+    const raw = await failure(
+      new Promise((resolve, reject) =>
+        http.get(`http://127.0.0.1:${port}/`, resolve).on('error', reject),
+      ),
+    );
+    expect(raw).toMatchObject({ code: 'ECONNREFUSED' });
+    expect(isDatabaseUnreachable(raw)).toBe(false);
+  });
+});
+
+describe('errors of other servers and clients during a request', () => {
+  let logged = '';
+  let live: TestServer;
+  let key: string;
+  let files: http.Server;
+  let base: string;
+  beforeAll(async () => {
+    live = await startServer({
+      db,
+      env: { OUTBOUND_ALLOWLIST: '127.0.0.0/8', OUTBOUND_ALLOW_HTTP: 'true' },
+      logger: createLogger(
+        'info',
+        logSink((line) => {
+          logged += line;
+        }),
+      ),
+    });
+    const acct = await makeAccount(db.pool);
+    key = await makeKey(db.pool, acct.accountId, ['read', 'media']);
+    // A file server that sends the headers and a first part, then resets the connection.
+    files = http.createServer((req, res) => {
+      res.writeHead(200, {
+        'content-type': req.url === '/cut.png' ? 'image/png' : 'video/mp4',
+        'content-length': '1000000',
+      });
+      res.write(Buffer.alloc(10_000), () => setTimeout(() => req.socket.resetAndDestroy(), 50));
+    });
+    await new Promise<void>((r) => files.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(files.address() as { port: number }).port}`;
+  });
+  afterAll(async () => {
+    await live.close();
+    await new Promise((r) => files.close(r));
+  });
+
+  it('an ingest the remote server resets mid-download is 422, not a database outage', async () => {
+    for (const file of ['cut.mp4', 'cut.png']) {
+      const res = await call(live, 'POST', '/v1/assets', { key, body: { url: `${base}/${file}` } });
+      expect(res.status, file).toBe(422);
+      expect(res.body.detail[0].msg, file).toMatch(
+        /^cannot ingest this URL: the download broke off/,
+      );
+    }
+    expect(logged).not.toContain('database unreachable');
+    const listed = await call(live, 'GET', '/v1/assets', { key });
+    expect(listed.body.assets).toEqual([]);
+  });
+
+  it('a client aborting its upload is not logged as a database outage', async () => {
+    const before = logged.length;
+    await new Promise<void>((resolve) => {
+      const req = http.request(`${live.baseUrl}/v1/assets/upload`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'image/png',
+          'content-length': '1000000',
+        },
+      });
+      req.on('error', () => resolve());
+      req.write(Buffer.alloc(10_000), () => setTimeout(() => req.destroy(), 100));
+    });
+    // Whatever the service makes of it, it logs it.
+    const said = /the client closed the request|database unreachable|request failed/;
+    await waitFor(async () => said.test(logged.slice(before)), { what: 'the log line' });
+    expect(logged.slice(before)).toContain('the client closed the request before its body ended');
+    expect(logged.slice(before)).not.toContain('database unreachable');
+    expect(logged.slice(before)).not.toContain('request failed');
   });
 });

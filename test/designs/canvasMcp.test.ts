@@ -224,6 +224,44 @@ describe('design_post, get_post and preview_design on a post', () => {
     expect(layers.data.layout_version).toBe(1);
   });
 
+  it('answers a refusal listing thousands of issues within the 40 KB cap, saying how many', async () => {
+    const created = await call(server, 'POST', '/v1/posts', {
+      key,
+      body: { platform: 'bluesky', body: 'Many', brand_id: acct.brandId, layout: { layers: [] } },
+    });
+    expect(created.status).toBe(201);
+    // 20 pages of 160 image layers, each naming an asset that does not exist: 3,200 issues.
+    const pages = Array.from({ length: 20 }, (_, p) => ({
+      layers: Array.from({ length: 160 }, (_, i) => ({
+        kind: 'image',
+        asset_id: String(900_000_000 + p * 1000 + i),
+        x: 0,
+        y: 0,
+        w: 100,
+        h: 100,
+      })),
+    }));
+    const res = (await client.callTool({
+      name: 'design_post',
+      arguments: { post_id: created.body.id, layout_version: 1, layout: { pages } },
+    })) as { isError?: boolean; content: { type: string; text: string }[]; _meta?: any };
+    expect(res.isError).toBe(true);
+    expect(Buffer.byteLength(JSON.stringify(res))).toBeLessThanOrEqual(40 * 1024);
+    const meta = res._meta;
+    expect(meta).toMatchObject({ code: 'validation_failed', truncated: true, issues_total: 3200 });
+    // The first issues come whole, in order, in the text and in _meta.issues alike.
+    expect(meta.issues.length).toBeGreaterThan(10);
+    expect(meta.issues.length).toBeLessThan(3200);
+    expect(meta.issues[0]).toMatchObject({
+      loc: expect.arrayContaining(['pages', 0, 'layers', 0, 'asset_id']),
+      msg: expect.stringMatching(/900000000/),
+    });
+    const text = res.content[0]!.text;
+    expect(text).toMatch(/^validation_failed: /);
+    for (const issue of meta.issues) expect(text).toContain(issue.msg);
+    expect(text).toContain(`${3200 - meta.issues.length} more issues not shown (3200 in all`);
+  });
+
   it('replaces the layout of a post, shows it in get_post and previews the page', async () => {
     const created = await call(server, 'POST', '/v1/posts', {
       key,

@@ -557,4 +557,49 @@ describe('prompts', () => {
     await expect(client.getPrompt({ name: 'plan_week', arguments: {} })).rejects.toThrow(/theme/);
     await client.close();
   });
+
+  it('bounds what its arguments may hold, checks since as a date and brand_id as the caller’s', async () => {
+    const client = await connect(reader);
+    const huge = 'q'.repeat(100_000);
+    const refused = async (name: string, args: Record<string, string>, field: RegExp) => {
+      const err = await client.getPrompt({ name, arguments: args }).then(
+        () => undefined,
+        (e: unknown) => e as { code: number; message: string; data?: { code?: string } },
+      );
+      expect(err, `${name} ${Object.keys(args)}`).toMatchObject({ code: -32602 });
+      expect(err!.message).toMatch(field);
+      // The refusal names the field; it does not echo the 100 KB back.
+      expect(err!.message.length).toBeLessThan(2_000);
+      return err!;
+    };
+    await refused('weekly_review', { since: huge }, /since/);
+    await refused('weekly_review', { since: 'last monday' }, /since.*ISO-8601/);
+    await refused('repurpose_source', { source: huge, platforms: huge }, /source/);
+    await refused('repurpose_source', { source: 'x', platforms: 'bluesky,myspace' }, /platforms/);
+    await refused('plan_week', { theme: huge, posts_per_day: huge }, /theme/);
+    await refused('plan_week', { theme: 'x', posts_per_day: '500' }, /posts_per_day/);
+    await refused('content_ops', { brand_id: huge }, /brand_id/);
+    // Another account's brand answers like a missing one, as a tool's brand_id does.
+    const other = await makeAccount(server.pool);
+    for (const brand_id of [other.brandId, '999999999'])
+      expect(await refused('content_ops', { brand_id }, /-32602: not_found: Brand/)).toMatchObject({
+        data: { code: 'not_found' },
+      });
+    // In bounds, the caller's own brand and a date render; an empty argument is one not given.
+    const ok = await client.getPrompt({
+      name: 'weekly_review',
+      arguments: { brand_id: owner.brandId, since: '2026-01-05', extra: '' } as never,
+    });
+    expect((ok.messages[0]!.content as { text: string }).text).toMatch(
+      new RegExp(`brand ${owner.brandId} since 2026-01-05`),
+    );
+    const dated = await client.getPrompt({
+      name: 'weekly_review',
+      arguments: { since: '2026-01-05T09:00:00Z', brand_id: '' },
+    });
+    expect((dated.messages[0]!.content as { text: string }).text).toMatch(
+      /the selected brand .* since 2026-01-05T09:00:00Z/,
+    );
+    await client.close();
+  });
 });

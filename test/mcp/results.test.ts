@@ -4,7 +4,7 @@
 // unanswered, SIGTERM ignored): every cut copied the whole result, and a cut text was cut
 // again and again, its own marker counted as text. Then it answered 1.7 MB, over the cap.
 import { describe, expect, it, vi } from 'vitest';
-import { capResult, RESULT_LIMIT_BYTES } from '../../api/mcp/results.ts';
+import { capResult, errorResult, RESULT_LIMIT_BYTES } from '../../api/mcp/results.ts';
 
 const TEXT = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(18).slice(0, 1000);
 
@@ -112,5 +112,20 @@ describe('capResult', () => {
     expect(cut.length).toBeGreaterThan(0);
     expect(cut.length).toBeLessThan(notes.length);
     expect(notes.filter((n) => n.length === 1000).length).toBe(notes.length - cut.length);
+  });
+});
+
+describe('errorResult', () => {
+  it('cuts a message too long for one result with a marker, keeping its _meta', () => {
+    const result = errorResult({
+      code: 'invalid',
+      message: 'x'.repeat(200_000),
+      meta: { code: 'invalid', limit: 5 },
+    });
+    within(JSON.stringify(result));
+    expect(result._meta).toEqual({ code: 'invalid', limit: 5 });
+    expect((result.content[0] as { text: string }).text).toMatch(
+      /^invalid: x+… \[truncated \d+ characters\]$/,
+    );
   });
 });
