@@ -2,11 +2,15 @@
 // stops answering (no refusal, no reset) would otherwise hold a connect or a query for as long
 // as TCP keeps trying, and whoever waits on the answer (the worker's supervisor) with it.
 import type { Pool, PoolClient } from 'pg';
+import { markFromDatabase } from './unreachable.ts';
 
 /** How long a probe waits for a connection and its `select 1`, together. */
 export const PROBE_TIMEOUT_MS = 5_000;
 
-/** A probe that got no answer in time: ETIMEDOUT, so it reads as the database unreachable. */
+/**
+ * A probe that got no answer in time: ETIMEDOUT, marked as the database connection's error
+ * (markFromDatabase), so it reads as the database unreachable.
+ */
 export class ProbeTimedOut extends Error {
   readonly code = 'ETIMEDOUT';
   constructor(ms: number) {
@@ -22,7 +26,7 @@ export class ProbeTimedOut extends Error {
 export async function probeDatabase(pool: Pool, timeoutMs = PROBE_TIMEOUT_MS): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ProbeTimedOut(timeoutMs)), timeoutMs);
+    timer = setTimeout(() => reject(markFromDatabase(new ProbeTimedOut(timeoutMs))), timeoutMs);
   });
   const connecting = pool.connect();
   let client: PoolClient;

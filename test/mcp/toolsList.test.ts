@@ -30,9 +30,10 @@ const FULL_LIST_BUDGET = 90_000;
  * answers are one sentence each, by 1.4 KB for list_trends, and by 5.2 KB for the four reply
  * suggestion tools, whose answers are one sentence each, and by 3.4 KB for the three inbox
  * tools and the memory's engagement section, by 4.1 KB for the three agent task tools, and
- * by 300 bytes for get_drawing's point_offset: a stroke too large for a page, in parts).
+ * by 300 bytes for get_drawing's point_offset: a stroke too large for a page, in parts, and
+ * by 250 bytes for the storage's reserved_bytes: what unfinished chunked uploads hold).
  */
-const TODAY_BUDGET = 88_900;
+const TODAY_BUDGET = 89_200;
 
 const svc = useService({ account: { plan: 'business', scopes: [...SCOPES] } });
 let server: TestServer, key: string;
