@@ -3,7 +3,16 @@
 // the one-statement bare routes (bench/bareRoutes.ts) at two figures that mean different
 // things, each with its own target.
 
+import os from 'node:os';
+
 export type Side = 'bare' | 'service';
+
+/** The machine's 1, 5 and 15 minute load averages, as `uptime` gives them. */
+export const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
 
 /** The two figures, by the connections the load generator keeps open. */
 export const FIGURES = [
@@ -36,27 +45,30 @@ export const figureName = (connections: Connections) =>
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /**
- * `runs` runs, each measuring both sides twice in mirrored order (bare, service, service,
- * bare; the next run starts with the service): whichever went second after a switch measured
- * slower on this machine, and a drift over the run falls on both alike. `combine` makes the
- * two measurements of a side one; `report` sees each run. The ratio of each run, in order.
+ * `runs` runs of both sides, each side measured for `seconds` a run in four slices of a
+ * quarter, in mirrored order (bare, service, service, bare, twice; the next run starts with
+ * the service): whichever went second after a switch measured slower on this machine, and a
+ * burst of other work on the machine (it is shared) falls on both sides nearly alike when
+ * the slices are short. `combine` makes a side's slices one; `report` sees each run. The ratio
+ * of each run, in order.
  */
 export async function mirroredRuns<M extends { rps: number }>(
   runs: number,
-  measure: (side: Side) => Promise<M>,
+  seconds: number,
+  measure: (side: Side, seconds: number) => Promise<M>,
   combine: (ms: M[]) => M,
-  report: (run: number, order: Side[], bare: M, service: M) => void,
+  report: (run: number, bare: M, service: M) => void,
 ): Promise<number[]> {
   const ratios: number[] = [];
   for (let run = 1; run <= runs; run++) {
-    const order: Side[] =
+    const abba: Side[] =
       run % 2 ? ['bare', 'service', 'service', 'bare'] : ['service', 'bare', 'bare', 'service'];
     const got: Record<Side, M[]> = { bare: [], service: [] };
-    for (const side of order) got[side].push(await measure(side));
+    for (const side of [...abba, ...abba]) got[side].push(await measure(side, seconds / 4));
     const bare = combine(got.bare);
     const service = combine(got.service);
     ratios.push(service.rps / bare.rps);
-    report(run, order, bare, service);
+    report(run, bare, service);
   }
   return ratios;
 }

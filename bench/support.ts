@@ -19,6 +19,7 @@ import { storageFor } from '../core/storage/storage.ts';
 import { startWorker } from '../workers/index.ts';
 import {
   FIGURES,
+  loadAverage,
   mirroredRuns,
   type Route,
   type Side,
@@ -210,21 +211,30 @@ export async function sideBySideInProcess(
   seconds: number,
   runs = 3,
 ): Promise<Verdict[]> {
-  const measure = (connections: number, s: number) => (side: Side) =>
+  const measure = (connections: number) => (side: Side, s: number) =>
     load(urls[side], { ...request, connections, seconds: s });
   for (const side of ['bare', 'service'] as const) {
-    await measure(32, seconds)(side); // warm-up
-    await measure(1, seconds)(side);
+    await measure(32)(side, seconds); // warm-up
+    await measure(1)(side, seconds);
   }
   const verdicts: Verdict[] = [];
   console.log(`${route} beside the one-statement bare route, in this process`);
   for (const figure of FIGURES) {
+    console.log(`  ${figure.name} (load average ${loadAverage()})`);
     const ratios = await mirroredRuns(
       runs,
-      measure(figure.connections, seconds),
+      2 * seconds,
+      measure(figure.connections),
       meanLoad,
-      (run, _order, b, s) => {
-        console.log(`  ${figure.name}, run ${run}`);
+      (run, b, s) => {
+        if (run === 1)
+          console.log(
+            `  (load average ${os
+              .loadavg()
+              .map((l) => l.toFixed(2))
+              .join(', ')})`,
+          );
+        console.log(`  ${figure.name}, run ${run} (means of four slices)`);
         console.log(`    one-statement bare  ${fmt(b)}`);
         console.log(`    ${route.padEnd(18)}  ${fmt(s)}`);
         console.log(`    ratio               ${(s.rps / b.rps).toFixed(2)}`);

@@ -17,10 +17,12 @@ import path from 'node:path';
 import { createAccount, setBudget } from '../core/accounts/service.ts';
 import { createApiKey } from '../core/apikeys/service.ts';
 import { loadConfig } from '../core/config.ts';
+import type { Pool } from '../core/db/pool.ts';
 import { createLogger } from '../core/logger.ts';
 import { openDatabase } from '../core/runtime.ts';
 import {
   FIGURES,
+  loadAverage,
   mirroredRuns,
   type Route,
   type Side,
@@ -32,15 +34,19 @@ import {
 const HERE = import.meta.dirname;
 const TICK_MICROS = 1e6 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 
+/** The fields of /proc/<pid>/stat after the command name (which may hold spaces). */
+function statFields(pid: number | string): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 /**
  * CPU time (user + system) of a process so far, in microseconds; with `reaped`, also that of
  * its children that have exited.
  */
 function cpuOf(pid: number, reaped = false): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces) start at its closing parenthesis.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const fields = statFields(pid);
     const own = Number(fields[11]) + Number(fields[12]);
     return (own + (reaped ? Number(fields[13]) + Number(fields[14]) : 0)) * TICK_MICROS;
   } catch {
@@ -49,20 +55,34 @@ function cpuOf(pid: number, reaped = false): number {
 }
 
 /**
- * CPU time of every postgres process so far (the postmaster, backends, background workers),
- * backends that have exited included: a pool closing an idle connection during a run must
- * not take that backend's CPU out of the total (the postmaster counts its reaped children).
+ * CPU time of the bench's Postgres so far: its postmaster and every process it started
+ * (backends, background workers), those that have exited included: a pool closing an idle
+ * connection during a run must not take that backend's CPU out of the total (the postmaster
+ * counts its reaped children). Only this cluster's: other Postgres servers on the machine
+ * (other people's tests) are not the bench's cost.
  */
-function postgresCpu(): number {
-  let total = 0;
+function postgresCpu(postmaster: number): number {
+  let total = cpuOf(postmaster, true);
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres')
-        total += cpuOf(Number(entry), true);
-    } catch {}
+      if (Number(statFields(entry)[1]) === postmaster) total += cpuOf(Number(entry));
+    } catch {} // exited meanwhile
   }
   return total;
+}
+
+/**
+ * The postmaster of the bench's Postgres: the parent of a backend of `pool`. 0 (no CPU read)
+ * when that Postgres is not a process of this machine.
+ */
+async function postmasterOf(pool: Pool): Promise<number> {
+  const { rows } = await pool.query<{ pid: number }>('select pg_backend_pid() as pid');
+  try {
+    return Number(statFields(rows[0]!.pid)[1]);
+  } catch {
+    return 0;
+  }
 }
 
 /** A port nobody listens on now. */
@@ -118,9 +138,14 @@ type Measured = {
 };
 
 /** One load run against `target` served by `server`, with CPU per request of each part. */
-async function measure(server: ChildProcess, target: Load, seconds: number): Promise<Measured> {
+async function measure(
+  server: ChildProcess,
+  postmaster: number,
+  target: Load,
+  seconds: number,
+): Promise<Measured> {
   const nodeBefore = cpuOf(server.pid!);
-  const pgBefore = postgresCpu();
+  const pgBefore = postgresCpu(postmaster);
   const out = execFileSync(
     process.execPath,
     [path.join(HERE, 'loadgen.ts'), JSON.stringify({ ...target, seconds })],
@@ -139,7 +164,7 @@ async function measure(server: ChildProcess, target: Load, seconds: number): Pro
     requests: r.requests,
     failed: r.non2xx + r.errors,
     node: per(cpuOf(server.pid!) - nodeBefore),
-    pg: per(postgresCpu() - pgBefore),
+    pg: per(postgresCpu(postmaster) - pgBefore),
     gen: per(r.cpuMicros),
   };
 }
@@ -167,7 +192,7 @@ async function stop(children: ChildProcess[]) {
 }
 
 const row = (name: string, m: Measured) =>
-  `  ${name.padEnd(22)} ${Math.round(m.rps).toString().padStart(6)} req/s   CPU µs/request node ${Math.round(m.node)} / postgres ${Math.round(m.pg)} / total ${Math.round(m.node + m.pg)} (load generator ${Math.round(m.gen)})${m.failed ? `   FAILED ${m.failed}` : ''}`;
+  `    ${name.padEnd(20)} ${Math.round(m.rps).toString().padStart(6)} req/s   CPU µs/request node ${Math.round(m.node)} / postgres ${Math.round(m.pg)} / total ${Math.round(m.node + m.pg)} (load generator ${Math.round(m.gen)})${m.failed ? `   FAILED ${m.failed}` : ''}`;
 
 export async function benchThroughput(seconds = 5, runs = 3): Promise<Verdict[]> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sps-throughput-'));
@@ -182,6 +207,7 @@ export async function benchThroughput(seconds = 5, runs = 3): Promise<Verdict[]>
     });
     await setBudget(db.pool, account.accountId, 1_000_000_000); // the path, not the 429s
     const { key } = await createApiKey(db.pool, account.accountId, { scopes: ['read', 'publish'] });
+    const postmaster = await postmasterOf(db.pool);
     const env = { DATABASE_URL: db.url, DATA_DIR: dataDir, LOG_LEVEL: 'info' };
     // Each route gets a fresh service process and a fresh bare one (see below).
     const start = async () => {
@@ -211,7 +237,7 @@ export async function benchThroughput(seconds = 5, runs = 3): Promise<Verdict[]>
     ];
     const verdicts: Verdict[] = [];
     console.log(
-      `Side by side: the service (node bin/start.ts api) beside the one-statement bare routes (bench/bareServer.ts), ${seconds} s a measurement, ${runs} runs a figure`,
+      `Side by side: the service (node bin/start.ts api) beside the one-statement bare routes (bench/bareServer.ts), ${runs} runs a figure, each ${2 * seconds} s a side`,
     );
     for (const pair of pairs) {
       // A route is measured on processes that served nothing else. Measured one after the
@@ -225,27 +251,34 @@ export async function benchThroughput(seconds = 5, runs = 3): Promise<Verdict[]>
         ...pair.request,
         connections,
       });
-      const measureSide = (connections: number, s: number) => (side: Side) =>
-        measure(side === 'bare' ? bare.child : service.child, target(side, connections), s);
+      const measureSide = (connections: number) => (side: Side, s: number) =>
+        measure(
+          side === 'bare' ? bare.child : service.child,
+          postmaster,
+          target(side, connections),
+          s,
+        );
       // Warm-up three runs long: the service, with far more code than the bare route, kept
       // deoptimizing and re-optimizing for about half a minute under load (its CPU per request
       // fell run after run before). Both are measured once the JIT has settled, as a
       // long-running process is; then a run's length at one connection, whose path alone
       // (the unshared statement) the loaded warm-up takes less often.
       for (const side of ['service', 'bare'] as const) {
-        await measureSide(32, 3 * seconds)(side);
-        await measureSide(1, seconds)(side);
+        await measureSide(32)(side, 3 * seconds);
+        await measureSide(1)(side, seconds);
       }
       for (const figure of FIGURES) {
+        console.log(`${pair.route}, ${figure.name} (load average ${loadAverage()})`);
         const ratios = await mirroredRuns(
           runs,
-          measureSide(figure.connections, seconds),
+          2 * seconds,
+          measureSide(figure.connections),
           mean,
-          (run, order, b, s) => {
-            console.log(`${pair.route}, ${figure.name}, run ${run} (${order.join(', ')}; means)`);
+          (run, b, s) => {
+            console.log(`  run ${run} (means of four slices)`);
             console.log(row('one-statement bare', b));
             console.log(row('service', s));
-            console.log(`  ratio ${(s.rps / b.rps).toFixed(2)}`);
+            console.log(`    ratio ${(s.rps / b.rps).toFixed(2)}`);
           },
         );
         verdicts.push(verdict(pair.route, figure.connections, ratios));
@@ -261,13 +294,6 @@ export async function benchThroughput(seconds = 5, runs = 3): Promise<Verdict[]>
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
-
-/** The machine's 1, 5 and 15 minute load averages, as `uptime` gives them. */
-export const loadAverage = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(', ');
 
 if (import.meta.main)
   await benchThroughput(
