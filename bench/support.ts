@@ -227,17 +227,10 @@ export async function sideBySideInProcess(
       measure(figure.connections),
       meanLoad,
       (run, b, s) => {
-        if (run === 1)
-          console.log(
-            `  (load average ${os
-              .loadavg()
-              .map((l) => l.toFixed(2))
-              .join(', ')})`,
-          );
-        console.log(`  ${figure.name}, run ${run} (means of four slices)`);
-        console.log(`    one-statement bare  ${fmt(b)}`);
-        console.log(`    ${route.padEnd(18)}  ${fmt(s)}`);
-        console.log(`    ratio               ${(s.rps / b.rps).toFixed(2)}`);
+        console.log(`    run ${run} (means of four slices)`);
+        console.log(`      one-statement bare  ${fmt(b)}`);
+        console.log(`      ${route.padEnd(18)}  ${fmt(s)}`);
+        console.log(`      ratio               ${(s.rps / b.rps).toFixed(2)}`);
       },
     );
     verdicts.push(verdict(route, figure.connections, ratios));
