@@ -17,6 +17,8 @@ import { benchVideo } from './video.ts';
 import { benchWebhookRetries, benchWebhooks } from './webhooks.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+// Runs of each side-by-side figure (me, posts, throughput), whose median is judged.
+const runs = Number(process.env.BENCH_RUNS ?? 3);
 // Webhook receivers run on loopback, which the outbound guard refuses unless allowed.
 process.env.OUTBOUND_ALLOWLIST ??= '127.0.0.0/8';
 process.env.OUTBOUND_ALLOW_HTTP ??= 'true';
@@ -32,9 +34,9 @@ const connectors: Connectors = { mastodon: instant, x: throttledOnce };
 const svc = await startBenchService({ connectors });
 // BENCH_ONLY=heavyRender,me runs just those (names as below).
 const benches: Record<string, () => Promise<unknown>> = {
-  me: () => benchMe(svc, seconds),
-  throughput: () => benchThroughput(seconds),
-  posts: () => benchPostsApi(svc, seconds),
+  me: () => benchMe(svc, seconds, runs),
+  throughput: () => benchThroughput(seconds, runs),
+  posts: () => benchPostsApi(svc, seconds, runs),
   mcp: () => benchMcp(svc, seconds),
   publicationDelay: () => benchPublicationDelay(svc),
   retryAfter: () => benchRetryAfter(svc),

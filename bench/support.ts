@@ -17,6 +17,16 @@ import { outboundPolicy } from '../core/outbound/guard.ts';
 import { openDatabase } from '../core/runtime.ts';
 import { storageFor } from '../core/storage/storage.ts';
 import { startWorker } from '../workers/index.ts';
+import {
+  FIGURES,
+  loadAverage,
+  mirroredRuns,
+  type Route,
+  type Side,
+  type Verdict,
+  verdict,
+  verdictLines,
+} from './sideBySide.ts';
 
 export type BenchService = {
   app: App;
@@ -175,3 +185,56 @@ export const mcpToolCall = (key: string, name: string, args: Record<string, unkn
     params: { name, arguments: args },
   }),
 });
+
+/** Two or more load results of one side as one: rates and latencies averaged, failures summed. */
+const meanLoad = (rs: LoadResult[]): LoadResult => {
+  const avg = (k: 'rps' | 'p50' | 'p99') => rs.reduce((n, r) => n + r[k], 0) / rs.length;
+  const sum = (k: 'errors' | 'non2xx') => rs.reduce((n, r) => n + r[k], 0);
+  return {
+    rps: avg('rps'),
+    p50: avg('p50'),
+    p99: avg('p99'),
+    errors: sum('errors'),
+    non2xx: sum('non2xx'),
+  };
+};
+
+/**
+ * bench/throughput.ts's comparison in this process: `route` on the service (`urls.service`)
+ * beside the one-statement bare route (`urls.bare`, bench/bareRoutes.ts) at both figures of
+ * bench/sideBySide.ts, `runs` mirrored runs each, printed with the verdicts.
+ */
+export async function sideBySideInProcess(
+  route: Route,
+  urls: Record<Side, string>,
+  request: { headers: Record<string, string>; method?: string; body?: string },
+  seconds: number,
+  runs = 3,
+): Promise<Verdict[]> {
+  const measure = (connections: number) => (side: Side, s: number) =>
+    load(urls[side], { ...request, connections, seconds: s });
+  for (const side of ['bare', 'service'] as const) {
+    await measure(32)(side, seconds); // warm-up
+    await measure(1)(side, seconds);
+  }
+  const verdicts: Verdict[] = [];
+  console.log(`${route} beside the one-statement bare route, in this process`);
+  for (const figure of FIGURES) {
+    console.log(`  ${figure.name} (load average ${loadAverage()})`);
+    const ratios = await mirroredRuns(
+      runs,
+      2 * seconds,
+      measure(figure.connections),
+      meanLoad,
+      (run, b, s) => {
+        console.log(`    run ${run} (means of four slices)`);
+        console.log(`      one-statement bare  ${fmt(b)}`);
+        console.log(`      ${route.padEnd(18)}  ${fmt(s)}`);
+        console.log(`      ratio               ${(s.rps / b.rps).toFixed(2)}`);
+      },
+    );
+    verdicts.push(verdict(route, figure.connections, ratios));
+  }
+  for (const line of verdictLines(verdicts)) console.log(line);
+  return verdicts;
+}

@@ -1,9 +1,11 @@
-// Issue 24's side-by-side measurement: GET /v1/me and POST /v1/posts (a draft) on the real
-// service process (`node bin/start.ts api`, logging as in production) beside bare Fastify
-// routes doing only the essential statement (bench/bareServer.ts), each driven by a load
-// generator of its own (bench/loadgen.ts, 32 connections) on one embedded Postgres. Besides
-// requests a second, it prints CPU microseconds per request for the server process, Postgres
-// (every postgres process, from /proc) and the load generator: where the time goes.
+// The side-by-side bench: GET /v1/me and POST /v1/posts (a draft) on the real service process
+// (`node bin/start.ts api`, logging as in production) beside the one-statement bare routes
+// (bench/bareRoutes.ts, in bench/bareServer.ts), each driven by a load generator of its own
+// (bench/loadgen.ts) on one embedded Postgres, at the two figures of bench/sideBySide.ts: one
+// connection (per-request overhead) and 32 (throughput), each against its target, saying
+// which is met. Besides requests a second, it prints CPU microseconds per request for the
+// server process, Postgres (every postgres process, from /proc) and the load generator: where
+// the time goes.
 // Alone: `node bench/throughput.ts` (THROUGHPUT_SECONDS, THROUGHPUT_RUNS); in `npm run bench`
 // as `throughput`.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -15,11 +17,28 @@ import path from 'node:path';
 import { createAccount, setBudget } from '../core/accounts/service.ts';
 import { createApiKey } from '../core/apikeys/service.ts';
 import { loadConfig } from '../core/config.ts';
+import type { Pool } from '../core/db/pool.ts';
 import { createLogger } from '../core/logger.ts';
 import { openDatabase } from '../core/runtime.ts';
+import {
+  FIGURES,
+  loadAverage,
+  mirroredRuns,
+  type Route,
+  type Side,
+  type Verdict,
+  verdict,
+  verdictLines,
+} from './sideBySide.ts';
 
 const HERE = import.meta.dirname;
 const TICK_MICROS = 1e6 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+
+/** The fields of /proc/<pid>/stat after the command name (which may hold spaces). */
+function statFields(pid: number | string): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
 
 /**
  * CPU time (user + system) of a process so far, in microseconds; with `reaped`, also that of
@@ -27,9 +46,7 @@ const TICK_MICROS = 1e6 / Number(execFileSync('getconf', ['CLK_TCK']).toString()
  */
 function cpuOf(pid: number, reaped = false): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces) start at its closing parenthesis.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const fields = statFields(pid);
     const own = Number(fields[11]) + Number(fields[12]);
     return (own + (reaped ? Number(fields[13]) + Number(fields[14]) : 0)) * TICK_MICROS;
   } catch {
@@ -38,20 +55,34 @@ function cpuOf(pid: number, reaped = false): number {
 }
 
 /**
- * CPU time of every postgres process so far (the postmaster, backends, background workers),
- * backends that have exited included: a pool closing an idle connection during a run must
- * not take that backend's CPU out of the total (the postmaster counts its reaped children).
+ * CPU time of the bench's Postgres so far: its postmaster and every process it started
+ * (backends, background workers), those that have exited included: a pool closing an idle
+ * connection during a run must not take that backend's CPU out of the total (the postmaster
+ * counts its reaped children). Only this cluster's: other Postgres servers on the machine
+ * (other people's tests) are not the bench's cost.
  */
-function postgresCpu(): number {
-  let total = 0;
+function postgresCpu(postmaster: number): number {
+  let total = cpuOf(postmaster, true);
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres')
-        total += cpuOf(Number(entry), true);
-    } catch {}
+      if (Number(statFields(entry)[1]) === postmaster) total += cpuOf(Number(entry));
+    } catch {} // exited meanwhile
   }
   return total;
+}
+
+/**
+ * The postmaster of the bench's Postgres: the parent of a backend of `pool`. 0 (no CPU read)
+ * when that Postgres is not a process of this machine.
+ */
+async function postmasterOf(pool: Pool): Promise<number> {
+  const { rows } = await pool.query<{ pid: number }>('select pg_backend_pid() as pid');
+  try {
+    return Number(statFields(rows[0]!.pid)[1]);
+  } catch {
+    return 0;
+  }
 }
 
 /** A port nobody listens on now. */
@@ -107,9 +138,14 @@ type Measured = {
 };
 
 /** One load run against `target` served by `server`, with CPU per request of each part. */
-async function measure(server: ChildProcess, target: Load, seconds: number): Promise<Measured> {
+async function measure(
+  server: ChildProcess,
+  postmaster: number,
+  target: Load,
+  seconds: number,
+): Promise<Measured> {
   const nodeBefore = cpuOf(server.pid!);
-  const pgBefore = postgresCpu();
+  const pgBefore = postgresCpu(postmaster);
   const out = execFileSync(
     process.execPath,
     [path.join(HERE, 'loadgen.ts'), JSON.stringify({ ...target, seconds })],
@@ -128,20 +164,20 @@ async function measure(server: ChildProcess, target: Load, seconds: number): Pro
     requests: r.requests,
     failed: r.non2xx + r.errors,
     node: per(cpuOf(server.pid!) - nodeBefore),
-    pg: per(postgresCpu() - pgBefore),
+    pg: per(postgresCpu(postmaster) - pgBefore),
     gen: per(r.cpuMicros),
   };
 }
 
-/** Two measurements as one: requests and CPU summed, rates averaged. */
-const mean = ([a, b]: Measured[]): Measured => {
-  const requests = a!.requests + b!.requests;
+/** A side's measurements as one: requests and CPU summed, rates averaged. */
+const mean = (ms: Measured[]): Measured => {
+  const requests = ms.reduce((n, m) => n + m.requests, 0);
   const weighted = (k: 'node' | 'pg' | 'gen') =>
-    (a![k] * a!.requests + b![k] * b!.requests) / requests;
+    ms.reduce((n, m) => n + m[k] * m.requests, 0) / Math.max(1, requests);
   return {
-    rps: (a!.rps + b!.rps) / 2,
+    rps: ms.reduce((n, m) => n + m.rps, 0) / ms.length,
     requests,
-    failed: a!.failed + b!.failed,
+    failed: ms.reduce((n, m) => n + m.failed, 0),
     node: weighted('node'),
     pg: weighted('pg'),
     gen: weighted('gen'),
@@ -155,11 +191,10 @@ async function stop(children: ChildProcess[]) {
   await Promise.all(running.map((c) => once(c, 'exit')));
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const row = (name: string, m: Measured) =>
-  `  ${name.padEnd(22)} ${Math.round(m.rps).toString().padStart(6)} req/s   CPU µs/request node ${Math.round(m.node)} / postgres ${Math.round(m.pg)} / total ${Math.round(m.node + m.pg)} (load generator ${Math.round(m.gen)})${m.failed ? `   FAILED ${m.failed}` : ''}`;
+  `    ${name.padEnd(20)} ${Math.round(m.rps).toString().padStart(6)} req/s   CPU µs/request node ${Math.round(m.node)} / postgres ${Math.round(m.pg)} / total ${Math.round(m.node + m.pg)} (load generator ${Math.round(m.gen)})${m.failed ? `   FAILED ${m.failed}` : ''}`;
 
-export async function benchThroughput(seconds = 5, runs = 3) {
+export async function benchThroughput(seconds = 5, runs = 3): Promise<Verdict[]> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sps-throughput-'));
   const config = loadConfig({ ...process.env, DATA_DIR: dataDir, PORT: '0' });
   const db = await openDatabase(config, createLogger('warn'), { poolSize: 4 });
@@ -172,6 +207,7 @@ export async function benchThroughput(seconds = 5, runs = 3) {
     });
     await setBudget(db.pool, account.accountId, 1_000_000_000); // the path, not the 429s
     const { key } = await createApiKey(db.pool, account.accountId, { scopes: ['read', 'publish'] });
+    const postmaster = await postmasterOf(db.pool);
     const env = { DATABASE_URL: db.url, DATA_DIR: dataDir, LOG_LEVEL: 'info' };
     // Each route gets a fresh service process and a fresh bare one (see below).
     const start = async () => {
@@ -182,7 +218,7 @@ export async function benchThroughput(seconds = 5, runs = 3) {
       );
       const bare = await listening(
         [path.join(HERE, 'bareServer.ts')],
-        { DATABASE_URL: db.url, ACCOUNT_ID: account.accountId, BRAND_ID: account.brand.id },
+        { DATABASE_URL: db.url },
         path.join(dataDir, 'bare.log'),
       );
       children.push(service.child, bare.child);
@@ -195,12 +231,14 @@ export async function benchThroughput(seconds = 5, runs = 3) {
       body: JSON.stringify({ platform: 'mastodon', body: 'A throughput draft' }),
     };
     // Each route: the service's path, the bare route's, and the request both are sent.
-    const pairs = [
-      { name: 'GET /v1/me', target: 0.85, paths: ['/v1/me', '/me'], request: { headers: auth } },
-      { name: 'POST /v1/posts', target: 0.7, paths: ['/v1/posts', '/posts'], request: post },
+    const pairs: { route: Route; paths: [string, string]; request: Omit<Load, 'url'> }[] = [
+      { route: 'GET /v1/me', paths: ['/v1/me', '/me'], request: { headers: auth } },
+      { route: 'POST /v1/posts', paths: ['/v1/posts', '/posts'], request: post },
     ];
-    const figures: Record<string, { ratios: number[]; median: number; target: number }> = {};
-    console.log(`Throughput beside bare routes (32 connections, ${seconds} s a run, ${runs} runs)`);
+    const verdicts: Verdict[] = [];
+    console.log(
+      `Side by side: the service (node bin/start.ts api) beside the one-statement bare routes (bench/bareServer.ts), ${runs} runs a figure, each ${2 * seconds} s a side`,
+    );
     for (const pair of pairs) {
       // A route is measured on processes that served nothing else. Measured one after the
       // other on the same service process, creation ran a third slower for a while: once the
@@ -208,56 +246,48 @@ export async function benchThroughput(seconds = 5, runs = 3) {
       // them (over 100 functions at one GC, traced with --trace-deopt) and re-optimized it
       // under load. A process serving a mix keeps those shapes alive and never pays this.
       const { service, bare } = await start();
-      const targets = {
-        service: { url: `http://127.0.0.1:${service.port}${pair.paths[0]}`, ...pair.request },
-        bare: { url: `http://127.0.0.1:${bare.port}${pair.paths[1]}`, ...pair.request },
-      };
+      const target = (side: Side, connections: number): Load => ({
+        url: `http://127.0.0.1:${side === 'bare' ? bare.port : service.port}${pair.paths[side === 'bare' ? 1 : 0]}`,
+        ...pair.request,
+        connections,
+      });
+      const measureSide = (connections: number) => (side: Side, s: number) =>
+        measure(
+          side === 'bare' ? bare.child : service.child,
+          postmaster,
+          target(side, connections),
+          s,
+        );
       // Warm-up three runs long: the service, with far more code than the bare route, kept
       // deoptimizing and re-optimizing for about half a minute under load (its CPU per request
       // fell run after run before). Both are measured once the JIT has settled, as a
-      // long-running process is.
-      await measure(service.child, targets.service, 3 * seconds);
-      await measure(bare.child, targets.bare, 3 * seconds);
-      const ratios: number[] = [];
-      for (let run = 1; run <= runs; run++) {
-        // A run measures each twice, in mirrored order (bare, service, service, bare; the next
-        // run starts with the service): whichever goes second after a switch was measured
-        // slower on this machine, and a drift over the run falls on both alike.
-        const order =
-          run % 2 ? ['bare', 'service', 'service', 'bare'] : ['service', 'bare', 'bare', 'service'];
-        const got: Record<string, Measured[]> = { bare: [], service: [] };
-        for (const side of order)
-          got[side]!.push(
-            side === 'bare'
-              ? await measure(bare.child, targets.bare, seconds)
-              : await measure(service.child, targets.service, seconds),
-          );
-        const b = mean(got.bare!);
-        const s = mean(got.service!);
-        ratios.push(s.rps / b.rps);
-        console.log(`${pair.name}, run ${run} (${order.join(', ')}; means)`);
-        console.log(row('bare route', b));
-        console.log(row('service', s));
-        console.log(`  ratio ${(s.rps / b.rps).toFixed(2)}`);
+      // long-running process is; then a run's length at one connection, whose path alone
+      // (the unshared statement) the loaded warm-up takes less often.
+      for (const side of ['service', 'bare'] as const) {
+        await measureSide(32)(side, 3 * seconds);
+        await measureSide(1)(side, seconds);
       }
-      // One connection: no two requests at once, so none share a statement (core/db/batch.ts)
-      // and this is each route's cost a request, overhead included.
-      const alone = { bare: targets.bare, service: targets.service };
-      const single = {
-        bare: await measure(bare.child, { ...alone.bare, connections: 1 }, seconds),
-        service: await measure(service.child, { ...alone.service, connections: 1 }, seconds),
-      };
-      console.log(`${pair.name}, one connection (nothing shared)`);
-      console.log(row('bare route', single.bare));
-      console.log(row('service', single.service));
-      console.log(`  ratio ${(single.service.rps / single.bare.rps).toFixed(2)}`);
-      figures[pair.name] = { ratios, median: median(ratios), target: pair.target };
-      console.log(
-        `${pair.name}: median ratio ${median(ratios).toFixed(2)} (target >= ${pair.target})`,
-      );
+      for (const figure of FIGURES) {
+        console.log(`${pair.route}, ${figure.name} (load average ${loadAverage()})`);
+        const ratios = await mirroredRuns(
+          runs,
+          2 * seconds,
+          measureSide(figure.connections),
+          mean,
+          (run, b, s) => {
+            console.log(`  run ${run} (means of four slices)`);
+            console.log(row('one-statement bare', b));
+            console.log(row('service', s));
+            console.log(`    ratio ${(s.rps / b.rps).toFixed(2)}`);
+          },
+        );
+        verdicts.push(verdict(pair.route, figure.connections, ratios));
+      }
       await stop([service.child, bare.child]);
     }
-    return figures;
+    console.log(`Targets (side by side, separate processes; load average now ${loadAverage()}):`);
+    for (const line of verdictLines(verdicts)) console.log(line);
+    return verdicts;
   } finally {
     await stop(children);
     await db.close();
