@@ -80,7 +80,8 @@ async function person(): Promise<Person> {
 }
 
 /** Registration, consent and the code exchange: a client holding tokens. */
-async function signedInClient(who: Person) {
+/** A registered client holding a code `who` consented to, and how to exchange it. */
+async function consentedCode(who: Person) {
   const as = await authorizationServer();
   const client = await registered(as);
   const verifier = oauth.generateRandomCodeVerifier();
@@ -91,19 +92,23 @@ async function signedInClient(who: Person) {
     allowAll,
   );
   const params = oauth.validateAuthResponse(as, client, redirect, 'st4te');
-  const tokens = await oauth.processAuthorizationCodeResponse(
-    as,
-    client,
-    await oauth.authorizationCodeGrantRequest(
+  /** The token request for the code, with `codeVerifier` (the right one unless given). */
+  const exchange = (codeVerifier = verifier) =>
+    oauth.authorizationCodeGrantRequest(
       as,
       client,
       oauth.None(),
       params,
       CLIENT_REDIRECT,
-      verifier,
+      codeVerifier,
       insecure,
-    ),
-  );
+    );
+  return { as, client, params, verifier, jar, exchange };
+}
+
+async function signedInClient(who: Person) {
+  const { as, client, params, verifier, jar, exchange } = await consentedCode(who);
+  const tokens = await oauth.processAuthorizationCodeResponse(as, client, await exchange());
   return { as, client, tokens, params, verifier, jar };
 }
 
@@ -179,33 +184,13 @@ describe('OAuth sign-in, step by step', () => {
   });
 
   it('refuses a wrong code_verifier, then the same code again', async () => {
-    const who = await person();
-    const as = await authorizationServer();
-    const client = await registered(as);
-    const verifier = oauth.generateRandomCodeVerifier();
-    const { redirect } = await consentAs(
-      server,
-      who,
-      await authorizationUrl(as, client, verifier),
-      allowAll,
-    );
-    const params = oauth.validateAuthResponse(as, client, redirect, 'st4te');
-    const exchange = (v: string) =>
-      oauth.authorizationCodeGrantRequest(
-        as,
-        client,
-        oauth.None(),
-        params,
-        CLIENT_REDIRECT,
-        v,
-        insecure,
-      );
+    const { as, client, exchange } = await consentedCode(await person());
     const wrong = await exchange(oauth.generateRandomCodeVerifier());
     expect([wrong.status, (await wrong.json()).error]).toEqual([400, 'invalid_grant']);
-    const first = await exchange(verifier);
+    const first = await exchange();
     const tokens = await oauth.processAuthorizationCodeResponse(as, client, first);
     expect((await me(tokens.access_token)).status).toBe(200);
-    const reused = await exchange(verifier);
+    const reused = await exchange();
     expect([reused.status, (await reused.json()).error]).toEqual([400, 'invalid_grant']);
   });
 
@@ -228,30 +213,8 @@ describe('OAuth sign-in, step by step', () => {
   });
 
   it('20 exchanges of one code at the same moment: one gets tokens, then the grant is revoked', async () => {
-    const who = await person();
-    const as = await authorizationServer();
-    const client = await registered(as);
-    const verifier = oauth.generateRandomCodeVerifier();
-    const { redirect } = await consentAs(
-      server,
-      who,
-      await authorizationUrl(as, client, verifier),
-      allowAll,
-    );
-    const params = oauth.validateAuthResponse(as, client, redirect, 'st4te');
-    const replies = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        oauth.authorizationCodeGrantRequest(
-          as,
-          client,
-          oauth.None(),
-          params,
-          CLIENT_REDIRECT,
-          verifier,
-          insecure,
-        ),
-      ),
-    );
+    const { as, client, exchange } = await consentedCode(await person());
+    const replies = await Promise.all(Array.from({ length: 20 }, () => exchange()));
     const bodies = await Promise.all(replies.map((r) => r.json()));
     const won = bodies.filter((_, i) => replies[i]!.status === 200);
     expect(won).toHaveLength(1);
