@@ -8,10 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../core/config.ts';
 import { createNotifications } from '../../core/db/notifications.ts';
-import { makeDesign } from '../../core/designs/db.ts';
-import type { Layout } from '../../core/designs/layout.ts';
 import { startVideoExport } from '../../core/designs/videoJobs.ts';
-import { VideoLayout } from '../../core/designs/videoLayout.ts';
 import { jobStatus } from '../../core/jobs/service.ts';
 import { createLogger } from '../../core/logger.ts';
 import { storageFor } from '../../core/storage/storage.ts';
@@ -19,6 +16,7 @@ import { startWorker } from '../../workers/index.ts';
 import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
 import { makeAccount, makeKey } from '../support/server.ts';
 import { useServer } from '../support/service.ts';
+import { makeVideoDesign } from '../support/videoDesign.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const server = useServer();
@@ -38,19 +36,10 @@ describe('a video worker killed mid-export', () => {
     const key = await makeKey(server.pool, acct.accountId, ['read', 'media']);
     await makeTestClip(path.join(dir, 'clip.mp4'), 4);
     const clip = await uploadMediaFile(server, key, path.join(dir, 'clip.mp4'), 'clip.mp4');
-    const design = await makeDesign(
-      server.pool,
-      { accountId: acct.accountId, plan: 'plus' },
-      {
-        from: 'layout',
-        brandId: acct.brandId,
-        template: 'blank',
-        layout: VideoLayout.parse({
-          canvas: { type: 'video', aspect: 'square', duration_s: 6, fps: 24 },
-          layers: [{ kind: 'video', asset_id: clip.id }],
-        }) as unknown as Layout,
-      },
-    );
+    const design = await makeVideoDesign(server.pool, acct, {
+      canvas: { type: 'video', aspect: 'square', duration_s: 6, fps: 24 },
+      layers: [{ kind: 'video', asset_id: clip.id }],
+    });
     const notifications = createNotifications(server.pool);
     const deps = { pool: server.pool, notifications, publicBaseUrl: server.baseUrl };
     const caller = { ...acct, selectedBrandId: acct.brandId, plan: 'plus' as const };

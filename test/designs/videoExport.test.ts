@@ -12,13 +12,13 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeDesign } from '../../core/designs/db.ts';
-import type { Layout } from '../../core/designs/layout.ts';
-import { VideoLayout, type VideoLayoutInput } from '../../core/designs/videoLayout.ts';
+import type { VideoLayoutInput } from '../../core/designs/videoLayout.ts';
 import { mediaTools } from '../../core/media/tools.ts';
 import { connectMcp } from '../support/mcpClient.ts';
 import { makeTestClip, makeTone, uploadMediaFile } from '../support/mediaFixtures.ts';
 import { call, makeAccount, makeKey, type TestAccount } from '../support/server.ts';
 import { useService } from '../support/service.ts';
+import { makeVideoDesign } from '../support/videoDesign.ts';
 
 const run = promisify(execFile);
 const tools = mediaTools({
@@ -63,17 +63,7 @@ async function videoDesign(
   accountId = acct.accountId,
   brandId = acct.brandId,
 ) {
-  const row = await makeDesign(
-    svc.server.pool,
-    { accountId, plan: 'plus' },
-    {
-      from: 'layout',
-      brandId,
-      template: 'blank',
-      layout: VideoLayout.parse(layout) as unknown as Layout,
-    },
-  );
-  return row.id;
+  return (await makeVideoDesign(svc.server.pool, { accountId, brandId }, layout)).id;
 }
 
 type Reply = { isError?: boolean; text: string; data: any; images: Buffer[] };

@@ -8,15 +8,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNotifications } from '../../core/db/notifications.ts';
-import { makeDesign } from '../../core/designs/db.ts';
-import type { Layout } from '../../core/designs/layout.ts';
 import { startVideoExport } from '../../core/designs/videoJobs.ts';
-import { VideoLayout } from '../../core/designs/videoLayout.ts';
 import { jobStatus } from '../../core/jobs/service.ts';
 import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
 import { childrenOf, isRunning, type Proc } from '../support/procTable.ts';
 import { makeAccount, makeKey } from '../support/server.ts';
 import { useServer } from '../support/service.ts';
+import { makeVideoDesign } from '../support/videoDesign.ts';
 import { waitFor } from '../support/wait.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -72,24 +70,15 @@ describe('a video worker killed while ffmpeg encodes', () => {
     // Two minutes of full-HD story, a moving clip in every window: an encode far longer than
     // this test waits for anything.
     const layers = Array.from({ length: 12 }, (_, i) => ({
-      kind: 'video',
+      kind: 'video' as const,
       asset_id: clip.id,
       start_s: i * 10,
       end_s: (i + 1) * 10,
     }));
-    const design = await makeDesign(
-      server.pool,
-      { accountId: acct.accountId, plan: 'plus' },
-      {
-        from: 'layout',
-        brandId: acct.brandId,
-        template: 'blank',
-        layout: VideoLayout.parse({
-          canvas: { type: 'video', aspect: 'story', duration_s: 120, fps: 30 },
-          layers,
-        }) as unknown as Layout,
-      },
-    );
+    const design = await makeVideoDesign(server.pool, acct, {
+      canvas: { type: 'video', aspect: 'story', duration_s: 120, fps: 30 },
+      layers,
+    });
     const notifications = createNotifications(server.pool);
     const deps = { pool: server.pool, notifications, publicBaseUrl: server.baseUrl };
     try {

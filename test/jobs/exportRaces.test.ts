@@ -5,16 +5,14 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeDesign } from '../../core/designs/db.ts';
-import type { Layout } from '../../core/designs/layout.ts';
 import { createPageImageCache } from '../../core/designs/pageImages.ts';
 import { exportVideo, type VideoExportDeps } from '../../core/designs/videoExport.ts';
-import { VideoLayout } from '../../core/designs/videoLayout.ts';
 import { type ProgressReport, runJobAttempt, startJob } from '../../core/jobs/service.ts';
 import { mediaTools } from '../../core/media/tools.ts';
 import { createRenderPool } from '../../render/renderPool.ts';
 import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
 import { useService } from '../support/service.ts';
+import { makeVideoDesign } from '../support/videoDesign.ts';
 
 // No worker: the test runs each attempt itself.
 const svc = useService({ account: { scopes: ['read', 'publish', 'media', 'generate'] } });
@@ -44,19 +42,10 @@ afterAll(async () => {
 /** A one-second video design with a draft post showing it, and an export job for it. */
 async function exportable() {
   const { pool } = svc.server;
-  const design = await makeDesign(
-    pool,
-    { accountId: svc.acct.accountId, plan: 'plus' },
-    {
-      from: 'layout',
-      brandId: svc.acct.brandId,
-      template: 'blank',
-      layout: VideoLayout.parse({
-        canvas: { type: 'video', aspect: 'square', duration_s: 1, fps: 24 },
-        layers: [{ kind: 'video', asset_id: clipId, clip_id: 'c' }],
-      }) as unknown as Layout,
-    },
-  );
+  const design = await makeVideoDesign(pool, svc.acct, {
+    canvas: { type: 'video', aspect: 'square', duration_s: 1, fps: 24 },
+    layers: [{ kind: 'video', asset_id: clipId, clip_id: 'c' }],
+  });
   const { rows } = await pool.query<{ id: string }>(
     `insert into posts (account_id, brand_id, platform, kind, body, design_id)
      values ($1, $2, 'mastodon', 'video', 'x', $3) returning id::text`,
