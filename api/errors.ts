@@ -56,25 +56,40 @@ export function sendError(
 }
 
 /** What the log says of a foreign key's refusal, answered as not_found (core/errors.ts). */
-export const MISSED_ID_CHECK =
-  'a foreign key refused a write (answered not_found): an id went unchecked';
+const MISSED_ID_CHECK = 'a foreign key refused a write (answered not_found): an id went unchecked';
+
+/**
+ * What every surface (REST, GraphQL, MCP) answers for the errors that are not domain errors
+ * but have a known meaning: a foreign key's refusal is not_found, logged as a missed id check;
+ * a database out of reach is the 503 of databaseOutage. Anything else: undefined.
+ */
+export function knownFailure(
+  err: unknown,
+  log: Pick<FastifyBaseLogger, 'warn' | 'error'>,
+  context: Record<string, unknown> = {},
+): DomainError | undefined {
+  const missing = missingReference(err);
+  if (missing) {
+    log.error({ ...context, err }, MISSED_ID_CHECK);
+    return missing;
+  }
+  return databaseOutage(err, log, context);
+}
 
 /** Any error a request raised, as the domain error it answers with (5xx logged, hidden). */
 export function asDomainError(err: FastifyError, req: FastifyRequest): DomainError {
   if (err instanceof DomainError) return err;
-  const missing = missingReference(err);
-  if (missing) {
-    req.log.error({ err }, MISSED_ID_CHECK);
-    return missing;
-  }
-  const known = err.code ? FASTIFY_CODES[err.code] : undefined;
-  if (known) {
+  const known = knownFailure(err, req.log);
+  if (known) return known;
+  const fastify = err.code ? FASTIFY_CODES[err.code] : undefined;
+  if (fastify) {
     const hint = req.routeOptions.config?.bodyMediaHint;
-    let message = known[2] === SEND_JSON && hint ? `Unsupported Content-Type; ${hint}` : known[2];
+    let message =
+      fastify[2] === SEND_JSON && hint ? `Unsupported Content-Type; ${hint}` : fastify[2];
     const limit = req.routeOptions.bodyLimit;
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && limit)
       message = `The body is larger than this route accepts (at most ${formatBytes(limit)}).`;
-    return new DomainError(known[0], known[1], message);
+    return new DomainError(fastify[0], fastify[1], message);
   }
   const status = err.statusCode ?? 500;
   if (status < 500) return new DomainError(status, 'bad_request', err.message);
@@ -84,8 +99,6 @@ export function asDomainError(err: FastifyError, req: FastifyRequest): DomainErr
     req.log.info({ err: err.message }, 'the client closed the request before its body ended');
     return new DomainError(400, 'bad_request', 'The request ended before its body did.');
   }
-  const outage = databaseOutage(err, req.log);
-  if (outage) return outage;
   req.log.error({ err }, 'request failed');
   return new DomainError(500, 'internal_error', 'Internal server error.');
 }

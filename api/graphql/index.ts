@@ -4,15 +4,9 @@
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import { GraphQLError } from 'graphql';
 import { createYoga, maskError, type Plugin } from 'graphql-yoga';
-import { DomainError, missingReference } from '../../core/errors.ts';
+import { DomainError } from '../../core/errors.ts';
 import { type AuthContext, authenticateBearer, principalOf } from '../auth.ts';
-import {
-  asDomainError,
-  DATABASE_RETRY_AFTER_S,
-  databaseOutage,
-  MISSED_ID_CHECK,
-  sendError,
-} from '../errors.ts';
+import { asDomainError, DATABASE_RETRY_AFTER_S, knownFailure, sendError } from '../errors.ts';
 import { requestErrorBody, toGraphQLError } from './errors.ts';
 import { GRAPHQL_LIMITS, LIMIT_RULES } from './limits.ts';
 import { type GraphQLContext, schema } from './schema.ts';
@@ -42,12 +36,10 @@ export const graphqlRoutes: FastifyPluginAsync<{ auth: AuthContext }> = async (a
     maskedErrors: {
       maskError: (error, message, isDev) => {
         const original = error instanceof GraphQLError ? error.originalError : error;
-        const missing = missingReference(original);
-        if (missing) app.log.error({ err: original }, MISSED_ID_CHECK);
         const known =
           original instanceof DomainError
             ? original
-            : (missing ?? databaseOutage(original, app.log, { surface: 'graphql' }));
+            : knownFailure(original, app.log, { surface: 'graphql' });
         if (known) return toGraphQLError(known, error instanceof GraphQLError ? error : undefined);
         // GraphQL's own refusal of the request (a variable missing or not of its type, whose
         // cause is the scalar's GraphQLError): the client's mistake, answered as it is.

@@ -34,8 +34,8 @@ export type ToolContext = {
   attachText: (text: string, answer: Record<string, unknown>) => boolean;
   /** Logs a tool's unexpected failure (the client is told only that it failed). */
   logFailure?: (err: unknown, tool: string) => void;
-  /** The request's logger, for what is not a failure of ours (a database out of reach). */
-  log: Pick<FastifyBaseLogger, 'warn'>;
+  /** The request's logger, for known failures (a database out of reach, a missed id check). */
+  log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
 };
 
 export type ToolAnnotations = {

@@ -18,14 +18,9 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { z } from 'zod';
 import { assertRequirement } from '../../core/auth/access.ts';
 import { requireOwnedBrand } from '../../core/brands/service.ts';
-import {
-  DomainError,
-  missingReference,
-  ValidationFailed,
-  type ValidationIssue,
-} from '../../core/errors.ts';
+import { DomainError, ValidationFailed, type ValidationIssue } from '../../core/errors.ts';
 import { closestMatch, parseInput } from '../../core/validation.ts';
-import { databaseOutage } from '../errors.ts';
+import { databaseOutage, knownFailure } from '../errors.ts';
 import { PROMPTS } from './prompts.ts';
 import type { ToolContext, ToolRegistry } from './registry.ts';
 import { type Attachment, errorResult, fitsInResult, toolResult } from './results.ts';
@@ -129,12 +124,10 @@ async function callTool(
     return toolResult(answer as Record<string, unknown>, attached);
   } catch (thrown) {
     if (thrown instanceof McpError) throw thrown;
-    // A foreign key's refusal answers as not_found (core/errors.ts), logged: a check was missed.
-    const missing = missingReference(thrown);
-    if (missing) ctx.logFailure?.(thrown, name);
-    // A database out of reach is the REST 503 as a result: the client retries after
-    // _meta.retry_after (an HTTP 503 would reach an MCP client as a broken transport).
-    const err = missing ?? databaseOutage(thrown, ctx.log, { tool: name }) ?? thrown;
+    // A foreign key's refusal is not_found, a database out of reach the REST 503 as a result:
+    // the client retries after _meta.retry_after (an HTTP 503 would reach an MCP client as a
+    // broken transport).
+    const err = knownFailure(thrown, ctx.log, { tool: name }) ?? thrown;
     if (!(err instanceof DomainError)) {
       // Its message may name the server's files or tables: logged here, not answered.
       ctx.logFailure?.(err, name);
