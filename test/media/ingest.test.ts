@@ -42,11 +42,13 @@ beforeAll(async () => {
       return res.writeHead(200, { 'content-type': 'image/png' }).end('<html>login</html>');
     if (url === '/private') return res.writeHead(401).end();
     if (url === '/endless.mp4') {
-      // 20 MB with no Content-Length, 64 KB at a time, counting what the client took.
+      // 128 MB with no Content-Length, 64 KB at a time, counting what the socket took. The
+      // count includes what loopback's kernel buffers hold (tens of MB when the client is
+      // slow under load), so the test bounds it well below the whole file, not near 100 KB.
       res.writeHead(200, { 'content-type': 'video/mp4' });
       const chunk = Buffer.alloc(65_536);
       const send = () => {
-        while (streamed < 20 * 1024 * 1024 && !res.destroyed) {
+        while (streamed < 128 * 1024 * 1024 && !res.destroyed) {
           streamed += chunk.length;
           if (!res.write(chunk)) return void res.once('drain', send);
         }
@@ -87,7 +89,7 @@ describe('POST /v1/assets', () => {
         'Storage quota of 10 GB would be exceeded by this file (10 GB used, 0 bytes reserved ' +
         'by unfinished uploads); delete assets first.',
     });
-    expect(streamed).toBeLessThan(4 * 1024 * 1024);
+    expect(streamed).toBeLessThan(48 * 1024 * 1024);
     const full = await ingest(`${base}/clip.mp4`, k);
     expect(full.status).toBe(201); // the small clip still fits
   });
