@@ -28,7 +28,7 @@ function prose(markdown: string): string[] {
 }
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as dashes. */
-export function slug(heading: string): string {
+function slug(heading: string): string {
   return heading
     .trim()
     .toLowerCase()
@@ -69,9 +69,11 @@ function relativeLinks(file: string): string[] {
 /** What is wrong with one link of a page, or null when it resolves. */
 function brokenLink(page: string, target: string): string | null {
   const [file, anchor] = target.split('#', 2) as [string, string | undefined];
-  const resolved = file === '' ? path.join(ROOT, page) : path.resolve(path.dirname(path.join(ROOT, page)), file);
+  const resolved =
+    file === '' ? path.join(ROOT, page) : path.resolve(path.dirname(path.join(ROOT, page)), file);
   if (!existsSync(resolved)) return `${page}: ${target}: no file ${path.relative(ROOT, resolved)}`;
-  if (anchor === undefined || statSync(resolved).isDirectory() || !resolved.endsWith('.md')) return null;
+  if (anchor === undefined || statSync(resolved).isDirectory() || !resolved.endsWith('.md'))
+    return null;
   if (anchors(resolved).has(anchor)) return null;
   return `${page}: ${target}: ${path.relative(ROOT, resolved)} has no heading #${anchor}`;
 }
