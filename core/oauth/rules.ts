@@ -19,7 +19,7 @@ export const scopesIn = (scope: unknown): Scope[] => {
   return SCOPES.filter((s) => named.has(s));
 };
 
-/** What each scope lets a client do, as the consent page and docs/mcp.md say it. */
+/** What each scope lets a client do, as the consent page says it. */
 export const SCOPE_MEANINGS: Record<Scope, string> = {
   read: 'See your posts, media, designs, analytics and usage.',
   publish: 'Create, edit, approve, schedule and publish posts and designs.',
