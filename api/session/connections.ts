@@ -4,6 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireBrandFor } from '../../core/brands/service.ts';
+import { ConnectInput } from '../../core/connections/schema.ts';
 import {
   ConnectedAccount,
   connectAccount,
@@ -16,35 +17,6 @@ import { requireSession, type SessionDeps } from './sessionCookie.ts';
 
 const security = [{ session: [] }];
 const tags = ['dashboard'];
-
-/** What connecting takes per platform (CONTRACT.md, the operator CLI's connect). */
-const ConnectInput = z.discriminatedUnion('platform', [
-  z
-    .object({
-      platform: z.literal('bluesky'),
-      brand_id: IdInput.optional(),
-      config: z
-        .object({
-          service: z.url({ protocol: /^https?$/ }).max(2000),
-          identifier: z.string().trim().min(1).max(300),
-          app_password: z.string().min(1).max(200),
-        })
-        .strict(),
-    })
-    .strict(),
-  z
-    .object({
-      platform: z.literal('mastodon'),
-      brand_id: IdInput.optional(),
-      config: z
-        .object({
-          instance: z.url({ protocol: /^https?$/ }).max(2000),
-          access_token: z.string().min(1).max(500),
-        })
-        .strict(),
-    })
-    .strict(),
-]);
 
 export const connectionRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, config }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
