@@ -8,7 +8,7 @@ import { listRecentJobs } from '../../core/jobs/list.ts';
 import { Job } from '../../core/jobs/schema.ts';
 import { principalOf } from '../auth.ts';
 import { ErrorBody } from '../rest/schemas.ts';
-import { type DashboardDeps, requireSession } from './index.ts';
+import { type DashboardDeps, requireSession } from './sessionCookie.ts';
 
 const security = [{ session: [] }];
 const tags = ['dashboard'];

@@ -12,7 +12,7 @@ import {
 } from '../../core/apikeys/service.ts';
 import { principalOf } from '../auth.ts';
 import { ErrorBody, NoContent } from '../rest/schemas.ts';
-import { requireSession, type SessionDeps } from './index.ts';
+import { requireSession, type SessionDeps } from './sessionCookie.ts';
 
 const security = [{ session: [] }];
 

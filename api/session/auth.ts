@@ -17,7 +17,7 @@ import {
 } from '../../core/sessions/service.ts';
 import { principalOf } from '../auth.ts';
 import { ErrorBody, NoContent } from '../rest/schemas.ts';
-import { requireSession, SESSION_COOKIE, type SessionDeps, sessionToken } from './index.ts';
+import { requireSession, SESSION_COOKIE, type SessionDeps, sessionToken } from './sessionCookie.ts';
 
 const LoginInput = z
   .object({

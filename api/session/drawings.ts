@@ -24,7 +24,7 @@ import {
 import { IdInput } from '../../core/ids.ts';
 import { principalOf } from '../auth.ts';
 import { ErrorBody } from '../rest/schemas.ts';
-import { type DashboardDeps, requireSession } from './index.ts';
+import { type DashboardDeps, requireSession } from './sessionCookie.ts';
 
 const security = [{ session: [] }];
 const tags = ['dashboard'];

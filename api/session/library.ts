@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { assertRequirement } from '../../core/auth/access.ts';
 import { principalOf } from '../auth.ts';
 import { assetRoutes } from '../rest/assets.ts';
-import { type DashboardDeps, requireSession } from './index.ts';
+import { type DashboardDeps, requireSession } from './sessionCookie.ts';
 
 export const libraryRoutes: FastifyPluginAsync<DashboardDeps> = async (app, { pool, media }) => {
   const session = requireSession(pool);

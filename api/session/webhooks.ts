@@ -19,7 +19,7 @@ import {
 } from '../../core/webhooks/service.ts';
 import { principalOf } from '../auth.ts';
 import { ErrorBody, NoContent } from '../rest/schemas.ts';
-import { requireSession, type SessionDeps } from './index.ts';
+import { requireSession, type SessionDeps } from './sessionCookie.ts';
 
 const security = [{ session: [] }];
 const tags = ['webhooks'];

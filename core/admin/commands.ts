@@ -9,10 +9,11 @@ import { createBrand } from '../brands/service.ts';
 import { AddCompetitorInput, DEFAULT_FLOOR, DEFAULT_RATIO } from '../competitors/schema.ts';
 import { addCompetitor, listCompetitors, removeCompetitor } from '../competitors/service.ts';
 import type { Config } from '../config.ts';
+import { CONNECTION_CONFIGS } from '../connections/schema.ts';
 import { connectAccount } from '../connections/service.ts';
 import type { Pool } from '../db/pool.ts';
 import type { OutboundLog } from '../outbound/guard.ts';
-import { PLATFORMS } from '../platforms/capabilities.ts';
+import { PLATFORMS, type Platform } from '../platforms/capabilities.ts';
 
 type Flags = Record<string, string | boolean | undefined>;
 /** What a command may need besides the database. */
@@ -73,6 +74,26 @@ const AccountCreateFlags = z.object({
 });
 
 export class UsageError extends Error {}
+
+/**
+ * `--config` checked against the platform's connection fields (the dashboard's, with what the
+ * CLI takes besides): a bad or missing field is named before any platform is called.
+ */
+function connectionConfig(platform: Platform, config: unknown): Record<string, unknown> {
+  const schema = CONNECTION_CONFIGS[platform];
+  if (!schema) return config as Record<string, unknown>;
+  const result = schema.safeParse(config);
+  if (result.success) return result.data;
+  const first = result.error.issues[0]!;
+  const [field] = first.path;
+  if (field === undefined) throw new UsageError(`--config: ${first.message}`);
+  if (
+    first.code === 'invalid_type' &&
+    (config as Record<PropertyKey, unknown>)[field] === undefined
+  )
+    throw new UsageError(`--config: ${String(field)} is required`);
+  throw new UsageError(`--config: ${String(field)}: ${first.message}`);
+}
 
 /** The operator acting for an account: its plan's rules, no brand selected. */
 const operatorOf = (account: { id: string; plan: Plan }) => ({
@@ -267,11 +288,17 @@ export const COMMANDS: Record<string, Command> = {
         }),
         flags,
       );
+      const credentials = connectionConfig(f.platform, f.config);
       const account = await accounts.requireAccountByEmail(pool, f.email);
       return connectAccount(
         pool,
         config,
-        { accountId: account.id, brandId: f['brand-id'], platform: f.platform, config: f.config },
+        {
+          accountId: account.id,
+          brandId: f['brand-id'],
+          platform: f.platform,
+          config: credentials,
+        },
         log,
       );
     },

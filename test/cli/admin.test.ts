@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { admin } from '../support/processes.ts';
+import { admin, connectArgs } from '../support/processes.ts';
 import { call, makeAccount, makeKey } from '../support/server.ts';
 import { useServer } from '../support/service.ts';
 import { waitFor } from '../support/wait.ts';
@@ -505,6 +505,29 @@ describe('npm run admin', { timeout: 60_000 }, () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 240_000);
+
+  it('connect names a bad or missing --config field before any platform is called', async () => {
+    const acct = await makeAccount(server.pool);
+    const cases: [string, unknown, string][] = [
+      ['bluesky', { identifier: 'brand.example' }, 'error: --config: app_password is required'],
+      [
+        'mastodon',
+        { instance: 'ftp://instance.example', access_token: 'token' },
+        'error: --config: instance: Invalid URL',
+      ],
+      ['bluesky', [], 'error: --config: Invalid input: expected object, received array'],
+    ];
+    for (const [platform, config, message] of cases) {
+      const res = await admin(server.db.url, connectArgs(acct, platform, config));
+      expect(res.code, message).not.toBe(0);
+      expect(res.stderr.trim().split('\n').at(-1)).toBe(message);
+    }
+    const { rows } = await server.pool.query(
+      'select count(*)::int as n from connected_accounts where account_id = $1',
+      [acct.accountId],
+    );
+    expect(rows[0].n).toBe(0);
+  });
 
   it('refuses a second account with the same e-mail', async () => {
     await run('account', 'create', '--email', 'dup@example.com', '--password', 'long enough');

@@ -1,0 +1,85 @@
+// /app/api/accounts: a brand's connected platform accounts, and connecting one (checked with
+// the platform first), for the settings page. The operator CLI's `connect` does the same.
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireBrandFor } from '../../core/brands/service.ts';
+import { ConnectInput } from '../../core/connections/schema.ts';
+import {
+  ConnectedAccount,
+  connectAccount,
+  listConnectedAccounts,
+} from '../../core/connections/service.ts';
+import { IdInput } from '../../core/ids.ts';
+import { principalOf } from '../auth.ts';
+import { ErrorBody } from '../rest/schemas.ts';
+import { requireSession, type SessionDeps } from './sessionCookie.ts';
+
+const security = [{ session: [] }];
+const tags = ['dashboard'];
+
+export const connectionRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, config }) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const session = requireSession(pool);
+
+  app.get(
+    '/accounts',
+    {
+      preHandler: session,
+      schema: {
+        summary: "A brand's connected platform accounts and their health",
+        tags,
+        security,
+        querystring: z.object({ brand_id: IdInput.optional() }).strict(),
+        response: {
+          200: z.array(ConnectedAccount),
+          401: ErrorBody,
+          404: ErrorBody,
+          422: ErrorBody,
+        },
+      },
+    },
+    async (req) => {
+      const caller = principalOf(req);
+      const brand = await requireBrandFor(pool, caller, req.query.brand_id);
+      return listConnectedAccounts(pool, caller.accountId, brand.id);
+    },
+  );
+
+  app.post(
+    '/accounts',
+    {
+      preHandler: session,
+      schema: {
+        summary: 'Connect (or reconnect) a Bluesky or Mastodon account, checked with the platform',
+        tags,
+        security,
+        body: ConnectInput,
+        response: {
+          201: z.object({ id: z.string(), platform: z.string(), handle: z.string() }),
+          401: ErrorBody,
+          403: ErrorBody,
+          404: ErrorBody,
+          422: ErrorBody,
+          501: ErrorBody,
+        },
+      },
+    },
+    async (req, reply) => {
+      const caller = principalOf(req);
+      const brand = await requireBrandFor(pool, caller, req.body.brand_id);
+      const connected = await connectAccount(
+        pool,
+        config,
+        {
+          accountId: caller.accountId,
+          brandId: brand.id,
+          platform: req.body.platform,
+          config: req.body.config,
+        },
+        req.log,
+      );
+      return reply.code(201).send(connected);
+    },
+  );
+};

@@ -1,0 +1,51 @@
+// What connecting a platform account takes: the credentials its connector checks with the
+// platform before anything is stored. The dashboard (POST /app/api/accounts, ConnectInput) and
+// the operator CLI's `connect --config` (CONNECTION_CONFIGS) read the same fields by one rule.
+import { z } from 'zod';
+import { IdInput } from '../ids.ts';
+import type { Platform } from '../platforms/capabilities.ts';
+
+const PlatformUrl = z.url({ protocol: /^https?$/ }).max(2000);
+
+/** A Bluesky account: an app password, signed in at its PDS or the entryway. */
+const BlueskyConfig = z.object({
+  service: PlatformUrl,
+  identifier: z.string().trim().min(1).max(300),
+  app_password: z.string().min(1).max(200),
+});
+
+/** A Mastodon account: an access token of its instance. */
+const MastodonConfig = z.object({
+  instance: PlatformUrl,
+  access_token: z.string().min(1).max(500),
+});
+
+/** What connecting takes per platform (CONTRACT.md), as the dashboard sends it: every field. */
+export const ConnectInput = z.discriminatedUnion('platform', [
+  z
+    .object({
+      platform: z.literal('bluesky'),
+      brand_id: IdInput.optional(),
+      config: BlueskyConfig.strict(),
+    })
+    .strict(),
+  z
+    .object({
+      platform: z.literal('mastodon'),
+      brand_id: IdInput.optional(),
+      config: MastodonConfig.strict(),
+    })
+    .strict(),
+]);
+export type ConnectInput = z.infer<typeof ConnectInput>;
+
+/**
+ * The operator CLI's `--config`, per platform: the same fields and rules, with what the CLI has
+ * always taken besides: Bluesky's `service` may be left out (the connector then signs in at
+ * https://bsky.social), and keys beside the fields are dropped, not refused. A platform missing
+ * here has no connector yet: connecting it answers so (501).
+ */
+export const CONNECTION_CONFIGS: Partial<Record<Platform, z.ZodType<Record<string, unknown>>>> = {
+  bluesky: BlueskyConfig.partial({ service: true }),
+  mastodon: MastodonConfig,
+};
