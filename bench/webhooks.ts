@@ -1,5 +1,5 @@
 // Webhook deliveries per second to a local receiver that answers 204, and the delay from a
-// post's `published` commit to the receiver's arrival (median, p99). Issue target: median
+// post's `published` commit to the receiver's arrival (median, p99). Target: median
 // under 100 ms. The service must allow loopback (OUTBOUND_ALLOWLIST, OUTBOUND_ALLOW_HTTP).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

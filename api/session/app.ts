@@ -1,4 +1,4 @@
-// /app/api: the dashboard's data (issue 22), for its pages served at /. Session routes like
+// /app/api: the dashboard's data, for its pages served at /. Session routes like
 // /webhooks (a bearer credential is refused), and a state-changing request needs both a
 // same-origin `Origin` (present, not merely not foreign) and the session's CSRF token in
 // `X-CSRF-Token` (`dashboardGuard`, on the whole /app/api scope: these routes and the key and

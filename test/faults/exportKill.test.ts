@@ -1,4 +1,4 @@
-// A video worker killed (SIGKILL) mid-export (issue 38, item 16): its ffmpeg dies with it
+// A video worker killed (SIGKILL) mid-export: its ffmpeg dies with it
 // instead of encoding on, and the next worker to start removes the dead one's working folder
 // (never a live process's).
 import { type ChildProcess, spawn } from 'node:child_process';
