@@ -1,4 +1,4 @@
-// Collecting metrics (issue 20): 10,000 published posts over 50 connected accounts, read from
+// Collecting metrics: 10,000 published posts over 50 connected accounts, read from
 // a local server answering Mastodon's GET /api/v1/statuses/:id on loopback, by the domain
 // function each collection job runs (collectAccountMetrics), 8 accounts at once, each run
 // reading the 100 posts most overdue. Graphile Worker's own statements (taking and finishing

@@ -1,4 +1,4 @@
-// MCP export_drawing as PNG of a 1080 × 1080 drawing of 500 strokes of 200 points (issue 19),
+// MCP export_drawing as PNG of a 1080 × 1080 drawing of 500 strokes of 200 points,
 // beside perfect-freehand and @napi-rs/canvas called directly in this process. The tool's
 // path is the whole of it: the MCP request, the job queued, a worker process drawing it in a
 // render thread, the file stored, the API woken, the file read back and sent inline.

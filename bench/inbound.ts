@@ -1,4 +1,4 @@
-// Mentions (issue 21): one inbound collection over 50 connected Mastodon accounts with 200 new
+// Mentions: one inbound collection over 50 connected Mastodon accounts with 200 new
 // mentions each, read from a local server answering GET /api/v1/notifications on loopback, by
 // the domain function each collection job runs, 8 accounts at once (wall time); then
 // list_reply_suggestions through MCP for a brand with 100,000 suggestions (p95).

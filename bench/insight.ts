@@ -1,4 +1,4 @@
-// get_analytics and get_best_times through MCP with one million metric rows (issue 20): a
+// get_analytics and get_best_times through MCP with one million metric rows: a
 // brand with 10,000 posts published over the last year, each collected 100 times (the series)
 // with its latest counts beside. Both tools read the latest counts, so the series' size must
 // not show. Target: p95 under 50 ms.

@@ -1,5 +1,5 @@
 // MCP `tools/call list_posts` beside `GET /v1/posts` over the same 25 drafts, in one run.
-// Issue target: MCP at >= 0.5 of REST.
+// Target: MCP at >= 0.5 of REST.
 import { createAccount, setBudget } from '../core/accounts/service.ts';
 import { createApiKey } from '../core/apikeys/service.ts';
 import { createPost } from '../core/posts/service.ts';

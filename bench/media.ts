@@ -1,6 +1,6 @@
 // Raw image upload throughput (MB/s) beside a bare Fastify route that streams the same bytes
 // to disk, and the API process's peak memory during a chunked video upload.
-// Issue targets: raw upload >= 0.5 of the bare route; peak memory under 300 MB for 200 MB.
+// Targets: raw upload >= 0.5 of the bare route; peak memory under 300 MB for 200 MB.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';

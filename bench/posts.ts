@@ -5,7 +5,7 @@
 // same second (created as drafts, then scheduled), published by the worker of `npm start`
 // (WORKER_CONCURRENCY, default 4); and how long a platform's Retry-After really holds a
 // post's next attempt back.
-// Issue target: median delay under 1 s.
+// Target: median delay under 1 s.
 import { createAccount, setBudget } from '../core/accounts/service.ts';
 import { createApiKey } from '../core/apikeys/service.ts';
 import { upsertConnectedAccount } from '../core/connections/db.ts';

@@ -11,6 +11,7 @@ import { benchMcp } from './mcp.ts';
 import { benchMe } from './me.ts';
 import { benchChunkedMemory, benchRawUpload } from './media.ts';
 import { benchPostsApi, benchPublicationDelay, benchRetryAfter, throttledOnce } from './posts.ts';
+import { benchPromotion } from './promotion.ts';
 import { startBenchService } from './support.ts';
 import { benchThroughput } from './throughput.ts';
 import { benchVideo } from './video.ts';
@@ -44,6 +45,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   webhookRetries: () => benchWebhookRetries(svc),
   rawUpload: () => benchRawUpload(svc, seconds),
   chunkedMemory: () => benchChunkedMemory(svc, 500),
+  promotion: async () => benchPromotion(),
   renders: () => benchRenders(svc),
   heavyRender: () => benchHeavyRender(svc),
   drawings: () => benchDrawings(svc),

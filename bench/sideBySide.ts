@@ -32,7 +32,7 @@ export const FIGURES = [
 
 export type Connections = (typeof FIGURES)[number]['connections'];
 
-/** Issue 38's targets: the service's requests a second over the bare route's, at least. */
+/** The targets: the service's requests a second over the bare route's, at least. */
 export const TARGETS: Record<'GET /v1/me' | 'POST /v1/posts', Record<Connections, number>> = {
   'GET /v1/me': { 1: 0.85, 32: 1.0 },
   'POST /v1/posts': { 1: 0.7, 32: 1.0 },

@@ -1,4 +1,4 @@
-// Video export (issue 16): a 10 s 1080×1920 timeline (one clip, two texts with fades, one
+// Video export: a 10 s 1080×1920 timeline (one clip, two texts with fades, one
 // image, an audio track) exported by the service, beside a hand-written ffmpeg command doing
 // the same composition with the same encoder settings on the same stills; the worker
 // process's peak memory; and webhook delivery delay (commit → a loopback receiver) while two

@@ -1,7 +1,7 @@
 // The worker role: one Graphile Worker runner per worker pool (task family) on the shared
 // database pool, with one task per file. Graphile Worker only fetches jobs whose task its
-// runner knows, so each pool's runner has its own slots: a long render (or, later, a video
-// export) never holds the slots webhook deliveries and publications need.
+// runner knows, so each pool's runner has its own slots: a long render or video export never
+// holds the slots webhook deliveries and publications need.
 import { EventEmitter } from 'node:events';
 import {
   parseCrontab,

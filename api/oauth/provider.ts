@@ -1,4 +1,4 @@
-// The OAuth authorization server (issue 23): oidc-provider, a certified and maintained
+// The OAuth authorization server: oidc-provider, a certified and maintained
 // implementation, configured for MCP clients (the MCP authorization specification): dynamic
 // client registration, authorization code with PKCE (S256 only), resource indicators (every
 // token is for `{base_url}/mcp`, opaque, and refused for another audience), rotated refresh

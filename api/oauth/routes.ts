@@ -1,4 +1,4 @@
-// OAuth for MCP clients (issue 23): the provider's endpoints under /oauth (oidc-provider runs
+// OAuth for MCP clients: the provider's endpoints under /oauth (oidc-provider runs
 // them itself, on the raw request), its metadata at both well-known addresses (RFC 8414 and
 // OpenID discovery), the protected resource's metadata (RFC 9728), and the consent page's
 // data and answer behind the dashboard session. Domain: core/oauth/.

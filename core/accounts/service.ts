@@ -7,26 +7,6 @@ import { hashPassword } from '../passwords.ts';
 import * as db from './db.ts';
 import { type Feature, type Plan, planAtLeast } from './plans.ts';
 
-export type AccountSummary = {
-  id: string;
-  email: string;
-  plan: Plan;
-  features: Feature[];
-  credits: string;
-  budget_per_minute: number | null;
-  selected_brand_id: string | null;
-};
-
-export const toAccountSummary = (a: db.AccountRow): AccountSummary => ({
-  id: a.id,
-  email: a.email,
-  plan: a.plan,
-  features: a.features,
-  credits: a.credits,
-  budget_per_minute: a.budget_per_minute,
-  selected_brand_id: a.selected_brand_id,
-});
-
 type NewAccount = { email: string; password: string; plan?: Plan; brandName?: string };
 
 /** Creates an account with its first brand, selected (CONTRACT.md: a new account gets one). */

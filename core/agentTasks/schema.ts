@@ -1,4 +1,4 @@
-// Agent tasks (SPEC.md MCP "AI team tasks"; issue 21, item 4; preview feature agent_tasks):
+// Agent tasks (SPEC.md MCP "AI team tasks"; preview feature agent_tasks):
 // what create_agent_task, list_agent_tasks and get_agent_task take and answer.
 import { z } from 'zod';
 import { IdInput } from '../ids.ts';

@@ -1,6 +1,6 @@
-// A design's rendered pages are image assets of the account like any other (issue 14,
-// finding 6): a render counts their bytes against the storage quota, a re-render gives the
-// replaced pages' bytes back. The render job calls this in its final transaction.
+// A design's rendered pages are image assets of the account like any other: a
+// render counts their bytes against the storage quota, a re-render gives the replaced
+// pages' bytes back. The render job calls this in its final transaction.
 import { findAccountById } from '../accounts/db.ts';
 import { STORAGE_QUOTA_BYTES } from '../accounts/plans.ts';
 import type { Queryable } from '../db/pool.ts';

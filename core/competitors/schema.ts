@@ -5,7 +5,7 @@ import { IdInput } from '../ids.ts';
 import { PLATFORMS } from '../platforms/capabilities.ts';
 
 export const MAX_COMPETITORS = 20;
-/** The breakout rule unless the profile has its own. */
+/** The breakout ratio a profile is judged by unless the profile has its own. */
 export const DEFAULT_RATIO = 3;
 export const DEFAULT_FLOOR = 20;
 

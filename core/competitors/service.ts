@@ -1,4 +1,4 @@
-// Competitor profiles a brand tracks (issue 20, item 4), for the dashboard session's
+// Competitor profiles a brand tracks, for the dashboard session's
 // /competitors: added (plus plan, at most 20 a brand, each once), listed, removed. Another
 // account's brand or profile is not found.
 import { API_PLAN, planAtLeast } from '../accounts/plans.ts';

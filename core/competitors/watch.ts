@@ -1,4 +1,4 @@
-// Watching tracked competitors (issue 20, item 4): an hourly cron queues one keyed job per
+// Watching tracked competitors: an hourly cron queues one keyed job per
 // profile; each reads the profile's recent posts through the brand's connected account on
 // that platform, keeps them with their counts, and reports each post that broke out, once
 // ever, as a `competitor.breakout` event, fanned out to webhooks like the post events (the

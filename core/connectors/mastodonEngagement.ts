@@ -1,4 +1,4 @@
-// Mastodon's side of engagement (issue 21): the mentions of the connected account, read from
+// Mastodon's side of engagement: the mentions of the connected account, read from
 // its notifications (GET /api/v1/notifications, type mention, paged forward with min_id), and
 // replies sent with in_reply_to_id and an Idempotency-Key, so a retried send answers the
 // status it created instead of a second one (the instance keeps a key an hour).

@@ -1,4 +1,4 @@
-// A video design (issue 16): one continuous timeline on a canvas of `type: "video"`. Every
+// A video design: one continuous timeline on a canvas of `type: "video"`. Every
 // Canvas layer kind can appear, each shown from `start_s` to `end_s` with an optional enter
 // and exit motion, plus `video` layers (an owned clip that fills the frame) and one optional
 // audio track. Plain data, one zod schema; limits are refused, never truncated; unknown keys

@@ -1,4 +1,4 @@
-// Drawing files (issue 19), the API's side: export_drawing, save_drawing_to_library and
+// Drawing files, the API's side: export_drawing, save_drawing_to_library and
 // attach_drawing_to_post start a drawing render job and wait on it, for the API never draws
 // (./renderJob.ts is the worker's side, ./files.ts what both know of the files). Asking
 // again for the same version, format, scale and background answers the job already done:

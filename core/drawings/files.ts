@@ -1,4 +1,4 @@
-// The files a drawing render job makes (issue 19), as the API (./exports.ts) and the render
+// The files a drawing render job makes, as the API (./exports.ts) and the render
 // worker (./renderJob.ts) both know them: where an export's files are stored and for how
 // long, and what a succeeded job's `result` holds.
 

@@ -1,4 +1,4 @@
-// The drawing render job (TASK.renderDrawing, `render` pool; issue 19): one version of a
+// The drawing render job (TASK.renderDrawing, `render` pool): one version of a
 // drawing drawn in a render thread, as an export (a PNG or SVG kept an hour under the job's
 // own folder, ./files.ts) or as a library image (a PNG asset of the drawing's brand, its
 // title as alt text, counted against the storage quota). The worker reads the strokes as the

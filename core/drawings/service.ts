@@ -1,4 +1,4 @@
-// Drawing operations (issue 19): create, read, list and update a brand's drawings, written
+// Drawing operations: create, read, list and update a brand's drawings, written
 // once here for the MCP tools and any other surface. Another account's drawing is not found,
 // never forbidden; an update names the version it read, and a stale one changes nothing.
 import type { Drawing } from '../../render/drawing.ts';

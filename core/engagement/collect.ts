@@ -1,4 +1,4 @@
-// Collecting mentions and replies (issue 21, item 1): a cron every 5 minutes fans out one job
+// Collecting mentions and replies: a cron every 5 minutes fans out one job
 // per active connected account whose platform reads them (keyed by the account, so two workers
 // never read one account at once and a slow platform delays only itself); each job reads what
 // came since the account's cursor through the platform's connector and keeps it as reply

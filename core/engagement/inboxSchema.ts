@@ -1,4 +1,4 @@
-// The engagement inbox (SPEC.md MCP "Engagement inbox"; issue 21, item 3): what
+// The engagement inbox (SPEC.md MCP "Engagement inbox"): what
 // list_engagement_inbox, approve_engagement_action and dismiss_engagement_action take and
 // answer. The post each action concerns is a third party's: its words only under `untrusted`.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// The engagement inbox's rules (issue 21, item 3), kept in the brand memory's `engagement`
+// The engagement inbox's rules, kept in the brand memory's `engagement`
 // section: which actions to propose on which inbound posts. A rule only proposes: an action
 // runs when a person or a key with `engage` approves it, whatever the post says.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// Reply suggestions (SPEC.md MCP "Reply suggestions"; issue 21): inputs and answers of
+// Reply suggestions (SPEC.md MCP "Reply suggestions"): inputs and answers of
 // list_reply_suggestions, draft_replies, post_reply and dismiss_reply_suggestion. A third
 // party's handle, text and address are answered only under `untrusted`.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// Collecting the engagement of our published posts (issue 20, item 2): a cron every 15
+// Collecting the engagement of our published posts: a cron every 15
 // minutes fans out one job per connected account with a post published in the last 30 days
 // (keyed by the account, so two workers never collect one account at once and a slow
 // platform delays only itself); each job reads the counts of its account's posts that are

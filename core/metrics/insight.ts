@@ -1,4 +1,4 @@
-// The research tools over collected metrics (issue 20, item 3): get_analytics (a brand's
+// The research tools over collected metrics: get_analytics (a brand's
 // totals, per-day series and top posts over a range) and get_best_times (the hours of the
 // week when the brand's own posts engaged most). Both read each post's latest counts
 // (post_metrics_latest), one row a post however long its series.

@@ -1,4 +1,4 @@
-// Trends (issue 20): collected hourly through each connected account's platform (a cron
+// Trends: collected hourly through each connected account's platform (a cron
 // fanning out one keyed job per account, like metrics), answered by list_trends from the
 // latest collection. Topic text is a third party's: answered under `untrusted`.
 import { requireBrandFor } from '../brands/service.ts';

@@ -10,7 +10,7 @@ import { setFeature } from '../../core/accounts/service.ts';
 import { recordTrends } from '../../core/trends/db.ts';
 import { useEngagement } from '../support/engagement.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
-import { waitFor } from '../support/wait.ts';
+import { followJob } from '../support/wait.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const server = useServer({ env: LOOPBACK_OUTBOUND });
@@ -22,12 +22,10 @@ async function taskBrand() {
   const run = async (kind: string, goal: string) => {
     const made = await b.tool('create_agent_task', { kind, goal });
     expect(made.isError, made.text).toBeFalsy();
-    return waitFor(
-      async () => {
-        const got = (await b.tool('get_agent_task', { task_id: made.data.task.id })).data.task;
-        return ['succeeded', 'failed'].includes(got.status) && got;
-      },
-      { what: `the ${kind} task` },
+    // get_agent_task does not wait for a change: read again until the task ends.
+    return followJob(
+      async () => (await b.tool('get_agent_task', { task_id: made.data.task.id })).data.task,
+      { timeoutMs: 30_000, what: `the ${kind} task` },
     );
   };
   return { ...b, run };

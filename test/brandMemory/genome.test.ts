@@ -11,7 +11,7 @@ import { addCredits, creditsOf } from '../../core/accounts/db.ts';
 import { findJob } from '../../core/jobs/db.ts';
 import { call, makeAccount, makeKey } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND, useService } from '../support/service.ts';
-import { waitFor } from '../support/wait.ts';
+import { followJob } from '../support/wait.ts';
 
 const PAGE = `<!doctype html><html lang="en"><head><title>Crumb bakery</title>
 <link rel="stylesheet" href="/style.css">
@@ -54,12 +54,13 @@ async function accountWithCredits(credits: number) {
 }
 
 const jobDone = (accountId: string, jobId: string) =>
-  waitFor(
+  followJob(
     async () => {
       const job = await findJob(svc.server.pool, accountId, jobId);
-      return job && (job.status === 'succeeded' || job.status === 'failed') && job;
+      if (!job) throw new Error(`no job ${jobId}`);
+      return job;
     },
-    { timeoutMs: 60_000, what: 'the genome job to finish' },
+    { timeoutMs: 60_000, what: 'the genome job' },
   );
 
 describe('the brand genome', () => {

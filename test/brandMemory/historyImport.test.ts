@@ -15,6 +15,7 @@ import type { WorkerRunner } from '../../workers/index.ts';
 import { connectMcp } from '../support/mcpClient.ts';
 import { call, connectPlatform, makeAccount, makeKey } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND, startWorkerBeside, useServer } from '../support/service.ts';
+import { followJob } from '../support/wait.ts';
 
 const KEY = credentialsKey(Buffer.alloc(32, 9).toString('base64'));
 const server = useServer({ env: LOOPBACK_OUTBOUND });
@@ -81,18 +82,14 @@ async function brandWithMastodon() {
   return { acct, key };
 }
 
-async function finished(client: Client, jobId: string) {
-  const giveUpAt = Date.now() + 60_000;
-  for (;;) {
-    const res = await client.callTool({
-      name: 'job_status',
-      arguments: { job_id: jobId, wait_s: 20 },
-    });
-    const job = res.structuredContent as Record<string, any>;
-    if (job.status === 'succeeded' || job.status === 'failed') return job;
-    if (Date.now() > giveUpAt) throw new Error(`job ${jobId} did not finish`);
-  }
-}
+/** Follows a job to its end through job_status. */
+const finished = (client: Client, jobId: string) =>
+  followJob(
+    async (wait_s) =>
+      (await client.callTool({ name: 'job_status', arguments: { job_id: jobId, wait_s } }))
+        .structuredContent as { status: string } & Record<string, any>,
+    { timeoutMs: 60_000, what: `job ${jobId}` },
+  );
 
 describe('the history import', () => {
   it('reads the posts into examples and habits, as one new version', async () => {

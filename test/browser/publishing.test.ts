@@ -1,4 +1,4 @@
-// The "done when" in Chromium: a newcomer signs up, writes a post (the counters count
+// A newcomer's first session in Chromium: a newcomer signs up, writes a post (the counters count
 // each platform its way), schedules it, finds it on the calendar and drags it to another day;
 // creates an API key (shown once) and a webhook endpoint (its secret shown once); a post
 // published through a stand-in platform shows its delivery in the endpoint's log, which is

@@ -1,4 +1,4 @@
-// The dashboard's session routes (issue 22): sign-up as SIGNUP allows, /app/api/session with
+// The dashboard's session routes: sign-up as SIGNUP allows, /app/api/session with
 // the CSRF token, the board by status, and approve/reject that need the session, a same-origin
 // Origin and the token; a bearer credential is refused as on the other session routes. And the
 // pages: index.html at each page address, with a CSP that keeps them to this origin.

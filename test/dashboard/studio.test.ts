@@ -1,4 +1,4 @@
-// The dashboard's making routes (issue 22): the media library through the session (raw image,
+// The dashboard's making routes: the media library through the session (raw image,
 // chunked video, delete, storage), designs from a template rendered by a real render worker
 // and edited, a video design and its export job on the jobs list, drawings, and usage. Every
 // change needs our Origin and the CSRF token, and a refused one stores nothing.

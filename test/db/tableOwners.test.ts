@@ -73,7 +73,7 @@ const EXCEPTIONS: { file: string; table: string; why: string }[] = [
     table: 'audit_log',
     why: 'a post change and its audit row are one statement',
   },
-  // Issue 15 items 3-5 move these into core/posts/db.ts and core/webhooks/db.ts.
+  // Still to move into core/posts/db.ts and core/webhooks/db.ts.
   { file: 'core/posts/publication.ts', table: 'posts', why: 'publication claim and outcome' },
   { file: 'core/posts/publication.ts', table: 'audit_log', why: 'publication claim and outcome' },
   { file: 'core/posts/publication.ts', table: 'events', why: 'publication outcome' },

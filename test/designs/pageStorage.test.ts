@@ -1,4 +1,4 @@
-// Rendered pages are assets like any other (issue 14, finding 6): a render counts their bytes
+// Rendered pages are assets like any other: a render counts their bytes
 // against the storage quota and a re-render gives back exactly what it counted, so deleting a
 // page never breaks the counter; a page belongs to its design, so it is refused as another
 // post's attachment, and a re-render never takes away a page that a post still shows.

@@ -1,4 +1,4 @@
-// What bounds a render (SPEC.md "Native layout rules"; issue 14, finding 3): a page drawing
+// What bounds a render (SPEC.md "Native layout rules"): a page drawing
 // past RENDER_TIMEOUT_MS is stopped with a render_error that says so, and images are decoded
 // at the size the page draws them, never whole, a page's images together within a budget.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';

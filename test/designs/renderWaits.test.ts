@@ -1,4 +1,4 @@
-// Waiting for renders (issue 14, finding 2): waits share the process's one LISTEN connection
+// Waiting for renders: waits share the process's one LISTEN connection
 // instead of holding a pooled connection each, and one account runs a bounded number of
 // render-and-wait operations at once, refused before anything is stored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -17,6 +17,7 @@ import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
 import { makeAccount, makeKey } from '../support/server.ts';
 import { useServer } from '../support/service.ts';
 import { makeVideoDesign } from '../support/videoDesign.ts';
+import { followJob, jobEnded } from '../support/wait.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const server = useServer();
@@ -54,15 +55,15 @@ describe('a video worker killed mid-export', () => {
           design_id: design.id,
         },
       );
-      // Killed once it is encoding, some way in (a hang is bounded; a job that finished
-      // before it could be killed fails the test rather than looping).
-      const killBy = Date.now() + 240_000;
-      for (;;) {
-        const now = await jobStatus(deps, acct, { job_id: job.job_id, wait_s: 20 });
-        expect(now.status).not.toMatch(/failed|succeeded/);
-        if (now.stage === 'encoding' && now.progress > 0.2) break;
-        if (Date.now() > killBy) throw new Error(`the export never got going: ${now.stage}`);
-      }
+      // Killed once it is encoding, some way in (a job that finished before it could be
+      // killed fails the test rather than looping).
+      const readJob = (wait_s: number) => jobStatus(deps, acct, { job_id: job.job_id, wait_s });
+      const going = await followJob(readJob, {
+        timeoutMs: 240_000,
+        what: 'the export to get going',
+        until: (now) => jobEnded(now) || (now.stage === 'encoding' && now.progress > 0.2),
+      });
+      expect(going.status).not.toMatch(/failed|succeeded/);
       child.kill('SIGKILL');
       await new Promise((resolve) => child!.once('exit', resolve));
 
@@ -75,10 +76,7 @@ describe('a video worker killed mid-export', () => {
         liveness: { heartbeatMs: 200, staleAfterMs: 1000 },
       });
       try {
-        let done = await jobStatus(deps, acct, { job_id: job.job_id, wait_s: 0 });
-        const giveUpAt = Date.now() + 240_000;
-        while (done.status !== 'succeeded' && done.status !== 'failed' && Date.now() < giveUpAt)
-          done = await jobStatus(deps, acct, { job_id: job.job_id, wait_s: 20 });
+        const done = await followJob(readJob, { timeoutMs: 240_000, what: 'the export' });
         expect(done).toMatchObject({ status: 'succeeded', attempts: 2 });
       } finally {
         await survivor.stop();

@@ -19,6 +19,7 @@ import { makeTestClip, makeTone, uploadMediaFile } from '../support/mediaFixture
 import { call, makeAccount, makeKey, type TestAccount } from '../support/server.ts';
 import { useService } from '../support/service.ts';
 import { makeVideoDesign } from '../support/videoDesign.ts';
+import { followJob } from '../support/wait.ts';
 
 const run = promisify(execFile);
 const tools = mediaTools({
@@ -84,18 +85,26 @@ async function tool(name: string, args: Record<string, unknown>, c = client): Pr
   };
 }
 
-/** Polls job_status with wait_s until the job finishes (a hang is bounded); every answer seen. */
+/** Follows a job to its end through job_status; every answer seen. */
 async function follow(jobId: string) {
   const seen: any[] = [];
-  const giveUpAt = Date.now() + 300_000;
-  while (Date.now() < giveUpAt) {
-    const status = await tool('job_status', { job_id: jobId, wait_s: 20 });
-    expect(status.isError, status.text).toBeFalsy();
-    seen.push(status.data);
-    if (status.data.status === 'succeeded' || status.data.status === 'failed') return seen;
-  }
-  const { rows } = await svc.server.pool.query('select last_error from graphile_worker.jobs');
-  throw new Error(`job ${jobId} did not finish: ${JSON.stringify([seen.at(-1), rows])}`);
+  await followJob(
+    async (wait_s) => {
+      const status = await tool('job_status', { job_id: jobId, wait_s });
+      expect(status.isError, status.text).toBeFalsy();
+      seen.push(status.data);
+      return status.data;
+    },
+    {
+      timeoutMs: 300_000,
+      what: `job ${jobId}`,
+      detail: async () =>
+        JSON.stringify(
+          (await svc.server.pool.query('select last_error from graphile_worker.jobs')).rows,
+        ),
+    },
+  );
+  return seen;
 }
 
 const layout = (over: Partial<VideoLayoutInput> = {}): VideoLayoutInput => ({

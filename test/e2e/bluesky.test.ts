@@ -13,7 +13,7 @@ import { type WorkerRunner as Runner, startWorker } from '../../workers/index.ts
 import { noisePng } from '../support/noiseImage.ts';
 import { type Receiver, startReceiver } from '../support/receiver.ts';
 import { call, login, makeKey, startServer, type TestServer } from '../support/server.ts';
-import { waitFor } from '../support/wait.ts';
+import { followJob, waitFor } from '../support/wait.ts';
 import {
   connectedBrand as connectedOn,
   ENV,
@@ -169,13 +169,10 @@ describe('publishing to a real PDS', () => {
       body: { platforms: ['bluesky'] },
     });
     expect(started.status).toBe(202);
-    const job = await waitFor(
-      async () => {
-        const { rows } = await server.pool.query('select * from jobs where id = $1', [
-          started.body.job_id,
-        ]);
-        return ['succeeded', 'failed'].includes(rows[0].status) && rows[0];
-      },
+    const job = await followJob(
+      async () =>
+        (await server.pool.query('select * from jobs where id = $1', [started.body.job_id]))
+          .rows[0],
       { timeoutMs: 30_000, what: 'the history import' },
     );
     expect(job.error).toBeNull();

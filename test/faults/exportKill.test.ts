@@ -1,4 +1,4 @@
-// A video worker killed (SIGKILL) mid-export (issue 38, item 16): its ffmpeg dies with it
+// A video worker killed (SIGKILL) mid-export: its ffmpeg dies with it
 // instead of encoding on, and the next worker to start removes the dead one's working folder
 // (never a live process's).
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -15,7 +15,7 @@ import { childrenOf, isRunning, type Proc } from '../support/procTable.ts';
 import { makeAccount, makeKey } from '../support/server.ts';
 import { useServer } from '../support/service.ts';
 import { makeVideoDesign } from '../support/videoDesign.ts';
-import { waitFor } from '../support/wait.ts';
+import { followJob, jobEnded, waitFor } from '../support/wait.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const server = useServer();
@@ -93,13 +93,20 @@ describe('a video worker killed while ffmpeg encodes', () => {
         },
         { design_id: design.id },
       );
-      // Killed once its ffmpeg encodes (a hang is bounded by the test's timeout).
-      for (;;) {
-        const now = await jobStatus(deps, acct, { job_id: job.job_id, wait_s: 5 });
-        expect(now.status).not.toMatch(/failed|succeeded/);
-        [ffmpeg] = childrenOf(worker.pid!, 'ffmpeg');
-        if (now.stage === 'encoding' && ffmpeg) break;
-      }
+      // Killed once its ffmpeg encodes (looked for at least every 5 s: a child starting
+      // changes nothing in the job's record).
+      const encoding = await followJob(
+        (wait_s) => jobStatus(deps, acct, { job_id: job.job_id, wait_s: Math.min(wait_s, 5) }),
+        {
+          timeoutMs: 240_000,
+          what: "the export's ffmpeg to encode",
+          until: (now) => {
+            [ffmpeg] = childrenOf(worker.pid!, 'ffmpeg');
+            return jobEnded(now) || (now.stage === 'encoding' && ffmpeg);
+          },
+        },
+      );
+      expect(encoding.status).not.toMatch(/failed|succeeded/);
       const [dead] = processFolders();
       expect(dead).toMatch(new RegExp(`^sps-work-${worker.pid}-`));
       expect(readdirSync(path.join(tmp, dead!))).toEqual([expect.stringMatching(/^export-/)]);

@@ -1,4 +1,4 @@
-// A full disk (issue 38, item 15): the API's DATA_DIR on a small tmpfs of the test's own,
+// A full disk: the API's DATA_DIR on a small tmpfs of the test's own,
 // filled until the kernel answers ENOSPC. Uploads then answer 507 storage_full with the
 // reason, keep nothing and charge nothing; /readyz names the storage; freeing the room makes
 // both work again.

@@ -1,4 +1,4 @@
-// A Postgres outage under `npm start` (issue 38, item 14): the service (`bin/start.ts all`) runs
+// A Postgres outage under `npm start`: the service (`bin/start.ts all`) runs
 // on a Postgres of this test's own, with a publication and webhook deliveries in hand; that
 // Postgres is stopped for some seconds while a delivery is mid-flight (its outcome cannot be
 // recorded) and a publication falls due. The process stays up, the API answers 503 with

@@ -1,4 +1,4 @@
-// Webhook delivery across killed workers (issue 38, item 13): worker processes are SIGKILLed
+// Webhook delivery across killed workers: worker processes are SIGKILLed
 // while their deliveries are in flight (the receiver holding each request open), several
 // times over. Every event still reaches the receiver with a 2xx, no delivery stays pending,
 // and a run cut short before the receiver answered is not one of SPEC's three attempts.

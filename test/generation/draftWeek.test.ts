@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp } from '../support/mcpClient.ts';
 import { call } from '../support/server.ts';
 import { useService } from '../support/service.ts';
+import { followJob } from '../support/wait.ts';
 
 const svc = useService({ account: { scopes: ['read', 'publish', 'generate'] }, worker: {} });
 let client: Client;
@@ -24,15 +25,12 @@ const tool = async (name: string, args: Record<string, unknown>) => {
   return { isError: res.isError, text: res.content[0]?.text ?? '', data: res.structuredContent };
 };
 
-/** Follows a job to its end (a hang is bounded). */
-async function finished(jobId: string) {
-  const giveUpAt = Date.now() + 60_000;
-  for (;;) {
-    const job = (await tool('job_status', { job_id: jobId, wait_s: 20 })).data;
-    if (job.status === 'succeeded' || job.status === 'failed') return job;
-    if (Date.now() > giveUpAt) throw new Error(`job ${jobId} did not finish`);
-  }
-}
+/** Follows a job to its end through job_status. */
+const finished = (jobId: string) =>
+  followJob(async (wait_s) => (await tool('job_status', { job_id: jobId, wait_s })).data, {
+    timeoutMs: 60_000,
+    what: `job ${jobId}`,
+  });
 
 /** A date some days ahead, YYYY-MM-DD (UTC: the test brand's time zone). */
 const daysAhead = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);

@@ -1,4 +1,4 @@
-// JSON-RPC batches on /mcp (issue 14, finding 2): every message of a batch costs one request of
+// JSON-RPC batches on /mcp: every message of a batch costs one request of
 // the account's budget, a batch too big is refused, and a refused batch runs none of its calls.
 import { describe, expect, it } from 'vitest';
 import { MAX_BATCH } from '../../api/mcp/index.ts';

@@ -13,7 +13,7 @@ import { type TestServer, useService } from '../support/service.ts';
  * tools were few; 39 tools now take 66 KB after the same compacting (shared parts in $defs,
  * shapes spelt out by one tool and named by the others), and the 16 still to come (research,
  * three drawing exports, replies, the inbox, agent tasks) at 1.2 KB each make about 85 KB.
- * Raised to 90 KB with issue 19 rather than starve those tools of descriptions; a tool that
+ * Raised to 90 KB with the drawing tools rather than starve those tools of descriptions; a tool that
  * repeats another's shape should still name it instead.
  */
 const FULL_LIST_BUDGET = 90_000;

@@ -215,8 +215,8 @@ describe.each(['fs', 's3'] as const)('with %s storage', (driver) => {
       expect((await part(body.upload_id, 0, Buffer.alloc(10))).status).toBe(404);
     });
   });
-  // Issue 14, finding 5: init with size_bytes 1, then 8 MiB at indexes 40 and 79, answered 200
-  // and stored 17 MB outside the quota, and the expiry cleanup removed only index 0.
+  // A hole this closes: init with size_bytes 1, then 8 MiB at indexes 40 and 79, was answered
+  // 200 and stored 17 MB outside the quota, and the expiry cleanup removed only index 0.
   describe('a session stores no more than init announced and reserved', () => {
     /** A fresh account with a media key, so its counters start at zero. */
     async function freshAccount() {

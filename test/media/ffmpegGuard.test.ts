@@ -1,4 +1,4 @@
-// ffprobe and ffmpeg on user media (issue 14, finding 1): a manifest, playlist or script that
+// ffprobe and ffmpeg on user media: a manifest, playlist or script that
 // would open other inputs is refused before it is read, so nothing is fetched past the
 // outbound guard; every run is killed at its time limit; FFMPEG_PATH and FFPROBE_PATH name
 // the binaries every run uses.

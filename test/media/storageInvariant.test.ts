@@ -1,4 +1,4 @@
-// The standing storage invariant (issue 15, item 1): after every step of a mix of uploads,
+// The standing storage invariant: after every step of a mix of uploads,
 // renders, re-renders, design copies (only_this_post, frozen published posts), chunked uploads
 // (finished and expired), refusals and deletes, the account's counter equals the sum of its
 // assets' bytes, and its reservation the sizes of its open upload sessions (zero when none).

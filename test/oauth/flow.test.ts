@@ -1,6 +1,6 @@
 // The OAuth server step by step with oauth4webapi (a certified client library): each metadata
 // document, registration, authorization code with PKCE through the consent page, the token
-// on /v1, refresh and revocation; and every refusal the issue names: a wrong code_verifier,
+// on /v1, refresh and revocation; and every refusal it owes: a wrong code_verifier,
 // a reused code, a token for another resource, a revoked token, a refresh token reused after
 // rotation (the family revoked), a redirect_uri not registered, a consent answer from another
 // Origin, a denial, and a Client ID Metadata Document on a local address.

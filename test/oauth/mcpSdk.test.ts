@@ -1,4 +1,4 @@
-// Issue 23's "done when": the MCP SDK client, given only {base_url}/mcp, discovers the
+// What an MCP client needs: the MCP SDK client, given only {base_url}/mcp, discovers the
 // authorization server from one 401, registers itself, signs in through the consent page
 // (scripted over HTTP with a dashboard session) with PKCE, lists the tools its granted scopes
 // allow, calls one, refreshes its token, and loses access when the person revokes it.

@@ -1,4 +1,4 @@
-// The storage invariant (issue 15, item 1): an account's counter equals the sum of its
+// The storage invariant: an account's counter equals the sum of its
 // assets' bytes, and its reservation the sizes of its open chunked upload sessions.
 import type { Pool } from '../../core/db/pool.ts';
 

@@ -1,4 +1,4 @@
-// The dashboard (issue 22): React with TanStack Router and Query, talking only to this origin.
+// The dashboard: React with TanStack Router and Query, talking only to this origin.
 import '@fontsource/inter/400.css';
 import '@fontsource/inter/600.css';
 import './styles.css';

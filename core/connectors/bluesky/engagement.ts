@@ -1,4 +1,4 @@
-// Bluesky's side of engagement (issue 21): mentions of and replies to the connected account
+// Bluesky's side of engagement: mentions of and replies to the connected account
 // from its notifications (app.bsky.notification.listNotifications, asked of its PDS, which
 // serves them from the AppView, with each post's record), and replies written as records
 // under a key derived from the suggestion with `swapRecord: null`, citing the post answered

@@ -1,4 +1,4 @@
-// Measures what a young-generation GC promotes: for tests that a structure kept across
+// Measures what a young-generation GC promotes: for benches that a structure kept across
 // requests does not keep finished ones alive (see api/inFlight.ts for why that matters).
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
