@@ -4,7 +4,13 @@
 // Retry-After (a retry can help), and other 5xx messages are hidden (logged, never sent).
 import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnreachable } from '../core/db/unreachable.ts';
-import { DomainError, missingReference, ValidationFailed } from '../core/errors.ts';
+import {
+  DomainError,
+  ERRORS,
+  type ErrorCode,
+  missingReference,
+  ValidationFailed,
+} from '../core/errors.ts';
 import { formatBytes } from '../core/sizes.ts';
 
 declare module 'fastify' {
@@ -17,29 +23,27 @@ declare module 'fastify' {
 const SEND_JSON = 'Unsupported Content-Type; send application/json.';
 
 /** Stable codes for Fastify's request errors (its own codes are FST_*). */
-const FASTIFY_CODES: Record<string, [number, string, string]> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'invalid_json', 'The body is not valid JSON.'],
-  FST_ERR_CTP_EMPTY_JSON_BODY: [
-    400,
-    'invalid_json',
-    'The body is empty but Content-Type says JSON.',
-  ],
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type', SEND_JSON],
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [
-    400,
-    'bad_request',
-    'Content-Length does not match the body.',
-  ],
-  FST_ERR_CTP_BODY_TOO_LARGE: [
-    413,
-    'body_too_large',
-    'The body is larger than this route accepts.',
-  ],
+const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: ['invalid_json', 'The body is not valid JSON.'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: ['invalid_json', 'The body is empty but Content-Type says JSON.'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported_media_type', SEND_JSON],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['bad_request', 'Content-Length does not match the body.'],
+  FST_ERR_CTP_BODY_TOO_LARGE: ['body_too_large', 'The body is larger than this route accepts.'],
 };
+
+/**
+ * The machine-readable members of an error's body beside `detail` and `code`: those its entry
+ * in the catalogue (core/errors.ts ERRORS) names. REST's body, GraphQL's `extensions` and an
+ * MCP result's `_meta` (or a JSON-RPC error's `data`) all carry these.
+ */
+export function errorMembers(err: DomainError): Record<string, unknown> {
+  const named = ERRORS[err.code].members.shape;
+  return Object.fromEntries(Object.entries(err.extra).filter(([key]) => Object.hasOwn(named, key)));
+}
 
 export function errorBody(err: DomainError) {
   if (err instanceof ValidationFailed) return { detail: err.issues, code: err.code };
-  return { detail: err.message, code: err.code, ...err.extra };
+  return { detail: err.message, code: err.code, ...errorMembers(err) };
 }
 
 /** Sends a domain error with its status and headers; `body` shapes it for the interface. */
@@ -85,22 +89,22 @@ export function asDomainError(err: FastifyError, req: FastifyRequest): DomainErr
   if (fastify) {
     const hint = req.routeOptions.config?.bodyMediaHint;
     let message =
-      fastify[2] === SEND_JSON && hint ? `Unsupported Content-Type; ${hint}` : fastify[2];
+      fastify[1] === SEND_JSON && hint ? `Unsupported Content-Type; ${hint}` : fastify[1];
     const limit = req.routeOptions.bodyLimit;
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && limit)
       message = `The body is larger than this route accepts (at most ${formatBytes(limit)}).`;
-    return new DomainError(fastify[0], fastify[1], message);
+    return new DomainError(fastify[0], message);
   }
   const status = err.statusCode ?? 500;
-  if (status < 500) return new DomainError(status, 'bad_request', err.message);
+  if (status < 500) return new DomainError('bad_request', err.message, {}, { status });
   // A client that closed the connection mid-upload: its socket error (ECONNRESET) is its own
   // doing, no fault of the service's, and nobody reads the answer.
   if (!req.raw.complete && req.raw.readableAborted) {
     req.log.info({ err: err.message }, 'the client closed the request before its body ended');
-    return new DomainError(400, 'bad_request', 'The request ended before its body did.');
+    return new DomainError('bad_request', 'The request ended before its body did.');
   }
   req.log.error({ err }, 'request failed');
-  return new DomainError(500, 'internal_error', 'Internal server error.');
+  return new DomainError('internal_error', 'Internal server error.');
 }
 
 /** Seconds a client waits before retrying while the database cannot be reached. */
@@ -121,11 +125,10 @@ export function databaseOutage(
   const { code, message } = err as { code?: unknown; message?: unknown };
   log.warn({ ...context, db_error: code ?? message }, 'database unreachable');
   return new DomainError(
-    503,
     'database_unavailable',
     'The service cannot reach its database right now; try again shortly.',
     { retry_after: DATABASE_RETRY_AFTER_S },
-    { 'Retry-After': String(DATABASE_RETRY_AFTER_S) },
+    { headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_S) } },
   );
 }
 
@@ -142,13 +145,12 @@ export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: F
   if (err.code === 'FST_ERR_MAX_PARAM_LENGTH')
     return sendError(
       reply,
-      new DomainError(414, 'uri_too_long', `A path segment of ${path} is too long.`),
+      new DomainError('uri_too_long', `A path segment of ${path} is too long.`),
     );
   if (err.code === 'FST_ERR_BAD_URL')
     return sendError(
       reply,
       new DomainError(
-        400,
         'invalid_url',
         `The path ${path} is not valid percent-encoding: a % must be followed by two hex digits of UTF-8 (write % itself as %25).`,
       ),
@@ -159,6 +161,6 @@ export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: F
 export function notFoundHandler(req: FastifyRequest, reply: FastifyReply) {
   return sendError(
     reply,
-    new DomainError(404, 'route_not_found', `No route ${req.method} ${req.url.split('?')[0]}.`),
+    new DomainError('route_not_found', `No route ${req.method} ${req.url.split('?')[0]}.`),
   );
 }

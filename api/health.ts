@@ -4,7 +4,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { appliedVersion, latestMigrationVersion } from '../core/db/migrate.ts';
 import type { Pool } from '../core/db/pool.ts';
+import type { ErrorCode } from '../core/errors.ts';
 import { storageTrouble } from '../core/storage/space.ts';
+
+const NOT_READY = 'not_ready' satisfies ErrorCode;
 
 export const healthRoutes: FastifyPluginAsync<{
   pool: Pool;
@@ -18,12 +21,12 @@ export const healthRoutes: FastifyPluginAsync<{
     try {
       applied = await appliedVersion(pool);
     } catch {
-      return reply.code(503).send({ detail: 'database unreachable', code: 'not_ready' });
+      return reply.code(503).send({ detail: 'database unreachable', code: NOT_READY });
     }
     if (applied < expected) {
       return reply.code(503).send({
         detail: `migrations pending: at ${applied}, need ${expected}`,
-        code: 'not_ready',
+        code: NOT_READY,
       });
     }
     let storage: string | undefined;
@@ -32,12 +35,12 @@ export const healthRoutes: FastifyPluginAsync<{
     } catch {
       return reply.code(503).send({
         detail: 'storage unreadable: the room left on the media volume cannot be read',
-        code: 'not_ready',
+        code: NOT_READY,
         reason: 'storage_unavailable',
       });
     }
     if (storage)
-      return reply.code(503).send({ detail: storage, code: 'not_ready', reason: 'storage_full' });
+      return reply.code(503).send({ detail: storage, code: NOT_READY, reason: 'storage_full' });
     return { status: 'ready', migration: applied };
   });
 };

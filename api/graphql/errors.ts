@@ -3,6 +3,7 @@
 // arguments rather than the REST fields they were checked as.
 import { GraphQLError } from 'graphql';
 import { type DomainError, ValidationFailed, type ValidationIssue } from '../../core/errors.ts';
+import { errorMembers } from '../errors.ts';
 
 const ARGUMENT_NAMES: Record<string, string> = {
   status_filter: 'status',
@@ -18,7 +19,7 @@ function graphqlLoc([where, ...path]: ValidationIssue['loc']): ValidationIssue['
 }
 
 function extensions(err: DomainError): Record<string, unknown> {
-  if (!(err instanceof ValidationFailed)) return { code: err.code, ...err.extra };
+  if (!(err instanceof ValidationFailed)) return { code: err.code, ...errorMembers(err) };
   return {
     code: err.code,
     detail: err.issues.map((i) => ({ ...i, loc: graphqlLoc(i.loc) })),

@@ -71,14 +71,12 @@ export const graphqlRoutes: FastifyPluginAsync<{ auth: AuthContext }> = async (a
       // to run, and yoga would answer it with the JSON parser's message.
       if (typeof req.body !== 'object' || req.body === null)
         throw new DomainError(
-          400,
           'invalid_request',
           'Send a JSON object with "query" and optionally "variables" and "operationName".',
         );
       const query = (req.body as { query?: unknown }).query;
       if (typeof query === 'string' && query.length > GRAPHQL_LIMITS.queryLength)
         throw new DomainError(
-          400,
           'query_too_long',
           `The query string may hold at most ${GRAPHQL_LIMITS.queryLength} characters; it has ${query.length}. Pass dynamic content in variables.`,
         );
@@ -92,9 +90,10 @@ export const graphqlRoutes: FastifyPluginAsync<{ auth: AuthContext }> = async (a
       // request it refused without a body, passed on with its status.
       if (!response.headers.get('content-type')?.includes('json'))
         throw new DomainError(
-          Math.max(400, response.status),
           'invalid_request',
           'The request is not a GraphQL request.',
+          {},
+          { status: Math.max(400, response.status) },
         );
       const result = (await response.json()) as { data?: unknown; errors?: unknown };
       // No `data` means the request never executed (syntax, validation, limits, variables).
@@ -119,13 +118,10 @@ export const graphqlRoutes: FastifyPluginAsync<{ auth: AuthContext }> = async (a
     schema: { hide: true },
     handler: async () => {
       throw new DomainError(
-        405,
         'method_not_allowed',
         'GraphQL takes POST requests only.',
         {},
-        {
-          Allow: 'POST',
-        },
+        { headers: { Allow: 'POST' } },
       );
     },
   });

@@ -8,6 +8,7 @@ import {
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
+import type { ErrorCode } from '../../core/errors.ts';
 
 export const GRAPHQL_LIMITS = {
   /** Characters of the query string, checked before parsing. */
@@ -68,7 +69,7 @@ const breadthLimits: ValidationRule = (context) => {
         context.reportError(
           new GraphQLError(
             `A ${node.operation} may select at most ${max} root field(s); this one selects ${roots}.`,
-            { nodes: node, extensions: { code: 'too_many_root_fields' } },
+            { nodes: node, extensions: { code: 'too_many_root_fields' satisfies ErrorCode } },
           ),
         );
       const total = allFields(node.selectionSet);
@@ -76,7 +77,7 @@ const breadthLimits: ValidationRule = (context) => {
         context.reportError(
           new GraphQLError(
             `An operation may select at most ${GRAPHQL_LIMITS.selectedFields} fields; this one selects ${total}.`,
-            { nodes: node, extensions: { code: 'too_many_fields' } },
+            { nodes: node, extensions: { code: 'too_many_fields' satisfies ErrorCode } },
           ),
         );
     },

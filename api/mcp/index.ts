@@ -11,7 +11,7 @@ import type { Config } from '../../core/config.ts';
 import type { RenderWaits } from '../../core/designs/renderWaits.ts';
 import { DomainError } from '../../core/errors.ts';
 import { type AuthContext, authenticateBearer, principalOf } from '../auth.ts';
-import { asDomainError, sendError } from '../errors.ts';
+import { asDomainError, errorMembers, sendError } from '../errors.ts';
 import { exchangeJson } from './jsonTransport.ts';
 import { compileTools, type ToolDefinition } from './registry.ts';
 import { buildMcpServer, PROTOCOL_VERSIONS } from './server.ts';
@@ -45,7 +45,6 @@ async function chargeBatch(auth: AuthContext, req: FastifyRequest, reply: Fastif
   if (!Array.isArray(req.body) || req.body.length <= 1) return;
   if (req.body.length > MAX_BATCH)
     throw new DomainError(
-      400,
       'batch_too_large',
       `A JSON-RPC batch holds at most ${MAX_BATCH} messages; send these ${req.body.length} in several requests.`,
     );
@@ -64,7 +63,7 @@ async function chargeBatch(auth: AuthContext, req: FastifyRequest, reply: Fastif
 const jsonRpcError = (err: DomainError) => ({
   jsonrpc: '2.0',
   id: null,
-  error: { code: -32000, message: err.message, data: { code: err.code, ...err.extra } },
+  error: { code: -32000, message: err.message, data: { code: err.code, ...errorMembers(err) } },
 });
 
 /** Node's header map as web Headers, for the SDK's web-standard transport. */
@@ -107,7 +106,6 @@ export const mcpRoutes: FastifyPluginAsync<
     const origin = req.headers.origin;
     if (origin !== undefined && origin !== ownOrigin)
       throw new DomainError(
-        403,
         'origin_mismatch',
         `Origin ${origin} may not call this server; send Origin ${ownOrigin} (PUBLIC_BASE_URL) or none.`,
       );
@@ -116,7 +114,6 @@ export const mcpRoutes: FastifyPluginAsync<
     const version = req.headers['mcp-protocol-version'];
     if (version !== undefined && !PROTOCOL_VERSIONS.includes(String(version)))
       throw new DomainError(
-        400,
         'unsupported_protocol_version',
         `MCP-Protocol-Version ${version} is not supported; use one of ${PROTOCOL_VERSIONS.join(', ')}.`,
       );
@@ -193,13 +190,10 @@ export const mcpRoutes: FastifyPluginAsync<
     schema: { hide: true },
     handler: async () => {
       throw new DomainError(
-        405,
         'method_not_allowed',
         'MCP takes POST requests only.',
         {},
-        {
-          Allow: 'POST',
-        },
+        { headers: { Allow: 'POST' } },
       );
     },
   });

@@ -20,7 +20,7 @@ import { assertRequirement } from '../../core/auth/access.ts';
 import { requireOwnedBrand } from '../../core/brands/service.ts';
 import { DomainError, ValidationFailed, type ValidationIssue } from '../../core/errors.ts';
 import { closestMatch, parseInput } from '../../core/validation.ts';
-import { databaseOutage, knownFailure } from '../errors.ts';
+import { databaseOutage, errorMembers, knownFailure } from '../errors.ts';
 import { PROMPTS } from './prompts.ts';
 import type { ToolContext, ToolRegistry } from './registry.ts';
 import { type Attachment, errorResult, fitsInResult, toolResult } from './results.ts';
@@ -145,7 +145,7 @@ async function callTool(
     return errorResult(
       err instanceof ValidationFailed
         ? { code: err.code, message: err.message, meta: { code: err.code }, issues: err.issues }
-        : { code: err.code, message: err.message, meta: { ...err.extra, code: err.code } },
+        : { code: err.code, message: err.message, meta: { ...errorMembers(err), code: err.code } },
     );
   }
 }
@@ -166,7 +166,7 @@ async function promptBrand(
     throw new McpError(
       err.status === 503 ? ErrorCode.InternalError : ErrorCode.InvalidParams,
       `${err.code}: ${err.message}`,
-      { ...err.extra, code: err.code },
+      { ...errorMembers(err), code: err.code },
     );
   }
 }

@@ -3,7 +3,7 @@
 // RFC 7591, as MCP clients need: a Client row for a day), and an authorization request or a
 // logout page (an Interaction and a Session row for an hour, signed in or not). In memory per
 // API process: a burst spread over N processes gets N times the allowance, still bounded.
-import { DomainError } from '../../core/errors.ts';
+import { type CodeWithStatus, DomainError } from '../../core/errors.ts';
 import { throttledAddress } from '../../core/sessions/service.ts';
 import { formatBytes } from '../../core/sizes.ts';
 
@@ -23,7 +23,7 @@ export const AUTHORIZATIONS_PER_WINDOW = 60;
  * login throttle counts it: one host usually has the whole /64 to choose from.
  */
 export function perAddressLimit(
-  rule: { perWindow: number; code: string; what: string },
+  rule: { perWindow: number; code: CodeWithStatus<429>; what: string },
   now = () => Date.now(),
 ) {
   const seen = new Map<string, { start: number; count: number }>();
@@ -40,11 +40,10 @@ export function perAddressLimit(
     if (++window.count > rule.perWindow) {
       const wait = Math.ceil((window.start + WINDOW_MS - t) / 1000);
       throw new DomainError(
-        429,
         rule.code,
         `Too many ${rule.what} from this address; try again in ${wait} s.`,
         {},
-        { 'Retry-After': String(wait) },
+        { headers: { 'Retry-After': String(wait) } },
       );
     }
   };
@@ -62,7 +61,6 @@ export function registrationLimit(now = () => Date.now()) {
   return (address: string, contentLength: number | undefined) => {
     if (contentLength === undefined || contentLength > MAX_REGISTRATION_BYTES)
       throw new DomainError(
-        413,
         'registration_too_large',
         `A client registration is at most ${formatBytes(MAX_REGISTRATION_BYTES)}, with its Content-Length.`,
       );

@@ -42,7 +42,7 @@ const PART_BODY = "send the chunk's raw bytes with Content-Type: application/oct
 /** The raw body stream our parsers hand on; a JSON body, or none, is the wrong media type. */
 function rawBody(body: unknown, hint: string): Readable {
   if (body && typeof (body as Readable).pipe === 'function') return body as Readable;
-  throw new DomainError(415, 'unsupported_media_type', `Unsupported Content-Type; ${hint}`);
+  throw new DomainError('unsupported_media_type', `Unsupported Content-Type; ${hint}`);
 }
 
 /**

@@ -21,8 +21,7 @@ export type DashboardDeps = SessionDeps & {
   budget: BudgetCounter;
 };
 
-export const sessionRequired = (message: string) =>
-  new DomainError(401, 'session_required', message);
+export const sessionRequired = (message: string) => new DomainError('session_required', message);
 
 /** The session token from the signed cookie, or undefined when absent or tampered with. */
 export function sessionToken(req: FastifyRequest): string | undefined {

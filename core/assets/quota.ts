@@ -10,7 +10,7 @@ import { formatBytes } from '../sizes.ts';
 import { firstUploadExpiry, insertAssetWithinQuota, type StoredAsset, storageUse } from './db.ts';
 
 /** The refusal of bytes past the storage quota, saying `message`. */
-export const overQuota = (message: string) => new DomainError(413, 'quota_exceeded', message);
+export const overQuota = (message: string) => new DomainError('quota_exceeded', message);
 
 /** What fills an account's quota, and so what to do: the advice of quotaExceeded. */
 export type QuotaMessage = {

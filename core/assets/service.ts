@@ -124,7 +124,6 @@ export async function uploadImage(
   const type = upload.contentType.toLowerCase();
   if (!type.startsWith('image/'))
     throw new DomainError(
-      415,
       'unsupported_media_type',
       type.startsWith('video/')
         ? 'Videos go through the chunked upload: POST /v1/assets/upload/init, then parts, then finish.'
@@ -278,7 +277,6 @@ const failuresIn = (thumbKey: string | null) =>
 
 const noThumbnail = (failures: number) =>
   new DomainError(
-    404,
     'no_thumbnail',
     `No thumbnail can be made of this video: ffmpeg could not take a frame of it (${failures} of ${THUMBNAIL_ATTEMPTS} attempts failed${failures >= THUMBNAIL_ATTEMPTS ? ', so it is not tried again' : ''}). Its bytes are still served at /content; upload a standard MP4 or WebM to get one.`,
   );

@@ -12,7 +12,7 @@ import { writeFailure, writeSucceeded } from '../storage/space.ts';
 
 const madeDirs = new Set<string>();
 
-export const tooLarge = (message: string) => new DomainError(413, 'body_too_large', message);
+export const tooLarge = (message: string) => new DomainError('body_too_large', message);
 
 /**
  * What a meter refuses bytes past its limit with: a 413 `body_too_large` saying `message`, or

@@ -58,7 +58,6 @@ export async function startGenome(pool: Pool, caller: MemoryCaller, input: Genom
     const left = await takeCredits(tx, caller.accountId, credits);
     if (left === undefined)
       throw new DomainError(
-        402,
         'insufficient_credits',
         `The genome (${input.run}) costs ${credits} credits and this account has fewer; the operator adds credits (npm run admin -- account credits).`,
         { credits },

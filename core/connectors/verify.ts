@@ -28,7 +28,6 @@ export async function verifyConnection(
   const verify = VERIFIERS[platform];
   if (!verify)
     throw new DomainError(
-      501,
       'not_implemented',
       `connect for ${platform} is not available yet; ${Object.keys(VERIFIERS).join(' and ')} are.`,
     );
@@ -37,7 +36,6 @@ export async function verifyConnection(
   } catch (err) {
     if (err instanceof PublicationError)
       throw new DomainError(
-        422,
         'credentials_refused',
         `The ${platform} credentials were not accepted: ${err.message}`,
       );

@@ -36,11 +36,10 @@ export async function withRenderSlot<T>(
   const running = waits.running.get(accountId) ?? 0;
   if (running >= waits.perAccount)
     throw new DomainError(
-      429,
       'too_many_renders',
       `This account already has ${waits.perAccount} renders in progress (designs, previews or drawings); wait for one to finish, then try again.`,
       {},
-      { 'Retry-After': '5' },
+      { headers: { 'Retry-After': '5' } },
     );
   waits.running.set(accountId, running + 1);
   try {

@@ -90,7 +90,6 @@ export function templateFor(
   }
   if (template.premium && !planAtLeast(caller.plan, PREMIUM_TEMPLATE_PLAN))
     throw new DomainError(
-      403,
       'plan_required',
       `Template "${template.name}" is premium: it needs the ${PREMIUM_TEMPLATE_PLAN} plan or higher.`,
     );

@@ -44,7 +44,6 @@ export async function startVideoExport(
     const design = await resolveDesign(tx, caller, ref);
     if (!isVideoLayout(design.layout))
       throw new DomainError(
-        422,
         'not_a_video',
         `Design ${design.id} is an image design; export_video exports video designs (canvas type "video").`,
       );

@@ -167,12 +167,11 @@ export async function draftReplies(
   );
   const done = await waitForJob(deps, caller, job.job_id, deps.timeoutMs / 1000);
   if (done.status === 'failed')
-    throw new DomainError(422, 'generation_failed', done.error ?? 'Drafting failed.', {
+    throw new DomainError('generation_failed', done.error ?? 'Drafting failed.', {
       job_id: done.job_id,
     });
   if (done.status !== 'succeeded')
     throw new DomainError(
-      504,
       'generation_timeout',
       `The drafts were not ready within ${deps.timeoutMs / 1000} s; the job goes on: follow it with job_status, then list_reply_suggestions.`,
       { job_id: done.job_id },

@@ -104,11 +104,10 @@ export async function generateDrafts(
   );
   if (done.status === 'succeeded') return done.result as GenerationResult;
   if (done.status === 'failed')
-    throw new DomainError(422, 'generation_failed', done.error ?? 'Generation failed.', {
+    throw new DomainError('generation_failed', done.error ?? 'Generation failed.', {
       job_id: done.job_id,
     });
   throw new DomainError(
-    504,
     'generation_timeout',
     `The drafts were not ready within ${deps.timeoutMs / 1000} s; the job goes on: follow it with job_status (job_id), whose result lists the post_ids.`,
     { job_id: done.job_id },

@@ -5,7 +5,7 @@
 import { addCredits } from '../accounts/db.ts';
 import type { Notifications } from '../db/notifications.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
-import { conflict, DomainError, notFound } from '../errors.ts';
+import { conflict, DomainError, type JobWaitCode, notFound } from '../errors.ts';
 import {
   abandonedJobs,
   deleteJob,
@@ -81,11 +81,10 @@ export async function startJob(
   // The new row counts: over the limit, the transaction (and the row) is rolled back.
   if (unfinished > limit)
     throw new DomainError(
-      429,
       'too_many_jobs',
       `This account already has ${limit} ${j.kind.replace('_', ' ')} jobs queued or running; wait for one to finish (job_status), then try again.`,
       { limit },
-      { 'Retry-After': '10' },
+      { headers: { 'Retry-After': '10' } },
     );
   if (j.kind === 'video_preview') await trimFinishedJobs(tx, j.accountId, j.kind, PREVIEWS_KEPT);
   await enqueue(tx, row.id, unfinished - 1);
@@ -351,7 +350,7 @@ export async function startAndAwait(
   deps: { pool: Pool; notifications: Notifications },
   caller: { accountId: string },
   start: (tx: Queryable) => Promise<{ job: Job; created: boolean }>,
-  opts: { waitS: number; code: string; stillRunning: string },
+  opts: { waitS: number; code: JobWaitCode; stillRunning: string },
 ): Promise<{ job: Job; created: boolean }> {
   const started = await withTransaction(deps.pool, start);
   const job = await waitForJob(deps, caller, started.job.job_id, opts.waitS);

@@ -33,11 +33,10 @@ export type SignInClient = { ip: string; session?: { accountId: string; id: stri
 
 const throttled = (wait: number) =>
   new DomainError(
-    429,
     'login_throttled',
     `Too many attempts; try again in ${wait} s.`,
     {},
-    { 'Retry-After': String(wait) },
+    { headers: { 'Retry-After': String(wait) } },
   );
 
 /**

@@ -40,7 +40,6 @@ export function isOutOfSpace(err: unknown): boolean {
 
 export const storageFull = () =>
   new DomainError(
-    507,
     'storage_full',
     "The server's disk is full, so this was not stored: nothing was kept and nothing counts against your storage quota. Try again later; the operator has to free space on the server.",
   );
