@@ -13,7 +13,7 @@ import { createLogger } from '../core/logger.ts';
 import { mediaTools } from '../core/media/tools.ts';
 import { parseSigningKeys } from '../core/oauth/keys.ts';
 import { outboundPolicy } from '../core/outbound/guard.ts';
-import { describeDatabase, openDatabase } from '../core/runtime.ts';
+import { type Database, describeDatabase, openDatabase } from '../core/runtime.ts';
 import { loadLocalSecrets } from '../core/secrets.ts';
 import { storageFor } from '../core/storage/storage.ts';
 import { startWorker } from '../workers/index.ts';
@@ -26,85 +26,11 @@ async function main(role: Role, poolArg: string | undefined) {
   // `--pool video,render` overrides WORKER_POOLS for this process.
   const pools = poolArg === undefined ? config.workerPools : parsePools(poolArg);
   const log = createLogger(config.logLevel);
-  const db = await openDatabase(config, log);
-  log.info(describeDatabase(db.source));
-  if (role === 'migrate') {
-    await db.close();
-    return;
-  }
 
-  // What shutdown stops, in order, and what each still has open should it overrun.
+  // What shutdown stops, in order (API, worker, database), and what each still has open
+  // should it overrun. Each part is added as soon as it has started.
   const stages: { name: string; stop: () => Promise<void>; open: () => unknown }[] = [];
-  if (role === 'all' || role === 'worker') {
-    const runner = await startWorker({
-      pool: db.pool,
-      concurrency: config.workerConcurrency,
-      pools,
-      poolConcurrency: config.poolConcurrency,
-      log: log.child({ role: 'worker' }),
-      outbound: outboundPolicy(config, log.child({ role: 'worker' })),
-      storage: storageFor(config),
-      blueskyAppView: config.blueskyAppViewUrl,
-      tools: mediaTools(config),
-      exportTimeoutMs: config.exportTimeoutMs,
-      llm: config.llm,
-      // A worker process draws on every core; beside the API one core stays with it.
-      render: {
-        threads: config.renderThreads ?? (role === 'worker' ? availableParallelism() : undefined),
-        timeoutMs: config.renderTimeoutMs,
-      },
-      credentialsKey: credentialsKey(
-        config.credentialsKey ?? loadLocalSecrets(config.dataDir).credentialsKey,
-      ),
-    });
-    stages.push({ name: 'worker', stop: () => runner.stop(), open: () => runner.runningJobs() });
-    log.info(
-      {
-        pools: Object.fromEntries(runner.pools.map((p) => [p, config.poolConcurrency[p]])),
-        idle_pools: pools.filter((p) => !runner.pools.includes(p)),
-      },
-      'worker started',
-    );
-  }
-  if (role === 'all' || role === 'api') {
-    const sessionSecret = config.sessionSecret ?? loadLocalSecrets(config.dataDir).sessionSecret;
-    const mediaUrlSecret = config.mediaUrlSecret ?? loadLocalSecrets(config.dataDir).mediaUrlSecret;
-    const app = await buildApp({
-      pool: db.pool,
-      config,
-      sessionSecret,
-      mediaUrlSecret,
-      oauthSigningKeys: parseSigningKeys(loadLocalSecrets(config.dataDir).oauthSigningKey),
-      logger: log,
-    });
-    try {
-      await app.listen({ port: config.port, host: config.host });
-    } catch (err) {
-      // Stop what started (the worker, an embedded Postgres) before saying what to change.
-      for (const stage of stages) await stage.stop().catch(() => undefined);
-      await db.close().catch(() => undefined);
-      throw listenError(err, config.host, config.port);
-    }
-    // The session routes refuse a sign-in sent from any other origin (127.0.0.1 for localhost).
-    const dashboard = `${config.publicBaseUrl}/`;
-    log.info(
-      { dashboard },
-      `dashboard at ${dashboard} (PUBLIC_BASE_URL: open it at this address, or sign-in is refused ` +
-        'with origin_mismatch) — sign in with an account from npm run admin -- account create, ' +
-        'or sign up there while SIGNUP allows',
-    );
-    // API first (stop taking work), then workers, then the database.
-    stages.unshift({ name: 'api', stop: () => app.close(), open: () => app.openWork() });
-  }
-  stages.push({
-    name: 'database',
-    stop: () => db.close(),
-    open: () => ({
-      checked_out: db.pool.totalCount - db.pool.idleCount,
-      waiting: db.pool.waitingCount,
-    }),
-  });
-
+  let db: Database | undefined;
   let stopping = false;
   let current = 0;
   /** Past the deadline (or on a second signal): say what was open, stop Postgres, exit 1. */
@@ -115,9 +41,11 @@ async function main(role: Role, poolArg: string | undefined) {
       `shutdown stopped waiting (${why}); stopping the database and exiting`,
     );
     const giveUp = new Promise((resolve) => setTimeout(resolve, 30_000).unref());
-    await Promise.race([db.stopServer().catch(() => undefined), giveUp]);
+    await Promise.race([db?.stopServer().catch(() => undefined), giveUp]);
     process.exit(1);
   };
+  // Settles when start-up has finished or given up (it stops at the next step once stopping).
+  let startup: Promise<unknown> = Promise.resolve();
   const shutdown = async (signal: string) => {
     if (stopping) return void overrun(`a second ${signal}`);
     stopping = true;
@@ -127,6 +55,9 @@ async function main(role: Role, poolArg: string | undefined) {
       () => void overrun(`not done after SHUTDOWN_TIMEOUT_S=${seconds}`),
       config.shutdownTimeoutMs,
     );
+    // A signal during start-up: the step under way (an embedded Postgres starting, the
+    // migrations, the worker) finishes first, so that what it started is stopped too.
+    await startup.catch(() => undefined);
     for (; current < stages.length; current++) {
       const { name, stop } = stages[current]!;
       await stop().catch((err) => log.error({ err, stage: name }, 'stop failed'));
@@ -134,8 +65,110 @@ async function main(role: Role, poolArg: string | undefined) {
     log.info('stopped');
     process.exit(0);
   };
+  // Installed before the slow start-up, so a signal during it is drained rather than killing
+  // the process with an embedded Postgres or a worker half started.
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  const start = async () => {
+    const opened = await openDatabase(config, log);
+    db = opened;
+    stages.push({
+      name: 'database',
+      stop: () => opened.close(),
+      open: () => ({
+        checked_out: opened.pool.totalCount - opened.pool.idleCount,
+        waiting: opened.pool.waitingCount,
+      }),
+    });
+    log.info(describeDatabase(opened.source));
+    if (role === 'migrate') {
+      // Stopped by a signal meanwhile: the shutdown closes it.
+      if (!stopping) {
+        stages.pop();
+        await opened.close();
+      }
+      return;
+    }
+    if (stopping) return;
+
+    if (role === 'all' || role === 'worker') {
+      const runner = await startWorker({
+        pool: opened.pool,
+        concurrency: config.workerConcurrency,
+        pools,
+        poolConcurrency: config.poolConcurrency,
+        log: log.child({ role: 'worker' }),
+        outbound: outboundPolicy(config, log.child({ role: 'worker' })),
+        storage: storageFor(config),
+        blueskyAppView: config.blueskyAppViewUrl,
+        tools: mediaTools(config),
+        exportTimeoutMs: config.exportTimeoutMs,
+        llm: config.llm,
+        // A worker process draws on every core; beside the API one core stays with it.
+        render: {
+          threads: config.renderThreads ?? (role === 'worker' ? availableParallelism() : undefined),
+          timeoutMs: config.renderTimeoutMs,
+        },
+        credentialsKey: credentialsKey(
+          config.credentialsKey ?? loadLocalSecrets(config.dataDir).credentialsKey,
+        ),
+      });
+      stages.unshift({
+        name: 'worker',
+        stop: () => runner.stop(),
+        open: () => runner.runningJobs(),
+      });
+      if (stopping) return;
+      log.info(
+        {
+          pools: Object.fromEntries(runner.pools.map((p) => [p, config.poolConcurrency[p]])),
+          idle_pools: pools.filter((p) => !runner.pools.includes(p)),
+        },
+        'worker started',
+      );
+    }
+    if (role === 'all' || role === 'api') {
+      const sessionSecret = config.sessionSecret ?? loadLocalSecrets(config.dataDir).sessionSecret;
+      const mediaUrlSecret =
+        config.mediaUrlSecret ?? loadLocalSecrets(config.dataDir).mediaUrlSecret;
+      const app = await buildApp({
+        pool: opened.pool,
+        config,
+        sessionSecret,
+        mediaUrlSecret,
+        oauthSigningKeys: parseSigningKeys(loadLocalSecrets(config.dataDir).oauthSigningKey),
+        logger: log,
+      });
+      // API first (stop taking work), then workers, then the database.
+      stages.unshift({ name: 'api', stop: () => app.close(), open: () => app.openWork() });
+      if (stopping) return;
+      try {
+        await app.listen({ port: config.port, host: config.host });
+      } catch (err) {
+        if (stopping) return;
+        // Stop what started (the worker, an embedded Postgres) before saying what to change.
+        for (const stage of stages) await stage.stop().catch(() => undefined);
+        throw listenError(err, config.host, config.port);
+      }
+      if (stopping) return;
+      // The session routes refuse a sign-in sent from any other origin (127.0.0.1 for localhost).
+      const dashboard = `${config.publicBaseUrl}/`;
+      log.info(
+        { dashboard },
+        `dashboard at ${dashboard} (PUBLIC_BASE_URL: open it at this address, or sign-in is refused ` +
+          'with origin_mismatch) — sign in with an account from npm run admin -- account create, ' +
+          'or sign up there while SIGNUP allows',
+      );
+    }
+  };
+  startup = start();
+  try {
+    await startup;
+  } catch (err) {
+    // A failure while a signal's shutdown runs is that shutdown's to finish (it exits 0 or 1).
+    if (!stopping) throw err;
+  }
 }
 
 /** A listen failure as a sentence naming the setting to change, not a stack trace. */

@@ -1,10 +1,13 @@
 // The service as an operator runs it: `bin/start.ts all` over a database, JSON logs with
 // request ids and no secrets, and a clean exit on SIGTERM.
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createAccount } from '../core/accounts/service.ts';
 import { createApiKey } from '../core/apikeys/service.ts';
+import { MIGRATION_LOCK } from '../core/db/migrate.ts';
 import { freshDatabase } from './support/db.ts';
-import { exited, startProcess } from './support/processes.ts';
+import { exited, spawnStart, startProcess } from './support/processes.ts';
+import { waitFor } from './support/wait.ts';
 
 describe('npm start', () => {
   it('serves, logs JSON with request ids but never the key, and stops cleanly on SIGTERM', async () => {
@@ -74,6 +77,43 @@ describe('npm start', () => {
       );
       expect(err.message).not.toMatch(/\n\s+at /);
     } finally {
+      await db.drop();
+    }
+  });
+
+  it('drains a SIGTERM that arrives during start-up: stops what started, exits 0', async () => {
+    const db = await freshDatabase();
+    // Holding the migration lock parks the process inside its start-up (opening the
+    // database), so the signal lands there on any machine, however fast or slow.
+    const holder = new pg.Client({ connectionString: db.url });
+    await holder.connect();
+    try {
+      await holder.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      const proc = spawnStart('worker', { DATABASE_URL: db.url, LOG_LEVEL: 'info' }, [
+        '--pool',
+        'render',
+      ]);
+      const code = exited(proc.child);
+      await waitFor(
+        async () =>
+          (
+            await holder.query(
+              `select 1 from pg_locks where locktype = 'advisory' and objid = $1 and not granted`,
+              [MIGRATION_LOCK],
+            )
+          ).rowCount,
+        { what: 'the process to wait for the migration lock', detail: proc.output },
+      );
+      proc.child.kill('SIGTERM');
+      await holder.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+      expect(await code).toBe(0);
+      const out = proc.output();
+      expect(out).toMatch(/"msg":"shutting down"/);
+      expect(out).toMatch(/"msg":"stopped"/);
+      // Start-up stopped at the step under way: the worker never started.
+      expect(out).not.toMatch(/"msg":"worker started"/);
+    } finally {
+      await holder.end();
       await db.drop();
     }
   });

@@ -37,13 +37,16 @@ export type PlatformRequest = {
   timeoutMs: number;
 };
 
-/** What the operator can change so that the guard lets `url` through. */
-function guardAdvice(url: string, policy: OutboundPolicy): string {
+/**
+ * What the operator can change so that the guard lets `url` through, when the guard's
+ * refusal does not say it already (an http: address: it names OUTBOUND_ALLOW_HTTP itself).
+ */
+function guardAdvice(url: string, policy: OutboundPolicy): string | undefined {
   try {
     checkUrlForm(url, policy);
   } catch {
     return URL.canParse(url) && new URL(url).protocol === 'http:'
-      ? 'an operator allows http: addresses with OUTBOUND_ALLOW_HTTP=true'
+      ? undefined
       : 'reconnect the account with an https address';
   }
   return 'an operator allows a private address by adding it to OUTBOUND_ALLOWLIST (CIDRs, e.g. 10.0.0.0/8)';
@@ -73,9 +76,10 @@ export async function platformRequest(
     // A name that does not resolve reads as the guard's refusal, as the guard answers it (a
     // different answer would confirm which names exist inside the operator's network), but is
     // retried: DNS may come back.
+    const advice = guardAdvice(url, policy);
     throw new PublicationError(
-      `${platform} was not contacted: the outbound guard refused it (${err.message}); ` +
-        `${guardAdvice(url, policy)}.`,
+      `${platform} was not contacted: the outbound guard refused it (${err.message})` +
+        `${advice ? `; ${advice}` : ''}.`,
       { retryable: err instanceof HostNotResolved, cause: err },
     );
   }

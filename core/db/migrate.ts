@@ -11,7 +11,7 @@ import type { Pool } from './pool.ts';
 
 const SQL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../sql');
 /** Arbitrary constant naming our migration lock in pg_advisory_lock's key space. */
-const MIGRATION_LOCK = 734_201_001;
+export const MIGRATION_LOCK = 734_201_001;
 const silentLogger = new Logger(() => () => {});
 
 export type Migration = { version: number; name: string; sql: string; checksum: string };

@@ -54,34 +54,44 @@ export const connectArgs = (
   JSON.stringify(config),
 ];
 
+/** Spawns `node bin/start.ts <role> ...args`, collecting its standard output and error. */
+export function spawnStart(
+  role: string,
+  env: Record<string, string>,
+  args: string[] = [],
+): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/start.ts'), role, ...args], {
+    env: { ...process.env, PORT: '0', ...env },
+    cwd: ROOT,
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  child.stderr!.on('data', (d) => {
+    out += d;
+  });
+  return { child, output: () => out };
+}
+
 /** Starts `node bin/start.ts <role>` and resolves once it listens (api roles) or started. */
 export function startProcess(
   role: string,
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; output: () => string; baseUrl: string }> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/start.ts'), role], {
-    env: { ...process.env, PORT: '0', ...env },
-    cwd: ROOT,
-  });
-  let out = '';
-  child.stdout.on('data', (d) => {
-    out += d;
-  });
-  child.stderr.on('data', (d) => {
-    out += d;
-  });
+  const { child, output } = spawnStart(role, env);
   return new Promise((resolve, reject) => {
     // Only bounds a hang: a start with its own embedded Postgres is slow on a loaded machine.
-    const timer = setTimeout(() => reject(new Error(`no listen line:\n${out}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`no listen line:\n${output()}`)), 60_000);
     const check = () => {
-      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output());
       if (m) {
         clearTimeout(timer);
-        resolve({ child, output: () => out, baseUrl: m[1]! });
+        resolve({ child, output, baseUrl: m[1]! });
       }
     };
-    child.stdout.on('data', check);
-    child.on('exit', (code) => reject(new Error(`exited with ${code}:\n${out}`)));
+    child.stdout!.on('data', check);
+    child.on('exit', (code) => reject(new Error(`exited with ${code}:\n${output()}`)));
   });
 }
 
