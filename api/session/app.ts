@@ -32,6 +32,7 @@ import {
   CreatePostInput,
   POST_STATUSES,
   Post,
+  PostView,
   RejectPostInput,
   SchedulePostInput,
 } from '../../core/posts/schema.ts';
@@ -45,6 +46,7 @@ import {
   listPosts,
   rejectPost,
   schedulePost,
+  toPostView,
   unfavoritePost,
 } from '../../core/posts/service.ts';
 import { principalOf } from '../auth.ts';
@@ -116,9 +118,9 @@ const CalendarQuery = z
 const Board = z.object({
   brand_id: z.string().nullable(),
   columns: z.object(
-    Object.fromEntries(POST_STATUSES.map((status) => [status, z.array(Post)])) as Record<
+    Object.fromEntries(POST_STATUSES.map((status) => [status, z.array(PostView)])) as Record<
       (typeof POST_STATUSES)[number],
-      z.ZodArray<typeof Post>
+      z.ZodArray<typeof PostView>
     >,
   ),
 });
@@ -204,11 +206,13 @@ export const appRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, c
         await Promise.all(
           POST_STATUSES.map(async (status) => [
             status,
-            await listPosts(pool, caller, {
-              status_filter: status,
-              limit: BOARD_LIMIT,
-              brand_id: req.query.brand_id,
-            }),
+            (
+              await listPosts(pool, caller, {
+                status_filter: status,
+                limit: BOARD_LIMIT,
+                brand_id: req.query.brand_id,
+              })
+            ).map(toPostView),
           ]),
         ),
       );
@@ -388,7 +392,7 @@ export const appRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, c
         security,
         params: ById,
         response: {
-          200: z.object({ post: Post, audit: z.array(AuditEntry) }),
+          200: z.object({ post: PostView, audit: z.array(AuditEntry) }),
           401: ErrorBody,
           404: ErrorBody,
         },
@@ -398,7 +402,7 @@ export const appRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, c
       const caller = principalOf(req);
       const post = await getPost(pool, caller, req.params.id);
       const audit = await listAudit(pool, caller.accountId, { post_id: post.id, limit: 200 });
-      return { post, audit };
+      return { post: toPostView(post), audit };
     },
   );
 
