@@ -8,7 +8,6 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError, asApiError, call, type Post } from '../api.ts';
 import { useBrand } from '../brand.ts';
 import { CheckboxGroup } from '../components.tsx';
-import { PLATFORMS } from '../platforms.ts';
 import { dayKey, zonedToIso } from '../time.ts';
 
 type Lengths = Record<string, { length: number; max: number; unit: string }>;
@@ -108,7 +107,7 @@ export function Compose() {
       <form onSubmit={submit} noValidate>
         <CheckboxGroup
           legend="Platforms"
-          options={PLATFORMS}
+          options={session.data.platforms}
           value={platforms}
           onChange={setPlatforms}
           error={field('platforms') ?? field('platform')}

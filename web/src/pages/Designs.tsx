@@ -8,7 +8,6 @@ import { ApiError, call } from '../api.ts';
 import { useBrand } from '../brand.ts';
 import { LoadError, PlanNotice } from '../components.tsx';
 import { sameOriginPath } from '../format.ts';
-import { PLATFORMS } from '../platforms.ts';
 import { longDate } from '../time.ts';
 
 type Template = {
@@ -167,7 +166,7 @@ export function Designs() {
         />
         <label htmlFor="video-platform">Video post for</label>
         <select id="video-platform" value={platform} onChange={(e) => setPlatform(e.target.value)}>
-          {PLATFORMS.map((p) => (
+          {session.data.platforms.map((p) => (
             <option key={p}>{p}</option>
           ))}
         </select>

@@ -2,6 +2,7 @@
 // the posts by status, from the same figures as MCP get_usage.
 import { useQuery } from '@tanstack/react-query';
 import { Navigate } from '@tanstack/react-router';
+import type { Plan } from '../../../core/accounts/plans.ts';
 import { call } from '../api.ts';
 import { useBrand } from '../brand.ts';
 import { LoadError, PlanNotice } from '../components.tsx';
@@ -9,7 +10,7 @@ import { byteSize } from '../format.ts';
 import { longDate } from '../time.ts';
 
 type Usage = {
-  plan: string;
+  plan: Plan;
   request_budget: { limit: number; used: number; remaining: number; resets_at: string };
   storage: { used_bytes: number; quota_bytes: number };
   credits: number;
