@@ -76,6 +76,35 @@ describe('/app/api', () => {
     });
     expect(foreign.status).toBe(404);
   });
+
+  it('sends each post with the actions its status allows, on the board and on its page', async () => {
+    const a = await signedIn();
+    const made = await a.send('POST', '/posts', { platform: 'mastodon', body: 'Act on me' });
+    expect(made.status).toBe(201);
+    const board = await a.send('GET', '/board');
+    expect(board.body.columns.draft.map((p: any) => [p.id, p.actions])).toEqual([
+      [made.body.id, ['approve', 'reject', 'schedule', 'update', 'favorite']],
+    ]);
+    expect((await a.send('POST', `/posts/${made.body.id}/approve`)).status).toBe(200);
+    const page = await a.send('GET', `/posts/${made.body.id}`);
+    expect(page.body.post.actions).toEqual(['reject', 'schedule', 'update', 'favorite']);
+    const after = await a.send('GET', '/board');
+    expect(after.body.columns.approved[0].actions).toEqual(page.body.post.actions);
+  });
+
+  it('tells the pages the plans, lowest first, and the platforms a text post can go to', async () => {
+    const a = await signedIn();
+    const session = await a.send('GET', '/session');
+    expect(session.body.plans).toEqual(['free', 'plus', 'pro', 'business']);
+    expect(session.body.platforms).toEqual([
+      'bluesky',
+      'mastodon',
+      'x',
+      'linkedin',
+      'threads',
+      'facebook',
+    ]);
+  });
 });
 
 describe('/app/api for the composer, the calendar, keys and webhooks', () => {
