@@ -3,6 +3,7 @@
 // Origin and the token; a bearer credential is refused as on the other session routes. And the
 // pages: index.html at each page address, with a CSP that keeps them to this origin.
 import { describe, expect, it } from 'vitest';
+import { POST_STATUSES } from '../../core/posts/schema.ts';
 import { call, makeKey, signedInDashboard, startServer } from '../support/server.ts';
 import { useServer } from '../support/service.ts';
 import { solidPng } from '../support/uploads.ts';
@@ -82,6 +83,8 @@ describe('/app/api', () => {
     const made = await a.send('POST', '/posts', { platform: 'mastodon', body: 'Act on me' });
     expect(made.status).toBe(201);
     const board = await a.send('GET', '/board');
+    // The page shows the columns in the order they come.
+    expect(Object.keys(board.body.columns)).toEqual([...POST_STATUSES]);
     expect(board.body.columns.draft.map((p: any) => [p.id, p.actions])).toEqual([
       [made.body.id, ['approve', 'reject', 'schedule', 'update', 'favorite']],
     ]);
