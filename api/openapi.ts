@@ -3,6 +3,8 @@
 // route can answer, and one example per operation. Applied to the generated document by
 // @fastify/swagger's transformObject; test/api/openapi.test.ts checks every operation.
 import { z } from 'zod';
+import { PLANS } from '../core/accounts/plans.ts';
+import { TEXT_PLATFORMS } from '../core/platforms/capabilities.ts';
 import { ErrorBody } from './rest/schemas.ts';
 
 type Json = Record<string, unknown>;
@@ -60,6 +62,8 @@ const account = {
   },
   brands: [brand],
   selected_brand_id: '1',
+  plans: [...PLANS],
+  platforms: [...TEXT_PLATFORMS],
 };
 const receipt = {
   id: '42',

@@ -3,8 +3,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IdInput } from '../../core/ids.ts';
-import { POST_STATUSES, Post } from '../../core/posts/schema.ts';
-import { listPosts } from '../../core/posts/service.ts';
+import { POST_STATUSES, PostView } from '../../core/posts/schema.ts';
+import { listPosts, toPostView } from '../../core/posts/service.ts';
 import { principalOf } from '../auth.ts';
 import { ErrorBody } from '../rest/schemas.ts';
 import { requireSession, type SessionDeps } from './sessionCookie.ts';
@@ -16,9 +16,9 @@ const BOARD_LIMIT = 50;
 const Board = z.object({
   brand_id: z.string().nullable(),
   columns: z.object(
-    Object.fromEntries(POST_STATUSES.map((status) => [status, z.array(Post)])) as Record<
+    Object.fromEntries(POST_STATUSES.map((status) => [status, z.array(PostView)])) as Record<
       (typeof POST_STATUSES)[number],
-      z.ZodArray<typeof Post>
+      z.ZodArray<typeof PostView>
     >,
   ),
 });
@@ -44,11 +44,13 @@ export const boardRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool 
         await Promise.all(
           POST_STATUSES.map(async (status) => [
             status,
-            await listPosts(pool, caller, {
-              status_filter: status,
-              limit: BOARD_LIMIT,
-              brand_id: req.query.brand_id,
-            }),
+            (
+              await listPosts(pool, caller, {
+                status_filter: status,
+                limit: BOARD_LIMIT,
+                brand_id: req.query.brand_id,
+              })
+            ).map(toPostView),
           ]),
         ),
       );

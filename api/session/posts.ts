@@ -8,6 +8,7 @@ import { IdInput } from '../../core/ids.ts';
 import {
   CreatePostInput,
   Post,
+  PostView,
   RejectPostInput,
   SchedulePostInput,
 } from '../../core/posts/schema.ts';
@@ -18,6 +19,7 @@ import {
   getPost,
   rejectPost,
   schedulePost,
+  toPostView,
   unfavoritePost,
 } from '../../core/posts/service.ts';
 import { principalOf } from '../auth.ts';
@@ -138,7 +140,7 @@ export const postRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool }
         security,
         params: ById,
         response: {
-          200: z.object({ post: Post, audit: z.array(AuditEntry) }),
+          200: z.object({ post: PostView, audit: z.array(AuditEntry) }),
           401: ErrorBody,
           404: ErrorBody,
         },
@@ -148,7 +150,7 @@ export const postRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool }
       const caller = principalOf(req);
       const post = await getPost(pool, caller, req.params.id);
       const audit = await listAudit(pool, caller.accountId, { post_id: post.id, limit: 200 });
-      return { post, audit };
+      return { post: toPostView(post), audit };
     },
   );
 };

@@ -2,6 +2,9 @@
 // what a new account's password must be, checked alike wherever one is set (the dashboard's
 // sign-up and the operator CLI's account create).
 import { z } from 'zod';
+import { Brand } from '../brands/schema.ts';
+import { PLATFORMS } from '../platforms/names.ts';
+import { Feature, Plan } from './plans.ts';
 
 /**
  * An account's e-mail, wherever one is given (sign-up, sign-in, the operator CLI): trimmed,
@@ -21,3 +24,22 @@ export const NewPassword = z
   .string()
   .min(MIN_PASSWORD_LENGTH, `use at least ${MIN_PASSWORD_LENGTH} characters`)
   .max(1024, 'use at most 1,024 characters');
+
+/**
+ * What the dashboard shows of the signed-in account (login response and GET /auth/session),
+ * with the plan order and the platforms its pages offer, so the pages copy neither.
+ */
+export const SessionView = z.object({
+  account: z.object({
+    id: z.string(),
+    email: z.string(),
+    plan: Plan,
+    features: z.array(Feature),
+    credits: z.string().describe('Generation credits left (a decimal string).'),
+  }),
+  brands: z.array(Brand),
+  selected_brand_id: z.string().nullable(),
+  plans: z.array(Plan).describe('Every plan, lowest first.'),
+  platforms: z.array(z.enum(PLATFORMS)).describe('The platforms a text post can go to.'),
+});
+export type SessionView = z.infer<typeof SessionView>;

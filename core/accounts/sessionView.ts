@@ -1,23 +1,15 @@
-// What the dashboard shows of the signed-in account (login response and GET /auth/session).
-import { z } from 'zod';
-import { Brand, brandsOf } from '../brands/service.ts';
+// What the dashboard shows of the signed-in account (login response and GET /auth/session);
+// its schema is in ./schema.ts.
+import { brandsOf } from '../brands/service.ts';
 import type { Queryable } from '../db/pool.ts';
 import { notFound } from '../errors.ts';
+import { TEXT_PLATFORMS } from '../platforms/capabilities.ts';
 import { findAccountById } from './db.ts';
-import { Feature, Plan } from './plans.ts';
+import { PLANS } from './plans.ts';
+import type { SessionView } from './schema.ts';
 
-export const SessionView = z.object({
-  account: z.object({
-    id: z.string(),
-    email: z.string(),
-    plan: Plan,
-    features: z.array(Feature),
-    credits: z.string().describe('Generation credits left (a decimal string).'),
-  }),
-  brands: z.array(Brand),
-  selected_brand_id: z.string().nullable(),
-});
-export type SessionView = z.infer<typeof SessionView>;
+// Kept for the routes that import the schema from here.
+export { SessionView } from './schema.ts';
 
 export async function sessionView(db: Queryable, accountId: string): Promise<SessionView> {
   const account = await findAccountById(db, accountId);
@@ -32,5 +24,7 @@ export async function sessionView(db: Queryable, accountId: string): Promise<Ses
     },
     brands: await brandsOf(db, accountId),
     selected_brand_id: account.selected_brand_id,
+    plans: [...PLANS],
+    platforms: [...TEXT_PLATFORMS],
   };
 }

@@ -1,29 +1,9 @@
 // Reading the audit log (MCP get_audit): the account's post transitions with their actors.
-import { z } from 'zod';
 import type { Queryable } from '../db/pool.ts';
-import { IdInput } from '../ids.ts';
+import type { AuditEntry, AuditQuery } from './schema.ts';
 
-export const AuditQuery = z
-  .object({
-    post_id: IdInput.optional().describe('Only this post.'),
-    since: z.iso.datetime({ offset: true }).optional().describe('Entries at or after this time.'),
-    until: z.iso.datetime({ offset: true }).optional().describe('Entries before this time.'),
-    limit: z.number().int().min(1).max(200).default(50).describe('Rows, newest first (1-200).'),
-  })
-  .strict();
-export type AuditQuery = z.infer<typeof AuditQuery>;
-
-export const AuditEntry = z.object({
-  id: z.string(),
-  post_id: z.string().nullable(),
-  action: z.string(),
-  from_status: z.string().nullable(),
-  to_status: z.string().nullable(),
-  actor: z.object({ kind: z.string(), id: z.string().nullable() }),
-  detail: z.record(z.string(), z.unknown()).nullable(),
-  created_at: z.string(),
-});
-export type AuditEntry = z.infer<typeof AuditEntry>;
+// Kept for the callers that import the schemas from here.
+export { AuditEntry, AuditQuery } from './schema.ts';
 
 export async function listAudit(
   db: Queryable,

@@ -1,18 +1,13 @@
 // Brands: an account owns several; the selected one is the default wherever brand_id is omitted.
-import { z } from 'zod';
 import { setSelectedBrand } from '../accounts/db.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
 import { invalid, notFound } from '../errors.ts';
 import { isId } from '../ids.ts';
 import { type BrandRow, findOwnedBrand, insertBrand, listBrands } from './db.ts';
+import type { Brand } from './schema.ts';
 
-export const Brand = z.object({
-  id: z.string().describe('Numeric brand id, as a string.'),
-  uuid: z.string().describe('Brand UUID (used by create_design).'),
-  name: z.string(),
-  timezone: z.string().describe('IANA time zone of the posting slots.'),
-});
-export type Brand = z.infer<typeof Brand>;
+// Kept for the callers that import the schema from here.
+export { Brand } from './schema.ts';
 
 export const toBrand = (b: BrandRow): Brand => ({
   id: b.id,

@@ -2,7 +2,7 @@
 // /competitors): a platform and a handle, at most MAX_COMPETITORS a brand.
 import { z } from 'zod';
 import { IdInput } from '../ids.ts';
-import { PLATFORMS } from '../platforms/capabilities.ts';
+import { PLATFORMS } from '../platforms/names.ts';
 
 export const MAX_COMPETITORS = 20;
 /** The breakout ratio a profile is judged by unless the profile has its own. */

@@ -3,7 +3,7 @@
 // replies + quotes, as its latest collection counted them.
 import { z } from 'zod';
 import { IdInput } from '../ids.ts';
-import { PLATFORMS } from '../platforms/capabilities.ts';
+import { PLATFORMS } from '../platforms/names.ts';
 
 const BrandId = IdInput.optional().describe('Omitted: the selected brand.');
 const Platform = z.enum(PLATFORMS).optional().describe('Omitted: every platform.');

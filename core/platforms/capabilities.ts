@@ -3,23 +3,9 @@
 // publication queue. Figures are the platforms' documented limits for ordinary accounts.
 import { createRequire } from 'node:module';
 import type { parseTweet } from 'twitter-text';
+import { type Kind, PLATFORMS, type Platform } from './names.ts';
 
-export const PLATFORMS = [
-  'bluesky',
-  'mastodon',
-  'x',
-  'linkedin',
-  'threads',
-  'instagram',
-  'facebook',
-  'tiktok',
-  'youtube',
-  'pinterest',
-] as const;
-export type Platform = (typeof PLATFORMS)[number];
-
-export const KINDS = ['text', 'image', 'video', 'carousel', 'story', 'reel', 'thread'] as const;
-export type Kind = (typeof KINDS)[number];
+export { KINDS, type Kind, PLATFORMS, type Platform } from './names.ts';
 
 export type MediaKind = 'image' | 'video' | 'audio';
 
@@ -135,6 +121,11 @@ export const CAPABILITIES: Record<Platform, Capabilities> = {
     maxThreadParts: 0,
   },
 };
+
+/** The platforms a text post (no media) can go to: what the dashboard's composer offers. */
+export const TEXT_PLATFORMS: readonly Platform[] = PLATFORMS.filter((p) =>
+  CAPABILITIES[p].kinds.includes('text'),
+);
 
 // Both counters load on first use: the segmenter's ICU data and twitter-text's URL and emoji
 // tables cost a process that never checks a post (the operator CLI) about 0.2 s at start.

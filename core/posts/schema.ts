@@ -2,7 +2,7 @@
 // validation, the 422 body, the MCP inputSchema and the OpenAPI document are built from.
 import { z } from 'zod';
 import { IdInput } from '../ids.ts';
-import { KINDS, PLATFORMS } from '../platforms/capabilities.ts';
+import { KINDS, PLATFORMS } from '../platforms/names.ts';
 
 export const POST_STATUSES = [
   'draft',
@@ -15,6 +15,17 @@ export const POST_STATUSES = [
 ] as const;
 export const PostStatus = z.enum(POST_STATUSES);
 export type PostStatus = z.infer<typeof PostStatus>;
+
+/** The operations that move or mark a post; each may start only from some statuses. */
+export const POST_ACTIONS = [
+  'approve',
+  'reject',
+  'schedule',
+  'unschedule',
+  'update',
+  'favorite',
+] as const;
+export type PostAction = (typeof POST_ACTIONS)[number];
 
 export const Platform = z.enum(PLATFORMS).describe(`Platform: ${PLATFORMS.join(', ')}.`);
 export const Kind = z
@@ -168,6 +179,14 @@ export const Post = z.object({
   updated_at: Time,
 });
 export type Post = z.infer<typeof Post>;
+
+/** A post as the dashboard's pages get it: with what its status allows now. */
+export const PostView = Post.extend({
+  actions: z
+    .array(z.enum(POST_ACTIONS))
+    .describe("The operations the post's status allows now (the service's own rules)."),
+});
+export type PostView = z.infer<typeof PostView>;
 
 export const PostReceipt = Post.pick({
   id: true,

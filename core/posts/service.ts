@@ -30,7 +30,9 @@ import type {
   CreatePostInput,
   ListPostsQuery,
   Post,
+  PostAction,
   PostStatus,
+  PostView,
   RejectPostInput,
   SchedulePostInput,
   UpdatePostInput,
@@ -49,7 +51,16 @@ export const ALLOWED_FROM = {
   unschedule: ['scheduled'],
   update: ['draft', 'approved', 'rejected', 'scheduled', 'failed'],
   favorite: ['draft', 'approved', 'rejected', 'scheduled', 'publishing', 'published', 'failed'],
-} as const satisfies Record<string, readonly PostStatus[]>;
+} as const satisfies Record<PostAction, readonly PostStatus[]>;
+
+/** The operations a post in `status` allows, from the rules above (the dashboard's buttons). */
+export const actionsOf = (status: PostStatus): PostAction[] =>
+  (Object.keys(ALLOWED_FROM) as PostAction[]).filter((action) =>
+    (ALLOWED_FROM[action] as readonly PostStatus[]).includes(status),
+  );
+
+/** A post with the actions its status allows, as the dashboard's pages get it. */
+export const toPostView = (post: Post): PostView => ({ ...post, actions: actionsOf(post.status) });
 
 const iso = (d: Date | null) => (d ? isoTime(d) : null);
 

@@ -3,6 +3,7 @@
 // Origin and the token; a bearer credential is refused as on the other session routes. And the
 // pages: index.html at each page address, with a CSP that keeps them to this origin.
 import { describe, expect, it } from 'vitest';
+import { POST_STATUSES } from '../../core/posts/schema.ts';
 import { call, makeKey, signedInDashboard, startServer } from '../support/server.ts';
 import { useServer } from '../support/service.ts';
 import { solidPng } from '../support/uploads.ts';
@@ -75,6 +76,37 @@ describe('/app/api', () => {
       headers: { cookie: other.cookie, origin: ORIGIN, 'x-csrf-token': other.csrf },
     });
     expect(foreign.status).toBe(404);
+  });
+
+  it('sends each post with the actions its status allows, on the board and on its page', async () => {
+    const a = await signedIn();
+    const made = await a.send('POST', '/posts', { platform: 'mastodon', body: 'Act on me' });
+    expect(made.status).toBe(201);
+    const board = await a.send('GET', '/board');
+    // The page shows the columns in the order they come.
+    expect(Object.keys(board.body.columns)).toEqual([...POST_STATUSES]);
+    expect(board.body.columns.draft.map((p: any) => [p.id, p.actions])).toEqual([
+      [made.body.id, ['approve', 'reject', 'schedule', 'update', 'favorite']],
+    ]);
+    expect((await a.send('POST', `/posts/${made.body.id}/approve`)).status).toBe(200);
+    const page = await a.send('GET', `/posts/${made.body.id}`);
+    expect(page.body.post.actions).toEqual(['reject', 'schedule', 'update', 'favorite']);
+    const after = await a.send('GET', '/board');
+    expect(after.body.columns.approved[0].actions).toEqual(page.body.post.actions);
+  });
+
+  it('tells the pages the plans, lowest first, and the platforms a text post can go to', async () => {
+    const a = await signedIn();
+    const session = await a.send('GET', '/session');
+    expect(session.body.plans).toEqual(['free', 'plus', 'pro', 'business']);
+    expect(session.body.platforms).toEqual([
+      'bluesky',
+      'mastodon',
+      'x',
+      'linkedin',
+      'threads',
+      'facebook',
+    ]);
   });
 });
 

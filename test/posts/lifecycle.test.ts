@@ -7,6 +7,7 @@ import { createBrand } from '../../core/brands/service.ts';
 import { POST_STATUSES, type PostStatus } from '../../core/posts/schema.ts';
 import {
   ALLOWED_FROM,
+  actionsOf,
   approvePost,
   type Caller,
   createPost,
@@ -111,6 +112,23 @@ describe('every operation from every status', () => {
       'rejected',
       'scheduled',
     ]);
+  });
+
+  it("lists as a status's actions exactly the operations that may start from it", () => {
+    expect(actionsOf('draft')).toEqual(['approve', 'reject', 'schedule', 'update', 'favorite']);
+    expect(actionsOf('scheduled')).toEqual([
+      'reject',
+      'schedule',
+      'unschedule',
+      'update',
+      'favorite',
+    ]);
+    expect(actionsOf('publishing')).toEqual(['favorite']);
+    for (const status of POST_STATUSES)
+      for (const [op, from] of Object.entries(ALLOWED_FROM))
+        expect(actionsOf(status).includes(op as never), `${op} from ${status}`).toBe(
+          (from as readonly string[]).includes(status),
+        );
   });
 
   it("answers 404 for another account's post", async () => {

@@ -1,6 +1,8 @@
 // The dashboard's calls to its own origin: /auth for signing in and up, /app/api for its data.
 // A state-changing call carries the session's CSRF token; a failure is an ApiError holding the
 // API's message and, for a 422, the message of each field it names.
+import type { SessionView } from '../../core/accounts/schema.ts';
+import type { PostStatus, PostView } from '../../core/posts/schema.ts';
 
 /** A Retry-After header (seconds, or an HTTP date) as milliseconds from `now`; none: undefined. */
 export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
@@ -74,36 +76,12 @@ export async function answerOf<T>(res: Response): Promise<T> {
   return json as T;
 }
 
-export type Brand = { id: string; name: string; uuid: string; timezone: string };
-export type Session = {
-  account: { id: string; email: string; plan: string; features: string[] };
-  brands: Brand[];
-  selected_brand_id: string | null;
-  csrf_token: string;
-};
-export type Post = {
-  id: string;
-  platform: string;
-  kind: string;
-  status: string;
-  body: string;
-  scheduled_for: string | null;
-  published_at: string | null;
-  rejection: { reason: string | null; code: string | null } | null;
-  favorited_at: string | null;
-  asset_ids: string[];
-};
-export type Board = { brand_id: string | null; columns: Record<string, Post[]> };
-export type Job = {
-  job_id: string;
-  kind: string;
-  status: 'queued' | 'running' | 'succeeded' | 'failed';
-  progress: number;
-  stage: string | null;
-  result: Record<string, unknown> | null;
-  error: string | null;
-  attempts: number;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-};
+// The data's types come from core's zod schemas (type-only imports: nothing of core is bundled).
+export type { Brand } from '../../core/brands/schema.ts';
+export type { Job } from '../../core/jobs/schema.ts';
+export type { Post, PostStatus, PostView } from '../../core/posts/schema.ts';
+
+/** GET /app/api/session: the session view and the CSRF token for its requests. */
+export type Session = SessionView & { csrf_token: string };
+/** GET /app/api/board: the brand's posts by status, the columns in the statuses' order. */
+export type Board = { brand_id: string | null; columns: Record<PostStatus, PostView[]> };

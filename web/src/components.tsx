@@ -1,9 +1,11 @@
 // Small pieces several pages share: a group of checkboxes with its legend and error, the
 // notice a page shows when the account's plan is below what the page's feature needs, and a
 // job's live progress.
+import type { Plan } from '../../core/accounts/plans.ts';
 import { ApiError } from './api.ts';
 import { sameOriginPath } from './format.ts';
 import { useJobs } from './jobs.ts';
+import { useSession } from './session.ts';
 
 export function CheckboxGroup({
   legend,
@@ -40,19 +42,19 @@ export function CheckboxGroup({
   );
 }
 
-const PLAN_ORDER = ['free', 'plus', 'pro', 'business'];
-
 /** What needs a plan (plus unless named), said on a lower plan's page with how to raise it. */
 export function PlanNotice({
   plan,
   what,
   needs = 'plus',
 }: {
-  plan: string;
+  plan: Plan;
   what: string;
-  needs?: string;
+  needs?: Plan;
 }) {
-  if (PLAN_ORDER.indexOf(plan) >= PLAN_ORDER.indexOf(needs)) return null;
+  // The plans in order, lowest first, as the session tells them.
+  const plans = useSession().data?.plans ?? [];
+  if (plans.indexOf(plan) >= plans.indexOf(needs)) return null;
   return (
     <p className="notice">
       {what} on the {needs} plan or higher; this account is on {plan}. The operator raises it:{' '}

@@ -2,19 +2,12 @@
 // needs_reconnect and its last error), and connecting Bluesky or Mastodon with the same check
 // as the operator CLI (the platform is asked before anything is stored); reconnecting is
 // connecting again.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Navigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
+import { ACCOUNT_KEYS, useConnectedAccounts } from '../accounts.ts';
 import { ApiError, call } from '../api.ts';
 import { useBrand } from '../brand.ts';
-
-type Connected = {
-  id: string;
-  platform: string;
-  handle: string;
-  status: 'active' | 'needs_reconnect';
-  last_error: string | null;
-};
 
 const FIELDS = {
   bluesky: [
@@ -33,15 +26,11 @@ export function Accounts() {
   const queries = useQueryClient();
   const [platform, setPlatform] = useState<keyof typeof FIELDS>('mastodon');
   const [error, setError] = useState<ApiError>();
-  const accounts = useQuery({
-    queryKey: ['accounts', brand?.id],
-    queryFn: () => call<Connected[]>('GET', `/app/api/accounts?brand_id=${brand!.id}`),
-    enabled: !!brand,
-  });
+  const accounts = useConnectedAccounts(brand?.id);
   const connect = useMutation({
     mutationFn: (config: Record<string, string>) =>
       call('POST', '/app/api/accounts', { brand_id: brand!.id, platform, config }),
-    onSuccess: () => queries.invalidateQueries({ queryKey: ['accounts'] }),
+    onSuccess: () => queries.invalidateQueries({ queryKey: ACCOUNT_KEYS.all }),
     onError: (err) => setError(err instanceof ApiError ? err : undefined),
   });
   if (session.isPending) return <p role="status">Loading…</p>;

@@ -1,45 +1,15 @@
 // Analytics: the selected brand's last 30 days (totals, engagement by day as a chart, the top
 // posts) and its best hours of the week as a heatmap, from one request. The chart is drawn by
 // uPlot; the numbers are in tables too, for whoever does not see the chart.
-import { useQuery } from '@tanstack/react-query';
 import { Navigate } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { call } from '../api.ts';
 import { useBrand } from '../brand.ts';
 import { webLink } from '../format.ts';
+import { type Analytics as AnalyticsData, useAnalytics } from '../usage.ts';
 
-type Day = {
-  day: string;
-  posts: number;
-  likes: number;
-  reposts: number;
-  replies: number;
-  engagement: number;
-};
-type Top = {
-  post_id: string;
-  platform: string;
-  permalink_url: string | null;
-  engagement: number;
-  likes: number;
-  reposts: number;
-  replies: number;
-};
-type Data = {
-  analytics: {
-    totals: { posts: number; likes: number; reposts: number; replies: number; engagement: number };
-    days: Day[];
-    top_posts: Top[];
-    collected_at: string | null;
-  };
-  best_times: {
-    basis: 'own' | 'default';
-    timezone: string;
-    slots: { day: string; hour: number; median_engagement: number | null; samples: number }[];
-  };
-};
+type Day = AnalyticsData['days'][number];
 
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
@@ -69,11 +39,7 @@ function EngagementChart({ days }: { days: Day[] }) {
 
 export function Analytics() {
   const { session, brand } = useBrand();
-  const data = useQuery({
-    queryKey: ['analytics', brand?.id],
-    queryFn: () => call<Data>('GET', `/app/api/analytics?brand_id=${brand!.id}`),
-    enabled: !!brand,
-  });
+  const data = useAnalytics(brand?.id);
   if (session.isPending) return <p role="status">Loading…</p>;
   if (!session.data) return <Navigate to="/sign-in" replace />;
   if (data.isError)

@@ -1,33 +1,20 @@
 // Apps signed in by OAuth (MCP clients): each with its scopes, brand and last use, and
 // revoke (its tokens stop working on the very next request).
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Navigate } from '@tanstack/react-router';
 import { call } from '../api.ts';
 import { useBrand } from '../brand.ts';
 import { LoadError } from '../components.tsx';
+import { OAUTH_KEYS, useAuthorizedApps } from '../oauth.ts';
 import { longDate } from '../time.ts';
-
-type App = {
-  grant_id: string;
-  client_id: string;
-  client_name: string | null;
-  brand_id: string | null;
-  scopes: string[];
-  created_at: string;
-  last_used_at: string | null;
-};
 
 export function AuthorizedApps() {
   const { session, timeZone } = useBrand();
   const queries = useQueryClient();
-  const apps = useQuery({
-    queryKey: ['oauth-clients'],
-    queryFn: () => call<App[]>('GET', '/app/api/oauth/clients'),
-    enabled: !!session.data,
-  });
+  const apps = useAuthorizedApps();
   const revoke = useMutation({
     mutationFn: (grantId: string) => call('DELETE', `/app/api/oauth/clients/${grantId}`),
-    onSuccess: () => queries.invalidateQueries({ queryKey: ['oauth-clients'] }),
+    onSuccess: () => queries.invalidateQueries({ queryKey: OAUTH_KEYS.clients }),
   });
   if (session.isPending) return <p role="status">Loading…</p>;
   if (!session.data) return <Navigate to="/sign-in" replace />;

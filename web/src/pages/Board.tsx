@@ -1,30 +1,20 @@
 // The posts board: the selected brand's posts by status (draft, approved, rejected,
 // scheduled, published, failed), one request for all of them; approve, and reject with a
-// reason, where the post's status allows it; favorite (a star) and unfavorite any post.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+// reason, where the post's actions (the service's rules, sent with it) allow it; favorite (a
+// star) and unfavorite any post.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { asApiError, type Board as BoardData, call, type Post } from '../api.ts';
+import { asApiError, call, type PostStatus, type PostView } from '../api.ts';
 import { useBrand } from '../brand.ts';
+import { POST_KEYS, useBoard } from '../posts.ts';
 import { longDate } from '../time.ts';
 
-const COLUMNS = [
-  'draft',
-  'approved',
-  'rejected',
-  'scheduled',
-  'publishing',
-  'published',
-  'failed',
-] as const;
-const APPROVABLE = new Set(['draft', 'rejected']);
-const REJECTABLE = new Set(['draft', 'approved', 'rejected', 'scheduled', 'failed']);
-
-function PostCard({ post, timeZone }: { post: Post; timeZone: string }) {
+function PostCard({ post, timeZone }: { post: PostView; timeZone: string }) {
   const queries = useQueryClient();
   const [rejecting, setRejecting] = useState(false);
   const [error, setError] = useState<string>();
-  const done = () => queries.invalidateQueries({ queryKey: ['board'] });
+  const done = () => queries.invalidateQueries({ queryKey: POST_KEYS.board });
   const failed = (err: unknown) => setError(asApiError(err).message);
   const approve = useMutation({
     mutationFn: () => call('POST', `/app/api/posts/${post.id}/approve`),
@@ -70,12 +60,12 @@ function PostCard({ post, timeZone }: { post: Post; timeZone: string }) {
         >
           <span aria-hidden="true">{post.favorited_at ? '★' : '☆'}</span> Favorite
         </button>
-        {APPROVABLE.has(post.status) && (
+        {post.actions.includes('approve') && (
           <button type="button" onClick={() => approve.mutate()} disabled={approve.isPending}>
             Approve
           </button>
         )}
-        {REJECTABLE.has(post.status) && !rejecting && (
+        {post.actions.includes('reject') && !rejecting && (
           <button type="button" className="quiet" onClick={() => setRejecting(true)}>
             Reject
           </button>
@@ -101,17 +91,16 @@ function PostCard({ post, timeZone }: { post: Post; timeZone: string }) {
 
 export function Board() {
   const { session, timeZone } = useBrand();
-  const board = useQuery({
-    queryKey: ['board'],
-    queryFn: () => call<BoardData>('GET', '/app/api/board'),
-    enabled: !!session.data,
-  });
+  const board = useBoard();
   if (session.isPending) return <p role="status">Loading…</p>;
   if (!session.data) return <Navigate to="/sign-in" replace />;
-  const empty = board.data && COLUMNS.every((c) => !board.data.columns[c]?.length);
+  // The columns come in the statuses' order from the service.
+  const columns = board.data ? (Object.keys(board.data.columns) as PostStatus[]) : [];
+  const empty = board.data && columns.every((c) => !board.data.columns[c].length);
   return (
     <section aria-labelledby="board-title">
       <h1 id="board-title">Posts</h1>
+      {board.isPending && <p role="status">Loading…</p>}
       {board.isError && (
         <p className="error" role="alert">
           {(board.error as Error).message}
@@ -123,13 +112,13 @@ export function Board() {
         </p>
       )}
       <div className="board">
-        {COLUMNS.map((status) => (
+        {columns.map((status) => (
           <section key={status} className="column" aria-labelledby={`col-${status}`}>
             <h2 id={`col-${status}`}>
-              {status} <span className="count">{board.data?.columns[status]?.length ?? 0}</span>
+              {status} <span className="count">{board.data?.columns[status].length ?? 0}</span>
             </h2>
             <ul>
-              {board.data?.columns[status]?.map((post) => (
+              {board.data?.columns[status].map((post) => (
                 <PostCard key={post.id} post={post} timeZone={timeZone} />
               ))}
             </ul>

@@ -1,11 +1,12 @@
 // The calendar: a week (or a month) of the brand's scheduled and published posts, by day in
 // the brand's time zone, in one request. A scheduled post is dragged to another day to move
 // it there at the same time of day (or moved a day with its buttons, from the keyboard).
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, useSearch } from '@tanstack/react-router';
 import { type DragEvent, useState } from 'react';
 import { asApiError, call, type Post } from '../api.ts';
 import { useBrand } from '../brand.ts';
+import { POST_KEYS, useCalendar } from '../posts.ts';
 import { addDays, dayKey, mondayOf, moveDays, timeOfDay } from '../time.ts';
 
 type View = 'week' | 'month';
@@ -25,15 +26,7 @@ export function Calendar() {
   const from = `${addDays(shown, -1)}T00:00:00Z`;
   const to = `${addDays(shown, days + 1)}T00:00:00Z`;
   const queries = useQueryClient();
-  const posts = useQuery({
-    queryKey: ['calendar', brand?.id, from, to],
-    queryFn: () =>
-      call<{ posts: Post[] }>(
-        'GET',
-        `/app/api/calendar?${new URLSearchParams({ from, to, ...(brand ? { brand_id: brand.id } : {}) })}`,
-      ),
-    enabled: !!session.data,
-  });
+  const posts = useCalendar(brand?.id, from, to);
   const move = useMutation({
     mutationFn: ({ post, days: by }: { post: Post; days: number }) =>
       call('POST', `/app/api/posts/${post.id}/schedule`, {
@@ -41,7 +34,7 @@ export function Calendar() {
       }),
     onSuccess: () => {
       setError(undefined);
-      return queries.invalidateQueries({ queryKey: ['calendar'] });
+      return queries.invalidateQueries({ queryKey: POST_KEYS.calendar });
     },
     onError: (err) => setError(asApiError(err).message),
   });

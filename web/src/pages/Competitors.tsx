@@ -1,33 +1,28 @@
 // Competitors: the profiles the selected brand tracks (at most 20), added with their breakout
 // rule and removed. Tracking needs the plus plan: the page says so on a lower one.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Navigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { ApiError, call } from '../api.ts';
 import { useBrand } from '../brand.ts';
+import { COMPETITOR_KEYS, useCompetitors } from '../competitors.ts';
 import { PlanNotice } from '../components.tsx';
-
-type Competitor = { id: string; platform: string; handle: string; ratio: number; floor: number };
 
 export function Competitors() {
   const { session, brand } = useBrand();
   const queries = useQueryClient();
   const [platform, setPlatform] = useState('mastodon');
   const [error, setError] = useState<ApiError>();
-  const list = useQuery({
-    queryKey: ['competitors', brand?.id],
-    queryFn: () => call<Competitor[]>('GET', `/app/api/competitors?brand_id=${brand!.id}`),
-    enabled: !!brand,
-  });
+  const list = useCompetitors(brand?.id);
   const add = useMutation({
     mutationFn: (handle: string) =>
       call('POST', '/app/api/competitors', { brand_id: brand!.id, platform, handle }),
-    onSuccess: () => queries.invalidateQueries({ queryKey: ['competitors'] }),
+    onSuccess: () => queries.invalidateQueries({ queryKey: COMPETITOR_KEYS.all }),
     onError: (err) => setError(err instanceof ApiError ? err : undefined),
   });
   const remove = useMutation({
     mutationFn: (id: string) => call('DELETE', `/app/api/competitors/${id}`),
-    onSuccess: () => queries.invalidateQueries({ queryKey: ['competitors'] }),
+    onSuccess: () => queries.invalidateQueries({ queryKey: COMPETITOR_KEYS.all }),
   });
   if (session.isPending) return <p role="status">Loading…</p>;
   if (!session.data) return <Navigate to="/sign-in" replace />;

@@ -2,32 +2,18 @@
 // (the service counts: /app/api/measure), saved as drafts, scheduled at a time in the brand's
 // time zone, or at each platform's next free slot. A 422 is shown beside the field it names;
 // nothing typed is lost on a failed save.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, useNavigate } from '@tanstack/react-router';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
+import { useConnectedAccounts } from '../accounts.ts';
 import { ApiError, asApiError, call, type Post } from '../api.ts';
+import { useAttachableAssets } from '../assets.ts';
 import { useBrand } from '../brand.ts';
 import { CheckboxGroup } from '../components.tsx';
-import { PLATFORMS } from '../platforms.ts';
+import { useTextLengths } from '../posts.ts';
 import { dayKey, zonedToIso } from '../time.ts';
 
-type Lengths = Record<string, { length: number; max: number; unit: string }>;
 type When = 'draft' | 'at' | 'slot';
-
-function useLengths(text: string, enabled: boolean) {
-  const [debounced, setDebounced] = useState(text);
-  useEffect(() => {
-    const t = setTimeout(() => setDebounced(text), 150);
-    return () => clearTimeout(t);
-  }, [text]);
-  return useQuery({
-    queryKey: ['measure', debounced],
-    queryFn: () => call<Lengths>('POST', '/app/api/measure', { text: debounced }),
-    placeholderData: (previous) => previous,
-    // The CSRF token comes with the session: counting waits for it.
-    enabled,
-  });
-}
 
 export function Compose() {
   const { session, brand, timeZone } = useBrand();
@@ -37,31 +23,13 @@ export function Compose() {
   const [at, setAt] = useState('');
   const [error, setError] = useState<ApiError>();
   const [assetIds, setAssetIds] = useState<string[]>([]);
-  const lengths = useLengths(body, !!session.data);
-  // The brand's newest images and videos to attach (audio cannot be attached to a post).
+  const lengths = useTextLengths(body);
   // Platforms with no working account: a post scheduled there fails when it is due.
-  const accounts = useQuery({
-    queryKey: ['accounts', brand?.id],
-    queryFn: () =>
-      call<{ platform: string; status: string }[]>(
-        'GET',
-        `/app/api/accounts?brand_id=${brand!.id}`,
-      ),
-    enabled: !!brand,
-  });
+  const accounts = useConnectedAccounts(brand?.id);
   const unconnected = accounts.data
     ? platforms.filter((p) => !accounts.data.some((a) => a.platform === p && a.status === 'active'))
     : [];
-  const library = useQuery({
-    queryKey: ['assets', brand?.id, 'attachable'],
-    queryFn: () =>
-      call<{ assets: { id: string; kind: string; filename: string | null }[] }>(
-        'GET',
-        `/app/api/assets?limit=24${brand ? `&brand_id=${brand.id}` : ''}`,
-      ),
-    enabled: !!session.data,
-    select: (list) => list.assets.filter((a) => a.kind !== 'audio'),
-  });
+  const library = useAttachableAssets(brand?.id);
   const queries = useQueryClient();
   const navigate = useNavigate();
 
@@ -108,7 +76,7 @@ export function Compose() {
       <form onSubmit={submit} noValidate>
         <CheckboxGroup
           legend="Platforms"
-          options={PLATFORMS}
+          options={session.data.platforms}
           value={platforms}
           onChange={setPlatforms}
           error={field('platforms') ?? field('platform')}

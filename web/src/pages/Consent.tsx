@@ -1,30 +1,17 @@
 // The consent page of an app signing in by OAuth (an MCP client): which app, where it will
 // send you back, what it asks for (untick any scope), which brand its calls default to; then
 // allow or deny. Not signed in: the sign-in page first, and back here.
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { Navigate, useParams } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { ApiError, call } from '../api.ts';
 import { LoadError } from '../components.tsx';
+import { useConsent } from '../oauth.ts';
 import { longDate } from '../time.ts';
-
-type View = {
-  client_id: string;
-  client_name: string | null;
-  redirect_host: string;
-  registered_at: string | null;
-  warning: string | null;
-  scopes: { name: string; meaning: string }[];
-  brands: { id: string; name: string }[];
-  brand_id: string | null;
-};
 
 export function Consent() {
   const { uid } = useParams({ from: '/oauth/consent/$uid' });
-  const view = useQuery({
-    queryKey: ['consent', uid],
-    queryFn: () => call<View>('GET', `/oauth/consent/${uid}/details`),
-  });
+  const view = useConsent(uid);
   const [scopes, setScopes] = useState<string[]>();
   const [brand, setBrand] = useState<string>();
   const [error, setError] = useState<string>();

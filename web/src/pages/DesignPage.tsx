@@ -1,26 +1,15 @@
 // One design: its rendered pages, its text layers to edit and re-render (at the version read;
 // a stale one is refused and the typed texts stay), and for a video design its poster frames
 // and an export whose progress is followed on the job record.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, useParams } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { ApiError, call, type Job } from '../api.ts';
 import { useBrand } from '../brand.ts';
 import { JobProgress, LoadError, SaveError } from '../components.tsx';
+import { DESIGN_KEYS, type DesignDetail, useDesign } from '../designs.ts';
 import { sameOriginPath } from '../format.ts';
-
-type Detail = {
-  design_id: string;
-  template: string;
-  kind: 'image' | 'video';
-  layout_version: number;
-  rendered: boolean;
-  render_error: string | null;
-  render_warnings: { message?: string }[];
-  page_urls: string[];
-  texts: { page: number; cid: string; text: string }[];
-  layers: { width: number; height: number; pages: number };
-};
+import { JOBS_KEY } from '../jobs.ts';
 
 export function DesignPage() {
   const { designId } = useParams({ from: '/designs/$designId' });
@@ -32,14 +21,10 @@ export function DesignPage() {
   const [stale, setStale] = useState(false);
   const [frames, setFrames] = useState<string[]>();
   const [exportJob, setExportJob] = useState<string>();
-  const key = ['design', designId];
-  const design = useQuery({
-    queryKey: key,
-    queryFn: () => call<Detail>('GET', `/app/api/designs/${designId}`),
-    enabled: !!session.data,
-  });
+  const key = DESIGN_KEYS.one(designId);
+  const design = useDesign(designId);
   const save = useMutation({
-    mutationFn: (d: Detail) =>
+    mutationFn: (d: DesignDetail) =>
       call('POST', `/app/api/designs/${d.design_id}/layers`, {
         layout_version: d.layout_version,
         ops: Object.entries(edits).map(([cid, text]) => ({ op: 'set', cid, fields: { text } })),
@@ -65,7 +50,7 @@ export function DesignPage() {
     mutationFn: () => call<Job>('POST', `/app/api/designs/${designId}/export`),
     onSuccess: (job) => {
       setExportJob(job.job_id);
-      void queries.invalidateQueries({ queryKey: ['jobs'] });
+      void queries.invalidateQueries({ queryKey: JOBS_KEY });
     },
     onError: (err) => setError(err instanceof Error ? err.message : String(err)),
   });

@@ -1,42 +1,16 @@
 // Designs: the selected brand's designs (their first rendered page), and the template gallery
 // (the committed thumbnails) to start one from, with a headline; video templates start a video
 // design and a draft post of it.
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { ApiError, call } from '../api.ts';
+import { useSlotAssets } from '../assets.ts';
 import { useBrand } from '../brand.ts';
 import { LoadError, PlanNotice } from '../components.tsx';
+import { DESIGN_KEYS, useDesignPages, useDesignTemplates, type VideoTemplate } from '../designs.ts';
 import { sameOriginPath } from '../format.ts';
-import { PLATFORMS } from '../platforms.ts';
 import { longDate } from '../time.ts';
-
-type Template = {
-  name: string;
-  title: string;
-  niche: string;
-  aspect: string;
-  premium: boolean;
-  thumbnail_url: string;
-};
-type VideoTemplate = {
-  name: string;
-  title: string;
-  aspect: string;
-  duration_s: number;
-  premium: boolean;
-  text_slots: string[];
-  media_slots: string[];
-};
-type Card = {
-  design_id: string;
-  template: string;
-  kind: 'image' | 'video';
-  rendered: boolean;
-  thumbnail_url: string | null;
-  render_error: string | null;
-  updated_at: string;
-};
 
 export function Designs() {
   const { session, brand, timeZone } = useBrand();
@@ -46,37 +20,10 @@ export function Designs() {
   const [platform, setPlatform] = useState('bluesky');
   const [error, setError] = useState<string>();
   const [offset, setOffset] = useState(0);
-  const designs = useInfiniteQuery({
-    queryKey: ['designs', brand?.id],
-    queryFn: ({ pageParam }) =>
-      call<{ designs: Card[]; next_offset: number | null }>(
-        'GET',
-        `/app/api/designs?brand_id=${brand!.id}&offset=${pageParam}`,
-      ),
-    initialPageParam: 0,
-    getNextPageParam: (last) => last.next_offset ?? undefined,
-    enabled: !!brand,
-  });
+  const designs = useDesignPages(brand?.id);
   const cards = designs.data?.pages.flatMap((p) => p.designs) ?? [];
-  const templates = useQuery({
-    queryKey: ['design-templates', offset],
-    queryFn: () =>
-      call<{ templates: Template[]; video_templates: VideoTemplate[] }>(
-        'GET',
-        `/app/api/design-templates?offset=${offset}`,
-      ),
-    enabled: !!session.data,
-  });
-  // Library media for the video templates' clip and photo slots.
-  const library = useQuery({
-    queryKey: ['assets', brand?.id, 'slots'],
-    queryFn: () =>
-      call<{ assets: { id: string; kind: string; filename: string | null }[] }>(
-        'GET',
-        `/app/api/assets?limit=48&brand_id=${brand!.id}`,
-      ),
-    enabled: !!brand,
-  });
+  const templates = useDesignTemplates(offset);
+  const library = useSlotAssets(brand?.id);
   const [clip, setClip] = useState('');
   const [photo, setPhoto] = useState('');
   const failed = (err: unknown) =>
@@ -89,7 +36,7 @@ export function Designs() {
         ...(headline.trim() ? { headline: headline.trim() } : {}),
       }),
     onSuccess: async (made) => {
-      await queries.invalidateQueries({ queryKey: ['designs'] });
+      await queries.invalidateQueries({ queryKey: DESIGN_KEYS.all });
       await navigate({ to: '/designs/$designId', params: { designId: made.design_id } });
     },
     onError: failed,
@@ -107,7 +54,7 @@ export function Designs() {
         },
       }),
     onSuccess: async (made) => {
-      await queries.invalidateQueries({ queryKey: ['designs'] });
+      await queries.invalidateQueries({ queryKey: DESIGN_KEYS.all });
       await navigate({ to: '/designs/$designId', params: { designId: made.design_id } });
     },
     onError: failed,
@@ -167,7 +114,7 @@ export function Designs() {
         />
         <label htmlFor="video-platform">Video post for</label>
         <select id="video-platform" value={platform} onChange={(e) => setPlatform(e.target.value)}>
-          {PLATFORMS.map((p) => (
+          {session.data.platforms.map((p) => (
             <option key={p}>{p}</option>
           ))}
         </select>

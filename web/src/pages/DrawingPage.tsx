@@ -2,49 +2,14 @@
 // 0-1); strokes are shown as the export draws them (render/strokeOutline.ts, the one module
 // of render/ the page imports) and saved on top of the version read, so a drawing changed
 // elsewhere meanwhile is refused and nothing drawn here is lost.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, useNavigate, useParams } from '@tanstack/react-router';
 import { type PointerEvent, useRef, useState } from 'react';
 import { type DrawingStroke, strokePath } from '../../../render/strokeOutline.ts';
 import { ApiError, call } from '../api.ts';
 import { useBrand } from '../brand.ts';
 import { LoadError, SaveError } from '../components.tsx';
-
-type Drawing = {
-  id: string;
-  title: string;
-  width: number;
-  height: number;
-  background: string;
-  version: number;
-  strokes: DrawingStroke[];
-  point_offset: number;
-  next_stroke_offset: number | null;
-  next_point_offset: number | null;
-};
-
-/**
- * Every stroke of a drawing: get_drawing answers them a page at a time, and a stroke too
- * large for a page in parts (a page from point_offset > 0 continues the last stroke).
- */
-async function wholeDrawing(id: string): Promise<Drawing> {
-  const first = await call<Drawing>('GET', `/app/api/drawings/${id}`);
-  const strokes = [...first.strokes];
-  let page = first;
-  while (page.next_stroke_offset !== null) {
-    page = await call<Drawing>(
-      'GET',
-      `/app/api/drawings/${id}?stroke_offset=${page.next_stroke_offset}&point_offset=${page.next_point_offset ?? 0}`,
-    );
-    const [continued, ...rest] = page.strokes;
-    const last = strokes.at(-1);
-    if (page.point_offset && continued && last)
-      strokes[strokes.length - 1] = { ...last, points: [...last.points, ...continued.points] };
-    else if (continued) strokes.push(continued);
-    strokes.push(...rest);
-  }
-  return { ...first, strokes };
-}
+import { DRAWING_KEYS, type Drawing, useDrawing } from '../drawings.ts';
 
 const pen = (color: string, size: number): Omit<DrawingStroke, 'points'> => ({
   color,
@@ -63,12 +28,8 @@ export function DrawingPage() {
   const { session } = useBrand();
   const queries = useQueryClient();
   const navigate = useNavigate();
-  const key = ['drawing', drawingId];
-  const drawing = useQuery({
-    queryKey: key,
-    queryFn: () => wholeDrawing(drawingId),
-    enabled: !!session.data,
-  });
+  const key = DRAWING_KEYS.one(drawingId);
+  const drawing = useDrawing(drawingId);
   const [color, setColor] = useState('#111111');
   const [size, setSize] = useState(8);
   const [unsaved, setUnsaved] = useState<DrawingStroke[]>([]);
@@ -95,7 +56,7 @@ export function DrawingPage() {
   const remove = useMutation({
     mutationFn: (id: string) => call('DELETE', `/app/api/drawings/${id}`),
     onSuccess: async () => {
-      await queries.invalidateQueries({ queryKey: ['drawings'] });
+      await queries.invalidateQueries({ queryKey: DRAWING_KEYS.all });
       await navigate({ to: '/drawings' });
     },
     // In use by a design: the API names it.

@@ -1,41 +1,19 @@
 // Drawings: the selected brand's drawings (a page at a time) and a form to start one; the
 // drawing itself is drawn on its own page (DrawingPage.tsx).
-import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { Link, Navigate, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { ApiError, call } from '../api.ts';
 import { useBrand } from '../brand.ts';
 import { LoadError } from '../components.tsx';
+import { useDrawingPages } from '../drawings.ts';
 import { longDate } from '../time.ts';
-
-type Summary = {
-  id: string;
-  title: string;
-  width: number;
-  height: number;
-  stroke_count: number;
-  updated_at: string;
-};
-/** Drawings a list page holds (api/session/drawings.ts). */
-const DRAWINGS_PAGE = 50;
 
 export function Drawings() {
   const { session, brand, timeZone } = useBrand();
   const navigate = useNavigate();
   const [error, setError] = useState<ApiError>();
-  const list = useInfiniteQuery({
-    queryKey: ['drawings', brand?.id],
-    queryFn: ({ pageParam }) =>
-      call<{ drawings: Summary[] }>(
-        'GET',
-        `/app/api/drawings?brand_id=${brand!.id}&offset=${pageParam}`,
-      ),
-    initialPageParam: 0,
-    // A full page may have more after it.
-    getNextPageParam: (last, pages) =>
-      last.drawings.length === DRAWINGS_PAGE ? pages.length * DRAWINGS_PAGE : undefined,
-    enabled: !!brand,
-  });
+  const list = useDrawingPages(brand?.id);
   const drawings = list.data?.pages.flatMap((p) => p.drawings) ?? [];
   const create = useMutation({
     mutationFn: (d: { title: string; width: number; height: number }) =>

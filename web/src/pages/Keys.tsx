@@ -1,45 +1,34 @@
 // API keys: create one with its scopes (the key is shown once, here, and never again), the
 // list with each key's last use, and delete (the key fails on its very next request).
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Navigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { ApiError, call } from '../api.ts';
+import { APIKEY_KEYS, type ApiKey, useApiKeys } from '../apikeys.ts';
 import { useBrand } from '../brand.ts';
 import { CheckboxGroup, PlanNotice } from '../components.tsx';
 import { longDate } from '../time.ts';
 
 const SCOPES = ['read', 'publish', 'media', 'generate', 'engage'] as const;
-type Key = {
-  id: string;
-  name: string;
-  scopes: string[];
-  created_at: string;
-  last_used_at: string | null;
-};
-
 export function Keys() {
   const { session, timeZone } = useBrand();
   const queries = useQueryClient();
   const [scopes, setScopes] = useState<string[]>(['read']);
-  const [shown, setShown] = useState<Key & { key: string }>();
+  const [shown, setShown] = useState<ApiKey & { key: string }>();
   const [error, setError] = useState<ApiError>();
-  const keys = useQuery({
-    queryKey: ['keys'],
-    queryFn: () => call<Key[]>('GET', '/app/api/apikeys'),
-    enabled: !!session.data,
-  });
+  const keys = useApiKeys();
   const create = useMutation({
     mutationFn: (name: string) =>
-      call<Key & { key: string }>('POST', '/app/api/apikeys', { name, scopes }),
+      call<ApiKey & { key: string }>('POST', '/app/api/apikeys', { name, scopes }),
     onSuccess: (made) => {
       setShown(made);
-      void queries.invalidateQueries({ queryKey: ['keys'] });
+      void queries.invalidateQueries({ queryKey: APIKEY_KEYS.all });
     },
     onError: (err) => setError(err instanceof ApiError ? err : undefined),
   });
   const remove = useMutation({
     mutationFn: (id: string) => call('DELETE', `/app/api/apikeys/${id}`),
-    onSuccess: () => queries.invalidateQueries({ queryKey: ['keys'] }),
+    onSuccess: () => queries.invalidateQueries({ queryKey: APIKEY_KEYS.all }),
   });
   if (session.isPending) return <p role="status">Loading…</p>;
   if (!session.data) return <Navigate to="/sign-in" replace />;

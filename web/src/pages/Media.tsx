@@ -1,31 +1,15 @@
 // The media library: the selected brand's images, videos and audio as a grid, the storage
 // bar, an upload (an image in one request; video and audio in chunks, with a progress bar and
 // resume), import by URL, and delete.
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Navigate } from '@tanstack/react-router';
 import { type ChangeEvent, type FormEvent, useState } from 'react';
 import { ApiError, call } from '../api.ts';
+import { ASSET_KEYS, type Asset, useAssetPages } from '../assets.ts';
 import { useBrand } from '../brand.ts';
 import { LoadError } from '../components.tsx';
 import { byteSize } from '../format.ts';
 import { chunkSender, pendingUpload, uploadImage, uploadInChunks } from '../upload.ts';
-
-type Asset = {
-  id: string;
-  kind: 'image' | 'video' | 'audio';
-  mime: string;
-  bytes: number;
-  width: number | null;
-  height: number | null;
-  duration_s: number | null;
-  filename: string | null;
-  alt_text: string | null;
-};
-type AssetList = {
-  assets: Asset[];
-  next_cursor: string | null;
-  storage: { used_bytes: number; quota_bytes: number };
-};
 
 const describe = (a: Asset) =>
   [
@@ -46,19 +30,8 @@ export function Media() {
   const [error, setError] = useState<string>();
   const [importError, setImportError] = useState<ApiError>();
   const [done, setDone] = useState<string>();
-  const listKey = ['assets', brand?.id];
-  const list = useInfiniteQuery({
-    queryKey: listKey,
-    queryFn: ({ pageParam }) =>
-      call<AssetList>(
-        'GET',
-        `/app/api/assets?limit=48${brand ? `&brand_id=${brand.id}` : ''}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`,
-      ),
-    initialPageParam: '',
-    getNextPageParam: (last) => last.next_cursor ?? undefined,
-    enabled: !!session.data,
-  });
-  const refresh = () => queries.invalidateQueries({ queryKey: ['assets'] });
+  const list = useAssetPages(brand?.id);
+  const refresh = () => queries.invalidateQueries({ queryKey: ASSET_KEYS.all });
   const remove = useMutation({
     mutationFn: (id: string) => call('DELETE', `/app/api/assets/${id}`),
     onSuccess: refresh,

@@ -1,16 +1,14 @@
 // One post: its text and status, its publication result (permalink, error), and its audit
 // trail (every transition with who made it), in one request; a post not yet out can be
 // scheduled (again) at a time in the brand's time zone or at the next free slot.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, useParams } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { ApiError, asApiError, call, type Post } from '../api.ts';
 import { useBrand } from '../brand.ts';
 import { webLink } from '../format.ts';
+import { usePost } from '../posts.ts';
 import { longDate, zonedToIso } from '../time.ts';
-
-/** What may be scheduled or moved: everything not published or on its way. */
-const SCHEDULABLE = new Set(['draft', 'approved', 'rejected', 'scheduled', 'failed']);
 
 function ScheduleForm({ post, timeZone }: { post: Post; timeZone: string }) {
   const queries = useQueryClient();
@@ -76,28 +74,10 @@ function ScheduleForm({ post, timeZone }: { post: Post; timeZone: string }) {
   );
 }
 
-type Audit = {
-  id: string;
-  action: string;
-  from_status: string | null;
-  to_status: string | null;
-  actor: { kind: string; id: string | null };
-  created_at: string;
-};
-type PostDetail = Post & {
-  external_post_id: string | null;
-  permalink_url: string | null;
-  error: string | null;
-};
-
 export function PostPage() {
   const { postId } = useParams({ from: '/posts/$postId' });
   const { session, timeZone } = useBrand();
-  const detail = useQuery({
-    queryKey: ['post', postId],
-    queryFn: () => call<{ post: PostDetail; audit: Audit[] }>('GET', `/app/api/posts/${postId}`),
-    enabled: !!session.data,
-  });
+  const detail = usePost(postId);
   if (session.isPending) return <p role="status">Loading…</p>;
   if (!session.data) return <Navigate to="/sign-in" replace />;
   if (detail.isError)
@@ -149,7 +129,7 @@ export function PostPage() {
       </dl>
       <h2>Text</h2>
       <p className="body">{post.body}</p>
-      {SCHEDULABLE.has(post.status) && <ScheduleForm post={post} timeZone={timeZone} />}
+      {post.actions.includes('schedule') && <ScheduleForm post={post} timeZone={timeZone} />}
       <table className="list">
         <caption>Audit trail (times in {timeZone})</caption>
         <thead>

@@ -1,28 +1,15 @@
 // Usage: the plan, credits, storage against the quota, the request budget of this minute and
 // the posts by status, from the same figures as MCP get_usage.
-import { useQuery } from '@tanstack/react-query';
 import { Navigate } from '@tanstack/react-router';
-import { call } from '../api.ts';
 import { useBrand } from '../brand.ts';
 import { LoadError, PlanNotice } from '../components.tsx';
 import { byteSize } from '../format.ts';
 import { longDate } from '../time.ts';
-
-type Usage = {
-  plan: string;
-  request_budget: { limit: number; used: number; remaining: number; resets_at: string };
-  storage: { used_bytes: number; quota_bytes: number };
-  credits: number;
-  posts_by_status: Record<string, number>;
-};
+import { useUsage } from '../usage.ts';
 
 export function UsagePage() {
   const { session, timeZone } = useBrand();
-  const usage = useQuery({
-    queryKey: ['usage'],
-    queryFn: () => call<Usage>('GET', '/app/api/usage'),
-    enabled: !!session.data,
-  });
+  const usage = useUsage();
   if (session.isPending || usage.isPending) return <p role="status">Loading…</p>;
   if (!session.data) return <Navigate to="/sign-in" replace />;
   if (!usage.data) return <LoadError error={usage.error} what="usage" />;

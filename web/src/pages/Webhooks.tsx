@@ -1,41 +1,28 @@
 // Webhooks: create an endpoint for some events (its signing secret is shown once), the list,
 // each endpoint's delivery log (status and timing of every attempt) with replay, and delete.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Navigate } from '@tanstack/react-router';
 import { type FormEvent, useRef, useState } from 'react';
 import { ApiError, call } from '../api.ts';
 import { useBrand } from '../brand.ts';
 import { CheckboxGroup, PlanNotice } from '../components.tsx';
-import { DELIVERIES_WAIT_MS } from '../pacing.ts';
 import { longDate } from '../time.ts';
+import {
+  useDeliveries,
+  useWebhookEndpoints,
+  WEBHOOK_KEYS,
+  type WebhookCreated,
+  type WebhookEndpoint,
+} from '../webhooks.ts';
 
 const EVENTS = ['post.published', 'post.failed', 'competitor.breakout'] as const;
-type Endpoint = { id: string; url: string; events: string[]; created_at: string };
-type Attempt = {
-  delivery_id: string;
-  event: string;
-  attempt: number;
-  attempted_at: string;
-  duration_ms: number;
-  status_code: number | null;
-  error: string | null;
-  delivery_status: string;
-  replay_of: string | null;
-};
-
-function Deliveries({ endpoint, timeZone }: { endpoint: Endpoint; timeZone: string }) {
+function Deliveries({ endpoint, timeZone }: { endpoint: WebhookEndpoint; timeZone: string }) {
   const queries = useQueryClient();
-  const log = useQuery({
-    queryKey: ['deliveries', endpoint.id],
-    queryFn: () => call<Attempt[]>('GET', `/app/api/webhooks/${endpoint.id}/deliveries`),
-    // Every read counts against the request budget: each endpoint's log every 10 s, and at once
-    // after a replay or from its Refresh button.
-    refetchInterval: DELIVERIES_WAIT_MS,
-  });
+  const log = useDeliveries(endpoint.id);
   const replay = useMutation({
     mutationFn: (delivery: string) =>
       call('POST', `/app/api/webhooks/${endpoint.id}/deliveries/${delivery}/replay`),
-    onSuccess: () => queries.invalidateQueries({ queryKey: ['deliveries', endpoint.id] }),
+    onSuccess: () => queries.invalidateQueries({ queryKey: WEBHOOK_KEYS.deliveries(endpoint.id) }),
   });
   const refresh = (
     <button
@@ -105,26 +92,21 @@ export function Webhooks() {
   // The secret shown once, with the endpoint it signs for.
   const [secret, setSecret] = useState<{ url: string; secret: string }>();
   const [error, setError] = useState<ApiError>();
-  const endpoints = useQuery({
-    queryKey: ['webhooks'],
-    queryFn: () => call<Endpoint[]>('GET', '/app/api/webhooks'),
-    enabled: !!session.data,
-  });
+  const endpoints = useWebhookEndpoints();
   const formRef = useRef<HTMLFormElement>(null);
   const create = useMutation({
-    mutationFn: (url: string) =>
-      call<Endpoint & { secret: string }>('POST', '/app/api/webhooks', { url, events }),
+    mutationFn: (url: string) => call<WebhookCreated>('POST', '/app/api/webhooks', { url, events }),
     onSuccess: (made) => {
       setSecret({ url: made.url, secret: made.secret });
       // The form is cleared: a second click does not make a second endpoint.
       formRef.current?.reset();
-      void queries.invalidateQueries({ queryKey: ['webhooks'] });
+      void queries.invalidateQueries({ queryKey: WEBHOOK_KEYS.endpoints });
     },
     onError: (err) => setError(err instanceof ApiError ? err : undefined),
   });
   const remove = useMutation({
     mutationFn: (id: string) => call('DELETE', `/app/api/webhooks/${id}`),
-    onSuccess: () => queries.invalidateQueries({ queryKey: ['webhooks'] }),
+    onSuccess: () => queries.invalidateQueries({ queryKey: WEBHOOK_KEYS.endpoints }),
   });
   if (session.isPending) return <p role="status">Loading…</p>;
   if (!session.data) return <Navigate to="/sign-in" replace />;

@@ -1,0 +1,18 @@
+// The platforms and post kinds by name: plain data with no imports, so the dashboard's types
+// (built without Node's) can take them from here through core's schemas.
+export const PLATFORMS = [
+  'bluesky',
+  'mastodon',
+  'x',
+  'linkedin',
+  'threads',
+  'instagram',
+  'facebook',
+  'tiktok',
+  'youtube',
+  'pinterest',
+] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+export const KINDS = ['text', 'image', 'video', 'carousel', 'story', 'reel', 'thread'] as const;
+export type Kind = (typeof KINDS)[number];

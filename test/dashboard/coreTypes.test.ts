@@ -1,0 +1,55 @@
+// The dashboard takes its data's types from core's zod schemas instead of typing them again,
+// and only their types: each import of core/ from web/src is type-only, so nothing of core (nor
+// zod) reaches the bundle. That core's modules it reads need no Node is kept by the web
+// tsconfig, which has no Node types (npm run typecheck).
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const WEB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/src');
+const CORE = path.resolve(WEB, '../../core');
+
+type Import = { file: string; typeOnly: boolean; names: string; target: string };
+
+/** Every import and re-export of a core/ module in web/src. */
+function coreImports(): Import[] {
+  const found: Import[] = [];
+  for (const entry of readdirSync(WEB, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !/\.tsx?$/.test(entry.name)) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const source = readFileSync(file, 'utf8');
+    for (const m of source.matchAll(
+      /^(?:import|export)\s+(type\s+)?([^;]*?)\s+from\s+'([^']+)';/gms,
+    )) {
+      const target = path.resolve(path.dirname(file), m[3]!);
+      if (!target.startsWith(`${CORE}${path.sep}`)) continue;
+      found.push({
+        file: path.relative(WEB, file),
+        typeOnly: !!m[1],
+        names: m[2]!,
+        target: path.relative(CORE, target),
+      });
+    }
+  }
+  return found;
+}
+
+describe("the dashboard's types from core", () => {
+  it("imports core's modules for their types only", () => {
+    const imports = coreImports();
+    expect(imports.length).toBeGreaterThan(0);
+    expect(imports.filter((i) => !i.typeOnly)).toEqual([]);
+  });
+
+  it("takes Post, PostView, Job and the session's view from core's schemas", () => {
+    const from = (target: string) =>
+      coreImports()
+        .filter((i) => i.file === 'api.ts' && i.target === target)
+        .map((i) => i.names)
+        .join(' ');
+    expect(from('posts/schema.ts')).toMatch(/\bPost\b.*\bPostView\b/s);
+    expect(from('jobs/schema.ts')).toMatch(/\bJob\b/);
+    expect(from('accounts/schema.ts')).toMatch(/\bSessionView\b/);
+  });
+});
