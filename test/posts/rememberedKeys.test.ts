@@ -1,10 +1,10 @@
-// The remembered keys (core/auth/knownKeys.ts): which keys go when full, and that
+// The remembered keys (core/posts/rememberedKeys.ts): which keys go when full, and that
 // remembering a key again leaves nothing for the young-generation GC to copy out (a Map kept in
 // recency order by a delete and a set did: see api/inFlight.ts).
 import { describe, expect, it } from 'vitest';
-import type { RememberedKey } from '../../core/apikeys/db.ts';
 import { apiKeyDigest } from '../../core/apikeys/keys.ts';
-import { createKnownKeys } from '../../core/auth/knownKeys.ts';
+import type { RememberedKey } from '../../core/apikeys/schema.ts';
+import { createKnownKeys } from '../../core/posts/rememberedKeys.ts';
 import { promotedBy } from '../support/gc.ts';
 
 const holder = (id: string): RememberedKey => ({
