@@ -1,13 +1,10 @@
-// The fast path of draft creation, whole: API keys this process looked up lately, by hash,
-// as they were read, so that POST /v1/posts authenticates and creates a plain draft in one
-// statement. The bearer layer (api/auth.ts) admits a remembered key on what was read (plan,
-// budget, scope) before any statement runs (recallKey), or looks the key up and remembers it
-// (authenticateRemembering); createPost makes a plain draft by an unconfirmed key in one
-// statement that holds only while the key still reads the same (insertDraft; the SQL is
-// ./db.ts insertDraftAsKey with core/apikeys keyStillHolds), and throws KeyChanged for
-// anything else, for the caller to look the key up and call again. So a remembered key saves
-// a round trip and never grants anything: a deleted or changed key fails its very next
-// request, in every process.
+// The remembered-key fast path of draft creation, in one place: API keys this process looked
+// up lately, by hash, so that POST /v1/posts authenticates and creates a plain draft in one
+// statement. The bearer layer (api/auth.ts) recalls a key here or looks it up to remember it;
+// createPost inserts a plain draft here, confirming an unconfirmed key in the same statement,
+// and gets KeyChanged for anything else, so that its caller looks the key up and calls again.
+// A remembered key saves a round trip and never grants anything: a deleted or changed key
+// fails its very next request, in every process.
 import { apiKeyDigest, hashFromDigest, looksLikeApiKey } from '../apikeys/keys.ts';
 import { KeyChanged, type RememberedKey } from '../apikeys/schema.ts';
 import { stampRememberedKeyUse, useApiKeyToRemember } from '../apikeys/service.ts';
