@@ -14,13 +14,13 @@ import {
 import type { MediaDeps } from '../core/assets/service.ts';
 import { assetUrlKey } from '../core/assets/signedUrls.ts';
 import { createBudgetCounter } from '../core/auth/budget.ts';
-import { createKnownKeys } from '../core/auth/knownKeys.ts';
 import type { Config } from '../core/config.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { createRenderWaits } from '../core/designs/renderWaits.ts';
 import { mediaTools } from '../core/media/tools.ts';
 import { newSigningKey, type SigningKey } from '../core/oauth/keys.ts';
 import { outboundPolicy } from '../core/outbound/guard.ts';
+import { createKnownKeys } from '../core/posts/rememberedKeys.ts';
 import { type Storage, storageFor } from '../core/storage/storage.ts';
 import { AccessLog, forFastify } from './accessLog.ts';
 import type { AuthContext } from './auth.ts';
@@ -115,10 +115,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const inFlight = createInFlight();
   // What the hooks set on a request is declared up front, so every request of a plugin scope
   // is built with it and they share one shape; set later, in an order that differs by route
-  // and path (a remembered key sets one more), they gave requests more shapes to tell apart.
+  // and path, they gave requests more shapes to tell apart.
   app.decorateRequest('principal', undefined);
   app.decorateRequest('budget', undefined);
-  app.decorateRequest('unconfirmedKey', undefined);
   app.decorateRequest(IN_FLIGHT_SLOT, undefined);
   // Every request passes these hooks: callback style, so neither costs a promise. A request
   // whose client hung up is swept from the in-flight list by the list itself (api/inFlight.ts).

@@ -2,43 +2,38 @@
 // principal, then check plan, request budget and the route's declared requirement.
 // A route declares what it needs in `config.requires`; handlers never check access themselves.
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
-import type { RememberedKey } from '../core/apikeys/db.ts';
-import { apiKeyDigest, looksLikeApiKey } from '../core/apikeys/keys.ts';
 import {
   assertApiPlan,
   assertRequirement,
   assertWithinBudget,
   budgetHeaders,
 } from '../core/auth/access.ts';
-import {
-  authenticateBearerToken,
-  keyHolderAuthenticated,
-  keyStampIsDue,
-} from '../core/auth/bearer.ts';
+import { authenticateBearerToken } from '../core/auth/bearer.ts';
 import type { BudgetCounter } from '../core/auth/budget.ts';
-import type { KnownKeys } from '../core/auth/knownKeys.ts';
 import type { Authenticated, Budget, Principal, Requirement } from '../core/auth/principal.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { unauthenticated } from '../core/errors.ts';
 import { resourceMetadataOf } from '../core/oauth/rules.ts';
+import {
+  authenticateRemembering,
+  type KnownKeys,
+  recallKey,
+  unconfirmedKeyOf,
+} from '../core/posts/rememberedKeys.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
     /** The account's request window after counting this request. */
     budget?: Budget;
-    /**
-     * Set while `principal` is a remembered API key not yet confirmed (see foldsKeyCheck):
-     * the handler's statement confirms it, or confirmBearer looks it up afresh.
-     */
-    unconfirmedKey?: RememberedKey;
   }
   interface FastifyContextConfig {
     /** Scope and feature the operation needs beyond a valid credential. */
     requires?: Requirement;
     /**
-     * The handler confirms a remembered API key in its own statement (req.unconfirmedKey),
-     * saving the lookup's round trip; any other outcome calls confirmBearer first.
+     * The handler confirms a remembered API key in its own statement (an unconfirmed
+     * credential, core/posts/rememberedKeys.ts), saving the lookup's round trip; any other
+     * outcome calls confirmBearer first.
      */
     foldsKeyCheck?: boolean;
   }
@@ -84,12 +79,9 @@ export async function authenticateBearer(
     reply.header('www-authenticate', bearerChallenge(publicBaseUrl));
     throw unauthenticated('Send Authorization: Bearer <API key or OAuth access token>.');
   }
-  const auth = await authenticateBearerToken(
-    pool,
-    token,
-    publicBaseUrl,
-    remember ? known : undefined,
-  );
+  const auth = remember
+    ? await authenticateRemembering(pool, token, publicBaseUrl, known)
+    : await authenticateBearerToken(pool, token, publicBaseUrl);
   if (!auth) {
     reply.header('www-authenticate', `${bearerChallenge(publicBaseUrl)}, error="invalid_token"`);
     throw unauthenticated('The bearer credential is unknown, expired or was revoked.');
@@ -144,7 +136,7 @@ const BUDGET_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Res
 
 /**
  * For a route that folds the key check into its statement: admits a key this process looked
- * up before on what it read then (plan, budget, requirement), leaving req.unconfirmedKey for
+ * up before on what it read then (plan, budget, requirement), its credential unconfirmed for
  * the handler's statement to confirm. False, with nothing counted, when the key is not
  * remembered, any rule would refuse it, or admitting it needs Postgres (the account's budget
  * window is not known here yet, or the key is due its last-use stamp): the exact path then
@@ -157,10 +149,9 @@ function admitRememberedKey(
   config: FastifyContextConfig,
 ): boolean {
   const token = bearerToken(req);
-  if (!token || !looksLikeApiKey(token)) return false;
-  const holder = known.recall(apiKeyDigest(token));
-  if (!holder || keyStampIsDue(holder)) return false;
-  const { principal, budgetPerMinute } = keyHolderAuthenticated(holder);
+  const recalled = token && recallKey(known, token);
+  if (!recalled) return false;
+  const { principal, budgetPerMinute } = recalled;
   try {
     assertApiPlan(principal);
     assertRequirement(principal, config.requires);
@@ -176,8 +167,19 @@ function admitRememberedKey(
   reply.headers(budgetHeaders(window));
   req.principal = principal;
   req.budget = window;
-  req.unconfirmedKey = holder;
   return true;
+}
+
+/** Whether the request was admitted on a remembered key no statement has confirmed yet. */
+export const keyUnconfirmed = (req: FastifyRequest): boolean =>
+  req.principal !== undefined && unconfirmedKeyOf(req.principal) !== undefined;
+
+/** After the handler's own statement confirmed the remembered key: the principal as looked up. */
+export function keyConfirmed(req: FastifyRequest): void {
+  const principal = principalOf(req);
+  const { credential } = principal;
+  if (credential.kind !== 'api_key' || !credential.unconfirmed) return;
+  req.principal = { ...principal, credential: { ...credential, unconfirmed: undefined } };
 }
 
 /**
@@ -190,10 +192,10 @@ export async function confirmBearer(
   req: FastifyRequest,
   reply: FastifyReply,
 ): Promise<Principal> {
-  if (!req.unconfirmedKey) return principalOf(req);
+  const key = req.principal && unconfirmedKeyOf(req.principal);
+  if (!key) return principalOf(req);
   // Take back the remembered admission: the exact path counts the request again.
-  if (req.budget) ctx.budget.refund(req.unconfirmedKey.account_id, 1, req.budget);
-  req.unconfirmedKey = undefined;
+  if (req.budget) ctx.budget.refund(key.account_id, 1, req.budget);
   req.principal = undefined;
   req.budget = undefined;
   for (const header of BUDGET_HEADERS) reply.removeHeader(header);

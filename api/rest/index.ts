@@ -2,7 +2,7 @@
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import type { MediaDeps } from '../../core/assets/service.ts';
 import type { RenderWaits } from '../../core/designs/renderWaits.ts';
-import { type AuthContext, bearerAuthHook, confirmBearer } from '../auth.ts';
+import { type AuthContext, bearerAuthHook, confirmBearer, keyUnconfirmed } from '../auth.ts';
 import { errorHandler } from '../errors.ts';
 import { assetRoutes } from './assets.ts';
 import { brandMemoryRoutes } from './brandMemory.ts';
@@ -27,7 +27,7 @@ export const restRoutes: FastifyPluginAsync<RestDeps> = async (
   // A request admitted on a remembered key (auth.ts admitRememberedKey) answers no error
   // before that key is confirmed: a deleted key's 401 comes before a 422 or a 404.
   app.setErrorHandler(async (err: FastifyError, req, reply) => {
-    if (req.unconfirmedKey) {
+    if (keyUnconfirmed(req)) {
       try {
         await confirmBearer(auth, req, reply);
       } catch (authErr) {

@@ -2,7 +2,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { KeyChanged } from '../../core/auth/knownKeys.ts';
 import {
   CreatedPostReceipt,
   createNativePost,
@@ -11,6 +10,7 @@ import {
   receiptOf,
 } from '../../core/designs/nativePost.ts';
 import type { DesignDeps } from '../../core/designs/service.ts';
+import { KeyChanged } from '../../core/posts/rememberedKeys.ts';
 import {
   ListPostsQuery,
   Post,
@@ -24,7 +24,13 @@ import {
   rejectPost,
   unfavoritePost,
 } from '../../core/posts/service.ts';
-import { type AuthContext, confirmBearer, principalOf } from '../auth.ts';
+import {
+  type AuthContext,
+  confirmBearer,
+  keyConfirmed,
+  keyUnconfirmed,
+  principalOf,
+} from '../auth.ts';
 import { bearerErrors, bearerSecurity, ErrorBody } from './schemas.ts';
 
 const PostParams = z.object({ post_id: z.string().describe('Post id.') });
@@ -73,11 +79,10 @@ export const postRoutes: FastifyPluginAsync<{ auth: AuthContext; designs: Design
     },
     async (req, reply) => {
       reply.code(201);
-      const check = req.unconfirmedKey;
-      if (check && !isNativePost(req.body)) {
+      if (keyUnconfirmed(req) && !isNativePost(req.body)) {
         try {
-          const post = await createPost(pool, principalOf(req), req.body, check);
-          req.unconfirmedKey = undefined; // the insert confirmed it
+          const post = await createPost(pool, principalOf(req), req.body);
+          keyConfirmed(req); // by the insert
           return receiptOf(post);
         } catch (err) {
           if (!(err instanceof KeyChanged)) throw err;

@@ -1,7 +1,8 @@
 // SQL for API keys, stored by the SHA-256 of the key (./keys.ts).
-import type { Feature, Plan, Scope } from '../accounts/plans.ts';
+import type { Scope } from '../accounts/plans.ts';
 import { batched } from '../db/batch.ts';
 import type { Queryable } from '../db/pool.ts';
+import type { KeyHolder, RememberedKey } from './schema.ts';
 
 export type ApiKeyRow = {
   id: string;
@@ -44,28 +45,6 @@ export async function deleteApiKeyRow(
   ]);
   return (res.rowCount ?? 0) > 0;
 }
-
-export type KeyHolder = {
-  key_id: string;
-  /** When the key was last stamped, in ms since the epoch (no Date parsed per request). */
-  last_used_ms: number | null;
-  scopes: Scope[];
-  account_id: string;
-  email: string;
-  plan: Plan;
-  selected_brand_id: string | null;
-  budget_per_minute: number | null;
-  features: Feature[];
-};
-
-/** A key's holder as the lookup that remembers it reads it (core/auth/knownKeys.ts). */
-export type RememberedKey = KeyHolder & {
-  /**
-   * The key's and its account's row versions as read (each row's xmin): any change to either
-   * row since (the key deleted or stamped, a plan, budget or brand change) makes another.
-   */
-  row_version: string;
-};
 
 /** The row versions of a key `k` and its account `a` (RememberedKey.row_version). */
 const ROW_VERSION = `k.xmin::text || '/' || a.xmin::text`;
@@ -178,7 +157,7 @@ export async function stampRememberedKeyUse(
 
 /**
  * SQL for a CTE that yields the key's account_id and key_id while the key and its account
- * still read as `holder` did (core/auth/knownKeys.ts): both rows unchanged since, by their
+ * still read as `holder` did (core/posts/rememberedKeys.ts): both rows unchanged since, by their
  * row versions, so the key's hash and scopes and the account's plan (the plan rule and budget
  * limit), budget override and selected brand (the default brand) are what was read. A
  * deleted key has no row; a row changed in any other way (a last-use stamp, storage counters)

@@ -7,6 +7,20 @@ import { isId } from '../ids.ts';
 import { type ApiKeyRow, deleteApiKeyRow, insertApiKey, listApiKeyRows } from './db.ts';
 import { generateApiKey, hashApiKey } from './keys.ts';
 
+// The lookups behind every API request (core/auth/bearer.ts), and for the draft fast path
+// (core/posts/rememberedKeys.ts) the lookup that remembers a key and the SQL by which another
+// concept's statement confirms a remembered key still holds. Exported as they are, not
+// wrapped: each is a prepared statement on every API request's path.
+export {
+  joinKeysStillHeld,
+  keyStillHolds,
+  keyStillHoldsParams,
+  stampKeyUse,
+  stampRememberedKeyUse,
+  useApiKeyBatched,
+  useApiKeyToRemember,
+} from './db.ts';
+
 export const CreateApiKeyInput = z
   .object({
     name: z.string().trim().max(100).default('').describe('A label to recognise the key by.'),

@@ -1,9 +1,18 @@
 // Who is calling: every interface (REST, GraphQL, MCP, session routes) resolves its
 // credential to one Principal, and access rules are checked against it in one place.
 import { budgetLimitOf, type Feature, type Plan, type Scope } from '../accounts/plans.ts';
+import type { RememberedKey } from '../apikeys/schema.ts';
 
 export type Credential =
-  | { kind: 'api_key'; id: string }
+  | {
+      kind: 'api_key';
+      id: string;
+      /**
+       * Set while the key is admitted on what this process remembered of it, before any
+       * statement confirmed it still holds (core/posts/rememberedKeys.ts).
+       */
+      unconfirmed?: RememberedKey;
+    }
   | { kind: 'session'; id: string }
   | { kind: 'oauth'; id: string; clientId: string };
 

@@ -1,13 +1,8 @@
 // SQL for posts: rows, attachments, listing and status transitions (each with its audit row
 // in the same statement).
-import {
-  joinKeysStillHeld,
-  keyStillHolds,
-  keyStillHoldsParams,
-  type RememberedKey,
-} from '../apikeys/db.ts';
+import { KeyChanged, type RememberedKey } from '../apikeys/schema.ts';
+import { joinKeysStillHeld, keyStillHolds, keyStillHoldsParams } from '../apikeys/service.ts';
 import type { Actor } from '../audit/actor.ts';
-import { KeyChanged } from '../auth/knownKeys.ts';
 import { batched, refusedForInput } from '../db/batch.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { Kind, Platform } from '../platforms/capabilities.ts';
@@ -141,7 +136,7 @@ export async function insertPost(
 
 /**
  * insertPost for a draft (no schedule) made by a remembered API key, confirming in the same
- * statement that the key still holds (core/auth/knownKeys.ts): when it does not, nothing is
+ * statement that the key still holds (./rememberedKeys.ts): when it does not, nothing is
  * inserted and KeyChanged is thrown. Undefined when the brand is not the account's.
  */
 export async function insertDraftAsKey(

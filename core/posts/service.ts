@@ -1,9 +1,7 @@
 // Post operations and the state machine of CONTRACT.md ("Post statuses"). REST, GraphQL and
 // MCP call these; each parses its own input shape into the schemas of ./schema.ts first.
-import type { RememberedKey } from '../apikeys/db.ts';
 import { findOwnedAssets } from '../assets/db.ts';
 import { actorOf } from '../audit/actor.ts';
-import { KeyChanged } from '../auth/knownKeys.ts';
 import type { Principal } from '../auth/principal.ts';
 import { brandFor, requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
@@ -14,7 +12,6 @@ import { CAPABILITIES, type MediaKind } from '../platforms/capabilities.ts';
 import { isoTime } from '../time.ts';
 import {
   findOwnedPost,
-  insertDraftAsKeyBatched,
   insertPost,
   listPostRows,
   lockPost,
@@ -25,6 +22,7 @@ import {
   transitionPost,
 } from './db.ts';
 import { inferKind, type PostShape, platformFitIssues } from './platformFit.ts';
+import { assertKeyLookedUp, insertDraft } from './rememberedKeys.ts';
 import type {
   ComposeInput,
   CreatePostInput,
@@ -138,19 +136,18 @@ function assertFits(shape: PostShape): void {
 }
 
 /**
- * Creates a post. With `check` (a remembered API key the caller was not looked up by, see
- * core/auth/knownKeys.ts), a plain draft's one statement confirms the key too; anything else
- * throws KeyChanged before writing, for the caller to look the key up and call again.
+ * Creates a post. A plain draft (no schedule, no media) is one statement; a caller admitted on
+ * a remembered API key is confirmed in that statement too, and anything else throws KeyChanged
+ * for it before writing (./rememberedKeys.ts), for the caller to look the key up and call again.
  */
 export async function createPost(
   pool: Pool,
   caller: Caller,
   input: CreatePostInput,
-  check?: RememberedKey,
 ): Promise<Post> {
   const assetIds = input.asset_ids ?? [];
   const plain = !input.schedule_at && !assetIds.length;
-  if (check && !plain) throw new KeyChanged();
+  if (!plain) assertKeyLookedUp(caller);
   const brandId = brandFor(caller, input.brand_id, 'brand_id');
   const media = await mediaKinds(pool, caller.accountId, assetIds, { designId: null });
   const kind = input.kind ?? inferKind(input.platform, media);
@@ -160,14 +157,11 @@ export async function createPost(
   if (scheduleAt) assertFuture(scheduleAt, ['body', 'schedule_at']);
 
   const row = { ...input, accountId: caller.accountId, brandId, kind, hashtags, scheduleAt };
-  const actor = actorOf(caller.credential);
-  // A plain draft is one statement; attachments and jobs need a transaction.
+  // Attachments and jobs need a transaction.
   const created = plain
-    ? check
-      ? await insertDraftAsKeyBatched(pool, { post: { ...row, scheduleAt: null }, check })
-      : await insertPost(pool, row, actor)
+    ? await insertDraft(pool, caller, row)
     : await withTransaction(pool, async (tx) => {
-        const post = await insertPost(tx, row, actor);
+        const post = await insertPost(tx, row, actorOf(caller.credential));
         if (!post) return undefined;
         await setPostAssets(tx, post.id, assetIds);
         if (scheduleAt)
