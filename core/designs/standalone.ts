@@ -7,6 +7,7 @@ import { signAssetUrl } from '../assets/signedUrls.ts';
 import { findOwnedBrandByUuid } from '../brands/db.ts';
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
+import type { JobDeps } from '../jobs/service.ts';
 import { enqueueRender } from '../jobs/tasks.ts';
 import { readAll, type Storage } from '../storage/storage.ts';
 import { type DesignRow, findDesign, makeDesign } from './db.ts';
@@ -33,7 +34,7 @@ import {
   templateLayout,
 } from './service.ts';
 import { videoLayers } from './videoDesigns.ts';
-import { type JobDeps, previewVideo } from './videoJobs.ts';
+import { previewVideo } from './videoJobs.ts';
 import { isVideoLayout } from './videoLayout.ts';
 
 /** MCP create_design: a design master for a brand, rendered, with no post and no schedule. */

@@ -1,34 +1,25 @@
-// Starting a video export (MCP export_video) and reading any job (MCP job_status) as the API
-// answers them: the job record of core/jobs/, with an export's asset addresses filled in.
+// Starting a video export (MCP export_video) as the API answers it: the job record of
+// core/jobs/, with an export's asset addresses filled in.
 import { findOwnedAssets } from '../assets/db.ts';
 import { signVideoFrameUrl, verifySignedSubject, videoFrameSubject } from '../assets/signedUrls.ts';
-import type { Notifications } from '../db/notifications.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { DomainError, invalid, notFound } from '../errors.ts';
 import { isId } from '../ids.ts';
-import type { Job, JobStatusInput } from '../jobs/schema.ts';
+import type { Job } from '../jobs/schema.ts';
 import {
-  jobStatus,
+  type JobDeps,
+  jobView,
   PREVIEW_KEEP_HOURS,
   startAndAwait,
   startJob,
   succeededJob,
 } from '../jobs/service.ts';
 import { enqueueVideoExport, enqueueVideoPreview } from '../jobs/tasks.ts';
-import { jobView } from '../jobs/view.ts';
 import type { DesignRow } from './db.ts';
 import type { DesignRef } from './schema.ts';
 import { type DesignCaller, resolveDesign } from './service.ts';
 import { isVideoLayout, type VideoLayout } from './videoLayout.ts';
 import type { PosterFrames } from './videoPreview.ts';
-
-export type JobDeps = {
-  pool: Pool;
-  notifications: Notifications;
-  publicBaseUrl: string;
-  /** Signs the exported asset's address; without it, `signed_url` is null. */
-  urlKey?: Buffer;
-};
 
 /**
  * MCP export_video: queues the export of a video design's current layout_version and answers
@@ -68,15 +59,6 @@ export async function startVideoExport(
     return job;
   });
   return jobView(deps, job);
-}
-
-/** MCP job_status: the caller's job, waiting up to `wait_s` for a change. */
-export async function getJobStatus(
-  deps: JobDeps,
-  caller: { accountId: string },
-  input: JobStatusInput,
-): Promise<Job> {
-  return jobView(deps, await jobStatus(deps, caller, input));
 }
 
 /** How long preview_design waits for poster frames before asking the caller to come back. */

@@ -9,13 +9,14 @@ import {
   UseVideoTemplateInput,
   useVideoTemplate,
 } from '../../../core/designs/videoDesigns.ts';
-import { getJobStatus, startVideoExport } from '../../../core/designs/videoJobs.ts';
+import { startVideoExport } from '../../../core/designs/videoJobs.ts';
 import {
   ListVideoTemplatesQuery,
   listVideoTemplates,
   VideoTemplateSummary,
 } from '../../../core/designs/videoTemplates.ts';
 import { Job, JobStatusInput } from '../../../core/jobs/schema.ts';
+import { getJobStatus } from '../../../core/jobs/service.ts';
 import { summarisedInOutputs } from '../jsonSchema.ts';
 import { defineTool, READS, type ToolContext, TRUNCATION } from '../registry.ts';
 
