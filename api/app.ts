@@ -17,7 +17,7 @@ import { createBudgetCounter } from '../core/auth/budget.ts';
 import { createKnownKeys } from '../core/auth/knownKeys.ts';
 import type { Config } from '../core/config.ts';
 import type { Pool } from '../core/db/pool.ts';
-import { createRenderWaits } from '../core/designs/renderWaits.ts';
+import { createRenderWaits } from '../core/designs/service.ts';
 import { mediaTools } from '../core/media/tools.ts';
 import { newSigningKey, type SigningKey } from '../core/oauth/keys.ts';
 import { outboundPolicy } from '../core/outbound/guard.ts';

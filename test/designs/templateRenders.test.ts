@@ -5,10 +5,14 @@
 // fits without a warning. The warnings are the renderer's own fitting (textWarnings), without
 // drawing whole pages.
 import { describe, expect, it } from 'vitest';
-import { ASPECT_NAMES, Layout } from '../../core/designs/layout.ts';
-import { instantiate, isFurnitureText } from '../../core/designs/templateKit.ts';
-import { TEMPLATES } from '../../core/designs/templates.ts';
-import { type SampleCopy, sampleFill } from '../../core/designs/templateThumbnail.ts';
+import { ASPECT_NAMES, Layout } from '../../core/designs/schema.ts';
+import {
+  instantiate,
+  isFurnitureText,
+  type SampleCopy,
+  sampleFill,
+  TEMPLATES,
+} from '../../core/templates/service.ts';
 import { renderPng, textWarnings } from '../../render/canvas.ts';
 
 const all = [...TEMPLATES.values()];

@@ -1,4 +1,4 @@
-// The template catalogue (core/designs/catalogue/, core/designs/templates.ts): enough
+// The template catalogue (core/templates/catalogue/, core/templates/listing.ts): enough
 // templates over enough niches; each laid out for every aspect by its own rules (circles
 // stay circles, text inside the safe area); no placeholder ever reaches a page (every text
 // shown is a slot's given copy or glyph-only furniture); every template rendered at every
@@ -10,16 +10,19 @@ import path from 'node:path';
 import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { ASPECT_NAMES, Layout } from '../../core/designs/layout.ts';
-import { frameOf, instantiate, slotsOfSpec } from '../../core/designs/templateKit.ts';
+import { ASPECT_NAMES, Layout } from '../../core/designs/schema.ts';
+import { ListTemplatesQuery } from '../../core/templates/schema.ts';
 import {
-  ListTemplatesQuery,
+  frameOf,
+  instantiate,
   listTemplates,
   NICHES,
+  renderTemplateThumbnail,
+  sampleFill,
+  slotsOfSpec,
   TEMPLATES,
   THUMBNAILS_DIR,
-} from '../../core/designs/templates.ts';
-import { renderTemplateThumbnail, sampleFill } from '../../core/designs/templateThumbnail.ts';
+} from '../../core/templates/service.ts';
 import { isKnownFont } from '../../render/fontFamilies.ts';
 import { useServer } from '../support/service.ts';
 

@@ -1,22 +1,22 @@
 // MCP tools for editable video (SPEC.md "MCP", Editable video): list_video_templates and
-// use_video_template (core/designs/videoTemplates.ts, videoDesigns.ts), export_video and
-// job_status (core/designs/videoJobs.ts). Each calls one domain function.
+// use_video_template (core/video/videoTemplates.ts, useVideoTemplate.ts), export_video
+// (core/video/startExport.ts) and job_status (core/jobs/service.ts). Each calls one domain function.
 
 import { z } from 'zod';
 import { DesignRef } from '../../../core/designs/schema.ts';
-import {
-  UsedVideoTemplate,
-  UseVideoTemplateInput,
-  useVideoTemplate,
-} from '../../../core/designs/videoDesigns.ts';
-import { startVideoExport } from '../../../core/designs/videoJobs.ts';
-import {
-  ListVideoTemplatesQuery,
-  listVideoTemplates,
-  VideoTemplateSummary,
-} from '../../../core/designs/videoTemplates.ts';
 import { Job, JobStatusInput } from '../../../core/jobs/schema.ts';
 import { getJobStatus } from '../../../core/jobs/service.ts';
+import {
+  ListVideoTemplatesQuery,
+  UsedVideoTemplate,
+  UseVideoTemplateInput,
+  VideoTemplateSummary,
+} from '../../../core/video/schema.ts';
+import {
+  listVideoTemplates,
+  startVideoExport,
+  useVideoTemplate,
+} from '../../../core/video/service.ts';
 import { summarisedInOutputs } from '../jsonSchema.ts';
 import { defineTool, READS, type ToolContext, TRUNCATION } from '../registry.ts';
 
