@@ -1,9 +1,9 @@
 // Design edits (SPEC.md "Native layout rules" 5-6): changeDesign, which every edit goes
-// through (PATCH /v1/posts/{id}/design and MCP design_post in core/templates/editDesign.ts, as
-// they lay templates out), and MCP edit_layers. Every edit locks the design, refuses a stale layout_version
-// (409, nothing changes), saves the whole new layout and queues its render in one
-// transaction; the shared design changes for every unpublished linked post, published ones
-// keep what they showed, and `only_this_post` first gives the post its own copy.
+// through (MCP edit_layers here; PATCH /v1/posts/{id}/design and MCP design_post in
+// core/templates/editDesign.ts, as they lay templates out). Every edit locks the design,
+// refuses a stale layout_version (409, nothing changes), saves the whole new layout and queues
+// its render in one transaction; the shared design changes for every unpublished linked post,
+// published ones keep what they showed, and `only_this_post` first gives the post its own copy.
 
 import { movePagesShownBy } from '../assets/db.ts';
 import { type Queryable, withTransaction } from '../db/pool.ts';

@@ -1,6 +1,7 @@
 // Design templates (MCP list_design_templates): the catalogue of core/templates/catalogue/,
 // each laid out for any aspect by its own rules (core/templates/kit.ts), with named slots for
-// text and images. Premium templates need the pro plan (core/templates/fill.ts templateFor). Thumbnails are rendered from the templates with their sample copy
+// text and images. Premium templates need the pro plan (core/templates/fill.ts templateFor).
+// Thumbnails are rendered from the templates with their sample copy
 // (bin/renderTemplateThumbnails.ts) and committed.
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';

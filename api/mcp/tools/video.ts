@@ -1,6 +1,7 @@
 // MCP tools for editable video (SPEC.md "MCP", Editable video): list_video_templates and
 // use_video_template (core/video/videoTemplates.ts, useVideoTemplate.ts), export_video
-// (core/video/startExport.ts) and job_status (core/jobs/service.ts). Each calls one domain function.
+// (core/video/startExport.ts) and job_status (core/jobs/service.ts). Each calls one domain
+// function.
 
 import { z } from 'zod';
 import { DesignRef } from '../../../core/designs/schema.ts';
