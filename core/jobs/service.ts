@@ -26,7 +26,7 @@ import {
 } from './db.ts';
 import { JOB_KINDS, type Job, type JobKind, type JobStatusInput, MAX_WAIT_S } from './schema.ts';
 import { workJobKey } from './tasks.ts';
-import { jobView } from './view.ts';
+import { type JobAddresses, jobView } from './view.ts';
 
 export { jobView } from './view.ts';
 
@@ -381,4 +381,16 @@ export async function getJobStatus(
   input: JobStatusInput,
 ): Promise<Job> {
   return jobView(deps, await jobStatus(deps, caller, input));
+}
+
+/** Jobs the dashboard's jobs page shows. */
+export const RECENT_JOBS = 50;
+
+/** The dashboard's jobs page: the account's newest jobs, each as job_status answers it. */
+export async function listRecentJobs(
+  db: Queryable,
+  addresses: JobAddresses,
+  caller: { accountId: string },
+): Promise<Job[]> {
+  return (await listJobs(db, caller.accountId, RECENT_JOBS)).map((j) => jobView(addresses, j));
 }
