@@ -16,7 +16,7 @@ import { assetUrlKey } from '../core/assets/signedUrls.ts';
 import { createBudgetCounter } from '../core/auth/budget.ts';
 import type { Config } from '../core/config.ts';
 import type { Pool } from '../core/db/pool.ts';
-import { createRenderWaits } from '../core/designs/renderWaits.ts';
+import { createRenderWaits } from '../core/designs/service.ts';
 import { mediaTools } from '../core/media/tools.ts';
 import { newSigningKey, type SigningKey } from '../core/oauth/keys.ts';
 import { outboundPolicy } from '../core/outbound/guard.ts';

@@ -2,14 +2,14 @@
 // address (no credential); GET /media/drawing-exports/{job_id}: a drawing export's file, and
 // GET /media/video-frames/{job_id}/{index}: a video preview's poster frame, the same way. A
 // wrong, expired or foreign signature answers 404 like a missing asset. Domain:
-// core/assets/signedUrls.ts, core/drawings/exports.ts, core/designs/videoJobs.ts.
+// core/assets/signedUrls.ts, core/drawings/exports.ts, core/video/previews.ts.
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type MediaDeps, readSignedAsset } from '../core/assets/service.ts';
-import { readSignedVideoFrame } from '../core/designs/videoJobs.ts';
 import { readSignedExport } from '../core/drawings/exports.ts';
+import { readSignedVideoFrame } from '../core/video/service.ts';
 import { ErrorBody } from './rest/schemas.ts';
 
 const Signature = z.object({ expires: z.coerce.number().int(), sig: z.string().max(100) });

@@ -5,7 +5,6 @@ import sharp from 'sharp';
 import { createAccount, setBudget } from '../core/accounts/service.ts';
 import { createApiKey } from '../core/apikeys/service.ts';
 import { withTransaction } from '../core/db/pool.ts';
-import { makeDesign } from '../core/designs/db.ts';
 import {
   ASPECTS,
   type LayerInput,
@@ -15,8 +14,8 @@ import {
   MAX_PAGES,
   MAX_TEXT_PER_LAYER,
   MAX_TEXT_PER_LAYOUT,
-} from '../core/designs/layout.ts';
-import { checkedLayout } from '../core/designs/service.ts';
+} from '../core/designs/schema.ts';
+import { checkedLayout, makeDesign } from '../core/designs/service.ts';
 import { enqueueRender } from '../core/jobs/tasks.ts';
 import { type BenchService, memoryOf, spawnServiceProcess } from './support.ts';
 

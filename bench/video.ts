@@ -16,12 +16,11 @@ import { createAccount, setBudget } from '../core/accounts/service.ts';
 import { createApiKey } from '../core/apikeys/service.ts';
 import { createNotifications } from '../core/db/notifications.ts';
 import { withTransaction } from '../core/db/pool.ts';
-import { makeDesign } from '../core/designs/db.ts';
-import type { Layout } from '../core/designs/layout.ts';
-import { startVideoExport } from '../core/designs/videoJobs.ts';
-import { VideoLayout, type VideoLayoutInput } from '../core/designs/videoLayout.ts';
+import { type Layout, VideoLayout, type VideoLayoutInput } from '../core/designs/schema.ts';
+import { makeDesign } from '../core/designs/service.ts';
 import { jobStatus } from '../core/jobs/service.ts';
 import { mediaTools } from '../core/media/tools.ts';
+import { startVideoExport } from '../core/video/service.ts';
 import { queueEventDeliveries } from '../core/webhooks/delivery.ts';
 import { type BenchService, memoryOf } from './support.ts';
 

@@ -1,11 +1,10 @@
 // `npm run templates:thumbnails`: renders every design template (its own aspect, its own slot
 // texts) with the worker's renderer and writes a 320 px wide PNG per template into
-// core/designs/catalogue/thumbnails/, which is committed and served by the API. A test checks
+// core/templates/catalogue/thumbnails/, which is committed and served by the API. A test checks
 // the committed files still match fresh renders.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { TEMPLATES, THUMBNAILS_DIR } from '../core/designs/templates.ts';
-import { renderTemplateThumbnail } from '../core/designs/templateThumbnail.ts';
+import { renderTemplateThumbnail, TEMPLATES, THUMBNAILS_DIR } from '../core/templates/service.ts';
 
 mkdirSync(THUMBNAILS_DIR, { recursive: true });
 for (const template of TEMPLATES.values()) {

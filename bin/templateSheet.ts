@@ -5,10 +5,14 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { ASPECT_NAMES } from '../core/designs/layout.ts';
-import type { BrandKit } from '../core/designs/templateKit.ts';
-import { TEMPLATES } from '../core/designs/templates.ts';
-import { renderTemplate, type SampleCopy, sampleFill } from '../core/designs/templateThumbnail.ts';
+import { ASPECT_NAMES } from '../core/designs/schema.ts';
+import {
+  type BrandKit,
+  renderTemplate,
+  type SampleCopy,
+  sampleFill,
+  TEMPLATES,
+} from '../core/templates/service.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string) => {

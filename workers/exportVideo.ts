@@ -1,6 +1,7 @@
-// Exports one video design (core/designs/videoExport.ts) as an attempt of its job.
-import { exportVideo, type VideoExportDeps } from '../core/designs/videoExport.ts';
+// Exports one video design (core/video/export.ts) as an attempt of its job.
+
 import { ExportVideoPayload } from '../core/jobs/tasks.ts';
+import { exportVideo, type VideoExportDeps } from '../core/video/service.ts';
 import { jobTask } from './jobTask.ts';
 
 export const exportVideoTask = (deps: VideoExportDeps) =>

@@ -17,7 +17,7 @@ import type { Connectors } from '../core/connectors/connector.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { PROBE_TIMEOUT_MS } from '../core/db/probe.ts';
 import { isDatabaseUnreachable } from '../core/db/unreachable.ts';
-import { createPageImageCache, type PageImageCache } from '../core/designs/pageImages.ts';
+import { createPageImageCache, type PageImageCache } from '../core/designs/service.ts';
 import type { ModelConfig } from '../core/generation/model.ts';
 import { forgetWorkers, heartbeat, sweepDeadWorkers } from '../core/jobs/liveness.ts';
 import type { WorkerPool } from '../core/jobs/pools.ts';

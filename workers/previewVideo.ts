@@ -1,8 +1,8 @@
-// Draws the poster frames of a video design (core/designs/videoPreview.ts) as an attempt of
+// Draws the poster frames of a video design (core/video/posterFrames.ts) as an attempt of
 // its job.
-import type { VideoExportDeps } from '../core/designs/videoExport.ts';
-import { posterFrames } from '../core/designs/videoPreview.ts';
+
 import { PreviewVideoPayload } from '../core/jobs/tasks.ts';
+import { posterFrames, type VideoExportDeps } from '../core/video/service.ts';
 import { jobTask } from './jobTask.ts';
 
 export const previewVideoTask = (deps: VideoExportDeps) =>

@@ -1,6 +1,6 @@
 // Renders one layout version of a design (core/designs/renderJob.ts).
 import type { Task } from 'graphile-worker';
-import { type RenderDeps, renderDesignJob } from '../core/designs/renderJob.ts';
+import { type RenderDeps, renderDesignJob } from '../core/designs/service.ts';
 import { RenderDesignPayload } from '../core/jobs/tasks.ts';
 
 export const renderDesign =

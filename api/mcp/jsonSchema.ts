@@ -3,9 +3,7 @@
 // subschema used more than once within one schema is written once under `$defs`; the layout,
 // which an output only echoes, is summarised there instead of spelt out a second time.
 import { z } from 'zod';
-import { Layout } from '../../core/designs/layout.ts';
-import { DesignLayout } from '../../core/designs/schema.ts';
-import { VideoLayout } from '../../core/designs/videoLayout.ts';
+import { DesignLayout, Layout, VideoLayout } from '../../core/designs/schema.ts';
 
 type Json = Record<string, unknown>;
 

@@ -7,7 +7,7 @@ import type { Feature, Scope } from '../../core/accounts/plans.ts';
 import type { MediaDeps } from '../../core/assets/service.ts';
 import type { Budget, Principal } from '../../core/auth/principal.ts';
 import type { Pool } from '../../core/db/pool.ts';
-import type { RenderWaits } from '../../core/designs/renderWaits.ts';
+import type { RenderWaits } from '../../core/designs/service.ts';
 import { toolJsonSchema, toolOutputSchema } from './jsonSchema.ts';
 
 /** What a tool handler gets besides its arguments. */

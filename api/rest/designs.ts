@@ -1,11 +1,12 @@
 // PATCH /v1/posts/{post_id}/design (SPEC.md "Native layout rules" 5-6). Domain:
-// core/designs/edit.ts (editDesign), shared with MCP design_post.
+// core/templates/editDesign.ts (editDesign), shared with MCP design_post.
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { editDesign } from '../../core/designs/edit.ts';
-import { DesignEditInput, DesignState } from '../../core/designs/schema.ts';
+import { DesignState } from '../../core/designs/schema.ts';
 import type { DesignDeps } from '../../core/designs/service.ts';
+import { DesignEditInput } from '../../core/templates/schema.ts';
+import { editDesign } from '../../core/templates/service.ts';
 import { principalOf } from '../auth.ts';
 import { bearerErrors, bearerSecurity, ErrorBody } from './schemas.ts';
 

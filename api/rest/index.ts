@@ -1,7 +1,7 @@
 // The /v1 REST folder: every route here takes a bearer credential, checked by one hook.
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import type { MediaDeps } from '../../core/assets/service.ts';
-import type { RenderWaits } from '../../core/designs/renderWaits.ts';
+import type { RenderWaits } from '../../core/designs/service.ts';
 import { type AuthContext, bearerAuthHook, confirmBearer, keyUnconfirmed } from '../auth.ts';
 import { errorHandler } from '../errors.ts';
 import { assetRoutes } from './assets.ts';

@@ -2,13 +2,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  CreatedPostReceipt,
-  createNativePost,
-  isNativePost,
-  NativePostInput,
-  receiptOf,
-} from '../../core/designs/nativePost.ts';
 import type { DesignDeps } from '../../core/designs/service.ts';
 import { KeyChanged } from '../../core/posts/rememberedKeys.ts';
 import {
@@ -24,6 +17,8 @@ import {
   rejectPost,
   unfavoritePost,
 } from '../../core/posts/service.ts';
+import { CreatedPostReceipt, NativePostInput } from '../../core/templates/schema.ts';
+import { createNativePost, isNativePost, receiptOf } from '../../core/templates/service.ts';
 import {
   type AuthContext,
   confirmBearer,

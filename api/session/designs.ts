@@ -4,31 +4,30 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { editLayers } from '../../core/designs/edit.ts';
 import {
   DesignCard,
   DesignDetail,
-  designDetail,
-  ListDesignsQuery,
-  listDesigns,
-} from '../../core/designs/gallery.ts';
-import {
-  CreateDesignInput,
   DesignState,
   LayerEdit,
-  PreviewShow,
+  ListDesignsQuery,
 } from '../../core/designs/schema.ts';
-import { createDesign, previewDesign } from '../../core/designs/standalone.ts';
-import { listTemplates, TemplateSummary } from '../../core/designs/templates.ts';
-import {
-  UsedVideoTemplate,
-  UseVideoTemplateInput,
-  useVideoTemplate,
-} from '../../core/designs/videoDesigns.ts';
-import { startVideoExport } from '../../core/designs/videoJobs.ts';
-import { listVideoTemplates, VideoTemplateSummary } from '../../core/designs/videoTemplates.ts';
+import { designDetail, editLayers, listDesigns } from '../../core/designs/service.ts';
 import { IdInput } from '../../core/ids.ts';
 import { Job } from '../../core/jobs/schema.ts';
+import { CreateDesignInput, TemplateSummary } from '../../core/templates/schema.ts';
+import { createDesign, listTemplates } from '../../core/templates/service.ts';
+import {
+  PreviewShow,
+  UsedVideoTemplate,
+  UseVideoTemplateInput,
+  VideoTemplateSummary,
+} from '../../core/video/schema.ts';
+import {
+  listVideoTemplates,
+  previewDesign,
+  startVideoExport,
+  useVideoTemplate,
+} from '../../core/video/service.ts';
 import { principalOf } from '../auth.ts';
 import { ErrorBody } from '../rest/schemas.ts';
 import { type DashboardDeps, requireSession } from './sessionCookie.ts';

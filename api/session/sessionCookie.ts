@@ -6,7 +6,7 @@ import type { MediaDeps } from '../../core/assets/service.ts';
 import type { BudgetCounter } from '../../core/auth/budget.ts';
 import type { Config } from '../../core/config.ts';
 import type { Pool } from '../../core/db/pool.ts';
-import type { RenderWaits } from '../../core/designs/renderWaits.ts';
+import type { RenderWaits } from '../../core/designs/service.ts';
 import { DomainError } from '../../core/errors.ts';
 import { principalForSession, sessionAuthenticated } from '../../core/sessions/service.ts';
 import { chargeBudget } from '../auth.ts';

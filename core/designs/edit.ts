@@ -1,8 +1,9 @@
-// Design edits (SPEC.md "Native layout rules" 5-6): PATCH /v1/posts/{id}/design, MCP
-// design_post and edit_layers. Every edit locks the design, refuses a stale layout_version
-// (409, nothing changes), saves the whole new layout and queues its render in one
-// transaction; the shared design changes for every unpublished linked post, published ones
-// keep what they showed, and `only_this_post` first gives the post its own copy.
+// Design edits (SPEC.md "Native layout rules" 5-6): changeDesign, which every edit goes
+// through (MCP edit_layers here; PATCH /v1/posts/{id}/design and MCP design_post in
+// core/templates/editDesign.ts, as they lay templates out). Every edit locks the design,
+// refuses a stale layout_version (409, nothing changes), saves the whole new layout and queues
+// its render in one transaction; the shared design changes for every unpublished linked post,
+// published ones keep what they showed, and `only_this_post` first gives the post its own copy.
 
 import { movePagesShownBy } from '../assets/db.ts';
 import { type Queryable, withTransaction } from '../db/pool.ts';
@@ -21,29 +22,17 @@ import {
   setPostKind,
   unpublishedPostsOf,
 } from '../posts/db.ts';
+import { checkedLayout, checkedVideoLayout } from './checkedLayout.ts';
 import { type DesignRow, forgetRender, lockDesign, makeDesign, saveLayout } from './db.ts';
-import { applyLayerOps } from './layerOps.ts';
+import { designFit, designState } from './designState.ts';
+import { applyLayerOps, applyVideoLayerOps } from './layerOps.ts';
 import type { Layout } from './layout.ts';
-import type { DesignEditInput, DesignRef, DesignState, EditLayersInput } from './schema.ts';
-import {
-  checkedLayout,
-  copySlots,
-  currentSlots,
-  type DesignCaller,
-  type DesignDeps,
-  designFit,
-  designState,
-  renderAndWait,
-  templateFill,
-  templateFor,
-  templateLayout,
-} from './service.ts';
-import { TEMPLATES } from './templates.ts';
-import { applyVideoLayerOps, checkedVideoLayout } from './videoDesigns.ts';
-import { isVideoLayout, type VideoLayout } from './videoLayout.ts';
+import { type DesignDeps, renderAndWait } from './renderWaits.ts';
+import type { DesignCaller, DesignRef, DesignState, EditLayersInput } from './schema.ts';
+import { isVideoLayout } from './videoLayout.ts';
 
 /** The new layout for a locked design, or undefined to render the current one again. */
-type LayoutChange = (
+export type LayoutChange = (
   db: Queryable,
   design: DesignRow,
   post: DesignPostRow | undefined,
@@ -120,7 +109,12 @@ async function freezePublishedPosts(
   await movePagesShownBy(db, designId, frozen.id, postIds);
 }
 
-async function changeDesign(
+/**
+ * The one way a design's layout changes: the target locked (the design, then its post), the
+ * version checked, `only_this_post` honoured, published posts frozen, the change saved and
+ * its render queued in one transaction, then the render waited for (bounded).
+ */
+export async function changeDesign(
   deps: DesignDeps,
   caller: DesignCaller,
   ref: DesignRef,
@@ -158,85 +152,6 @@ async function changeDesign(
     }),
   }));
   return designState(deps, saved, ref.post_id ?? null, pages);
-}
-
-/**
- * PATCH /v1/posts/{id}/design and MCP design_post: a whole new layout, or a template laid out
- * anew (its slots filled from the post copy), or nothing: the current layout rendered again.
- */
-export async function editDesign(
-  deps: DesignDeps,
-  caller: DesignCaller,
-  ref: DesignRef,
-  input: DesignEditInput,
-  loc: (string | number)[] = ['body'],
-): Promise<DesignState> {
-  const template =
-    input.template === undefined
-      ? undefined
-      : templateFor(caller, input.template, [...loc, 'template']);
-  const hasLayers =
-    input.layout?.layers !== undefined ||
-    (input.layout !== undefined && 'pages' in input.layout && input.layout.pages !== undefined);
-  return changeDesign(deps, caller, ref, {
-    layoutVersion: input.layout_version,
-    onlyThisPost: input.only_this_post,
-    change: async (db, design, post) => {
-      const video = isVideoLayout(design.layout);
-      if (input.layout && isVideoLayout(input.layout) !== video)
-        throw invalid(
-          [...loc, 'layout', 'canvas'],
-          video
-            ? 'this is a video design: give a video layout (canvas.type "video")'
-            : 'this is a Canvas design: a video layout needs a video design (use_video_template)',
-        );
-      if (video) {
-        if (template)
-          throw conflict(
-            'video_design',
-            'This is a video design: Canvas templates cannot lay it out; give a whole video layout, or start from use_video_template.',
-          );
-        if (!input.layout) return undefined;
-        const layout = await checkedVideoLayout(db, caller.accountId, input.layout as VideoLayout, [
-          ...loc,
-          'layout',
-        ]);
-        return { layout: layout as unknown as Layout, template: design.template };
-      }
-      // A layout with a canvas and no layers lays the design's own template out again on it
-      // (as on creation), unless the design has none from today's catalogue.
-      const relay =
-        template ?? (input.layout && !hasLayers ? TEMPLATES.get(design.template) : undefined);
-      if (input.slots !== undefined && (!relay || hasLayers))
-        throw invalid(
-          [...loc, 'slots'],
-          'slots fill a template: give template (and no layout layers) with them',
-        );
-      if (!input.layout && !relay) return undefined;
-      // A re-lay keeps the design's content: the request's slots first, then what the
-      // design's slots hold now, then the post's copy.
-      const given =
-        relay && !hasLayers
-          ? await templateLayout(
-              db,
-              caller.accountId,
-              design.brand_id,
-              relay,
-              input.layout?.canvas.aspect ?? design.layout.canvas.aspect,
-              templateFill(
-                relay,
-                input.slots,
-                [...loc, 'slots'],
-                currentSlots(design),
-                ...(post ? [copySlots(relay, post.body, [...loc, 'template'])] : []),
-              ),
-              [...loc, 'slots'],
-            )
-          : (input.layout as Layout);
-      const layout = await checkedLayout(db, caller.accountId, given, [...loc, 'layout']);
-      return { layout, template: relay?.name ?? design.template };
-    },
-  });
 }
 
 /** MCP edit_layers: ops applied in order to the current layout, all or nothing. */

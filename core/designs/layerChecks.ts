@@ -1,6 +1,6 @@
-// What the layout schemas cannot check, written once for Canvas layouts (service.ts
-// checkedLayout) and video timelines (videoDesigns.ts checkedVideoLayout): the text a layout
-// holds in all, known fonts, and that each asset a layer names is the caller's, of its kind.
+// What the layout schemas cannot check, written once for Canvas layouts and video timelines
+// (checkedLayout.ts): the text a layout holds in all, known fonts, and that each asset a layer
+// names is the caller's, of its kind.
 import { FONT_NAMES, isKnownFont } from '../../render/fontFamilies.ts';
 import { findOwnedAssets } from '../assets/db.ts';
 import type { Queryable } from '../db/pool.ts';

@@ -27,7 +27,7 @@ export const MAX_PAGES = 20;
 export const MAX_TEXT_PER_LAYER = 5_000;
 /**
  * Characters of text in a whole layout, every page together (checked in
- * core/designs/service.ts checkedLayout): the text of a page is measured and wrapped
+ * core/designs/checkedLayout.ts): the text of a page is measured and wrapped
  * line by line, so this bounds a render's work. Four full text layers, or a 20-page carousel
  * of 1,000 characters a page.
  */

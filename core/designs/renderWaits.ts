@@ -1,12 +1,14 @@
 // How the API waits for renders: on the process's one LISTEN connection (core/db/notifications.ts),
 // never on a pooled connection of its own, and at most a few renders at once per account, so
 // one account's burst of design calls can neither drain the pool nor fill the render queue.
+// renderAndWait is the one way a design operation queues a render and waits for it.
 
 import { createNotifications, type Notifications } from '../db/notifications.ts';
 import type { Pool } from '../db/pool.ts';
 import { DomainError } from '../errors.ts';
-import { renderStatus } from './db.ts';
+import { type DesignRow, renderedPages, renderStatus } from './db.ts';
 import type { RenderWarning } from './schema.ts';
+import { isVideoLayout } from './videoLayout.ts';
 
 export const RENDERED_CHANNEL = 'design_rendered';
 
@@ -102,4 +104,54 @@ export async function waitForRender(
     clearTimeout(timer);
     unsubscribe();
   }
+}
+
+export type DesignDeps = {
+  pool: Pool;
+  publicBaseUrl: string;
+  /** The process's render waits (one LISTEN connection, a bound per account). */
+  renders: RenderWaits;
+  renderWaitMs?: number;
+};
+
+/** How long the API waits for a render before answering with `render_error`. */
+export const RENDER_WAIT_MS = 15_000;
+
+/**
+ * A render's outcome as an operation answers it: its page assets, or why there are none, and
+ * what the pages could not show.
+ */
+export type RenderedPages = { pageIds: string[]; error: string | null; warnings: RenderWarning[] };
+
+/** Waits for the design's current render and answers its page assets, or why there are none. */
+async function awaitPages(
+  deps: DesignDeps,
+  design: Pick<DesignRow, 'id' | 'layout_version'>,
+): Promise<RenderedPages> {
+  const outcome = await waitForRender(
+    deps,
+    design.id,
+    design.layout_version,
+    deps.renderWaitMs ?? RENDER_WAIT_MS,
+  );
+  const pageIds = outcome.rendered ? await renderedPages(deps.pool, design.id) : [];
+  return { pageIds, error: outcome.error, warnings: outcome.warnings };
+}
+
+/**
+ * The one way a design operation waits for a render: `queue` (which stores the change and
+ * queues its render in one transaction, or only names the design to wait for) runs while the
+ * account holds one of its render slots, refused with 429 `too_many_renders` before anything
+ * is stored when none is free; then the render is waited for, bounded, in the same slot.
+ */
+export function renderAndWait<
+  T extends { design: Pick<DesignRow, 'id' | 'layout_version' | 'layout'> },
+>(deps: DesignDeps, accountId: string, queue: () => Promise<T>): Promise<T & RenderedPages> {
+  return withRenderSlot(deps.renders, accountId, async () => {
+    const queued = await queue();
+    // A video design renders no pages (export_video makes its file): nothing to wait for.
+    if (isVideoLayout(queued.design.layout))
+      return { ...queued, pageIds: [], error: null, warnings: [] };
+    return { ...queued, ...(await awaitPages(deps, queued.design)) };
+  });
 }

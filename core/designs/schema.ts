@@ -1,48 +1,24 @@
-// Zod schemas of design inputs and outputs: each is the one definition REST validation, the
-// 422 body, the MCP inputSchema and the OpenAPI document are built from.
+// The designs concept's types: zod schemas of design inputs and outputs (each the one
+// definition REST validation, the 422 body, the MCP inputSchema and the OpenAPI document are
+// built from), and the two layout kinds a design holds, handed on from layout.ts (Canvas) and
+// videoLayout.ts (a video's timeline).
 import { z } from 'zod';
+import type { Principal } from '../auth/principal.ts';
 import { IdInput } from '../ids.ts';
-import { MAX_PREVIEW_TIMES } from '../jobs/tasks.ts';
-import { ASPECT_NAMES, Layout, MAX_TEXT_PER_LAYER } from './layout.ts';
-import { MAX_VIDEO_SECONDS, VideoLayout } from './videoLayout.ts';
+import { Layout } from './layout.ts';
+import { VideoLayout } from './videoLayout.ts';
 
-const TemplateName = z.string().min(1).max(64).describe('A template name (list_design_templates).');
-const LayoutVersion = z
+export const LayoutVersion = z
   .number()
   .int()
   .min(1)
   .describe('The layout_version you read; a stale one is refused with 409 version_conflict.');
-const OnlyThisPost = z
+export const OnlyThisPost = z
   .boolean()
   .default(false)
   .describe(
     'true: when the design is shared, this post first gets its own copy and only it changes.',
   );
-
-/** Content for a template's named slots (list_design_templates lists each template's). */
-export const SlotsInput = z
-  .record(
-    z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, 'a slot name such as headline, photo or item_1'),
-    z.union([
-      z.string().max(MAX_TEXT_PER_LAYER),
-      z
-        .object({
-          asset_id: IdInput,
-          focus: z
-            .object({ x: z.number().min(0).max(1), y: z.number().min(0).max(1) })
-            .strict()
-            .optional()
-            .describe('Point to keep in view, as fractions. Omitted: found.'),
-          frame_s: z.number().min(0).max(86_400).optional(),
-        })
-        .strict(),
-      z.null(),
-    ]),
-  )
-  .describe(
-    'By slot name (list_design_templates): text, or {asset_id, focus?, frame_s?} for photo and logo; null removes it. Unfilled slots take the post copy (headline, body) or brand logo, or are removed.',
-  );
-export type SlotsInput = z.infer<typeof SlotsInput>;
 
 /** Something a render shows differently from the layout: text that did not fit its frame. */
 export const RenderWarning = z.object({
@@ -57,26 +33,15 @@ export const RenderWarnings = z
   .array(RenderWarning)
   .describe('Rendered, but: text that did not fit its frame, a broken word, an image gone.');
 
+/** Who calls a design operation: a post caller plus the plan (premium templates). */
+export type DesignCaller = Pick<Principal, 'accountId' | 'selectedBrandId' | 'credential' | 'plan'>;
+
 /** A whole layout: a Canvas layout, or a video timeline (`canvas.type: "video"`). */
 export const DesignLayout = z
   .union([Layout, VideoLayout])
   .describe(
     'The whole new layout (a replacement, never a merge): a Canvas layout, or for a video design a video layout (canvas.type "video").',
   );
-
-/** PATCH /v1/posts/{id}/design. Nothing given re-renders the current layout (a retry). */
-export const DesignEditInput = z
-  .object({
-    template: TemplateName.optional().describe(
-      'Re-lay the design from this template (slots filled from the post copy), unless layout has layers.',
-    ),
-    slots: SlotsInput.optional(),
-    layout: DesignLayout.optional(),
-    layout_version: LayoutVersion.optional(),
-    only_this_post: OnlyThisPost,
-  })
-  .strict();
-export type DesignEditInput = z.infer<typeof DesignEditInput>;
 
 /** A design as the design edit answers it. */
 export const DesignState = z.object({
@@ -110,24 +75,6 @@ export const DesignRef = z
   .strict()
   .refine(...oneTarget);
 export type DesignRef = z.infer<typeof DesignRef>;
-
-export const CreateDesignInput = z
-  .object({
-    brand_uuid: z.uuid().describe("The brand's UUID (a post's brand_uuid, or list_brands' uuid)."),
-    canvas: z
-      .enum(ASPECT_NAMES)
-      .optional()
-      .describe("Aspect: square, portrait, story or landscape. Omitted: the template's own."),
-    template: TemplateName.optional().describe('Template to start from (default blank).'),
-    headline: z
-      .string()
-      .max(300)
-      .optional()
-      .describe("Text for the template's headline slot (shorthand for slots.headline)."),
-    slots: SlotsInput.optional(),
-  })
-  .strict();
-export type CreateDesignInput = z.infer<typeof CreateDesignInput>;
 
 /** A layer addressed by its current position or by its cid. */
 const Target = {
@@ -227,22 +174,69 @@ export const LayersView = z.object({
 });
 export type LayersView = z.infer<typeof LayersView>;
 
-/** What a preview shows, without its target: the dashboard names the design in the path. */
-export const PreviewShow = z
+/** A design as the dashboard's gallery shows it. */
+export const DesignCard = z.object({
+  design_id: z.string(),
+  template: z.string(),
+  kind: z.enum(['image', 'video']),
+  layout_version: z.number().int(),
+  rendered: z.boolean().describe('Its pages show the current layout.'),
+  thumbnail_url: z.string().nullable().describe('The first rendered page, signed for an hour.'),
+  render_error: z.string().nullable(),
+  updated_at: z.string(),
+});
+export type DesignCard = z.infer<typeof DesignCard>;
+
+export const ListDesignsQuery = z
   .object({
-    page: z.number().int().min(0).default(0).describe('Page (0-based).'),
-    times: z
-      .array(z.number().min(0).max(MAX_VIDEO_SECONDS))
-      .min(1)
-      .max(MAX_PREVIEW_TIMES, `at most ${MAX_PREVIEW_TIMES} times`)
-      .optional()
-      .describe('Video: seconds, a frame each (default [0]).'),
+    brand_id: IdInput.optional().describe('Omitted: the selected brand.'),
+    offset: z.coerce.number().int().min(0).max(100_000).default(0),
   })
   .strict();
+export type ListDesignsQuery = z.infer<typeof ListDesignsQuery>;
 
-export const PreviewInput = PreviewShow.extend({
-  post_id: PostId.optional(),
-  design_id: DesignId.optional(),
-})
-  .strict()
-  .refine(...oneTarget);
+/** One design as the dashboard's editor opens it. */
+export const DesignDetail = DesignCard.omit({ thumbnail_url: true, updated_at: true }).extend({
+  layers: LayersView,
+  page_urls: z.array(z.string()).describe('The rendered pages, signed for an hour, in order.'),
+  texts: z
+    .array(z.object({ page: z.number().int(), cid: z.string(), text: z.string() }))
+    .describe('Each text layer whole (get_layers cuts its summary), for the text editor.'),
+  render_warnings: RenderWarnings,
+});
+export type DesignDetail = z.infer<typeof DesignDetail>;
+
+export {
+  ASPECT_NAMES,
+  ASPECTS,
+  type Aspect,
+  Canvas,
+  DoodleLayer,
+  DrawingLayer,
+  ImageLayer,
+  Layer,
+  type LayerInput,
+  Layout,
+  type LayoutInput,
+  MAX_LAYERS_PER_PAGE,
+  MAX_PAGES,
+  MAX_TEXT_PER_LAYER,
+  MAX_TEXT_PER_LAYOUT,
+  Page,
+  ShapeLayer,
+  TextLayer,
+} from './layout.ts';
+export {
+  AudioTrack,
+  MAX_CLIPS_AT_ONCE,
+  MAX_VIDEO_LAYERS,
+  MAX_VIDEO_SECONDS,
+  VIDEO_ASPECTS,
+  VIDEO_FPS,
+  type VideoAspect,
+  VideoCanvas,
+  VideoClipLayer,
+  VideoLayer,
+  VideoLayout,
+  type VideoLayoutInput,
+} from './videoLayout.ts';

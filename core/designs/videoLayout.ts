@@ -4,7 +4,9 @@
 // audio track. Plain data, one zod schema; limits are refused, never truncated; unknown keys
 // are refused.
 import { z } from 'zod';
+import { ValidationFailed } from '../errors.ts';
 import { IdInput } from '../ids.ts';
+import { explainIssue, toValidationIssues } from '../validation.ts';
 import { ASPECTS, DoodleLayer, ImageLayer, ShapeLayer, TextLayer } from './layout.ts';
 
 /** Video frame sizes by aspect: Canvas's, but landscape is full HD rather than 1200×675. */
@@ -145,3 +147,10 @@ export const isVideoLayout = (layout: unknown): layout is VideoLayout =>
   typeof layout === 'object' &&
   layout !== null &&
   (layout as { canvas?: { type?: unknown } }).canvas?.type === 'video';
+
+/** Parses a whole video layout as the API does, issues under `loc`. */
+export function parseVideoLayout(value: unknown, loc: (string | number)[]): VideoLayout {
+  const parsed = VideoLayout.safeParse(value, { error: explainIssue });
+  if (!parsed.success) throw new ValidationFailed(toValidationIssues(parsed.error, loc));
+  return parsed.data;
+}

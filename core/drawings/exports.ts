@@ -15,7 +15,7 @@ import {
 } from '../assets/signedUrls.ts';
 import type { Notifications } from '../db/notifications.ts';
 import type { Pool } from '../db/pool.ts';
-import { type RenderWaits, withRenderSlot } from '../designs/renderWaits.ts';
+import { type RenderWaits, withRenderSlot } from '../designs/service.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
 import { isId } from '../ids.ts';
 import type { Job } from '../jobs/schema.ts';

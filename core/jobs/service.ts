@@ -1,6 +1,6 @@
 // The job record's operations: starting a job with its Graphile Worker job in one
 // transaction, reading it (MCP job_status, waiting for a change on the process's one LISTEN
-// connection), and running an attempt of it in a worker.
+// connection, answered as clients see it), and running an attempt of it in a worker.
 
 import { addCredits } from '../accounts/db.ts';
 import type { Notifications } from '../db/notifications.ts';
@@ -26,6 +26,9 @@ import {
 } from './db.ts';
 import { JOB_KINDS, type Job, type JobKind, type JobStatusInput, MAX_WAIT_S } from './schema.ts';
 import { workJobKey } from './tasks.ts';
+import { type JobAddresses, jobView } from './view.ts';
+
+export { jobView } from './view.ts';
 
 /** What sql/015_jobs.sql's trigger notifies, with the job's id, on every change. */
 export const JOB_CHANGED_CHANNEL = 'job_changed';
@@ -359,4 +362,34 @@ export async function startAndAwait(
   if (job.status === 'failed')
     throw conflict(`${opts.code}_failed`, job.error ?? 'The job failed; ask again.');
   return { job, created: started.created };
+}
+
+/** What reading a job as clients see it needs: its LISTEN connection and its addresses. */
+export type JobDeps = {
+  pool: Pool;
+  notifications: Notifications;
+  publicBaseUrl: string;
+  /** Signs the exported asset's address; without it, `signed_url` is null. */
+  urlKey?: Buffer;
+};
+
+/** MCP job_status: the caller's job, waiting up to `wait_s` for a change. */
+export async function getJobStatus(
+  deps: JobDeps,
+  caller: { accountId: string },
+  input: JobStatusInput,
+): Promise<Job> {
+  return jobView(deps, await jobStatus(deps, caller, input));
+}
+
+/** Jobs the dashboard's jobs page shows. */
+export const RECENT_JOBS = 50;
+
+/** The dashboard's jobs page: the account's newest jobs, each as job_status answers it. */
+export async function listRecentJobs(
+  db: Queryable,
+  addresses: JobAddresses,
+  caller: { accountId: string },
+): Promise<Job[]> {
+  return (await listJobs(db, caller.accountId, RECENT_JOBS)).map((j) => jobView(addresses, j));
 }

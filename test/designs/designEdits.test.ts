@@ -3,7 +3,7 @@
 // every unpublished linked post, never a published one; only_this_post copies first; a stale
 // layout_version is 409 and changes nothing.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TEMPLATES } from '../../core/designs/templates.ts';
+import { TEMPLATES } from '../../core/templates/service.ts';
 import { useDesignService } from '../support/designService.ts';
 import { call, makeAccount, makeKey } from '../support/server.ts';
 import type { TestAccount, TestServer } from '../support/service.ts';

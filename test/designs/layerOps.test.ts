@@ -1,9 +1,8 @@
 // edit_layers ops on a layout (core/designs/layerOps.ts): applied in order, all or nothing,
 // every untouched layer keeps its cid, and each refusal names the failing op.
 import { describe, expect, it } from 'vitest';
-import { applyLayerOps } from '../../core/designs/layerOps.ts';
-import { Layout } from '../../core/designs/layout.ts';
-import type { LayerOp } from '../../core/designs/schema.ts';
+import { type LayerOp, Layout } from '../../core/designs/schema.ts';
+import { applyLayerOps } from '../../core/designs/service.ts';
 import { ValidationFailed } from '../../core/errors.ts';
 
 const layout = Layout.parse({

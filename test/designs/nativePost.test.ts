@@ -3,9 +3,8 @@
 // answers the rendered page's address; each refusal names what to change and stores nothing.
 import { PNG } from 'pngjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Layout } from '../../core/designs/layout.ts';
-import { instantiate } from '../../core/designs/templateKit.ts';
-import { TEMPLATES } from '../../core/designs/templates.ts';
+import { Layout } from '../../core/designs/schema.ts';
+import { instantiate, TEMPLATES } from '../../core/templates/service.ts';
 import { useDesignService } from '../support/designService.ts';
 import { call } from '../support/server.ts';
 import type { TestAccount, TestServer } from '../support/service.ts';

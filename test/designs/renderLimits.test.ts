@@ -10,16 +10,16 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAsset } from '../../core/assets/db.ts';
 import { loadConfig } from '../../core/config.ts';
-import { Layer, type LayerInput, Layout } from '../../core/designs/layout.ts';
+import { Layer, type LayerInput, Layout } from '../../core/designs/schema.ts';
 import {
   createPageImageCache,
   drawnSizes,
   PAGE_IMAGE_PIXELS,
   type PageImageCache,
   pageDeadline,
+  renderDesignJob,
   withPageImages,
-} from '../../core/designs/pageImages.ts';
-import { renderDesignJob } from '../../core/designs/renderJob.ts';
+} from '../../core/designs/service.ts';
 import { type Storage, storageFor } from '../../core/storage/storage.ts';
 import { type RenderPool, RenderTimedOut } from '../../render/renderPool.ts';
 import { freshDatabase, type TestDatabase } from '../support/db.ts';

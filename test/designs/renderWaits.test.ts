@@ -3,18 +3,17 @@
 // render-and-wait operations at once, refused before anything is stored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from '../../core/db/pool.ts';
-import { editDesign } from '../../core/designs/edit.ts';
-import { createNativePost, NativePostInput } from '../../core/designs/nativePost.ts';
 import {
   createRenderWaits,
   RENDERED_CHANNEL,
   type RenderWaits,
   waitForRender,
-} from '../../core/designs/renderWaits.ts';
-import { DesignEditInput } from '../../core/designs/schema.ts';
-import { createDesign, previewDesign } from '../../core/designs/standalone.ts';
+} from '../../core/designs/service.ts';
 import { DomainError } from '../../core/errors.ts';
 import type { Storage } from '../../core/storage/storage.ts';
+import { DesignEditInput, NativePostInput } from '../../core/templates/schema.ts';
+import { createDesign, createNativePost, editDesign } from '../../core/templates/service.ts';
+import { previewDesign } from '../../core/video/service.ts';
 import { freshDatabase, type TestDatabase } from '../support/db.ts';
 import { makeAccount } from '../support/server.ts';
 

@@ -3,7 +3,7 @@
 // queued behind other accounts' first drawings (its jobs' priorities count what it has
 // queued already).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRenderWaits, type RenderWaits } from '../../core/designs/renderWaits.ts';
+import { createRenderWaits, type RenderWaits } from '../../core/designs/service.ts';
 import { type DrawingFileApiDeps, exportDrawing } from '../../core/drawings/exports.ts';
 import { CreateDrawingInput } from '../../core/drawings/schema.ts';
 import { createDrawing } from '../../core/drawings/service.ts';

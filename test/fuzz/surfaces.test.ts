@@ -14,11 +14,11 @@ import type { DeclaredRoute } from '../../api/app.ts';
 import { SHIPPED_TOOLS } from '../../api/mcp/index.ts';
 import type { ToolDefinition } from '../../api/mcp/registry.ts';
 import { setBudget, setFeature } from '../../core/accounts/service.ts';
-import { TEMPLATES } from '../../core/designs/templates.ts';
 import { CreateDrawingInput } from '../../core/drawings/schema.ts';
 import { createDrawing } from '../../core/drawings/service.ts';
 import { createLogger } from '../../core/logger.ts';
 import { PLATFORMS } from '../../core/platforms/capabilities.ts';
+import { TEMPLATES } from '../../core/templates/service.ts';
 import {
   type FuzzContext,
   fuzzInput,

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Pool } from '../../core/db/pool.ts';
-import type { PageImageCache } from '../../core/designs/pageImages.ts';
+import type { PageImageCache } from '../../core/designs/service.ts';
 import { crontabFor, TASK } from '../../core/jobs/tasks.ts';
 import { fsStorage } from '../../core/storage/fs.ts';
 import type { RenderPool } from '../../render/renderPool.ts';

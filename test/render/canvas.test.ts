@@ -8,7 +8,7 @@ import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { Layer, type LayerInput } from '../../core/designs/layout.ts';
+import { Layer, type LayerInput } from '../../core/designs/schema.ts';
 import { renderPage, renderPng } from '../../render/canvas.ts';
 import { breakablePieces, wrapText } from '../../render/text.ts';
 

@@ -3,7 +3,7 @@
 import { threadId } from 'node:worker_threads';
 import { PNG } from 'pngjs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Layer, type LayerInput } from '../../core/designs/layout.ts';
+import { Layer, type LayerInput } from '../../core/designs/schema.ts';
 import {
   createRenderPool,
   RenderPoolClosed,

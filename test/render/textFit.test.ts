@@ -4,7 +4,7 @@
 // text that does not fit (clip, or shrink at min_size) is reported as a warning by cid.
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { Layer, type LayerInput } from '../../core/designs/layout.ts';
+import { Layer, type LayerInput } from '../../core/designs/schema.ts';
 import { renderPng } from '../../render/canvas.ts';
 import { fitText } from '../../render/textFit.ts';
 

@@ -1,9 +1,8 @@
 // MCP tools for native Canvas designs (SPEC.md "MCP", Canvas). Each calls one domain function
-// of core/designs/: templates.ts, standalone.ts, edit.ts (shared with PATCH /v1/posts/{id}/design).
+// of core/designs/, core/templates/ (design_post shared with PATCH /v1/posts/{id}/design) or
+// core/video/ (preview_design).
 import { z } from 'zod';
-import { editDesign, editLayers } from '../../../core/designs/edit.ts';
 import {
-  CreateDesignInput,
   DesignId,
   DesignLayout,
   DesignRef,
@@ -12,15 +11,17 @@ import {
   LayersView,
   oneTarget,
   PostId,
-  PreviewInput,
   RenderWarnings,
 } from '../../../core/designs/schema.ts';
-import { createDesign, getLayers, previewDesign } from '../../../core/designs/standalone.ts';
+import { editLayers, getLayers } from '../../../core/designs/service.ts';
 import {
+  CreateDesignInput,
   ListTemplatesQuery,
-  listTemplates,
   TemplateSummary,
-} from '../../../core/designs/templates.ts';
+} from '../../../core/templates/schema.ts';
+import { createDesign, editDesign, listTemplates } from '../../../core/templates/service.ts';
+import { PreviewInput } from '../../../core/video/schema.ts';
+import { previewDesign } from '../../../core/video/service.ts';
 import { summarisedInOutputs } from '../jsonSchema.ts';
 import { defineTool, READS, type ToolContext, TRUNCATION, WRITES } from '../registry.ts';
 

@@ -2,8 +2,8 @@
 // calls the same domain function as REST (core/posts/service.ts).
 import { z } from 'zod';
 import { AuditEntry, AuditQuery, listAudit } from '../../../core/audit/service.ts';
-import { Layout } from '../../../core/designs/layout.ts';
-import { layoutOfPost } from '../../../core/designs/standalone.ts';
+import { Layout } from '../../../core/designs/schema.ts';
+import { layoutOfPost } from '../../../core/designs/service.ts';
 import { IdInput } from '../../../core/ids.ts';
 import { QueueSummary, queueSummary } from '../../../core/posts/queue.ts';
 import {

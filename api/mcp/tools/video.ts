@@ -1,21 +1,23 @@
 // MCP tools for editable video (SPEC.md "MCP", Editable video): list_video_templates and
-// use_video_template (core/designs/videoTemplates.ts, videoDesigns.ts), export_video and
-// job_status (core/designs/videoJobs.ts). Each calls one domain function.
+// use_video_template (core/video/videoTemplates.ts, useVideoTemplate.ts), export_video
+// (core/video/startExport.ts) and job_status (core/jobs/service.ts). Each calls one domain
+// function.
 
 import { z } from 'zod';
 import { DesignRef } from '../../../core/designs/schema.ts';
-import {
-  UsedVideoTemplate,
-  UseVideoTemplateInput,
-  useVideoTemplate,
-} from '../../../core/designs/videoDesigns.ts';
-import { getJobStatus, startVideoExport } from '../../../core/designs/videoJobs.ts';
+import { Job, JobStatusInput } from '../../../core/jobs/schema.ts';
+import { getJobStatus } from '../../../core/jobs/service.ts';
 import {
   ListVideoTemplatesQuery,
-  listVideoTemplates,
+  UsedVideoTemplate,
+  UseVideoTemplateInput,
   VideoTemplateSummary,
-} from '../../../core/designs/videoTemplates.ts';
-import { Job, JobStatusInput } from '../../../core/jobs/schema.ts';
+} from '../../../core/video/schema.ts';
+import {
+  listVideoTemplates,
+  startVideoExport,
+  useVideoTemplate,
+} from '../../../core/video/service.ts';
 import { summarisedInOutputs } from '../jsonSchema.ts';
 import { defineTool, READS, type ToolContext, TRUNCATION } from '../registry.ts';
 

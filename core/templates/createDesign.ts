@@ -1,0 +1,64 @@
+// MCP create_design: a design master for a brand, laid out from a template (blank unless one
+// is named), rendered, with no post and no schedule.
+import { findOwnedBrandByUuid } from '../brands/db.ts';
+import { withTransaction } from '../db/pool.ts';
+import type { DesignCaller, DesignState } from '../designs/schema.ts';
+import {
+  checkedLayout,
+  type DesignDeps,
+  designState,
+  makeDesign,
+  renderAndWait,
+} from '../designs/service.ts';
+import { invalid, notFound } from '../errors.ts';
+import { enqueueRender } from '../jobs/tasks.ts';
+import { templateFill, templateFor, templateLayout } from './fill.ts';
+import type { CreateDesignInput } from './schema.ts';
+
+/** MCP create_design: a design master for a brand, rendered, with no post and no schedule. */
+export async function createDesign(
+  deps: DesignDeps,
+  caller: DesignCaller,
+  input: CreateDesignInput,
+): Promise<DesignState> {
+  const { design, ...pages } = await renderAndWait(deps, caller.accountId, async () => ({
+    design: await storeDesign(deps, caller, input),
+  }));
+  return designState(deps, design, null, pages);
+}
+
+/** The design checked, stored and its render queued. */
+async function storeDesign(deps: DesignDeps, caller: DesignCaller, input: CreateDesignInput) {
+  const brandId = (await findOwnedBrandByUuid(deps.pool, caller.accountId, input.brand_uuid))?.id;
+  if (!brandId) throw notFound('Brand');
+  const template = templateFor(caller, input.template, ['template']);
+  if (input.headline !== undefined && input.slots?.headline !== undefined)
+    throw invalid(['headline'], 'give the headline or slots.headline, not both');
+  const shorthand = { values: { headline: input.headline ?? null }, at: () => ['headline'] };
+  const fill = templateFill(
+    template,
+    input.slots,
+    ['slots'],
+    ...(input.headline === undefined ? [] : [shorthand]),
+  );
+  const laid = await templateLayout(
+    deps.pool,
+    caller.accountId,
+    brandId,
+    template,
+    input.canvas,
+    fill,
+    ['slots'],
+  );
+  const layout = await checkedLayout(deps.pool, caller.accountId, laid, ['template']);
+  return withTransaction(deps.pool, async (tx) => {
+    const row = await makeDesign(tx, caller, {
+      from: 'layout',
+      brandId,
+      template: template.name,
+      layout,
+    });
+    await enqueueRender(tx, row);
+    return row;
+  });
+}

@@ -1,0 +1,100 @@
+// PATCH /v1/posts/{id}/design and MCP design_post: a design's whole new layout, or its
+// template laid out anew, through the designs concept's one edit (changeDesign: locks, the
+// version check, only_this_post, frozen published posts, the render).
+import type {
+  DesignCaller,
+  DesignRef,
+  DesignState,
+  Layout,
+  VideoLayout,
+} from '../designs/schema.ts';
+import {
+  changeDesign,
+  checkedLayout,
+  checkedVideoLayout,
+  type DesignDeps,
+  isVideoLayout,
+} from '../designs/service.ts';
+import { conflict, invalid } from '../errors.ts';
+import { copySlots, currentSlots, templateFill, templateFor, templateLayout } from './fill.ts';
+import { TEMPLATES } from './listing.ts';
+import type { DesignEditInput } from './schema.ts';
+
+/**
+ * PATCH /v1/posts/{id}/design and MCP design_post: a whole new layout, or a template laid out
+ * anew (its slots filled from the post copy), or nothing: the current layout rendered again.
+ */
+export async function editDesign(
+  deps: DesignDeps,
+  caller: DesignCaller,
+  ref: DesignRef,
+  input: DesignEditInput,
+  loc: (string | number)[] = ['body'],
+): Promise<DesignState> {
+  const template =
+    input.template === undefined
+      ? undefined
+      : templateFor(caller, input.template, [...loc, 'template']);
+  const hasLayers =
+    input.layout?.layers !== undefined ||
+    (input.layout !== undefined && 'pages' in input.layout && input.layout.pages !== undefined);
+  return changeDesign(deps, caller, ref, {
+    layoutVersion: input.layout_version,
+    onlyThisPost: input.only_this_post,
+    change: async (db, design, post) => {
+      const video = isVideoLayout(design.layout);
+      if (input.layout && isVideoLayout(input.layout) !== video)
+        throw invalid(
+          [...loc, 'layout', 'canvas'],
+          video
+            ? 'this is a video design: give a video layout (canvas.type "video")'
+            : 'this is a Canvas design: a video layout needs a video design (use_video_template)',
+        );
+      if (video) {
+        if (template)
+          throw conflict(
+            'video_design',
+            'This is a video design: Canvas templates cannot lay it out; give a whole video layout, or start from use_video_template.',
+          );
+        if (!input.layout) return undefined;
+        const layout = await checkedVideoLayout(db, caller.accountId, input.layout as VideoLayout, [
+          ...loc,
+          'layout',
+        ]);
+        return { layout: layout as unknown as Layout, template: design.template };
+      }
+      // A layout with a canvas and no layers lays the design's own template out again on it
+      // (as on creation), unless the design has none from today's catalogue.
+      const relay =
+        template ?? (input.layout && !hasLayers ? TEMPLATES.get(design.template) : undefined);
+      if (input.slots !== undefined && (!relay || hasLayers))
+        throw invalid(
+          [...loc, 'slots'],
+          'slots fill a template: give template (and no layout layers) with them',
+        );
+      if (!input.layout && !relay) return undefined;
+      // A re-lay keeps the design's content: the request's slots first, then what the
+      // design's slots hold now, then the post's copy.
+      const given =
+        relay && !hasLayers
+          ? await templateLayout(
+              db,
+              caller.accountId,
+              design.brand_id,
+              relay,
+              input.layout?.canvas.aspect ?? design.layout.canvas.aspect,
+              templateFill(
+                relay,
+                input.slots,
+                [...loc, 'slots'],
+                currentSlots(design),
+                ...(post ? [copySlots(relay, post.body, [...loc, 'template'])] : []),
+              ),
+              [...loc, 'slots'],
+            )
+          : (input.layout as Layout);
+      const layout = await checkedLayout(db, caller.accountId, given, [...loc, 'layout']);
+      return { layout, template: relay?.name ?? design.template };
+    },
+  });
+}

@@ -1,0 +1,87 @@
+// The video concept's types: zod schemas of preview_design's input, use_video_template's input
+// and answer, and the video template listing (handed on from videoTemplates.ts).
+import { z } from 'zod';
+import {
+  DesignId,
+  MAX_VIDEO_SECONDS,
+  oneTarget,
+  PostId,
+  type RenderWarning,
+} from '../designs/schema.ts';
+import { IdInput } from '../ids.ts';
+import { MAX_PREVIEW_TIMES } from '../jobs/tasks.ts';
+import { PLATFORMS } from '../platforms/capabilities.ts';
+
+export { ListVideoTemplatesQuery, VideoTemplateSummary } from './videoTemplates.ts';
+
+/** What a preview shows, without its target: the dashboard names the design in the path. */
+export const PreviewShow = z
+  .object({
+    page: z.number().int().min(0).default(0).describe('Page (0-based).'),
+    times: z
+      .array(z.number().min(0).max(MAX_VIDEO_SECONDS))
+      .min(1)
+      .max(MAX_PREVIEW_TIMES, `at most ${MAX_PREVIEW_TIMES} times`)
+      .optional()
+      .describe('Video: seconds, a frame each (default [0]).'),
+  })
+  .strict();
+
+export const PreviewInput = PreviewShow.extend({
+  post_id: PostId.optional(),
+  design_id: DesignId.optional(),
+})
+  .strict()
+  .refine(...oneTarget);
+
+export type Preview = {
+  design_id: string;
+  layout_version: number;
+  /** A Canvas design's page shown, and how many it has. */
+  page: number | null;
+  pages: number | null;
+  /** A video design's times shown, one frame each. */
+  times: number[] | null;
+  media_path: string | null;
+  preview_url: string | null;
+  /** The page, or each frame, PREVIEW_WIDTH wide, as JPEG. */
+  images: Buffer[];
+  /**
+   * Each image at a signed address (no credential; null without a signing key): a video
+   * frame's JPEG, a Canvas page's full-size PNG (preview_url).
+   */
+  image_urls: (string | null)[];
+  /** What the render could not show (text that did not fit its frame). */
+  render_warnings: RenderWarning[];
+};
+
+/** What a poster frames job answers: one JPEG a time asked for. */
+export type PosterFrames = { frames: { time_s: number; jpeg_base64: string }[] };
+
+export const UseVideoTemplateInput = z
+  .object({
+    template: z.string().min(1).max(64),
+    platform: z.enum(PLATFORMS),
+    brand_id: IdInput.optional(),
+    texts: z
+      .record(z.string().max(32), z.string().max(500))
+      .default({})
+      .describe('Text by slot name.'),
+    media: z
+      .record(z.string().max(32), IdInput)
+      .default({})
+      .describe('Asset id by media slot (clip: video, photo: image).'),
+    audio_asset_id: IdInput.optional(),
+    body: z.string().max(5_000).optional().describe('Post copy; omitted: the first text.'),
+  })
+  .strict();
+export type UseVideoTemplateInput = z.output<typeof UseVideoTemplateInput>;
+
+export const UsedVideoTemplate = z.object({
+  design_id: z.string(),
+  post_id: z.string(),
+  layout_version: z.number().int(),
+  kind: z.string(),
+  removed_slots: z.array(z.string()),
+});
+export type UsedVideoTemplate = z.infer<typeof UsedVideoTemplate>;

@@ -1,0 +1,49 @@
+// MCP export_video: starting a video design's export as the API answers it, the job record of
+// core/jobs/ with the export's asset addresses filled in.
+import { findOwnedAssets } from '../assets/db.ts';
+import { withTransaction } from '../db/pool.ts';
+import type { DesignCaller, DesignRef } from '../designs/schema.ts';
+import { isVideoLayout, resolveDesign } from '../designs/service.ts';
+import { DomainError } from '../errors.ts';
+import type { Job } from '../jobs/schema.ts';
+import { type JobDeps, jobView, startJob } from '../jobs/service.ts';
+import { enqueueVideoExport } from '../jobs/tasks.ts';
+
+/**
+ * MCP export_video: queues the export of a video design's current layout_version and answers
+ * its job at once. The same design at the same version again answers that job (running or
+ * done), unless it failed or its video was deleted: then a new export starts.
+ */
+export async function startVideoExport(
+  deps: JobDeps,
+  caller: DesignCaller,
+  ref: DesignRef,
+): Promise<Job> {
+  const job = await withTransaction(deps.pool, async (tx) => {
+    const design = await resolveDesign(tx, caller, ref);
+    if (!isVideoLayout(design.layout))
+      throw new DomainError(
+        'not_a_video',
+        `Design ${design.id} is an image design; export_video exports video designs (canvas type "video").`,
+      );
+    const { job } = await startJob(
+      tx,
+      {
+        accountId: caller.accountId,
+        kind: 'video_export',
+        subject: `design:${design.id}@${design.layout_version}`,
+      },
+      (db, jobId) =>
+        enqueueVideoExport(db, {
+          job_id: jobId,
+          design_id: design.id,
+          layout_version: design.layout_version,
+        }),
+      // An export whose video was deleted from the library is made again.
+      async (result) =>
+        (await findOwnedAssets(tx, caller.accountId, [String(result.asset_id)])).length === 0,
+    );
+    return job;
+  });
+  return jobView(deps, job);
+}
