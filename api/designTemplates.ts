@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { notFound } from '../core/errors.ts';
+import { notFound } from '../core/kernel/errors.ts';
 import { TEMPLATES, THUMBNAILS_DIR } from '../core/templates/service.ts';
 import { ErrorBody } from './rest/schemas.ts';
 

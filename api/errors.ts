@@ -10,8 +10,8 @@ import {
   type ErrorCode,
   missingReference,
   ValidationFailed,
-} from '../core/errors.ts';
-import { formatBytes } from '../core/sizes.ts';
+} from '../core/kernel/errors.ts';
+import { formatBytes } from '../core/kernel/sizes.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -33,7 +33,7 @@ const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
 
 /**
  * The machine-readable members of an error's body beside `detail` and `code`: those its entry
- * in the catalogue (core/errors.ts ERRORS) names. REST's body, GraphQL's `extensions` and an
+ * in the catalogue (core/kernel/errors.ts ERRORS) names. REST's body, GraphQL's `extensions` and an
  * MCP result's `_meta` (or a JSON-RPC error's `data`) all carry these.
  */
 export function errorMembers(err: DomainError): Record<string, unknown> {
@@ -59,7 +59,7 @@ export function sendError(
   return reply.code(err.status).type('application/json').send(body(err));
 }
 
-/** What the log says of a foreign key's refusal, answered as not_found (core/errors.ts). */
+/** What the log says of a foreign key's refusal, answered as not_found (core/kernel/errors.ts). */
 const MISSED_ID_CHECK = 'a foreign key refused a write (answered not_found): an id went unchecked';
 
 /**

@@ -4,7 +4,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { appliedVersion, latestMigrationVersion } from '../core/db/migrate.ts';
 import type { Pool } from '../core/db/pool.ts';
-import type { ErrorCode } from '../core/errors.ts';
+import type { ErrorCode } from '../core/kernel/errors.ts';
 import { storageTrouble } from '../core/storage/space.ts';
 
 const NOT_READY = 'not_ready' satisfies ErrorCode;

@@ -3,8 +3,8 @@
 // route can answer, and one example per operation. Applied to the generated document by
 // @fastify/swagger's transformObject; test/api/openapi.test.ts checks every operation.
 import { z } from 'zod';
-import { PLANS } from '../core/accounts/plans.ts';
-import { TEXT_PLATFORMS } from '../core/platforms/capabilities.ts';
+import { PLANS } from '../core/kernel/plans.ts';
+import { TEXT_PLATFORMS } from '../core/kernel/platforms.ts';
 import { ErrorBody } from './rest/schemas.ts';
 
 type Json = Record<string, unknown>;

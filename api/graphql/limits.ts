@@ -8,7 +8,7 @@ import {
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
-import type { ErrorCode } from '../../core/errors.ts';
+import type { ErrorCode } from '../../core/kernel/errors.ts';
 
 export const GRAPHQL_LIMITS = {
   /** Characters of the query string, checked before parsing. */

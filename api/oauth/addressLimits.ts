@@ -3,9 +3,9 @@
 // RFC 7591, as MCP clients need: a Client row for a day), and an authorization request or a
 // logout page (an Interaction and a Session row for an hour, signed in or not). In memory per
 // API process: a burst spread over N processes gets N times the allowance, still bounded.
-import { type CodeWithStatus, DomainError } from '../../core/errors.ts';
+import { type CodeWithStatus, DomainError } from '../../core/kernel/errors.ts';
+import { formatBytes } from '../../core/kernel/sizes.ts';
 import { throttledAddress } from '../../core/sessions/service.ts';
-import { formatBytes } from '../../core/sizes.ts';
 
 export const WINDOW_MS = 10 * 60_000;
 /** Registrations an address may make in a window, and the largest registration body. */

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { IdInput } from '../../core/ids.ts';
+import { IdInput } from '../../core/kernel/ids.ts';
 import { POST_STATUSES, PostView } from '../../core/posts/schema.ts';
 import { listPosts, toPostView } from '../../core/posts/service.ts';
 import { principalOf } from '../auth.ts';

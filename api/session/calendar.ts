@@ -3,7 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { IdInput } from '../../core/ids.ts';
+import { IdInput } from '../../core/kernel/ids.ts';
 import { Post } from '../../core/posts/schema.ts';
 import { calendarPosts } from '../../core/posts/service.ts';
 import { principalOf } from '../auth.ts';

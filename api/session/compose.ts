@@ -3,7 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { measureText } from '../../core/platforms/capabilities.ts';
+import { measureText } from '../../core/kernel/platforms.ts';
 import { ComposeInput, Post } from '../../core/posts/schema.ts';
 import { composePosts } from '../../core/posts/service.ts';
 import { principalOf } from '../auth.ts';

@@ -10,7 +10,7 @@ import {
   connectAccount,
   listConnectedAccounts,
 } from '../../core/connections/service.ts';
-import { IdInput } from '../../core/ids.ts';
+import { IdInput } from '../../core/kernel/ids.ts';
 import { principalOf } from '../auth.ts';
 import { ErrorBody } from '../rest/schemas.ts';
 import { requireSession, type SessionDeps } from './sessionCookie.ts';

@@ -12,8 +12,8 @@ import {
   ListDesignsQuery,
 } from '../../core/designs/schema.ts';
 import { designDetail, editLayers, listDesigns } from '../../core/designs/service.ts';
-import { IdInput } from '../../core/ids.ts';
 import { Job } from '../../core/jobs/schema.ts';
+import { IdInput } from '../../core/kernel/ids.ts';
 import { CreateDesignInput, TemplateSummary } from '../../core/templates/schema.ts';
 import { createDesign, listTemplates } from '../../core/templates/service.ts';
 import {

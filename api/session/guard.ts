@@ -4,7 +4,7 @@
 // merely not foreign) and the session's CSRF token in `X-CSRF-Token`.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { forbidden } from '../../core/errors.ts';
+import { forbidden } from '../../core/kernel/errors.ts';
 import { type SessionDeps, sessionRequired, sessionToken } from './sessionCookie.ts';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

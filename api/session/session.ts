@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { signupOpen } from '../../core/accounts/service.ts';
 import { SessionView, sessionView } from '../../core/accounts/sessionView.ts';
 import { selectBrand } from '../../core/brands/service.ts';
-import { IdInput } from '../../core/ids.ts';
+import { IdInput } from '../../core/kernel/ids.ts';
 import { principalOf } from '../auth.ts';
 import { ErrorBody } from '../rest/schemas.ts';
 import { csrfTokenOf } from './guard.ts';

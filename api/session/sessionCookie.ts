@@ -7,7 +7,7 @@ import type { BudgetCounter } from '../../core/auth/budget.ts';
 import type { Config } from '../../core/config.ts';
 import type { Pool } from '../../core/db/pool.ts';
 import type { RenderWaits } from '../../core/designs/service.ts';
-import { DomainError } from '../../core/errors.ts';
+import { DomainError } from '../../core/kernel/errors.ts';
 import { principalForSession, sessionAuthenticated } from '../../core/sessions/service.ts';
 import { chargeBudget } from '../auth.ts';
 

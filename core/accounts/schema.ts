@@ -3,8 +3,8 @@
 // sign-up and the operator CLI's account create).
 import { z } from 'zod';
 import { Brand } from '../brands/schema.ts';
-import { PLATFORMS } from '../platforms/names.ts';
-import { Feature, Plan } from './plans.ts';
+import { Feature, Plan } from '../kernel/plans.ts';
+import { PLATFORMS } from '../kernel/platformNames.ts';
 
 /**
  * An account's e-mail, wherever one is given (sign-up, sign-in, the operator CLI): trimmed,

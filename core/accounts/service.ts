@@ -2,10 +2,10 @@
 
 import { createBrand } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
-import { conflict, forbidden, notFound } from '../errors.ts';
+import { conflict, forbidden, notFound } from '../kernel/errors.ts';
+import { type Feature, type Plan, planAtLeast } from '../kernel/plans.ts';
 import { hashPassword } from '../passwords.ts';
 import * as db from './db.ts';
-import { type Feature, type Plan, planAtLeast } from './plans.ts';
 
 type NewAccount = { email: string; password: string; plan?: Plan; brandName?: string };
 

@@ -2,10 +2,10 @@
 // its schema is in ./schema.ts.
 import { brandsOf } from '../brands/service.ts';
 import type { Queryable } from '../db/pool.ts';
-import { notFound } from '../errors.ts';
-import { TEXT_PLATFORMS } from '../platforms/capabilities.ts';
+import { notFound } from '../kernel/errors.ts';
+import { PLANS } from '../kernel/plans.ts';
+import { TEXT_PLATFORMS } from '../kernel/platforms.ts';
 import { findAccountById } from './db.ts';
-import { PLANS } from './plans.ts';
 import type { SessionView } from './schema.ts';
 
 // Kept for the routes that import the schema from here.

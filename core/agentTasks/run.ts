@@ -5,7 +5,6 @@
 // the goal's or a third party's, can make it do so. Each step is logged with what it made in
 // the transaction that made it; a retried job whose plan ended does not run it again.
 import type { Actor } from '../audit/actor.ts';
-import type { Credential } from '../auth/principal.ts';
 import { getBrandMemory } from '../brandMemory/service.ts';
 import { listConnectedAccounts } from '../connections/service.ts';
 import type { Queryable } from '../db/pool.ts';
@@ -15,6 +14,7 @@ import type { GenerationDeps } from '../generation/job.ts';
 import { runDraftWeek } from '../generation/week.ts';
 import { JobFailure, type ProgressReport } from '../jobs/service.ts';
 import type { AgentTaskPayload } from '../jobs/tasks.ts';
+import type { Credential } from '../kernel/principal.ts';
 import { getAnalytics } from '../metrics/insight.ts';
 import { nextMonday } from '../posts/slots.ts';
 import { listTrends } from '../trends/service.ts';

@@ -1,6 +1,6 @@
 // What other concepts see of an API key's holder: the bearer layer's principal, and the key
 // a process remembers for the draft fast path (core/posts/rememberedKeys.ts).
-import type { Feature, Plan, Scope } from '../accounts/plans.ts';
+import type { Feature, Plan, Scope } from '../kernel/plans.ts';
 
 /** A key and its account, as the lookup behind every API request reads them. */
 export type KeyHolder = {

@@ -1,6 +1,6 @@
 // What reading the audit log takes and answers.
 import { z } from 'zod';
-import { IdInput } from '../ids.ts';
+import { IdInput } from '../kernel/ids.ts';
 
 export const AuditQuery = z
   .object({

@@ -7,9 +7,9 @@ import { hashApiKey, looksLikeApiKey } from '../apikeys/keys.ts';
 import type { KeyHolder, RememberedKey } from '../apikeys/schema.ts';
 import { stampKeyUse, useApiKeyBatched } from '../apikeys/service.ts';
 import type { Pool } from '../db/pool.ts';
+import { stampDue, stampIsDue } from '../kernel/lastUse.ts';
+import { type Authenticated, authenticated } from '../kernel/principal.ts';
 import { authenticateAccessToken } from '../oauth/service.ts';
-import { stampDue, stampIsDue } from './lastUse.ts';
-import { type Authenticated, authenticated } from './principal.ts';
 
 export type { Authenticated };
 

@@ -1,8 +1,8 @@
 // Brands: an account owns several; the selected one is the default wherever brand_id is omitted.
 import { setSelectedBrand } from '../accounts/db.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
-import { invalid, notFound } from '../errors.ts';
-import { isId } from '../ids.ts';
+import { invalid, notFound } from '../kernel/errors.ts';
+import { isId } from '../kernel/ids.ts';
 import { type BrandRow, findOwnedBrand, insertBrand, listBrands } from './db.ts';
 import type { Brand } from './schema.ts';
 

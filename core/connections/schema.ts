@@ -2,8 +2,8 @@
 // platform before anything is stored. The dashboard (POST /app/api/accounts, ConnectInput) and
 // the operator CLI's `connect --config` (CONNECTION_CONFIGS) read the same fields by one rule.
 import { z } from 'zod';
-import { IdInput } from '../ids.ts';
-import type { Platform } from '../platforms/capabilities.ts';
+import { IdInput } from '../kernel/ids.ts';
+import type { Platform } from '../kernel/platforms.ts';
 
 const PlatformUrl = z.url({ protocol: /^https?$/ }).max(2000);
 

@@ -3,8 +3,8 @@
 // right kind, unique cids and clip ids, clips at once). Each gives layers their cids.
 import type { Queryable } from '../db/pool.ts';
 import { missingDrawings } from '../drawings/service.ts';
-import { invalid, ValidationFailed, type ValidationIssue } from '../errors.ts';
-import { newPartId } from '../ids.ts';
+import { invalid, ValidationFailed, type ValidationIssue } from '../kernel/errors.ts';
+import { newPartId } from '../kernel/ids.ts';
 import {
   assetIssues,
   frameIssues,

@@ -1,9 +1,9 @@
 // A design as an operation answers it (its state with its rendered pages' addresses), and the
 // kind a post takes when it shows a layout.
 import { assetContentUrl } from '../assets/service.ts';
-import type { Platform } from '../platforms/capabilities.ts';
+import { inferKind, platformFitIssues } from '../kernel/platformFit.ts';
+import type { Platform } from '../kernel/platforms.ts';
 import { unpublishedPostsOf } from '../posts/db.ts';
-import { inferKind, platformFitIssues } from '../posts/platformFit.ts';
 import type { DesignRow } from './db.ts';
 import { type Layout, pagesOf } from './layout.ts';
 import type { DesignDeps, RenderedPages } from './renderWaits.ts';

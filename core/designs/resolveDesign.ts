@@ -1,7 +1,7 @@
 // Finding the caller's design: named directly or through a post that shows it.
 import type { Queryable } from '../db/pool.ts';
-import { conflict, notFound } from '../errors.ts';
-import { isId } from '../ids.ts';
+import { conflict, notFound } from '../kernel/errors.ts';
+import { isId } from '../kernel/ids.ts';
 import { designIdOfPost } from '../posts/db.ts';
 import { type DesignRow, findDesign } from './db.ts';
 import type { DesignCaller, DesignRef } from './schema.ts';

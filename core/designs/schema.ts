@@ -3,8 +3,8 @@
 // built from), and the two layout kinds a design holds, handed on from layout.ts (Canvas) and
 // videoLayout.ts (a video's timeline).
 import { z } from 'zod';
-import type { Principal } from '../auth/principal.ts';
-import { IdInput } from '../ids.ts';
+import { IdInput } from '../kernel/ids.ts';
+import type { Principal } from '../kernel/principal.ts';
 import { Layout } from './layout.ts';
 import { VideoLayout } from './videoLayout.ts';
 

@@ -4,8 +4,8 @@
 // audio track. Plain data, one zod schema; limits are refused, never truncated; unknown keys
 // are refused.
 import { z } from 'zod';
-import { ValidationFailed } from '../errors.ts';
-import { IdInput } from '../ids.ts';
+import { ValidationFailed } from '../kernel/errors.ts';
+import { IdInput } from '../kernel/ids.ts';
 import { explainIssue, toValidationIssues } from '../validation.ts';
 import { ASPECTS, DoodleLayer, ImageLayer, ShapeLayer, TextLayer } from './layout.ts';
 

@@ -5,17 +5,17 @@
 import { randomUUID } from 'node:crypto';
 import { type Actor, actorOf } from '../audit/actor.ts';
 import { recordAudit } from '../audit/db.ts';
-import type { Principal } from '../auth/principal.ts';
 import { requireBrandFor } from '../brands/service.ts';
 import { mastodonReplyText } from '../connectors/mastodonEngagement.ts';
 import type { Notifications } from '../db/notifications.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
-import { conflict, DomainError, invalid, notFound } from '../errors.ts';
 import { findJobs, type JobRow } from '../jobs/db.ts';
 import type { Job } from '../jobs/schema.ts';
 import { startJob, waitForJob } from '../jobs/service.ts';
 import { enqueueReplyDrafts, enqueueReplySend } from '../jobs/tasks.ts';
-import { CAPABILITIES, LENGTH_UNIT, textLength } from '../platforms/capabilities.ts';
+import { conflict, DomainError, invalid, notFound } from '../kernel/errors.ts';
+import { CAPABILITIES, LENGTH_UNIT, textLength } from '../kernel/platforms.ts';
+import type { Principal } from '../kernel/principal.ts';
 import {
   dismissSuggestion,
   findSuggestions,

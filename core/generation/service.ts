@@ -4,17 +4,17 @@
 // a 422 saying why the source could not be used, or a 504 with the job to follow.
 import { randomUUID } from 'node:crypto';
 import { actorOf } from '../audit/actor.ts';
-import type { Principal } from '../auth/principal.ts';
 import { getBrandMemory } from '../brandMemory/service.ts';
 import { requireBrandFor, requireOwnedBrand } from '../brands/service.ts';
 import type { Notifications } from '../db/notifications.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
-import { DomainError, invalid, notFound } from '../errors.ts';
-import { isId } from '../ids.ts';
 import type { Job } from '../jobs/schema.ts';
 import { startJob, waitForJob } from '../jobs/service.ts';
 import { enqueueDraftWeek, enqueueGeneration } from '../jobs/tasks.ts';
-import type { Platform } from '../platforms/capabilities.ts';
+import { DomainError, invalid, notFound } from '../kernel/errors.ts';
+import { isId } from '../kernel/ids.ts';
+import type { Platform } from '../kernel/platforms.ts';
+import type { Principal } from '../kernel/principal.ts';
 import { nextMonday } from '../posts/slots.ts';
 import { findSource, insertSource, recentUrlSource } from '../sources/db.ts';
 import { contentHash } from '../sources/extract.ts';

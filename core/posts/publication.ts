@@ -26,9 +26,9 @@ import {
   publicationJobKey,
   retryPublicationLater,
 } from '../jobs/tasks.ts';
-import type { Kind, Platform } from '../platforms/capabilities.ts';
+import type { Kind, Platform } from '../kernel/platforms.ts';
 import { queueEventDeliveries } from '../webhooks/delivery.ts';
-import { postEventBody } from './events.ts';
+import { postEventBody } from '../webhooks/events.ts';
 
 type Claim = {
   claimed: boolean;

@@ -16,8 +16,8 @@ import {
   keyStampIsDue,
   takeKeyStamp,
 } from '../auth/bearer.ts';
-import type { Principal } from '../auth/principal.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
+import type { Principal } from '../kernel/principal.ts';
 import { insertDraftAsKeyBatched, insertPost, type NewPostRow, type PostRow } from './db.ts';
 
 export { KeyChanged };

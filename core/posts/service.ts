@@ -2,14 +2,15 @@
 // MCP call these; each parses its own input shape into the schemas of ./schema.ts first.
 import { findOwnedAssets } from '../assets/db.ts';
 import { actorOf } from '../audit/actor.ts';
-import type { Principal } from '../auth/principal.ts';
 import { brandFor, requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
-import { conflict, invalid, notFound, ValidationFailed } from '../errors.ts';
-import { isId } from '../ids.ts';
 import { cancelPublication, enqueuePublication } from '../jobs/tasks.ts';
-import { CAPABILITIES, type MediaKind } from '../platforms/capabilities.ts';
-import { isoTime } from '../time.ts';
+import { conflict, invalid, notFound, ValidationFailed } from '../kernel/errors.ts';
+import { isId } from '../kernel/ids.ts';
+import { inferKind, type PostShape, platformFitIssues } from '../kernel/platformFit.ts';
+import { CAPABILITIES, type MediaKind } from '../kernel/platforms.ts';
+import type { Principal } from '../kernel/principal.ts';
+import { isoTime } from '../kernel/time.ts';
 import {
   findOwnedPost,
   insertPost,
@@ -21,7 +22,6 @@ import {
   type Transition,
   transitionPost,
 } from './db.ts';
-import { inferKind, type PostShape, platformFitIssues } from './platformFit.ts';
 import { assertKeyLookedUp, insertDraft } from './rememberedKeys.ts';
 import type {
   ComposeInput,

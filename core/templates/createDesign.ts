@@ -10,8 +10,8 @@ import {
   makeDesign,
   renderAndWait,
 } from '../designs/service.ts';
-import { invalid, notFound } from '../errors.ts';
 import { enqueueRender } from '../jobs/tasks.ts';
+import { invalid, notFound } from '../kernel/errors.ts';
 import { templateFill, templateFor, templateLayout } from './fill.ts';
 import type { CreateDesignInput } from './schema.ts';
 

@@ -15,7 +15,7 @@ import {
   type DesignDeps,
   isVideoLayout,
 } from '../designs/service.ts';
-import { conflict, invalid } from '../errors.ts';
+import { conflict, invalid } from '../kernel/errors.ts';
 import { copySlots, currentSlots, templateFill, templateFor, templateLayout } from './fill.ts';
 import { TEMPLATES } from './listing.ts';
 import type { DesignEditInput } from './schema.ts';

@@ -1,12 +1,13 @@
 // Laying a template out: choosing it (premium ones need the pro plan), filling its slots from
 // the request, the design's current content or the post copy, and laying it out for an
 // aspect with the brand's kit.
-import { planAtLeast } from '../accounts/plans.ts';
+
 import { brandKitOf } from '../brandMemory/service.ts';
 import type { Queryable } from '../db/pool.ts';
 import { type Aspect, type DesignCaller, Layout, MAX_TEXT_PER_LAYER } from '../designs/schema.ts';
 import { assetIssues, type DesignRow, imageLayerAsset, pagesOf } from '../designs/service.ts';
-import { DomainError, invalid, ValidationFailed } from '../errors.ts';
+import { DomainError, invalid, ValidationFailed } from '../kernel/errors.ts';
+import { planAtLeast } from '../kernel/plans.ts';
 import { closestMatch, grouped } from '../validation.ts';
 import { type ImageFill, instantiate, type SlotFill } from './kit.ts';
 import { copySlotsOf, slotsOf, TEMPLATES, type Template } from './listing.ts';

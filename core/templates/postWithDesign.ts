@@ -17,9 +17,9 @@ import {
   renderAndWait,
   renderedPages,
 } from '../designs/service.ts';
-import { invalid, notFound, ValidationFailed, type ValidationIssue } from '../errors.ts';
 import { enqueuePublication, enqueueRender } from '../jobs/tasks.ts';
-import { CAPABILITIES, type Kind } from '../platforms/capabilities.ts';
+import { invalid, notFound, ValidationFailed, type ValidationIssue } from '../kernel/errors.ts';
+import { CAPABILITIES, type Kind } from '../kernel/platforms.ts';
 import { insertPost, type PostRow, setPostAssets, setPostDesign } from '../posts/db.ts';
 import type { PostReceipt } from '../posts/schema.ts';
 import { toPost } from '../posts/service.ts';

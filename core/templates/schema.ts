@@ -11,7 +11,7 @@ import {
   OnlyThisPost,
   RenderWarnings,
 } from '../designs/schema.ts';
-import { IdInput } from '../ids.ts';
+import { IdInput } from '../kernel/ids.ts';
 import { CreatePostInput, PostReceipt } from '../posts/schema.ts';
 
 export { ListTemplatesQuery, type Template, TemplateSummary } from './listing.ts';

@@ -32,13 +32,13 @@ import {
   ownedImages,
   type PageImageCache,
 } from '../designs/service.ts';
-import { DomainError } from '../errors.ts';
 import { type FinishInside, JobFailure, type ProgressReport } from '../jobs/service.ts';
+import { DomainError } from '../kernel/errors.ts';
+import { formatBytes } from '../kernel/sizes.ts';
 import { probeMedia } from '../media/probe.ts';
 import { MediaToolFailed, type MediaTools, runMediaTool, safeInput } from '../media/tools.ts';
 import { workFolder } from '../media/workFolders.ts';
 import { attachToUnpublishedPostsOf, detachFromUnpublishedPostsOf } from '../posts/db.ts';
-import { formatBytes } from '../sizes.ts';
 import type { Storage } from '../storage/storage.ts';
 
 export type VideoExportDeps = {

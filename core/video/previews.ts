@@ -20,8 +20,6 @@ import {
   resolveDesign,
   withRenderSlot,
 } from '../designs/service.ts';
-import { conflict, invalid, notFound } from '../errors.ts';
-import { isId } from '../ids.ts';
 import {
   type JobDeps,
   PREVIEW_KEEP_HOURS,
@@ -30,6 +28,8 @@ import {
   succeededJob,
 } from '../jobs/service.ts';
 import { enqueueVideoPreview } from '../jobs/tasks.ts';
+import { conflict, invalid, notFound } from '../kernel/errors.ts';
+import { isId } from '../kernel/ids.ts';
 import { readAll, type Storage } from '../storage/storage.ts';
 import type { PosterFrames, Preview } from './schema.ts';
 

@@ -8,9 +8,9 @@ import {
   PostId,
   type RenderWarning,
 } from '../designs/schema.ts';
-import { IdInput } from '../ids.ts';
 import { MAX_PREVIEW_TIMES } from '../jobs/tasks.ts';
-import { PLATFORMS } from '../platforms/capabilities.ts';
+import { IdInput } from '../kernel/ids.ts';
+import { PLATFORMS } from '../kernel/platforms.ts';
 
 export { ListVideoTemplatesQuery, VideoTemplateSummary } from './videoTemplates.ts';
 

@@ -4,10 +4,10 @@ import { findOwnedAssets } from '../assets/db.ts';
 import { withTransaction } from '../db/pool.ts';
 import type { DesignCaller, DesignRef } from '../designs/schema.ts';
 import { isVideoLayout, resolveDesign } from '../designs/service.ts';
-import { DomainError } from '../errors.ts';
 import type { Job } from '../jobs/schema.ts';
 import { type JobDeps, jobView, startJob } from '../jobs/service.ts';
 import { enqueueVideoExport } from '../jobs/tasks.ts';
+import { DomainError } from '../kernel/errors.ts';
 
 /**
  * MCP export_video: queues the export of a video design's current layout_version and answers

@@ -5,7 +5,7 @@
 // no placeholder ever reaches a published video.
 import { z } from 'zod';
 import { VIDEO_ASPECTS, type VideoAspect, type VideoLayoutInput } from '../designs/schema.ts';
-import { featureRequired } from '../errors.ts';
+import { featureRequired } from '../kernel/errors.ts';
 
 type DraftLayer = Record<string, unknown> & { kind: string; media_slot?: 'clip' | 'photo' };
 

@@ -1,4 +1,4 @@
-// The catalogue of error codes (core/errors.ts ERRORS) is the one list: every code the documents
+// The catalogue of error codes (core/kernel/errors.ts ERRORS) is the one list: every code the documents
 // name is in it with their status and members, the OpenAPI document shows only its codes, every
 // entry is answered somewhere, and a body carries the members its entry names and no others.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import {
   type ErrorCode,
   forbidden,
   planLimit,
-} from '../../core/errors.ts';
+} from '../../core/kernel/errors.ts';
 import { call } from '../support/server.ts';
 import { useServer } from '../support/service.ts';
 
@@ -104,7 +104,7 @@ function sources(dir: string): string[] {
 
 describe('the catalogue and the code', () => {
   it('every catalogued code is answered somewhere: no entry outlives its last use', () => {
-    // Every source file, core/errors.ts without the catalogue itself (its helpers count).
+    // Every source file, core/kernel/errors.ts without the catalogue itself (its helpers count).
     const text = ['api', 'core', 'workers', 'bin']
       .flatMap(sources)
       .map((f) => readFileSync(f, 'utf8'))

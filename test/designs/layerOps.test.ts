@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { type LayerOp, Layout } from '../../core/designs/schema.ts';
 import { applyLayerOps } from '../../core/designs/service.ts';
-import { ValidationFailed } from '../../core/errors.ts';
+import { ValidationFailed } from '../../core/kernel/errors.ts';
 
 const layout = Layout.parse({
   canvas: { aspect: 'square' },

@@ -9,7 +9,7 @@ import {
   type RenderWaits,
   waitForRender,
 } from '../../core/designs/service.ts';
-import { DomainError } from '../../core/errors.ts';
+import { DomainError } from '../../core/kernel/errors.ts';
 import type { Storage } from '../../core/storage/storage.ts';
 import { DesignEditInput, NativePostInput } from '../../core/templates/schema.ts';
 import { createDesign, createNativePost, editDesign } from '../../core/templates/service.ts';

@@ -16,8 +16,8 @@ import type { ToolDefinition } from '../../api/mcp/registry.ts';
 import { setBudget, setFeature } from '../../core/accounts/service.ts';
 import { CreateDrawingInput } from '../../core/drawings/schema.ts';
 import { createDrawing } from '../../core/drawings/service.ts';
+import { PLATFORMS } from '../../core/kernel/platforms.ts';
 import { createLogger } from '../../core/logger.ts';
-import { PLATFORMS } from '../../core/platforms/capabilities.ts';
 import { TEMPLATES } from '../../core/templates/service.ts';
 import {
   type FuzzContext,

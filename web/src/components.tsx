@@ -1,7 +1,7 @@
 // Small pieces several pages share: a group of checkboxes with its legend and error, the
 // notice a page shows when the account's plan is below what the page's feature needs, and a
 // job's live progress.
-import type { Plan } from '../../core/accounts/plans.ts';
+import type { Plan } from '../../core/kernel/plans.ts';
 import { ApiError } from './api.ts';
 import { sameOriginPath } from './format.ts';
 import { useJobs } from './jobs.ts';

@@ -1,7 +1,7 @@
 // The account's usage (plan, credits, storage, this minute's request budget, posts by status)
 // and a brand's analytics with its best hours of the week.
 import { useQuery } from '@tanstack/react-query';
-import type { Plan } from '../../core/accounts/plans.ts';
+import type { Plan } from '../../core/kernel/plans.ts';
 import type { Analytics, BestTimes } from '../../core/metrics/schema.ts';
 import { call } from './api.ts';
 import { useSession } from './session.ts';

@@ -3,9 +3,9 @@
 // publication queue. Figures are the platforms' documented limits for ordinary accounts.
 import { createRequire } from 'node:module';
 import type { parseTweet } from 'twitter-text';
-import { type Kind, PLATFORMS, type Platform } from './names.ts';
+import { type Kind, PLATFORMS, type Platform } from './platformNames.ts';
 
-export { KINDS, type Kind, PLATFORMS, type Platform } from './names.ts';
+export { KINDS, type Kind, PLATFORMS, type Platform } from './platformNames.ts';
 
 export type MediaKind = 'image' | 'video' | 'audio';
 

@@ -1,7 +1,8 @@
 // Who is calling: every interface (REST, GraphQL, MCP, session routes) resolves its
 // credential to one Principal, and access rules are checked against it in one place.
-import { budgetLimitOf, type Feature, type Plan, type Scope } from '../accounts/plans.ts';
+
 import type { RememberedKey } from '../apikeys/schema.ts';
+import { budgetLimitOf, type Feature, type Plan, type Scope } from './plans.ts';
 
 export type Credential =
   | {

@@ -181,7 +181,9 @@ export class DomainError<C extends ErrorCode = ErrorCode> extends Error {
   constructor(code: C, message: string, ...[members, options]: ErrorArgs<C>) {
     // The types keep a code in the catalogue; this keeps a cast or a JavaScript caller there.
     if (!Object.hasOwn(ERRORS, code))
-      throw new TypeError(`Error code "${code}" is not in the catalogue (core/errors.ts ERRORS).`);
+      throw new TypeError(
+        `Error code "${code}" is not in the catalogue (core/kernel/errors.ts ERRORS).`,
+      );
     super(message);
     this.name = 'DomainError';
     this.status = options?.status ?? ERRORS[code].status;
