@@ -5,7 +5,7 @@
 import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnreachable } from '../core/db/unreachable.ts';
 import { DomainError, missingReference, ValidationFailed } from '../core/errors.ts';
-import { formatBytes } from '../core/sizes.ts';
+import { formatBytes } from '../core/kernel/sizes.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

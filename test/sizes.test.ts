@@ -1,9 +1,9 @@
-// Byte counts in messages read as sizes (core/sizes.ts): the limits of SPEC and the plans as
+// Byte counts in messages read as sizes (core/kernel/sizes.ts): the limits of SPEC and the plans as
 // people write them, never a raw count of bytes.
 import { describe, expect, it } from 'vitest';
-import { STORAGE_QUOTA_BYTES } from '../core/accounts/plans.ts';
 import { MAX_CHUNKED_BYTES, MAX_IMAGE_BYTES } from '../core/assets/schema.ts';
-import { formatBytes } from '../core/sizes.ts';
+import { STORAGE_QUOTA_BYTES } from '../core/kernel/plans.ts';
+import { formatBytes } from '../core/kernel/sizes.ts';
 
 describe('formatBytes', () => {
   it.each([

@@ -1,7 +1,7 @@
-// isoTime (core/time.ts) writes exactly what toISOString does, for any time.
+// isoTime (core/kernel/time.ts) writes exactly what toISOString does, for any time.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isoTime } from '../core/time.ts';
+import { isoTime } from '../core/kernel/time.ts';
 
 const write = (d: Date) => {
   try {

@@ -3,10 +3,10 @@
 import { createSchema } from 'graphql-yoga';
 import type { z } from 'zod';
 import { describeMe } from '../../core/accounts/me.ts';
-import type { Scope } from '../../core/accounts/plans.ts';
 import { assertRequirement } from '../../core/auth/access.ts';
 import type { Principal } from '../../core/auth/principal.ts';
 import type { Pool } from '../../core/db/pool.ts';
+import type { Scope } from '../../core/kernel/plans.ts';
 import { CreatePostInput, ListPostsQuery, type Post } from '../../core/posts/schema.ts';
 import { createPost, listPosts } from '../../core/posts/service.ts';
 import { parseInput } from '../../core/validation.ts';

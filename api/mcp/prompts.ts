@@ -2,8 +2,8 @@
 // Their arguments are checked as a tool's are (api/mcp/server.ts): bounded, a date a date,
 // and a brand_id the caller's own; the text echoes them, so none is unbounded.
 import { z } from 'zod';
-import { IdInput } from '../../core/ids.ts';
-import { PLATFORMS } from '../../core/platforms/capabilities.ts';
+import { IdInput } from '../../core/kernel/ids.ts';
+import { PLATFORMS } from '../../core/kernel/platforms.ts';
 
 export type PromptArgument = { name: string; description: string; required: boolean };
 export type PromptDefinition = {

@@ -3,11 +3,11 @@
 // request by the credential.
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
-import type { Feature, Scope } from '../../core/accounts/plans.ts';
 import type { MediaDeps } from '../../core/assets/service.ts';
 import type { Budget, Principal } from '../../core/auth/principal.ts';
 import type { Pool } from '../../core/db/pool.ts';
 import type { RenderWaits } from '../../core/designs/renderWaits.ts';
+import type { Feature, Scope } from '../../core/kernel/plans.ts';
 import { toolJsonSchema, toolOutputSchema } from './jsonSchema.ts';
 
 /** What a tool handler gets besides its arguments. */

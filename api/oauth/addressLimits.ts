@@ -4,8 +4,8 @@
 // logout page (an Interaction and a Session row for an hour, signed in or not). In memory per
 // API process: a burst spread over N processes gets N times the allowance, still bounded.
 import { DomainError } from '../../core/errors.ts';
+import { formatBytes } from '../../core/kernel/sizes.ts';
 import { throttledAddress } from '../../core/sessions/service.ts';
-import { formatBytes } from '../../core/sizes.ts';
 
 export const WINDOW_MS = 10 * 60_000;
 /** Registrations an address may make in a window, and the largest registration body. */

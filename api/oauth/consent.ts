@@ -6,10 +6,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
-import { SCOPES } from '../../core/accounts/plans.ts';
 import { brandsOf, requireOwnedBrand } from '../../core/brands/service.ts';
 import type { Queryable } from '../../core/db/pool.ts';
 import { conflict, invalid } from '../../core/errors.ts';
+import { SCOPES } from '../../core/kernel/plans.ts';
 import {
   type ConsentDecision,
   type ConsentView,

@@ -8,8 +8,8 @@
 // provider's own session never stands in for the dashboard's.
 import { createHmac } from 'node:crypto';
 import Provider, { type Configuration, errors, type JWK } from 'oidc-provider';
-import { SCOPES } from '../../core/accounts/plans.ts';
 import type { Queryable } from '../../core/db/pool.ts';
+import { SCOPES } from '../../core/kernel/plans.ts';
 import { postgresAdapter } from '../../core/oauth/adapter.ts';
 import type { SigningKey } from '../../core/oauth/keys.ts';
 import { resourceOf } from '../../core/oauth/rules.ts';

@@ -6,7 +6,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods } fr
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
-import { SCOPES } from '../../core/accounts/plans.ts';
+import { SCOPES } from '../../core/kernel/plans.ts';
 import { ConsentDecision, ConsentView, resourceOf } from '../../core/oauth/rules.ts';
 import { principalOf } from '../auth.ts';
 import { ErrorBody } from '../rest/schemas.ts';

@@ -18,7 +18,8 @@ import {
   listConnectedAccounts,
 } from '../../core/connections/service.ts';
 import { forbidden } from '../../core/errors.ts';
-import { IdInput } from '../../core/ids.ts';
+import { IdInput } from '../../core/kernel/ids.ts';
+import { measureText } from '../../core/kernel/platforms.ts';
 import { getAnalytics, getBestTimes } from '../../core/metrics/insight.ts';
 import { Analytics, AnalyticsInput, BestTimes } from '../../core/metrics/schema.ts';
 import {
@@ -26,7 +27,6 @@ import {
   listAuthorizedClients,
   revokeAuthorizedClient,
 } from '../../core/oauth/service.ts';
-import { measureText } from '../../core/platforms/capabilities.ts';
 import {
   ComposeInput,
   CreatePostInput,

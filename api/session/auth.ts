@@ -6,7 +6,7 @@ import { EmailInput, MIN_PASSWORD_LENGTH, NewPassword } from '../../core/account
 import { signUp } from '../../core/accounts/service.ts';
 import { SessionView, sessionView } from '../../core/accounts/sessionView.ts';
 import { Brand, selectBrand } from '../../core/brands/service.ts';
-import { IdInput } from '../../core/ids.ts';
+import { IdInput } from '../../core/kernel/ids.ts';
 import {
   admitAttempt,
   createSession,

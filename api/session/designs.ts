@@ -27,8 +27,8 @@ import {
 } from '../../core/designs/videoDesigns.ts';
 import { startVideoExport } from '../../core/designs/videoJobs.ts';
 import { listVideoTemplates, VideoTemplateSummary } from '../../core/designs/videoTemplates.ts';
-import { IdInput } from '../../core/ids.ts';
 import { Job } from '../../core/jobs/schema.ts';
+import { IdInput } from '../../core/kernel/ids.ts';
 import { principalOf } from '../auth.ts';
 import { ErrorBody } from '../rest/schemas.ts';
 import { type DashboardDeps, requireSession } from './index.ts';

@@ -21,7 +21,7 @@ import {
   listBrandDrawings,
   updateDrawing,
 } from '../../core/drawings/service.ts';
-import { IdInput } from '../../core/ids.ts';
+import { IdInput } from '../../core/kernel/ids.ts';
 import { principalOf } from '../auth.ts';
 import { ErrorBody } from '../rest/schemas.ts';
 import { type DashboardDeps, requireSession } from './index.ts';

@@ -1,6 +1,6 @@
 // SQL for accounts and their feature gates.
 import type { Queryable } from '../db/pool.ts';
-import type { Feature, Plan } from './plans.ts';
+import type { Feature, Plan } from '../kernel/plans.ts';
 
 export type AccountRow = {
   id: string;

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { Brand, brandsOf } from '../brands/service.ts';
 import type { Queryable } from '../db/pool.ts';
 import { notFound } from '../errors.ts';
+import { Feature, Plan } from '../kernel/plans.ts';
 import { findAccountById } from './db.ts';
-import { Feature, Plan } from './plans.ts';
 
 export const SessionView = z.object({
   account: z.object({

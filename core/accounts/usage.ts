@@ -4,9 +4,9 @@ import { storageUse } from '../assets/db.ts';
 import type { BudgetCounter } from '../auth/budget.ts';
 import type { Budget, Principal } from '../auth/principal.ts';
 import type { Queryable } from '../db/pool.ts';
+import { budgetLimitOf, Plan, STORAGE_QUOTA_BYTES } from '../kernel/plans.ts';
 import { postCountsByStatus } from '../posts/db.ts';
 import { creditsOf, findAccountById } from './db.ts';
-import { budgetLimitOf, Plan, STORAGE_QUOTA_BYTES } from './plans.ts';
 
 export const Usage = z.object({
   plan: Plan,

@@ -1,7 +1,6 @@
 // Operator CLI commands (CONTRACT.md "Operator CLI"): each takes parsed flags and returns the
 // JSON object the CLI prints. Flags are validated with zod so a bad value names the flag.
 import { z } from 'zod';
-import { Feature, Plan, Scope } from '../accounts/plans.ts';
 import { EmailInput, NewPassword } from '../accounts/schema.ts';
 import * as accounts from '../accounts/service.ts';
 import { createApiKey, deleteApiKey, listApiKeys } from '../apikeys/service.ts';
@@ -11,8 +10,9 @@ import { addCompetitor, listCompetitors, removeCompetitor } from '../competitors
 import type { Config } from '../config.ts';
 import { connectAccount } from '../connections/service.ts';
 import type { Pool } from '../db/pool.ts';
+import { Feature, Plan, Scope } from '../kernel/plans.ts';
+import { PLATFORMS } from '../kernel/platforms.ts';
 import type { OutboundLog } from '../outbound/guard.ts';
-import { PLATFORMS } from '../platforms/capabilities.ts';
 
 type Flags = Record<string, string | boolean | undefined>;
 /** What a command may need besides the database. */

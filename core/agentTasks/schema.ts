@@ -1,8 +1,8 @@
 // Agent tasks (SPEC.md MCP "AI team tasks"; issue 21, item 4; preview feature agent_tasks):
 // what create_agent_task, list_agent_tasks and get_agent_task take and answer.
 import { z } from 'zod';
-import { IdInput } from '../ids.ts';
 import { Job } from '../jobs/schema.ts';
+import { IdInput } from '../kernel/ids.ts';
 
 export const AGENT_TASK_KINDS = ['draft_week', 'reply_sweep', 'trend_brief'] as const;
 export type AgentTaskKind = (typeof AGENT_TASK_KINDS)[number];

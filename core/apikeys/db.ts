@@ -1,7 +1,8 @@
 // SQL for API keys, stored by the SHA-256 of the key (./keys.ts).
-import type { Feature, Plan, Scope } from '../accounts/plans.ts';
+
 import { batched } from '../db/batch.ts';
 import type { Queryable } from '../db/pool.ts';
+import type { Feature, Plan, Scope } from '../kernel/plans.ts';
 
 export type ApiKeyRow = {
   id: string;

@@ -6,12 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { STORAGE_QUOTA_BYTES } from '../accounts/plans.ts';
 import { requireOwnedBrand } from '../brands/service.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
+import { STORAGE_QUOTA_BYTES } from '../kernel/plans.ts';
+import { formatBytes } from '../kernel/sizes.ts';
 import { probeMedia } from '../media/probe.ts';
 import { ACCEPTED_FORMATS, MediaToolFailed } from '../media/tools.ts';
-import { formatBytes } from '../sizes.ts';
 import { isOutOfSpace } from '../storage/space.ts';
 import type { Storage } from '../storage/storage.ts';
 import {

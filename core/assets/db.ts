@@ -2,7 +2,7 @@
 // adds or removes an asset's bytes keeps accounts.storage_used_bytes equal to the sum of the
 // account's asset bytes, and storage_reserved_bytes equal to its open sessions' sizes.
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
-import type { MediaKind } from '../platforms/capabilities.ts';
+import type { MediaKind } from '../kernel/platforms.ts';
 
 export type AssetRef = {
   id: string;

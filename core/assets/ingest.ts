@@ -4,11 +4,11 @@
 import type http from 'node:http';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
-import { STORAGE_QUOTA_BYTES } from '../accounts/plans.ts';
 import { requireOwnedBrand } from '../brands/service.ts';
 import { invalid } from '../errors.ts';
+import { STORAGE_QUOTA_BYTES } from '../kernel/plans.ts';
+import { formatBytes } from '../kernel/sizes.ts';
 import { getFollowing, OutboundRefused } from '../outbound/guard.ts';
-import { formatBytes } from '../sizes.ts';
 import { fileMediaFile } from './chunked.ts';
 import { storageUse } from './db.ts';
 import { quotaExceeded } from './quota.ts';

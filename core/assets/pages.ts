@@ -2,9 +2,9 @@
 // finding 6): a render counts their bytes against the storage quota, a re-render gives the
 // replaced pages' bytes back. The render job calls this in its final transaction.
 import { findAccountById } from '../accounts/db.ts';
-import { STORAGE_QUOTA_BYTES } from '../accounts/plans.ts';
 import type { Queryable } from '../db/pool.ts';
-import { formatBytes } from '../sizes.ts';
+import { STORAGE_QUOTA_BYTES } from '../kernel/plans.ts';
+import { formatBytes } from '../kernel/sizes.ts';
 import { type RenderedPage, replaceDesignPages } from './db.ts';
 import { quotaExceeded } from './quota.ts';
 

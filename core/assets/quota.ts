@@ -3,10 +3,10 @@
 // may be small, the account is full), with what the account uses and has reserved now, and
 // what to do about it.
 import { findAccountById } from '../accounts/db.ts';
-import { STORAGE_QUOTA_BYTES } from '../accounts/plans.ts';
 import type { Queryable } from '../db/pool.ts';
 import { DomainError } from '../errors.ts';
-import { formatBytes } from '../sizes.ts';
+import { STORAGE_QUOTA_BYTES } from '../kernel/plans.ts';
+import { formatBytes } from '../kernel/sizes.ts';
 import { firstUploadExpiry, insertAssetWithinQuota, type StoredAsset, storageUse } from './db.ts';
 
 /** The refusal of bytes past the storage quota, saying `message`. */

@@ -1,7 +1,7 @@
 // Asset (media library) records and listing (SPEC.md "Asset", "REST: media").
 import { z } from 'zod';
-import { IdInput } from '../ids.ts';
-import { formatBytes } from '../sizes.ts';
+import { IdInput } from '../kernel/ids.ts';
+import { formatBytes } from '../kernel/sizes.ts';
 
 export const ASSET_KINDS = ['image', 'video', 'audio'] as const;
 

@@ -4,15 +4,15 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
-import { type Plan, STORAGE_QUOTA_BYTES } from '../accounts/plans.ts';
 import { requireOwnedBrand } from '../brands/service.ts';
 import type { Pool } from '../db/pool.ts';
 import { DomainError, invalid, notFound } from '../errors.ts';
-import { isId } from '../ids.ts';
+import { isId } from '../kernel/ids.ts';
+import { type Plan, STORAGE_QUOTA_BYTES } from '../kernel/plans.ts';
+import { formatBytes } from '../kernel/sizes.ts';
 import { NoFrame, videoFrame } from '../media/frame.ts';
 import { MediaToolFailed, type MediaTools } from '../media/tools.ts';
 import type { OutboundPolicy } from '../outbound/guard.ts';
-import { formatBytes } from '../sizes.ts';
 import { deleteQuietly, type Storage } from '../storage/storage.ts';
 import {
   deleteAssetRow,

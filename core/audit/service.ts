@@ -1,7 +1,7 @@
 // Reading the audit log (MCP get_audit): the account's post transitions with their actors.
 import { z } from 'zod';
 import type { Queryable } from '../db/pool.ts';
-import { IdInput } from '../ids.ts';
+import { IdInput } from '../kernel/ids.ts';
 
 export const AuditQuery = z
   .object({

@@ -1,7 +1,8 @@
 // The access rules of SPEC.md and CONTRACT.md, in the order they are checked: plan, request
 // budget, scope, feature gate. Interfaces call these; handlers never repeat them.
-import { API_PLAN, planAtLeast } from '../accounts/plans.ts';
+
 import { featureRequired, missingScope, planRequired, tooManyRequests } from '../errors.ts';
+import { API_PLAN, planAtLeast } from '../kernel/plans.ts';
 import type { Budget, Principal, Requirement } from './principal.ts';
 
 export function assertApiPlan(p: Principal): void {

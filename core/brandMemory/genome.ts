@@ -13,8 +13,9 @@ import { DomainError, invalid } from '../errors.ts';
 import type { Job } from '../jobs/schema.ts';
 import { type FinishInside, JobFailure, type ProgressReport, startJob } from '../jobs/service.ts';
 import { enqueueGenome, type GENOME_RUNS, type GenomePayload } from '../jobs/tasks.ts';
+import { formatBytes } from '../kernel/sizes.ts';
+import { STOPWORDS } from '../kernel/text.ts';
 import { getFollowing, type OutboundPolicy, OutboundRefused } from '../outbound/guard.ts';
-import { formatBytes } from '../sizes.ts';
 import {
   decodePage,
   extractOffThread,
@@ -22,7 +23,6 @@ import {
   readCapped,
   SourceRefused,
 } from '../sources/extract.ts';
-import { STOPWORDS } from '../text.ts';
 import type { MemoryDoc } from './schema.ts';
 import { getBrandMemory, type MemoryCaller, recordInferred } from './service.ts';
 

@@ -12,8 +12,8 @@ import { type Pool, withTransaction } from '../db/pool.ts';
 import type { Job } from '../jobs/schema.ts';
 import { type FinishInside, JobFailure, type ProgressReport, startJob } from '../jobs/service.ts';
 import { enqueueHistoryImport, type ImportHistoryPayload } from '../jobs/tasks.ts';
-import type { Platform } from '../platforms/capabilities.ts';
-import { STOPWORDS } from '../text.ts';
+import type { Platform } from '../kernel/platforms.ts';
+import { STOPWORDS } from '../kernel/text.ts';
 import type { Habits, MemoryDoc } from './schema.ts';
 import { type MemoryCaller, recordInferred } from './service.ts';
 

@@ -3,9 +3,9 @@
 // section refuses is itself refused, so the stored document always parses.
 import { z } from 'zod';
 import { EngagementRules } from '../engagement/rules.ts';
-import { IdInput } from '../ids.ts';
 import { GENOME_RUNS } from '../jobs/tasks.ts';
-import { PLATFORMS } from '../platforms/capabilities.ts';
+import { IdInput } from '../kernel/ids.ts';
+import { PLATFORMS } from '../kernel/platforms.ts';
 
 const Term = z.string().trim().min(1).max(60);
 const Sentence = z.string().trim().min(1).max(300);

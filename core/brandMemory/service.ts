@@ -8,7 +8,7 @@ import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { EngagementRules } from '../engagement/rules.ts';
 import { versionConflict } from '../errors.ts';
 import { JobFailure } from '../jobs/service.ts';
-import { formatBytes } from '../sizes.ts';
+import { formatBytes } from '../kernel/sizes.ts';
 import { explainIssue } from '../validation.ts';
 import { type MemoryRow, memoryOf, saveMemory } from './db.ts';
 import {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { setSelectedBrand } from '../accounts/db.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
 import { invalid, notFound } from '../errors.ts';
-import { isId } from '../ids.ts';
+import { isId } from '../kernel/ids.ts';
 import { type BrandRow, findOwnedBrand, insertBrand, listBrands } from './db.ts';
 
 export const Brand = z.object({

@@ -1,8 +1,8 @@
 // Tracked competitor profiles (CONTRACT.md "More session routes": GET/POST/DELETE
 // /competitors): a platform and a handle, at most MAX_COMPETITORS a brand.
 import { z } from 'zod';
-import { IdInput } from '../ids.ts';
-import { PLATFORMS } from '../platforms/capabilities.ts';
+import { IdInput } from '../kernel/ids.ts';
+import { PLATFORMS } from '../kernel/platforms.ts';
 
 export const MAX_COMPETITORS = 20;
 /** The breakout rule unless the profile has its own. */

@@ -1,12 +1,13 @@
 // Competitor profiles a brand tracks (issue 20, item 4), for the dashboard session's
 // /competitors: added (plus plan, at most 20 a brand, each once), listed, removed. Another
 // account's brand or profile is not found.
-import { API_PLAN, planAtLeast } from '../accounts/plans.ts';
+
 import type { Principal } from '../auth/principal.ts';
 import { requireBrandFor } from '../brands/service.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { conflict, notFound, planRequired } from '../errors.ts';
-import { isId } from '../ids.ts';
+import { isId } from '../kernel/ids.ts';
+import { API_PLAN, planAtLeast } from '../kernel/plans.ts';
 import {
   type CompetitorRow,
   deleteCompetitorRow,

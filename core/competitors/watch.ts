@@ -6,13 +6,14 @@
 // engagement (likes + reposts + replies) at least the profile's ratio (default 3) times the
 // median of its previous BASELINE_POSTS posts, and at least its floor (default 20); posts
 // older than BREAKOUT_WITHIN_HOURS are not judged.
-import { API_PLAN } from '../accounts/plans.ts';
+
 import { hasPlan } from '../accounts/service.ts';
 import { sealedAccountsOf } from '../connections/db.ts';
 import { type Reading, type ReadingDeps, readThrough } from '../connections/reading.ts';
 import { type Connectors, platformsWith } from '../connectors/connector.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { enqueueCompetitorWatch } from '../jobs/tasks.ts';
+import { API_PLAN } from '../kernel/plans.ts';
 import { insertEvents } from '../posts/db.ts';
 import { bodyPreview } from '../posts/events.ts';
 import { queueEventDeliveries } from '../webhooks/delivery.ts';

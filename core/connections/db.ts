@@ -1,7 +1,7 @@
 // SQL for connected platform accounts: one per brand and platform. The connectors issue adds
 // the encrypted credentials and the `connect` command that checks them with the platform.
 import type { Queryable } from '../db/pool.ts';
-import type { Platform } from '../platforms/capabilities.ts';
+import type { Platform } from '../kernel/platforms.ts';
 
 export type ConnectedAccountRow = {
   id: string;

@@ -8,7 +8,7 @@
 import type { ConnectedAccountAccess, Connector, Connectors } from '../connectors/connector.ts';
 import { PublicationError } from '../connectors/connector.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
-import type { Platform } from '../platforms/capabilities.ts';
+import type { Platform } from '../kernel/platforms.ts';
 import { type CredentialsKey, openedAccess } from './credentials.ts';
 import {
   clearAccountError,

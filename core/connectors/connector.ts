@@ -1,6 +1,6 @@
 // The interface every platform connector implements. The publication job is the only caller
 // of `publish`; the real connectors (Bluesky, Mastodon, ...) plug in here.
-import type { Kind, MediaKind, Platform } from '../platforms/capabilities.ts';
+import type { Kind, MediaKind, Platform } from '../kernel/platforms.ts';
 
 export type PublishMedia = {
   id: string;

@@ -6,6 +6,7 @@
 // `documented`, with a zod schema of the fields they use.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { z } from 'zod';
+import { formatBytes } from '../kernel/sizes.ts';
 import {
   checkUrlForm,
   HostNotResolved,
@@ -14,7 +15,6 @@ import {
   resolveChecked,
   sendChecked,
 } from '../outbound/guard.ts';
-import { formatBytes } from '../sizes.ts';
 import { PublicationError } from './connector.ts';
 import { plainText } from './readings.ts';
 

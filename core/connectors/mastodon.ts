@@ -8,9 +8,9 @@
 // Docs: docs.joinmastodon.org/methods/media, /methods/statuses, /methods/instance.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
+import { publishedParts } from '../kernel/platformFit.ts';
+import { formatBytes } from '../kernel/sizes.ts';
 import type { OutboundPolicy } from '../outbound/guard.ts';
-import { publishedParts } from '../posts/platformFit.ts';
-import { formatBytes } from '../sizes.ts';
 import { readAll, type Storage } from '../storage/storage.ts';
 import {
   type Connector,

@@ -2,8 +2,8 @@
 // CLI's `connect`): answers the account's handle and the credentials to store (a connector may
 // add a session to them), or a clear refusal.
 import { DomainError } from '../errors.ts';
+import type { Platform } from '../kernel/platforms.ts';
 import type { OutboundPolicy } from '../outbound/guard.ts';
-import type { Platform } from '../platforms/capabilities.ts';
 import { verifyBluesky } from './bluesky/index.ts';
 import { PublicationError } from './connector.ts';
 import { verifyMastodon } from './mastodon.ts';

@@ -1,10 +1,11 @@
 // SQL for designs. Their rendered pages are assets: core/assets/db.ts reads and writes them,
 // keeping the account's storage counter right.
 // The posts that show a design are the posts concept's (core/posts/db.ts).
-import { DESIGN_LIMIT, type Plan, planAllowingDesigns } from '../accounts/plans.ts';
+
 import { designPageIds } from '../assets/db.ts';
 import type { Queryable } from '../db/pool.ts';
 import { planLimit } from '../errors.ts';
+import { DESIGN_LIMIT, type Plan, planAllowingDesigns } from '../kernel/plans.ts';
 import type { Layout } from './layout.ts';
 import type { RenderWarning } from './schema.ts';
 

@@ -5,7 +5,7 @@ import { firstPageIds } from '../assets/db.ts';
 import { signAssetUrl } from '../assets/signedUrls.ts';
 import { requireBrandFor } from '../brands/service.ts';
 import type { Queryable } from '../db/pool.ts';
-import { IdInput } from '../ids.ts';
+import { IdInput } from '../kernel/ids.ts';
 import { brandDesigns, renderedPages } from './db.ts';
 import { pagesOf } from './layout.ts';
 import { LayersView, RenderWarnings } from './schema.ts';

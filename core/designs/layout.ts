@@ -5,7 +5,7 @@
 // validation of them, and the compiler checks below that they produce exactly those types.
 import { z } from 'zod';
 import type { Layer as DrawnLayer } from '../../render/layout.ts';
-import { IdInput, newPartId } from '../ids.ts';
+import { IdInput, newPartId } from '../kernel/ids.ts';
 import { HexColour, PartId } from '../validation.ts';
 
 /** Canvas sizes in pixels by aspect. */

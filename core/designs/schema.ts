@@ -1,8 +1,8 @@
 // Zod schemas of design inputs and outputs: each is the one definition REST validation, the
 // 422 body, the MCP inputSchema and the OpenAPI document are built from.
 import { z } from 'zod';
-import { IdInput } from '../ids.ts';
 import { MAX_PREVIEW_TIMES } from '../jobs/tasks.ts';
+import { IdInput } from '../kernel/ids.ts';
 import { ASPECT_NAMES, Layout, MAX_TEXT_PER_LAYER } from './layout.ts';
 import { MAX_VIDEO_SECONDS, VideoLayout } from './videoLayout.ts';
 

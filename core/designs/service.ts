@@ -2,7 +2,6 @@
 // template (premium ones need the pro plan), queueing a render in the caller's transaction and
 // waiting for it, bounded, and answering the design's state with its rendered pages.
 
-import { planAtLeast } from '../accounts/plans.ts';
 import { assetContentUrl } from '../assets/service.ts';
 import type { Principal } from '../auth/principal.ts';
 import { brandKitOf } from '../brandMemory/service.ts';
@@ -16,10 +15,11 @@ import {
   ValidationFailed,
   type ValidationIssue,
 } from '../errors.ts';
-import { isId } from '../ids.ts';
-import type { Platform } from '../platforms/capabilities.ts';
+import { isId } from '../kernel/ids.ts';
+import { planAtLeast } from '../kernel/plans.ts';
+import { inferKind, platformFitIssues } from '../kernel/platformFit.ts';
+import type { Platform } from '../kernel/platforms.ts';
 import { designIdOfPost, unpublishedPostsOf } from '../posts/db.ts';
-import { inferKind, platformFitIssues } from '../posts/platformFit.ts';
 import { closestMatch, grouped } from '../validation.ts';
 import { type DesignRow, findDesign, renderedPages } from './db.ts';
 import {

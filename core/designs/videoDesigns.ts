@@ -7,10 +7,10 @@ import { actorOf } from '../audit/actor.ts';
 import { requireBrandFor } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { invalid, notFound, ValidationFailed, type ValidationIssue } from '../errors.ts';
-import { IdInput, newPartId } from '../ids.ts';
-import { CAPABILITIES, type Kind, PLATFORMS, type Platform } from '../platforms/capabilities.ts';
+import { IdInput, newPartId } from '../kernel/ids.ts';
+import { platformFitIssues } from '../kernel/platformFit.ts';
+import { CAPABILITIES, type Kind, PLATFORMS, type Platform } from '../kernel/platforms.ts';
 import { insertPost, setPostDesign } from '../posts/db.ts';
-import { platformFitIssues } from '../posts/platformFit.ts';
 import { closestMatch, explainIssue, toValidationIssues } from '../validation.ts';
 import { makeDesign } from './db.ts';
 import {

@@ -5,7 +5,6 @@ import { signVideoFrameUrl, verifySignedSubject, videoFrameSubject } from '../as
 import type { Notifications } from '../db/notifications.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { DomainError, invalid, notFound } from '../errors.ts';
-import { isId } from '../ids.ts';
 import type { Job, JobStatusInput } from '../jobs/schema.ts';
 import {
   jobStatus,
@@ -16,6 +15,7 @@ import {
 } from '../jobs/service.ts';
 import { enqueueVideoExport, enqueueVideoPreview } from '../jobs/tasks.ts';
 import { jobView } from '../jobs/view.ts';
+import { isId } from '../kernel/ids.ts';
 import type { DesignRow } from './db.ts';
 import type { DesignRef } from './schema.ts';
 import { type DesignCaller, resolveDesign } from './service.ts';

@@ -4,7 +4,7 @@
 // audio track. Plain data, one zod schema; limits are refused, never truncated; unknown keys
 // are refused.
 import { z } from 'zod';
-import { IdInput } from '../ids.ts';
+import { IdInput } from '../kernel/ids.ts';
 import { ASPECTS, DoodleLayer, ImageLayer, ShapeLayer, TextLayer } from './layout.ts';
 
 /** Video frame sizes by aspect: Canvas's, but landscape is full HD rather than 1200×675. */

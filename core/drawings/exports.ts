@@ -17,7 +17,6 @@ import type { Notifications } from '../db/notifications.ts';
 import type { Pool } from '../db/pool.ts';
 import { type RenderWaits, withRenderSlot } from '../designs/renderWaits.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
-import { isId } from '../ids.ts';
 import type { Job } from '../jobs/schema.ts';
 import { startAndAwait, startJob, succeededJob } from '../jobs/service.ts';
 import {
@@ -25,6 +24,7 @@ import {
   enqueueDrawingRender,
   type RenderDrawingPayload,
 } from '../jobs/tasks.ts';
+import { isId } from '../kernel/ids.ts';
 import type { Post } from '../posts/schema.ts';
 import { attachAsset, type Caller, postTaking } from '../posts/service.ts';
 import { readAll, type Storage } from '../storage/storage.ts';

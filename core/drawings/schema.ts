@@ -6,7 +6,7 @@ import type {
   Drawing as DrawnDrawing,
   DrawingStroke as DrawnStroke,
 } from '../../render/drawing.ts';
-import { IdInput } from '../ids.ts';
+import { IdInput } from '../kernel/ids.ts';
 import { grouped, HexColour, PartId } from '../validation.ts';
 
 export const MAX_DRAWING_SIDE = 4096;

@@ -6,7 +6,7 @@ import { brandFor, requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { designsShowingDrawing } from '../designs/db.ts';
 import { conflict, invalid, notFound, versionConflict } from '../errors.ts';
-import { isId, newPartId } from '../ids.ts';
+import { isId, newPartId } from '../kernel/ids.ts';
 import type { Caller } from '../posts/service.ts';
 import { grouped } from '../validation.ts';
 import {

@@ -3,7 +3,7 @@
 // and the one reply a suggestion may send.
 import type { InboundPost } from '../connectors/connector.ts';
 import type { Queryable } from '../db/pool.ts';
-import type { Platform } from '../platforms/capabilities.ts';
+import type { Platform } from '../kernel/platforms.ts';
 import type { SuggestionStatus } from './schema.ts';
 
 export type SuggestionRow = {

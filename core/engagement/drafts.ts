@@ -10,7 +10,7 @@ import { askModel, type Message } from '../generation/model.ts';
 import { bannedMatcher } from '../generation/offline.ts';
 import type { FinishInside } from '../jobs/service.ts';
 import type { DraftRepliesPayload } from '../jobs/tasks.ts';
-import { CAPABILITIES, textLength } from '../platforms/capabilities.ts';
+import { CAPABILITIES, textLength } from '../kernel/platforms.ts';
 import { addDrafts, findSuggestions, type SuggestionRow } from './db.ts';
 import { MAX_DRAFTS_KEPT } from './schema.ts';
 

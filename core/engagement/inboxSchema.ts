@@ -2,8 +2,8 @@
 // list_engagement_inbox, approve_engagement_action and dismiss_engagement_action take and
 // answer. The post each action concerns is a third party's: its words only under `untrusted`.
 import { z } from 'zod';
-import { IdInput } from '../ids.ts';
-import { PLATFORMS } from '../platforms/capabilities.ts';
+import { IdInput } from '../kernel/ids.ts';
+import { PLATFORMS } from '../kernel/platforms.ts';
 import { ENGAGEMENT_ACTIONS, INBOUND_KINDS } from './rules.ts';
 import { MAX_REPLY_TEXT, UntrustedPost } from './schema.ts';
 

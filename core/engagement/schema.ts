@@ -2,8 +2,8 @@
 // list_reply_suggestions, draft_replies, post_reply and dismiss_reply_suggestion. A third
 // party's handle, text and address are answered only under `untrusted`.
 import { z } from 'zod';
-import { IdInput } from '../ids.ts';
-import { PLATFORMS } from '../platforms/capabilities.ts';
+import { IdInput } from '../kernel/ids.ts';
+import { PLATFORMS } from '../kernel/platforms.ts';
 
 export const SUGGESTION_STATUSES = ['open', 'drafted', 'replied', 'dismissed'] as const;
 export type SuggestionStatus = (typeof SUGGESTION_STATUSES)[number];

@@ -15,7 +15,7 @@ import { findJobs, type JobRow } from '../jobs/db.ts';
 import type { Job } from '../jobs/schema.ts';
 import { startJob, waitForJob } from '../jobs/service.ts';
 import { enqueueReplyDrafts, enqueueReplySend } from '../jobs/tasks.ts';
-import { CAPABILITIES, LENGTH_UNIT, textLength } from '../platforms/capabilities.ts';
+import { CAPABILITIES, LENGTH_UNIT, textLength } from '../kernel/platforms.ts';
 import {
   dismissSuggestion,
   findSuggestions,

@@ -6,7 +6,7 @@
 // no partial drafts. The source travels as delimited data, apart from the instruction.
 import { z } from 'zod';
 import { JobFailure } from '../jobs/service.ts';
-import { CAPABILITIES, type Platform, THREAD_SEPARATOR } from '../platforms/capabilities.ts';
+import { CAPABILITIES, type Platform, THREAD_SEPARATOR } from '../kernel/platforms.ts';
 import {
   brandHashtags,
   containsTerm,

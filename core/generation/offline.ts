@@ -2,15 +2,16 @@
 // weight and position, fitted to each platform its way (its length counted as it counts, a
 // numbered thread where it has threads and the text needs one), hashtags from the top
 // keywords and the brand's memory, a headline from the title. Deterministic for one input.
+
+import { platformFitIssues } from '../kernel/platformFit.ts';
 import {
   CAPABILITIES,
   PLATFORMS,
   type Platform,
   THREAD_SEPARATOR,
   textLength,
-} from '../platforms/capabilities.ts';
-import { platformFitIssues } from '../posts/platformFit.ts';
-import { STOPWORDS } from '../text.ts';
+} from '../kernel/platforms.ts';
+import { STOPWORDS } from '../kernel/text.ts';
 
 export type GenerationSource = {
   title: string | null;

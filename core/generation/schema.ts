@@ -1,7 +1,7 @@
 // Inputs and answers of generation: POST /v1/generate and MCP repurpose (SPEC.md).
 import { z } from 'zod';
-import { IdInput } from '../ids.ts';
-import { PLATFORMS } from '../platforms/capabilities.ts';
+import { IdInput } from '../kernel/ids.ts';
+import { PLATFORMS } from '../kernel/platforms.ts';
 
 /** Source text a request may carry (characters); a URL's article is capped when extracted. */
 export const MAX_INPUT_TEXT = 100_000;

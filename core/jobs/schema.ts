@@ -1,7 +1,7 @@
 // The job record clients poll (CONTRACT.md "Jobs and pools"): its kinds, statuses, what
 // job_status takes and what it answers.
 import { z } from 'zod';
-import { IdInput } from '../ids.ts';
+import { IdInput } from '../kernel/ids.ts';
 
 export const JOB_KINDS = [
   'video_export',

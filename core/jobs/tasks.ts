@@ -6,8 +6,8 @@
 import { z } from 'zod';
 import type { Queryable } from '../db/pool.ts';
 import { DRAWING_FORMATS, MAX_SCALE, MIN_SCALE } from '../drawings/schema.ts';
-import { isId } from '../ids.ts';
-import { PLATFORMS } from '../platforms/capabilities.ts';
+import { isId } from '../kernel/ids.ts';
+import { PLATFORMS } from '../kernel/platforms.ts';
 import type { WorkerPool } from './pools.ts';
 import type { JobKind } from './schema.ts';
 

@@ -2,8 +2,8 @@
 // metrics collected by ./collect.ts. Engagement is a post's interactions: likes + reposts +
 // replies + quotes, as its latest collection counted them.
 import { z } from 'zod';
-import { IdInput } from '../ids.ts';
-import { PLATFORMS } from '../platforms/capabilities.ts';
+import { IdInput } from '../kernel/ids.ts';
+import { PLATFORMS } from '../kernel/platforms.ts';
 
 const BrandId = IdInput.optional().describe('Omitted: the selected brand.');
 const Platform = z.enum(PLATFORMS).optional().describe('Omitted: every platform.');

@@ -1,8 +1,9 @@
 // SQL for OAuth (sql/033_oauth.sql): oidc-provider's stored models (./adapter.ts is the only
 // caller of the payload functions), the grants people allowed on the consent page, and the
 // bearer lookup of an access token with its account, in one statement.
-import type { Feature, Plan, Scope } from '../accounts/plans.ts';
+
 import type { Queryable } from '../db/pool.ts';
+import type { Feature, Plan, Scope } from '../kernel/plans.ts';
 
 export type StoredPayload = Record<string, unknown> & {
   grantId?: string;

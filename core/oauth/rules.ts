@@ -3,8 +3,8 @@
 // when the consent page warns about a client.
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
-import { SCOPES, type Scope } from '../accounts/plans.ts';
-import { IdInput } from '../ids.ts';
+import { IdInput } from '../kernel/ids.ts';
+import { SCOPES, type Scope } from '../kernel/plans.ts';
 
 /** The resource every token is for: the MCP endpoint, which /v1 and /graphql also accept. */
 export const resourceOf = (publicBaseUrl: string) => `${publicBaseUrl}/mcp`;

@@ -10,7 +10,7 @@ import type { Actor } from '../audit/actor.ts';
 import { KeyChanged } from '../auth/knownKeys.ts';
 import { batched, refusedForInput } from '../db/batch.ts';
 import type { Queryable } from '../db/pool.ts';
-import type { Kind, Platform } from '../platforms/capabilities.ts';
+import type { Kind, Platform } from '../kernel/platforms.ts';
 import type { WebhookEvent } from '../webhooks/schema.ts';
 import type { PostStatus } from './schema.ts';
 

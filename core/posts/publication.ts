@@ -26,7 +26,7 @@ import {
   publicationJobKey,
   retryPublicationLater,
 } from '../jobs/tasks.ts';
-import type { Kind, Platform } from '../platforms/capabilities.ts';
+import type { Kind, Platform } from '../kernel/platforms.ts';
 import { queueEventDeliveries } from '../webhooks/delivery.ts';
 import { postEventBody } from './events.ts';
 

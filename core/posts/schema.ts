@@ -1,8 +1,8 @@
 // Zod schemas of post inputs and outputs. Each input schema is the one definition that REST
 // validation, the 422 body, the MCP inputSchema and the OpenAPI document are built from.
 import { z } from 'zod';
-import { IdInput } from '../ids.ts';
-import { KINDS, PLATFORMS } from '../platforms/capabilities.ts';
+import { IdInput } from '../kernel/ids.ts';
+import { KINDS, PLATFORMS } from '../kernel/platforms.ts';
 
 export const POST_STATUSES = [
   'draft',

@@ -8,10 +8,11 @@ import type { Principal } from '../auth/principal.ts';
 import { brandFor, requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { conflict, invalid, notFound, ValidationFailed } from '../errors.ts';
-import { isId } from '../ids.ts';
 import { cancelPublication, enqueuePublication } from '../jobs/tasks.ts';
-import { CAPABILITIES, type MediaKind } from '../platforms/capabilities.ts';
-import { isoTime } from '../time.ts';
+import { isId } from '../kernel/ids.ts';
+import { inferKind, type PostShape, platformFitIssues } from '../kernel/platformFit.ts';
+import { CAPABILITIES, type MediaKind } from '../kernel/platforms.ts';
+import { isoTime } from '../kernel/time.ts';
 import {
   findOwnedPost,
   insertDraftAsKeyBatched,
@@ -24,7 +25,6 @@ import {
   type Transition,
   transitionPost,
 } from './db.ts';
-import { inferKind, type PostShape, platformFitIssues } from './platformFit.ts';
 import type {
   ComposeInput,
   CreatePostInput,

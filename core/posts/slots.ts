@@ -2,7 +2,7 @@
 // in its time zone, every day, per platform. The next free slot is the earliest future slot
 // that no scheduled post of that brand and platform holds.
 import type { Queryable } from '../db/pool.ts';
-import type { Platform } from '../platforms/capabilities.ts';
+import type { Platform } from '../kernel/platforms.ts';
 
 export const DEFAULT_SLOTS = ['09:00', '12:30', '17:00'];
 

@@ -1,11 +1,11 @@
 // Dashboard sessions: an opaque random token in a signed HttpOnly cookie, stored hashed.
 import { createHash, randomBytes } from 'node:crypto';
 import { findAccountById } from '../accounts/db.ts';
-import { budgetLimitOf, SCOPES } from '../accounts/plans.ts';
 import { lookUpSignIn } from '../accounts/service.ts';
 import type { Authenticated, Principal } from '../auth/principal.ts';
 import type { Pool } from '../db/pool.ts';
 import { DomainError, unauthenticated } from '../errors.ts';
+import { budgetLimitOf, SCOPES } from '../kernel/plans.ts';
 import { DUMMY_HASH, verifyPassword } from '../passwords.ts';
 import {
   deleteExpiredSessionRows,

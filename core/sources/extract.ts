@@ -6,8 +6,8 @@ import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
+import { formatBytes } from '../kernel/sizes.ts';
 import { getFollowing, type OutboundPolicy, OutboundRefused } from '../outbound/guard.ts';
-import { formatBytes } from '../sizes.ts';
 
 export const MAX_HTML_BYTES = 5 * 1024 * 1024;
 /** Text kept of a source (characters). */

@@ -1,7 +1,7 @@
 // list_trends (SPEC.md, Research and results): what is trending where a brand posts.
 import { z } from 'zod';
-import { IdInput } from '../ids.ts';
-import { PLATFORMS } from '../platforms/capabilities.ts';
+import { IdInput } from '../kernel/ids.ts';
+import { PLATFORMS } from '../kernel/platforms.ts';
 
 export const ListTrendsInput = z
   .object({

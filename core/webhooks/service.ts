@@ -1,12 +1,12 @@
 // Webhook endpoints: created and removed from a dashboard session, at most five per account,
 // each URL checked by the outbound guard at creation (and again at every delivery).
 import { randomBytes } from 'node:crypto';
-import { API_PLAN, planAtLeast } from '../accounts/plans.ts';
 import type { Principal } from '../auth/principal.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { conflict, invalid, notFound, planRequired } from '../errors.ts';
-import { isId } from '../ids.ts';
 import { enqueueDeliveries } from '../jobs/tasks.ts';
+import { isId } from '../kernel/ids.ts';
+import { API_PLAN, planAtLeast } from '../kernel/plans.ts';
 import { type OutboundPolicy, OutboundRefused, resolveChecked } from '../outbound/guard.ts';
 import {
   deleteEndpointRow,

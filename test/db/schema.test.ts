@@ -2,10 +2,10 @@
 // constants' values, and every foreign key has an index (a cascade or a lookup by it does not
 // scan the table).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FEATURES, PLANS, SCOPES } from '../../core/accounts/plans.ts';
 import { ASSET_KINDS } from '../../core/assets/schema.ts';
 import { JOB_KINDS, JOB_STATUSES } from '../../core/jobs/schema.ts';
-import { KINDS, PLATFORMS } from '../../core/platforms/capabilities.ts';
+import { FEATURES, PLANS, SCOPES } from '../../core/kernel/plans.ts';
+import { KINDS, PLATFORMS } from '../../core/kernel/platforms.ts';
 import { POST_STATUSES } from '../../core/posts/schema.ts';
 import { WEBHOOK_EVENTS } from '../../core/webhooks/schema.ts';
 import { freshDatabase, type TestDatabase } from '../support/db.ts';

@@ -16,8 +16,8 @@ import { setBudget, setFeature } from '../../core/accounts/service.ts';
 import { TEMPLATES } from '../../core/designs/templates.ts';
 import { CreateDrawingInput } from '../../core/drawings/schema.ts';
 import { createDrawing } from '../../core/drawings/service.ts';
+import { PLATFORMS } from '../../core/kernel/platforms.ts';
 import { createLogger } from '../../core/logger.ts';
-import { PLATFORMS } from '../../core/platforms/capabilities.ts';
 import {
   type FuzzContext,
   fuzzInput,

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containsTerm, draftIssues } from '../../core/generation/offline.ts';
-import { splitThread } from '../../core/platforms/capabilities.ts';
+import { splitThread } from '../../core/kernel/platforms.ts';
 import { connectMcp } from '../support/mcpClient.ts';
 import { call } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND, useService } from '../support/service.ts';

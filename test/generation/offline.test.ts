@@ -9,7 +9,7 @@ import {
   offlineDraft,
   TEXT_PLATFORMS,
 } from '../../core/generation/offline.ts';
-import { splitThread } from '../../core/platforms/capabilities.ts';
+import { splitThread } from '../../core/kernel/platforms.ts';
 
 const article = {
   title: 'Sourdough at scale: how our bakery ships 2,000 loaves a day',

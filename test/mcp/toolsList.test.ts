@@ -3,8 +3,8 @@
 // stays valid and self-contained: its only references point into its own $defs.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SCOPES } from '../../core/accounts/plans.ts';
 import { setFeature } from '../../core/accounts/service.ts';
+import { SCOPES } from '../../core/kernel/plans.ts';
 import { call } from '../support/server.ts';
 import { type TestServer, useService } from '../support/service.ts';
 

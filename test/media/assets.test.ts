@@ -3,11 +3,11 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { STORAGE_QUOTA_BYTES } from '../../core/accounts/plans.ts';
 import { insertAsset } from '../../core/assets/db.ts';
 import { MAX_IMAGE_BYTES } from '../../core/assets/schema.ts';
 import { assetUrlKey, signAssetUrl } from '../../core/assets/signedUrls.ts';
 import { createBrand } from '../../core/brands/service.ts';
+import { STORAGE_QUOTA_BYTES } from '../../core/kernel/plans.ts';
 import { callTool } from '../support/engagement.ts';
 import { connectMcp } from '../support/mcpClient.ts';
 import { noisePng } from '../support/noiseImage.ts';

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STORAGE_QUOTA_BYTES } from '../../core/accounts/plans.ts';
+import { STORAGE_QUOTA_BYTES } from '../../core/kernel/plans.ts';
 import { testPatternVideo } from '../support/noiseVideo.ts';
 import { call, makeAccount, makeKey, startServer } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND, type TestServer, useService } from '../support/service.ts';

@@ -1,7 +1,7 @@
 // X's 280 is counted the way X counts it (twitter-text): a URL is 23 whatever its length, an
 // emoji (even a ZWJ sequence) or a CJK character weighs 2, other characters 1.
 import { describe, expect, it } from 'vitest';
-import { platformFitIssues } from '../../core/posts/platformFit.ts';
+import { platformFitIssues } from '../../core/kernel/platformFit.ts';
 
 const xIssues = (body: string, kind: 'text' | 'thread' = 'text', hashtags: string | null = null) =>
   platformFitIssues({ platform: 'x', kind, body, hashtags, media: [] });

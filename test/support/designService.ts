@@ -1,7 +1,7 @@
 // The Canvas tests' service: a render worker beside the server, so designs render for real,
 // through the job path, into the server's storage; and an account with a key that may post and
 // upload.
-import type { Scope } from '../../core/accounts/plans.ts';
+import type { Scope } from '../../core/kernel/plans.ts';
 import type { RenderPoolOptions } from '../../render/renderPool.ts';
 import { type Service, useService } from './service.ts';
 

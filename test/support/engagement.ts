@@ -4,13 +4,13 @@
 // and its account's mentions reading.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll } from 'vitest';
-import type { Scope } from '../../core/accounts/plans.ts';
 import {
   type CredentialsKey,
   credentialsKey,
   sealCredentials,
 } from '../../core/connections/credentials.ts';
 import { collectAccountInbound } from '../../core/engagement/collect.ts';
+import type { Scope } from '../../core/kernel/plans.ts';
 import type { WorkerRunner } from '../../workers/index.ts';
 import { type LocalMastodon, startLocalMastodon } from './mastodonInstance.ts';
 import { connectMcp } from './mcpClient.ts';

@@ -7,13 +7,13 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { type App, buildApp } from '../../api/app.ts';
 import type { McpOptions } from '../../api/mcp/index.ts';
-import type { Plan, Scope } from '../../core/accounts/plans.ts';
 import { createAccount } from '../../core/accounts/service.ts';
 import { createApiKey } from '../../core/apikeys/service.ts';
 import { type Config, loadConfig } from '../../core/config.ts';
 import { upsertConnectedAccount } from '../../core/connections/db.ts';
 import type { Pool } from '../../core/db/pool.ts';
-import type { Platform } from '../../core/platforms/capabilities.ts';
+import type { Plan, Scope } from '../../core/kernel/plans.ts';
+import type { Platform } from '../../core/kernel/platforms.ts';
 import { freshDatabase, type TestDatabase } from './db.ts';
 
 export type TestServer = {

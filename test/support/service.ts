@@ -8,7 +8,7 @@
 // function only, so every such helper would have to take them as arguments; an object filled
 // in by a beforeAll keeps the helpers as they are and a file's setup to a line or three.
 import { beforeAll } from 'vitest';
-import type { Plan, Scope } from '../../core/accounts/plans.ts';
+import type { Plan, Scope } from '../../core/kernel/plans.ts';
 import { createLogger } from '../../core/logger.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { type Storage, storageFor } from '../../core/storage/storage.ts';

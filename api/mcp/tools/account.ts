@@ -4,7 +4,7 @@ import { describeMe, MeOutput } from '../../../core/accounts/me.ts';
 import { describeUsage, Usage } from '../../../core/accounts/usage.ts';
 import { Brand, brandsOf, requireOwnedBrand } from '../../../core/brands/service.ts';
 import { ConnectedAccount, listConnectedAccounts } from '../../../core/connections/service.ts';
-import { IdInput } from '../../../core/ids.ts';
+import { IdInput } from '../../../core/kernel/ids.ts';
 import { defineTool, READS } from '../registry.ts';
 
 const NoArguments = z.object({}).strict();

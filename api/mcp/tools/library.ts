@@ -12,8 +12,8 @@ import {
   MAX_IMAGE_BYTES,
 } from '../../../core/assets/schema.ts';
 import { deleteAsset, listAssets, uploadImage } from '../../../core/assets/service.ts';
-import { IdInput } from '../../../core/ids.ts';
-import { formatBytes } from '../../../core/sizes.ts';
+import { IdInput } from '../../../core/kernel/ids.ts';
+import { formatBytes } from '../../../core/kernel/sizes.ts';
 import { summarisedInOutputs } from '../jsonSchema.ts';
 import { DELETES, defineTool, READS } from '../registry.ts';
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { AuditEntry, AuditQuery, listAudit } from '../../../core/audit/service.ts';
 import { Layout } from '../../../core/designs/layout.ts';
 import { layoutOfPost } from '../../../core/designs/standalone.ts';
-import { IdInput } from '../../../core/ids.ts';
+import { IdInput } from '../../../core/kernel/ids.ts';
 import { QueueSummary, queueSummary } from '../../../core/posts/queue.ts';
 import {
   atLeastOneChange,

@@ -6,9 +6,9 @@
 // record is there already, and either way the post keeps its one record and its `at://` URI.
 // Docs: docs.bsky.app/docs/advanced-guides/posts, atproto.com/specs/record-key.
 import { z } from 'zod';
+import { publishedParts } from '../../kernel/platformFit.ts';
+import { formatBytes } from '../../kernel/sizes.ts';
 import type { OutboundPolicy } from '../../outbound/guard.ts';
-import { publishedParts } from '../../posts/platformFit.ts';
-import { formatBytes } from '../../sizes.ts';
 import { readAll, type Storage } from '../../storage/storage.ts';
 import {
   type Connector,

@@ -9,7 +9,7 @@ import {
   type Platform,
   splitThread,
   textLength,
-} from '../platforms/capabilities.ts';
+} from './platforms.ts';
 
 export type PostShape = {
   platform: Platform;
