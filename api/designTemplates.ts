@@ -7,7 +7,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { TEMPLATES, THUMBNAILS_DIR } from '../core/designs/templates.ts';
-import { notFound } from '../core/errors.ts';
+import { notFound } from '../core/kernel/errors.ts';
 import { ErrorBody } from './rest/schemas.ts';
 
 export const designTemplateRoutes: FastifyPluginAsync = async (base) => {

@@ -4,7 +4,7 @@
 // Retry-After (a retry can help), and other 5xx messages are hidden (logged, never sent).
 import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnreachable } from '../core/db/unreachable.ts';
-import { DomainError, missingReference, ValidationFailed } from '../core/errors.ts';
+import { DomainError, missingReference, ValidationFailed } from '../core/kernel/errors.ts';
 import { formatBytes } from '../core/kernel/sizes.ts';
 
 declare module 'fastify' {
@@ -55,7 +55,7 @@ export function sendError(
   return reply.code(err.status).type('application/json').send(body(err));
 }
 
-/** What the log says of a foreign key's refusal, answered as not_found (core/errors.ts). */
+/** What the log says of a foreign key's refusal, answered as not_found (core/kernel/errors.ts). */
 const MISSED_ID_CHECK = 'a foreign key refused a write (answered not_found): an id went unchecked';
 
 /**

@@ -2,7 +2,7 @@
 // the session routes refuse unstorable text and word their 422s as GraphQL and MCP do.
 import type { FastifySchemaCompiler } from 'fastify';
 import type { z } from 'zod';
-import { ValidationFailed } from '../core/errors.ts';
+import { ValidationFailed } from '../core/kernel/errors.ts';
 import { parseInput } from '../core/validation.ts';
 
 /** Where each part of a request sits in an issue's `loc` (CONTRACT.md). */

@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { COMMANDS, checkNewPassword, resolveCommand, UsageError } from '../core/admin/commands.ts';
 import { ConfigError, loadConfig } from '../core/config.ts';
-import { DomainError } from '../core/errors.ts';
+import { DomainError } from '../core/kernel/errors.ts';
 import { createLogger } from '../core/logger.ts';
 import { type DatabaseSource, describeDatabase, openDatabase } from '../core/runtime.ts';
 import { readPassword } from './password.ts';

@@ -2,7 +2,7 @@
 // Postgres cannot store is refused wherever it sits, then the zod schema runs with messages
 // that say what to change (the close match of an unknown field or option, a missing field).
 import { z } from 'zod';
-import { ValidationFailed, type ValidationIssue } from './errors.ts';
+import { ValidationFailed, type ValidationIssue } from './kernel/errors.ts';
 
 /** A hex colour, #rgb, #rrggbb or #rrggbbaa in either case (JSON Schema has no `i` flag). */
 export const HexColour = z

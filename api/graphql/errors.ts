@@ -2,7 +2,11 @@
 // extra members REST sends (required_scope, status, ...). Validation issues name GraphQL's
 // arguments rather than the REST fields they were checked as.
 import { GraphQLError } from 'graphql';
-import { type DomainError, ValidationFailed, type ValidationIssue } from '../../core/errors.ts';
+import {
+  type DomainError,
+  ValidationFailed,
+  type ValidationIssue,
+} from '../../core/kernel/errors.ts';
 
 const ARGUMENT_NAMES: Record<string, string> = {
   status_filter: 'status',

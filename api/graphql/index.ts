@@ -4,7 +4,7 @@
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import { GraphQLError } from 'graphql';
 import { createYoga, maskError, type Plugin } from 'graphql-yoga';
-import { DomainError } from '../../core/errors.ts';
+import { DomainError } from '../../core/kernel/errors.ts';
 import { type AuthContext, authenticateBearer, principalOf } from '../auth.ts';
 import { asDomainError, DATABASE_RETRY_AFTER_S, knownFailure, sendError } from '../errors.ts';
 import { requestErrorBody, toGraphQLError } from './errors.ts';

@@ -9,7 +9,7 @@ import type { MediaDeps } from '../../core/assets/service.ts';
 import { assertWithinBudget, budgetHeaders } from '../../core/auth/access.ts';
 import type { Config } from '../../core/config.ts';
 import type { RenderWaits } from '../../core/designs/renderWaits.ts';
-import { DomainError } from '../../core/errors.ts';
+import { DomainError } from '../../core/kernel/errors.ts';
 import { type AuthContext, authenticateBearer, principalOf } from '../auth.ts';
 import { asDomainError, sendError } from '../errors.ts';
 import { exchangeJson } from './jsonTransport.ts';

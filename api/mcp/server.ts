@@ -18,7 +18,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { z } from 'zod';
 import { assertRequirement } from '../../core/auth/access.ts';
 import { requireOwnedBrand } from '../../core/brands/service.ts';
-import { DomainError, ValidationFailed, type ValidationIssue } from '../../core/errors.ts';
+import { DomainError, ValidationFailed, type ValidationIssue } from '../../core/kernel/errors.ts';
 import { closestMatch, parseInput } from '../../core/validation.ts';
 import { databaseOutage, knownFailure } from '../errors.ts';
 import { PROMPTS } from './prompts.ts';

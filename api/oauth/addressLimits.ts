@@ -3,7 +3,7 @@
 // RFC 7591, as MCP clients need: a Client row for a day), and an authorization request or a
 // logout page (an Interaction and a Session row for an hour, signed in or not). In memory per
 // API process: a burst spread over N processes gets N times the allowance, still bounded.
-import { DomainError } from '../../core/errors.ts';
+import { DomainError } from '../../core/kernel/errors.ts';
 import { formatBytes } from '../../core/kernel/sizes.ts';
 import { throttledAddress } from '../../core/sessions/service.ts';
 

@@ -8,7 +8,7 @@ import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import { brandsOf, requireOwnedBrand } from '../../core/brands/service.ts';
 import type { Queryable } from '../../core/db/pool.ts';
-import { conflict, invalid } from '../../core/errors.ts';
+import { conflict, invalid } from '../../core/kernel/errors.ts';
 import { SCOPES } from '../../core/kernel/plans.ts';
 import {
   type ConsentDecision,

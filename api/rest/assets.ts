@@ -26,7 +26,7 @@ import {
   readThumbnail,
   uploadImage,
 } from '../../core/assets/service.ts';
-import { DomainError } from '../../core/errors.ts';
+import { DomainError } from '../../core/kernel/errors.ts';
 import { principalOf } from '../auth.ts';
 import { bearerErrors, bearerSecurity, ErrorBody, NoContent } from './schemas.ts';
 

@@ -17,7 +17,7 @@ import {
   connectAccount,
   listConnectedAccounts,
 } from '../../core/connections/service.ts';
-import { forbidden } from '../../core/errors.ts';
+import { forbidden } from '../../core/kernel/errors.ts';
 import { IdInput } from '../../core/kernel/ids.ts';
 import { measureText } from '../../core/kernel/platforms.ts';
 import { getAnalytics, getBestTimes } from '../../core/metrics/insight.ts';

@@ -6,7 +6,7 @@ import type { BudgetCounter } from '../../core/auth/budget.ts';
 import type { Config } from '../../core/config.ts';
 import type { Pool } from '../../core/db/pool.ts';
 import type { RenderWaits } from '../../core/designs/renderWaits.ts';
-import { DomainError, forbidden } from '../../core/errors.ts';
+import { DomainError, forbidden } from '../../core/kernel/errors.ts';
 import { principalForSession, sessionAuthenticated } from '../../core/sessions/service.ts';
 import { chargeBudget } from '../auth.ts';
 import { activityRoutes } from './activity.ts';

@@ -2,7 +2,7 @@
 
 import { createBrand } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
-import { conflict, forbidden, notFound } from '../errors.ts';
+import { conflict, forbidden, notFound } from '../kernel/errors.ts';
 import { type Feature, type Plan, planAtLeast } from '../kernel/plans.ts';
 import { hashPassword } from '../passwords.ts';
 import * as db from './db.ts';

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { Brand, brandsOf } from '../brands/service.ts';
 import type { Queryable } from '../db/pool.ts';
-import { notFound } from '../errors.ts';
+import { notFound } from '../kernel/errors.ts';
 import { Feature, Plan } from '../kernel/plans.ts';
 import { findAccountById } from './db.ts';
 

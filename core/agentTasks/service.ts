@@ -4,10 +4,10 @@
 import { actorOf } from '../audit/actor.ts';
 import { requireBrandFor } from '../brands/service.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
-import { notFound } from '../errors.ts';
 import { findJobs, type JobRow } from '../jobs/db.ts';
 import { startJob, toJob } from '../jobs/service.ts';
 import { enqueueAgentTask } from '../jobs/tasks.ts';
+import { notFound } from '../kernel/errors.ts';
 import type { Caller } from '../posts/service.ts';
 import {
   type AgentTaskRow,

@@ -1,7 +1,7 @@
 // API keys: created from a dashboard session or the operator CLI, shown once, deleted at once.
 import { z } from 'zod';
 import type { Queryable } from '../db/pool.ts';
-import { notFound } from '../errors.ts';
+import { notFound } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
 import { Scope } from '../kernel/plans.ts';
 import { type ApiKeyRow, deleteApiKeyRow, insertApiKey, listApiKeyRows } from './db.ts';

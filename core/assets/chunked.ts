@@ -7,7 +7,7 @@ import { rm } from 'node:fs/promises';
 import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { requireOwnedBrand } from '../brands/service.ts';
-import { conflict, invalid, notFound } from '../errors.ts';
+import { conflict, invalid, notFound } from '../kernel/errors.ts';
 import { STORAGE_QUOTA_BYTES } from '../kernel/plans.ts';
 import { formatBytes } from '../kernel/sizes.ts';
 import { probeMedia } from '../media/probe.ts';

@@ -4,7 +4,7 @@
 // once here, by sharp on libuv's threads (not the event loop), shrunk as it is read so the
 // decode holds a small image, not the whole one, in memory.
 import sharp from 'sharp';
-import { invalid } from '../errors.ts';
+import { invalid } from '../kernel/errors.ts';
 import { grouped } from '../validation.ts';
 import { MAX_IMAGE_PIXELS } from './schema.ts';
 

@@ -5,7 +5,7 @@ import type http from 'node:http';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { requireOwnedBrand } from '../brands/service.ts';
-import { invalid } from '../errors.ts';
+import { invalid } from '../kernel/errors.ts';
 import { STORAGE_QUOTA_BYTES } from '../kernel/plans.ts';
 import { formatBytes } from '../kernel/sizes.ts';
 import { getFollowing, OutboundRefused } from '../outbound/guard.ts';

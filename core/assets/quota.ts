@@ -4,7 +4,7 @@
 // what to do about it.
 import { findAccountById } from '../accounts/db.ts';
 import type { Queryable } from '../db/pool.ts';
-import { DomainError } from '../errors.ts';
+import { DomainError } from '../kernel/errors.ts';
 import { STORAGE_QUOTA_BYTES } from '../kernel/plans.ts';
 import { formatBytes } from '../kernel/sizes.ts';
 import { firstUploadExpiry, insertAssetWithinQuota, type StoredAsset, storageUse } from './db.ts';

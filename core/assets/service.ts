@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { requireOwnedBrand } from '../brands/service.ts';
 import type { Pool } from '../db/pool.ts';
-import { DomainError, invalid, notFound } from '../errors.ts';
+import { DomainError, invalid, notFound } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
 import { type Plan, STORAGE_QUOTA_BYTES } from '../kernel/plans.ts';
 import { formatBytes } from '../kernel/sizes.ts';

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DomainError } from '../errors.ts';
+import { DomainError } from '../kernel/errors.ts';
 import { writeFailure, writeSucceeded } from '../storage/space.ts';
 
 const madeDirs = new Set<string>();

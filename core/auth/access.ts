@@ -1,7 +1,7 @@
 // The access rules of SPEC.md and CONTRACT.md, in the order they are checked: plan, request
 // budget, scope, feature gate. Interfaces call these; handlers never repeat them.
 
-import { featureRequired, missingScope, planRequired, tooManyRequests } from '../errors.ts';
+import { featureRequired, missingScope, planRequired, tooManyRequests } from '../kernel/errors.ts';
 import { API_PLAN, planAtLeast } from '../kernel/plans.ts';
 import type { Budget, Principal, Requirement } from './principal.ts';
 

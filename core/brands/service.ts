@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { setSelectedBrand } from '../accounts/db.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
-import { invalid, notFound } from '../errors.ts';
+import { invalid, notFound } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
 import { type BrandRow, findOwnedBrand, insertBrand, listBrands } from './db.ts';
 

@@ -5,7 +5,7 @@
 import type { Principal } from '../auth/principal.ts';
 import { requireBrandFor } from '../brands/service.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
-import { conflict, notFound, planRequired } from '../errors.ts';
+import { conflict, notFound, planRequired } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
 import { API_PLAN, planAtLeast } from '../kernel/plans.ts';
 import {

@@ -1,7 +1,7 @@
 // Checking credentials with the platform before a connected account is stored (the operator
 // CLI's `connect`): answers the account's handle and the credentials to store (a connector may
 // add a session to them), or a clear refusal.
-import { DomainError } from '../errors.ts';
+import { DomainError } from '../kernel/errors.ts';
 import type { Platform } from '../kernel/platforms.ts';
 import type { OutboundPolicy } from '../outbound/guard.ts';
 import { verifyBluesky } from './bluesky/index.ts';

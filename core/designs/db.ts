@@ -4,7 +4,7 @@
 
 import { designPageIds } from '../assets/db.ts';
 import type { Queryable } from '../db/pool.ts';
-import { planLimit } from '../errors.ts';
+import { planLimit } from '../kernel/errors.ts';
 import { DESIGN_LIMIT, type Plan, planAllowingDesigns } from '../kernel/plans.ts';
 import type { Layout } from './layout.ts';
 import type { RenderWarning } from './schema.ts';

@@ -6,8 +6,8 @@
 
 import { movePagesShownBy } from '../assets/db.ts';
 import { type Queryable, withTransaction } from '../db/pool.ts';
-import { conflict, invalid, notFound, versionConflict } from '../errors.ts';
 import { enqueueRender } from '../jobs/tasks.ts';
+import { conflict, invalid, notFound, versionConflict } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
 import {
   type DesignPostRow,

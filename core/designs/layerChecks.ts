@@ -4,7 +4,7 @@
 import { FONT_NAMES, isKnownFont } from '../../render/fontFamilies.ts';
 import { findOwnedAssets } from '../assets/db.ts';
 import type { Queryable } from '../db/pool.ts';
-import type { ValidationIssue } from '../errors.ts';
+import type { ValidationIssue } from '../kernel/errors.ts';
 import { grouped } from '../validation.ts';
 import { MAX_TEXT_PER_LAYOUT } from './layout.ts';
 

@@ -1,6 +1,6 @@
 // edit_layers: ops applied in order to a copy of a layout, all or nothing. Pure: the caller
 // checks fonts and owned assets on the result and saves it with its version check.
-import { ValidationFailed } from '../errors.ts';
+import { ValidationFailed } from '../kernel/errors.ts';
 import { explainIssue, toValidationIssues } from '../validation.ts';
 import { assignCids, Layer, type Layout, MAX_LAYERS_PER_PAGE, pagesOf } from './layout.ts';
 import type { LayerOp } from './schema.ts';

@@ -11,8 +11,8 @@ import { RenderOutOfMemory, type RenderPool, RenderTimedOut } from '../../render
 import { fileDesignPages } from '../assets/pages.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { drawingsToRender } from '../drawings/service.ts';
-import { DomainError } from '../errors.ts';
 import type { RenderDesignPayload as RenderJob } from '../jobs/tasks.ts';
+import { DomainError } from '../kernel/errors.ts';
 import { frameGrabber } from '../media/frame.ts';
 import type { MediaTools } from '../media/tools.ts';
 import { attachToUnpublishedPostsOf, detachFromUnpublishedPostsOf } from '../posts/db.ts';

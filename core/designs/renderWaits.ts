@@ -4,7 +4,7 @@
 
 import { createNotifications, type Notifications } from '../db/notifications.ts';
 import type { Pool } from '../db/pool.ts';
-import { DomainError } from '../errors.ts';
+import { DomainError } from '../kernel/errors.ts';
 import { renderStatus } from './db.ts';
 import type { RenderWarning } from './schema.ts';
 

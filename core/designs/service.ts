@@ -14,7 +14,7 @@ import {
   notFound,
   ValidationFailed,
   type ValidationIssue,
-} from '../errors.ts';
+} from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
 import { planAtLeast } from '../kernel/plans.ts';
 import { inferKind, platformFitIssues } from '../kernel/platformFit.ts';

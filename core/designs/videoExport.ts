@@ -21,8 +21,8 @@ import {
 import { mediaStorageKeys } from '../assets/db.ts';
 import { fileMadeAsset } from '../assets/quota.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
-import { DomainError } from '../errors.ts';
 import { type FinishInside, JobFailure, type ProgressReport } from '../jobs/service.ts';
+import { DomainError } from '../kernel/errors.ts';
 import { formatBytes } from '../kernel/sizes.ts';
 import { probeMedia } from '../media/probe.ts';
 import { MediaToolFailed, type MediaTools, runMediaTool, safeInput } from '../media/tools.ts';

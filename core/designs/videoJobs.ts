@@ -4,7 +4,6 @@ import { findOwnedAssets } from '../assets/db.ts';
 import { signVideoFrameUrl, verifySignedSubject, videoFrameSubject } from '../assets/signedUrls.ts';
 import type { Notifications } from '../db/notifications.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
-import { DomainError, invalid, notFound } from '../errors.ts';
 import type { Job, JobStatusInput } from '../jobs/schema.ts';
 import {
   jobStatus,
@@ -15,6 +14,7 @@ import {
 } from '../jobs/service.ts';
 import { enqueueVideoExport, enqueueVideoPreview } from '../jobs/tasks.ts';
 import { jobView } from '../jobs/view.ts';
+import { DomainError, invalid, notFound } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
 import type { DesignRow } from './db.ts';
 import type { DesignRef } from './schema.ts';

@@ -4,7 +4,7 @@
 // the audio slot. use_video_template fills the slots it is given and removes the rest, so
 // no placeholder ever reaches a published video.
 import { z } from 'zod';
-import { featureRequired } from '../errors.ts';
+import { featureRequired } from '../kernel/errors.ts';
 import { VIDEO_ASPECTS, type VideoAspect, type VideoLayoutInput } from './videoLayout.ts';
 
 type DraftLayer = Record<string, unknown> & { kind: string; media_slot?: 'clip' | 'photo' };

@@ -16,7 +16,6 @@ import {
 import type { Notifications } from '../db/notifications.ts';
 import type { Pool } from '../db/pool.ts';
 import { type RenderWaits, withRenderSlot } from '../designs/renderWaits.ts';
-import { conflict, invalid, notFound } from '../errors.ts';
 import type { Job } from '../jobs/schema.ts';
 import { startAndAwait, startJob, succeededJob } from '../jobs/service.ts';
 import {
@@ -24,6 +23,7 @@ import {
   enqueueDrawingRender,
   type RenderDrawingPayload,
 } from '../jobs/tasks.ts';
+import { conflict, invalid, notFound } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
 import type { Post } from '../posts/schema.ts';
 import { attachAsset, type Caller, postTaking } from '../posts/service.ts';

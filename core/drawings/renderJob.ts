@@ -9,9 +9,9 @@ import { Readable } from 'node:stream';
 import { RenderOutOfMemory, type RenderPool, RenderTimedOut } from '../../render/renderPool.ts';
 import { fileMadeAsset } from '../assets/quota.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
-import { DomainError } from '../errors.ts';
 import { type FinishInside, JobFailure } from '../jobs/service.ts';
 import type { RenderDrawingPayload } from '../jobs/tasks.ts';
+import { DomainError } from '../kernel/errors.ts';
 import type { Storage } from '../storage/storage.ts';
 import { findDrawingText } from './db.ts';
 import {

@@ -5,7 +5,7 @@ import type { Drawing } from '../../render/drawing.ts';
 import { brandFor, requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { designsShowingDrawing } from '../designs/db.ts';
-import { conflict, invalid, notFound, versionConflict } from '../errors.ts';
+import { conflict, invalid, notFound, versionConflict } from '../kernel/errors.ts';
 import { isId, newPartId } from '../kernel/ids.ts';
 import type { Caller } from '../posts/service.ts';
 import { grouped } from '../validation.ts';

@@ -7,10 +7,10 @@ import { actorOf } from '../audit/actor.ts';
 import { recordAudit } from '../audit/db.ts';
 import { requireBrandFor } from '../brands/service.ts';
 import { withTransaction } from '../db/pool.ts';
-import { conflict, invalid, notFound } from '../errors.ts';
 import { findJobs, type JobRow } from '../jobs/db.ts';
 import { startJob, toJob, waitForJob } from '../jobs/service.ts';
 import { enqueueEngagementAction } from '../jobs/tasks.ts';
+import { conflict, invalid, notFound } from '../kernel/errors.ts';
 import { findSuggestions } from './db.ts';
 import { type ActionRow, decideAction, findAction, listActionRows } from './inboxDb.ts';
 import type {

@@ -10,11 +10,11 @@ import { requireBrandFor } from '../brands/service.ts';
 import { mastodonReplyText } from '../connectors/mastodonEngagement.ts';
 import type { Notifications } from '../db/notifications.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
-import { conflict, DomainError, invalid, notFound } from '../errors.ts';
 import { findJobs, type JobRow } from '../jobs/db.ts';
 import type { Job } from '../jobs/schema.ts';
 import { startJob, waitForJob } from '../jobs/service.ts';
 import { enqueueReplyDrafts, enqueueReplySend } from '../jobs/tasks.ts';
+import { conflict, DomainError, invalid, notFound } from '../kernel/errors.ts';
 import { CAPABILITIES, LENGTH_UNIT, textLength } from '../kernel/platforms.ts';
 import {
   dismissSuggestion,

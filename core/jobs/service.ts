@@ -5,7 +5,7 @@
 import { addCredits } from '../accounts/db.ts';
 import type { Notifications } from '../db/notifications.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
-import { conflict, DomainError, notFound } from '../errors.ts';
+import { conflict, DomainError, notFound } from '../kernel/errors.ts';
 import {
   abandonedJobs,
   deleteJob,

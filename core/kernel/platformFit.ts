@@ -1,6 +1,6 @@
 // Checks a post against its platform's capabilities and infers its kind when omitted. Every
 // refusal says what the platform allows, so the caller knows what to change.
-import type { ValidationIssue } from '../errors.ts';
+import type { ValidationIssue } from './errors.ts';
 import {
   CAPABILITIES,
   type Kind,

@@ -5,7 +5,7 @@
 
 import { requireBrandFor } from '../brands/service.ts';
 import type { Pool } from '../db/pool.ts';
-import { invalid } from '../errors.ts';
+import { invalid } from '../kernel/errors.ts';
 import type { Caller } from '../posts/service.ts';
 import { analyticsOf, engagementBySlot } from './db.ts';
 import {

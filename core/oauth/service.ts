@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { stampDue } from '../auth/lastUse.ts';
 import { type Authenticated, authenticated } from '../auth/principal.ts';
 import type { Queryable } from '../db/pool.ts';
-import { notFound } from '../errors.ts';
+import { notFound } from '../kernel/errors.ts';
 import {
   deleteExpiredPayloads,
   destroyGrant,

@@ -4,7 +4,7 @@ import { findAccountById } from '../accounts/db.ts';
 import { lookUpSignIn } from '../accounts/service.ts';
 import type { Authenticated, Principal } from '../auth/principal.ts';
 import type { Pool } from '../db/pool.ts';
-import { DomainError, unauthenticated } from '../errors.ts';
+import { DomainError, unauthenticated } from '../kernel/errors.ts';
 import { budgetLimitOf, SCOPES } from '../kernel/plans.ts';
 import { DUMMY_HASH, verifyPassword } from '../passwords.ts';
 import {

@@ -5,7 +5,7 @@
 import { statSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import path from 'node:path';
-import { DomainError } from '../errors.ts';
+import { DomainError } from '../kernel/errors.ts';
 
 /** A volume with less room than this counts as full, whether or not a write has failed yet. */
 export const FULL_BELOW_BYTES = 1024 * 1024;

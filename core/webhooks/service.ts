@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Principal } from '../auth/principal.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
-import { conflict, invalid, notFound, planRequired } from '../errors.ts';
 import { enqueueDeliveries } from '../jobs/tasks.ts';
+import { conflict, invalid, notFound, planRequired } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
 import { API_PLAN, planAtLeast } from '../kernel/plans.ts';
 import { type OutboundPolicy, OutboundRefused, resolveChecked } from '../outbound/guard.ts';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { applyLayerOps } from '../../core/designs/layerOps.ts';
 import { Layout } from '../../core/designs/layout.ts';
 import type { LayerOp } from '../../core/designs/schema.ts';
-import { ValidationFailed } from '../../core/errors.ts';
+import { ValidationFailed } from '../../core/kernel/errors.ts';
 
 const layout = Layout.parse({
   canvas: { aspect: 'square' },

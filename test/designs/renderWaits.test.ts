@@ -13,7 +13,7 @@ import {
 } from '../../core/designs/renderWaits.ts';
 import { DesignEditInput } from '../../core/designs/schema.ts';
 import { createDesign, previewDesign } from '../../core/designs/standalone.ts';
-import { DomainError } from '../../core/errors.ts';
+import { DomainError } from '../../core/kernel/errors.ts';
 import type { Storage } from '../../core/storage/storage.ts';
 import { freshDatabase, type TestDatabase } from '../support/db.ts';
 import { makeAccount } from '../support/server.ts';

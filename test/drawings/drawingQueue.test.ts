@@ -7,8 +7,8 @@ import { createRenderWaits, type RenderWaits } from '../../core/designs/renderWa
 import { type DrawingFileApiDeps, exportDrawing } from '../../core/drawings/exports.ts';
 import { CreateDrawingInput } from '../../core/drawings/schema.ts';
 import { createDrawing } from '../../core/drawings/service.ts';
-import { DomainError } from '../../core/errors.ts';
 import { workJobKey } from '../../core/jobs/tasks.ts';
+import { DomainError } from '../../core/kernel/errors.ts';
 import { makeAccount, makeKey } from '../support/server.ts';
 import { type TestServer, useService } from '../support/service.ts';
 

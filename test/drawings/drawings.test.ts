@@ -16,7 +16,7 @@ import {
   listBrandDrawings,
   updateDrawing,
 } from '../../core/drawings/service.ts';
-import { DomainError } from '../../core/errors.ts';
+import { DomainError } from '../../core/kernel/errors.ts';
 import { freshDatabase, type TestDatabase } from '../support/db.ts';
 import { makeAccount, type TestAccount } from '../support/server.ts';
 

@@ -6,7 +6,6 @@
 import { describe, expect, it } from 'vitest';
 import { createNotifications } from '../../core/db/notifications.ts';
 import { withTransaction } from '../../core/db/pool.ts';
-import type { DomainError } from '../../core/errors.ts';
 import { markRunning, recordProgress } from '../../core/jobs/db.ts';
 import type { JobKind } from '../../core/jobs/schema.ts';
 import {
@@ -17,6 +16,7 @@ import {
   startJob,
   UNFINISHED_PER_ACCOUNT,
 } from '../../core/jobs/service.ts';
+import type { DomainError } from '../../core/kernel/errors.ts';
 import { makeAccount } from '../support/server.ts';
 import { useServer } from '../support/service.ts';
 

@@ -10,7 +10,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../core/accounts/service.ts';
-import type { DomainError } from '../../core/errors.ts';
+import type { DomainError } from '../../core/kernel/errors.ts';
 import {
   admitLoginAttempt,
   delayFor,
