@@ -14,9 +14,8 @@ import { type Connectors, platformsWith } from '../connectors/connector.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { enqueueCompetitorWatch } from '../jobs/tasks.ts';
 import { API_PLAN } from '../kernel/plans.ts';
-import { insertEvents } from '../posts/db.ts';
-import { bodyPreview } from '../posts/events.ts';
-import { queueEventDeliveries } from '../webhooks/delivery.ts';
+import { bodyPreview } from '../webhooks/events.ts';
+import { raiseEvents } from '../webhooks/service.ts';
 import {
   type BreakoutRow,
   findCompetitor,
@@ -98,7 +97,8 @@ export async function watchCompetitor(
           previous: BASELINE_POSTS,
         });
         const now = new Date();
-        const events = await insertEvents(
+        // The breakouts, their events and deliveries commit together: each is reported once.
+        await raiseEvents(
           tx,
           found.map((b) => ({
             accountId: c.account_id,
@@ -106,8 +106,6 @@ export async function watchCompetitor(
             body: breakoutBody(c, b, now),
           })),
         );
-        // The breakouts, their events and deliveries commit together: each is reported once.
-        await queueEventDeliveries(tx, events);
         return found.length;
       });
       return { read: posts.length, breakouts };

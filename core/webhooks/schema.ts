@@ -1,6 +1,6 @@
 // Webhook endpoint inputs and outputs (SPEC.md "Webhook endpoint", CONTRACT.md session routes).
 import { z } from 'zod';
-import { POST_EVENTS } from '../posts/events.ts';
+import { POST_EVENTS } from './events.ts';
 
 /** Every event a webhook can receive; sql/014 checks `events.type` and endpoints against it. */
 export const WEBHOOK_EVENTS = [...POST_EVENTS, 'competitor.breakout'] as const;
