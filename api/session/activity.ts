@@ -3,9 +3,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Usage, usageOfAccount } from '../../core/accounts/usage.ts';
 import { listRecentJobs } from '../../core/jobs/list.ts';
 import { Job } from '../../core/jobs/schema.ts';
+import { Usage, usageOfAccount } from '../../core/usage/service.ts';
 import { principalOf } from '../auth.ts';
 import { ErrorBody } from '../rest/schemas.ts';
 import { type DashboardDeps, requireSession } from './index.ts';

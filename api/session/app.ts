@@ -8,10 +8,10 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { signupOpen } from '../../core/accounts/service.ts';
+import { selectBrand, signupOpen } from '../../core/accounts/service.ts';
 import { SessionView, sessionView } from '../../core/accounts/sessionView.ts';
 import { AuditEntry, listAudit } from '../../core/audit/service.ts';
-import { requireBrandFor, selectBrand } from '../../core/brands/service.ts';
+import { requireBrandFor } from '../../core/brands/service.ts';
 import {
   ConnectedAccount,
   connectAccount,

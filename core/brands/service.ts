@@ -1,7 +1,6 @@
 // Brands: an account owns several; the selected one is the default wherever brand_id is omitted.
 import { z } from 'zod';
-import { setSelectedBrand } from '../accounts/db.ts';
-import type { Pool, Queryable } from '../db/pool.ts';
+import type { Queryable } from '../db/pool.ts';
 import { invalid, notFound } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
 import { type BrandRow, findOwnedBrand, insertBrand, listBrands } from './db.ts';
@@ -50,12 +49,6 @@ export async function requireOwnedBrand(db: Queryable, accountId: string, brandI
   const row = isId(brandId) ? await findOwnedBrand(db, accountId, brandId) : undefined;
   if (!row) throw notFound('Brand');
   return toBrand(row);
-}
-
-export async function selectBrand(pool: Pool, accountId: string, brandId: string) {
-  const brand = await requireOwnedBrand(pool, accountId, brandId);
-  await setSelectedBrand(pool, accountId, brand.id);
-  return brand;
 }
 
 /** The brand an operation is for: the one given, else the one selected in the dashboard. */

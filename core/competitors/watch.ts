@@ -8,8 +8,8 @@
 // older than BREAKOUT_WITHIN_HOURS are not judged.
 
 import { hasPlan } from '../accounts/service.ts';
-import { sealedAccountsOf } from '../connections/db.ts';
 import { type Reading, type ReadingDeps, readThrough } from '../connections/reading.ts';
+import { activeAccountsOfBrand } from '../connections/service.ts';
 import { type Connectors, platformsWith } from '../connectors/connector.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { enqueueCompetitorWatch } from '../jobs/tasks.ts';
@@ -73,7 +73,7 @@ export async function watchCompetitor(
   if (!c) return { outcome: 'skipped', reason: 'no longer tracked' };
   if (!(await hasPlan(deps.pool, c.account_id, API_PLAN)))
     return { outcome: 'skipped', reason: `competitor tracking needs the ${API_PLAN} plan` };
-  const account = (await sealedAccountsOf(deps.pool, c.account_id, c.brand_id)).find(
+  const account = (await activeAccountsOfBrand(deps.pool, c.account_id, c.brand_id)).find(
     (a) => a.platform === c.platform,
   );
   if (!account)

@@ -19,7 +19,7 @@ import { isId } from '../kernel/ids.ts';
 import { planAtLeast } from '../kernel/plans.ts';
 import { inferKind, platformFitIssues } from '../kernel/platformFit.ts';
 import type { Platform } from '../kernel/platforms.ts';
-import { designIdOfPost, unpublishedPostsOf } from '../posts/db.ts';
+import { designOfPost, unpublishedPostsShowing } from '../posts/service.ts';
 import { closestMatch, grouped } from '../validation.ts';
 import { type DesignRow, findDesign, renderedPages } from './db.ts';
 import {
@@ -57,7 +57,7 @@ export async function resolveDesign(
   let designId = ref.design_id;
   if (ref.post_id !== undefined) {
     const post = isId(ref.post_id)
-      ? await designIdOfPost(db, caller.accountId, ref.post_id)
+      ? await designOfPost(db, caller.accountId, ref.post_id)
       : undefined;
     if (!post) throw notFound('Post');
     if (!post.design_id) throw conflict('no_design', 'This post has no native design.');
@@ -365,7 +365,7 @@ export async function designState(
   postId: string | null,
   { pageIds, error, warnings }: RenderedPages,
 ): Promise<DesignState> {
-  const linked = await unpublishedPostsOf(deps.pool, design.id);
+  const linked = await unpublishedPostsShowing(deps.pool, design.id);
   return {
     design_id: design.id,
     post_id: postId,

@@ -2,7 +2,7 @@
 // with no post), get_layers (a compact view of the layers) and preview_design (a rendered page
 // scaled down, with a served address). The API never draws: previews are the worker's pages.
 import sharp from 'sharp';
-import { storageKeyOf } from '../assets/db.ts';
+import { storageKeyOfAsset } from '../assets/service.ts';
 import { signAssetUrl } from '../assets/signedUrls.ts';
 import { findOwnedBrandByUuid } from '../brands/db.ts';
 import { type Queryable, withTransaction } from '../db/pool.ts';
@@ -171,7 +171,7 @@ export async function previewDesign(
   const pageId = pageIds[page];
   if (!pageId)
     throw conflict('no_such_page', `The design has ${pageIds.length} page(s); page is 0-based.`);
-  const png = await readAll(deps.storage, (await storageKeyOf(deps.pool, pageId))!);
+  const png = await readAll(deps.storage, (await storageKeyOfAsset(deps.pool, pageId))!);
   const image = await sharp(png).resize({ width: PREVIEW_WIDTH }).jpeg({ quality: 80 }).toBuffer();
   const previewUrl = deps.urlKey ? signAssetUrl(deps.publicBaseUrl, deps.urlKey, pageId) : null;
   return {

@@ -10,7 +10,7 @@ import { invalid, notFound, ValidationFailed, type ValidationIssue } from '../ke
 import { IdInput, newPartId } from '../kernel/ids.ts';
 import { platformFitIssues } from '../kernel/platformFit.ts';
 import { CAPABILITIES, type Kind, PLATFORMS, type Platform } from '../kernel/platforms.ts';
-import { insertPost, setPostDesign } from '../posts/db.ts';
+import { createPostOfDesign } from '../posts/service.ts';
 import { closestMatch, explainIssue, toValidationIssues } from '../validation.ts';
 import { makeDesign } from './db.ts';
 import {
@@ -308,21 +308,13 @@ export async function useVideoTemplate(
       template: template.name,
       layout: layout as unknown as Layout,
     });
-    const post = await insertPost(
+    // A video design has no pages: the post shows its export once there is one.
+    const post = await createPostOfDesign(
       tx,
-      {
-        accountId: caller.accountId,
-        brandId,
-        platform: input.platform,
-        kind,
-        body,
-        hashtags: null,
-        scheduleAt: null,
-      },
-      actorOf(caller.credential),
+      { accountId: caller.accountId, brandId, actor: actorOf(caller.credential) },
+      { platform: input.platform, kind, body, hashtags: null, scheduleAt: null },
+      { id: design.id },
     );
-    if (!post) throw notFound('Brand');
-    await setPostDesign(tx, post.id, design.id);
     return {
       design_id: design.id,
       post_id: post.id,

@@ -18,8 +18,8 @@ import {
   type VideoComposition,
   withFilterScript,
 } from '../../render/videoCompose.ts';
-import { mediaStorageKeys } from '../assets/db.ts';
 import { fileMadeAsset } from '../assets/quota.ts';
+import { storedMedia } from '../assets/service.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { type FinishInside, JobFailure, type ProgressReport } from '../jobs/service.ts';
 import { DomainError } from '../kernel/errors.ts';
@@ -27,7 +27,7 @@ import { formatBytes } from '../kernel/sizes.ts';
 import { probeMedia } from '../media/probe.ts';
 import { MediaToolFailed, type MediaTools, runMediaTool, safeInput } from '../media/tools.ts';
 import { workFolder } from '../media/workFolders.ts';
-import { attachToUnpublishedPostsOf, detachFromUnpublishedPostsOf } from '../posts/db.ts';
+import { attachDesignPages, detachDesignPages } from '../posts/service.ts';
 import type { Storage } from '../storage/storage.ts';
 import { type DesignRow, designById, lockDesign } from './db.ts';
 import type { Layer } from './layout.ts';
@@ -137,7 +137,7 @@ export async function prepareComposition(
     ...(layout.audio ? [layout.audio.asset_id] : []),
   ];
   const media = new Map(
-    (await mediaStorageKeys(deps.pool, design.account_id, mediaIds)).map((m) => [m.id, m]),
+    (await storedMedia(deps.pool, design.account_id, mediaIds)).map((m) => [m.id, m]),
   );
   // Each is copied to the worker's disk before ffmpeg reads it: bounded before any copy.
   const total = [...media.values()].reduce((sum, m) => sum + m.bytes, 0);
@@ -336,8 +336,8 @@ export async function exportVideo(
           },
           { what: 'The exported video', retry: 'export again' },
         );
-        await detachFromUnpublishedPostsOf(tx, design.id);
-        await attachToUnpublishedPostsOf(tx, design.id, [row.id]);
+        await detachDesignPages(tx, design.id);
+        await attachDesignPages(tx, design.id, [row.id]);
         const result = { asset_id: row.id, duration_s: duration, width, height, bytes };
         // The asset and the job's success commit together, or neither does.
         await finish(tx, result);

@@ -1,6 +1,6 @@
 // Starting a video export (MCP export_video) and reading any job (MCP job_status) as the API
 // answers them: the job record of core/jobs/, with an export's asset addresses filled in.
-import { findOwnedAssets } from '../assets/db.ts';
+import { ownedAssets } from '../assets/service.ts';
 import { signVideoFrameUrl, verifySignedSubject, videoFrameSubject } from '../assets/signedUrls.ts';
 import type { Notifications } from '../db/notifications.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
@@ -63,7 +63,7 @@ export async function startVideoExport(
         }),
       // An export whose video was deleted from the library is made again.
       async (result) =>
-        (await findOwnedAssets(tx, caller.accountId, [String(result.asset_id)])).length === 0,
+        (await ownedAssets(tx, caller.accountId, [String(result.asset_id)])).length === 0,
     );
     return job;
   });

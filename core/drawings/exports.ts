@@ -4,9 +4,8 @@
 // again for the same version, format, scale and background answers the job already done:
 // an export within its hour, a saved image for as long as it stays in the library.
 import { MAX_EXPORT_PIXELS, scaledSize } from '../../render/drawingSize.ts';
-import { findOwnedAssets } from '../assets/db.ts';
 import { assertStorageLeft } from '../assets/quota.ts';
-import { assetContentUrl } from '../assets/service.ts';
+import { assetContentUrl, ownedAssets } from '../assets/service.ts';
 import {
   drawingExportSubject,
   signAssetUrl,
@@ -233,7 +232,7 @@ async function savedImage(
     { format: 'png', scale, transparent: false, target: 'library' },
     // An image deleted from the library is drawn again.
     async (result) =>
-      (await findOwnedAssets(deps.pool, caller.accountId, [String(result.asset_id)])).length === 0,
+      (await ownedAssets(deps.pool, caller.accountId, [String(result.asset_id)])).length === 0,
   );
   const result = job.result as unknown as SavedImageResult;
   return {

@@ -2,7 +2,7 @@
 // transaction, reading it (MCP job_status, waiting for a change on the process's one LISTEN
 // connection), and running an attempt of it in a worker.
 
-import { addCredits } from '../accounts/db.ts';
+import { addCredits } from '../accounts/service.ts';
 import type { Notifications } from '../db/notifications.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { conflict, DomainError, notFound } from '../kernel/errors.ts';

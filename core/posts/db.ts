@@ -12,7 +12,9 @@ import type { PublishMedia } from '../connectors/connector.ts';
 import { batched, refusedForInput } from '../db/batch.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { Kind, Platform } from '../kernel/platforms.ts';
-import type { PostStatus } from './schema.ts';
+import type { DesignPostRow, PostStatus } from './schema.ts';
+
+export type { DesignPostRow };
 
 export type PostRow = {
   id: string;
@@ -434,14 +436,6 @@ export async function transitionPost(db: Queryable, t: Transition): Promise<Tran
 // the post is not published or being published: those keep what they showed.
 
 const UNPUBLISHED = `status not in ('published', 'publishing')`;
-
-export type DesignPostRow = {
-  id: string;
-  status: PostStatus;
-  design_id: string | null;
-  platform: Platform;
-  body: string;
-};
 
 /**
  * The account's post with what a design edit needs, locked against concurrent changes to it

@@ -28,7 +28,6 @@ const DOOR = ['service.ts', 'schema.ts'];
 const PUBLIC: Record<string, string> = {
   'core/accounts/me.ts': 'the caller’s own account view, rendered by REST, GraphQL and MCP',
   'core/accounts/sessionView.ts': 'the dashboard session’s view of the account',
-  'core/accounts/usage.ts': 'the usage report that MCP and the dashboard show',
   'core/admin/commands.ts': 'the CLI’s operations: admin’s front door, only bin/ uses it',
   'core/agentTasks/run.ts': 'the runAgentTask worker’s operation',
   'core/apikeys/keys.ts': 'the key format (prefix, hash) the bearer layer parses',
@@ -103,6 +102,7 @@ const PUBLIC: Record<string, string> = {
   'core/posts/slots.ts': 'the free posting slots that drafting fills',
   'core/sessions/loginThrottle.ts': 'login throttling, pruned by the cleanup worker',
   'core/sources/extract.ts': 'a source’s text extracted from a URL',
+  'core/webhooks/events.ts': 'an event’s body, serialized where the event happens',
   'core/webhooks/delivery.ts': 'the deliverWebhook worker’s operation and its reconcile',
 };
 

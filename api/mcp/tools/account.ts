@@ -1,10 +1,10 @@
 // MCP tools for account and routing: whoami, list_brands, list_accounts, get_usage.
 import { z } from 'zod';
 import { describeMe, MeOutput } from '../../../core/accounts/me.ts';
-import { describeUsage, Usage } from '../../../core/accounts/usage.ts';
 import { Brand, brandsOf, requireOwnedBrand } from '../../../core/brands/service.ts';
 import { ConnectedAccount, listConnectedAccounts } from '../../../core/connections/service.ts';
 import { IdInput } from '../../../core/kernel/ids.ts';
+import { describeUsage, Usage } from '../../../core/usage/service.ts';
 import { defineTool, READS } from '../registry.ts';
 
 const NoArguments = z.object({}).strict();
