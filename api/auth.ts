@@ -17,9 +17,9 @@ import {
 } from '../core/auth/bearer.ts';
 import type { BudgetCounter } from '../core/auth/budget.ts';
 import type { KnownKeys } from '../core/auth/knownKeys.ts';
-import type { Authenticated, Budget, Principal, Requirement } from '../core/auth/principal.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { unauthenticated } from '../core/kernel/errors.ts';
+import type { Authenticated, Budget, Principal, Requirement } from '../core/kernel/principal.ts';
 import { resourceMetadataOf } from '../core/oauth/rules.ts';
 
 declare module 'fastify' {

@@ -1,7 +1,7 @@
 // "Who am I": REST GET /v1/me, GraphQL `me` and MCP `whoami` all answer with this.
 import { z } from 'zod';
-import type { Principal } from '../auth/principal.ts';
 import { Plan, Scope } from '../kernel/plans.ts';
+import type { Principal } from '../kernel/principal.ts';
 
 export const MeOutput = z.object({
   email: z.string().describe('Account e-mail.'),

@@ -1,6 +1,6 @@
 // Who made a change, as the audit log records it: a key, a dashboard session, an OAuth
 // client, or the service itself (the publication worker).
-import type { Credential } from '../auth/principal.ts';
+import type { Credential } from '../kernel/principal.ts';
 
 export type Actor = { kind: 'api_key' | 'session' | 'oauth' | 'system'; id: string | null };
 

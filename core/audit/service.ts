@@ -1,7 +1,10 @@
-// Reading the audit log (MCP get_audit): the account's post transitions with their actors.
+// The audit log: reading it (MCP get_audit: the account's post transitions with their
+// actors), and the entries other concepts record that are not a post's status change.
 import { z } from 'zod';
 import type { Queryable } from '../db/pool.ts';
 import { IdInput } from '../kernel/ids.ts';
+import type { Actor } from './actor.ts';
+import { recordAudit } from './db.ts';
 
 export const AuditQuery = z
   .object({
@@ -49,4 +52,22 @@ export async function listAudit(
     detail: r.detail,
     created_at: r.created_at.toISOString(),
   }));
+}
+
+/**
+ * Records what was done that is not a post's status change (a reply asked for or sent, an
+ * action run), in the caller's transaction: `postId` is the brand post it concerns, if any;
+ * `detail` says the rest.
+ */
+export async function recordAction(
+  db: Queryable,
+  entry: {
+    accountId: string;
+    postId: string | null;
+    action: string;
+    actor: Actor;
+    detail: Record<string, unknown>;
+  },
+): Promise<void> {
+  await recordAudit(db, entry);
 }

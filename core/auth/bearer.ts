@@ -12,10 +12,10 @@ import {
 } from '../apikeys/db.ts';
 import { apiKeyDigest, hashApiKey, hashFromDigest, looksLikeApiKey } from '../apikeys/keys.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
+import { stampDue, stampIsDue } from '../kernel/lastUse.ts';
+import { type Authenticated, authenticated } from '../kernel/principal.ts';
 import { authenticateAccessToken } from '../oauth/service.ts';
 import type { KnownKeys } from './knownKeys.ts';
-import { stampDue, stampIsDue } from './lastUse.ts';
-import { type Authenticated, authenticated } from './principal.ts';
 
 export type { Authenticated };
 

@@ -9,8 +9,8 @@
 // reads the shared total, so a process never starts a busy window from zero. A flush that
 // fails (Postgres away) is logged and its counts kept for the next one.
 import type { Pool } from '../db/pool.ts';
+import type { Budget } from '../kernel/principal.ts';
 import { addRequestCounts, readRequestCount } from './db.ts';
-import type { Budget } from './principal.ts';
 
 const FLUSH_MS = 100;
 const WINDOW_MS = 60_000;

@@ -2,12 +2,12 @@
 // (get_brand_memory, update_brand_memory): reading a brand's memory with its confidence and
 // gaps, and patching it with RFC 6902 ops under expected_version.
 import jsonpatch from 'fast-json-patch';
-import type { Principal } from '../auth/principal.ts';
 import { requireBrandFor } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { EngagementRules } from '../engagement/rules.ts';
 import { JobFailure } from '../jobs/service.ts';
 import { versionConflict } from '../kernel/errors.ts';
+import type { Principal } from '../kernel/principal.ts';
 import { formatBytes } from '../kernel/sizes.ts';
 import { explainIssue } from '../validation.ts';
 import { type MemoryRow, memoryOf, saveMemory } from './db.ts';

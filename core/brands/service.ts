@@ -3,7 +3,13 @@ import { z } from 'zod';
 import type { Queryable } from '../db/pool.ts';
 import { invalid, notFound } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
-import { type BrandRow, findOwnedBrand, insertBrand, listBrands } from './db.ts';
+import {
+  type BrandRow,
+  findOwnedBrand,
+  findOwnedBrandByUuid,
+  insertBrand,
+  listBrands,
+} from './db.ts';
 
 export const Brand = z.object({
   id: z.string().describe('Numeric brand id, as a string.'),
@@ -47,6 +53,17 @@ export async function brandsOf(db: Queryable, accountId: string): Promise<Brand[
 /** The owned brand, or 404 (another account's brand answers exactly like a missing one). */
 export async function requireOwnedBrand(db: Queryable, accountId: string, brandId: string) {
   const row = isId(brandId) ? await findOwnedBrand(db, accountId, brandId) : undefined;
+  if (!row) throw notFound('Brand');
+  return toBrand(row);
+}
+
+/** The owned brand with this public uuid, or 404 like requireOwnedBrand. */
+export async function requireOwnedBrandByUuid(
+  db: Queryable,
+  accountId: string,
+  uuid: string,
+): Promise<Brand> {
+  const row = await findOwnedBrandByUuid(db, accountId, uuid);
   if (!row) throw notFound('Brand');
   return toBrand(row);
 }

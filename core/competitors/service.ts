@@ -2,12 +2,12 @@
 // /competitors: added (plus plan, at most 20 a brand, each once), listed, removed. Another
 // account's brand or profile is not found.
 
-import type { Principal } from '../auth/principal.ts';
 import { requireBrandFor } from '../brands/service.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { conflict, notFound, planRequired } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
 import { API_PLAN, planAtLeast } from '../kernel/plans.ts';
+import type { Principal } from '../kernel/principal.ts';
 import {
   type CompetitorRow,
   deleteCompetitorRow,

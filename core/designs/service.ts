@@ -3,7 +3,6 @@
 // waiting for it, bounded, and answering the design's state with its rendered pages.
 
 import { assetContentUrl } from '../assets/service.ts';
-import type { Principal } from '../auth/principal.ts';
 import { brandKitOf } from '../brandMemory/service.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
 import { missingDrawings } from '../drawings/service.ts';
@@ -19,9 +18,10 @@ import { isId } from '../kernel/ids.ts';
 import { planAtLeast } from '../kernel/plans.ts';
 import { inferKind, platformFitIssues } from '../kernel/platformFit.ts';
 import type { Platform } from '../kernel/platforms.ts';
+import type { Principal } from '../kernel/principal.ts';
 import { designOfPost, unpublishedPostsShowing } from '../posts/service.ts';
 import { closestMatch, grouped } from '../validation.ts';
-import { type DesignRow, findDesign, renderedPages } from './db.ts';
+import { type DesignRow, designsShowingDrawing, findDesign, renderedPages } from './db.ts';
 import {
   assetIssues,
   frameIssues,
@@ -377,4 +377,13 @@ export async function designState(
     render_error: error,
     render_warnings: warnings,
   };
+}
+
+/** The account's designs with a layer showing the drawing (any page): what deleting it breaks. */
+export async function designsShowing(
+  db: Queryable,
+  accountId: string,
+  drawingId: string,
+): Promise<string[]> {
+  return designsShowingDrawing(db, accountId, drawingId);
 }

@@ -4,7 +4,7 @@
 import sharp from 'sharp';
 import { storageKeyOfAsset } from '../assets/service.ts';
 import { signAssetUrl } from '../assets/signedUrls.ts';
-import { findOwnedBrandByUuid } from '../brands/db.ts';
+import { requireOwnedBrandByUuid } from '../brands/service.ts';
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { enqueueRender } from '../jobs/tasks.ts';
 import { conflict, invalid, notFound } from '../kernel/errors.ts';
@@ -50,8 +50,7 @@ export async function createDesign(
 
 /** The design checked, stored and its render queued. */
 async function storeDesign(deps: DesignDeps, caller: DesignCaller, input: CreateDesignInput) {
-  const brandId = (await findOwnedBrandByUuid(deps.pool, caller.accountId, input.brand_uuid))?.id;
-  if (!brandId) throw notFound('Brand');
+  const brandId = (await requireOwnedBrandByUuid(deps.pool, caller.accountId, input.brand_uuid)).id;
   const template = templateFor(caller, input.template, ['template']);
   if (input.headline !== undefined && input.slots?.headline !== undefined)
     throw invalid(['headline'], 'give the headline or slots.headline, not both');

@@ -14,8 +14,9 @@ import { ValidationFailed } from '../kernel/errors.ts';
 import type { Platform } from '../kernel/platforms.ts';
 import type { OutboundPolicy } from '../outbound/guard.ts';
 import { createJobDrafts } from '../posts/service.ts';
-import { findSourceById, type SourceRow, saveExtracted } from '../sources/db.ts';
 import { fetchArticle, SourceRefused } from '../sources/extract.ts';
+import type { SourceRow } from '../sources/schema.ts';
+import { recordExtracted, sourceForJob } from '../sources/service.ts';
 import { type ModelConfig, modelDrafts } from './model.ts';
 import { type Draft, offlineDraft, TEXT_PLATFORMS } from './offline.ts';
 import type { GenerationResult } from './schema.ts';
@@ -78,7 +79,7 @@ export async function readySource(
   sourceId: string,
   report: ProgressReport,
 ): Promise<SourceRow> {
-  const source = await findSourceById(deps.pool, sourceId);
+  const source = await sourceForJob(deps.pool, sourceId);
   if (!source)
     throw new JobFailure(`Source ${sourceId} was deleted before its drafts were written.`);
   if (source.kind !== 'url' || source.fetched_at) return source;
@@ -86,7 +87,7 @@ export async function readySource(
   try {
     const article = await fetchArticle(source.url!, deps.outbound);
     await report(0.4, 'extracting');
-    return await saveExtracted(deps.pool, source.id, article);
+    return await recordExtracted(deps.pool, source.id, article);
   } catch (err) {
     if (err instanceof SourceRefused)
       throw new JobFailure(`Cannot use ${source.url}: ${err.message}.`);

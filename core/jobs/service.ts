@@ -11,6 +11,7 @@ import {
   deleteJob,
   deleteJobs,
   findJob,
+  findJobs,
   finishedJob,
   finishedJobsPast,
   finishJob,
@@ -45,6 +46,11 @@ export const toJob = (r: JobRow): Job => ({
 });
 
 /** The account's newest `limit` jobs, newest first. */
+/** The account's jobs of these ids (another account's are left out). */
+export async function jobsOf(db: Queryable, accountId: string, jobIds: string[]): Promise<Job[]> {
+  return (await findJobs(db, accountId, jobIds)).map(toJob);
+}
+
 export const listJobs = async (db: Queryable, accountId: string, limit: number): Promise<Job[]> =>
   (await recentJobs(db, accountId, limit)).map(toJob);
 

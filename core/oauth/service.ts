@@ -2,10 +2,10 @@
 // API key), and the dashboard's authorized clients: listed with scopes and last use, revoked
 // (the grant and every token of it, effective on the next request).
 import { z } from 'zod';
-import { stampDue } from '../auth/lastUse.ts';
-import { type Authenticated, authenticated } from '../auth/principal.ts';
 import type { Queryable } from '../db/pool.ts';
 import { notFound } from '../kernel/errors.ts';
+import { stampDue } from '../kernel/lastUse.ts';
+import { type Authenticated, authenticated } from '../kernel/principal.ts';
 import {
   deleteExpiredPayloads,
   destroyGrant,

@@ -4,7 +4,6 @@ import type { RememberedKey } from '../apikeys/db.ts';
 import { ownedAssets } from '../assets/service.ts';
 import { type Actor, actorOf } from '../audit/actor.ts';
 import { KeyChanged } from '../auth/knownKeys.ts';
-import type { Principal } from '../auth/principal.ts';
 import { brandFor, requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { cancelPublication, enqueuePublication } from '../jobs/tasks.ts';
@@ -12,6 +11,7 @@ import { conflict, invalid, notFound, ValidationFailed } from '../kernel/errors.
 import { isId } from '../kernel/ids.ts';
 import { inferKind, type PostShape, platformFitIssues } from '../kernel/platformFit.ts';
 import { CAPABILITIES, type Kind, type MediaKind, type Platform } from '../kernel/platforms.ts';
+import type { Principal } from '../kernel/principal.ts';
 import { isoTime } from '../kernel/time.ts';
 import {
   attachToUnpublishedPostsOf,

@@ -2,12 +2,12 @@
 // each URL checked by the outbound guard at creation (and again at every delivery). And the
 // events they receive, raised by the concepts where each happens.
 import { randomBytes } from 'node:crypto';
-import type { Principal } from '../auth/principal.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { enqueueDeliveries } from '../jobs/tasks.ts';
 import { conflict, invalid, notFound, planRequired } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
 import { API_PLAN, planAtLeast } from '../kernel/plans.ts';
+import type { Principal } from '../kernel/principal.ts';
 import { type OutboundPolicy, OutboundRefused, resolveChecked } from '../outbound/guard.ts';
 import {
   deleteEndpointRow,

@@ -42,8 +42,6 @@ const PUBLIC: Record<string, string> = {
   'core/auth/bearer.ts': 'bearer-token authentication for api/auth.ts',
   'core/auth/budget.ts': 'the request budget hook and its usage figures',
   'core/auth/knownKeys.ts': 'the remembered-key cache the API wires and clears',
-  'core/auth/lastUse.ts': 'a grant’s last use, recorded by OAuth',
-  'core/auth/principal.ts': 'the Principal type: the caller every operation takes',
   'core/brandMemory/genome.ts': 'the readGenome worker’s operation and its REST start',
   'core/brandMemory/historyImport.ts': 'the importHistory worker’s operation and its starts',
   'core/competitors/watch.ts': 'the watchCompetitor(s) workers’ operations',

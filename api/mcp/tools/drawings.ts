@@ -4,6 +4,7 @@
 // attach_drawing_to_post over core/drawings/exports.ts. create_drawing spells the stroke
 // schema out; the others name it.
 import { z } from 'zod';
+import { designsShowing } from '../../../core/designs/service.ts';
 import {
   attachDrawingToPost,
   type DrawingFileApiDeps,
@@ -123,7 +124,7 @@ export const DRAWING_TOOLS = [
     output: DeletedDrawing,
     scope: 'media',
     annotations: DELETES,
-    run: async (ctx, args) => deleteDrawing(ctx.pool, ctx.principal, args),
+    run: async (ctx, args) => deleteDrawing(ctx.pool, ctx.principal, args, designsShowing),
   }),
 
   defineTool({

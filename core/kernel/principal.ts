@@ -1,6 +1,6 @@
 // Who is calling: every interface (REST, GraphQL, MCP, session routes) resolves its
 // credential to one Principal, and access rules are checked against it in one place.
-import { budgetLimitOf, type Feature, type Plan, type Scope } from '../kernel/plans.ts';
+import { budgetLimitOf, type Feature, type Plan, type Scope } from './plans.ts';
 
 export type Credential =
   | { kind: 'api_key'; id: string }
