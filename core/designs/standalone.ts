@@ -7,7 +7,7 @@ import { signAssetUrl } from '../assets/signedUrls.ts';
 import { requireOwnedBrandByUuid } from '../brands/service.ts';
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { enqueueRender } from '../jobs/tasks.ts';
-import { conflict, invalid, notFound } from '../kernel/errors.ts';
+import { conflict, invalid } from '../kernel/errors.ts';
 import { readAll, type Storage } from '../storage/storage.ts';
 import { type DesignRow, findDesign, makeDesign } from './db.ts';
 import { layerFrame, layerSummary } from './layerSummary.ts';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { actorOf } from '../audit/actor.ts';
 import { requireBrandFor } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
-import { invalid, notFound, ValidationFailed, type ValidationIssue } from '../kernel/errors.ts';
+import { invalid, ValidationFailed, type ValidationIssue } from '../kernel/errors.ts';
 import { IdInput, newPartId } from '../kernel/ids.ts';
 import { platformFitIssues } from '../kernel/platformFit.ts';
 import { CAPABILITIES, type Kind, PLATFORMS, type Platform } from '../kernel/platforms.ts';

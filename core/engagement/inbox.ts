@@ -8,7 +8,7 @@ import { recordAction } from '../audit/service.ts';
 import { requireBrandFor } from '../brands/service.ts';
 import { withTransaction } from '../db/pool.ts';
 import type { Job } from '../jobs/schema.ts';
-import { jobsOf, startJob, toJob, waitForJob } from '../jobs/service.ts';
+import { jobsOf, startJob, waitForJob } from '../jobs/service.ts';
 import { enqueueEngagementAction } from '../jobs/tasks.ts';
 import { conflict, invalid, notFound } from '../kernel/errors.ts';
 import { findSuggestions } from './db.ts';

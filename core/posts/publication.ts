@@ -13,7 +13,6 @@ import {
   type Connectors,
   type Publication,
   PublicationError,
-  type PublishMedia,
   type PublishRequest,
 } from '../connectors/connector.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
@@ -22,7 +21,6 @@ import {
   publicationJobKey,
   retryPublicationLater,
 } from '../jobs/tasks.ts';
-import type { Kind, Platform } from '../kernel/platforms.ts';
 import { postEventBody } from '../webhooks/events.ts';
 import { raiseEvents } from '../webhooks/service.ts';
 import {
