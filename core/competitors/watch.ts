@@ -64,6 +64,16 @@ function breakoutBody(c: WatchedRow, b: BreakoutRow, detectedAt: Date): string {
   });
 }
 
+/** Queues the profile's watch again after `delayMs` (a platform's Retry-After), if still tracked. */
+export async function watchAgainAfter(
+  pool: Pool,
+  competitorId: string,
+  delayMs: number,
+): Promise<void> {
+  const profile = await findCompetitor(pool, competitorId);
+  if (profile) await enqueueCompetitorWatch(pool, profile, delayMs);
+}
+
 /** Reads one profile and reports its new breakouts; answers what it did. */
 export async function watchCompetitor(
   deps: ReadingDeps,

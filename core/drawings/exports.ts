@@ -14,7 +14,6 @@ import {
 } from '../assets/signedUrls.ts';
 import type { Notifications } from '../db/notifications.ts';
 import type { Pool } from '../db/pool.ts';
-import { type RenderWaits, withRenderSlot } from '../designs/renderWaits.ts';
 import type { Job } from '../jobs/schema.ts';
 import { startAndAwait, startJob, succeededJob } from '../jobs/service.ts';
 import {
@@ -46,6 +45,9 @@ import type {
 } from './schema.ts';
 import { drawingHeadOf } from './service.ts';
 
+/** Runs `work` in one of the account's render slots, or refuses it (429) when all are taken. */
+export type RenderSlot = <T>(accountId: string, work: () => Promise<T>) => Promise<T>;
+
 export type DrawingFileApiDeps = {
   pool: Pool;
   notifications: Notifications;
@@ -53,8 +55,11 @@ export type DrawingFileApiDeps = {
   publicBaseUrl: string;
   /** Signs the addresses; without it, `signed_url` is null. */
   urlKey?: Buffer;
-  /** The process's render waits: a bound on one account's drawing calls waiting at once. */
-  renders: RenderWaits;
+  /**
+   * Runs a call in one of the account's render slots, shared with its designs' renders (the
+   * process's render waits), or refuses it: a bound on one account's calls waiting at once.
+   */
+  renderSlot: RenderSlot;
   /** How long a call waits for its drawing (DRAWING_WAIT_S unless given). */
   waitS?: number;
 };
@@ -90,7 +95,7 @@ function drawnJob(
   const kind = DRAWING_JOB_KIND[wanted.target];
   const background = wanted.transparent ? 'transparent' : 'background';
   const subject = `drawing:${drawing.id}@${drawing.version}:${wanted.target}:${wanted.format}:${wanted.scale}:${background}`;
-  return withRenderSlot(deps.renders, caller.accountId, () =>
+  return deps.renderSlot(caller.accountId, () =>
     startAndAwait(
       deps,
       caller,

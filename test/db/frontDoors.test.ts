@@ -79,7 +79,6 @@ const PUBLIC: Record<string, string> = {
   'core/engagement/inbox.ts': 'the inbox operations MCP offers',
   'core/engagement/inboxSchema.ts': 'the inbox’s types',
   'core/engagement/prune.ts': 'the pruneEngagement worker’s operation',
-  'core/engagement/rules.ts': 'the engagement rules kept in the brand memory',
   'core/engagement/send.ts': 'the sendReply worker’s operation',
   'core/generation/job.ts': 'the generateDrafts worker’s operation',
   'core/generation/model.ts': 'the text model, wired at start and used for reply drafts',

@@ -3,7 +3,11 @@
 // queued behind other accounts' first drawings (its jobs' priorities count what it has
 // queued already).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRenderWaits, type RenderWaits } from '../../core/designs/renderWaits.ts';
+import {
+  createRenderWaits,
+  type RenderWaits,
+  withRenderSlot,
+} from '../../core/designs/renderWaits.ts';
 import { type DrawingFileApiDeps, exportDrawing } from '../../core/drawings/exports.ts';
 import { CreateDrawingInput } from '../../core/drawings/schema.ts';
 import { createDrawing } from '../../core/drawings/service.ts';
@@ -22,7 +26,7 @@ beforeAll(() => {
     notifications: renders.notifications,
     storage: svc.storage,
     publicBaseUrl: 'http://127.0.0.1:1',
-    renders,
+    renderSlot: (accountId, work) => withRenderSlot(renders, accountId, work),
     waitS: 0.05,
   };
 });
