@@ -9,7 +9,10 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Below every concept: plans, platforms and their fit, ids, errors, time, sizes, text. */
+/**
+ * Below every concept: plans, platforms and their fit, ids, errors, time, sizes, text, and the
+ * caller (Principal) with its credential's last-use stamp, which auth, oauth and apikeys share.
+ */
 const KERNEL = 'core/kernel';
 
 /**
@@ -59,7 +62,7 @@ const PUBLIC: Record<string, string> = {
   'core/designs/nativePost.ts': 'a post made from a design',
   'core/designs/pageImages.ts': 'page image rendering, wired at start',
   'core/designs/renderJob.ts': 'the renderDesign worker’s operation',
-  'core/designs/renderWaits.ts': 'render waits, wired at start',
+  'core/designs/renderWaits.ts': 'render waits, wired at start and lent to drawing exports',
   'core/designs/standalone.ts': 'standalone designs',
   'core/designs/templateKit.ts': 'the template kit',
   'core/designs/templateThumbnail.ts': 'template thumbnails',
@@ -151,9 +154,9 @@ describe('a concept is reached only through its front door', () => {
     expect([...new Set(reaches)]).toEqual([]);
   });
 
-  it('every named public module exists and is no db file', () => {
-    const files = new Set(sourceFiles('core'));
-    const wrong = Object.keys(PUBLIC).filter((f) => !files.has(f) || /db\.ts$/i.test(f));
+  it('every named public module exists, is no db file, and is used from outside', () => {
+    const used = new Set(crossing.map((e) => e.to));
+    const wrong = Object.keys(PUBLIC).filter((f) => /db\.ts$/i.test(f) || !used.has(f));
     expect(wrong).toEqual([]);
   });
 });
