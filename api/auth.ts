@@ -10,6 +10,7 @@ import {
 } from '../core/auth/access.ts';
 import { authenticateBearerToken } from '../core/auth/bearer.ts';
 import type { BudgetCounter } from '../core/auth/budget.ts';
+
 import type { Pool } from '../core/db/pool.ts';
 import { unauthenticated } from '../core/kernel/errors.ts';
 import type { Authenticated, Budget, Principal, Requirement } from '../core/kernel/principal.ts';

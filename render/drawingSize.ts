@@ -1,6 +1,12 @@
 // A drawing's size as exported, apart from the drawing code so the API can check a request
 // without loading Skia.
 
+/** The formats a drawing is exported as, and the scales it is drawn at. */
+export const DRAWING_FORMATS = ['png', 'svg'] as const;
+export type DrawingFormat = (typeof DRAWING_FORMATS)[number];
+export const MIN_SCALE = 0.25;
+export const MAX_SCALE = 4;
+
 /** The most pixels a PNG export holds (4096 × 4096): bounds what one export asks of Skia. */
 export const MAX_EXPORT_PIXELS = 4096 * 4096;
 

@@ -1,5 +1,6 @@
-// Daily cron: mentions, inbox actions and agent tasks past keeping (core/engagement/prune.ts).
+// Daily cron: mentions, inbox actions (core/engagement/prune.ts) and agent tasks past keeping.
 import type { Task } from 'graphile-worker';
+import { pruneAgentTasks } from '../core/agentTasks/service.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { pruneEngagement } from '../core/engagement/prune.ts';
 import { CronPayload } from '../core/jobs/tasks.ts';
@@ -8,7 +9,7 @@ export const pruneEngagementTask =
   (pool: Pool): Task =>
   async (payload, helpers) => {
     CronPayload.parse(payload);
-    const pruned = await pruneEngagement(pool);
-    if (pruned.items || pruned.tasks)
-      helpers.logger.info(`pruned ${pruned.items} mentions and ${pruned.tasks} agent tasks`);
+    const { items } = await pruneEngagement(pool);
+    const tasks = await pruneAgentTasks(pool);
+    if (items || tasks) helpers.logger.info(`pruned ${items} mentions and ${tasks} agent tasks`);
   };

@@ -1,19 +1,16 @@
 // One competitor profile's watch (core/competitors/watch.ts); a platform's Retry-After is
 // honoured by queueing the profile again after it.
 import type { Task } from 'graphile-worker';
-import { findCompetitor } from '../core/competitors/db.ts';
-import { watchCompetitor } from '../core/competitors/watch.ts';
+import { watchAgainAfter, watchCompetitor } from '../core/competitors/watch.ts';
 import type { ReadingDeps } from '../core/connections/reading.ts';
-import { enqueueCompetitorWatch, WatchCompetitorPayload } from '../core/jobs/tasks.ts';
+import { WatchCompetitorPayload } from '../core/jobs/tasks.ts';
 
 export const watchCompetitorTask =
   (deps: ReadingDeps): Task =>
   async (payload, helpers) => {
     const job = WatchCompetitorPayload.parse(payload);
     const done = await watchCompetitor(deps, job.competitor_id);
-    if (done.outcome === 'throttled') {
-      const profile = await findCompetitor(deps.pool, job.competitor_id);
-      if (profile) await enqueueCompetitorWatch(deps.pool, profile, done.retryAfterMs);
-    }
+    if (done.outcome === 'throttled')
+      await watchAgainAfter(deps.pool, job.competitor_id, done.retryAfterMs);
     helpers.logger.info(`competitor ${job.competitor_id}: ${JSON.stringify(done)}`);
   };

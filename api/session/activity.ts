@@ -3,6 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+
 import { Job } from '../../core/jobs/schema.ts';
 import { listRecentJobs } from '../../core/jobs/service.ts';
 import { Usage, usageOfAccount } from '../../core/usage/service.ts';

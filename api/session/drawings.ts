@@ -4,6 +4,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { designsShowing } from '../../core/designs/service.ts';
 import {
   CreateDrawingInput,
   DeletedDrawing,
@@ -131,6 +132,11 @@ export const drawingRoutes: FastifyPluginAsync<DashboardDeps> = async (base, { p
       },
     },
     async (req) =>
-      deleteDrawing(pool, principalOf(req), { drawing_id: req.params.id, force: req.query.force }),
+      deleteDrawing(
+        pool,
+        principalOf(req),
+        { drawing_id: req.params.id, force: req.query.force },
+        designsShowing,
+      ),
   );
 };

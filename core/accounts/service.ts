@@ -1,11 +1,32 @@
-// Account operations used by the operator CLI and the dashboard session routes.
+// Account operations used by the operator CLI and the dashboard session routes, and what
+// other concepts ask of an account: its plan's quota, its credits, its selected brand.
 
-import { createBrand } from '../brands/service.ts';
+import { type Brand, createBrand, requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { conflict, forbidden, notFound } from '../kernel/errors.ts';
-import { type Feature, type Plan, planAtLeast } from '../kernel/plans.ts';
+import { type Feature, type Plan, planAtLeast, STORAGE_QUOTA_BYTES } from '../kernel/plans.ts';
 import { hashPassword } from '../passwords.ts';
 import * as db from './db.ts';
+
+export type AccountSummary = {
+  id: string;
+  email: string;
+  plan: Plan;
+  features: Feature[];
+  credits: string;
+  budget_per_minute: number | null;
+  selected_brand_id: string | null;
+};
+
+export const toAccountSummary = (a: db.AccountRow): AccountSummary => ({
+  id: a.id,
+  email: a.email,
+  plan: a.plan,
+  features: a.features,
+  credits: a.credits,
+  budget_per_minute: a.budget_per_minute,
+  selected_brand_id: a.selected_brand_id,
+});
 
 type NewAccount = { email: string; password: string; plan?: Plan; brandName?: string };
 
@@ -107,8 +128,46 @@ export async function setFeature(pool: Pool, accountId: string, feature: Feature
   return (await requireAccount(pool, accountId)).features;
 }
 
-export async function addCredits(pool: Pool, accountId: string, amount: number) {
-  return db.addCredits(pool, accountId, amount);
+/** Adds credits (the operator's grant, a failed job's refund); answers the credits now. */
+export async function addCredits(db_: Queryable, accountId: string, amount: number) {
+  return db.addCredits(db_, accountId, amount);
+}
+
+/** Takes `amount` credits if the account has them: the credits left, or undefined if not. */
+export async function spendCredits(
+  db_: Queryable,
+  accountId: string,
+  amount: number,
+): Promise<string | undefined> {
+  return db.takeCredits(db_, accountId, amount);
+}
+
+/** The account's credits now. */
+export async function creditsOf(db_: Queryable, accountId: string): Promise<number> {
+  return db.creditsOf(db_, accountId);
+}
+
+/** The account as others see it, or undefined when there is none (a deleted account). */
+export async function findAccount(
+  db_: Queryable,
+  accountId: string,
+): Promise<AccountSummary | undefined> {
+  const row = await db.findAccountById(db_, accountId);
+  return row && toAccountSummary(row);
+}
+
+/** The storage quota of the account's plan now, in bytes (a lowered plan counts at once). */
+export async function storageQuotaOf(db_: Queryable, accountId: string): Promise<number> {
+  const account = await db.findAccountById(db_, accountId);
+  if (!account) throw new Error(`account ${accountId} not found`);
+  return STORAGE_QUOTA_BYTES[account.plan];
+}
+
+/** Selects the account's brand: the default wherever brand_id is omitted. */
+export async function selectBrand(pool: Pool, accountId: string, brandId: string): Promise<Brand> {
+  const brand = await requireOwnedBrand(pool, accountId, brandId);
+  await db.setSelectedBrand(pool, accountId, brand.id);
+  return brand;
 }
 
 /** Overrides the plan's request budget; null returns to the plan's value. */

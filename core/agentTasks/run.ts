@@ -8,8 +8,7 @@ import type { Actor } from '../audit/actor.ts';
 import { getBrandMemory } from '../brandMemory/service.ts';
 import { listConnectedAccounts } from '../connections/service.ts';
 import type { Queryable } from '../db/pool.ts';
-import { listSuggestionRows } from '../engagement/db.ts';
-import { runReplyDrafts } from '../engagement/drafts.ts';
+import { openSuggestionIds, runReplyDrafts } from '../engagement/drafts.ts';
 import type { GenerationDeps } from '../generation/job.ts';
 import { runDraftWeek } from '../generation/week.ts';
 import { JobFailure, type ProgressReport } from '../jobs/service.ts';
@@ -72,10 +71,9 @@ async function draftWeekPlan(
 }
 
 async function replySweepPlan(deps: GenerationDeps, task: AgentTaskRow, job: AgentTaskPayload) {
-  const open = await listSuggestionRows(deps.pool, {
+  const open = await openSuggestionIds(deps.pool, {
     accountId: task.account_id,
     brandId: task.brand_id,
-    statuses: ['open'],
     limit: SWEEP_SIZE,
   });
   if (!open.length) {
@@ -90,7 +88,7 @@ async function replySweepPlan(deps: GenerationDeps, task: AgentTaskRow, job: Age
     {
       job_id: job.job_id,
       account_id: task.account_id,
-      suggestion_ids: open.map((s) => s.id),
+      suggestion_ids: open,
       instruction: task.goal.slice(0, 500),
     },
     async (tx, result) => {

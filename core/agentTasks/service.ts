@@ -3,14 +3,15 @@
 // start in one transaction; its steps, outputs and job are read back.
 import { actorOf } from '../audit/actor.ts';
 import { requireBrandFor } from '../brands/service.ts';
-import { type Pool, withTransaction } from '../db/pool.ts';
-import { findJobs, type JobRow } from '../jobs/db.ts';
-import { startJob, toJob } from '../jobs/service.ts';
+import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
+import type { Job } from '../jobs/schema.ts';
+import { jobsOf, startJob } from '../jobs/service.ts';
 import { enqueueAgentTask } from '../jobs/tasks.ts';
 import { notFound } from '../kernel/errors.ts';
 import type { Caller } from '../posts/service.ts';
 import {
   type AgentTaskRow,
+  deleteOldTasks,
   findAgentTask,
   insertAgentTask,
   listAgentTaskRows,
@@ -23,7 +24,7 @@ import type {
   ListAgentTasksInput,
 } from './schema.ts';
 
-function toTask(row: AgentTaskRow, job: JobRow | undefined): AgentTask {
+function toTask(row: AgentTaskRow, job: Job | undefined): AgentTask {
   return {
     id: row.id,
     brand_id: row.brand_id,
@@ -32,14 +33,14 @@ function toTask(row: AgentTaskRow, job: JobRow | undefined): AgentTask {
     status: job?.status ?? 'queued',
     steps: row.steps,
     outputs: row.outputs,
-    job: job ? toJob(job) : null,
+    job: job ?? null,
     created_at: row.created_at.toISOString(),
   };
 }
 
 async function withJobs(pool: Pool, accountId: string, rows: AgentTaskRow[]) {
   const ids = rows.flatMap((r) => (r.job_id ? [r.job_id] : []));
-  const jobs = new Map((await findJobs(pool, accountId, ids)).map((j) => [j.id, j]));
+  const jobs = new Map((await jobsOf(pool, accountId, ids)).map((j) => [j.job_id, j]));
   return rows.map((r) => toTask(r, r.job_id ? jobs.get(r.job_id) : undefined));
 }
 
@@ -95,4 +96,12 @@ export async function listAgentTasks(pool: Pool, caller: Caller, input: ListAgen
     tasks: await withJobs(pool, caller.accountId, page),
     next_cursor: rows.length > input.limit ? page.at(-1)!.id : null,
   };
+}
+
+/** How long a task is kept, so a flood of tasks does not grow the database for ever. */
+export const TASK_KEEP_DAYS = 90;
+
+/** Deletes the tasks created more than `days` ago (the daily prune); answers how many. */
+export async function pruneAgentTasks(db: Queryable, days = TASK_KEEP_DAYS): Promise<number> {
+  return deleteOldTasks(db, days);
 }

@@ -3,18 +3,9 @@
 // account's asset bytes, and storage_reserved_bytes equal to its open sessions' sizes.
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import type { MediaKind } from '../kernel/platforms.ts';
+import type { AssetRef } from './schema.ts';
 
-export type AssetRef = {
-  id: string;
-  kind: MediaKind;
-  mime: string;
-  design_id: string | null;
-  /** Seconds, for video and audio. */
-  duration_s: number | null;
-  /** Pixels, for images and video. */
-  width: number | null;
-  height: number | null;
-};
+export type { AssetRef };
 
 /** The owned assets among `ids` (missing or foreign ones are simply absent). */
 export async function findOwnedAssets(

@@ -1,9 +1,8 @@
 // A design's rendered pages are image assets of the account like any other: a
 // render counts their bytes against the storage quota, a re-render gives the replaced
 // pages' bytes back. The render job calls this in its final transaction.
-import { findAccountById } from '../accounts/db.ts';
+import { storageQuotaOf } from '../accounts/service.ts';
 import type { Queryable } from '../db/pool.ts';
-import { STORAGE_QUOTA_BYTES } from '../kernel/plans.ts';
 import { formatBytes } from '../kernel/sizes.ts';
 import { type RenderedPage, replaceDesignPages } from './db.ts';
 import { quotaExceeded } from './quota.ts';
@@ -21,9 +20,7 @@ export async function fileDesignPages(
   size: { width: number; height: number },
   pages: RenderedPage[],
 ): Promise<{ pageIds: string[]; freedKeys: string[] }> {
-  const account = await findAccountById(tx, design.accountId);
-  if (!account) throw new Error(`account ${design.accountId} not found`);
-  const quota = STORAGE_QUOTA_BYTES[account.plan];
+  const quota = await storageQuotaOf(tx, design.accountId);
   const filed = await replaceDesignPages(
     tx,
     { ...size, designId: design.id, accountId: design.accountId, brandId: design.brandId, pages },

@@ -2,10 +2,9 @@
 // rendered pages, what workers make): 413 `quota_exceeded` (not `body_too_large`: the body
 // may be small, the account is full), with what the account uses and has reserved now, and
 // what to do about it.
-import { findAccountById } from '../accounts/db.ts';
+import { storageQuotaOf } from '../accounts/service.ts';
 import type { Queryable } from '../db/pool.ts';
 import { DomainError } from '../kernel/errors.ts';
-import { STORAGE_QUOTA_BYTES } from '../kernel/plans.ts';
 import { formatBytes } from '../kernel/sizes.ts';
 import { firstUploadExpiry, insertAssetWithinQuota, type StoredAsset, storageUse } from './db.ts';
 
@@ -66,9 +65,7 @@ export async function fileMadeAsset(
   asset: StoredAsset,
   message: { what: string; retry: string },
 ) {
-  const account = await findAccountById(tx, asset.accountId);
-  if (!account) throw new Error(`account ${asset.accountId} not found`);
-  const quota = STORAGE_QUOTA_BYTES[account.plan];
+  const quota = await storageQuotaOf(tx, asset.accountId);
   const row = await insertAssetWithinQuota(tx, asset, quota);
   if (row) return row;
   throw await quotaExceeded(tx, asset.accountId, {
@@ -84,9 +81,7 @@ export async function fileMadeAsset(
  * room left may still be refused when the bytes are known (fileMadeAsset).
  */
 export async function assertStorageLeft(db: Queryable, accountId: string, retry: string) {
-  const account = await findAccountById(db, accountId);
-  if (!account) throw new Error(`account ${accountId} not found`);
-  const quota = STORAGE_QUOTA_BYTES[account.plan];
+  const quota = await storageQuotaOf(db, accountId);
   const { used, reserved } = await storageUse(db, accountId);
   if (used + reserved < quota) return;
   throw await quotaExceeded(db, accountId, {

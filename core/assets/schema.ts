@@ -1,6 +1,7 @@
 // Asset (media library) records and listing (SPEC.md "Asset", "REST: media").
 import { z } from 'zod';
 import { IdInput } from '../kernel/ids.ts';
+import type { MediaKind } from '../kernel/platformNames.ts';
 import { formatBytes } from '../kernel/sizes.ts';
 
 export const ASSET_KINDS = ['image', 'video', 'audio'] as const;
@@ -170,3 +171,16 @@ export const IngestInput = z
   })
   .strict();
 export type IngestInput = z.infer<typeof IngestInput>;
+
+/** An asset as an attachment checks it: what it is and how big, not its bytes. */
+export type AssetRef = {
+  id: string;
+  kind: MediaKind;
+  mime: string;
+  design_id: string | null;
+  /** Seconds, for video and audio. */
+  duration_s: number | null;
+  /** Pixels, for images and video. */
+  width: number | null;
+  height: number | null;
+};

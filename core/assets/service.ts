@@ -5,10 +5,11 @@ import { rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { requireOwnedBrand } from '../brands/service.ts';
-import type { Pool } from '../db/pool.ts';
+import type { Pool, Queryable } from '../db/pool.ts';
 import { DomainError, invalid, notFound } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
 import { type Plan, STORAGE_QUOTA_BYTES } from '../kernel/plans.ts';
+import type { MediaKind } from '../kernel/platforms.ts';
 import { formatBytes } from '../kernel/sizes.ts';
 import { NoFrame, videoFrame } from '../media/frame.ts';
 import { MediaToolFailed, type MediaTools } from '../media/tools.ts';
@@ -16,18 +17,26 @@ import type { OutboundPolicy } from '../outbound/guard.ts';
 import { deleteQuietly, type Storage } from '../storage/storage.ts';
 import {
   deleteAssetRow,
+  designPageIds,
+  findOwnedAssets,
+  firstPageIds,
   insertAssetWithinQuota,
   insertUploadedAsset,
+  mediaStorageKeys,
+  movePagesShownBy,
   recordThumbnailFailure,
   type StoredAsset,
   setThumbKey,
+  storageKeyOf,
   storageUse,
+  visualStorageKeys,
 } from './db.ts';
 import { checkImage } from './imageCheck.ts';
 import { quotaExceeded } from './quota.ts';
 import {
   type Asset,
   type AssetList,
+  type AssetRef,
   type ListAssetsQuery,
   MAX_IMAGE_BYTES,
   type UploadQuery,
@@ -326,4 +335,76 @@ export async function deleteAsset(deps: MediaDeps, accountId: string, id: string
   const row = isId(id) ? await deleteAssetRow(deps.pool, accountId, id) : undefined;
   if (!row) throw notFound('Asset');
   for (const key of [row.storage_key, row.thumb_key]) if (key) await deps.storage.delete(key);
+}
+
+// What other concepts ask of the library: the assets a post or a layout names, where the
+// bytes of the ones a render or an export reads are, and the pages a design's render filed.
+
+/** The account's assets among `ids` (missing or foreign ones are simply absent). */
+export async function ownedAssets(
+  db_: Queryable,
+  accountId: string,
+  ids: string[],
+): Promise<AssetRef[]> {
+  return findOwnedAssets(db_, accountId, ids);
+}
+
+/** Where an asset's bytes are, by id alone (the caller has checked whose it is). */
+export async function storageKeyOfAsset(
+  db_: Queryable,
+  assetId: string,
+): Promise<string | undefined> {
+  return storageKeyOf(db_, assetId);
+}
+
+/** Where the bytes of the account's stored images and videos among `ids` are (a render's). */
+export async function storedVisuals(
+  db_: Queryable,
+  accountId: string,
+  ids: string[],
+): Promise<{ id: string; kind: 'image' | 'video'; storage_key: string }[]> {
+  return visualStorageKeys(db_, accountId, ids);
+}
+
+/** The account's stored media among `ids`: kind, where the bytes are, size (an export's). */
+export async function storedMedia(
+  db_: Queryable,
+  accountId: string,
+  ids: string[],
+): Promise<{ id: string; kind: MediaKind; storage_key: string; bytes: number }[]> {
+  return mediaStorageKeys(db_, accountId, ids);
+}
+
+/** The pages a design's render filed, in page order. */
+export async function pagesOfDesign(db_: Queryable, designId: string): Promise<string[]> {
+  return designPageIds(db_, designId);
+}
+
+/** The first rendered page of each of these designs, by design id (their thumbnails). */
+export async function firstPagesOf(
+  db_: Queryable,
+  designIds: string[],
+): Promise<Map<string, string>> {
+  return firstPageIds(db_, designIds);
+}
+
+/**
+ * Hands the pages that `postIds` show from one design to another (a frozen copy of it): the
+ * same bytes, still counted once.
+ */
+export async function handOverPagesShownBy(
+  db_: Queryable,
+  fromDesignId: string,
+  toDesignId: string,
+  postIds: string[],
+): Promise<void> {
+  await movePagesShownBy(db_, fromDesignId, toDesignId, postIds);
+}
+
+/** The bytes the account's library holds, and those its unfinished uploads reserve. */
+export async function storageUseOf(
+  db_: Queryable,
+  accountId: string,
+): Promise<{ used: number; reserved: number }> {
+  return storageUse(db_, accountId);
 }

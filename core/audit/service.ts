@@ -1,5 +1,8 @@
-// Reading the audit log (MCP get_audit): the account's post transitions with their actors.
+// The audit log: reading it (MCP get_audit: the account's post transitions with their
+// actors), and the entries other concepts record that are not a post's status change.
 import type { Queryable } from '../db/pool.ts';
+import type { Actor } from './actor.ts';
+import { recordAudit } from './db.ts';
 import type { AuditEntry, AuditQuery } from './schema.ts';
 
 // Kept for the callers that import the schemas from here.
@@ -29,4 +32,22 @@ export async function listAudit(
     detail: r.detail,
     created_at: r.created_at.toISOString(),
   }));
+}
+
+/**
+ * Records what was done that is not a post's status change (a reply asked for or sent, an
+ * action run), in the caller's transaction: `postId` is the brand post it concerns, if any;
+ * `detail` says the rest.
+ */
+export async function recordAction(
+  db: Queryable,
+  entry: {
+    accountId: string;
+    postId: string | null;
+    action: string;
+    actor: Actor;
+    detail: Record<string, unknown>;
+  },
+): Promise<void> {
+  await recordAudit(db, entry);
 }

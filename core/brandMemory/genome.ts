@@ -7,7 +7,7 @@
 // words, key terms, reading level); it writes `visual` and/or `voice` as one memory version.
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
-import { takeCredits } from '../accounts/db.ts';
+import { spendCredits } from '../accounts/service.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import type { Job } from '../jobs/schema.ts';
 import { type FinishInside, JobFailure, type ProgressReport, startJob } from '../jobs/service.ts';
@@ -55,7 +55,7 @@ export async function startGenome(pool: Pool, caller: MemoryCaller, input: Genom
     );
   const credits = GENOME_CREDITS[input.run];
   const job: Job = await withTransaction(pool, async (tx) => {
-    const left = await takeCredits(tx, caller.accountId, credits);
+    const left = await spendCredits(tx, caller.accountId, credits);
     if (left === undefined)
       throw new DomainError(
         'insufficient_credits',

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { requireBrandFor } from '../brands/service.ts';
 import { type CredentialsKey, openedAccess } from '../connections/credentials.ts';
-import { saveSealedCredentials, sealedAccountsOf } from '../connections/db.ts';
+import { activeAccountsOfBrand, keepRefreshedCredentials } from '../connections/service.ts';
 import { type Connectors, type PastPost, PublicationError } from '../connectors/connector.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import type { Job } from '../jobs/schema.ts';
@@ -134,7 +134,7 @@ export async function runHistoryImport(
   report: ProgressReport,
   finish: FinishInside,
 ) {
-  const accounts = (await sealedAccountsOf(deps.pool, job.account_id, job.brand_id)).filter(
+  const accounts = (await activeAccountsOfBrand(deps.pool, job.account_id, job.brand_id)).filter(
     (a) => !job.platforms || job.platforms.includes(a.platform),
   );
   if (!accounts.length)
@@ -157,7 +157,7 @@ export async function runHistoryImport(
     try {
       const mine = await connector.recentPosts(
         openedAccess(deps.credentialsKey, { ...a, credentials: a.credentials }, (sealed) =>
-          saveSealedCredentials(deps.pool, a.id, sealed),
+          keepRefreshedCredentials(deps.pool, a.id, sealed),
         ),
         HISTORY_POSTS,
       );

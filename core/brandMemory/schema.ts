@@ -2,7 +2,7 @@
 // versioned for optimistic concurrency. One zod schema per section: a patch whose result a
 // section refuses is itself refused, so the stored document always parses.
 import { z } from 'zod';
-import { EngagementRules } from '../engagement/rules.ts';
+
 import { GENOME_RUNS } from '../jobs/tasks.ts';
 import { IdInput } from '../kernel/ids.ts';
 import { PLATFORMS } from '../kernel/platforms.ts';
@@ -16,6 +16,39 @@ const HttpUrl = z
 const Hashtag = z
   .string()
   .regex(/^#?[\p{L}\p{N}_]{1,100}$/u, 'a hashtag: letters, digits and _, with or without #');
+
+// The engagement inbox's section: keywords watched and the actions rules propose (applied by
+// core/engagement/rules.ts).
+export const ENGAGEMENT_ACTIONS = ['like', 'repost', 'reply', 'follow'] as const;
+export type EngagementAction = (typeof ENGAGEMENT_ACTIONS)[number];
+export const INBOUND_KINDS = ['mention', 'reply', 'keyword'] as const;
+
+const Rule = z
+  .object({
+    on: z
+      .enum(INBOUND_KINDS)
+      .describe('Which posts: mentions, replies to the brand, keyword matches.'),
+    propose: z.array(z.enum(ENGAGEMENT_ACTIONS)).min(1).max(4),
+    contains: z
+      .array(Term)
+      .max(20)
+      .optional()
+      .describe('Only posts holding one of these terms (as words, ignoring case).'),
+  })
+  .strict();
+
+export const EngagementRules = z
+  .object({
+    keywords: z
+      .array(Term)
+      .max(10)
+      .describe('Terms watched on the platforms: a post holding one is a keyword match.'),
+    rules: z.array(Rule).max(20),
+  })
+  .partial()
+  .strict()
+  .describe('The engagement inbox: keywords watched and the actions rules propose.');
+export type EngagementRules = z.infer<typeof EngagementRules>;
 
 export const Voice = z
   .object({

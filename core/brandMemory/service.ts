@@ -4,7 +4,7 @@
 import jsonpatch from 'fast-json-patch';
 import { requireBrandFor } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
-import { EngagementRules } from '../engagement/rules.ts';
+
 import { JobFailure } from '../jobs/service.ts';
 import { versionConflict } from '../kernel/errors.ts';
 import type { Principal } from '../kernel/principal.ts';
@@ -12,6 +12,7 @@ import { formatBytes } from '../kernel/sizes.ts';
 import { explainIssue } from '../validation.ts';
 import { type MemoryRow, memoryOf, saveMemory } from './db.ts';
 import {
+  EngagementRules,
   MAX_MEMORY_BYTES,
   MEMORY_SECTIONS,
   MemoryDoc,

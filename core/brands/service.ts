@@ -1,9 +1,14 @@
 // Brands: an account owns several; the selected one is the default wherever brand_id is omitted.
-import { setSelectedBrand } from '../accounts/db.ts';
-import type { Pool, Queryable } from '../db/pool.ts';
+import type { Queryable } from '../db/pool.ts';
 import { invalid, notFound } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
-import { type BrandRow, findOwnedBrand, insertBrand, listBrands } from './db.ts';
+import {
+  type BrandRow,
+  findOwnedBrand,
+  findOwnedBrandByUuid,
+  insertBrand,
+  listBrands,
+} from './db.ts';
 import type { Brand } from './schema.ts';
 
 // Kept for the callers that import the schema from here.
@@ -47,10 +52,15 @@ export async function requireOwnedBrand(db: Queryable, accountId: string, brandI
   return toBrand(row);
 }
 
-export async function selectBrand(pool: Pool, accountId: string, brandId: string) {
-  const brand = await requireOwnedBrand(pool, accountId, brandId);
-  await setSelectedBrand(pool, accountId, brand.id);
-  return brand;
+/** The owned brand with this public uuid, or 404 like requireOwnedBrand. */
+export async function requireOwnedBrandByUuid(
+  db: Queryable,
+  accountId: string,
+  uuid: string,
+): Promise<Brand> {
+  const row = await findOwnedBrandByUuid(db, accountId, uuid);
+  if (!row) throw notFound('Brand');
+  return toBrand(row);
 }
 
 /** The brand an operation is for: the one given, else the one selected in the dashboard. */

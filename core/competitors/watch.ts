@@ -8,15 +8,14 @@
 // older than BREAKOUT_WITHIN_HOURS are not judged.
 
 import { hasPlan } from '../accounts/service.ts';
-import { sealedAccountsOf } from '../connections/db.ts';
 import { type Reading, type ReadingDeps, readThrough } from '../connections/reading.ts';
+import { activeAccountsOfBrand } from '../connections/service.ts';
 import { type Connectors, platformsWith } from '../connectors/connector.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { enqueueCompetitorWatch } from '../jobs/tasks.ts';
 import { API_PLAN } from '../kernel/plans.ts';
-import { insertEvents } from '../posts/db.ts';
-import { queueEventDeliveries } from '../webhooks/delivery.ts';
 import { bodyPreview } from '../webhooks/events.ts';
+import { raiseEvents } from '../webhooks/service.ts';
 import {
   type BreakoutRow,
   findCompetitor,
@@ -65,6 +64,16 @@ function breakoutBody(c: WatchedRow, b: BreakoutRow, detectedAt: Date): string {
   });
 }
 
+/** Queues the profile's watch again after `delayMs` (a platform's Retry-After), if still tracked. */
+export async function watchAgainAfter(
+  pool: Pool,
+  competitorId: string,
+  delayMs: number,
+): Promise<void> {
+  const profile = await findCompetitor(pool, competitorId);
+  if (profile) await enqueueCompetitorWatch(pool, profile, delayMs);
+}
+
 /** Reads one profile and reports its new breakouts; answers what it did. */
 export async function watchCompetitor(
   deps: ReadingDeps,
@@ -74,7 +83,7 @@ export async function watchCompetitor(
   if (!c) return { outcome: 'skipped', reason: 'no longer tracked' };
   if (!(await hasPlan(deps.pool, c.account_id, API_PLAN)))
     return { outcome: 'skipped', reason: `competitor tracking needs the ${API_PLAN} plan` };
-  const account = (await sealedAccountsOf(deps.pool, c.account_id, c.brand_id)).find(
+  const account = (await activeAccountsOfBrand(deps.pool, c.account_id, c.brand_id)).find(
     (a) => a.platform === c.platform,
   );
   if (!account)
@@ -98,7 +107,8 @@ export async function watchCompetitor(
           previous: BASELINE_POSTS,
         });
         const now = new Date();
-        const events = await insertEvents(
+        // The breakouts, their events and deliveries commit together: each is reported once.
+        await raiseEvents(
           tx,
           found.map((b) => ({
             accountId: c.account_id,
@@ -106,8 +116,6 @@ export async function watchCompetitor(
             body: breakoutBody(c, b, now),
           })),
         );
-        // The breakouts, their events and deliveries commit together: each is reported once.
-        await queueEventDeliveries(tx, events);
         return found.length;
       });
       return { read: posts.length, breakouts };

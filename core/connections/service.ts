@@ -1,4 +1,5 @@
-// Connected platform accounts as list_accounts shows them (credentials are never shown).
+// Connected platform accounts: as list_accounts shows them (credentials are never shown), and
+// as the jobs that publish or read through them open them and report on them.
 import { z } from 'zod';
 import { requireOwnedBrand } from '../brands/service.ts';
 import type { Config } from '../config.ts';
@@ -8,7 +9,15 @@ import { PLATFORMS } from '../kernel/platforms.ts';
 import { type OutboundLog, outboundPolicy } from '../outbound/guard.ts';
 import { loadLocalSecrets } from '../secrets.ts';
 import { credentialsKey, sealCredentials } from './credentials.ts';
-import { upsertConnectedAccount } from './db.ts';
+import {
+  activeAccounts,
+  markNeedsReconnect,
+  recordAccountError,
+  saveSealedCredentials,
+  sealedAccount,
+  sealedAccountsOf,
+  upsertConnectedAccount,
+} from './db.ts';
 
 export const ConnectedAccount = z.object({
   id: z.string(),
@@ -74,4 +83,62 @@ export async function connectAccount(
     credentials: sealCredentials(key, verified.credentials),
   });
   return { id: connected.id, platform: connected.platform, handle: connected.handle };
+}
+
+/** A connected account with its sealed credentials, for a job that reads or posts through it. */
+export type SealedAccount = {
+  id: string;
+  account_id: string;
+  brand_id: string;
+  platform: Platform;
+  handle: string;
+  credentials: Buffer | null;
+};
+
+/** The brand's active connected accounts with their sealed credentials, by platform. */
+export async function activeAccountsOfBrand(
+  db: Queryable,
+  accountId: string,
+  brandId: string,
+): Promise<Pick<SealedAccount, 'id' | 'platform' | 'handle' | 'credentials'>[]> {
+  return sealedAccountsOf(db, accountId, brandId);
+}
+
+/** One connected account with its sealed credentials (a collection job's), if still active. */
+export async function activeAccount(
+  db: Queryable,
+  connectedAccountId: string,
+): Promise<SealedAccount | undefined> {
+  return sealedAccount(db, connectedAccountId);
+}
+
+/** The ids of the active connected accounts on `platforms`, for a reading cron. */
+export async function activeAccountIdsOn(
+  db: Queryable,
+  platforms: readonly string[],
+): Promise<string[]> {
+  return activeAccounts(db, platforms);
+}
+
+/** Keeps the credentials a connector refreshed (its new session), sealed. */
+export async function keepRefreshedCredentials(
+  db: Queryable,
+  connectedAccountId: string,
+  sealed: Buffer,
+): Promise<void> {
+  await saveSealedCredentials(db, connectedAccountId, sealed);
+}
+
+/**
+ * Says a failed publication on the account: a refused credential (`reconnect`) marks it to
+ * reconnect, so later posts fail until it is; any other reason is kept and the account stays.
+ */
+export async function reportPublicationFailure(
+  db: Queryable,
+  connectedAccountId: string,
+  message: string,
+  { reconnect }: { reconnect: boolean },
+): Promise<void> {
+  if (reconnect) await markNeedsReconnect(db, connectedAccountId, message);
+  else await recordAccountError(db, connectedAccountId, message);
 }

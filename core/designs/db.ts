@@ -1,8 +1,7 @@
 // SQL for designs. Their rendered pages are assets: core/assets/db.ts reads and writes them,
 // keeping the account's storage counter right.
 // The posts that show a design are the posts concept's (core/posts/db.ts).
-
-import { designPageIds } from '../assets/db.ts';
+import { pagesOfDesign } from '../assets/service.ts';
 import type { Queryable } from '../db/pool.ts';
 import { planLimit } from '../kernel/errors.ts';
 import { DESIGN_LIMIT, type Plan, planAllowingDesigns } from '../kernel/plans.ts';
@@ -100,7 +99,7 @@ export async function makeDesign(
 }
 
 /** The rendered pages of a design, in page order. */
-export const renderedPages = designPageIds;
+export const renderedPages = pagesOfDesign;
 
 /** The account's design, locked for the rest of the transaction (`share`: others may read). */
 export async function lockDesign(

@@ -1,6 +1,6 @@
 // The dashboard's view of designs: a brand's designs as cards, and one design with its layers
 // and its rendered pages as addresses an <img> can load (signed, no credential needed).
-import { firstPageIds } from '../assets/db.ts';
+import { firstPagesOf } from '../assets/service.ts';
 import { signAssetUrl } from '../assets/signedUrls.ts';
 import { requireBrandFor } from '../brands/service.ts';
 import type { Queryable } from '../db/pool.ts';
@@ -34,7 +34,7 @@ export async function listDesigns(
     limit: GALLERY_PAGE + 1,
   });
   const shown = rows.slice(0, GALLERY_PAGE);
-  const firstPages = await firstPageIds(
+  const firstPages = await firstPagesOf(
     deps.pool,
     shown.map((d) => d.id),
   );

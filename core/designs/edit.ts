@@ -5,23 +5,23 @@
 // its render in one transaction; the shared design changes for every unpublished linked post,
 // published ones keep what they showed, and `only_this_post` first gives the post its own copy.
 
-import { movePagesShownBy } from '../assets/db.ts';
+import { handOverPagesShownBy } from '../assets/service.ts';
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { enqueueRender } from '../jobs/tasks.ts';
 import { conflict, invalid, notFound, versionConflict } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
+import type { DesignPostRow } from '../posts/schema.ts';
 import {
-  type DesignPostRow,
-  designIdOfPost,
-  designShownByOthers,
-  detachFromUnpublishedPostsOf,
-  lockPost,
-  movePostsToDesign,
-  publishedPostsOf,
-  setPostDesign,
-  setPostKind,
-  unpublishedPostsOf,
-} from '../posts/db.ts';
+  designOfPost,
+  designShownByOtherPosts,
+  detachDesignPages,
+  lockPostForDesign,
+  movePostsToDesignCopy,
+  publishedPostsShowing,
+  refitPostKind,
+  showDesignOnPost,
+  unpublishedPostsShowing,
+} from '../posts/service.ts';
 import { checkedLayout, checkedVideoLayout } from './checkedLayout.ts';
 import { type DesignRow, forgetRender, lockDesign, makeDesign, saveLayout } from './db.ts';
 import { designFit, designState } from './designState.ts';
@@ -52,7 +52,7 @@ async function lockTarget(db: Queryable, caller: DesignCaller, ref: DesignRef) {
   }
   const postId = ref.post_id;
   for (;;) {
-    const seen = isId(postId) ? await designIdOfPost(db, caller.accountId, postId) : undefined;
+    const seen = isId(postId) ? await designOfPost(db, caller.accountId, postId) : undefined;
     if (!seen) throw notFound('Post');
     if (!seen.design_id)
       throw conflict(
@@ -60,7 +60,7 @@ async function lockTarget(db: Queryable, caller: DesignCaller, ref: DesignRef) {
         'This post has no native design; create one with POST /v1/posts and a layout, or link one with design_id.',
       );
     const design = await lockDesign(db, caller.accountId, seen.design_id, 'update');
-    const post = await lockPost(db, caller.accountId, postId);
+    const post = await lockPostForDesign(db, caller.accountId, postId);
     if (!post || !design) throw notFound('Post');
     // Moved to another design (only_this_post) in between: lock that one instead.
     if (post.design_id !== design.id) continue;
@@ -77,7 +77,7 @@ async function lockTarget(db: Queryable, caller: DesignCaller, ref: DesignRef) {
  * the kind its platform gives that many pages (image or carousel).
  */
 async function refitLinkedPosts(db: Queryable, designId: string, layout: Layout) {
-  const posts = (await unpublishedPostsOf(db, designId)).map((p) => ({
+  const posts = (await unpublishedPostsShowing(db, designId)).map((p) => ({
     ...p,
     ...designFit(p.platform, layout),
   }));
@@ -88,7 +88,7 @@ async function refitLinkedPosts(db: Queryable, designId: string, layout: Layout)
       refused.map((p) => `post ${p.id}: ${p.issues[0]!.msg}`).join('; ') +
         '; change the layout or edit with only_this_post',
     );
-  for (const p of posts) await setPostKind(db, p.id, p.kind);
+  for (const p of posts) await refitPostKind(db, p.id, p.kind);
 }
 
 /**
@@ -102,11 +102,11 @@ async function freezePublishedPosts(
   caller: DesignCaller,
   designId: string,
 ): Promise<void> {
-  const postIds = await publishedPostsOf(db, designId);
+  const postIds = await publishedPostsShowing(db, designId);
   if (!postIds.length) return;
   const frozen = await makeDesign(db, caller, { from: 'frozen copy', designId });
-  await movePostsToDesign(db, postIds, designId, frozen.id);
-  await movePagesShownBy(db, designId, frozen.id, postIds);
+  await movePostsToDesignCopy(db, postIds, designId, frozen.id);
+  await handOverPagesShownBy(db, designId, frozen.id, postIds);
 }
 
 /**
@@ -126,10 +126,10 @@ export async function changeDesign(
       if (opts.layoutVersion !== undefined && opts.layoutVersion !== design.layout_version)
         throw versionConflict(design.layout_version);
       let target = design;
-      if (opts.onlyThisPost && post && (await designShownByOthers(tx, design.id, post.id))) {
+      if (opts.onlyThisPost && post && (await designShownByOtherPosts(tx, design.id, post.id))) {
         // The post keeps showing the shared pages until its own copy has rendered.
         target = await makeDesign(tx, caller, { from: 'copy', designId: design.id });
-        await setPostDesign(tx, post.id, target.id);
+        await showDesignOnPost(tx, post.id, target.id);
       }
       const next = await opts.change(tx, target, post);
       // Re-rendering replaces the design's pages: published posts keep theirs on a frozen copy.
@@ -147,7 +147,7 @@ export async function changeDesign(
       const row = await saveLayout(tx, target.id, next);
       if (!video) await enqueueRender(tx, row);
       // The export shows the old layout: its posts show nothing until the next export.
-      else await detachFromUnpublishedPostsOf(tx, row.id);
+      else await detachDesignPages(tx, row.id);
       return row;
     }),
   }));

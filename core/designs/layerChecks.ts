@@ -2,7 +2,7 @@
 // (checkedLayout.ts): the text a layout holds in all, known fonts, and that each asset a layer
 // names is the caller's, of its kind.
 import { FONT_NAMES, isKnownFont } from '../../render/fontFamilies.ts';
-import { findOwnedAssets } from '../assets/db.ts';
+import { ownedAssets } from '../assets/service.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { ValidationIssue } from '../kernel/errors.ts';
 import { grouped } from '../validation.ts';
@@ -115,7 +115,7 @@ export async function assetIssues(
   if (!wanted.length) return [];
   const found = new Map(
     (
-      await findOwnedAssets(
+      await ownedAssets(
         db,
         accountId,
         wanted.map((w) => w.id),

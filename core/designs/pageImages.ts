@@ -12,8 +12,8 @@ import type { Readable } from 'node:stream';
 import sharp from 'sharp';
 import type { ImageFile } from '../../render/canvas.ts';
 import { RenderTimedOut } from '../../render/renderPool.ts';
-import { visualStorageKeys } from '../assets/db.ts';
 import { MAX_CHUNKED_BYTES, MAX_IMAGE_PIXELS } from '../assets/schema.ts';
+import { storedVisuals } from '../assets/service.ts';
 import { spoolToTemp } from '../assets/spool.ts';
 import type { Pool } from '../db/pool.ts';
 import { workFolder } from '../media/workFolders.ts';
@@ -250,7 +250,7 @@ export async function ownedImages(
 ): Promise<Map<string, string>> {
   const images = layers.filter((l) => l.kind === 'image');
   if (!images.length) return new Map();
-  const rows = await visualStorageKeys(
+  const rows = await storedVisuals(
     pool,
     accountId,
     images.map((l) => l.asset_id),

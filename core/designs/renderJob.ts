@@ -15,7 +15,7 @@ import type { RenderDesignPayload as RenderJob } from '../jobs/tasks.ts';
 import { DomainError } from '../kernel/errors.ts';
 import { frameGrabber } from '../media/frame.ts';
 import type { MediaTools } from '../media/tools.ts';
-import { attachToUnpublishedPostsOf, detachFromUnpublishedPostsOf } from '../posts/db.ts';
+import { attachDesignPages, detachDesignPages } from '../posts/service.ts';
 import { deleteQuietly, type Storage } from '../storage/storage.ts';
 import { designById, markRendered, recordRenderError } from './db.ts';
 import { ASPECTS, type Page, pagesOf } from './layout.ts';
@@ -207,14 +207,14 @@ export async function renderDesignJob(deps: RenderDeps, job: RenderJob) {
     if (!(await markRendered(tx, job.design_id, job.layout_version, warnings))) return undefined;
     // The design's posts that are not published (or being published) show the new pages:
     // detached first, so the old pages any other post still shows are kept, not deleted.
-    await detachFromUnpublishedPostsOf(tx, job.design_id);
+    await detachDesignPages(tx, job.design_id);
     const { pageIds, freedKeys } = await fileDesignPages(
       tx,
       { id: design.id, accountId: design.account_id, brandId: design.brand_id },
       size,
       stored,
     );
-    await attachToUnpublishedPostsOf(tx, job.design_id, pageIds);
+    await attachDesignPages(tx, job.design_id, pageIds);
     await notify(tx, job);
     return freedKeys;
   }).catch(async (err) => {

@@ -3,6 +3,10 @@
 // written by db.ts alone, makeDesign its only inserter. Templates (core/templates/) and video
 // (core/video/) build on these, never the other way round.
 export { checkedLayout, checkedVideoLayout, MAX_DRAWINGS_PER_LAYOUT } from './checkedLayout.ts';
+
+import type { Queryable } from '../db/pool.ts';
+import { designsShowingDrawing } from './db.ts';
+
 export {
   type DesignRow,
   type DesignSource,
@@ -53,3 +57,12 @@ export { layoutOfPost, resolveDesign } from './resolveDesign.ts';
 // Who calls a design operation; long imported from here, so handed on beside the operations.
 export type { DesignCaller } from './schema.ts';
 export { isVideoLayout, parseVideoLayout } from './videoLayout.ts';
+
+/** The account's designs with a layer showing the drawing (any page): what deleting it breaks. */
+export async function designsShowing(
+  db: Queryable,
+  accountId: string,
+  drawingId: string,
+): Promise<string[]> {
+  return designsShowingDrawing(db, accountId, drawingId);
+}

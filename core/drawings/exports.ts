@@ -4,9 +4,8 @@
 // again for the same version, format, scale and background answers the job already done:
 // an export within its hour, a saved image for as long as it stays in the library.
 import { MAX_EXPORT_PIXELS, scaledSize } from '../../render/drawingSize.ts';
-import { findOwnedAssets } from '../assets/db.ts';
 import { assertStorageLeft } from '../assets/quota.ts';
-import { assetContentUrl } from '../assets/service.ts';
+import { assetContentUrl, ownedAssets } from '../assets/service.ts';
 import {
   drawingExportSubject,
   signAssetUrl,
@@ -15,7 +14,6 @@ import {
 } from '../assets/signedUrls.ts';
 import type { Notifications } from '../db/notifications.ts';
 import type { Pool } from '../db/pool.ts';
-import { type RenderWaits, withRenderSlot } from '../designs/service.ts';
 import type { Job } from '../jobs/schema.ts';
 import { startAndAwait, startJob, succeededJob } from '../jobs/service.ts';
 import {
@@ -47,6 +45,9 @@ import type {
 } from './schema.ts';
 import { drawingHeadOf } from './service.ts';
 
+/** Runs `work` in one of the account's render slots, or refuses it (429) when all are taken. */
+export type RenderSlot = <T>(accountId: string, work: () => Promise<T>) => Promise<T>;
+
 export type DrawingFileApiDeps = {
   pool: Pool;
   notifications: Notifications;
@@ -54,8 +55,11 @@ export type DrawingFileApiDeps = {
   publicBaseUrl: string;
   /** Signs the addresses; without it, `signed_url` is null. */
   urlKey?: Buffer;
-  /** The process's render waits: a bound on one account's drawing calls waiting at once. */
-  renders: RenderWaits;
+  /**
+   * Runs a call in one of the account's render slots, shared with its designs' renders (the
+   * process's render waits), or refuses it: a bound on one account's calls waiting at once.
+   */
+  renderSlot: RenderSlot;
   /** How long a call waits for its drawing (DRAWING_WAIT_S unless given). */
   waitS?: number;
 };
@@ -91,7 +95,7 @@ function drawnJob(
   const kind = DRAWING_JOB_KIND[wanted.target];
   const background = wanted.transparent ? 'transparent' : 'background';
   const subject = `drawing:${drawing.id}@${drawing.version}:${wanted.target}:${wanted.format}:${wanted.scale}:${background}`;
-  return withRenderSlot(deps.renders, caller.accountId, () =>
+  return deps.renderSlot(caller.accountId, () =>
     startAndAwait(
       deps,
       caller,
@@ -233,7 +237,7 @@ async function savedImage(
     { format: 'png', scale, transparent: false, target: 'library' },
     // An image deleted from the library is drawn again.
     async (result) =>
-      (await findOwnedAssets(deps.pool, caller.accountId, [String(result.asset_id)])).length === 0,
+      (await ownedAssets(deps.pool, caller.accountId, [String(result.asset_id)])).length === 0,
   );
   const result = job.result as unknown as SavedImageResult;
   return {

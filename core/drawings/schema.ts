@@ -1,11 +1,18 @@
 // Drawings (SPEC.md's drawing tools): a brand's freehand sketch, its strokes shaped by
 // perfect-freehand and drawn by render/drawing.ts. One zod schema per input; every bound is
 // a refusal that names it, never a truncation; unknown keys are refused.
+
 import { z } from 'zod';
 import type {
   Drawing as DrawnDrawing,
   DrawingStroke as DrawnStroke,
 } from '../../render/drawing.ts';
+import {
+  DRAWING_FORMATS,
+  type DrawingFormat,
+  MAX_SCALE,
+  MIN_SCALE,
+} from '../../render/drawingSize.ts';
 import { IdInput } from '../kernel/ids.ts';
 import { grouped, HexColour, PartId } from '../validation.ts';
 
@@ -238,11 +245,9 @@ export const DeleteDrawingInput = z
   .strict();
 export type DeleteDrawingInput = z.infer<typeof DeleteDrawingInput>;
 
-/** The formats a drawing is exported as, and the scales it is drawn at. */
-export const DRAWING_FORMATS = ['png', 'svg'] as const;
-export type DrawingFormat = (typeof DRAWING_FORMATS)[number];
-export const MIN_SCALE = 0.25;
-export const MAX_SCALE = 4;
+// The formats and scales are the renderer's (render/drawingSize.ts), which the job catalogue
+// checks a render's payload against too.
+export { DRAWING_FORMATS, type DrawingFormat, MAX_SCALE, MIN_SCALE };
 
 const Scale = z
   .number()

@@ -4,7 +4,6 @@
 import type { Drawing } from '../../render/drawing.ts';
 import { brandFor, requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
-import { designsShowingDrawing } from '../designs/db.ts';
 import { conflict, invalid, notFound, versionConflict } from '../kernel/errors.ts';
 import { isId, newPartId } from '../kernel/ids.ts';
 import type { Caller } from '../posts/service.ts';
@@ -176,6 +175,16 @@ export async function listBrandDrawings(
 }
 
 /**
+ * Which of the account's designs show a drawing: asked of the designs above, which show
+ * drawings (so drawings never import designs).
+ */
+export type DesignsShowing = (
+  db: Queryable,
+  accountId: string,
+  drawingId: string,
+) => Promise<string[]>;
+
+/**
  * delete_drawing: refused (409 drawing_in_use, naming the designs) while a design's layer
  * shows the drawing, unless `force`: those layers then render without it, with a warning.
  */
@@ -183,6 +192,7 @@ export async function deleteDrawing(
   pool: Pool,
   caller: Caller,
   input: DeleteDrawingInput,
+  designsShowingDrawing: DesignsShowing,
 ): Promise<{ drawing_id: string; deleted: true; designs: string[] }> {
   return withTransaction(pool, async (tx) => {
     const row = await drawingHeadOf(tx, caller, input.drawing_id, true);

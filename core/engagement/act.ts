@@ -1,7 +1,7 @@
 // Running an approved inbox action (the `engagement_action` job, publish pool): a like, a
 // repost or a follow through the item's connected account, under the action's own key, so a
 // retried job makes nothing new; its audit entry is written before the job is finished.
-import { recordAudit } from '../audit/db.ts';
+import { recordAction } from '../audit/service.ts';
 import type { ReadingDeps } from '../connections/reading.ts';
 import { JobFailure } from '../jobs/service.ts';
 import type { EngagementActionPayload } from '../jobs/tasks.ts';
@@ -35,7 +35,7 @@ export async function performEngagementAction(
     }),
   );
   const result = { action_id: action.id, action: kind, external_id: done.made.externalId };
-  await recordAudit(deps.pool, {
+  await recordAction(deps.pool, {
     accountId: job.account_id,
     postId: item.post_id,
     action: 'engagement_done',

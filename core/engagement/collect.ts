@@ -7,8 +7,8 @@
 // posts it kept for the first time (nothing runs until approved).
 import { hasFeature } from '../accounts/service.ts';
 import { engagementRulesOf, voiceOf } from '../brandMemory/service.ts';
-import { activeAccounts, sealedAccount } from '../connections/db.ts';
 import { type Reading, type ReadingDeps, readThrough } from '../connections/reading.ts';
+import { activeAccount, activeAccountIdsOn, type SealedAccount } from '../connections/service.ts';
 import { type Connectors, type InboundPost, platformsWith } from '../connectors/connector.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { enqueueAccountInbound } from '../jobs/tasks.ts';
@@ -24,12 +24,12 @@ export const KEYWORD_POSTS = 20;
 
 /** The cron's part: one job per active connected account whose platform reads mentions. */
 export async function startInboundCollections(pool: Pool, connectors: Connectors) {
-  const accounts = await activeAccounts(pool, platformsWith(connectors, 'inbound'));
+  const accounts = await activeAccountIdsOn(pool, platformsWith(connectors, 'inbound'));
   for (const id of accounts) await enqueueAccountInbound(pool, { connected_account_id: id });
   return accounts.length;
 }
 
-type Account = NonNullable<Awaited<ReturnType<typeof sealedAccount>>>;
+type Account = SealedAccount;
 type Voice = Awaited<ReturnType<typeof voiceOf>>;
 
 /** The rules' proposals for the posts first kept now (a reply with the built-in draft). */
@@ -57,7 +57,7 @@ export async function collectAccountInbound(
   deps: ReadingDeps,
   connectedAccountId: string,
 ): Promise<Reading<{ read: number; added: number; keyword: number; proposed: number }>> {
-  const account = await sealedAccount(deps.pool, connectedAccountId);
+  const account = await activeAccount(deps.pool, connectedAccountId);
   if (!account) return { outcome: 'skipped', reason: 'the account is gone or needs reconnecting' };
   const inbox = await hasFeature(deps.pool, account.account_id, 'engagement_inbox');
   const rules = inbox

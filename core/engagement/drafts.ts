@@ -4,14 +4,14 @@
 // as delimited data, apart from what the brand asks, and its answer is checked (length, the
 // brand's banned terms) like any draft. Drafts are stored on the suggestions; nothing is sent.
 import { voiceOf } from '../brandMemory/service.ts';
-import { withTransaction } from '../db/pool.ts';
+import { type Queryable, withTransaction } from '../db/pool.ts';
 import type { GenerationDeps } from '../generation/job.ts';
 import { askModel, type Message } from '../generation/model.ts';
 import { bannedMatcher } from '../generation/offline.ts';
 import type { FinishInside } from '../jobs/service.ts';
 import type { DraftRepliesPayload } from '../jobs/tasks.ts';
 import { CAPABILITIES, textLength } from '../kernel/platforms.ts';
-import { addDrafts, findSuggestions, type SuggestionRow } from './db.ts';
+import { addDrafts, findSuggestions, listSuggestionRows, type SuggestionRow } from './db.ts';
 import { MAX_DRAFTS_KEPT } from './schema.ts';
 
 type Voice = Awaited<ReturnType<typeof voiceOf>>;
@@ -169,4 +169,13 @@ export async function runReplyDrafts(
     await finish(tx, result);
   });
   return result;
+}
+
+/** The brand's open suggestions, newest first: the ids of at most `limit` (an agent's sweep). */
+export async function openSuggestionIds(
+  db: Queryable,
+  q: { accountId: string; brandId: string; limit: number },
+): Promise<string[]> {
+  const rows = await listSuggestionRows(db, { ...q, statuses: ['open'] });
+  return rows.map((r) => r.id);
 }

@@ -4,11 +4,11 @@
 // as one job, exactly once: a reply through the post's one reply (startReply), a like, repost
 // or follow through the `engagement_action` job under the action's own key.
 import { actorOf } from '../audit/actor.ts';
-import { recordAudit } from '../audit/db.ts';
+import { recordAction } from '../audit/service.ts';
 import { requireBrandFor } from '../brands/service.ts';
 import { withTransaction } from '../db/pool.ts';
-import { findJobs, type JobRow } from '../jobs/db.ts';
-import { startJob, toJob, waitForJob } from '../jobs/service.ts';
+import type { Job } from '../jobs/schema.ts';
+import { jobsOf, startJob, waitForJob } from '../jobs/service.ts';
 import { enqueueEngagementAction } from '../jobs/tasks.ts';
 import { conflict, invalid, notFound } from '../kernel/errors.ts';
 import { findSuggestions } from './db.ts';
@@ -38,8 +38,8 @@ type Item = {
   url: string | null;
 };
 
-function toAction(row: ActionRow, item: Item, job: JobRow | undefined): InboxAction {
-  const outcome = job && outcomeOf(toJob(job));
+function toAction(row: ActionRow, item: Item, job: Job | undefined): InboxAction {
+  const outcome = job && outcomeOf(job);
   return {
     id: row.id,
     action: row.action,
@@ -81,7 +81,7 @@ export async function listEngagementInbox(
   });
   const page = rows.slice(0, input.limit);
   const ids = page.flatMap((r) => (r.job_id ? [r.job_id] : []));
-  const jobs = new Map((await findJobs(deps.pool, caller.accountId, ids)).map((j) => [j.id, j]));
+  const jobs = new Map((await jobsOf(deps.pool, caller.accountId, ids)).map((j) => [j.job_id, j]));
   return {
     actions: page.map((r) => toAction(r, r.item, r.job_id ? jobs.get(r.job_id) : undefined)),
     next_cursor: rows.length > input.limit ? page.at(-1)!.id : null,
@@ -95,7 +95,7 @@ export async function listEngagementInbox(
 async function proposedAction(tx: Parameters<typeof findAction>[0], accountId: string, id: string) {
   const action = await findAction(tx, accountId, id, { lock: true });
   if (!action) throw notFound(`Inbox action ${id}`);
-  const [job] = action.job_id ? await findJobs(tx, accountId, [action.job_id]) : [];
+  const [job] = action.job_id ? await jobsOf(tx, accountId, [action.job_id]) : [];
   const failed = action.status === 'approved' && job?.status === 'failed';
   if (action.status !== 'proposed' && !failed)
     throw conflict('action_decided', `This action was ${action.status} already.`);
@@ -139,7 +139,7 @@ export async function approveEngagementAction(
       ));
     }
     await decideAction(tx, action.id, { status: 'approved', jobId, text: input.text });
-    await recordAudit(tx, {
+    await recordAction(tx, {
       accountId: caller.accountId,
       postId: item.post_id,
       action: 'engagement_approved',
@@ -170,6 +170,6 @@ async function listOne(deps: EngagementDeps, caller: EngagementCaller, id: strin
   const action = await findAction(deps.pool, caller.accountId, id);
   if (!action) return undefined;
   const [item] = await findSuggestions(deps.pool, caller.accountId, [action.item_id]);
-  const [job] = action.job_id ? await findJobs(deps.pool, caller.accountId, [action.job_id]) : [];
+  const [job] = action.job_id ? await jobsOf(deps.pool, caller.accountId, [action.job_id]) : [];
   return toAction(action, item!, job);
 }

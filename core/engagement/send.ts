@@ -4,7 +4,7 @@
 // first try) finds the reply already sent instead of sending a second. The suggestion and
 // its audit entry commit together, before the job is finished.
 import { createHash } from 'node:crypto';
-import { recordAudit } from '../audit/db.ts';
+import { recordAction } from '../audit/service.ts';
 import type { ReadingDeps } from '../connections/reading.ts';
 import { withTransaction } from '../db/pool.ts';
 import { JobFailure } from '../jobs/service.ts';
@@ -57,7 +57,7 @@ export async function sendReply(
       externalId: done.sent.externalPostId,
       url: done.sent.permalinkUrl,
     });
-    await recordAudit(tx, {
+    await recordAction(tx, {
       accountId: row.account_id,
       postId: row.post_id,
       action: 'reply_sent',

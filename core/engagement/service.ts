@@ -4,14 +4,14 @@
 // called with `engage`, with the text its caller gives or a draft its caller picks.
 import { randomUUID } from 'node:crypto';
 import { type Actor, actorOf } from '../audit/actor.ts';
-import { recordAudit } from '../audit/db.ts';
+import { recordAction } from '../audit/service.ts';
 import { requireBrandFor } from '../brands/service.ts';
 import { mastodonReplyText } from '../connectors/mastodonEngagement.ts';
 import type { Notifications } from '../db/notifications.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
-import { findJobs, type JobRow } from '../jobs/db.ts';
+
 import type { Job } from '../jobs/schema.ts';
-import { startJob, waitForJob } from '../jobs/service.ts';
+import { jobsOf, startJob, waitForJob } from '../jobs/service.ts';
 import { enqueueReplyDrafts, enqueueReplySend } from '../jobs/tasks.ts';
 import { conflict, DomainError, invalid, notFound } from '../kernel/errors.ts';
 import { CAPABILITIES, LENGTH_UNIT, textLength } from '../kernel/platforms.ts';
@@ -41,10 +41,10 @@ export type EngagementDeps = { pool: Pool; notifications: Notifications };
 /** How long post_reply waits for its reply to go out before answering `sending`. */
 export const REPLY_WAIT_S = 15;
 
-const replyState = (job: JobRow | undefined, row: SuggestionRow) =>
+const replyState = (job: Job | undefined, row: SuggestionRow) =>
   row.status === 'replied' ? 'sent' : job?.status === 'failed' ? 'failed' : ('sending' as const);
 
-function toSuggestion(row: SuggestionRow, job: JobRow | undefined): ReplySuggestion {
+function toSuggestion(row: SuggestionRow, job: Job | undefined): ReplySuggestion {
   return {
     id: row.id,
     brand_id: row.brand_id,
@@ -72,7 +72,7 @@ function toSuggestion(row: SuggestionRow, job: JobRow | undefined): ReplySuggest
 /** Rows with the state of their reply jobs. */
 async function withJobs(pool: Pool, accountId: string, rows: SuggestionRow[]) {
   const ids = rows.flatMap((r) => (r.reply_job_id ? [r.reply_job_id] : []));
-  const jobs = new Map((await findJobs(pool, accountId, ids)).map((j) => [j.id, j]));
+  const jobs = new Map((await jobsOf(pool, accountId, ids)).map((j) => [j.job_id, j]));
   return rows.map((r) => toSuggestion(r, r.reply_job_id ? jobs.get(r.reply_job_id) : undefined));
 }
 
@@ -122,13 +122,13 @@ export async function dismissReplySuggestion(
 ): Promise<ReplySuggestion> {
   const [waiting] = await waitingSuggestions(pool, caller.accountId, [input.suggestion_id]);
   const [job] = waiting!.reply_job_id
-    ? await findJobs(pool, caller.accountId, [waiting!.reply_job_id])
+    ? await jobsOf(pool, caller.accountId, [waiting!.reply_job_id])
     : [];
   if (job && (job.status === 'queued' || job.status === 'running'))
     throw conflict(
       'reply_in_progress',
       'A reply to this suggestion is being sent; it cannot be dismissed now.',
-      { job_id: job.id },
+      { job_id: job.job_id },
     );
   const dismissed = await withTransaction(pool, async (tx) => {
     if (!(await dismissSuggestion(tx, caller.accountId, input.suggestion_id))) return false;
@@ -237,7 +237,7 @@ export async function startReply(
   if (created) {
     await requestReply(tx, row.id, sent, job.job_id);
     await closeReplyProposals(tx, row.id);
-    await recordAudit(tx, {
+    await recordAction(tx, {
       accountId,
       postId: row.post_id,
       action: 'reply_requested',

@@ -10,11 +10,13 @@ import { listConnectedAccounts } from '../connections/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { type FinishInside, JobFailure, type ProgressReport } from '../jobs/service.ts';
 import type { GenerateDraftsPayload } from '../jobs/tasks.ts';
+import { ValidationFailed } from '../kernel/errors.ts';
 import type { Platform } from '../kernel/platforms.ts';
 import type { OutboundPolicy } from '../outbound/guard.ts';
-import { insertPost, setPostOrigin } from '../posts/db.ts';
-import { findSourceById, type SourceRow, saveExtracted } from '../sources/db.ts';
+import { createJobDrafts } from '../posts/service.ts';
 import { fetchArticle, SourceRefused } from '../sources/extract.ts';
+import type { SourceRow } from '../sources/schema.ts';
+import { recordExtracted, sourceForJob } from '../sources/service.ts';
 import { type ModelConfig, modelDrafts } from './model.ts';
 import { type Draft, offlineDraft, TEXT_PLATFORMS } from './offline.ts';
 import type { GenerationResult } from './schema.ts';
@@ -77,7 +79,7 @@ export async function readySource(
   sourceId: string,
   report: ProgressReport,
 ): Promise<SourceRow> {
-  const source = await findSourceById(deps.pool, sourceId);
+  const source = await sourceForJob(deps.pool, sourceId);
   if (!source)
     throw new JobFailure(`Source ${sourceId} was deleted before its drafts were written.`);
   if (source.kind !== 'url' || source.fetched_at) return source;
@@ -85,7 +87,7 @@ export async function readySource(
   try {
     const article = await fetchArticle(source.url!, deps.outbound);
     await report(0.4, 'extracting');
-    return await saveExtracted(deps.pool, source.id, article);
+    return await recordExtracted(deps.pool, source.id, article);
   } catch (err) {
     if (err instanceof SourceRefused)
       throw new JobFailure(`Cannot use ${source.url}: ${err.message}.`);
@@ -120,34 +122,24 @@ export async function runGeneration(
   });
 }
 
-/** Inserts the drafts of one job, each with where it came from; their ids, in order. */
+/**
+ * Creates the drafts of one job through posts' create operation (each checked against its
+ * platform), each with where it came from; their ids, in order.
+ */
 export async function saveDrafts(
   tx: Queryable,
   owner: { accountId: string; brandId: string; actor: Actor },
   drafts: (Draft & { sourceId: string | null; suggestedFor?: string })[],
 ): Promise<string[]> {
-  const postIds: string[] = [];
-  for (const d of drafts) {
-    const post = await insertPost(
-      tx,
-      {
-        accountId: owner.accountId,
-        brandId: owner.brandId,
-        platform: d.platform,
-        kind: d.kind,
-        body: d.body,
-        hashtags: d.hashtags,
-        scheduleAt: null,
-      },
-      owner.actor,
-    );
-    if (!post) throw new JobFailure('The brand was deleted before its drafts were written.');
-    await setPostOrigin(tx, post.id, {
-      sourceId: d.sourceId,
-      headline: d.headline,
-      suggestedFor: d.suggestedFor,
-    });
-    postIds.push(post.id);
+  let postIds: string[] | undefined;
+  try {
+    postIds = await createJobDrafts(tx, owner, drafts);
+  } catch (err) {
+    // A draft its platform would refuse fails the job with the reason, not as an internal error.
+    if (err instanceof ValidationFailed)
+      throw new JobFailure(`A draft does not fit its platform: ${err.message}`);
+    throw err;
   }
+  if (!postIds) throw new JobFailure('The brand was deleted before its drafts were written.');
   return postIds;
 }

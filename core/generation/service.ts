@@ -16,8 +16,7 @@ import { isId } from '../kernel/ids.ts';
 import type { Platform } from '../kernel/platforms.ts';
 import type { Principal } from '../kernel/principal.ts';
 import { nextMonday } from '../posts/slots.ts';
-import { findSource, insertSource, recentUrlSource } from '../sources/db.ts';
-import { contentHash } from '../sources/extract.ts';
+import { findOwnedSource, sourceOfText, sourceOfUrl } from '../sources/service.ts';
 import type { DraftWeekInput, GenerationResult } from './schema.ts';
 
 export type GenerationCaller = Pick<Principal, 'accountId' | 'selectedBrandId' | 'credential'>;
@@ -52,28 +51,16 @@ export async function generateDrafts(
   const job = await withTransaction(deps.pool, async (tx) => {
     const source = req.source_id
       ? isId(req.source_id)
-        ? await findSource(tx, caller.accountId, req.source_id)
+        ? await findOwnedSource(tx, caller.accountId, req.source_id)
         : undefined
       : req.url
-        ? ((await recentUrlSource(tx, caller.accountId, brandId, req.url, SOURCE_REUSE_HOURS)) ??
-          (await insertSource(tx, {
+        ? await sourceOfUrl(tx, {
             accountId: caller.accountId,
             brandId,
-            kind: 'url',
             url: req.url,
-            title: null,
-            text: '',
-            contentHash: null,
-          })))
-        : await insertSource(tx, {
-            accountId: caller.accountId,
-            brandId,
-            kind: 'text',
-            url: null,
-            title: null,
-            text: req.text!,
-            contentHash: contentHash(req.text!),
-          });
+            reuseHours: SOURCE_REUSE_HOURS,
+          })
+        : await sourceOfText(tx, { accountId: caller.accountId, brandId, text: req.text! });
     if (!source) throw notFound('Source');
     const started = await startJob(
       tx,
@@ -126,7 +113,7 @@ export async function startDraftWeek(
   const brandId = (await requireOwnedBrand(pool, caller.accountId, input.brand_id)).id;
   return withTransaction(pool, async (tx) => {
     for (const [i, id] of (input.source_ids ?? []).entries())
-      if (!isId(id) || !(await findSource(tx, caller.accountId, id)))
+      if (!isId(id) || !(await findOwnedSource(tx, caller.accountId, id)))
         throw invalid(['source_ids', i], `no source ${id} of yours`, 'not_found');
     let themes = input.themes;
     if (!themes && !input.source_ids) {

@@ -2,7 +2,7 @@
 // transaction, reading it (MCP job_status, waiting for a change on the process's one LISTEN
 // connection, answered as clients see it), and running an attempt of it in a worker.
 
-import { addCredits } from '../accounts/db.ts';
+import { addCredits } from '../accounts/service.ts';
 import type { Notifications } from '../db/notifications.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { conflict, DomainError, type JobWaitCode, notFound } from '../kernel/errors.ts';
@@ -11,6 +11,7 @@ import {
   deleteJob,
   deleteJobs,
   findJob,
+  findJobs,
   finishedJob,
   finishedJobsPast,
   finishJob,
@@ -48,6 +49,11 @@ export const toJob = (r: JobRow): Job => ({
 });
 
 /** The account's newest `limit` jobs, newest first. */
+/** The account's jobs of these ids (another account's are left out). */
+export async function jobsOf(db: Queryable, accountId: string, jobIds: string[]): Promise<Job[]> {
+  return (await findJobs(db, accountId, jobIds)).map(toJob);
+}
+
 export const listJobs = async (db: Queryable, accountId: string, limit: number): Promise<Job[]> =>
   (await recentJobs(db, accountId, limit)).map(toJob);
 

@@ -4,8 +4,8 @@
 // the jobs it causes commit together; nothing here touches the worker's private tables.
 // workers/ holds one file per task and parses each payload with the schema below.
 import { z } from 'zod';
+import { DRAWING_FORMATS, MAX_SCALE, MIN_SCALE } from '../../render/drawingSize.ts';
 import type { Queryable } from '../db/pool.ts';
-import { DRAWING_FORMATS, MAX_SCALE, MIN_SCALE } from '../drawings/schema.ts';
 import { isId } from '../kernel/ids.ts';
 import { PLATFORMS } from '../kernel/platforms.ts';
 import type { WorkerPool } from './pools.ts';

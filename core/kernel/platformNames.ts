@@ -16,3 +16,6 @@ export type Platform = (typeof PLATFORMS)[number];
 
 export const KINDS = ['text', 'image', 'video', 'carousel', 'story', 'reel', 'thread'] as const;
 export type Kind = (typeof KINDS)[number];
+
+/** What an uploaded medium is, by its type. */
+export type MediaKind = 'image' | 'video' | 'audio';

@@ -5,9 +5,7 @@ import { createRequire } from 'node:module';
 import type { parseTweet } from 'twitter-text';
 import { type Kind, PLATFORMS, type Platform } from './platformNames.ts';
 
-export { KINDS, type Kind, PLATFORMS, type Platform } from './platformNames.ts';
-
-export type MediaKind = 'image' | 'video' | 'audio';
+export { KINDS, type Kind, type MediaKind, PLATFORMS, type Platform } from './platformNames.ts';
 
 export type Capabilities = {
   /** Longest published text (body plus hashtags). */

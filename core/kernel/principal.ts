@@ -1,6 +1,5 @@
 // Who is calling: every interface (REST, GraphQL, MCP, session routes) resolves its
 // credential to one Principal, and access rules are checked against it in one place.
-
 import type { RememberedKey } from '../apikeys/schema.ts';
 import { budgetLimitOf, type Feature, type Plan, type Scope } from './plans.ts';
 

@@ -5,8 +5,9 @@
 // due (every 15 minutes in their first two days, then every 6 hours) through the platform's
 // connector and keeps them as a time series. A platform whose connector cannot read counts
 // is skipped, not failed.
-import { sealedAccount } from '../connections/db.ts';
+
 import { type Reading, type ReadingDeps, readThrough } from '../connections/reading.ts';
+import { activeAccount } from '../connections/service.ts';
 import { type Connectors, platformsWith } from '../connectors/connector.ts';
 import type { Pool } from '../db/pool.ts';
 import { enqueueAccountMetrics } from '../jobs/tasks.ts';
@@ -21,7 +22,7 @@ export async function collectAccountMetrics(
   connectedAccountId: string,
   budgetMs = RUN_BUDGET_MS,
 ): Promise<Collected> {
-  const account = await sealedAccount(deps.pool, connectedAccountId);
+  const account = await activeAccount(deps.pool, connectedAccountId);
   if (!account) return { outcome: 'skipped', reason: 'the account is gone or needs reconnecting' };
   return readThrough(
     deps,

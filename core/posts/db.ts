@@ -1,13 +1,15 @@
-// SQL for posts: rows, attachments, listing and status transitions (each with its audit row
-// in the same statement).
+// SQL for posts: rows, attachments, listing, status transitions and the publication's claim
+// and outcome (each with its audit row in the same statement).
 import { KeyChanged, type RememberedKey } from '../apikeys/schema.ts';
 import { joinKeysStillHeld, keyStillHolds, keyStillHoldsParams } from '../apikeys/service.ts';
 import type { Actor } from '../audit/actor.ts';
+import type { PublishMedia } from '../connectors/connector.ts';
 import { batched, refusedForInput } from '../db/batch.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { Kind, Platform } from '../kernel/platforms.ts';
-import type { WebhookEvent } from '../webhooks/schema.ts';
-import type { PostStatus } from './schema.ts';
+import type { DesignPostRow, PostStatus } from './schema.ts';
+
+export type { DesignPostRow };
 
 export type PostRow = {
   id: string;
@@ -430,14 +432,6 @@ export async function transitionPost(db: Queryable, t: Transition): Promise<Tran
 
 const UNPUBLISHED = `status not in ('published', 'publishing')`;
 
-export type DesignPostRow = {
-  id: string;
-  status: PostStatus;
-  design_id: string | null;
-  platform: Platform;
-  body: string;
-};
-
 /**
  * The account's post with what a design edit needs, locked against concurrent changes to it
  * (`no key update`: a render inserting its attachments only needs a key-share lock).
@@ -576,21 +570,141 @@ export async function postCountsByStatus(
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }
 
+/** A post claimed for publication, with its account's credentials and its media. */
+export type PublicationClaim = {
+  claimed: boolean;
+  id: string;
+  uuid: string;
+  account_id: string;
+  platform: Platform;
+  kind: Kind;
+  body: string;
+  hashtags: string | null;
+  headline: string | null;
+  scheduled_for: Date;
+  publication_seq: number;
+  account: {
+    id: string;
+    handle: string;
+    status: 'active' | 'needs_reconnect';
+    credentials: string | null;
+  } | null;
+  media: PublishMedia[];
+};
+
+// Takes a due post, or finds the attempt a crashed or failed run of this job left in
+// `publishing`. A post whose time moved or that left `scheduled` is not returned.
+const CLAIM = `
+with claimed as (
+  update posts set status = 'publishing', publication_seq = publication_seq + 1,
+                   updated_at = now()
+  where id = $1 and status = 'scheduled' and scheduled_for = $2::timestamptz
+  returning *
+), a as (
+  insert into audit_log (account_id, post_id, action, from_status, to_status, actor_kind)
+  select account_id, id, 'publish', 'scheduled', 'publishing', 'system' from claimed
+), target as (
+  select true as claimed, c.* from claimed c
+  union all
+  select false, p.* from posts p
+  where p.id = $1 and p.status = 'publishing' and p.scheduled_for = $2::timestamptz
+    and not exists (select 1 from claimed)
+)
+select t.claimed, t.id, t.uuid, t.account_id, t.platform, t.kind, t.body, t.hashtags,
+       t.headline, t.scheduled_for, t.publication_seq,
+       (select json_build_object('id', ca.id::text, 'handle', ca.handle, 'status', ca.status,
+                                 'credentials', encode(ca.credentials, 'base64'))
+        from connected_accounts ca
+        where ca.brand_id = t.brand_id and ca.platform = t.platform) as account,
+       coalesce((select json_agg(json_build_object('id', a.id::text, 'kind', a.kind,
+                                                   'mime', a.mime, 'storageKey', a.storage_key,
+                                                   'width', a.width, 'height', a.height,
+                                                   'alt', a.alt_text)
+                                 order by pa.position)
+                 from post_assets pa join assets a on a.id = pa.asset_id
+                 where pa.post_id = t.id), '[]') as media
+from target t`;
+
 /**
- * Records events that are not a post's (a competitor breakout), their bodies serialized
- * already; answers them for the webhook fan-out (queueEventDeliveries), in the same
- * transaction.
+ * Claims the post for its publication (`scheduled` to `publishing`, with its audit row), or
+ * finds the attempt a crashed or failed run left in `publishing`; undefined when the post's
+ * time moved or it left `scheduled`.
  */
-export async function insertEvents(
+export async function claimPublication(
   db: Queryable,
-  events: { accountId: string; type: WebhookEvent; body: string }[],
-): Promise<{ id: string; account_id: string; type: string }[]> {
-  if (!events.length) return [];
-  const { rows } = await db.query(
-    `insert into events (account_id, type, body)
-     select * from unnest($1::bigint[], $2::text[], $3::text[])
-     returning id::text, account_id::text, type`,
-    [events.map((e) => e.accountId), events.map((e) => e.type), events.map((e) => e.body)],
-  );
+  postId: string,
+  scheduledFor: string,
+): Promise<PublicationClaim | undefined> {
+  const { rows } = await db.query<PublicationClaim>({
+    name: 'claim_publication',
+    text: CLAIM,
+    values: [postId, scheduledFor],
+  });
+  return rows[0];
+}
+
+const FINISH = `
+with p as (
+  update posts set status = $3, external_post_id = $4, permalink_url = $5, error = $6,
+                   published_at = case when $3 = 'published' then now() end,
+                   updated_at = now()
+  where id = $1 and status = 'publishing' and publication_seq = $2
+  returning *
+), a as (
+  insert into audit_log (account_id, post_id, action, from_status, to_status, actor_kind,
+                         detail)
+  select account_id, id, status, 'publishing', status, 'system', $7::jsonb from p
+)
+select id::text, account_id::text from p`;
+
+/**
+ * Records a publication's outcome on the post with its audit row, if the attempt
+ * (`publication_seq`) is still current; answers the post's ids then, else undefined.
+ */
+export async function finishPublication(
+  db: Queryable,
+  q: {
+    postId: string;
+    publicationSeq: number;
+    status: 'published' | 'failed';
+    externalPostId: string | null;
+    permalinkUrl: string | null;
+    error: string | null;
+  },
+): Promise<{ id: string; account_id: string } | undefined> {
+  const { rows } = await db.query<{ id: string; account_id: string }>({
+    name: 'finish_publication',
+    text: FINISH,
+    values: [
+      q.postId,
+      q.publicationSeq,
+      q.status,
+      q.externalPostId,
+      q.permalinkUrl,
+      q.error,
+      JSON.stringify({ publication_seq: q.publicationSeq, error: q.error }),
+    ],
+  });
+  return rows[0];
+}
+
+// Posts left `publishing` that no job will ever try again: their publication job (read
+// through Graphile Worker's public view) is gone, or is out of attempts and not running,
+// e.g. after a worker was killed during the last attempt.
+const ABANDONED = `
+select p.id, p.platform, p.body, p.publication_seq
+from posts p
+left join graphile_worker.jobs g on g.key = $1 || p.id
+where p.status = 'publishing' and p.updated_at < now() - $2 * interval '1 millisecond'
+  and (g.id is null or (g.attempts >= g.max_attempts and g.locked_at is null))
+limit 500`;
+
+/** Posts left `publishing` with no attempt to come (their job gone or out of attempts). */
+export async function abandonedPublications(
+  db: Queryable,
+  jobKeyPrefix: string,
+  afterMs: number,
+): Promise<Pick<PublicationClaim, 'id' | 'platform' | 'body' | 'publication_seq'>[]> {
+  const { rows } = await db.query(ABANDONED, [jobKeyPrefix, afterMs]);
   return rows;
 }

@@ -8,16 +8,11 @@ import {
   openCredentials,
   sealCredentials,
 } from '../connections/credentials.ts';
-import {
-  markNeedsReconnect,
-  recordAccountError,
-  saveSealedCredentials,
-} from '../connections/db.ts';
+import { keepRefreshedCredentials, reportPublicationFailure } from '../connections/service.ts';
 import {
   type Connectors,
   type Publication,
   PublicationError,
-  type PublishMedia,
   type PublishRequest,
 } from '../connectors/connector.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
@@ -26,81 +21,14 @@ import {
   publicationJobKey,
   retryPublicationLater,
 } from '../jobs/tasks.ts';
-import type { Kind, Platform } from '../kernel/platforms.ts';
-import { queueEventDeliveries } from '../webhooks/delivery.ts';
 import { postEventBody } from '../webhooks/events.ts';
-
-type Claim = {
-  claimed: boolean;
-  id: string;
-  uuid: string;
-  account_id: string;
-  platform: Platform;
-  kind: Kind;
-  body: string;
-  hashtags: string | null;
-  headline: string | null;
-  scheduled_for: Date;
-  publication_seq: number;
-  account: {
-    id: string;
-    handle: string;
-    status: 'active' | 'needs_reconnect';
-    credentials: string | null;
-  } | null;
-  media: PublishMedia[];
-};
-
-// Takes a due post, or finds the attempt a crashed or failed run of this job left in
-// `publishing`. A post whose time moved or that left `scheduled` is not returned.
-const CLAIM = `
-with claimed as (
-  update posts set status = 'publishing', publication_seq = publication_seq + 1,
-                   updated_at = now()
-  where id = $1 and status = 'scheduled' and scheduled_for = $2::timestamptz
-  returning *
-), a as (
-  insert into audit_log (account_id, post_id, action, from_status, to_status, actor_kind)
-  select account_id, id, 'publish', 'scheduled', 'publishing', 'system' from claimed
-), target as (
-  select true as claimed, c.* from claimed c
-  union all
-  select false, p.* from posts p
-  where p.id = $1 and p.status = 'publishing' and p.scheduled_for = $2::timestamptz
-    and not exists (select 1 from claimed)
-)
-select t.claimed, t.id, t.uuid, t.account_id, t.platform, t.kind, t.body, t.hashtags,
-       t.headline, t.scheduled_for, t.publication_seq,
-       (select json_build_object('id', ca.id::text, 'handle', ca.handle, 'status', ca.status,
-                                 'credentials', encode(ca.credentials, 'base64'))
-        from connected_accounts ca
-        where ca.brand_id = t.brand_id and ca.platform = t.platform) as account,
-       coalesce((select json_agg(json_build_object('id', a.id::text, 'kind', a.kind,
-                                                   'mime', a.mime, 'storageKey', a.storage_key,
-                                                   'width', a.width, 'height', a.height,
-                                                   'alt', a.alt_text)
-                                 order by pa.position)
-                 from post_assets pa join assets a on a.id = pa.asset_id
-                 where pa.post_id = t.id), '[]') as media
-from target t`;
-
-const FINISH = `
-with p as (
-  update posts set status = $3, external_post_id = $4, permalink_url = $5, error = $6,
-                   published_at = case when $3 = 'published' then now() end,
-                   updated_at = now()
-  where id = $1 and status = 'publishing' and publication_seq = $2
-  returning *
-), e as (
-  insert into events (account_id, type, post_id, body)
-  select account_id, 'post.' || status, id, $7 from p
-  returning id, account_id, type
-), a as (
-  insert into audit_log (account_id, post_id, action, from_status, to_status, actor_kind,
-                         detail)
-  select account_id, id, status, 'publishing', status, 'system', $8::jsonb from p
-)
-select e.id, e.account_id, e.type from e`;
+import { raiseEvents } from '../webhooks/service.ts';
+import {
+  abandonedPublications,
+  claimPublication,
+  finishPublication,
+  type PublicationClaim,
+} from './db.ts';
 
 type Outcome =
   | { status: 'published'; publication: Publication }
@@ -111,7 +39,11 @@ const isExternalId = (id: unknown): id is string =>
   typeof id === 'string' && id.trim() !== '' && id !== 'undefined' && id !== 'null';
 
 /** Records the outcome; answers what was recorded (`skipped`: the attempt was no longer current). */
-async function finish(pool: Pool, claim: Claim, reported: Outcome): Promise<PublicationResult> {
+async function finish(
+  pool: Pool,
+  claim: PublicationClaim,
+  reported: Outcome,
+): Promise<PublicationResult> {
   // `published` means the platform has the post under an id we keep; without one the
   // outcome is unknown to us, so it is recorded as a failure that says so.
   const outcome: Outcome =
@@ -133,22 +65,25 @@ async function finish(pool: Pool, claim: Claim, reported: Outcome): Promise<Publ
     body: claim.body,
   };
   return withTransaction(pool, async (tx) => {
-    const { rows } = await tx.query<{ id: string; account_id: string; type: string }>({
-      name: 'finish_publication',
-      text: FINISH,
-      values: [
-        claim.id,
-        claim.publication_seq,
-        snapshot.status,
-        snapshot.external_post_id,
-        snapshot.permalink_url,
-        snapshot.error,
-        postEventBody(`post.${outcome.status}` as const, snapshot),
-        JSON.stringify({ publication_seq: claim.publication_seq, error: snapshot.error }),
-      ],
+    const post = await finishPublication(tx, {
+      postId: claim.id,
+      publicationSeq: claim.publication_seq,
+      status: snapshot.status,
+      externalPostId: snapshot.external_post_id,
+      permalinkUrl: snapshot.permalink_url,
+      error: snapshot.error,
     });
-    await queueEventDeliveries(tx, rows);
-    return rows.length === 1 ? outcome.status : 'skipped';
+    if (!post) return 'skipped';
+    // The outcome, its event and the event's deliveries commit together.
+    await raiseEvents(tx, [
+      {
+        accountId: post.account_id,
+        type: `post.${outcome.status}`,
+        postId: post.id,
+        body: postEventBody(`post.${outcome.status}`, snapshot),
+      },
+    ]);
+    return outcome.status;
   });
 }
 
@@ -156,7 +91,7 @@ async function finish(pool: Pool, claim: Claim, reported: Outcome): Promise<Publ
 export type PublicationResult = 'published' | 'failed' | 'retrying' | 'skipped';
 
 /** Idempotency key of one publication attempt: the same across retries of that attempt. */
-export const idempotencyKey = (claim: Pick<Claim, 'uuid' | 'publication_seq'>) =>
+export const idempotencyKey = (claim: Pick<PublicationClaim, 'uuid' | 'publication_seq'>) =>
   `${claim.uuid}.${claim.publication_seq}`;
 
 /** The longest Retry-After honoured; a platform asking for more is retried after this. */
@@ -183,12 +118,7 @@ export async function publishScheduledPost(
   job: PublishPostPayload,
   attempt: { number: number; max: number; signal: AbortSignal },
 ): Promise<PublicationResult> {
-  const { rows } = await pool.query<Claim>({
-    name: 'claim_publication',
-    text: CLAIM,
-    values: [job.post_id, job.scheduled_for],
-  });
-  const claim = rows[0];
+  const claim = await claimPublication(pool, job.post_id, job.scheduled_for);
   if (!claim) return 'skipped';
   const fail = (error: string) => finish(pool, claim, { status: 'failed', error });
 
@@ -227,7 +157,7 @@ export async function publishScheduledPost(
       credentials,
       saveCredentials: async (next) => {
         if (credentialsKey)
-          await saveSealedCredentials(pool, account.id, sealCredentials(credentialsKey, next));
+          await keepRefreshedCredentials(pool, account.id, sealCredentials(credentialsKey, next));
       },
     },
     idempotencyKey: idempotencyKey(claim),
@@ -247,9 +177,9 @@ export async function publishScheduledPost(
       throw err;
     }
     const message = err instanceof Error ? err.message : String(err);
-    if (err instanceof PublicationError && err.reconnect)
-      await markNeedsReconnect(pool, account.id, message);
-    else await recordAccountError(pool, account.id, message);
+    await reportPublicationFailure(pool, account.id, message, {
+      reconnect: err instanceof PublicationError && err.reconnect,
+    });
     return fail(message);
   }
   return finish(pool, claim, { status: 'published', publication });
@@ -258,32 +188,19 @@ export async function publishScheduledPost(
 /** How long a post sits in `publishing` with no job left before the reconciler fails it. */
 export const ABANDONED_AFTER_MS = 60_000;
 
-// Posts left `publishing` that no job will ever try again: their publication job (read
-// through Graphile Worker's public view) is gone, or is out of attempts and not running,
-// e.g. after a worker was killed during the last attempt.
-const ABANDONED = `
-select p.id, p.platform, p.body, p.publication_seq
-from posts p
-left join graphile_worker.jobs g on g.key = $1 || p.id
-where p.status = 'publishing' and p.updated_at < now() - $2 * interval '1 millisecond'
-  and (g.id is null or (g.attempts >= g.max_attempts and g.locked_at is null))
-limit 500`;
-
 /**
  * Fails the posts a publication left `publishing` with no attempt to come (the reconciler's
  * cron), each with its reason, `post.failed` event and deliveries. Answers how many.
  */
 export async function failAbandonedPublications(pool: Pool): Promise<number> {
-  const { rows } = await pool.query<Pick<Claim, 'id' | 'platform' | 'body' | 'publication_seq'>>(
-    ABANDONED,
-    [publicationJobKey(''), ABANDONED_AFTER_MS],
-  );
+  const rows = await abandonedPublications(pool, publicationJobKey(''), ABANDONED_AFTER_MS);
   let failed = 0;
   for (const row of rows) {
     const error =
       `The publication to ${row.platform} stopped during its last attempt (its worker ended) ` +
       `and will not be tried again; check the account for the post, then schedule it again.`;
-    if ((await finish(pool, row as Claim, { status: 'failed', error })) === 'failed') failed++;
+    if ((await finish(pool, row as PublicationClaim, { status: 'failed', error })) === 'failed')
+      failed++;
   }
   return failed;
 }

@@ -204,3 +204,12 @@ export const PostReceipt = Post.pick({
 export type PostReceipt = z.infer<typeof PostReceipt>;
 
 export const PostStatusChange = Post.pick({ id: true, status: true });
+
+/** A post as a design edit sees it: what it shows and whether it may still change. */
+export type DesignPostRow = {
+  id: string;
+  status: PostStatus;
+  design_id: string | null;
+  platform: z.infer<typeof Platform>;
+  body: string;
+};

@@ -1,31 +1,43 @@
 // Post operations and the state machine of CONTRACT.md ("Post statuses"). REST, GraphQL and
 // MCP call these; each parses its own input shape into the schemas of ./schema.ts first.
-import { findOwnedAssets } from '../assets/db.ts';
-import { actorOf } from '../audit/actor.ts';
+import { ownedAssets } from '../assets/service.ts';
+import { type Actor, actorOf } from '../audit/actor.ts';
 import { brandFor, requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { cancelPublication, enqueuePublication } from '../jobs/tasks.ts';
 import { conflict, invalid, notFound, ValidationFailed } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
 import { inferKind, type PostShape, platformFitIssues } from '../kernel/platformFit.ts';
-import { CAPABILITIES, type MediaKind } from '../kernel/platforms.ts';
+import { CAPABILITIES, type Kind, type MediaKind, type Platform } from '../kernel/platforms.ts';
 import type { Principal } from '../kernel/principal.ts';
 import { isoTime } from '../kernel/time.ts';
 import {
+  attachToUnpublishedPostsOf,
+  postCountsByStatus as countByStatus,
+  designIdOfPost,
+  designShownByOthers,
+  detachFromUnpublishedPostsOf,
   findOwnedPost,
   insertPost,
   listPostRows,
   lockPost,
+  movePostsToDesign,
   type PostRow,
   postRowsBetween,
+  publishedPostsOf,
   setPostAssets,
+  setPostDesign,
+  setPostKind,
+  setPostOrigin,
   type Transition,
   transitionPost,
+  unpublishedPostsOf,
 } from './db.ts';
 import { assertKeyLookedUp, insertDraft } from './rememberedKeys.ts';
 import type {
   ComposeInput,
   CreatePostInput,
+  DesignPostRow,
   ListPostsQuery,
   Post,
   PostAction,
@@ -112,7 +124,7 @@ async function mediaKinds(
   given?: { designId: string | null },
 ): Promise<MediaKind[]> {
   if (!ids.length) return [];
-  const found = new Map((await findOwnedAssets(db, accountId, ids)).map((a) => [a.id, a]));
+  const found = new Map((await ownedAssets(db, accountId, ids)).map((a) => [a.id, a]));
   return ids.map((id, i) => {
     const asset = found.get(id);
     if (!asset) throw notFound(`Asset ${id}`);
@@ -506,4 +518,175 @@ async function updateOn(
   if (input.asset_ids) await setPostAssets(tx, postId, assetIds);
   await cancelPublication(tx, postId);
   return requirePost(tx, caller, postId);
+}
+
+/** How many of the account's posts are in each status (statuses with none left out). */
+export async function postCountsByStatus(
+  db: Queryable,
+  accountId: string,
+): Promise<Partial<Record<PostStatus, number>>> {
+  return countByStatus(db, accountId);
+}
+
+/** A draft a job wrote (generation, draft_week), with where it came from. */
+export type JobDraft = {
+  platform: Platform;
+  kind: Kind;
+  body: string;
+  hashtags: string | null;
+  headline: string | null;
+  sourceId: string | null;
+  /** The slot draft_week suggests for it. */
+  suggestedFor?: string;
+};
+
+/**
+ * Creates a job's drafts in its transaction (they commit with the job's success), each
+ * checked against its platform as createPost checks a post, with its `create` audit row and
+ * its origin. Answers their ids in order, or undefined when the brand is not the account's.
+ */
+export async function createJobDrafts(
+  tx: Queryable,
+  owner: { accountId: string; brandId: string; actor: Actor },
+  drafts: JobDraft[],
+): Promise<string[] | undefined> {
+  for (const d of drafts)
+    assertFits({
+      platform: d.platform,
+      kind: d.kind,
+      body: d.body,
+      hashtags: d.hashtags,
+      media: [],
+    });
+  const postIds: string[] = [];
+  for (const d of drafts) {
+    const post = await insertPost(
+      tx,
+      {
+        ...owner,
+        platform: d.platform,
+        kind: d.kind,
+        body: d.body,
+        hashtags: d.hashtags,
+        scheduleAt: null,
+      },
+      owner.actor,
+    );
+    if (!post) return undefined;
+    await setPostOrigin(tx, post.id, {
+      sourceId: d.sourceId,
+      headline: d.headline,
+      suggestedFor: d.suggestedFor,
+    });
+    postIds.push(post.id);
+  }
+  return postIds;
+}
+
+// What a design asks of the posts that show it. Each runs in the design's transaction, under
+// its lock, so a render or an edit and the posts it changes commit together.
+
+/**
+ * Creates a post showing a design, its rendered pages (`pageIds`, when it has any) attached
+ * in order. The design's caller has checked the post's copy against the layout and its time.
+ * Not found: the brand is not the account's.
+ */
+export async function createPostOfDesign(
+  tx: Queryable,
+  owner: { accountId: string; brandId: string; actor: Actor },
+  post: {
+    platform: Platform;
+    kind: Kind;
+    body: string;
+    hashtags: string | null;
+    scheduleAt: string | null;
+  },
+  design: { id: string; pageIds?: string[] },
+): Promise<Post> {
+  const row = await insertPost(tx, { ...owner, ...post }, owner.actor);
+  if (!row) throw notFound('Brand');
+  await setPostDesign(tx, row.id, design.id);
+  if (design.pageIds) await setPostAssets(tx, row.id, design.pageIds);
+  return toPost({ ...row, design_id: design.id, asset_ids: design.pageIds ?? row.asset_ids });
+}
+
+/** The design a post of the account shows, if the post exists (no lock: for reads). */
+export async function designOfPost(
+  db: Queryable,
+  accountId: string,
+  postId: string,
+): Promise<{ design_id: string | null } | undefined> {
+  return designIdOfPost(db, accountId, postId);
+}
+
+/** The account's post, locked for an edit of its design. */
+export async function lockPostForDesign(
+  db: Queryable,
+  accountId: string,
+  postId: string,
+): Promise<DesignPostRow | undefined> {
+  return lockPost(db, accountId, postId);
+}
+
+/** The posts that show this design and may still change, in id order. */
+export async function unpublishedPostsShowing(
+  db: Queryable,
+  designId: string,
+): Promise<{ id: string; platform: Platform }[]> {
+  return unpublishedPostsOf(db, designId);
+}
+
+/** The published (and publishing) posts that show this design: they never change. */
+export async function publishedPostsShowing(db: Queryable, designId: string): Promise<string[]> {
+  return publishedPostsOf(db, designId);
+}
+
+/** Whether a post other than `postId` shows the design. */
+export async function designShownByOtherPosts(
+  db: Queryable,
+  designId: string,
+  postId: string,
+): Promise<boolean> {
+  return designShownByOthers(db, designId, postId);
+}
+
+/** Points a post at another design (its own copy of the one it showed). */
+export async function showDesignOnPost(
+  db: Queryable,
+  postId: string,
+  designId: string,
+): Promise<void> {
+  await setPostDesign(db, postId, designId);
+}
+
+/** Moves these posts from a design to its frozen copy, which then shows them. */
+export async function movePostsToDesignCopy(
+  db: Queryable,
+  postIds: string[],
+  fromDesignId: string,
+  toDesignId: string,
+): Promise<void> {
+  await movePostsToDesign(db, postIds, fromDesignId, toDesignId);
+}
+
+/** The kind a post takes for the pages its new layout has (image or carousel). */
+export async function refitPostKind(db: Queryable, postId: string, kind: Kind): Promise<void> {
+  await setPostKind(db, postId, kind);
+}
+
+/** Attaches a design's new pages, in order, to each unpublished post showing it. */
+export async function attachDesignPages(
+  db: Queryable,
+  designId: string,
+  pageIds: string[],
+): Promise<void> {
+  await attachToUnpublishedPostsOf(db, designId, pageIds);
+}
+
+/**
+ * Detaches every attachment of the design's unpublished posts, before a render files its new
+ * pages (or an export its new file), so the old pages no post shows any more can go.
+ */
+export async function detachDesignPages(db: Queryable, designId: string): Promise<void> {
+  await detachFromUnpublishedPostsOf(db, designId);
 }

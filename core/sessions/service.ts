@@ -1,7 +1,6 @@
 // Dashboard sessions: an opaque random token in a signed HttpOnly cookie, stored hashed.
 import { createHash, randomBytes } from 'node:crypto';
-import { findAccountById } from '../accounts/db.ts';
-import { lookUpSignIn } from '../accounts/service.ts';
+import { findAccount, lookUpSignIn } from '../accounts/service.ts';
 import type { Pool } from '../db/pool.ts';
 import { DomainError, unauthenticated } from '../kernel/errors.ts';
 import { budgetLimitOf, SCOPES } from '../kernel/plans.ts';
@@ -121,7 +120,7 @@ export async function sessionAuthenticated(
 ): Promise<Authenticated | undefined> {
   const session = await findLiveSession(pool, hashToken(token));
   if (!session) return undefined;
-  const account = await findAccountById(pool, session.account_id);
+  const account = await findAccount(pool, session.account_id);
   if (!account) return undefined;
   return {
     principal: {

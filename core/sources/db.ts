@@ -1,21 +1,9 @@
 // SQL for sources (sql/018_generation.sql).
 import type { Queryable } from '../db/pool.ts';
 import type { Extracted } from './extract.ts';
+import type { SourceRow } from './schema.ts';
 
-export type SourceRow = {
-  id: string;
-  account_id: string;
-  brand_id: string;
-  kind: 'url' | 'text';
-  url: string | null;
-  title: string | null;
-  text: string;
-  site_name: string | null;
-  lang: string | null;
-  content_hash: string | null;
-  fetched_at: Date | null;
-  created_at: Date;
-};
+export type { SourceRow };
 
 const COLUMNS = `id::text, account_id::text, brand_id::text, kind, url, title, text, site_name,
   lang, content_hash, fetched_at, created_at`;

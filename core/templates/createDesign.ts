@@ -1,6 +1,6 @@
 // MCP create_design: a design master for a brand, laid out from a template (blank unless one
 // is named), rendered, with no post and no schedule.
-import { findOwnedBrandByUuid } from '../brands/db.ts';
+import { requireOwnedBrandByUuid } from '../brands/service.ts';
 import { withTransaction } from '../db/pool.ts';
 import type { DesignCaller, DesignState } from '../designs/schema.ts';
 import {
@@ -11,7 +11,7 @@ import {
   renderAndWait,
 } from '../designs/service.ts';
 import { enqueueRender } from '../jobs/tasks.ts';
-import { invalid, notFound } from '../kernel/errors.ts';
+import { invalid } from '../kernel/errors.ts';
 import { templateFill, templateFor, templateLayout } from './fill.ts';
 import type { CreateDesignInput } from './schema.ts';
 
@@ -29,8 +29,7 @@ export async function createDesign(
 
 /** The design checked, stored and its render queued. */
 async function storeDesign(deps: DesignDeps, caller: DesignCaller, input: CreateDesignInput) {
-  const brandId = (await findOwnedBrandByUuid(deps.pool, caller.accountId, input.brand_uuid))?.id;
-  if (!brandId) throw notFound('Brand');
+  const brandId = (await requireOwnedBrandByUuid(deps.pool, caller.accountId, input.brand_uuid)).id;
   const template = templateFor(caller, input.template, ['template']);
   if (input.headline !== undefined && input.slots?.headline !== undefined)
     throw invalid(['headline'], 'give the headline or slots.headline, not both');

@@ -20,17 +20,10 @@ import {
 import { enqueuePublication, enqueueRender } from '../jobs/tasks.ts';
 import { invalid, notFound, ValidationFailed, type ValidationIssue } from '../kernel/errors.ts';
 import { CAPABILITIES, type Kind } from '../kernel/platforms.ts';
-import { insertPost, type PostRow, setPostAssets, setPostDesign } from '../posts/db.ts';
-import type { PostReceipt } from '../posts/schema.ts';
-import { toPost } from '../posts/service.ts';
+import type { Post, PostReceipt } from '../posts/schema.ts';
+import { createPostOfDesign } from '../posts/service.ts';
 import { copySlots, templateFill, templateFor, templateLayout } from './fill.ts';
 import type { NativePostInput, NativePostReceipt } from './schema.ts';
-
-/** Points a post at a design and attaches the design's rendered pages, in order. */
-async function linkPost(db: Queryable, postId: string, designId: string): Promise<void> {
-  await setPostDesign(db, postId, designId);
-  await setPostAssets(db, postId, await renderedPages(db, designId));
-}
 
 /** A post's receipt members only (a plain post's answer to POST /v1/posts). */
 export const receiptOf = (post: PostReceipt): PostReceipt => ({
@@ -96,7 +89,8 @@ export async function createNativePost(
     () => storeNativePost(deps, caller, input),
   );
   return {
-    ...toPost({ ...post, asset_ids: pageIds }),
+    ...post,
+    asset_ids: pageIds,
     design_id: design.id,
     layout_version: design.layout_version,
     media_paths: pagePaths(deps, pageIds),
@@ -110,23 +104,27 @@ async function storeNativePost(
   deps: DesignDeps,
   caller: DesignCaller,
   input: NativePostInput,
-): Promise<{ post: PostRow; design: DesignRow }> {
+): Promise<{ post: Post; design: DesignRow }> {
   const issues = refusals(input);
   if (issues.length) throw new ValidationFailed(issues);
   // Checked before anything is written: a new design's foreign key would refuse a missing brand
   // with an internal error, and accept another account's.
   const brandId = (await requireBrandFor(deps.pool, caller, input.brand_id)).id;
+  const owner = { accountId: caller.accountId, brandId, actor: actorOf(caller.credential) };
   const newPost = (kind: Kind, scheduleAt: string | null) => ({
-    ...input,
-    accountId: caller.accountId,
-    brandId,
+    platform: input.platform,
     kind,
+    body: input.body,
     hashtags: input.hashtags || null,
     scheduleAt,
   });
-  const actor = actorOf(caller.credential);
+  // The post is pointed at the design and shows its rendered pages, in order.
+  const pagesOf = async (db: Queryable, designId: string) => ({
+    id: designId,
+    pageIds: await renderedPages(db, designId),
+  });
 
-  let created: { post: PostRow; design: DesignRow };
+  let created: { post: Post; design: DesignRow };
   if (input.design_id !== undefined) {
     const designId = input.design_id;
     created = await withTransaction(deps.pool, async (tx) => {
@@ -144,9 +142,12 @@ async function storeNativePost(
         );
       if (scheduleAt && Date.parse(scheduleAt) <= Date.now())
         throw invalid(['body', 'schedule_at'], 'must be in the future');
-      const post = await insertPost(tx, newPost(kind, scheduleAt), actor);
-      if (!post) throw notFound('Brand');
-      await linkPost(tx, post.id, design.id);
+      const post = await createPostOfDesign(
+        tx,
+        owner,
+        newPost(kind, scheduleAt),
+        await pagesOf(tx, design.id),
+      );
       if (scheduleAt) await enqueuePublication(tx, { post_id: post.id, scheduled_for: scheduleAt });
       return { post, design };
     });
@@ -181,9 +182,12 @@ async function storeNativePost(
         template: template.name,
         layout,
       });
-      const post = await insertPost(tx, newPost(kind, null), actor);
-      if (!post) throw notFound('Brand');
-      await linkPost(tx, post.id, design.id);
+      const post = await createPostOfDesign(
+        tx,
+        owner,
+        newPost(kind, null),
+        await pagesOf(tx, design.id),
+      );
       await enqueueRender(tx, design);
       return { post, design };
     });

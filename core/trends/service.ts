@@ -2,8 +2,8 @@
 // fanning out one keyed job per account, like metrics), answered by list_trends from the
 // latest collection. Topic text is a third party's: answered under `untrusted`.
 import { requireBrandFor } from '../brands/service.ts';
-import { activeAccounts, sealedAccount } from '../connections/db.ts';
 import { type Reading, type ReadingDeps, readThrough } from '../connections/reading.ts';
+import { activeAccount, activeAccountIdsOn } from '../connections/service.ts';
 import { type Connectors, platformsWith } from '../connectors/connector.ts';
 import type { Pool } from '../db/pool.ts';
 import { enqueueAccountTrends } from '../jobs/tasks.ts';
@@ -16,7 +16,7 @@ export const TRENDS_PER_COLLECTION = 20;
 
 /** The cron's part: one trends job per active connected account whose platform has trends. */
 export async function startTrendCollections(pool: Pool, connectors: Connectors): Promise<number> {
-  const accounts = await activeAccounts(pool, platformsWith(connectors, 'trends'));
+  const accounts = await activeAccountIdsOn(pool, platformsWith(connectors, 'trends'));
   for (const id of accounts) await enqueueAccountTrends(pool, { connected_account_id: id });
   return accounts.length;
 }
@@ -26,7 +26,7 @@ export async function collectAccountTrends(
   deps: ReadingDeps,
   connectedAccountId: string,
 ): Promise<Reading<{ kept: number }>> {
-  const account = await sealedAccount(deps.pool, connectedAccountId);
+  const account = await activeAccount(deps.pool, connectedAccountId);
   if (!account) return { outcome: 'skipped', reason: 'the account is gone or needs reconnecting' };
   return readThrough(deps, account, 'trends', 'Reading trends', async (connector, access) => {
     const kept = (await connector.trends(access, TRENDS_PER_COLLECTION)).slice(

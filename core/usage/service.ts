@@ -1,12 +1,12 @@
 // Usage at a glance (MCP get_usage): plan, request budget, storage, credits and posts.
 import { z } from 'zod';
-import { creditsOf, findAccountById } from '../accounts/db.ts';
-import { storageUse } from '../assets/db.ts';
+import { creditsOf, findAccount } from '../accounts/service.ts';
+import { storageUseOf } from '../assets/service.ts';
 import type { BudgetCounter } from '../auth/budget.ts';
 import type { Queryable } from '../db/pool.ts';
 import { budgetLimitOf, Plan, STORAGE_QUOTA_BYTES } from '../kernel/plans.ts';
 import type { Budget, Principal } from '../kernel/principal.ts';
-import { postCountsByStatus } from '../posts/db.ts';
+import { postCountsByStatus } from '../posts/service.ts';
 
 export const Usage = z.object({
   plan: Plan,
@@ -30,7 +30,7 @@ export type Usage = z.infer<typeof Usage>;
 
 export async function describeUsage(db: Queryable, p: Principal, budget: Budget): Promise<Usage> {
   const credits = await creditsOf(db, p.accountId);
-  const { used, reserved } = await storageUse(db, p.accountId);
+  const { used, reserved } = await storageUseOf(db, p.accountId);
   const posts = await postCountsByStatus(db, p.accountId);
   return {
     plan: p.plan,
@@ -59,7 +59,7 @@ export async function usageOfAccount(
   p: Principal,
   budget: BudgetCounter,
 ): Promise<Usage> {
-  const account = await findAccountById(db, p.accountId);
+  const account = await findAccount(db, p.accountId);
   const limit = budgetLimitOf({
     plan: p.plan,
     budget_per_minute: account?.budget_per_minute ?? null,

@@ -18,11 +18,10 @@ import {
   type VideoComposition,
   withFilterScript,
 } from '../../render/videoCompose.ts';
-import { mediaStorageKeys } from '../assets/db.ts';
 import { fileMadeAsset } from '../assets/quota.ts';
+import { storedMedia } from '../assets/service.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
-import type { Layer, VideoLayer, VideoLayout } from '../designs/schema.ts';
-import { VIDEO_ASPECTS } from '../designs/schema.ts';
+import { type Layer, VIDEO_ASPECTS, type VideoLayer, type VideoLayout } from '../designs/schema.ts';
 import {
   type DesignRow,
   designById,
@@ -38,7 +37,7 @@ import { formatBytes } from '../kernel/sizes.ts';
 import { probeMedia } from '../media/probe.ts';
 import { MediaToolFailed, type MediaTools, runMediaTool, safeInput } from '../media/tools.ts';
 import { workFolder } from '../media/workFolders.ts';
-import { attachToUnpublishedPostsOf, detachFromUnpublishedPostsOf } from '../posts/db.ts';
+import { attachDesignPages, detachDesignPages } from '../posts/service.ts';
 import type { Storage } from '../storage/storage.ts';
 
 export type VideoExportDeps = {
@@ -143,7 +142,7 @@ export async function prepareComposition(
     ...(layout.audio ? [layout.audio.asset_id] : []),
   ];
   const media = new Map(
-    (await mediaStorageKeys(deps.pool, design.account_id, mediaIds)).map((m) => [m.id, m]),
+    (await storedMedia(deps.pool, design.account_id, mediaIds)).map((m) => [m.id, m]),
   );
   // Each is copied to the worker's disk before ffmpeg reads it: bounded before any copy.
   const total = [...media.values()].reduce((sum, m) => sum + m.bytes, 0);
@@ -342,8 +341,8 @@ export async function exportVideo(
           },
           { what: 'The exported video', retry: 'export again' },
         );
-        await detachFromUnpublishedPostsOf(tx, design.id);
-        await attachToUnpublishedPostsOf(tx, design.id, [row.id]);
+        await detachDesignPages(tx, design.id);
+        await attachDesignPages(tx, design.id, [row.id]);
         const result = { asset_id: row.id, duration_s: duration, width, height, bytes };
         // The asset and the job's success commit together, or neither does.
         await finish(tx, result);

@@ -2,7 +2,7 @@
 // a video design's poster frames at given times, drawn by a render worker as a job while the
 // call waits (the API never draws), each frame also at a signed address.
 import sharp from 'sharp';
-import { storageKeyOf } from '../assets/db.ts';
+import { storageKeyOfAsset } from '../assets/service.ts';
 import {
   signAssetUrl,
   signVideoFrameUrl,
@@ -65,7 +65,7 @@ export async function previewDesign(
   const pageId = pageIds[page];
   if (!pageId)
     throw conflict('no_such_page', `The design has ${pageIds.length} page(s); page is 0-based.`);
-  const png = await readAll(deps.storage, (await storageKeyOf(deps.pool, pageId))!);
+  const png = await readAll(deps.storage, (await storageKeyOfAsset(deps.pool, pageId))!);
   const image = await sharp(png).resize({ width: PREVIEW_WIDTH }).jpeg({ quality: 80 }).toBuffer();
   const previewUrl = deps.urlKey ? signAssetUrl(deps.publicBaseUrl, deps.urlKey, pageId) : null;
   return {

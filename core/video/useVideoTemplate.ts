@@ -5,10 +5,10 @@ import { requireBrandFor } from '../brands/service.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import type { DesignCaller, Layout } from '../designs/schema.ts';
 import { checkedVideoLayout, makeDesign, parseVideoLayout } from '../designs/service.ts';
-import { invalid, notFound, ValidationFailed } from '../kernel/errors.ts';
+import { invalid, ValidationFailed } from '../kernel/errors.ts';
 import { platformFitIssues } from '../kernel/platformFit.ts';
 import { CAPABILITIES, type Kind, type Platform } from '../kernel/platforms.ts';
-import { insertPost, setPostDesign } from '../posts/db.ts';
+import { createPostOfDesign } from '../posts/service.ts';
 import { closestMatch } from '../validation.ts';
 import type { UsedVideoTemplate, UseVideoTemplateInput } from './schema.ts';
 import { fillVideoTemplate, videoTemplateFor } from './videoTemplates.ts';
@@ -98,21 +98,13 @@ export async function useVideoTemplate(
       template: template.name,
       layout: layout as unknown as Layout,
     });
-    const post = await insertPost(
+    // A video design has no pages: the post shows its export once there is one.
+    const post = await createPostOfDesign(
       tx,
-      {
-        accountId: caller.accountId,
-        brandId,
-        platform: input.platform,
-        kind,
-        body,
-        hashtags: null,
-        scheduleAt: null,
-      },
-      actorOf(caller.credential),
+      { accountId: caller.accountId, brandId, actor: actorOf(caller.credential) },
+      { platform: input.platform, kind, body, hashtags: null, scheduleAt: null },
+      { id: design.id },
     );
-    if (!post) throw notFound('Brand');
-    await setPostDesign(tx, post.id, design.id);
     return {
       design_id: design.id,
       post_id: post.id,

@@ -1,7 +1,7 @@
-// SQL for webhooks: endpoints, deliveries and their attempts, and the events as deliveries
-// read them. The only code that reads or writes these tables; the jobs that send deliveries
+// SQL for webhooks: the events, their endpoints, deliveries and the deliveries' attempts. The only code that reads or writes these tables; the jobs that send deliveries
 // are queued through core/jobs/tasks.ts.
 import type { Queryable } from '../db/pool.ts';
+import type { WebhookEvent } from './schema.ts';
 
 export type EndpointRow = { id: string; url: string; events: string[]; created_at: Date };
 
@@ -233,6 +233,29 @@ export async function strandedDeliveries(
      order by d.id
      limit 500`,
     [keyPrefix],
+  );
+  return rows;
+}
+
+/** An event as its deliveries fan out from it. */
+export type EventRow = { id: string; account_id: string; type: string };
+
+/** Records events, their bodies serialized already; `postId` ties a post's event to it. */
+export async function insertEvents(
+  db: Queryable,
+  events: readonly { accountId: string; type: WebhookEvent; body: string; postId?: string }[],
+): Promise<EventRow[]> {
+  if (!events.length) return [];
+  const { rows } = await db.query<EventRow>(
+    `insert into events (account_id, type, post_id, body)
+     select * from unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[])
+     returning id::text, account_id::text, type`,
+    [
+      events.map((e) => e.accountId),
+      events.map((e) => e.type),
+      events.map((e) => e.postId ?? null),
+      events.map((e) => e.body),
+    ],
   );
   return rows;
 }

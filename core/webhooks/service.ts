@@ -1,7 +1,8 @@
 // Webhook endpoints: created and removed from a dashboard session, at most five per account,
-// each URL checked by the outbound guard at creation (and again at every delivery).
+// each URL checked by the outbound guard at creation (and again at every delivery). And the
+// events they receive, raised by the concepts where each happens.
 import { randomBytes } from 'node:crypto';
-import { type Pool, withTransaction } from '../db/pool.ts';
+import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { enqueueDeliveries } from '../jobs/tasks.ts';
 import { conflict, invalid, notFound, planRequired } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
@@ -13,10 +14,12 @@ import {
   type EndpointRow,
   endpointExists,
   insertEndpointWithin,
+  insertEvents,
   insertReplay,
   listAttemptRows,
   listEndpointRows,
 } from './db.ts';
+import { queueEventDeliveries } from './delivery.ts';
 import {
   type CreateWebhookInput,
   type DeliveryAttempt,
@@ -24,6 +27,7 @@ import {
   WEBHOOK_EVENTS,
   type WebhookCreated,
   type WebhookEndpoint,
+  type WebhookEvent,
 } from './schema.ts';
 
 const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
@@ -106,4 +110,16 @@ export async function replayDelivery(
   });
   if (!id) throw notFound('Delivery');
   return { delivery_id: id };
+}
+
+/**
+ * Records events and queues one delivery each to every endpoint of their account subscribed
+ * to their type. Call it in the transaction that makes the change the events report, so the
+ * change, its events and their deliveries commit together. Answers the deliveries queued.
+ */
+export async function raiseEvents(
+  tx: Queryable,
+  events: readonly { accountId: string; type: WebhookEvent; body: string; postId?: string }[],
+): Promise<number> {
+  return queueEventDeliveries(tx, await insertEvents(tx, events));
 }

@@ -121,16 +121,15 @@ describe('agent tasks', () => {
     expect(imports.sort()).toEqual(
       [
         '../audit/actor.ts',
-        '../auth/principal.ts',
         '../brandMemory/service.ts',
         '../connections/service.ts',
         '../db/pool.ts',
-        '../engagement/db.ts',
         '../engagement/drafts.ts',
         '../generation/job.ts',
         '../generation/week.ts',
         '../jobs/service.ts',
         '../jobs/tasks.ts',
+        '../kernel/principal.ts',
         '../metrics/insight.ts',
         '../posts/slots.ts',
         '../trends/service.ts',

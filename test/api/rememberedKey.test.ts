@@ -3,9 +3,9 @@
 // sees must be the same as with a fresh lookup: a deleted or changed key fails its very next
 // request with the same status as on any route, in every process, and nothing is written.
 import { describe, expect, it, vi } from 'vitest';
-import { setBudget, setPlan } from '../../core/accounts/service.ts';
+import { selectBrand, setBudget, setPlan } from '../../core/accounts/service.ts';
 import { deleteApiKey } from '../../core/apikeys/service.ts';
-import { createBrand, selectBrand } from '../../core/brands/service.ts';
+import { createBrand } from '../../core/brands/service.ts';
 import { call, makeAccount, makeKey, startServer } from '../support/server.ts';
 import { type TestServer, useServer } from '../support/service.ts';
 import { awayFromMinuteBoundary } from '../support/wait.ts';

@@ -34,7 +34,7 @@ const OWNER: Record<string, string> = {
   connected_accounts: 'core/connections/db.ts',
   posts: 'core/posts/db.ts',
   post_assets: 'core/posts/db.ts',
-  events: 'core/posts/db.ts',
+  events: 'core/webhooks/db.ts',
   audit_log: 'core/audit/db.ts',
   designs: 'core/designs/db.ts',
   drawings: 'core/drawings/db.ts',
@@ -73,10 +73,7 @@ const EXCEPTIONS: { file: string; table: string; why: string }[] = [
     table: 'audit_log',
     why: 'a post change and its audit row are one statement',
   },
-  // Still to move into core/posts/db.ts and core/webhooks/db.ts.
-  { file: 'core/posts/publication.ts', table: 'posts', why: 'publication claim and outcome' },
-  { file: 'core/posts/publication.ts', table: 'audit_log', why: 'publication claim and outcome' },
-  { file: 'core/posts/publication.ts', table: 'events', why: 'publication outcome' },
+  // Still to move into core/webhooks/db.ts.
   { file: 'core/webhooks/service.ts', table: 'webhook_endpoints', why: 'webhooks db.ts' },
   { file: 'core/webhooks/service.ts', table: 'webhook_deliveries', why: 'webhooks db.ts' },
   { file: 'core/webhooks/delivery.ts', table: 'webhook_deliveries', why: 'webhooks db.ts' },

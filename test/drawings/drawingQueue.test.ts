@@ -3,6 +3,7 @@
 // queued behind other accounts' first drawings (its jobs' priorities count what it has
 // queued already).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withRenderSlot } from '../../core/designs/renderWaits.ts';
 import { createRenderWaits, type RenderWaits } from '../../core/designs/service.ts';
 import { type DrawingFileApiDeps, exportDrawing } from '../../core/drawings/exports.ts';
 import { CreateDrawingInput } from '../../core/drawings/schema.ts';
@@ -22,7 +23,7 @@ beforeAll(() => {
     notifications: renders.notifications,
     storage: svc.storage,
     publicBaseUrl: 'http://127.0.0.1:1',
-    renders,
+    renderSlot: (accountId, work) => withRenderSlot(renders, accountId, work),
     waitS: 0.05,
   };
 });

@@ -1,7 +1,8 @@
 // REST posts: create, list, favorite, reject (SPEC.md "REST: account and posts").
 import { beforeAll, describe, expect, it } from 'vitest';
+import { selectBrand } from '../../core/accounts/service.ts';
 import { insertAsset } from '../../core/assets/db.ts';
-import { createBrand, selectBrand } from '../../core/brands/service.ts';
+import { createBrand } from '../../core/brands/service.ts';
 import { call, makeAccount, makeKey } from '../support/server.ts';
 import { type TestAccount, type TestServer, useService } from '../support/service.ts';
 

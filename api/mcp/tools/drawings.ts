@@ -4,6 +4,8 @@
 // attach_drawing_to_post over core/drawings/exports.ts. create_drawing spells the stroke
 // schema out; the others name it.
 import { z } from 'zod';
+import { withRenderSlot } from '../../../core/designs/renderWaits.ts';
+import { designsShowing } from '../../../core/designs/service.ts';
 import {
   attachDrawingToPost,
   type DrawingFileApiDeps,
@@ -47,7 +49,7 @@ const fileDeps = (ctx: ToolContext): DrawingFileApiDeps => ({
   storage: ctx.media.storage,
   publicBaseUrl: ctx.media.publicBaseUrl,
   urlKey: ctx.media.urlKey,
-  renders: ctx.renders,
+  renderSlot: (accountId, work) => withRenderSlot(ctx.renders, accountId, work),
 });
 
 const Answer = summarisedInOutputs(DrawingView.clone(), 'The drawing, as get_drawing answers it.');
@@ -123,7 +125,7 @@ export const DRAWING_TOOLS = [
     output: DeletedDrawing,
     scope: 'media',
     annotations: DELETES,
-    run: async (ctx, args) => deleteDrawing(ctx.pool, ctx.principal, args),
+    run: async (ctx, args) => deleteDrawing(ctx.pool, ctx.principal, args, designsShowing),
   }),
 
   defineTool({

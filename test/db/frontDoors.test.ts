@@ -1,0 +1,233 @@
+// Each concept behind its front door, and core/ a DAG (STYLE.md). This reads the imports of
+// api/, core/, workers/ and bin/ (static, `import type`, re-exports and `import()` alike) and
+// fails on a reach into another concept's private files, on concepts importing each other in a
+// loop, and on a kernel file importing anything of core/ outside the kernel.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * Below every concept: plans, platforms and their fit, ids, errors, time, sizes, text, and the
+ * caller (Principal) with its credential's last-use stamp, which auth, oauth and apikeys share.
+ */
+const KERNEL = 'core/kernel';
+
+/**
+ * Folders of core/ that are plumbing rather than concepts: they own no domain rule, every
+ * file of theirs may be imported, and they are not part of the concept graph.
+ */
+const PLUMBING = new Set(['core/db', 'core/storage', 'core/outbound', 'core/media', KERNEL]);
+
+/** Every concept's front door: its operations and its types. */
+const DOOR = ['service.ts', 'schema.ts'];
+
+/**
+ * Further modules a concept opens to others, each with why it is a door of its own rather than
+ * a part of service.ts. A db file is never one: its SQL is private to the concept.
+ */
+const PUBLIC: Record<string, string> = {
+  'core/accounts/me.ts': 'the caller’s own account view, rendered by REST, GraphQL and MCP',
+  'core/accounts/sessionView.ts': 'the dashboard session’s view of the account',
+  'core/admin/commands.ts': 'the CLI’s operations: admin’s front door, only bin/ uses it',
+  'core/agentTasks/run.ts': 'the runAgentTask worker’s operation',
+  'core/apikeys/keys.ts': 'the key format (prefix, hash) the bearer layer parses',
+  'core/assets/chunked.ts': 'chunked uploads: the REST routes and the cleanup worker',
+  'core/assets/ingest.ts': 'an asset made from bytes or a URL: REST and MCP',
+  'core/assets/pages.ts': 'a rendered page stored as an asset, for designs and drawings',
+  'core/assets/quota.ts': 'the storage quota every producer of assets checks first',
+  'core/assets/signedUrls.ts': 'signed media URLs: the media route and every view linking assets',
+  'core/assets/spool.ts': 'an asset spooled to a local file for rendering',
+  'core/audit/actor.ts': 'who acted (the Actor every audited operation takes)',
+  'core/auth/access.ts': 'scope checks the surfaces run before an operation',
+  'core/auth/bearer.ts': 'bearer-token authentication for api/auth.ts',
+  'core/auth/budget.ts': 'the request budget hook and its usage figures',
+  'core/auth/knownKeys.ts': 'the remembered-key cache the API wires and clears',
+  'core/brandMemory/genome.ts': 'the readGenome worker’s operation and its REST start',
+  'core/brandMemory/historyImport.ts': 'the importHistory worker’s operation and its starts',
+  'core/competitors/watch.ts': 'the watchCompetitor(s) workers’ operations',
+  'core/connections/credentials.ts': 'the credential sealing key, set up at start',
+  'core/connections/reading.ts': 'a connector with an account’s credentials, for readers',
+  'core/connectors/connector.ts': 'the Connector interface every platform implements',
+  'core/connectors/builtin.ts': 'the built-in connectors, registered at start',
+  'core/connectors/verify.ts': 'the account check a connection runs when it is made',
+  'core/connectors/mastodonEngagement.ts': 'Mastodon’s reply text rule, applied to drafts',
+  // core/designs/ is being split into designs/, templates/ and video/; the split names
+  // their doors, so these go with it.
+  'core/designs/edit.ts': 'layout edits',
+  'core/designs/gallery.ts': 'the template gallery',
+  'core/designs/layout.ts': 'the layout types the surfaces parse',
+  'core/designs/nativePost.ts': 'a post made from a design',
+  'core/designs/pageImages.ts': 'page image rendering, wired at start',
+  'core/designs/renderJob.ts': 'the renderDesign worker’s operation',
+  'core/designs/renderWaits.ts': 'render waits, wired at start and lent to drawing exports',
+  'core/designs/standalone.ts': 'standalone designs',
+  'core/designs/templateKit.ts': 'the template kit',
+  'core/designs/templateThumbnail.ts': 'template thumbnails',
+  'core/designs/templates.ts': 'the template catalogue',
+  'core/designs/videoDesigns.ts': 'video designs',
+  'core/designs/videoExport.ts': 'the exportVideo worker’s operation',
+  'core/designs/videoJobs.ts': 'video job reads',
+  'core/designs/videoLayout.ts': 'the video layout types',
+  'core/designs/videoPreview.ts': 'the previewVideo worker’s operation',
+  'core/designs/videoTemplates.ts': 'video templates',
+  'core/drawings/exports.ts': 'drawing exports: MCP and the media route',
+  'core/drawings/files.ts': 'drawing files the reconcile worker checks',
+  'core/drawings/renderJob.ts': 'the renderDrawing worker’s operation',
+  'core/engagement/act.ts': 'the performEngagementAction worker’s operation',
+  'core/engagement/collect.ts': 'the collectInbound workers’ operations',
+  'core/engagement/drafts.ts': 'reply drafts: the draftReplies worker and agent tasks',
+  'core/engagement/inbox.ts': 'the inbox operations MCP offers',
+  'core/engagement/inboxSchema.ts': 'the inbox’s types',
+  'core/engagement/prune.ts': 'the pruneEngagement worker’s operation',
+  'core/engagement/send.ts': 'the sendReply worker’s operation',
+  'core/generation/job.ts': 'the generateDrafts worker’s operation',
+  'core/generation/model.ts': 'the text model, wired at start and used for reply drafts',
+  'core/generation/offline.ts': 'the offline writer and its banned-word matcher',
+  'core/generation/week.ts': 'the draftWeek worker’s operation',
+  'core/jobs/tasks.ts': 'the one catalogue of task names, payloads and enqueue helpers',
+  'core/jobs/list.ts': 'the dashboard’s activity list',
+  'core/jobs/liveness.ts': 'worker heartbeats, written by the worker process',
+  'core/jobs/pools.ts': 'the worker pools the config and the start read',
+  'core/jobs/view.ts': 'a job as the surfaces show it',
+  'core/metrics/collect.ts': 'the collectMetrics workers’ operations',
+  'core/metrics/insight.ts': 'the insight report: MCP, dashboard, agent tasks',
+  'core/oauth/adapter.ts': 'the OAuth provider’s storage adapter',
+  'core/oauth/keys.ts': 'the OAuth signing keys, set up at start',
+  'core/oauth/rules.ts': 'the OAuth client and scope rules the routes apply',
+  'core/posts/publication.ts': 'the publishPost worker’s operation and its reconcile',
+  'core/posts/queue.ts': 'the posting queue MCP shows',
+  'core/posts/slots.ts': 'the free posting slots that drafting fills',
+  'core/sessions/loginThrottle.ts': 'login throttling, pruned by the cleanup worker',
+  'core/sources/extract.ts': 'a source’s text extracted from a URL',
+  'core/webhooks/events.ts': 'an event’s body, serialized where the event happens',
+  'core/webhooks/delivery.ts': 'the deliverWebhook worker’s operation and its reconcile',
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = path.join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(rel);
+    return /\.tsx?$/.test(e.name) ? [rel.split(path.sep).join('/')] : [];
+  });
+}
+
+/** Comments removed, so prose such as "see ../posts/db.ts" is not taken for an import. */
+const code = (src: string) => src.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+
+const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
+
+type Edge = { from: string; to: string };
+
+function importsOf(file: string): Edge[] {
+  const src = code(readFileSync(path.join(ROOT, file), 'utf8'));
+  return [...src.matchAll(IMPORT)].map((m) => ({
+    from: file,
+    to: path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1]!)),
+  }));
+}
+
+/** The concept a file of core/ belongs to (its first folder), or undefined outside one. */
+function conceptOf(file: string): string | undefined {
+  const parts = file.split('/');
+  if (parts[0] !== 'core' || parts.length < 3) return undefined;
+  const folder = `core/${parts[1]}`;
+  return PLUMBING.has(folder) ? undefined : folder;
+}
+
+const edges = [...new Set(['api', 'core', 'workers', 'bin'].flatMap(sourceFiles))]
+  .flatMap(importsOf)
+  .filter((e) => e.to.startsWith('core/'));
+
+const crossing = edges.filter((e) => {
+  const to = conceptOf(e.to);
+  return to !== undefined && to !== conceptOf(e.from);
+});
+
+describe('a concept is reached only through its front door', () => {
+  it('no file imports another concept’s private modules (its db.ts above all)', () => {
+    const reaches = crossing
+      .filter((e) => !DOOR.includes(path.posix.basename(e.to)) && !(e.to in PUBLIC))
+      .map((e) => `${e.from} -> ${e.to}`);
+    expect([...new Set(reaches)]).toEqual([]);
+  });
+
+  it('every named public module exists, is no db file, and is used from outside', () => {
+    const used = new Set(crossing.map((e) => e.to));
+    const wrong = Object.keys(PUBLIC).filter((f) => /db\.ts$/i.test(f) || !used.has(f));
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe('core/ is a DAG', () => {
+  const graph = new Map<string, Map<string, Edge[]>>();
+  for (const e of crossing) {
+    const a = conceptOf(e.from);
+    if (a === undefined) continue;
+    const b = conceptOf(e.to)!;
+    const out = graph.get(a) ?? new Map<string, Edge[]>();
+    if (!out.get(b)?.some((d) => d.from === e.from && d.to === e.to)) {
+      out.set(b, [...(out.get(b) ?? []), e]);
+    }
+    graph.set(a, out);
+  }
+  const show = (es: Edge[]) => es.map((e) => `${e.from} -> ${e.to}`).join(', ');
+
+  it('no two concepts import each other', () => {
+    const pairs: string[] = [];
+    for (const [a, out] of graph) {
+      for (const [b, there] of out) {
+        const back = graph.get(b)?.get(a);
+        if (a < b && back) pairs.push(`${a} <-> ${b}: ${show(there)}; ${show(back)}`);
+      }
+    }
+    expect(pairs.sort()).toEqual([]);
+  });
+
+  it('no longer loop runs through the concepts', () => {
+    // Tarjan's strongly connected components: each one of more than one concept is a loop.
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const loops: string[][] = [];
+    const visit = (v: string) => {
+      index.set(v, index.size);
+      low.set(v, index.get(v)!);
+      stack.push(v);
+      for (const w of graph.get(v)?.keys() ?? []) {
+        if (!index.has(w)) {
+          visit(w);
+          low.set(v, Math.min(low.get(v)!, low.get(w)!));
+        } else if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+      if (low.get(v) === index.get(v)) {
+        const component: string[] = [];
+        let w: string;
+        do {
+          w = stack.pop()!;
+          component.push(w);
+        } while (w !== v);
+        if (component.length > 1) loops.push(component.sort());
+      }
+    };
+    for (const v of graph.keys()) if (!index.has(v)) visit(v);
+    const described = loops.map((loop) => {
+      const inside = loop.flatMap((a) =>
+        [...(graph.get(a) ?? [])].filter(([b]) => loop.includes(b)).map(([b]) => `${a} -> ${b}`),
+      );
+      return `${loop.join(', ')} (${inside.join('; ')})`;
+    });
+    expect(described).toEqual([]);
+  });
+});
+
+describe('the kernel stands below every concept', () => {
+  it('no kernel file imports anything of core/ outside the kernel', () => {
+    const upward = edges
+      .filter((e) => e.from.startsWith(`${KERNEL}/`) && !e.to.startsWith(`${KERNEL}/`))
+      .map((e) => `${e.from} -> ${e.to}`);
+    expect(upward).toEqual([]);
+  });
+});
