@@ -193,10 +193,10 @@ export async function confirmBearer(
   req: FastifyRequest,
   reply: FastifyReply,
 ): Promise<Principal> {
-  const key = req.principal && unconfirmedKeyOf(req.principal);
-  if (!key) return principalOf(req);
+  const principal = req.principal;
+  if (!principal || !unconfirmedKeyOf(principal)) return principalOf(req);
   // Take back the remembered admission: the exact path counts the request again.
-  if (req.budget) ctx.budget.refund(key.account_id, 1, req.budget);
+  if (req.budget) ctx.budget.refund(principal.accountId, 1, req.budget);
   req.principal = undefined;
   req.budget = undefined;
   for (const header of BUDGET_HEADERS) reply.removeHeader(header);

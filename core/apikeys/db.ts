@@ -3,6 +3,7 @@
 import { batched } from '../db/batch.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { Scope } from '../kernel/plans.ts';
+import type { KeyVersion } from '../kernel/principal.ts';
 import type { KeyHolder, RememberedKey } from './schema.ts';
 
 export type ApiKeyRow = {
@@ -170,7 +171,7 @@ export const keyStillHolds = (first: number) => `
   select k.account_id, k.id as key_id from api_keys k join accounts a on a.id = k.account_id
   where k.id = $${first} and ${ROW_VERSION} = $${first + 1}`;
 
-export const keyStillHoldsParams = (holder: RememberedKey) => [holder.key_id, holder.row_version];
+export const keyStillHoldsParams = (holder: KeyVersion) => [holder.key_id, holder.row_version];
 
 /**
  * keyStillHolds for many remembered keys at once: SQL joining a relation `r` (with columns

@@ -3,7 +3,7 @@
 import { assetContentUrl } from '../assets/service.ts';
 import { inferKind, platformFitIssues } from '../kernel/platformFit.ts';
 import type { Platform } from '../kernel/platforms.ts';
-import { unpublishedPostsOf } from '../posts/db.ts';
+import { unpublishedPostsShowing } from '../posts/service.ts';
 import type { DesignRow } from './db.ts';
 import { type Layout, pagesOf } from './layout.ts';
 import type { DesignDeps, RenderedPages } from './renderWaits.ts';
@@ -36,7 +36,7 @@ export async function designState(
   postId: string | null,
   { pageIds, error, warnings }: RenderedPages,
 ): Promise<DesignState> {
-  const linked = await unpublishedPostsOf(deps.pool, design.id);
+  const linked = await unpublishedPostsShowing(deps.pool, design.id);
   return {
     design_id: design.id,
     post_id: postId,

@@ -2,7 +2,7 @@
 import type { Queryable } from '../db/pool.ts';
 import { conflict, notFound } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
-import { designIdOfPost } from '../posts/db.ts';
+import { designOfPost } from '../posts/service.ts';
 import { type DesignRow, findDesign } from './db.ts';
 import type { DesignCaller, DesignRef } from './schema.ts';
 
@@ -15,7 +15,7 @@ export async function resolveDesign(
   let designId = ref.design_id;
   if (ref.post_id !== undefined) {
     const post = isId(ref.post_id)
-      ? await designIdOfPost(db, caller.accountId, ref.post_id)
+      ? await designOfPost(db, caller.accountId, ref.post_id)
       : undefined;
     if (!post) throw notFound('Post');
     if (!post.design_id) throw conflict('no_design', 'This post has no native design.');

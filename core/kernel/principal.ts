@@ -1,7 +1,12 @@
 // Who is calling: every interface (REST, GraphQL, MCP, session routes) resolves its
 // credential to one Principal, and access rules are checked against it in one place.
-import type { RememberedKey } from '../apikeys/schema.ts';
 import { budgetLimitOf, type Feature, type Plan, type Scope } from './plans.ts';
+
+/**
+ * An API key as a process remembered it: its id and the row version (of the key and its
+ * account) it was read at, which a statement compares to confirm the key still holds.
+ */
+export type KeyVersion = { key_id: string; row_version: string };
 
 export type Credential =
   | {
@@ -11,7 +16,7 @@ export type Credential =
        * Set while the key is admitted on what this process remembered of it, before any
        * statement confirmed it still holds (core/posts/rememberedKeys.ts).
        */
-      unconfirmed?: RememberedKey;
+      unconfirmed?: KeyVersion;
     }
   | { kind: 'session'; id: string }
   | { kind: 'oauth'; id: string; clientId: string };

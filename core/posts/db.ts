@@ -1,12 +1,13 @@
 // SQL for posts: rows, attachments, listing, status transitions and the publication's claim
 // and outcome (each with its audit row in the same statement).
-import { KeyChanged, type RememberedKey } from '../apikeys/schema.ts';
+import { KeyChanged } from '../apikeys/schema.ts';
 import { joinKeysStillHeld, keyStillHolds, keyStillHoldsParams } from '../apikeys/service.ts';
 import type { Actor } from '../audit/actor.ts';
 import type { PublishMedia } from '../connectors/connector.ts';
 import { batched, refusedForInput } from '../db/batch.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { Kind, Platform } from '../kernel/platforms.ts';
+import type { KeyVersion } from '../kernel/principal.ts';
 import type { DesignPostRow, PostStatus } from './schema.ts';
 
 export type { DesignPostRow };
@@ -144,7 +145,7 @@ export async function insertPost(
 export async function insertDraftAsKey(
   db: Queryable,
   p: NewPostRow & { scheduleAt: null },
-  check: RememberedKey,
+  check: KeyVersion,
 ): Promise<PostRow | undefined> {
   // No row when the key changed; a row without a post when the brand is not the account's.
   // The status and times are the columns' defaults.
@@ -171,7 +172,7 @@ export async function insertDraftAsKey(
 }
 
 /** A plain draft asked for by a remembered API key (insertDraftAsKey's arguments). */
-type DraftAsKey = { post: NewPostRow & { scheduleAt: null }; check: RememberedKey };
+type DraftAsKey = { post: NewPostRow & { scheduleAt: null }; check: KeyVersion };
 
 // insertDraftAsKey for many drafts in one statement: row n of the input arrays is draft n.
 // Each draft's key is checked, its brand looked up and its audit row written as they are

@@ -17,7 +17,7 @@ import {
   takeKeyStamp,
 } from '../auth/bearer.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
-import type { Principal } from '../kernel/principal.ts';
+import type { KeyVersion, Principal } from '../kernel/principal.ts';
 import { insertDraftAsKeyBatched, insertPost, type NewPostRow, type PostRow } from './db.ts';
 
 export { KeyChanged };
@@ -99,7 +99,7 @@ async function lookUpToRemember(db: Queryable, token: string, known: KnownKeys) 
 type Caller = Pick<Principal, 'credential'>;
 
 /** The remembered key a caller was admitted on, while no statement has confirmed it. */
-export const unconfirmedKeyOf = ({ credential }: Caller): RememberedKey | undefined =>
+export const unconfirmedKeyOf = ({ credential }: Caller): KeyVersion | undefined =>
   credential.kind === 'api_key' ? credential.unconfirmed : undefined;
 
 /**

@@ -1,6 +1,6 @@
 // MCP export_video: starting a video design's export as the API answers it, the job record of
 // core/jobs/ with the export's asset addresses filled in.
-import { findOwnedAssets } from '../assets/db.ts';
+import { ownedAssets } from '../assets/service.ts';
 import { withTransaction } from '../db/pool.ts';
 import type { DesignCaller, DesignRef } from '../designs/schema.ts';
 import { isVideoLayout, resolveDesign } from '../designs/service.ts';
@@ -41,7 +41,7 @@ export async function startVideoExport(
         }),
       // An export whose video was deleted from the library is made again.
       async (result) =>
-        (await findOwnedAssets(tx, caller.accountId, [String(result.asset_id)])).length === 0,
+        (await ownedAssets(tx, caller.accountId, [String(result.asset_id)])).length === 0,
     );
     return job;
   });

@@ -4,8 +4,7 @@
 // attach_drawing_to_post over core/drawings/exports.ts. create_drawing spells the stroke
 // schema out; the others name it.
 import { z } from 'zod';
-import { withRenderSlot } from '../../../core/designs/renderWaits.ts';
-import { designsShowing } from '../../../core/designs/service.ts';
+import { designsShowing, withRenderSlot } from '../../../core/designs/service.ts';
 import {
   attachDrawingToPost,
   type DrawingFileApiDeps,
