@@ -82,12 +82,6 @@ function brokenLink(page: string, target: string): string | null {
 /** The top-level folders whose paths the pages name as `api/auth.ts`, `core/posts/`, ... */
 const TREE = /^(?:api|core|workers|bin|bench|test|web|render|sql)\/[\w./-]*$/;
 
-/**
- * Pages that may name paths not in the tree yet: the architecture page describes the layout
- * the renovation is moving to, and whoever changes the tree updates it.
- */
-const PLANNED_PATHS = new Set(['docs/architecture.md']);
-
 /** The inline code spans of some markdown that are a repository path and nothing else. */
 function repoPaths(markdown: string): string[] {
   return [
@@ -110,13 +104,11 @@ describe('links between the README and docs/', () => {
   });
 
   it('every repository path named in backticks exists', () => {
-    const missing = pages()
-      .filter((page) => !PLANNED_PATHS.has(page))
-      .flatMap((page) =>
-        repoPaths(readFileSync(path.join(ROOT, page), 'utf8'))
-          .filter((named) => !existsSync(path.join(ROOT, named)))
-          .map((named) => `${page}: \`${named}\``),
-      );
+    const missing = pages().flatMap((page) =>
+      repoPaths(readFileSync(path.join(ROOT, page), 'utf8'))
+        .filter((named) => !existsSync(path.join(ROOT, named)))
+        .map((named) => `${page}: \`${named}\``),
+    );
     expect(missing).toEqual([]);
   });
 
