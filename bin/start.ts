@@ -8,7 +8,6 @@ import { availableParallelism } from 'node:os';
 import { buildApp } from '../api/app.ts';
 import { ConfigError, loadConfig } from '../core/config.ts';
 import { credentialsKey } from '../core/connections/credentials.ts';
-import { PoolError, parsePools, WORKER_POOLS } from '../core/jobs/pools.ts';
 import { createLogger } from '../core/logger.ts';
 import { mediaTools } from '../core/media/tools.ts';
 import { parseSigningKeys } from '../core/oauth/keys.ts';
@@ -16,6 +15,7 @@ import { outboundPolicy } from '../core/outbound/guard.ts';
 import { type Database, describeDatabase, openDatabase } from '../core/runtime.ts';
 import { loadLocalSecrets } from '../core/secrets.ts';
 import { storageFor } from '../core/storage/storage.ts';
+import { PoolError, parsePools, WORKER_POOLS } from '../core/workerPools.ts';
 import { startWorker } from '../workers/index.ts';
 
 const ROLES = ['all', 'api', 'worker', 'migrate'] as const;

@@ -8,7 +8,7 @@ import { DRAWING_FORMATS, MAX_SCALE, MIN_SCALE } from '../../render/drawingSize.
 import type { Queryable } from '../db/pool.ts';
 import { isId } from '../kernel/ids.ts';
 import { PLATFORMS } from '../kernel/platforms.ts';
-import type { WorkerPool } from './pools.ts';
+import type { WorkerPool } from '../workerPools.ts';
 import type { JobKind } from './schema.ts';
 
 /** Task names, as Graphile Worker knows them and as job keys begin. */
@@ -42,7 +42,7 @@ export const TASK = {
 } as const;
 export type TaskName = (typeof TASK)[keyof typeof TASK];
 
-/** The pool (task family) that runs each task (core/jobs/pools.ts). */
+/** The pool (task family) that runs each task (core/workerPools.ts). */
 export const TASK_POOL: Record<TaskName, WorkerPool> = {
   [TASK.publishPost]: 'publish',
   [TASK.deliverWebhook]: 'publish',
