@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { Job } from '../../core/jobs/schema.ts';
 import { listRecentJobs } from '../../core/jobs/service.ts';
 import { Usage, usageOfAccount } from '../../core/usage/service.ts';
+import { jobView } from '../../core/video/service.ts';
 import { principalOf } from '../auth.ts';
 import { ErrorBody } from '../rest/schemas.ts';
 import { type DashboardDeps, requireSession } from './sessionCookie.ts';
@@ -30,7 +31,7 @@ export const activityRoutes: FastifyPluginAsync<DashboardDeps> = async (base, de
         response: { 200: z.object({ jobs: z.array(Job) }), 401: ErrorBody },
       },
     },
-    async (req) => ({ jobs: await listRecentJobs(pool, media, principalOf(req)) }),
+    async (req) => ({ jobs: await listRecentJobs(pool, jobView(media), principalOf(req)) }),
   );
 
   app.get(

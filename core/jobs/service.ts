@@ -27,9 +27,6 @@ import {
 } from './db.ts';
 import { JOB_KINDS, type Job, type JobKind, type JobStatusInput, MAX_WAIT_S } from './schema.ts';
 import { workJobKey } from './tasks.ts';
-import { type JobAddresses, jobView } from './view.ts';
-
-export { jobView } from './view.ts';
 
 /** What sql/015_jobs.sql's trigger notifies, with the job's id, on every change. */
 export const JOB_CHANGED_CHANNEL = 'job_changed';
@@ -370,22 +367,23 @@ export async function startAndAwait(
   return { job, created: started.created };
 }
 
-/** What reading a job as clients see it needs: its LISTEN connection and its addresses. */
-export type JobDeps = {
-  pool: Pool;
-  notifications: Notifications;
-  publicBaseUrl: string;
-  /** Signs the exported asset's address; without it, `signed_url` is null. */
-  urlKey?: Buffer;
-};
+/** What reading a job needs: the pool and the process's one LISTEN connection. */
+export type JobDeps = { pool: Pool; notifications: Notifications };
+
+/**
+ * How clients see a job, given by the caller that knows what a result links to (a video
+ * export's asset: core/video/jobView.ts), so reading jobs needs no concept above jobs.
+ */
+export type JobView = (job: Job) => Job;
 
 /** MCP job_status: the caller's job, waiting up to `wait_s` for a change. */
 export async function getJobStatus(
   deps: JobDeps,
   caller: { accountId: string },
   input: JobStatusInput,
+  view: JobView,
 ): Promise<Job> {
-  return jobView(deps, await jobStatus(deps, caller, input));
+  return view(await jobStatus(deps, caller, input));
 }
 
 /** Jobs the dashboard's jobs page shows. */
@@ -394,8 +392,8 @@ export const RECENT_JOBS = 50;
 /** The dashboard's jobs page: the account's newest jobs, each as job_status answers it. */
 export async function listRecentJobs(
   db: Queryable,
-  addresses: JobAddresses,
+  view: JobView,
   caller: { accountId: string },
 ): Promise<Job[]> {
-  return (await listJobs(db, caller.accountId, RECENT_JOBS)).map((j) => jobView(addresses, j));
+  return (await listJobs(db, caller.accountId, RECENT_JOBS)).map(view);
 }

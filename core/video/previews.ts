@@ -31,6 +31,7 @@ import { enqueueVideoPreview } from '../jobs/tasks.ts';
 import { conflict, invalid, notFound } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
 import { readAll, type Storage } from '../storage/storage.ts';
+import type { JobAddresses } from './jobView.ts';
 import type { PosterFrames, Preview } from './schema.ts';
 
 export const PREVIEW_WIDTH = 480;
@@ -40,7 +41,7 @@ export const PREVIEW_WIDTH = 480;
  * its poster frames at `times`.
  */
 export async function previewDesign(
-  deps: DesignDeps & JobDeps & { storage: Storage },
+  deps: DesignDeps & JobDeps & JobAddresses & { storage: Storage },
   caller: DesignCaller,
   ref: DesignRef,
   show: { page: number; times?: number[] },
@@ -90,7 +91,7 @@ export const PREVIEW_WAIT_S = 40;
  * times of the same layout_version within the hour answer the frames drawn already.
  */
 export async function previewVideo(
-  deps: JobDeps,
+  deps: JobDeps & JobAddresses,
   caller: DesignCaller,
   design: DesignRow,
   times: readonly number[],

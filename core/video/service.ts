@@ -9,6 +9,7 @@ export {
   MAX_MEDIA_BYTES,
   type VideoExportDeps,
 } from './export.ts';
+export { type JobAddresses, jobView } from './jobView.ts';
 export { POSTER_WIDTH, posterFrames } from './posterFrames.ts';
 export {
   PREVIEW_WAIT_S,

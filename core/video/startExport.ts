@@ -5,9 +5,10 @@ import { withTransaction } from '../db/pool.ts';
 import type { DesignCaller, DesignRef } from '../designs/schema.ts';
 import { isVideoLayout, resolveDesign } from '../designs/service.ts';
 import type { Job } from '../jobs/schema.ts';
-import { type JobDeps, jobView, startJob } from '../jobs/service.ts';
+import { type JobDeps, startJob } from '../jobs/service.ts';
 import { enqueueVideoExport } from '../jobs/tasks.ts';
 import { DomainError } from '../kernel/errors.ts';
+import { type JobAddresses, jobView } from './jobView.ts';
 
 /**
  * MCP export_video: queues the export of a video design's current layout_version and answers
@@ -15,7 +16,7 @@ import { DomainError } from '../kernel/errors.ts';
  * done), unless it failed or its video was deleted: then a new export starts.
  */
 export async function startVideoExport(
-  deps: JobDeps,
+  deps: JobDeps & JobAddresses,
   caller: DesignCaller,
   ref: DesignRef,
 ): Promise<Job> {
@@ -45,5 +46,5 @@ export async function startVideoExport(
     );
     return job;
   });
-  return jobView(deps, job);
+  return jobView(deps)(job);
 }

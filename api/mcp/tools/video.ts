@@ -1,7 +1,7 @@
 // MCP tools for editable video (SPEC.md "MCP", Editable video): list_video_templates and
 // use_video_template (core/video/videoTemplates.ts, useVideoTemplate.ts), export_video
-// (core/video/startExport.ts) and job_status (core/jobs/service.ts). Each calls one domain
-// function.
+// (core/video/startExport.ts) and job_status (core/jobs/service.ts, an export's asset
+// addresses added by core/video/jobView.ts). Each calls one domain function.
 
 import { z } from 'zod';
 import { DesignRef } from '../../../core/designs/schema.ts';
@@ -14,6 +14,7 @@ import {
   VideoTemplateSummary,
 } from '../../../core/video/schema.ts';
 import {
+  jobView,
   listVideoTemplates,
   startVideoExport,
   useVideoTemplate,
@@ -85,6 +86,6 @@ export const VIDEO_TOOLS = [
     output: Job,
     scope: 'read',
     annotations: READS,
-    run: async (ctx, args) => getJobStatus(jobDeps(ctx), ctx.principal, args),
+    run: async (ctx, args) => getJobStatus(jobDeps(ctx), ctx.principal, args, jobView(ctx.media)),
   }),
 ];
