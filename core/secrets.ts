@@ -3,7 +3,7 @@
 // Several processes may start at once on one DATA_DIR (`npm run api` beside `npm run worker`,
 // containers sharing a volume): they must all end up with the same secrets, so the file is
 // never rewritten in place by a process that has not seen the current one.
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import {
   closeSync,
   linkSync,
@@ -16,7 +16,6 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { newSigningKey } from './oauth/keys.ts';
 
 export type LocalSecrets = {
   sessionSecret: string;
@@ -24,9 +23,21 @@ export type LocalSecrets = {
   credentialsKey: string;
   /** Signs media addresses; its own key, so no other secret's exposure lets one forge them. */
   mediaUrlSecret: string;
-  /** The OAuth server's signing keys as JSON (core/oauth/keys.ts). */
+  /** The OAuth server's signing keys as JSON (core/oauth/keys.ts reads them). */
   oauthSigningKey: string;
 };
+
+/**
+ * A new Ed25519 signing key as a private JWK: the OAuth server's, generated here with the
+ * other secrets so that this file needs nothing of the concepts that use them.
+ */
+export function newSigningKey(): Record<string, string> {
+  const jwk = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }) as Record<
+    string,
+    string
+  >;
+  return { ...jwk, kid: randomUUID(), alg: 'EdDSA', use: 'sig' };
+}
 
 const FILE = 'secrets.json';
 /** A lock older than this was left by a process that died holding it. */

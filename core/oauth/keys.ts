@@ -1,16 +1,12 @@
 // The OAuth server's signing keys: private JWKs, the first signs and the others (older ones,
 // after a rotation) still verify. DATA_DIR's secrets.json keeps one from the first start;
 // access tokens are opaque, so the key signs only what the provider itself signs.
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 
 export type SigningKey = Record<string, string>;
 
-/** A new Ed25519 signing key as a private JWK. */
-export function newSigningKey(): SigningKey {
-  const jwk = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }) as SigningKey;
-  return { ...jwk, kid: randomUUID(), alg: 'EdDSA', use: 'sig' };
-}
+/** A new signing key: made where every secret is (core/secrets.ts), which imports no concept. */
+export { newSigningKey } from '../secrets.ts';
 
 const PrivateJwk = z
   .object({ kty: z.string(), kid: z.string().min(1), d: z.string().min(1) })
