@@ -76,15 +76,22 @@ const AccountCreateFlags = z.object({
 export class UsageError extends Error {}
 
 /**
- * `--config` checked against the platform's connection fields (the dashboard's, with what the
- * CLI takes besides): a bad or missing field is named before any platform is called.
+ * `--config` checked against the platform's connection fields (the dashboard's, Bluesky's
+ * `service` optional): a bad, missing or unknown field is named before any platform is called.
  */
 function connectionConfig(platform: Platform, config: unknown): Record<string, unknown> {
   const schema = CONNECTION_CONFIGS[platform];
   if (!schema) return config as Record<string, unknown>;
   const result = schema.safeParse(config);
   if (result.success) return result.data;
-  const first = result.error.issues[0]!;
+  const { issues } = result.error;
+  // An unknown key first: a misspelt field also leaves the right one missing.
+  const unknown = issues.find((i) => i.code === 'unrecognized_keys');
+  if (unknown?.code === 'unrecognized_keys')
+    throw new UsageError(
+      `--config: unknown key ${unknown.keys.map((k) => `"${k}"`).join(', ')}; ${platform} takes ${Object.keys(schema.shape).join(', ')}`,
+    );
+  const first = issues[0]!;
   const [field] = first.path;
   if (field === undefined) throw new UsageError(`--config: ${first.message}`);
   if (

@@ -40,12 +40,12 @@ export const ConnectInput = z.discriminatedUnion('platform', [
 export type ConnectInput = z.infer<typeof ConnectInput>;
 
 /**
- * The operator CLI's `--config`, per platform: the same fields and rules, with what the CLI has
- * always taken besides: Bluesky's `service` may be left out (the connector then signs in at
- * https://bsky.social), and keys beside the fields are dropped, not refused. A platform missing
- * here has no connector yet: connecting it answers so (501).
+ * The operator CLI's `--config`, per platform: the same fields and rules, except that Bluesky's
+ * `service` may be left out (the connector then signs in at https://bsky.social). A key beside
+ * the fields is refused, as the dashboard refuses it: a misspelt one (`acces_token`) must not
+ * pass unseen. A platform missing here has no connector yet: connecting it answers so (501).
  */
-export const CONNECTION_CONFIGS: Partial<Record<Platform, z.ZodType<Record<string, unknown>>>> = {
-  bluesky: BlueskyConfig.partial({ service: true }),
-  mastodon: MastodonConfig,
+export const CONNECTION_CONFIGS: Partial<Record<Platform, z.ZodObject>> = {
+  bluesky: BlueskyConfig.partial({ service: true }).strict(),
+  mastodon: MastodonConfig.strict(),
 };

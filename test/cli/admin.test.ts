@@ -529,6 +529,32 @@ describe('npm run admin', { timeout: 60_000 }, () => {
     expect(rows[0].n).toBe(0);
   });
 
+  it('connect refuses a --config key the platform does not take, naming the ones it does', async () => {
+    const acct = await makeAccount(server.pool);
+    const cases: [string, unknown, string][] = [
+      [
+        'mastodon',
+        { instance: 'https://instance.example', acces_token: 'token' },
+        'error: --config: unknown key "acces_token"; mastodon takes instance, access_token',
+      ],
+      [
+        'bluesky',
+        { identifier: 'brand.example', app_password: 'app-password', pasword: 'x', pds: 'y' },
+        'error: --config: unknown key "pasword", "pds"; bluesky takes service, identifier, app_password',
+      ],
+    ];
+    for (const [platform, config, message] of cases) {
+      const res = await admin(server.db.url, connectArgs(acct, platform, config));
+      expect(res.code, message).not.toBe(0);
+      expect(res.stderr.trim().split('\n').at(-1)).toBe(message);
+    }
+    const { rows } = await server.pool.query(
+      'select count(*)::int as n from connected_accounts where account_id = $1',
+      [acct.accountId],
+    );
+    expect(rows[0].n).toBe(0);
+  });
+
   it('refuses a second account with the same e-mail', async () => {
     await run('account', 'create', '--email', 'dup@example.com', '--password', 'long enough');
     const again = await run(

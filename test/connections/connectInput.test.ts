@@ -1,5 +1,5 @@
 // What connecting takes, one set of fields for the dashboard and the operator CLI: the
-// dashboard sends every field and nothing else; the CLI keeps what it has always taken besides.
+// dashboard sends every field and nothing else; the CLI the same, Bluesky's service optional.
 import { describe, expect, it } from 'vitest';
 import { CONNECTION_CONFIGS, ConnectInput } from '../../core/connections/schema.ts';
 
@@ -16,10 +16,11 @@ describe('connection input', () => {
     expect(ConnectInput.safeParse({ platform: 'x', config: {} }).success).toBe(false);
   });
 
-  it("the CLI's: the same rules, Bluesky's service optional and other keys dropped", () => {
+  it("the CLI's: the same rules, Bluesky's service optional, other keys refused", () => {
     expect(
-      CONNECTION_CONFIGS.bluesky!.parse({ ...bluesky, identifier: ' brand.example ', extra: 1 }),
+      CONNECTION_CONFIGS.bluesky!.parse({ ...bluesky, identifier: ' brand.example ' }),
     ).toEqual(bluesky);
+    expect(CONNECTION_CONFIGS.bluesky!.safeParse({ ...bluesky, extra: 1 }).success).toBe(false);
     expect(CONNECTION_CONFIGS.bluesky!.safeParse({ ...bluesky, app_password: '' }).success).toBe(
       false,
     );
