@@ -70,7 +70,6 @@ const PUBLIC: Record<string, string> = {
   'core/generation/week.ts': 'the draftWeek worker’s operation',
   'core/jobs/tasks.ts': 'the one catalogue of task names, payloads and enqueue helpers',
   'core/jobs/liveness.ts': 'worker heartbeats, written by the worker process',
-  'core/jobs/pools.ts': 'the worker pools the config and the start read',
   'core/metrics/collect.ts': 'the collectMetrics workers’ operations',
   'core/metrics/insight.ts': 'the insight report: MCP, dashboard, agent tasks',
   'core/oauth/adapter.ts': 'the OAuth provider’s storage adapter',
