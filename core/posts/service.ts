@@ -548,13 +548,14 @@ export type JobDraft = {
 /**
  * Creates a job's drafts in its transaction (they commit with the job's success), each
  * checked against its platform as createPost checks a post, with its `create` audit row and
- * its origin. Answers their ids in order, or undefined when the brand is not the account's.
+ * its origin. Answers their ids in order. Not found: the brand is not the account's (thrown,
+ * so the drafts already inserted roll back with the transaction).
  */
 export async function createJobDrafts(
   tx: Queryable,
   owner: { accountId: string; brandId: string; actor: Actor },
   drafts: JobDraft[],
-): Promise<string[] | undefined> {
+): Promise<string[]> {
   for (const d of drafts)
     assertFits({
       platform: d.platform,
@@ -577,7 +578,7 @@ export async function createJobDrafts(
       },
       owner.actor,
     );
-    if (!post) return undefined;
+    if (!post) throw notFound('Brand');
     await setPostOrigin(tx, post.id, {
       sourceId: d.sourceId,
       headline: d.headline,
