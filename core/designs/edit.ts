@@ -5,22 +5,19 @@
 // its render in one transaction; the shared design changes for every unpublished linked post,
 // published ones keep what they showed, and `only_this_post` first gives the post its own copy.
 
-import { handOverPagesShownBy } from '../assets/service.ts';
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { enqueueRender } from '../jobs/tasks.ts';
-import { conflict, invalid, notFound, versionConflict } from '../kernel/errors.ts';
+import { conflict, notFound, versionConflict } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
 import type { DesignPostRow } from '../posts/schema.ts';
 import {
   designOfPost,
   designShownByOtherPosts,
   detachDesignPages,
-  lockPostForDesign,
-  movePostsToDesignCopy,
-  publishedPostsShowing,
-  refitPostKind,
+  freezePublishedPostsOf,
+  lockEditablePost,
+  refitPostsToLayout,
   showDesignOnPost,
-  unpublishedPostsShowing,
 } from '../posts/service.ts';
 import { checkedLayout, checkedVideoLayout } from './checkedLayout.ts';
 import { type DesignRow, forgetRender, lockDesign, makeDesign, saveLayout } from './db.ts';
@@ -60,53 +57,12 @@ async function lockTarget(db: Queryable, caller: DesignCaller, ref: DesignRef) {
         'This post has no native design; create one with POST /v1/posts and a layout, or link one with design_id.',
       );
     const design = await lockDesign(db, caller.accountId, seen.design_id, 'update');
-    const post = await lockPostForDesign(db, caller.accountId, postId);
-    if (!post || !design) throw notFound('Post');
+    if (!design) throw notFound('Post');
     // Moved to another design (only_this_post) in between: lock that one instead.
-    if (post.design_id !== design.id) continue;
-    if (post.status === 'published' || post.status === 'publishing')
-      throw conflict('invalid_status', `A ${post.status} post's design cannot change.`, {
-        status: post.status,
-      });
+    const post = await lockEditablePost(db, caller, postId, design.id);
+    if (!post) continue;
     return { post, design };
   }
-}
-
-/**
- * Every unpublished post showing the design must be able to show the new layout; each takes
- * the kind its platform gives that many pages (image or carousel).
- */
-async function refitLinkedPosts(db: Queryable, designId: string, layout: Layout) {
-  const posts = (await unpublishedPostsShowing(db, designId)).map((p) => ({
-    ...p,
-    ...designFit(p.platform, layout),
-  }));
-  const refused = posts.filter((p) => p.issues.length);
-  if (refused.length)
-    throw invalid(
-      ['layout'],
-      refused.map((p) => `post ${p.id}: ${p.issues[0]!.msg}`).join('; ') +
-        '; change the layout or edit with only_this_post',
-    );
-  for (const p of posts) await refitPostKind(db, p.id, p.kind);
-}
-
-/**
- * Published (and publishing) posts never change: before their design is edited they move to a
- * frozen copy of it, taking the rendered pages they show with them. The caller holds the
- * design's lock: no post is linked to it or moved off it meanwhile. The copy counts among the
- * account's designs but is never refused at the plan's limit (makeDesign).
- */
-async function freezePublishedPosts(
-  db: Queryable,
-  caller: DesignCaller,
-  designId: string,
-): Promise<void> {
-  const postIds = await publishedPostsShowing(db, designId);
-  if (!postIds.length) return;
-  const frozen = await makeDesign(db, caller, { from: 'frozen copy', designId });
-  await movePostsToDesignCopy(db, postIds, designId, frozen.id);
-  await handOverPagesShownBy(db, designId, frozen.id, postIds);
 }
 
 /**
@@ -129,11 +85,16 @@ export async function changeDesign(
       if (opts.onlyThisPost && post && (await designShownByOtherPosts(tx, design.id, post.id))) {
         // The post keeps showing the shared pages until its own copy has rendered.
         target = await makeDesign(tx, caller, { from: 'copy', designId: design.id });
-        await showDesignOnPost(tx, post.id, target.id);
+        await showDesignOnPost(tx, post, target.id);
       }
       const next = await opts.change(tx, target, post);
-      // Re-rendering replaces the design's pages: published posts keep theirs on a frozen copy.
-      await freezePublishedPosts(tx, caller, target.id);
+      // Re-rendering replaces the design's pages: published posts keep theirs on a frozen copy,
+      // which counts among the account's designs but is never refused at the plan's limit.
+      await freezePublishedPostsOf(
+        tx,
+        target.id,
+        async () => (await makeDesign(tx, caller, { from: 'frozen copy', designId: target.id })).id,
+      );
       // A video design has no pages to render (export_video makes its file); its posts stay
       // video posts.
       const video = isVideoLayout(target.layout);
@@ -143,7 +104,9 @@ export async function changeDesign(
         await enqueueRender(tx, target);
         return target;
       }
-      if (!video) await refitLinkedPosts(tx, target.id, next.layout);
+      // Every unpublished post showing it must be able to show the new layout.
+      if (!video)
+        await refitPostsToLayout(tx, target.id, (platform) => designFit(platform, next.layout));
       const row = await saveLayout(tx, target.id, next);
       if (!video) await enqueueRender(tx, row);
       // The export shows the old layout: its posts show nothing until the next export.

@@ -10,7 +10,7 @@ import { listConnectedAccounts } from '../connections/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { type FinishInside, JobFailure, type ProgressReport } from '../jobs/service.ts';
 import type { GenerateDraftsPayload } from '../jobs/tasks.ts';
-import { ValidationFailed } from '../kernel/errors.ts';
+import { DomainError, ValidationFailed } from '../kernel/errors.ts';
 import type { Platform } from '../kernel/platforms.ts';
 import type { OutboundPolicy } from '../outbound/guard.ts';
 import { createJobDrafts } from '../posts/service.ts';
@@ -131,15 +131,14 @@ export async function saveDrafts(
   owner: { accountId: string; brandId: string; actor: Actor },
   drafts: (Draft & { sourceId: string | null; suggestedFor?: string })[],
 ): Promise<string[]> {
-  let postIds: string[] | undefined;
   try {
-    postIds = await createJobDrafts(tx, owner, drafts);
+    return await createJobDrafts(tx, owner, drafts);
   } catch (err) {
     // A draft its platform would refuse fails the job with the reason, not as an internal error.
     if (err instanceof ValidationFailed)
       throw new JobFailure(`A draft does not fit its platform: ${err.message}`);
+    if (err instanceof DomainError && err.code === 'not_found')
+      throw new JobFailure('The brand was deleted before its drafts were written.');
     throw err;
   }
-  if (!postIds) throw new JobFailure('The brand was deleted before its drafts were written.');
-  return postIds;
 }

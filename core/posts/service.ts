@@ -12,32 +12,22 @@ import { CAPABILITIES, type Kind, type MediaKind, type Platform } from '../kerne
 import type { Principal } from '../kernel/principal.ts';
 import { isoTime } from '../kernel/time.ts';
 import {
-  attachToUnpublishedPostsOf,
   postCountsByStatus as countByStatus,
-  designIdOfPost,
-  designShownByOthers,
-  detachFromUnpublishedPostsOf,
   findOwnedPost,
   insertPost,
   listPostRows,
   lockPost,
-  movePostsToDesign,
   type PostRow,
   postRowsBetween,
-  publishedPostsOf,
   setPostAssets,
-  setPostDesign,
-  setPostKind,
   setPostOrigin,
   type Transition,
   transitionPost,
-  unpublishedPostsOf,
 } from './db.ts';
 import { assertKeyLookedUp, insertDraft } from './rememberedKeys.ts';
 import type {
   ComposeInput,
   CreatePostInput,
-  DesignPostRow,
   ListPostsQuery,
   Post,
   PostAction,
@@ -48,6 +38,21 @@ import type {
   UpdatePostInput,
 } from './schema.ts';
 import { lockSlots, nextFreeSlot } from './slots.ts';
+
+// What a design asks of the posts that show it lives in ./designLinks.ts; its operations are
+// offered here, at the front door, so this file stays the post state machine.
+export {
+  attachDesignPages,
+  createPostOfDesign,
+  designOfPost,
+  designShownByOtherPosts,
+  detachDesignPages,
+  freezePublishedPostsOf,
+  lockEditablePost,
+  refitPostsToLayout,
+  showDesignOnPost,
+  unpublishedPostsShowing,
+} from './designLinks.ts';
 
 /** Who calls a post operation: the account, its selected brand and the credential used. */
 export type Caller = Pick<Principal, 'accountId' | 'selectedBrandId' | 'credential'>;
@@ -543,13 +548,14 @@ export type JobDraft = {
 /**
  * Creates a job's drafts in its transaction (they commit with the job's success), each
  * checked against its platform as createPost checks a post, with its `create` audit row and
- * its origin. Answers their ids in order, or undefined when the brand is not the account's.
+ * its origin. Answers their ids in order. Not found: the brand is not the account's (thrown,
+ * so the drafts already inserted roll back with the transaction).
  */
 export async function createJobDrafts(
   tx: Queryable,
   owner: { accountId: string; brandId: string; actor: Actor },
   drafts: JobDraft[],
-): Promise<string[] | undefined> {
+): Promise<string[]> {
   for (const d of drafts)
     assertFits({
       platform: d.platform,
@@ -572,7 +578,7 @@ export async function createJobDrafts(
       },
       owner.actor,
     );
-    if (!post) return undefined;
+    if (!post) throw notFound('Brand');
     await setPostOrigin(tx, post.id, {
       sourceId: d.sourceId,
       headline: d.headline,
@@ -581,112 +587,4 @@ export async function createJobDrafts(
     postIds.push(post.id);
   }
   return postIds;
-}
-
-// What a design asks of the posts that show it. Each runs in the design's transaction, under
-// its lock, so a render or an edit and the posts it changes commit together.
-
-/**
- * Creates a post showing a design, its rendered pages (`pageIds`, when it has any) attached
- * in order. The design's caller has checked the post's copy against the layout and its time.
- * Not found: the brand is not the account's.
- */
-export async function createPostOfDesign(
-  tx: Queryable,
-  owner: { accountId: string; brandId: string; actor: Actor },
-  post: {
-    platform: Platform;
-    kind: Kind;
-    body: string;
-    hashtags: string | null;
-    scheduleAt: string | null;
-  },
-  design: { id: string; pageIds?: string[] },
-): Promise<Post> {
-  const row = await insertPost(tx, { ...owner, ...post }, owner.actor);
-  if (!row) throw notFound('Brand');
-  await setPostDesign(tx, row.id, design.id);
-  if (design.pageIds) await setPostAssets(tx, row.id, design.pageIds);
-  return toPost({ ...row, design_id: design.id, asset_ids: design.pageIds ?? row.asset_ids });
-}
-
-/** The design a post of the account shows, if the post exists (no lock: for reads). */
-export async function designOfPost(
-  db: Queryable,
-  accountId: string,
-  postId: string,
-): Promise<{ design_id: string | null } | undefined> {
-  return designIdOfPost(db, accountId, postId);
-}
-
-/** The account's post, locked for an edit of its design. */
-export async function lockPostForDesign(
-  db: Queryable,
-  accountId: string,
-  postId: string,
-): Promise<DesignPostRow | undefined> {
-  return lockPost(db, accountId, postId);
-}
-
-/** The posts that show this design and may still change, in id order. */
-export async function unpublishedPostsShowing(
-  db: Queryable,
-  designId: string,
-): Promise<{ id: string; platform: Platform }[]> {
-  return unpublishedPostsOf(db, designId);
-}
-
-/** The published (and publishing) posts that show this design: they never change. */
-export async function publishedPostsShowing(db: Queryable, designId: string): Promise<string[]> {
-  return publishedPostsOf(db, designId);
-}
-
-/** Whether a post other than `postId` shows the design. */
-export async function designShownByOtherPosts(
-  db: Queryable,
-  designId: string,
-  postId: string,
-): Promise<boolean> {
-  return designShownByOthers(db, designId, postId);
-}
-
-/** Points a post at another design (its own copy of the one it showed). */
-export async function showDesignOnPost(
-  db: Queryable,
-  postId: string,
-  designId: string,
-): Promise<void> {
-  await setPostDesign(db, postId, designId);
-}
-
-/** Moves these posts from a design to its frozen copy, which then shows them. */
-export async function movePostsToDesignCopy(
-  db: Queryable,
-  postIds: string[],
-  fromDesignId: string,
-  toDesignId: string,
-): Promise<void> {
-  await movePostsToDesign(db, postIds, fromDesignId, toDesignId);
-}
-
-/** The kind a post takes for the pages its new layout has (image or carousel). */
-export async function refitPostKind(db: Queryable, postId: string, kind: Kind): Promise<void> {
-  await setPostKind(db, postId, kind);
-}
-
-/** Attaches a design's new pages, in order, to each unpublished post showing it. */
-export async function attachDesignPages(
-  db: Queryable,
-  designId: string,
-  pageIds: string[],
-): Promise<void> {
-  await attachToUnpublishedPostsOf(db, designId, pageIds);
-}
-
-/**
- * Detaches every attachment of the design's unpublished posts, before a render files its new
- * pages (or an export its new file), so the old pages no post shows any more can go.
- */
-export async function detachDesignPages(db: Queryable, designId: string): Promise<void> {
-  await detachFromUnpublishedPostsOf(db, designId);
 }

@@ -7,6 +7,7 @@ import { SYSTEM } from '../../core/audit/actor.ts';
 import { withTransaction } from '../../core/db/pool.ts';
 import { saveDrafts } from '../../core/generation/job.ts';
 import { JobFailure } from '../../core/jobs/service.ts';
+import { createJobDrafts } from '../../core/posts/service.ts';
 import { freshDatabase, type TestDatabase } from '../support/db.ts';
 
 let db: TestDatabase;
@@ -54,5 +55,22 @@ describe("a job's drafts", () => {
     await expect(saving).rejects.toThrow(JobFailure);
     await expect(saving).rejects.toThrow(/does not fit its platform/);
     expect(await postsOf()).toHaveLength(1);
+  });
+
+  it('of a brand that is not the account’s are refused as not found, writing none of them', async () => {
+    const other = await createAccount(db.pool, {
+      email: 'other-drafts@example.com',
+      password: 'correct horse battery',
+    });
+    const before = (await postsOf()).length;
+    const foreign = { ...owner, brandId: other.brand.id };
+    const creating = withTransaction(db.pool, (tx) =>
+      createJobDrafts(tx, foreign, [draft('Not mine.')]),
+    );
+    await expect(creating).rejects.toThrow('Brand not found.');
+    const saving = withTransaction(db.pool, (tx) => saveDrafts(tx, foreign, [draft('Not mine.')]));
+    await expect(saving).rejects.toThrow(JobFailure);
+    await expect(saving).rejects.toThrow('The brand was deleted before its drafts were written.');
+    expect(await postsOf()).toHaveLength(before);
   });
 });
