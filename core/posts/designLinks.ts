@@ -23,7 +23,7 @@ import {
   unpublishedPostsOf,
 } from './db.ts';
 import type { DesignPostRow, Post } from './schema.ts';
-import { toPost } from './service.ts';
+import { toPost } from './view.ts';
 
 /**
  * Creates a post showing a design, its rendered pages (`pageIds`, when it has any) attached

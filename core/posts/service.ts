@@ -10,7 +10,6 @@ import { isId } from '../kernel/ids.ts';
 import { inferKind, type PostShape, platformFitIssues } from '../kernel/platformFit.ts';
 import { CAPABILITIES, type Kind, type MediaKind, type Platform } from '../kernel/platforms.ts';
 import type { Principal } from '../kernel/principal.ts';
-import { isoTime } from '../kernel/time.ts';
 import {
   postCountsByStatus as countByStatus,
   findOwnedPost,
@@ -38,6 +37,7 @@ import type {
   UpdatePostInput,
 } from './schema.ts';
 import { lockSlots, nextFreeSlot } from './slots.ts';
+import { toPost } from './view.ts';
 
 // What a design asks of the posts that show it lives in ./designLinks.ts; its operations are
 // offered here, at the front door, so this file stays the post state machine.
@@ -53,6 +53,7 @@ export {
   showDesignOnPost,
   unpublishedPostsShowing,
 } from './designLinks.ts';
+export { toPost } from './view.ts';
 
 /** Who calls a post operation: the account, its selected brand and the credential used. */
 export type Caller = Pick<Principal, 'accountId' | 'selectedBrandId' | 'credential'>;
@@ -76,36 +77,6 @@ export const actionsOf = (status: PostStatus): PostAction[] =>
 
 /** A post with the actions its status allows, as the dashboard's pages get it. */
 export const toPostView = (post: Post): PostView => ({ ...post, actions: actionsOf(post.status) });
-
-const iso = (d: Date | null) => (d ? isoTime(d) : null);
-
-export const toPost = (r: PostRow): Post => ({
-  id: r.id,
-  uuid: r.uuid,
-  platform: r.platform,
-  kind: r.kind,
-  status: r.status,
-  body: r.body,
-  hashtags: r.hashtags,
-  headline: r.headline,
-  scheduled_for: iso(r.scheduled_for),
-  brand_id: r.brand_id,
-  brand_uuid: r.brand_uuid,
-  asset_ids: r.asset_ids,
-  design_id: r.design_id ?? null,
-  source_id: r.source_id ?? null,
-  suggested_for: iso(r.suggested_for ?? null),
-  favorited_at: iso(r.favorited_at),
-  approved_at: iso(r.approved_at),
-  rejection:
-    r.status === 'rejected' ? { reason: r.rejection_reason, code: r.rejection_code } : null,
-  external_post_id: r.external_post_id,
-  permalink_url: r.permalink_url,
-  published_at: iso(r.published_at),
-  error: r.error,
-  created_at: isoTime(r.created_at),
-  updated_at: isoTime(r.updated_at),
-});
 
 /** A schedule time must lie in the future. */
 function assertFuture(at: string, loc: (string | number)[]): void {
