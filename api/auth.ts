@@ -2,25 +2,25 @@
 // principal, then check plan, request budget and the route's declared requirement.
 // A route declares what it needs in `config.requires`; handlers never check access themselves.
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
+import { KeyChanged } from '../core/apikeys/schema.ts';
 import {
   assertApiPlan,
   assertRequirement,
   assertWithinBudget,
   budgetHeaders,
 } from '../core/auth/access.ts';
-import { authenticateBearerToken } from '../core/auth/bearer.ts';
-import type { BudgetCounter } from '../core/auth/budget.ts';
-
-import type { Pool } from '../core/db/pool.ts';
-import { unauthenticated } from '../core/kernel/errors.ts';
-import type { Authenticated, Budget, Principal, Requirement } from '../core/kernel/principal.ts';
-import { resourceMetadataOf } from '../core/oauth/rules.ts';
+import { type Authenticated, authenticateBearerToken } from '../core/auth/bearer.ts';
+import type { Budget, BudgetCounter } from '../core/auth/budget.ts';
 import {
   authenticateRemembering,
   type KnownKeys,
   recallKey,
   unconfirmedKeyOf,
-} from '../core/posts/rememberedKeys.ts';
+} from '../core/auth/rememberedKeys.ts';
+import type { Pool } from '../core/db/pool.ts';
+import { unauthenticated } from '../core/kernel/errors.ts';
+import type { Principal, Requirement } from '../core/kernel/principal.ts';
+import { resourceMetadataOf } from '../core/oauth/rules.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,8 +33,8 @@ declare module 'fastify' {
     requires?: Requirement;
     /**
      * The handler confirms a remembered API key in its own statement (an unconfirmed
-     * credential, core/posts/rememberedKeys.ts), saving the lookup's round trip; any other
-     * outcome calls confirmBearer first.
+     * credential, core/auth/rememberedKeys.ts), saving the lookup's round trip: it runs the
+     * operation through withRememberedKey, and any other outcome calls confirmBearer first.
      */
     foldsKeyCheck?: boolean;
   }
@@ -176,7 +176,7 @@ export const keyUnconfirmed = (req: FastifyRequest): boolean =>
   req.principal !== undefined && unconfirmedKeyOf(req.principal) !== undefined;
 
 /** After the handler's own statement confirmed the remembered key: the principal as looked up. */
-export function keyConfirmed(req: FastifyRequest): void {
+function keyConfirmed(req: FastifyRequest): void {
   const principal = principalOf(req);
   const { credential } = principal;
   if (credential.kind !== 'api_key' || !credential.unconfirmed) return;
@@ -202,6 +202,30 @@ export async function confirmBearer(
   for (const header of BUDGET_HEADERS) reply.removeHeader(header);
   await admitByLookup(ctx, req, reply, req.routeOptions.config);
   return principalOf(req);
+}
+
+/**
+ * Runs an operation whose statement confirms a remembered key (a route that folds the key
+ * check): on the remembered admission first, when the request was admitted on one; if the key
+ * changed since (KeyChanged, thrown before anything is written), or the request was admitted
+ * by a lookup, on the freshly looked-up caller (confirmBearer).
+ */
+export async function withRememberedKey<T>(
+  ctx: AuthContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  run: (caller: Principal) => Promise<T>,
+): Promise<T> {
+  if (keyUnconfirmed(req)) {
+    try {
+      const done = await run(principalOf(req));
+      keyConfirmed(req); // by run's statement
+      return done;
+    } catch (err) {
+      if (!(err instanceof KeyChanged)) throw err;
+    }
+  }
+  return run(await confirmBearer(ctx, req, reply));
 }
 
 /** The principal set by an auth hook; a route without one is a programming error. */

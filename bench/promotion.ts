@@ -1,6 +1,6 @@
 // What a young-generation GC promotes while two structures kept across requests churn: the
 // in-flight registry (api/inFlight.ts) as requests come and go, and the remembered keys
-// (core/posts/rememberedKeys.ts) as one key is looked up again and again. A structure that keeps
+// (core/auth/rememberedKeys.ts) as one key is looked up again and again. A structure that keeps
 // finished entries reachable (a Map whose entries are deleted and set) promotes them all, and
 // each scavenge then costs more CPU for as long as the process runs. The tests assert what the
 // structures hold; these are the figures.
@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createInFlight } from '../api/inFlight.ts';
 import { apiKeyDigest } from '../core/apikeys/keys.ts';
 import type { RememberedKey } from '../core/apikeys/schema.ts';
-import { createKnownKeys } from '../core/posts/rememberedKeys.ts';
+import { createKnownKeys } from '../core/auth/rememberedKeys.ts';
 import { promotedBy } from './gc.ts';
 
 /** Bytes promoted while 5,000 requests of about 1 kB churn, 32 of them open at a time. */

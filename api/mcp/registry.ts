@@ -4,10 +4,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { MediaDeps } from '../../core/assets/service.ts';
+import type { Budget } from '../../core/auth/budget.ts';
 import type { Pool } from '../../core/db/pool.ts';
 import type { RenderWaits } from '../../core/designs/service.ts';
 import type { Feature, Scope } from '../../core/kernel/plans.ts';
-import type { Budget, Principal } from '../../core/kernel/principal.ts';
+import type { Principal } from '../../core/kernel/principal.ts';
 import { toolJsonSchema, toolOutputSchema } from './jsonSchema.ts';
 
 /** What a tool handler gets besides its arguments. */

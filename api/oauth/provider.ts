@@ -68,7 +68,7 @@ export type OAuthDeps = {
   publicBaseUrl: string;
   /** Signs the provider's cookies (derived from the session secret). */
   cookieSecret: string;
-  /** Private JWKs, the first signs; older ones stay to verify what they signed (./keys.ts). */
+  /** Private JWKs, the first signs; older ones stay to verify what they signed (core/oauth/keys.ts). */
   signingKeys: SigningKey[];
   outbound: OutboundPolicy;
   /** TRUST_PROXY is set: believe the proxy's X-Forwarded-Proto (secure cookies behind TLS). */
@@ -103,7 +103,7 @@ export function createOAuthProvider(deps: OAuthDeps): Provider {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
-      // The key is Ed25519 (./keys.ts); the provider's default would be RS256.
+      // The key is Ed25519 (core/oauth/keys.ts); the provider's default would be RS256.
       id_token_signed_response_alg: 'EdDSA',
     },
     // MCP clients ask for refresh tokens by registering the grant type, not offline_access.

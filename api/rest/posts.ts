@@ -3,7 +3,6 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DesignDeps } from '../../core/designs/service.ts';
-import { KeyChanged } from '../../core/posts/rememberedKeys.ts';
 import {
   ListPostsQuery,
   Post,
@@ -19,13 +18,7 @@ import {
 } from '../../core/posts/service.ts';
 import { CreatedPostReceipt, NativePostInput } from '../../core/templates/schema.ts';
 import { createNativePost, isNativePost, receiptOf } from '../../core/templates/service.ts';
-import {
-  type AuthContext,
-  confirmBearer,
-  keyConfirmed,
-  keyUnconfirmed,
-  principalOf,
-} from '../auth.ts';
+import { type AuthContext, confirmBearer, principalOf, withRememberedKey } from '../auth.ts';
 import { bearerErrors, bearerSecurity, ErrorBody } from './schemas.ts';
 
 const PostParams = z.object({ post_id: z.string().describe('Post id.') });
@@ -74,19 +67,13 @@ export const postRoutes: FastifyPluginAsync<{ auth: AuthContext; designs: Design
     },
     async (req, reply) => {
       reply.code(201);
-      if (keyUnconfirmed(req) && !isNativePost(req.body)) {
-        try {
-          const post = await createPost(pool, principalOf(req), req.body);
-          keyConfirmed(req); // by the insert
-          return receiptOf(post);
-        } catch (err) {
-          if (!(err instanceof KeyChanged)) throw err;
-        }
-      }
-      // Anything but a plain draft (or a key that changed) goes on a freshly looked-up key.
-      const caller = await confirmBearer(auth, req, reply);
-      if (isNativePost(req.body)) return createNativePost(designs, caller, req.body);
-      return receiptOf(await createPost(pool, caller, req.body));
+      const body = req.body;
+      // A native post renders before it inserts: it goes on a freshly looked-up key.
+      if (isNativePost(body))
+        return createNativePost(designs, await confirmBearer(auth, req, reply), body);
+      return receiptOf(
+        await withRememberedKey(auth, req, reply, (caller) => createPost(pool, caller, body)),
+      );
     },
   );
 

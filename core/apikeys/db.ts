@@ -159,7 +159,7 @@ export async function stampRememberedKeyUse(
 
 /**
  * SQL for a CTE that yields the key's account_id and key_id while the key and its account
- * still read as `holder` did (core/posts/rememberedKeys.ts): both rows unchanged since, by their
+ * still read as `holder` did (core/auth/rememberedKeys.ts): both rows unchanged since, by their
  * row versions, so the key's hash and scopes and the account's plan (the plan rule and budget
  * limit), budget override and selected brand (the default brand) are what was read. A
  * deleted key has no row; a row changed in any other way (a last-use stamp, storage counters)

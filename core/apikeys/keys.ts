@@ -16,7 +16,7 @@ export function generateApiKey(): string {
 export const looksLikeApiKey = (token: string): boolean => KEY_PATTERN.test(token);
 
 /**
- * The key's SHA-256 in hex: what this process remembers a key by (core/posts/rememberedKeys.ts).
+ * The key's SHA-256 in hex: what this process remembers a key by (core/auth/rememberedKeys.ts).
  * One-shot, no Hash object; a hex digest is several times cheaper than a 'buffer' one.
  */
 export const apiKeyDigest = (key: string): string => hash('sha256', key);

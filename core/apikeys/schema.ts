@@ -1,5 +1,5 @@
 // What other concepts see of an API key's holder: the bearer layer's principal, and the key
-// a process remembers for the draft fast path (core/posts/rememberedKeys.ts).
+// a process remembers for the draft fast path (core/auth/rememberedKeys.ts).
 import type { Feature, Plan, Scope } from '../kernel/plans.ts';
 import type { KeyVersion } from '../kernel/principal.ts';
 
@@ -17,7 +17,7 @@ export type KeyHolder = {
   features: Feature[];
 };
 
-/** A key's holder as the lookup that remembers it reads it (core/posts/rememberedKeys.ts). */
+/** A key's holder as the lookup that remembers it reads it (core/auth/rememberedKeys.ts). */
 export type RememberedKey = KeyHolder &
   KeyVersion & {
     /**

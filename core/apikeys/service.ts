@@ -8,7 +8,7 @@ import { type ApiKeyRow, deleteApiKeyRow, insertApiKey, listApiKeyRows } from '.
 import { generateApiKey, hashApiKey } from './keys.ts';
 
 // The lookups behind every API request (core/auth/bearer.ts), and for the draft fast path
-// (core/posts/rememberedKeys.ts) the lookup that remembers a key and the SQL by which another
+// (core/auth/rememberedKeys.ts) the lookup that remembers a key and the SQL by which another
 // concept's statement confirms a remembered key still holds. Exported as they are, not
 // wrapped: each is a prepared statement on every API request's path.
 export {

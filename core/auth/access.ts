@@ -3,7 +3,8 @@
 
 import { featureRequired, missingScope, planRequired, tooManyRequests } from '../kernel/errors.ts';
 import { API_PLAN, planAtLeast } from '../kernel/plans.ts';
-import type { Budget, Principal, Requirement } from '../kernel/principal.ts';
+import type { Principal, Requirement } from '../kernel/principal.ts';
+import type { Budget } from './budget.ts';
 
 export function assertApiPlan(p: Principal): void {
   if (!planAtLeast(p.plan, API_PLAN)) throw planRequired(API_PLAN);

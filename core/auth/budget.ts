@@ -9,7 +9,6 @@
 // reads the shared total, so a process never starts a busy window from zero. A flush that
 // fails (Postgres away) is logged and its counts kept for the next one.
 import type { Pool } from '../db/pool.ts';
-import type { Budget } from '../kernel/principal.ts';
 import { addRequestCounts, readRequestCount } from './db.ts';
 
 const FLUSH_MS = 100;
@@ -18,6 +17,9 @@ const WINDOW_MS = 60_000;
 export const LOG_EVERY_FAILURES = 600;
 
 /** Where a failed background flush is reported (a pino or Fastify logger). */
+/** The account's one-minute request window after counting the current request. */
+export type Budget = { limit: number; used: number; resetAt: Date };
+
 export type BudgetLog = { error: (obj: object, msg: string) => void };
 
 type Entry = { window: number; shared: number; pending: number };

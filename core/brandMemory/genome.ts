@@ -14,7 +14,6 @@ import { type FinishInside, JobFailure, type ProgressReport, startJob } from '..
 import { enqueueGenome, type GENOME_RUNS, type GenomePayload } from '../jobs/tasks.ts';
 import { DomainError, invalid } from '../kernel/errors.ts';
 import { formatBytes } from '../kernel/sizes.ts';
-import { STOPWORDS } from '../kernel/text.ts';
 import { getFollowing, type OutboundPolicy, OutboundRefused } from '../outbound/guard.ts';
 import {
   decodePage,
@@ -25,6 +24,7 @@ import {
 } from '../sources/extract.ts';
 import type { MemoryDoc } from './schema.ts';
 import { getBrandMemory, type MemoryCaller, recordInferred } from './service.ts';
+import { STOPWORDS } from './text.ts';
 
 export type GenomeRun = (typeof GENOME_RUNS)[number];
 /** What a run costs: each part one credit. */

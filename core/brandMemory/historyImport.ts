@@ -13,9 +13,9 @@ import type { Job } from '../jobs/schema.ts';
 import { type FinishInside, JobFailure, type ProgressReport, startJob } from '../jobs/service.ts';
 import { enqueueHistoryImport, type ImportHistoryPayload } from '../jobs/tasks.ts';
 import type { Platform } from '../kernel/platforms.ts';
-import { STOPWORDS } from '../kernel/text.ts';
 import type { Habits, MemoryDoc } from './schema.ts';
 import { type MemoryCaller, recordInferred } from './service.ts';
+import { STOPWORDS } from './text.ts';
 
 /** Posts read per connected account. */
 export const HISTORY_POSTS = 200;

@@ -24,6 +24,9 @@ import {
   Visual,
 } from './schema.ts';
 
+/** Words too common to say anything about a text: the generator's keywords skip them too. */
+export { STOPWORDS } from './text.ts';
+
 export type MemoryCaller = Pick<Principal, 'accountId' | 'selectedBrandId' | 'credential'>;
 
 /** Below this a section counts as a gap: too little is known to write in its voice. */

@@ -3,6 +3,7 @@
 // numbered thread where it has threads and the text needs one), hashtags from the top
 // keywords and the brand's memory, a headline from the title. Deterministic for one input.
 
+import { STOPWORDS } from '../brandMemory/service.ts';
 import { platformFitIssues } from '../kernel/platformFit.ts';
 import {
   CAPABILITIES,
@@ -11,7 +12,6 @@ import {
   THREAD_SEPARATOR,
   textLength,
 } from '../kernel/platforms.ts';
-import { STOPWORDS } from '../kernel/text.ts';
 
 export type GenerationSource = {
   title: string | null;

@@ -1,11 +1,11 @@
-// OAuth access tokens as principals (the bearer layer asks here for anything that is not an
-// API key), and the dashboard's authorized clients: listed with scopes and last use, revoked
-// (the grant and every token of it, effective on the next request).
+// OAuth access tokens and their holders (the bearer layer asks here for anything that is not
+// an API key, and makes the principal and stamps the grant's last use itself), and the
+// dashboard's authorized clients: listed with scopes and last use, revoked (the grant and
+// every token of it, effective on the next request).
 import { z } from 'zod';
 import type { Queryable } from '../db/pool.ts';
 import { notFound } from '../kernel/errors.ts';
-import { stampDue } from '../kernel/lastUse.ts';
-import { type Authenticated, authenticated } from '../kernel/principal.ts';
+import type { Feature, Plan, Scope } from '../kernel/plans.ts';
 import {
   deleteExpiredPayloads,
   destroyGrant,
@@ -19,25 +19,52 @@ import { resourceOf, scopesIn } from './rules.ts';
 
 const MAX_TOKEN_CHARS = 200;
 
-/** An access token for `{publicBaseUrl}/mcp` as the principal it speaks for; else undefined. */
-export async function authenticateAccessToken(
+/** An access token's grant and its account, as the lookup behind every OAuth request reads them. */
+export type TokenHolder = {
+  grant_id: string;
+  client_id: string;
+  /** When the grant was last stamped, in ms since the epoch. */
+  last_used_ms: number | null;
+  scopes: Scope[];
+  /** The grant's brand, else the account's selected one. */
+  selected_brand_id: string | null;
+  account_id: string;
+  email: string;
+  plan: Plan;
+  features: Feature[];
+  budget_per_minute: number | null;
+};
+
+/**
+ * The holder of an access token for `{publicBaseUrl}/mcp`; else undefined. Read-only: the
+ * grant's last use is stamped apart (stampGrantUse), when the bearer layer finds it due.
+ */
+export async function accessTokenHolder(
   db: Queryable,
   token: string,
   publicBaseUrl: string,
-): Promise<Authenticated | undefined> {
+): Promise<TokenHolder | undefined> {
   // Ours are 43 characters: anything much longer is not one, and costs no lookup.
   if (token.length > MAX_TOKEN_CHARS) return undefined;
   const r = await useAccessToken(db, token);
   // A token for any other audience is refused like an unknown one.
   if (!r || r.audience !== resourceOf(publicBaseUrl)) return undefined;
-  if (stampDue(`grant:${r.grant_id}`, r.last_used_at?.getTime() ?? null))
-    await stampGrantUse(db, r.grant_id);
-  return authenticated(r, {
+  return {
+    grant_id: r.grant_id,
+    client_id: r.client_id,
+    last_used_ms: r.last_used_at?.getTime() ?? null,
     scopes: scopesIn(r.scope),
-    selectedBrandId: r.brand_id ?? r.selected_brand_id,
-    credential: { kind: 'oauth', id: r.grant_id, clientId: r.client_id },
-  });
+    selected_brand_id: r.brand_id ?? r.selected_brand_id,
+    account_id: r.account_id,
+    email: r.email,
+    plan: r.plan,
+    features: r.features,
+    budget_per_minute: r.budget_per_minute,
+  };
 }
+
+/** Stamps a grant's last use, unless it was stamped within the minute (by any process). */
+export { stampGrantUse };
 
 export const AuthorizedClient = z.object({
   grant_id: z.string(),

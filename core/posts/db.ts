@@ -139,7 +139,7 @@ export async function insertPost(
 
 /**
  * insertPost for a draft (no schedule) made by a remembered API key, confirming in the same
- * statement that the key still holds (./rememberedKeys.ts): when it does not, nothing is
+ * statement that the key still holds (./draftAsKey.ts): when it does not, nothing is
  * inserted and KeyChanged is thrown. Undefined when the brand is not the account's.
  */
 export async function insertDraftAsKey(

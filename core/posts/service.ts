@@ -23,7 +23,7 @@ import {
   type Transition,
   transitionPost,
 } from './db.ts';
-import { assertKeyLookedUp, insertDraft } from './rememberedKeys.ts';
+import { assertKeyLookedUp, insertDraft } from './draftAsKey.ts';
 import type {
   ComposeInput,
   CreatePostInput,
@@ -126,7 +126,7 @@ function assertFits(shape: PostShape): void {
 /**
  * Creates a post. A plain draft (no schedule, no media) is one statement; a caller admitted on
  * a remembered API key is confirmed in that statement too, and anything else throws KeyChanged
- * for it before writing (./rememberedKeys.ts), for the caller to look the key up and call again.
+ * for it before writing (./draftAsKey.ts), for the caller to look the key up and call again.
  */
 export async function createPost(
   pool: Pool,

@@ -1,10 +1,11 @@
 // Dashboard sessions: an opaque random token in a signed HttpOnly cookie, stored hashed.
 import { createHash, randomBytes } from 'node:crypto';
 import { findAccount, lookUpSignIn } from '../accounts/service.ts';
+import type { Authenticated } from '../auth/bearer.ts';
 import type { Pool } from '../db/pool.ts';
 import { DomainError, unauthenticated } from '../kernel/errors.ts';
 import { budgetLimitOf, SCOPES } from '../kernel/plans.ts';
-import type { Authenticated, Principal } from '../kernel/principal.ts';
+import type { Principal } from '../kernel/principal.ts';
 import { DUMMY_HASH, verifyPassword } from '../passwords.ts';
 import {
   deleteExpiredSessionRows,

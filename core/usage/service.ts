@@ -2,10 +2,10 @@
 import { z } from 'zod';
 import { creditsOf, findAccount } from '../accounts/service.ts';
 import { storageUseOf } from '../assets/service.ts';
-import type { BudgetCounter } from '../auth/budget.ts';
+import type { Budget, BudgetCounter } from '../auth/budget.ts';
 import type { Queryable } from '../db/pool.ts';
 import { budgetLimitOf, Plan, STORAGE_QUOTA_BYTES } from '../kernel/plans.ts';
-import type { Budget, Principal } from '../kernel/principal.ts';
+import type { Principal } from '../kernel/principal.ts';
 import { postCountsByStatus } from '../posts/service.ts';
 
 export const Usage = z.object({

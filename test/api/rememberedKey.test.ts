@@ -1,5 +1,5 @@
 // POST /v1/posts admits a key this process looked up before and confirms it in the insert
-// itself (core/posts/rememberedKeys.ts, called by api/auth.ts and createPost). What a user
+// itself (core/auth/rememberedKeys.ts and core/posts/draftAsKey.ts, called by api/auth.ts and createPost). What a user
 // sees must be the same as with a fresh lookup: a deleted or changed key fails its very next
 // request with the same status as on any route, in every process, and nothing is written.
 import { describe, expect, it, vi } from 'vitest';

@@ -11,8 +11,8 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
- * Below every concept: plans, platforms and their fit, ids, errors, time, sizes, text, and the
- * caller (Principal) with its credential's last-use stamp, which auth, oauth and apikeys share.
+ * Below every concept: plans, platforms and their fit, ids, errors, time, sizes, and the
+ * caller (Principal, its Credential, an operation's Requirement), which every concept takes.
  */
 const KERNEL = 'core/kernel';
 
@@ -45,6 +45,8 @@ const PUBLIC: Record<string, string> = {
   'core/auth/access.ts': 'scope checks the surfaces run before an operation',
   'core/auth/bearer.ts': 'bearer-token authentication for api/auth.ts',
   'core/auth/budget.ts': 'the request budget hook and its usage figures',
+  'core/auth/rememberedKeys.ts':
+    'the remembered-key fast path: the bearer layer admits on it (createPost confirms in posts)',
   'core/brandMemory/genome.ts': 'the readGenome worker’s operation and its REST start',
   'core/brandMemory/historyImport.ts': 'the importHistory worker’s operation and its starts',
   'core/competitors/watch.ts': 'the watchCompetitor(s) workers’ operations',
@@ -75,8 +77,6 @@ const PUBLIC: Record<string, string> = {
   'core/oauth/adapter.ts': 'the OAuth provider’s storage adapter',
   'core/oauth/keys.ts': 'the OAuth signing keys, set up at start',
   'core/oauth/rules.ts': 'the OAuth client and scope rules the routes apply',
-  'core/posts/rememberedKeys.ts':
-    'the remembered-key fast path: the bearer layer admits on it and createPost confirms in it',
   'core/posts/publication.ts': 'the publishPost worker’s operation and its reconcile',
   'core/posts/queue.ts': 'the posting queue MCP shows',
   'core/posts/slots.ts': 'the free posting slots that drafting fills',

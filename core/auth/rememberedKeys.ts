@@ -1,26 +1,22 @@
-// The remembered-key fast path of draft creation, in one place: API keys this process looked
-// up lately, by hash, so that POST /v1/posts authenticates and creates a plain draft in one
-// statement. The bearer layer (api/auth.ts) recalls a key here or looks it up to remember it;
-// createPost inserts a plain draft here, confirming an unconfirmed key in the same statement,
-// and gets KeyChanged for anything else, so that its caller looks the key up and calls again.
-// A remembered key saves a round trip and never grants anything: a deleted or changed key
-// fails its very next request, in every process.
+// The remembered keys of the draft fast path: API keys this process looked up lately, by
+// hash, so that POST /v1/posts admits a key without a lookup and creates a plain draft in one
+// statement that confirms the key too (core/posts/draftAsKey.ts). The bearer layer
+// (api/auth.ts) recalls a key here or looks it up to remember it; a statement that finds the
+// key changed throws KeyChanged, and the caller looks the key up and calls again. A remembered
+// key saves a round trip and never grants anything: a deleted or changed key fails its very
+// next request, in every process.
 import { apiKeyDigest, hashFromDigest, looksLikeApiKey } from '../apikeys/keys.ts';
-import { KeyChanged, type RememberedKey } from '../apikeys/schema.ts';
+import type { RememberedKey } from '../apikeys/schema.ts';
 import { stampRememberedKeyUse, useApiKeyToRemember } from '../apikeys/service.ts';
-import { actorOf } from '../audit/actor.ts';
+import type { Pool, Queryable } from '../db/pool.ts';
+import type { KeyVersion, Principal } from '../kernel/principal.ts';
 import {
   type Authenticated,
   authenticateBearerToken,
   keyHolderAuthenticated,
   keyStampIsDue,
   takeKeyStamp,
-} from '../auth/bearer.ts';
-import type { Pool, Queryable } from '../db/pool.ts';
-import type { KeyVersion, Principal } from '../kernel/principal.ts';
-import { insertDraftAsKeyBatched, insertPost, type NewPostRow, type PostRow } from './db.ts';
-
-export { KeyChanged };
+} from './bearer.ts';
 
 /** Keys by their hex SHA-256 (core/apikeys/keys.ts apiKeyDigest). */
 export type KnownKeys = {
@@ -101,27 +97,3 @@ type Caller = Pick<Principal, 'credential'>;
 /** The remembered key a caller was admitted on, while no statement has confirmed it. */
 export const unconfirmedKeyOf = ({ credential }: Caller): KeyVersion | undefined =>
   credential.kind === 'api_key' ? credential.unconfirmed : undefined;
-
-/**
- * For anything but a plain draft, which no statement here confirms a key in: throws
- * KeyChanged, before anything is checked or written, when the caller's key is unconfirmed.
- */
-export function assertKeyLookedUp(caller: Caller): void {
-  if (unconfirmedKeyOf(caller)) throw new KeyChanged();
-}
-
-/**
- * Inserts a plain draft (no schedule, no media) in one statement: for a caller on an
- * unconfirmed key, one that confirms the key too (shared with other such drafts under load),
- * throwing KeyChanged when it no longer holds. Undefined when the brand is not the account's.
- */
-export function insertDraft(
-  pool: Pool,
-  caller: Caller,
-  post: NewPostRow,
-): Promise<PostRow | undefined> {
-  const check = unconfirmedKeyOf(caller);
-  return check
-    ? insertDraftAsKeyBatched(pool, { post: { ...post, scheduleAt: null }, check })
-    : insertPost(pool, post, actorOf(caller.credential));
-}

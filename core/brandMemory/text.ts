@@ -1,5 +1,6 @@
-// Words shared by what reads texts: the generator's keywords, the history import's frequent
-// terms and the genome's key terms.
+// Words shared by what reads texts: the history import's frequent terms and the genome's key
+// terms here, and the generator's keywords (core/generation/offline.ts, through ./service.ts).
+// Brand memory owns them because it sits below generation, which already builds on it.
 
 /** Words too common to say anything about a text (English). */
 export const STOPWORDS = new Set(

@@ -1,10 +1,10 @@
-// The remembered keys (core/posts/rememberedKeys.ts): which keys go when full, and that a key
+// The remembered keys (core/auth/rememberedKeys.ts): which keys go when full, and that a key
 // remembered again is set in place (what the young-generation GC promotes as one key is looked
 // up again and again is a bench figure: npm run bench, promotion).
 import { describe, expect, it } from 'vitest';
 import { apiKeyDigest } from '../../core/apikeys/keys.ts';
 import type { RememberedKey } from '../../core/apikeys/schema.ts';
-import { createKnownKeys } from '../../core/posts/rememberedKeys.ts';
+import { createKnownKeys } from '../../core/auth/rememberedKeys.ts';
 
 const holder = (id: string): RememberedKey => ({
   key_id: id,
