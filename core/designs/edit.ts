@@ -23,12 +23,12 @@ import {
   unpublishedPostsShowing,
 } from '../posts/service.ts';
 import { checkedLayout, checkedVideoLayout } from './checkedLayout.ts';
-import { type DesignRow, forgetRender, lockDesign, makeDesign, saveLayout } from './db.ts';
+import { forgetRender, lockDesign, makeDesign, saveLayout } from './db.ts';
 import { designFit, designState } from './designState.ts';
 import { applyLayerOps, applyVideoLayerOps } from './layerOps.ts';
 import type { Layout } from './layout.ts';
 import { type DesignDeps, renderAndWait } from './renderWaits.ts';
-import type { DesignCaller, DesignRef, DesignState, EditLayersInput } from './schema.ts';
+import type { DesignCaller, DesignRef, DesignRow, DesignState, EditLayersInput } from './schema.ts';
 import { isVideoLayout } from './videoLayout.ts';
 
 /** The new layout for a locked design, or undefined to render the current one again. */

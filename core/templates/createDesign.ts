@@ -7,8 +7,8 @@ import {
   checkedLayout,
   type DesignDeps,
   designState,
-  makeDesign,
   renderAndWait,
+  storeDesign,
 } from '../designs/service.ts';
 import { enqueueRender } from '../jobs/tasks.ts';
 import { invalid } from '../kernel/errors.ts';
@@ -22,13 +22,17 @@ export async function createDesign(
   input: CreateDesignInput,
 ): Promise<DesignState> {
   const { design, ...pages } = await renderAndWait(deps, caller.accountId, async () => ({
-    design: await storeDesign(deps, caller, input),
+    design: await designFromTemplate(deps, caller, input),
   }));
   return designState(deps, design, null, pages);
 }
 
 /** The design checked, stored and its render queued. */
-async function storeDesign(deps: DesignDeps, caller: DesignCaller, input: CreateDesignInput) {
+async function designFromTemplate(
+  deps: DesignDeps,
+  caller: DesignCaller,
+  input: CreateDesignInput,
+) {
   const brandId = (await requireOwnedBrandByUuid(deps.pool, caller.accountId, input.brand_uuid)).id;
   const template = templateFor(caller, input.template, ['template']);
   if (input.headline !== undefined && input.slots?.headline !== undefined)
@@ -51,7 +55,7 @@ async function storeDesign(deps: DesignDeps, caller: DesignCaller, input: Create
   );
   const layout = await checkedLayout(deps.pool, caller.accountId, laid, ['template']);
   return withTransaction(deps.pool, async (tx) => {
-    const row = await makeDesign(tx, caller, {
+    const row = await storeDesign(tx, caller, {
       from: 'layout',
       brandId,
       template: template.name,

@@ -10,10 +10,9 @@ import {
   videoFrameSubject,
 } from '../assets/signedUrls.ts';
 import type { Pool } from '../db/pool.ts';
-import type { DesignCaller, DesignRef, VideoLayout } from '../designs/schema.ts';
+import type { DesignCaller, DesignRef, DesignRow, VideoLayout } from '../designs/schema.ts';
 import {
   type DesignDeps,
-  type DesignRow,
   isVideoLayout,
   pagePaths,
   renderAndWait,
