@@ -47,8 +47,6 @@ export {
   withRenderSlot,
 } from './renderWaits.ts';
 export { layoutOfPost, resolveDesign } from './resolveDesign.ts';
-// Who calls a design operation; long imported from here, so handed on beside the operations.
-export type { DesignCaller } from './schema.ts';
 export { isVideoLayout, parseVideoLayout } from './videoLayout.ts';
 
 /** The account's designs with a layer showing the drawing (any page): what deleting it breaks. */
