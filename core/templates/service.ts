@@ -3,7 +3,7 @@
 // template out into a design: create_design, the design edit, a post made with a layout or
 // template. It builds on the designs concept's front door.
 export { createDesign } from './createDesign.ts';
-export { editDesign } from './editDesign.ts';
+export { editDesign } from './relayoutFromTemplate.ts';
 export {
   copySlots,
   currentSlots,

@@ -1,6 +1,9 @@
-// PATCH /v1/posts/{id}/design and MCP design_post: a design's whole new layout, or its
-// template laid out anew, through the designs concept's one edit (changeDesign: locks, the
-// version check, only_this_post, frozen published posts, the render).
+// A design laid out anew from a template: the named template, or the design's own on a new
+// canvas, its slots filled from the request, then the design's current slots, then the post's
+// copy; or a whole new layout, or nothing (the current layout rendered again). Every change goes
+// through the designs concept's one edit (changeDesign: locks, the version check,
+// only_this_post, frozen published posts, the render). Callers: PATCH /v1/posts/{id}/design
+// and MCP design_post.
 import type {
   DesignCaller,
   DesignRef,
@@ -21,8 +24,8 @@ import { TEMPLATES } from './listing.ts';
 import type { DesignEditInput } from './schema.ts';
 
 /**
- * PATCH /v1/posts/{id}/design and MCP design_post: a whole new layout, or a template laid out
- * anew (its slots filled from the post copy), or nothing: the current layout rendered again.
+ * A design's whole new layout, or a template laid out anew (its slots filled from the post
+ * copy), or nothing: the current layout rendered again.
  */
 export async function editDesign(
   deps: DesignDeps,
