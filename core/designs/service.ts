@@ -11,7 +11,13 @@ import type { DesignMaker, DesignRow, DesignSource } from './schema.ts';
 
 export { designDetail, GALLERY_PAGE, type GalleryDeps, listDesigns } from './designCards.ts';
 export { designFit, designState, pagePaths } from './designState.ts';
-export { changeDesign, editLayers, type LayoutChange } from './edit.ts';
+export {
+  changeDesign,
+  editLayers,
+  type LayoutChange,
+  refuseOtherKind,
+  wholeLayout,
+} from './edit.ts';
 export {
   assetIssues,
   imageLayerAsset,
