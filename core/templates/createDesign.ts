@@ -1,5 +1,6 @@
-// MCP create_design: a design master for a brand, laid out from a template (blank unless one
-// is named), rendered, with no post and no schedule.
+// Creates a design master for a brand: laid out from a template (blank unless one is named),
+// stored under the plan's design limit and rendered, with no post and no schedule. Callers: MCP
+// create_design and the dashboard's new design.
 import { requireOwnedBrandByUuid } from '../brands/service.ts';
 import { withTransaction } from '../db/pool.ts';
 import type { DesignCaller, DesignState } from '../designs/schema.ts';
@@ -15,7 +16,7 @@ import { invalid } from '../kernel/errors.ts';
 import { templateFill, templateFor, templateLayout } from './fill.ts';
 import type { CreateDesignInput } from './schema.ts';
 
-/** MCP create_design: a design master for a brand, rendered, with no post and no schedule. */
+/** A design master for a brand, rendered, with no post and no schedule. */
 export async function createDesign(
   deps: DesignDeps,
   caller: DesignCaller,
