@@ -5,7 +5,7 @@ import { createApiKey } from '../core/apikeys/service.ts';
 import { loadConfig } from '../core/config.ts';
 import { withTransaction } from '../core/db/pool.ts';
 import { ASPECTS, Layout } from '../core/designs/schema.ts';
-import { makeDesign } from '../core/designs/service.ts';
+import { storeDesign } from '../core/designs/service.ts';
 import { enqueueRender } from '../core/jobs/tasks.ts';
 import { decodeImage, type RenderInput, renderPage } from '../render/canvas.ts';
 import { type BenchService, memoryOf, spawnServiceProcess } from './support.ts';
@@ -217,7 +217,7 @@ export async function benchRenders(
   const layout = layoutWith(assetId);
   const designs = await Promise.all(
     Array.from({ length: concurrency }, () =>
-      makeDesign(
+      storeDesign(
         svc.pool,
         { accountId: account.accountId, plan: 'business' },
         {

@@ -15,7 +15,7 @@ import {
   MAX_TEXT_PER_LAYER,
   MAX_TEXT_PER_LAYOUT,
 } from '../core/designs/schema.ts';
-import { checkedLayout, makeDesign } from '../core/designs/service.ts';
+import { checkedLayout, storeDesign } from '../core/designs/service.ts';
 import { enqueueRender } from '../core/jobs/tasks.ts';
 import { type BenchService, memoryOf, spawnServiceProcess } from './support.ts';
 
@@ -180,7 +180,7 @@ export async function benchHeavyRender(svc: BenchService) {
     // under test picks the job up and renders it.
     const render = (async () => {
       const design = await withTransaction(svc.pool, async (tx) => {
-        const row = await makeDesign(
+        const row = await storeDesign(
           tx,
           { accountId: account.accountId, plan: 'business' },
           {

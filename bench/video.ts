@@ -17,7 +17,7 @@ import { createApiKey } from '../core/apikeys/service.ts';
 import { createNotifications } from '../core/db/notifications.ts';
 import { withTransaction } from '../core/db/pool.ts';
 import { type Layout, VideoLayout, type VideoLayoutInput } from '../core/designs/schema.ts';
-import { makeDesign } from '../core/designs/service.ts';
+import { storeDesign } from '../core/designs/service.ts';
 import { jobStatus } from '../core/jobs/service.ts';
 import { mediaTools } from '../core/media/tools.ts';
 import { startVideoExport } from '../core/video/service.ts';
@@ -175,7 +175,7 @@ export async function benchVideo(svc: BenchService) {
     };
     const design = async () =>
       (
-        await makeDesign(
+        await storeDesign(
           svc.pool,
           { accountId: account.accountId, plan: 'business' },
           {

@@ -1,5 +1,5 @@
 // PATCH /v1/posts/{post_id}/design (SPEC.md "Native layout rules" 5-6). Domain:
-// core/templates/editDesign.ts (editDesign), shared with MCP design_post.
+// core/templates/relayoutFromTemplate.ts (editDesign), shared with MCP design_post.
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -4,40 +4,12 @@
 import { pagesOfDesign } from '../assets/service.ts';
 import type { Queryable } from '../db/pool.ts';
 import { planLimit } from '../kernel/errors.ts';
-import { DESIGN_LIMIT, type Plan, planAllowingDesigns } from '../kernel/plans.ts';
+import { DESIGN_LIMIT, planAllowingDesigns } from '../kernel/plans.ts';
 import type { Layout } from './layout.ts';
-import type { RenderWarning } from './schema.ts';
-
-export type DesignRow = {
-  id: string;
-  account_id: string;
-  brand_id: string;
-  template: string;
-  layout: Layout;
-  layout_version: number;
-  rendered_version: number | null;
-  render_error: string | null;
-  /** What the render of rendered_version could not show (text that did not fit). */
-  render_warnings: RenderWarning[];
-};
+import type { DesignMaker, DesignRow, DesignSource, RenderWarning } from './schema.ts';
 
 /** Our key space in pg_advisory_xact_lock(int, int). */
 const DESIGN_COUNT_LOCK = 734_201_038;
-
-/** The account a design is made for, and its plan, whose design limit applies. */
-export type DesignMaker = { accountId: string; plan: Plan };
-
-/**
- * What a new design row is made from: a layout; a copy of one of the account's designs, not
- * rendered yet (a post's own copy of a shared design); or a frozen copy, as rendered, that
- * keeps published posts' pages while the original is edited. The frozen copy is the one
- * exemption from the design limit: it counts among the designs kept but is never refused, as
- * refusing it would refuse the edit of a design the account already has.
- */
-export type DesignSource =
-  | { from: 'layout'; brandId: string; template: string; layout: Layout }
-  | { from: 'copy'; designId: string }
-  | { from: 'frozen copy'; designId: string };
 
 /**
  * The only way a design row is made (CONTRACT.md: a new design past the plan's design limit is

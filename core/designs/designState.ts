@@ -4,10 +4,9 @@ import { assetContentUrl } from '../assets/service.ts';
 import { inferKind, platformFitIssues } from '../kernel/platformFit.ts';
 import type { Platform } from '../kernel/platforms.ts';
 import { unpublishedPostsShowing } from '../posts/service.ts';
-import type { DesignRow } from './db.ts';
 import { type Layout, pagesOf } from './layout.ts';
 import type { DesignDeps, RenderedPages } from './renderWaits.ts';
-import type { DesignState } from './schema.ts';
+import type { DesignRow, DesignState } from './schema.ts';
 
 /**
  * The kind a post on `platform` gets when it shows `layout` (an image post while the platform

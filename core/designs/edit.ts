@@ -1,13 +1,14 @@
 // Design edits (SPEC.md "Native layout rules" 5-6): changeDesign, which every edit goes
-// through (MCP edit_layers here; PATCH /v1/posts/{id}/design and MCP design_post in
-// core/templates/editDesign.ts, as they lay templates out). Every edit locks the design,
+// through, edit_layers' ops, and a whole new layout checked (wholeLayout; PATCH
+// /v1/posts/{id}/design and MCP design_post reach it through
+// core/templates/relayoutFromTemplate.ts, as they also lay templates out). Every edit locks the design,
 // refuses a stale layout_version (409, nothing changes), saves the whole new layout and queues
 // its render in one transaction; the shared design changes for every unpublished linked post,
 // published ones keep what they showed, and `only_this_post` first gives the post its own copy.
 
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { enqueueRender } from '../jobs/tasks.ts';
-import { conflict, notFound, versionConflict } from '../kernel/errors.ts';
+import { conflict, invalid, notFound, versionConflict } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
 import type { DesignPostRow } from '../posts/schema.ts';
 import {
@@ -20,12 +21,19 @@ import {
   showDesignOnPost,
 } from '../posts/service.ts';
 import { checkedLayout, checkedVideoLayout } from './checkedLayout.ts';
-import { type DesignRow, forgetRender, lockDesign, makeDesign, saveLayout } from './db.ts';
+import { forgetRender, lockDesign, makeDesign, saveLayout } from './db.ts';
 import { designFit, designState } from './designState.ts';
 import { applyLayerOps, applyVideoLayerOps } from './layerOps.ts';
 import type { Layout } from './layout.ts';
 import { type DesignDeps, renderAndWait } from './renderWaits.ts';
-import type { DesignCaller, DesignRef, DesignState, EditLayersInput } from './schema.ts';
+import type {
+  DesignCaller,
+  DesignRef,
+  DesignRow,
+  DesignState,
+  EditLayersInput,
+  VideoLayout,
+} from './schema.ts';
 import { isVideoLayout } from './videoLayout.ts';
 
 /** The new layout for a locked design, or undefined to render the current one again. */
@@ -142,4 +150,40 @@ export async function editLayers(
       },
     },
   );
+}
+
+/**
+ * Refuses a whole layout of the other kind than the design's: a Canvas design takes a Canvas
+ * layout, a video design a video timeline. `loc` is where the layout was given.
+ */
+export function refuseOtherKind(
+  design: DesignRow,
+  layout: Layout | VideoLayout,
+  loc: (string | number)[],
+): void {
+  const video = isVideoLayout(design.layout);
+  if (isVideoLayout(layout) !== video)
+    throw invalid(
+      [...loc, 'canvas'],
+      video
+        ? 'this is a video design: give a video layout (canvas.type "video")'
+        : 'this is a Canvas design: a video layout needs a video design (use_video_template)',
+    );
+}
+
+/**
+ * A design's whole new layout (a replacement, never a merge), checked as an edit's result is:
+ * of the design's kind, its assets the account's, within the bounds of its kind.
+ */
+export async function wholeLayout(
+  db: Queryable,
+  accountId: string,
+  design: DesignRow,
+  layout: Layout | VideoLayout,
+  loc: (string | number)[],
+): Promise<Layout> {
+  refuseOtherKind(design, layout, loc);
+  if (isVideoLayout(layout))
+    return (await checkedVideoLayout(db, accountId, layout, loc)) as unknown as Layout;
+  return checkedLayout(db, accountId, layout, loc);
 }

@@ -1,10 +1,9 @@
 // MCP get_layers: a design's layers as a compact view, each with a short summary and its
 // frame (a Canvas design's pages, a video design's one timeline with clip ids and times).
 import type { Queryable } from '../db/pool.ts';
-import type { DesignRow } from './db.ts';
 import { ASPECTS, type Layer, pagesOf } from './layout.ts';
 import { resolveDesign } from './resolveDesign.ts';
-import type { DesignCaller, DesignRef, LayersView } from './schema.ts';
+import type { DesignCaller, DesignRef, DesignRow, LayersView } from './schema.ts';
 import { isVideoLayout, VIDEO_ASPECTS, type VideoLayout } from './videoLayout.ts';
 
 const SUMMARY_CHARS = 60;

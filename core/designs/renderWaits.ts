@@ -6,8 +6,8 @@
 import { createNotifications, type Notifications } from '../db/notifications.ts';
 import type { Pool } from '../db/pool.ts';
 import { DomainError } from '../kernel/errors.ts';
-import { type DesignRow, renderedPages, renderStatus } from './db.ts';
-import type { RenderWarning } from './schema.ts';
+import { renderedPages, renderStatus } from './db.ts';
+import type { DesignRow, RenderWarning } from './schema.ts';
 import { isVideoLayout } from './videoLayout.ts';
 
 export const RENDERED_CHANNEL = 'design_rendered';

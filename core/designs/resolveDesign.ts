@@ -3,8 +3,8 @@ import type { Queryable } from '../db/pool.ts';
 import { conflict, notFound } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
 import { designOfPost } from '../posts/service.ts';
-import { type DesignRow, findDesign } from './db.ts';
-import type { DesignCaller, DesignRef } from './schema.ts';
+import { findDesign } from './db.ts';
+import type { DesignCaller, DesignRef, DesignRow } from './schema.ts';
 
 /** The account's design, named directly or through a post that shows it. */
 export async function resolveDesign(

@@ -4,6 +4,7 @@
 // videoLayout.ts (a video's timeline).
 import { z } from 'zod';
 import { IdInput } from '../kernel/ids.ts';
+import type { Plan } from '../kernel/plans.ts';
 import type { Principal } from '../kernel/principal.ts';
 import { Layout } from './layout.ts';
 import { VideoLayout } from './videoLayout.ts';
@@ -35,6 +36,35 @@ export const RenderWarnings = z
 
 /** Who calls a design operation: a post caller plus the plan (premium templates). */
 export type DesignCaller = Pick<Principal, 'accountId' | 'selectedBrandId' | 'credential' | 'plan'>;
+
+/** A design as stored: its layout, the version it is at, and how its last render went. */
+export type DesignRow = {
+  id: string;
+  account_id: string;
+  brand_id: string;
+  template: string;
+  layout: Layout;
+  layout_version: number;
+  rendered_version: number | null;
+  render_error: string | null;
+  /** What the render of rendered_version could not show (text that did not fit). */
+  render_warnings: RenderWarning[];
+};
+
+/** The account a design is made for, and its plan, whose design limit applies. */
+export type DesignMaker = { accountId: string; plan: Plan };
+
+/**
+ * What a new design row is made from: a layout; a copy of one of the account's designs, not
+ * rendered yet (a post's own copy of a shared design); or a frozen copy, as rendered, that
+ * keeps published posts' pages while the original is edited. The frozen copy is the one
+ * exemption from the design limit: it counts among the designs kept but is never refused, as
+ * refusing it would refuse the edit of a design the account already has.
+ */
+export type DesignSource =
+  | { from: 'layout'; brandId: string; template: string; layout: Layout }
+  | { from: 'copy'; designId: string }
+  | { from: 'frozen copy'; designId: string };
 
 /** A whole layout: a Canvas layout, or a video timeline (`canvas.type: "video"`). */
 export const DesignLayout = z
@@ -240,3 +270,25 @@ export {
   VideoLayout,
   type VideoLayoutInput,
 } from './videoLayout.ts';
+
+/** A design previewed: a Canvas design's page, or a video design's poster frames. */
+export type Preview = {
+  design_id: string;
+  layout_version: number;
+  /** A Canvas design's page shown, and how many it has. */
+  page: number | null;
+  pages: number | null;
+  /** A video design's times shown, one frame each. */
+  times: number[] | null;
+  media_path: string | null;
+  preview_url: string | null;
+  /** The page, or each frame, PREVIEW_WIDTH wide, as JPEG. */
+  images: Buffer[];
+  /**
+   * Each image at a signed address (no credential; null without a signing key): a video
+   * frame's JPEG, a Canvas page's full-size PNG (preview_url).
+   */
+  image_urls: (string | null)[];
+  /** What the render could not show (text that did not fit its frame). */
+  render_warnings: RenderWarning[];
+};

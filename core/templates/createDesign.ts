@@ -1,5 +1,6 @@
-// MCP create_design: a design master for a brand, laid out from a template (blank unless one
-// is named), rendered, with no post and no schedule.
+// Creates a design master for a brand: laid out from a template (blank unless one is named),
+// stored under the plan's design limit and rendered, with no post and no schedule. Callers: MCP
+// create_design and the dashboard's new design.
 import { requireOwnedBrandByUuid } from '../brands/service.ts';
 import { withTransaction } from '../db/pool.ts';
 import type { DesignCaller, DesignState } from '../designs/schema.ts';
@@ -7,28 +8,32 @@ import {
   checkedLayout,
   type DesignDeps,
   designState,
-  makeDesign,
   renderAndWait,
+  storeDesign,
 } from '../designs/service.ts';
 import { enqueueRender } from '../jobs/tasks.ts';
 import { invalid } from '../kernel/errors.ts';
 import { templateFill, templateFor, templateLayout } from './fill.ts';
 import type { CreateDesignInput } from './schema.ts';
 
-/** MCP create_design: a design master for a brand, rendered, with no post and no schedule. */
+/** A design master for a brand, rendered, with no post and no schedule. */
 export async function createDesign(
   deps: DesignDeps,
   caller: DesignCaller,
   input: CreateDesignInput,
 ): Promise<DesignState> {
   const { design, ...pages } = await renderAndWait(deps, caller.accountId, async () => ({
-    design: await storeDesign(deps, caller, input),
+    design: await designFromTemplate(deps, caller, input),
   }));
   return designState(deps, design, null, pages);
 }
 
 /** The design checked, stored and its render queued. */
-async function storeDesign(deps: DesignDeps, caller: DesignCaller, input: CreateDesignInput) {
+async function designFromTemplate(
+  deps: DesignDeps,
+  caller: DesignCaller,
+  input: CreateDesignInput,
+) {
   const brandId = (await requireOwnedBrandByUuid(deps.pool, caller.accountId, input.brand_uuid)).id;
   const template = templateFor(caller, input.template, ['template']);
   if (input.headline !== undefined && input.slots?.headline !== undefined)
@@ -51,7 +56,7 @@ async function storeDesign(deps: DesignDeps, caller: DesignCaller, input: Create
   );
   const layout = await checkedLayout(deps.pool, caller.accountId, laid, ['template']);
   return withTransaction(deps.pool, async (tx) => {
-    const row = await makeDesign(tx, caller, {
+    const row = await storeDesign(tx, caller, {
       from: 'layout',
       brandId,
       template: template.name,

@@ -4,8 +4,14 @@
 
 import { brandKitOf } from '../brandMemory/service.ts';
 import type { Queryable } from '../db/pool.ts';
-import { type Aspect, type DesignCaller, Layout, MAX_TEXT_PER_LAYER } from '../designs/schema.ts';
-import { assetIssues, type DesignRow, imageLayerAsset, pagesOf } from '../designs/service.ts';
+import {
+  type Aspect,
+  type DesignCaller,
+  type DesignRow,
+  Layout,
+  MAX_TEXT_PER_LAYER,
+} from '../designs/schema.ts';
+import { assetIssues, imageLayerAsset, pagesOf } from '../designs/service.ts';
 import { DomainError, invalid, ValidationFailed } from '../kernel/errors.ts';
 import { planAtLeast } from '../kernel/plans.ts';
 import { closestMatch, grouped } from '../validation.ts';

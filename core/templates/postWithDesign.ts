@@ -5,17 +5,16 @@
 import { actorOf } from '../audit/actor.ts';
 import { requireBrandFor } from '../brands/service.ts';
 import { type Queryable, withTransaction } from '../db/pool.ts';
-import type { DesignCaller, Layout } from '../designs/schema.ts';
+import type { DesignCaller, DesignRow, Layout } from '../designs/schema.ts';
 import {
   checkedLayout,
   type DesignDeps,
-  type DesignRow,
   designFit,
-  lockDesign,
-  makeDesign,
+  holdDesign,
   pagePaths,
   renderAndWait,
   renderedPages,
+  storeDesign,
 } from '../designs/service.ts';
 import { enqueuePublication, enqueueRender } from '../jobs/tasks.ts';
 import { invalid, notFound, ValidationFailed, type ValidationIssue } from '../kernel/errors.ts';
@@ -129,7 +128,7 @@ async function storeNativePost(
     const designId = input.design_id;
     created = await withTransaction(deps.pool, async (tx) => {
       // `share` holds off a render replacing the pages until this post is linked to them.
-      const design = await lockDesign(tx, caller.accountId, designId, 'share');
+      const design = await holdDesign(tx, caller.accountId, designId);
       if (!design) throw notFound('Design');
       if (design.brand_id !== brandId)
         throw invalid(['body', 'design_id'], `design ${designId} belongs to another brand`);
@@ -176,7 +175,7 @@ async function storeNativePost(
     const layout = await checkedLayout(deps.pool, caller.accountId, base, ['body', 'layout']);
     const kind = assertCopyFits(input, layout);
     created = await withTransaction(deps.pool, async (tx) => {
-      const design = await makeDesign(tx, caller, {
+      const design = await storeDesign(tx, caller, {
         from: 'layout',
         brandId,
         template: template.name,

@@ -3,7 +3,6 @@
 // template out into a design: create_design, the design edit, a post made with a layout or
 // template. It builds on the designs concept's front door.
 export { createDesign } from './createDesign.ts';
-export { editDesign } from './editDesign.ts';
 export {
   copySlots,
   currentSlots,
@@ -34,6 +33,7 @@ export {
   THUMBNAILS_DIR,
 } from './listing.ts';
 export { createNativePost, isNativePost, receiptOf } from './postWithDesign.ts';
+export { editDesign } from './relayoutFromTemplate.ts';
 export {
   renderTemplate,
   renderTemplateThumbnail,

@@ -21,13 +21,18 @@ import {
 import { fileMadeAsset } from '../assets/quota.ts';
 import { storedMedia } from '../assets/service.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
-import { type Layer, VIDEO_ASPECTS, type VideoLayer, type VideoLayout } from '../designs/schema.ts';
 import {
   type DesignRow,
-  designById,
+  type Layer,
+  VIDEO_ASPECTS,
+  type VideoLayer,
+  type VideoLayout,
+} from '../designs/schema.ts';
+import {
+  designForJob,
   drawPage,
+  holdDesign,
   isVideoLayout,
-  lockDesign,
   ownedImages,
   type PageImageCache,
 } from '../designs/service.ts';
@@ -103,7 +108,7 @@ export async function requestedVideo(
   pool: Pool,
   request: ExportRequest,
 ): Promise<{ design: DesignRow; layout: VideoLayout }> {
-  const design = await designById(pool, request.design_id);
+  const design = await designForJob(pool, request.design_id);
   if (!design) throw new JobFailure('The design was deleted before its job ran.');
   if (design.layout_version !== request.layout_version)
     throw new JobFailure(
@@ -317,7 +322,7 @@ export async function exportVideo(
       return await withTransaction(deps.pool, async (tx) => {
         // The design may have changed during the encode: an old version's video must not
         // replace what its posts show (the design stays locked until the asset commits).
-        const now = await lockDesign(tx, design.account_id, design.id, 'share');
+        const now = await holdDesign(tx, design.account_id, design.id);
         if (now?.layout_version !== design.layout_version)
           throw new JobFailure(
             now

@@ -1,22 +1,20 @@
-// MCP preview_design: a Canvas design's rendered page scaled down, with a served address, or
-// a video design's poster frames at given times, drawn by a render worker as a job while the
-// call waits (the API never draws), each frame also at a signed address.
-import sharp from 'sharp';
-import { storageKeyOfAsset } from '../assets/service.ts';
-import {
-  signAssetUrl,
-  signVideoFrameUrl,
-  verifySignedSubject,
-  videoFrameSubject,
-} from '../assets/signedUrls.ts';
+// Previews of a design by its kind: a video design's poster frames at given times, drawn by a
+// render worker as a job while the call waits (the API never draws), each frame also at a
+// signed address; a Canvas design's page is the designs concept's (previewPage). Callers: MCP
+// preview_design, the dashboard's preview, and the signed frame route of api/media.ts.
+import { signVideoFrameUrl, verifySignedSubject, videoFrameSubject } from '../assets/signedUrls.ts';
 import type { Pool } from '../db/pool.ts';
-import type { DesignCaller, DesignRef, VideoLayout } from '../designs/schema.ts';
+import type {
+  DesignCaller,
+  DesignRef,
+  DesignRow,
+  Preview,
+  VideoLayout,
+} from '../designs/schema.ts';
 import {
   type DesignDeps,
-  type DesignRow,
   isVideoLayout,
-  pagePaths,
-  renderAndWait,
+  previewPage,
   resolveDesign,
   withRenderSlot,
 } from '../designs/service.ts';
@@ -28,17 +26,15 @@ import {
   succeededJob,
 } from '../jobs/service.ts';
 import { enqueueVideoPreview } from '../jobs/tasks.ts';
-import { conflict, invalid, notFound } from '../kernel/errors.ts';
+import { invalid, notFound } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
-import { readAll, type Storage } from '../storage/storage.ts';
+import type { Storage } from '../storage/storage.ts';
 import type { JobAddresses } from './jobView.ts';
-import type { PosterFrames, Preview } from './schema.ts';
-
-export const PREVIEW_WIDTH = 480;
+import type { PosterFrames } from './schema.ts';
 
 /**
- * MCP preview_design: the current layout's rendered page, scaled down; for a video design,
- * its poster frames at `times`.
+ * A design previewed by its kind: a video design's poster frames at `times`, drawn here; a
+ * Canvas design's page, by the designs concept (previewPage).
  */
 export async function previewDesign(
   deps: DesignDeps & JobDeps & JobAddresses & { storage: Storage },
@@ -58,28 +54,7 @@ export async function previewDesign(
   }
   if (show.times)
     throw invalid(['times'], 'times are for video designs; a Canvas design previews a page');
-  const { page } = show;
-  const { pageIds, error, warnings } = await renderAndWait(deps, caller.accountId, async () => ({
-    design,
-  }));
-  if (error) throw conflict('render_failed', error);
-  const pageId = pageIds[page];
-  if (!pageId)
-    throw conflict('no_such_page', `The design has ${pageIds.length} page(s); page is 0-based.`);
-  const png = await readAll(deps.storage, (await storageKeyOfAsset(deps.pool, pageId))!);
-  const image = await sharp(png).resize({ width: PREVIEW_WIDTH }).jpeg({ quality: 80 }).toBuffer();
-  const previewUrl = deps.urlKey ? signAssetUrl(deps.publicBaseUrl, deps.urlKey, pageId) : null;
-  return {
-    ...head,
-    page,
-    pages: pageIds.length,
-    times: null,
-    media_path: pagePaths(deps, [pageId])[0]!,
-    preview_url: previewUrl,
-    images: [image],
-    image_urls: [previewUrl],
-    render_warnings: warnings,
-  };
+  return previewPage(deps, caller.accountId, design, show.page);
 }
 
 /** How long preview_design waits for poster frames before asking the caller to come back. */

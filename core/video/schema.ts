@@ -1,13 +1,7 @@
 // The video concept's types: zod schemas of preview_design's input, use_video_template's input
 // and answer, and the video template listing (handed on from videoTemplates.ts).
 import { z } from 'zod';
-import {
-  DesignId,
-  MAX_VIDEO_SECONDS,
-  oneTarget,
-  PostId,
-  type RenderWarning,
-} from '../designs/schema.ts';
+import { DesignId, MAX_VIDEO_SECONDS, oneTarget, PostId } from '../designs/schema.ts';
 import { MAX_PREVIEW_TIMES } from '../jobs/tasks.ts';
 import { IdInput } from '../kernel/ids.ts';
 import { PLATFORMS } from '../kernel/platforms.ts';
@@ -33,27 +27,6 @@ export const PreviewInput = PreviewShow.extend({
 })
   .strict()
   .refine(...oneTarget);
-
-export type Preview = {
-  design_id: string;
-  layout_version: number;
-  /** A Canvas design's page shown, and how many it has. */
-  page: number | null;
-  pages: number | null;
-  /** A video design's times shown, one frame each. */
-  times: number[] | null;
-  media_path: string | null;
-  preview_url: string | null;
-  /** The page, or each frame, PREVIEW_WIDTH wide, as JPEG. */
-  images: Buffer[];
-  /**
-   * Each image at a signed address (no credential; null without a signing key): a video
-   * frame's JPEG, a Canvas page's full-size PNG (preview_url).
-   */
-  image_urls: (string | null)[];
-  /** What the render could not show (text that did not fit its frame). */
-  render_warnings: RenderWarning[];
-};
 
 /** What a poster frames job answers: one JPEG a time asked for. */
 export type PosterFrames = { frames: { time_s: number; jpeg_base64: string }[] };

@@ -1,7 +1,7 @@
 // The video concept's front door: video templates and use_video_template, exporting a video
-// design (its job and the worker's composition), and previews (a Canvas design's page, a video
-// design's poster frames). A video design's timeline is one of the designs concept's two
-// layout kinds; this concept builds on its front door.
+// design (its job and the worker's composition), and previews (a video design's poster frames;
+// a Canvas design's page by way of designs' previewPage). A video design's timeline is one of
+// the designs concept's two layout kinds; this concept builds on its front door.
 export {
   type ExportRequest,
   type ExportResult,
@@ -13,7 +13,6 @@ export { type JobAddresses, jobView } from './jobView.ts';
 export { POSTER_WIDTH, posterFrames } from './posterFrames.ts';
 export {
   PREVIEW_WAIT_S,
-  PREVIEW_WIDTH,
   previewDesign,
   previewVideo,
   readSignedVideoFrame,

@@ -1,5 +1,6 @@
-// MCP export_video: starting a video design's export as the API answers it, the job record of
-// core/jobs/ with the export's asset addresses filled in.
+// Starts the export of a video design's current layout as a job, or answers the export already
+// made or running for that version, as the job record of core/jobs/ with the export's asset
+// addresses filled in. Callers: MCP export_video and the dashboard's export.
 import { ownedAssets } from '../assets/service.ts';
 import { withTransaction } from '../db/pool.ts';
 import type { DesignCaller, DesignRef } from '../designs/schema.ts';
@@ -11,7 +12,7 @@ import { DomainError } from '../kernel/errors.ts';
 import { type JobAddresses, jobView } from './jobView.ts';
 
 /**
- * MCP export_video: queues the export of a video design's current layout_version and answers
+ * Queues the export of a video design's current layout_version and answers
  * its job at once. The same design at the same version again answers that job (running or
  * done), unless it failed or its video was deleted: then a new export starts.
  */

@@ -4,7 +4,7 @@ import { actorOf } from '../audit/actor.ts';
 import { requireBrandFor } from '../brands/service.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import type { DesignCaller, Layout } from '../designs/schema.ts';
-import { checkedVideoLayout, makeDesign, parseVideoLayout } from '../designs/service.ts';
+import { checkedVideoLayout, parseVideoLayout, storeDesign } from '../designs/service.ts';
 import { invalid, ValidationFailed } from '../kernel/errors.ts';
 import { platformFitIssues } from '../kernel/platformFit.ts';
 import { CAPABILITIES, type Kind, type Platform } from '../kernel/platforms.ts';
@@ -92,7 +92,7 @@ export async function useVideoTemplate(
   });
   if (fit.length) throw new ValidationFailed(fit);
   return withTransaction(deps.pool, async (tx) => {
-    const design = await makeDesign(tx, caller, {
+    const design = await storeDesign(tx, caller, {
       from: 'layout',
       brandId,
       template: template.name,

@@ -248,7 +248,7 @@ describe('where a design row is made', () => {
       .filter((f) => f.endsWith('.ts'))
       .map((f) => path.join(dir, f));
 
-  it('only makeDesign in core/designs/db.ts inserts into designs, so the limit holds on every path', () => {
+  it('only makeDesign in core/designs/db.ts (behind storeDesign) inserts into designs, so the limit holds on every path', () => {
     const writers = ['api', 'bin', 'core', 'workers']
       .flatMap(sources)
       .filter((f) => readFileSync(path.join(ROOT, f), 'utf8').match(INSERT));

@@ -1,8 +1,8 @@
-// A video design row made straight from a layout, through makeDesign (so the plan's design
+// A video design row made straight from a layout, through storeDesign (so the plan's design
 // limit applies as on every path), for tests that export or preview it without the MCP tools.
 import type { Pool } from '../../core/db/pool.ts';
 import { type Layout, VideoLayout, type VideoLayoutInput } from '../../core/designs/schema.ts';
-import { makeDesign } from '../../core/designs/service.ts';
+import { storeDesign } from '../../core/designs/service.ts';
 
 /** Makes a `blank` video design of `owner` (a plus account) holding `layout`; its row. */
 export const makeVideoDesign = (
@@ -10,7 +10,7 @@ export const makeVideoDesign = (
   owner: { accountId: string; brandId: string },
   layout: VideoLayoutInput,
 ) =>
-  makeDesign(
+  storeDesign(
     pool,
     { accountId: owner.accountId, plan: 'plus' },
     {

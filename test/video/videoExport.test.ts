@@ -1,7 +1,7 @@
 // Exporting a video design through MCP with the SDK's client and a real worker: export_video
 // answers a job at once, job_status with wait_s follows it to `succeeded`, and the asset is
 // an H.264/AAC MP4 of the design's size and duration. Some video designs are stored directly
-// with makeDesign (parsed by the layout's schema), others made through use_video_template;
+// with storeDesign (parsed by the layout's schema), others made through use_video_template;
 // preview_design draws poster frames of them.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VideoLayoutInput } from '../../core/designs/schema.ts';
-import { makeDesign } from '../../core/designs/service.ts';
+import { storeDesign } from '../../core/designs/service.ts';
 import { mediaTools } from '../../core/media/tools.ts';
 import { connectMcp } from '../support/mcpClient.ts';
 import { makeTestClip, makeTone, uploadMediaFile } from '../support/mediaFixtures.ts';
@@ -205,7 +205,7 @@ describe('export_video and job_status', () => {
   }, 60_000);
 
   it("refuses an image design, and answers another account's job as not found", async () => {
-    const image = await makeDesign(
+    const image = await storeDesign(
       svc.server.pool,
       { accountId: acct.accountId, plan: 'plus' },
       {
