@@ -2,25 +2,25 @@
 // principal, then check plan, request budget and the route's declared requirement.
 // A route declares what it needs in `config.requires`; handlers never check access themselves.
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
+import type { BudgetCounter } from '../core/auth/service.ts';
 import {
   assertApiPlan,
   assertRequirement,
   assertWithinBudget,
+  authenticateBearerToken,
   budgetHeaders,
-} from '../core/auth/access.ts';
-import { authenticateBearerToken } from '../core/auth/bearer.ts';
-import type { BudgetCounter } from '../core/auth/budget.ts';
+} from '../core/auth/service.ts';
 
 import type { Pool } from '../core/db/pool.ts';
 import { unauthenticated } from '../core/kernel/errors.ts';
 import type { Authenticated, Budget, Principal, Requirement } from '../core/kernel/principal.ts';
-import { resourceMetadataOf } from '../core/oauth/rules.ts';
+import { resourceMetadataOf } from '../core/oauth/service.ts';
 import {
   authenticateRemembering,
   type KnownKeys,
   recallKey,
   unconfirmedKeyOf,
-} from '../core/posts/rememberedKeys.ts';
+} from '../core/posts/service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

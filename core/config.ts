@@ -4,7 +4,12 @@ import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
-import { defaultPoolConcurrency, parsePools, WORKER_POOLS, type WorkerPool } from './jobs/pools.ts';
+import {
+  defaultPoolConcurrency,
+  parsePools,
+  WORKER_POOLS,
+  type WorkerPool,
+} from './jobs/schema.ts';
 
 const boolean = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])

@@ -16,7 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { newSigningKey } from './oauth/keys.ts';
+import { newSigningKey } from './oauth/service.ts';
 
 export type LocalSecrets = {
   sessionSecret: string;

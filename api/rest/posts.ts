@@ -3,7 +3,6 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DesignDeps } from '../../core/designs/service.ts';
-import { KeyChanged } from '../../core/posts/rememberedKeys.ts';
 import {
   ListPostsQuery,
   Post,
@@ -13,6 +12,7 @@ import {
 import {
   createPost,
   favoritePost,
+  KeyChanged,
   listPosts,
   rejectPost,
   unfavoritePost,

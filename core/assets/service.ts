@@ -408,3 +408,16 @@ export async function storageUseOf(
 ): Promise<{ used: number; reserved: number }> {
   return storageUse(db_, accountId);
 }
+
+export { fileDesignPages } from './pages.ts';
+export { assertStorageLeft, fileMadeAsset } from './quota.ts';
+export {
+  assetUrlKey,
+  drawingExportSubject,
+  signAssetUrl,
+  signDrawingExportUrl,
+  signVideoFrameUrl,
+  verifySignedSubject,
+  videoFrameSubject,
+} from './signedUrls.ts';
+export { spoolToTemp } from './spool.ts';

@@ -3,9 +3,9 @@
 // else as an OAuth access token (core/oauth/); the last use of either is stamped apart
 // (./lastUse.ts). The request budget is counted in memory (./budget.ts). A key remembered
 // for the draft fast path is looked up by core/posts/rememberedKeys.ts, with these rules.
-import { hashApiKey, looksLikeApiKey } from '../apikeys/keys.ts';
+
 import type { KeyHolder, RememberedKey } from '../apikeys/schema.ts';
-import { stampKeyUse, useApiKeyBatched } from '../apikeys/service.ts';
+import { hashApiKey, looksLikeApiKey, stampKeyUse, useApiKeyBatched } from '../apikeys/service.ts';
 import type { Pool } from '../db/pool.ts';
 import { stampDue, stampIsDue } from '../kernel/lastUse.ts';
 import { type Authenticated, authenticated } from '../kernel/principal.ts';

@@ -22,7 +22,7 @@ import {
   networkReason,
   readCapped,
   SourceRefused,
-} from '../sources/extract.ts';
+} from '../sources/service.ts';
 import type { MemoryDoc } from './schema.ts';
 import { getBrandMemory, type MemoryCaller, recordInferred } from './service.ts';
 

@@ -5,9 +5,13 @@
 // memory version, committed with the job. A platform whose connector cannot read is skipped.
 import { randomUUID } from 'node:crypto';
 import { requireBrandFor } from '../brands/service.ts';
-import { type CredentialsKey, openedAccess } from '../connections/credentials.ts';
-import { activeAccountsOfBrand, keepRefreshedCredentials } from '../connections/service.ts';
-import { type Connectors, type PastPost, PublicationError } from '../connectors/connector.ts';
+import {
+  activeAccountsOfBrand,
+  type CredentialsKey,
+  keepRefreshedCredentials,
+  openedAccess,
+} from '../connections/service.ts';
+import { type Connectors, type PastPost, PublicationError } from '../connectors/schema.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import type { Job } from '../jobs/schema.ts';
 import { type FinishInside, JobFailure, type ProgressReport, startJob } from '../jobs/service.ts';

@@ -270,3 +270,7 @@ export async function drawingsToRender(
     ]),
   );
 }
+
+export { dropOldExports, EXPORT_KEEP_HOURS } from './files.ts';
+export type { DrawingRenderDeps } from './renderJob.ts';
+export { renderDrawingJob } from './renderJob.ts';

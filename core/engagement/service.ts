@@ -3,10 +3,10 @@
 // `untrusted`, and nothing they say reaches a decision: a reply is sent only by post_reply,
 // called with `engage`, with the text its caller gives or a draft its caller picks.
 import { randomUUID } from 'node:crypto';
-import { type Actor, actorOf } from '../audit/actor.ts';
+import { type Actor, actorOf } from '../audit/schema.ts';
 import { recordAction } from '../audit/service.ts';
 import { requireBrandFor } from '../brands/service.ts';
-import { mastodonReplyText } from '../connectors/mastodonEngagement.ts';
+import { mastodonReplyText } from '../connectors/service.ts';
 import type { Notifications } from '../db/notifications.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 
@@ -296,3 +296,9 @@ export async function postReply(
   const done = await waitForJob(deps, caller, jobId, REPLY_WAIT_S);
   return { suggestion_id: input.suggestion_id, ...outcomeOf(done) };
 }
+
+export { performEngagementAction } from './act.ts';
+export { collectAccountInbound, startInboundCollections } from './collect.ts';
+export { openSuggestionIds, runReplyDrafts } from './drafts.ts';
+export { pruneEngagement } from './prune.ts';
+export { sendReply } from './send.ts';

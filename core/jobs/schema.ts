@@ -52,3 +52,6 @@ export const Job = z.object({
   finished_at: z.string().nullable(),
 });
 export type Job = z.infer<typeof Job>;
+
+export type { WorkerPool } from './pools.ts';
+export { defaultPoolConcurrency, PoolError, parsePools, WORKER_POOLS } from './pools.ts';

@@ -399,3 +399,5 @@ export async function listRecentJobs(
 ): Promise<Job[]> {
   return (await listJobs(db, caller.accountId, RECENT_JOBS)).map((j) => jobView(addresses, j));
 }
+
+export { forgetWorkers, heartbeat, releaseWorkers, sweepDeadWorkers } from './liveness.ts';

@@ -1,6 +1,6 @@
 // A job as clients see it (job_status, the dashboard's jobs page): a result naming an asset
 // (a video export's) gains the asset's served and signed addresses.
-import { signAssetUrl } from '../assets/signedUrls.ts';
+import { signAssetUrl } from '../assets/service.ts';
 import type { Job } from './schema.ts';
 
 export type JobAddresses = {

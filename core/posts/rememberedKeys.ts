@@ -5,17 +5,23 @@
 // and gets KeyChanged for anything else, so that its caller looks the key up and calls again.
 // A remembered key saves a round trip and never grants anything: a deleted or changed key
 // fails its very next request, in every process.
-import { apiKeyDigest, hashFromDigest, looksLikeApiKey } from '../apikeys/keys.ts';
+
 import { KeyChanged, type RememberedKey } from '../apikeys/schema.ts';
-import { stampRememberedKeyUse, useApiKeyToRemember } from '../apikeys/service.ts';
-import { actorOf } from '../audit/actor.ts';
+import {
+  apiKeyDigest,
+  hashFromDigest,
+  looksLikeApiKey,
+  stampRememberedKeyUse,
+  useApiKeyToRemember,
+} from '../apikeys/service.ts';
+import { actorOf } from '../audit/schema.ts';
 import {
   type Authenticated,
   authenticateBearerToken,
   keyHolderAuthenticated,
   keyStampIsDue,
   takeKeyStamp,
-} from '../auth/bearer.ts';
+} from '../auth/service.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
 import type { KeyVersion, Principal } from '../kernel/principal.ts';
 import { insertDraftAsKeyBatched, insertPost, type NewPostRow, type PostRow } from './db.ts';

@@ -1,7 +1,7 @@
 // Post operations and the state machine of CONTRACT.md ("Post statuses"). REST, GraphQL and
 // MCP call these; each parses its own input shape into the schemas of ./schema.ts first.
 import { ownedAssets } from '../assets/service.ts';
-import { type Actor, actorOf } from '../audit/actor.ts';
+import { type Actor, actorOf } from '../audit/schema.ts';
 import { brandFor, requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { cancelPublication, enqueuePublication } from '../jobs/tasks.ts';
@@ -690,3 +690,15 @@ export async function attachDesignPages(
 export async function detachDesignPages(db: Queryable, designId: string): Promise<void> {
   await detachFromUnpublishedPostsOf(db, designId);
 }
+
+export type { PublicationDeps } from './publication.ts';
+export { failAbandonedPublications, publishScheduledPost } from './publication.ts';
+export type { KnownKeys } from './rememberedKeys.ts';
+export {
+  authenticateRemembering,
+  createKnownKeys,
+  KeyChanged,
+  recallKey,
+  unconfirmedKeyOf,
+} from './rememberedKeys.ts';
+export { freeSlotsOfWeek, lockSlots, nextMonday } from './slots.ts';

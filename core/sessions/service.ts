@@ -138,3 +138,5 @@ export async function sessionAuthenticated(
 
 export const deleteExpiredSessions = (pool: Pool): Promise<number> =>
   deleteExpiredSessionRows(pool);
+
+export { forgetOldLoginAttempts } from './loginThrottle.ts';

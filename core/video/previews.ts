@@ -2,13 +2,13 @@
 // a video design's poster frames at given times, drawn by a render worker as a job while the
 // call waits (the API never draws), each frame also at a signed address.
 import sharp from 'sharp';
-import { storageKeyOfAsset } from '../assets/service.ts';
 import {
   signAssetUrl,
   signVideoFrameUrl,
+  storageKeyOfAsset,
   verifySignedSubject,
   videoFrameSubject,
-} from '../assets/signedUrls.ts';
+} from '../assets/service.ts';
 import type { Pool } from '../db/pool.ts';
 import type { DesignCaller, DesignRef, VideoLayout } from '../designs/schema.ts';
 import {
