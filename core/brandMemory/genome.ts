@@ -23,8 +23,8 @@ import {
   readCapped,
   SourceRefused,
 } from '../sources/service.ts';
+import { getBrandMemory, type MemoryCaller, recordInferred } from './memory.ts';
 import type { MemoryDoc } from './schema.ts';
-import { getBrandMemory, type MemoryCaller, recordInferred } from './service.ts';
 
 export type GenomeRun = (typeof GENOME_RUNS)[number];
 /** What a run costs: each part one credit. */

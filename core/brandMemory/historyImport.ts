@@ -18,8 +18,8 @@ import { type FinishInside, JobFailure, type ProgressReport, startJob } from '..
 import { enqueueHistoryImport, type ImportHistoryPayload } from '../jobs/tasks.ts';
 import type { Platform } from '../kernel/platforms.ts';
 import { STOPWORDS } from '../kernel/text.ts';
+import { type MemoryCaller, recordInferred } from './memory.ts';
 import type { Habits, MemoryDoc } from './schema.ts';
-import { type MemoryCaller, recordInferred } from './service.ts';
 
 /** Posts read per connected account. */
 export const HISTORY_POSTS = 200;

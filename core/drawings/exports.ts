@@ -36,6 +36,7 @@ import {
   MIME,
   type SavedImageResult,
 } from './files.ts';
+import { drawingHeadOf } from './head.ts';
 import type {
   AttachDrawingInput,
   DrawingExport,
@@ -44,7 +45,6 @@ import type {
   SaveDrawingInput,
   SavedDrawing,
 } from './schema.ts';
-import { drawingHeadOf } from './service.ts';
 
 /** Runs `work` in one of the account's render slots, or refuses it (429) when all are taken. */
 export type RenderSlot = <T>(accountId: string, work: () => Promise<T>) => Promise<T>;

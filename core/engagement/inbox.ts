@@ -13,20 +13,16 @@ import { enqueueEngagementAction } from '../jobs/tasks.ts';
 import { conflict, invalid, notFound } from '../kernel/errors.ts';
 import { findSuggestions } from './db.ts';
 import { type ActionRow, decideAction, findAction, listActionRows } from './inboxDb.ts';
+import { outcomeOf, REPLY_WAIT_S, startReply } from './reply.ts';
 import type {
   ApproveActionInput,
   DismissActionInput,
+  EngagementCaller,
+  EngagementDeps,
   Inbox,
   InboxAction,
   ListInboxInput,
-} from './inboxSchema.ts';
-import {
-  type EngagementCaller,
-  type EngagementDeps,
-  outcomeOf,
-  REPLY_WAIT_S,
-  startReply,
-} from './service.ts';
+} from './schema.ts';
 
 type Item = {
   id: string;

@@ -9,7 +9,6 @@ import { conflict, invalid, notFound, ValidationFailed } from '../kernel/errors.
 import { isId } from '../kernel/ids.ts';
 import { inferKind, type PostShape, platformFitIssues } from '../kernel/platformFit.ts';
 import { CAPABILITIES, type Kind, type MediaKind, type Platform } from '../kernel/platforms.ts';
-import type { Principal } from '../kernel/principal.ts';
 import { isoTime } from '../kernel/time.ts';
 import {
   attachToUnpublishedPostsOf,
@@ -35,6 +34,7 @@ import {
 } from './db.ts';
 import { assertKeyLookedUp, insertDraft } from './rememberedKeys.ts';
 import type {
+  Caller,
   ComposeInput,
   CreatePostInput,
   DesignPostRow,
@@ -49,8 +49,7 @@ import type {
 } from './schema.ts';
 import { lockSlots, nextFreeSlot } from './slots.ts';
 
-/** Who calls a post operation: the account, its selected brand and the credential used. */
-export type Caller = Pick<Principal, 'accountId' | 'selectedBrandId' | 'credential'>;
+export type { Caller } from './schema.ts';
 
 /** Where each operation may start from (CONTRACT.md "Post statuses"). */
 export const ALLOWED_FROM = {
@@ -693,6 +692,7 @@ export async function detachDesignPages(db: Queryable, designId: string): Promis
 
 export type { PublicationDeps } from './publication.ts';
 export { failAbandonedPublications, publishScheduledPost } from './publication.ts';
+export { QueueSummary, queueSummary } from './queue.ts';
 export type { KnownKeys } from './rememberedKeys.ts';
 export {
   authenticateRemembering,

@@ -29,15 +29,8 @@ const DOOR = ['service.ts', 'schema.ts'];
  * a part of service.ts. A db file is never one: its SQL is private to the concept.
  */
 const PUBLIC: Record<string, string> = {
-  'core/assets/chunked.ts': 'chunked uploads: the REST routes and the cleanup worker',
-  'core/assets/ingest.ts': 'an asset made from bytes or a URL: REST and MCP',
-  'core/brandMemory/genome.ts': 'the readGenome worker’s operation and its REST start',
-  'core/brandMemory/historyImport.ts': 'the importHistory worker’s operation and its starts',
-  'core/drawings/exports.ts': 'drawing exports: MCP and the media route',
-  'core/engagement/inbox.ts': 'the inbox operations MCP offers',
-  'core/engagement/inboxSchema.ts': 'the inbox’s types',
-  'core/jobs/tasks.ts': 'the one catalogue of task names, payloads and enqueue helpers',
-  'core/posts/queue.ts': 'the posting queue MCP shows',
+  'core/jobs/tasks.ts':
+    'the one catalogue of task names, payloads and enqueue helpers (STYLE.md): every concept enqueues through it and schemas name its payloads, so it stands apart from the jobs service',
 };
 
 function sourceFiles(dir: string): string[] {
