@@ -12,14 +12,13 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { MediaDeps } from '../core/assets/service.ts';
-import { assetUrlKey } from '../core/assets/signedUrls.ts';
-import { createBudgetCounter } from '../core/auth/budget.ts';
-import { createKnownKeys } from '../core/auth/rememberedKeys.ts';
+import { assetUrlKey } from '../core/assets/service.ts';
+import { createBudgetCounter, createKnownKeys } from '../core/auth/service.ts';
 import type { Config } from '../core/config.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { createRenderWaits } from '../core/designs/service.ts';
 import { mediaTools } from '../core/media/tools.ts';
-import { newSigningKey, type SigningKey } from '../core/oauth/keys.ts';
+import { newSigningKey, type SigningKey } from '../core/oauth/service.ts';
 import { outboundPolicy } from '../core/outbound/guard.ts';
 import { type Storage, storageFor } from '../core/storage/storage.ts';
 import { AccessLog, forFastify } from './accessLog.ts';

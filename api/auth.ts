@@ -4,23 +4,23 @@
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import { KeyChanged } from '../core/apikeys/schema.ts';
 import {
+  type Authenticated,
   assertApiPlan,
   assertRequirement,
   assertWithinBudget,
-  budgetHeaders,
-} from '../core/auth/access.ts';
-import { type Authenticated, authenticateBearerToken } from '../core/auth/bearer.ts';
-import type { Budget, BudgetCounter } from '../core/auth/budget.ts';
-import {
+  authenticateBearerToken,
   authenticateRemembering,
+  type Budget,
+  type BudgetCounter,
+  budgetHeaders,
   type KnownKeys,
   recallKey,
   unconfirmedKeyOf,
-} from '../core/auth/rememberedKeys.ts';
+} from '../core/auth/service.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { unauthenticated } from '../core/kernel/errors.ts';
 import type { Principal, Requirement } from '../core/kernel/principal.ts';
-import { resourceMetadataOf } from '../core/oauth/rules.ts';
+import { resourceMetadataOf } from '../core/oauth/service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type MediaDeps, readSignedAsset } from '../core/assets/service.ts';
-import { readSignedExport } from '../core/drawings/exports.ts';
+import { readSignedExport } from '../core/drawings/service.ts';
 import { readSignedVideoFrame } from '../core/video/service.ts';
 import { ErrorBody } from './rest/schemas.ts';
 

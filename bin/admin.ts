@@ -2,7 +2,7 @@
 // message on stderr and a non-zero exit. Uses DATABASE_URL, or the embedded Postgres of
 // DATA_DIR (attached to when `npm start` already runs it).
 import { parseArgs } from 'node:util';
-import { COMMANDS, checkNewPassword, resolveCommand, UsageError } from '../core/admin/commands.ts';
+import { COMMANDS, checkNewPassword, resolveCommand, UsageError } from '../core/admin/service.ts';
 import { ConfigError, loadConfig } from '../core/config.ts';
 import { DomainError } from '../core/kernel/errors.ts';
 import { createLogger } from '../core/logger.ts';

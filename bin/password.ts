@@ -1,7 +1,7 @@
 // The operator CLI's password input when --password is not given (a flag's value shows in
 // npm's banner line, the shell's history and the process list): the first line of standard
 // input, or, on a terminal, a prompt that does not echo what is typed.
-import { UsageError } from '../core/admin/commands.ts';
+import { UsageError } from '../core/admin/service.ts';
 
 const MISSING =
   '--password: none given; send it on standard input (printf %s "$PASSWORD" | npm run admin -- account create ...) or type it at the prompt on a terminal';

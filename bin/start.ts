@@ -7,10 +7,10 @@
 import { availableParallelism } from 'node:os';
 import { buildApp } from '../api/app.ts';
 import { ConfigError, loadConfig } from '../core/config.ts';
-import { credentialsKey } from '../core/connections/credentials.ts';
+import { credentialsKey } from '../core/connections/service.ts';
 import { createLogger } from '../core/logger.ts';
 import { mediaTools } from '../core/media/tools.ts';
-import { parseSigningKeys } from '../core/oauth/keys.ts';
+import { parseSigningKeys } from '../core/oauth/service.ts';
 import { outboundPolicy } from '../core/outbound/guard.ts';
 import { type Database, describeDatabase, openDatabase } from '../core/runtime.ts';
 import { loadLocalSecrets } from '../core/secrets.ts';

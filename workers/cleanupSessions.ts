@@ -4,8 +4,7 @@ import type { Task } from 'graphile-worker';
 import type { Pool } from '../core/db/pool.ts';
 import { CronPayload } from '../core/jobs/tasks.ts';
 import { deleteExpiredOAuthState } from '../core/oauth/service.ts';
-import { forgetOldLoginAttempts } from '../core/sessions/loginThrottle.ts';
-import { deleteExpiredSessions } from '../core/sessions/service.ts';
+import { deleteExpiredSessions, forgetOldLoginAttempts } from '../core/sessions/service.ts';
 
 export const cleanupSessions =
   (pool: Pool): Task =>

@@ -1,8 +1,8 @@
 // One connected account's new mentions and replies (core/engagement/collect.ts); a platform's
 // Retry-After is honoured by queueing the account again after it.
 import type { Task } from 'graphile-worker';
-import type { ReadingDeps } from '../core/connections/reading.ts';
-import { collectAccountInbound } from '../core/engagement/collect.ts';
+import type { ReadingDeps } from '../core/connections/service.ts';
+import { collectAccountInbound } from '../core/engagement/service.ts';
 import { ConnectedAccountPayload, enqueueAccountInbound } from '../core/jobs/tasks.ts';
 
 export const collectAccountInboundTask =

@@ -1,9 +1,9 @@
 // One connected account's metrics collection (core/metrics/collect.ts); a platform's
 // Retry-After is honoured by queueing the account again after it.
 import type { Task } from 'graphile-worker';
-import type { ReadingDeps } from '../core/connections/reading.ts';
+import type { ReadingDeps } from '../core/connections/service.ts';
 import { ConnectedAccountPayload, enqueueAccountMetrics } from '../core/jobs/tasks.ts';
-import { collectAccountMetrics } from '../core/metrics/collect.ts';
+import { collectAccountMetrics } from '../core/metrics/service.ts';
 
 export const collectAccountMetricsTask =
   (deps: ReadingDeps): Task =>

@@ -1,7 +1,7 @@
 // One connected account's trends (core/trends/service.ts); a platform's Retry-After is
 // honoured by queueing the account again after it.
 import type { Task } from 'graphile-worker';
-import type { ReadingDeps } from '../core/connections/reading.ts';
+import type { ReadingDeps } from '../core/connections/service.ts';
 import { ConnectedAccountPayload, enqueueAccountTrends } from '../core/jobs/tasks.ts';
 import { collectAccountTrends } from '../core/trends/service.ts';
 

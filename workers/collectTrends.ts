@@ -1,6 +1,6 @@
 // Hourly: one trends collection job per active connected account (core/trends/service.ts).
 import type { Task } from 'graphile-worker';
-import type { Connectors } from '../core/connectors/connector.ts';
+import type { Connectors } from '../core/connectors/schema.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { CronPayload } from '../core/jobs/tasks.ts';
 import { startTrendCollections } from '../core/trends/service.ts';

@@ -3,7 +3,7 @@ import type { Task } from 'graphile-worker';
 import type { Pool } from '../core/db/pool.ts';
 import { DeliverWebhookPayload } from '../core/jobs/tasks.ts';
 import type { OutboundPolicy } from '../core/outbound/guard.ts';
-import { deliverWebhook } from '../core/webhooks/delivery.ts';
+import { deliverWebhook } from '../core/webhooks/service.ts';
 
 export const deliverWebhookTask =
   (deps: { pool: Pool; outbound: OutboundPolicy }): Task =>

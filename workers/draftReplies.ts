@@ -1,6 +1,6 @@
 // Drafts replies to reply suggestions (core/engagement/drafts.ts) as an attempt of its job.
-import { runReplyDrafts } from '../core/engagement/drafts.ts';
-import type { GenerationDeps } from '../core/generation/job.ts';
+import { runReplyDrafts } from '../core/engagement/service.ts';
+import type { GenerationDeps } from '../core/generation/service.ts';
 import { DraftRepliesPayload } from '../core/jobs/tasks.ts';
 import { jobTask } from './jobTask.ts';
 

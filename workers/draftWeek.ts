@@ -1,6 +1,6 @@
 // Writes a week of drafts (core/generation/week.ts) as an attempt of its job.
-import type { GenerationDeps } from '../core/generation/job.ts';
-import { runDraftWeek } from '../core/generation/week.ts';
+import type { GenerationDeps } from '../core/generation/service.ts';
+import { runDraftWeek } from '../core/generation/service.ts';
 import { DraftWeekPayload } from '../core/jobs/tasks.ts';
 import { jobTask } from './jobTask.ts';
 

@@ -1,6 +1,6 @@
 // Writes the drafts of one generation request (core/generation/job.ts) as an attempt of its
 // job.
-import { type GenerationDeps, runGeneration } from '../core/generation/job.ts';
+import { type GenerationDeps, runGeneration } from '../core/generation/service.ts';
 import { GenerateDraftsPayload } from '../core/jobs/tasks.ts';
 import { jobTask } from './jobTask.ts';
 

@@ -1,6 +1,6 @@
 // Reads a brand's past posts into its memory (core/brandMemory/historyImport.ts) as an attempt
 // of its job.
-import { type HistoryDeps, runHistoryImport } from '../core/brandMemory/historyImport.ts';
+import { type HistoryDeps, runHistoryImport } from '../core/brandMemory/service.ts';
 import { ImportHistoryPayload } from '../core/jobs/tasks.ts';
 import { jobTask } from './jobTask.ts';
 

@@ -11,15 +11,15 @@ import {
   type WorkerEvents,
   Logger as WorkerLogger,
 } from 'graphile-worker';
-import type { CredentialsKey } from '../core/connections/credentials.ts';
-import { builtinConnectors } from '../core/connectors/builtin.ts';
-import type { Connectors } from '../core/connectors/connector.ts';
+import type { CredentialsKey } from '../core/connections/service.ts';
+import type { Connectors } from '../core/connectors/schema.ts';
+import { builtinConnectors } from '../core/connectors/service.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { PROBE_TIMEOUT_MS } from '../core/db/probe.ts';
 import { isDatabaseUnreachable } from '../core/db/unreachable.ts';
 import { createPageImageCache, type PageImageCache } from '../core/designs/service.ts';
-import type { ModelConfig } from '../core/generation/model.ts';
-import { forgetWorkers, heartbeat, sweepDeadWorkers } from '../core/jobs/liveness.ts';
+import type { ModelConfig } from '../core/generation/service.ts';
+import { forgetWorkers, heartbeat, sweepDeadWorkers } from '../core/jobs/service.ts';
 import { crontabFor, READING_TASKS, TASK, TASK_POOL, type TaskName } from '../core/jobs/tasks.ts';
 import type { Logger } from '../core/logger.ts';
 import { type MediaTools, mediaTools, toolsDieWithProcess } from '../core/media/tools.ts';

@@ -1,6 +1,6 @@
 // Runs an approved inbox action (core/engagement/act.ts) as an attempt of its job.
-import type { ReadingDeps } from '../core/connections/reading.ts';
-import { performEngagementAction } from '../core/engagement/act.ts';
+import type { ReadingDeps } from '../core/connections/service.ts';
+import { performEngagementAction } from '../core/engagement/service.ts';
 import { EngagementActionPayload } from '../core/jobs/tasks.ts';
 import { jobTask } from './jobTask.ts';
 

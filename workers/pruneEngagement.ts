@@ -2,7 +2,7 @@
 import type { Task } from 'graphile-worker';
 import { pruneAgentTasks } from '../core/agentTasks/service.ts';
 import type { Pool } from '../core/db/pool.ts';
-import { pruneEngagement } from '../core/engagement/prune.ts';
+import { pruneEngagement } from '../core/engagement/service.ts';
 import { CronPayload } from '../core/jobs/tasks.ts';
 
 export const pruneEngagementTask =

@@ -2,7 +2,7 @@
 import type { Task } from 'graphile-worker';
 import type { Pool } from '../core/db/pool.ts';
 import { PublishPostPayload } from '../core/jobs/tasks.ts';
-import { type PublicationDeps, publishScheduledPost } from '../core/posts/publication.ts';
+import { type PublicationDeps, publishScheduledPost } from '../core/posts/service.ts';
 
 export const publishPost =
   (deps: { pool: Pool } & PublicationDeps): Task =>

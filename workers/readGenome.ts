@@ -1,6 +1,6 @@
 // Reads a brand's genome from its site (core/brandMemory/genome.ts) as an attempt of its job;
 // a failed job gives its credits back (core/jobs/service.ts failJob).
-import { type GenomeDeps, runGenome } from '../core/brandMemory/genome.ts';
+import { type GenomeDeps, runGenome } from '../core/brandMemory/service.ts';
 import { GenomePayload } from '../core/jobs/tasks.ts';
 import { jobTask } from './jobTask.ts';
 

@@ -5,12 +5,12 @@
 // frames and drawing exports past their hour are deleted.
 import type { Task } from 'graphile-worker';
 import type { Pool } from '../core/db/pool.ts';
-import { dropOldExports, EXPORT_KEEP_HOURS } from '../core/drawings/files.ts';
+import { dropOldExports, EXPORT_KEEP_HOURS } from '../core/drawings/service.ts';
 import { deleteOldPreviews, failAbandonedJobs } from '../core/jobs/service.ts';
 import { CronPayload } from '../core/jobs/tasks.ts';
-import { failAbandonedPublications } from '../core/posts/publication.ts';
+import { failAbandonedPublications } from '../core/posts/service.ts';
 import type { Storage } from '../core/storage/storage.ts';
-import { reconcileStrandedDeliveries } from '../core/webhooks/delivery.ts';
+import { reconcileStrandedDeliveries } from '../core/webhooks/service.ts';
 
 export const reconcile =
   ({ pool, storage }: { pool: Pool; storage?: Storage }): Task =>

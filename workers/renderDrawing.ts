@@ -1,6 +1,6 @@
-// Draws a drawing as an export file or a library image (core/drawings/renderJob.ts) as an
+// Draws a drawing as an export file or a library image (core/drawings/, renderDrawingJob) as an
 // attempt of its job.
-import { type DrawingRenderDeps, renderDrawingJob } from '../core/drawings/renderJob.ts';
+import { type DrawingRenderDeps, renderDrawingJob } from '../core/drawings/service.ts';
 import { RenderDrawingPayload } from '../core/jobs/tasks.ts';
 import { jobTask } from './jobTask.ts';
 

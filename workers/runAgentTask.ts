@@ -1,6 +1,6 @@
 // Runs an agent task's plan (core/agentTasks/run.ts) as an attempt of its job.
-import { runAgentTask } from '../core/agentTasks/run.ts';
-import type { GenerationDeps } from '../core/generation/job.ts';
+import { runAgentTask } from '../core/agentTasks/service.ts';
+import type { GenerationDeps } from '../core/generation/service.ts';
 import { AgentTaskPayload } from '../core/jobs/tasks.ts';
 import { jobTask } from './jobTask.ts';
 

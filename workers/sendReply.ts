@@ -1,6 +1,6 @@
 // Sends one reply (core/engagement/send.ts) as an attempt of its job.
-import type { ReadingDeps } from '../core/connections/reading.ts';
-import { sendReply } from '../core/engagement/send.ts';
+import type { ReadingDeps } from '../core/connections/service.ts';
+import { sendReply } from '../core/engagement/service.ts';
 import { SendReplyPayload } from '../core/jobs/tasks.ts';
 import { jobTask } from './jobTask.ts';
 

@@ -15,7 +15,7 @@ import type { Runner } from 'graphile-worker';
 import type { Pool } from '../core/db/pool.ts';
 import { PROBE_TIMEOUT_MS, probeDatabase } from '../core/db/probe.ts';
 import { isDatabaseUnreachable } from '../core/db/unreachable.ts';
-import { heartbeat, releaseWorkers } from '../core/jobs/liveness.ts';
+import { heartbeat, releaseWorkers } from '../core/jobs/service.ts';
 import type { Logger } from '../core/logger.ts';
 import type { InFlight } from './inFlight.ts';
 

@@ -1,8 +1,8 @@
 // One competitor profile's watch (core/competitors/watch.ts); a platform's Retry-After is
 // honoured by queueing the profile again after it.
 import type { Task } from 'graphile-worker';
-import { watchAgainAfter, watchCompetitor } from '../core/competitors/watch.ts';
-import type { ReadingDeps } from '../core/connections/reading.ts';
+import { watchAgainAfter, watchCompetitor } from '../core/competitors/service.ts';
+import type { ReadingDeps } from '../core/connections/service.ts';
 import { WatchCompetitorPayload } from '../core/jobs/tasks.ts';
 
 export const watchCompetitorTask =

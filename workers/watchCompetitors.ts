@@ -1,7 +1,7 @@
 // Hourly: one watch job per tracked competitor profile (core/competitors/watch.ts).
 import type { Task } from 'graphile-worker';
-import { startWatches } from '../core/competitors/watch.ts';
-import type { Connectors } from '../core/connectors/connector.ts';
+import { startWatches } from '../core/competitors/service.ts';
+import type { Connectors } from '../core/connectors/schema.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { CronPayload } from '../core/jobs/tasks.ts';
 

@@ -2,8 +2,8 @@
 // maps its arguments onto the REST input schema, checks its scope, and calls the domain.
 import { createSchema } from 'graphql-yoga';
 import type { z } from 'zod';
-import { describeMe } from '../../core/accounts/me.ts';
-import { assertRequirement } from '../../core/auth/access.ts';
+import { describeMe } from '../../core/accounts/service.ts';
+import { assertRequirement } from '../../core/auth/service.ts';
 import type { Pool } from '../../core/db/pool.ts';
 import type { Scope } from '../../core/kernel/plans.ts';
 import type { Principal } from '../../core/kernel/principal.ts';

@@ -6,7 +6,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { MediaDeps } from '../../core/assets/service.ts';
-import { assertWithinBudget, budgetHeaders } from '../../core/auth/access.ts';
+import { assertWithinBudget, budgetHeaders } from '../../core/auth/service.ts';
 import type { Config } from '../../core/config.ts';
 import type { RenderWaits } from '../../core/designs/service.ts';
 import { DomainError } from '../../core/kernel/errors.ts';

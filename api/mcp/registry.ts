@@ -4,7 +4,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { MediaDeps } from '../../core/assets/service.ts';
-import type { Budget } from '../../core/auth/budget.ts';
+import type { Budget } from '../../core/auth/service.ts';
 import type { Pool } from '../../core/db/pool.ts';
 import type { RenderWaits } from '../../core/designs/service.ts';
 import type { Feature, Scope } from '../../core/kernel/plans.ts';

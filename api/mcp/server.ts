@@ -16,7 +16,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
-import { assertRequirement } from '../../core/auth/access.ts';
+import { assertRequirement } from '../../core/auth/service.ts';
 import { requireOwnedBrand } from '../../core/brands/service.ts';
 import { DomainError, ValidationFailed, type ValidationIssue } from '../../core/kernel/errors.ts';
 import { closestMatch, parseInput } from '../../core/validation.ts';

@@ -14,11 +14,11 @@ import {
   type ConsentDecision,
   type ConsentView,
   clientWarning,
+  recordGrant,
   resourceOf,
   SCOPE_MEANINGS,
   scopesIn,
-} from '../../core/oauth/rules.ts';
-import { recordGrant } from '../../core/oauth/service.ts';
+} from '../../core/oauth/service.ts';
 
 type Http = { req: IncomingMessage; res: ServerResponse };
 type Person = { accountId: string; selectedBrandId: string | null };

@@ -10,9 +10,8 @@ import { createHmac } from 'node:crypto';
 import Provider, { type Configuration, errors, type JWK } from 'oidc-provider';
 import type { Queryable } from '../../core/db/pool.ts';
 import { SCOPES } from '../../core/kernel/plans.ts';
-import { postgresAdapter } from '../../core/oauth/adapter.ts';
-import type { SigningKey } from '../../core/oauth/keys.ts';
-import { resourceOf } from '../../core/oauth/rules.ts';
+import type { SigningKey } from '../../core/oauth/service.ts';
+import { postgresAdapter, resourceOf } from '../../core/oauth/service.ts';
 import { type OutboundPolicy, resolveChecked, sendChecked } from '../../core/outbound/guard.ts';
 
 /** Where the provider's own endpoints are, under /oauth (those of features left off too). */

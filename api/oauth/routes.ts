@@ -7,7 +7,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
 import { SCOPES } from '../../core/kernel/plans.ts';
-import { ConsentDecision, ConsentView, resourceOf } from '../../core/oauth/rules.ts';
+import { ConsentDecision, ConsentView, resourceOf } from '../../core/oauth/service.ts';
 import { principalOf } from '../auth.ts';
 import { ErrorBody } from '../rest/schemas.ts';
 import { dashboardGuard } from '../session/guard.ts';

@@ -4,8 +4,6 @@ import type { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { finishUpload, initUpload, putPart } from '../../core/assets/chunked.ts';
-import { ingestFromUrl } from '../../core/assets/ingest.ts';
 import {
   Asset,
   AssetList,
@@ -20,8 +18,12 @@ import {
 } from '../../core/assets/schema.ts';
 import {
   deleteAsset,
+  finishUpload,
+  ingestFromUrl,
+  initUpload,
   listAssets,
   type MediaDeps,
+  putPart,
   readAsset,
   readThumbnail,
   uploadImage,

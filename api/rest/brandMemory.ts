@@ -3,8 +3,6 @@
 // with MCP get_brand_memory, update_brand_memory and import_history.
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { startGenome } from '../../core/brandMemory/genome.ts';
-import { startHistoryImport } from '../../core/brandMemory/historyImport.ts';
 import {
   GenomeInput,
   ImportHistoryInput,
@@ -15,7 +13,12 @@ import {
   StartedGenome,
   StartedJob,
 } from '../../core/brandMemory/schema.ts';
-import { getBrandMemory, patchBrandMemory } from '../../core/brandMemory/service.ts';
+import {
+  getBrandMemory,
+  patchBrandMemory,
+  startGenome,
+  startHistoryImport,
+} from '../../core/brandMemory/service.ts';
 import type { Pool } from '../../core/db/pool.ts';
 import { principalOf } from '../auth.ts';
 import { bearerErrors, bearerSecurity, ErrorBody } from './schemas.ts';

@@ -1,7 +1,7 @@
 // GET /v1/me (SPEC.md: REST account and posts). Domain: core/accounts/me.ts.
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { describeMe, MeOutput } from '../../core/accounts/me.ts';
+import { describeMe, MeOutput } from '../../core/accounts/service.ts';
 import { principalOf } from '../auth.ts';
 import { bearerErrors, bearerSecurity } from './schemas.ts';
 

@@ -3,8 +3,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { getAnalytics, getBestTimes } from '../../core/metrics/insight.ts';
 import { Analytics, AnalyticsInput, BestTimes } from '../../core/metrics/schema.ts';
+import { getAnalytics, getBestTimes } from '../../core/metrics/service.ts';
 import { principalOf } from '../auth.ts';
 import { ErrorBody } from '../rest/schemas.ts';
 import { requireSession, type SessionDeps } from './sessionCookie.ts';

@@ -3,8 +3,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { EmailInput, MIN_PASSWORD_LENGTH, NewPassword } from '../../core/accounts/schema.ts';
-import { selectBrand, signUp } from '../../core/accounts/service.ts';
-import { SessionView, sessionView } from '../../core/accounts/sessionView.ts';
+import { SessionView, selectBrand, sessionView, signUp } from '../../core/accounts/service.ts';
 import { Brand } from '../../core/brands/service.ts';
 import { IdInput } from '../../core/kernel/ids.ts';
 import {

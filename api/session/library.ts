@@ -1,7 +1,7 @@
 // /app/api/assets...: the media library's routes for the dashboard, the /v1 media routes
 // (api/rest/assets.ts) registered again with the session standing in for the key.
 import type { FastifyPluginAsync } from 'fastify';
-import { assertRequirement } from '../../core/auth/access.ts';
+import { assertRequirement } from '../../core/auth/service.ts';
 import { principalOf } from '../auth.ts';
 import { assetRoutes } from '../rest/assets.ts';
 import { type DashboardDeps, requireSession } from './sessionCookie.ts';

@@ -3,8 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { selectBrand, signupOpen } from '../../core/accounts/service.ts';
-import { SessionView, sessionView } from '../../core/accounts/sessionView.ts';
+import { SessionView, selectBrand, sessionView, signupOpen } from '../../core/accounts/service.ts';
 import { IdInput } from '../../core/kernel/ids.ts';
 import { principalOf } from '../auth.ts';
 import { ErrorBody } from '../rest/schemas.ts';

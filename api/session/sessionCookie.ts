@@ -3,7 +3,7 @@
 // Every session route file uses these; this module imports none of them.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MediaDeps } from '../../core/assets/service.ts';
-import type { BudgetCounter } from '../../core/auth/budget.ts';
+import type { BudgetCounter } from '../../core/auth/service.ts';
 import type { Config } from '../../core/config.ts';
 import type { Pool } from '../../core/db/pool.ts';
 import type { RenderWaits } from '../../core/designs/service.ts';

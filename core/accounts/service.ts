@@ -174,3 +174,6 @@ export async function selectBrand(pool: Pool, accountId: string, brandId: string
 export async function setBudget(pool: Pool, accountId: string, perMinute: number | null) {
   await db.updateBudget(pool, accountId, perMinute);
 }
+
+export { describeMe, MeOutput } from './me.ts';
+export { SessionView, sessionView } from './sessionView.ts';

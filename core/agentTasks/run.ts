@@ -4,18 +4,17 @@
 // module imports no operation that does; test/agentTasks checks its imports), so no text,
 // the goal's or a third party's, can make it do so. Each step is logged with what it made in
 // the transaction that made it; a retried job whose plan ended does not run it again.
-import type { Actor } from '../audit/actor.ts';
+import type { Actor } from '../audit/schema.ts';
 import { getBrandMemory } from '../brandMemory/service.ts';
 import { listConnectedAccounts } from '../connections/service.ts';
 import type { Queryable } from '../db/pool.ts';
-import { openSuggestionIds, runReplyDrafts } from '../engagement/drafts.ts';
-import type { GenerationDeps } from '../generation/job.ts';
-import { runDraftWeek } from '../generation/week.ts';
+import { openSuggestionIds, runReplyDrafts } from '../engagement/service.ts';
+import { type GenerationDeps, runDraftWeek } from '../generation/service.ts';
 import { JobFailure, type ProgressReport } from '../jobs/service.ts';
 import type { AgentTaskPayload } from '../jobs/tasks.ts';
 import type { Credential } from '../kernel/principal.ts';
-import { getAnalytics } from '../metrics/insight.ts';
-import { nextMonday } from '../posts/slots.ts';
+import { getAnalytics } from '../metrics/service.ts';
+import { nextMonday } from '../posts/service.ts';
 import { listTrends } from '../trends/service.ts';
 import { type AgentTaskRow, findAgentTask, recordStep, resetSteps } from './db.ts';
 import type { AgentTaskStep } from './schema.ts';

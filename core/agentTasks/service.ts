@@ -1,7 +1,7 @@
 // Agent tasks as the API answers them (MCP create_agent_task, list_agent_tasks,
 // get_agent_task; preview feature agent_tasks, checked by the interface): a task and its job
 // start in one transaction; its steps, outputs and job are read back.
-import { actorOf } from '../audit/actor.ts';
+import { actorOf } from '../audit/schema.ts';
 import { requireBrandFor } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import type { Job } from '../jobs/schema.ts';
@@ -105,3 +105,5 @@ export const TASK_KEEP_DAYS = 90;
 export async function pruneAgentTasks(db: Queryable, days = TASK_KEEP_DAYS): Promise<number> {
   return deleteOldTasks(db, days);
 }
+
+export { runAgentTask } from './run.ts';

@@ -81,3 +81,5 @@ export async function deleteApiKey(db: Queryable, accountId: string, keyId: stri
   const deleted = isId(keyId) && (await deleteApiKeyRow(db, accountId, keyId));
   if (!deleted) throw notFound('API key');
 }
+
+export { apiKeyDigest, hashApiKey, hashFromDigest, looksLikeApiKey } from './keys.ts';

@@ -22,6 +22,7 @@ import {
   recordUploadPart,
   uploadPartSizes,
 } from './db.ts';
+import { assetBrand, fileWithinQuota, type MediaDeps, type Owner, toAsset } from './library.ts';
 import { quotaExceeded } from './quota.ts';
 import {
   type Asset,
@@ -30,7 +31,6 @@ import {
   MAX_PARTS,
   type PartQuery,
 } from './schema.ts';
-import { assetBrand, fileWithinQuota, type MediaDeps, type Owner, toAsset } from './service.ts';
 import { byteMeter, spoolToTemp, tooLarge } from './spool.ts';
 
 const MIN_PART_BYTES = 8 * 1024 * 1024;

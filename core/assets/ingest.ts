@@ -11,9 +11,9 @@ import { formatBytes } from '../kernel/sizes.ts';
 import { getFollowing, OutboundRefused } from '../outbound/guard.ts';
 import { fileMediaFile } from './chunked.ts';
 import { storageUse } from './db.ts';
+import { assetBrand, type MediaDeps, type Owner, uploadImage } from './library.ts';
 import { quotaExceeded } from './quota.ts';
 import { type Asset, type IngestInput, MAX_CHUNKED_BYTES } from './schema.ts';
-import { assetBrand, type MediaDeps, type Owner, uploadImage } from './service.ts';
 import { spoolToTemp, tooLarge } from './spool.ts';
 
 const MAX_REDIRECTS = 3;

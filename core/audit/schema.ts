@@ -23,3 +23,6 @@ export const AuditEntry = z.object({
   created_at: z.string(),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
+
+export type { Actor } from './actor.ts';
+export { actorOf } from './actor.ts';

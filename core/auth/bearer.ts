@@ -4,9 +4,8 @@
 // apart from its lookup (./lastUse.ts). The request budget is counted in memory
 // (./budget.ts). A key remembered for the draft fast path is looked up by
 // ./rememberedKeys.ts, with these rules.
-import { hashApiKey, looksLikeApiKey } from '../apikeys/keys.ts';
 import type { KeyHolder, RememberedKey } from '../apikeys/schema.ts';
-import { stampKeyUse, useApiKeyBatched } from '../apikeys/service.ts';
+import { hashApiKey, looksLikeApiKey, stampKeyUse, useApiKeyBatched } from '../apikeys/service.ts';
 import type { Pool } from '../db/pool.ts';
 import { budgetLimitOf, type Feature, type Plan, type Scope } from '../kernel/plans.ts';
 import type { Credential, Principal } from '../kernel/principal.ts';

@@ -5,9 +5,15 @@
 // key changed throws KeyChanged, and the caller looks the key up and calls again. A remembered
 // key saves a round trip and never grants anything: a deleted or changed key fails its very
 // next request, in every process.
-import { apiKeyDigest, hashFromDigest, looksLikeApiKey } from '../apikeys/keys.ts';
+
 import type { RememberedKey } from '../apikeys/schema.ts';
-import { stampRememberedKeyUse, useApiKeyToRemember } from '../apikeys/service.ts';
+import {
+  apiKeyDigest,
+  hashFromDigest,
+  looksLikeApiKey,
+  stampRememberedKeyUse,
+  useApiKeyToRemember,
+} from '../apikeys/service.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
 import type { KeyVersion, Principal } from '../kernel/principal.ts';
 import {

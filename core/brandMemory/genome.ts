@@ -21,9 +21,9 @@ import {
   networkReason,
   readCapped,
   SourceRefused,
-} from '../sources/extract.ts';
+} from '../sources/service.ts';
+import { getBrandMemory, type MemoryCaller, recordInferred } from './memory.ts';
 import type { MemoryDoc } from './schema.ts';
-import { getBrandMemory, type MemoryCaller, recordInferred } from './service.ts';
 import { STOPWORDS } from './text.ts';
 
 export type GenomeRun = (typeof GENOME_RUNS)[number];

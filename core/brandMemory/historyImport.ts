@@ -5,16 +5,20 @@
 // memory version, committed with the job. A platform whose connector cannot read is skipped.
 import { randomUUID } from 'node:crypto';
 import { requireBrandFor } from '../brands/service.ts';
-import { type CredentialsKey, openedAccess } from '../connections/credentials.ts';
-import { activeAccountsOfBrand, keepRefreshedCredentials } from '../connections/service.ts';
-import { type Connectors, type PastPost, PublicationError } from '../connectors/connector.ts';
+import {
+  activeAccountsOfBrand,
+  type CredentialsKey,
+  keepRefreshedCredentials,
+  openedAccess,
+} from '../connections/service.ts';
+import { type Connectors, type PastPost, PublicationError } from '../connectors/schema.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import type { Job } from '../jobs/schema.ts';
 import { type FinishInside, JobFailure, type ProgressReport, startJob } from '../jobs/service.ts';
 import { enqueueHistoryImport, type ImportHistoryPayload } from '../jobs/tasks.ts';
 import type { Platform } from '../kernel/platforms.ts';
+import { type MemoryCaller, recordInferred } from './memory.ts';
 import type { Habits, MemoryDoc } from './schema.ts';
-import { type MemoryCaller, recordInferred } from './service.ts';
 import { STOPWORDS } from './text.ts';
 
 /** Posts read per connected account. */

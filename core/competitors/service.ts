@@ -76,3 +76,5 @@ export async function removeCompetitor(pool: Pool, caller: Caller, id: string): 
   if (!isId(id) || !(await deleteCompetitorRow(pool, caller.accountId, id)))
     throw notFound('Competitor');
 }
+
+export { startWatches, watchAgainAfter, watchCompetitor } from './watch.ts';

@@ -8,14 +8,17 @@
 // older than BREAKOUT_WITHIN_HOURS are not judged.
 
 import { hasPlan } from '../accounts/service.ts';
-import { type Reading, type ReadingDeps, readThrough } from '../connections/reading.ts';
-import { activeAccountsOfBrand } from '../connections/service.ts';
-import { type Connectors, platformsWith } from '../connectors/connector.ts';
+import {
+  activeAccountsOfBrand,
+  type Reading,
+  type ReadingDeps,
+  readThrough,
+} from '../connections/service.ts';
+import { type Connectors, platformsWith } from '../connectors/schema.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { enqueueCompetitorWatch } from '../jobs/tasks.ts';
 import { API_PLAN } from '../kernel/plans.ts';
-import { bodyPreview } from '../webhooks/events.ts';
-import { raiseEvents } from '../webhooks/service.ts';
+import { bodyPreview, raiseEvents } from '../webhooks/service.ts';
 import {
   type BreakoutRow,
   findCompetitor,

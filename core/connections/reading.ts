@@ -5,8 +5,8 @@
 // job to queue itself again after it; a transient failure is thrown, for the job's retries; a
 // final refusal is said on the account (a refused credential marks it to reconnect, as a
 // publication would) and the reading is skipped.
-import type { ConnectedAccountAccess, Connector, Connectors } from '../connectors/connector.ts';
-import { PublicationError } from '../connectors/connector.ts';
+import type { ConnectedAccountAccess, Connector, Connectors } from '../connectors/schema.ts';
+import { PublicationError } from '../connectors/schema.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
 import type { Platform } from '../kernel/platforms.ts';
 import { type CredentialsKey, openedAccess } from './credentials.ts';

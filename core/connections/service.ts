@@ -66,7 +66,7 @@ export async function connectAccount(
   await requireOwnedBrand(pool, input.accountId, input.brandId);
   // The connectors (and the S3 client and sharp behind them) load only when one connects, so
   // the CLI's other commands start without them.
-  const { verifyConnection } = await import('../connectors/verify.ts');
+  const { verifyConnection } = await import('../connectors/service.ts');
   const verified = await verifyConnection(
     input.platform,
     input.config,
@@ -142,3 +142,8 @@ export async function reportPublicationFailure(
   if (reconnect) await markNeedsReconnect(db, connectedAccountId, message);
   else await recordAccountError(db, connectedAccountId, message);
 }
+
+export type { CredentialsKey } from './credentials.ts';
+export { credentialsKey, openCredentials, openedAccess, sealCredentials } from './credentials.ts';
+export type { Reading, ReadingDeps } from './reading.ts';
+export { readThrough } from './reading.ts';

@@ -1,7 +1,6 @@
 // The dashboard's view of designs: a brand's designs as cards, and one design with its layers
 // and its rendered pages as addresses an <img> can load (signed, no credential needed).
-import { firstPagesOf } from '../assets/service.ts';
-import { signAssetUrl } from '../assets/signedUrls.ts';
+import { firstPagesOf, signAssetUrl } from '../assets/service.ts';
 import { requireBrandFor } from '../brands/service.ts';
 import type { Queryable } from '../db/pool.ts';
 import { brandDesigns, renderedPages } from './db.ts';

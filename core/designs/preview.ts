@@ -4,8 +4,7 @@
 // and the dashboard's preview for both kinds of design (a video design's poster frames are
 // video's).
 import sharp from 'sharp';
-import { storageKeyOfAsset } from '../assets/service.ts';
-import { signAssetUrl } from '../assets/signedUrls.ts';
+import { signAssetUrl, storageKeyOfAsset } from '../assets/service.ts';
 import { conflict } from '../kernel/errors.ts';
 import { readAll, type Storage } from '../storage/storage.ts';
 import { pagePaths } from './designState.ts';

@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import type { RenderWarning as DrawnWarning, ImageFile, RenderedPng } from '../../render/canvas.ts';
 import type { Drawing } from '../../render/drawing.ts';
 import { RenderOutOfMemory, type RenderPool, RenderTimedOut } from '../../render/renderPool.ts';
-import { fileDesignPages } from '../assets/pages.ts';
+import { fileDesignPages } from '../assets/service.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { drawingsToRender } from '../drawings/service.ts';
 import type { RenderDesignPayload as RenderJob } from '../jobs/tasks.ts';

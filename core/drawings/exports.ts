@@ -4,14 +4,15 @@
 // again for the same version, format, scale and background answers the job already done:
 // an export within its hour, a saved image for as long as it stays in the library.
 import { MAX_EXPORT_PIXELS, scaledSize } from '../../render/drawingSize.ts';
-import { assertStorageLeft } from '../assets/quota.ts';
-import { assetContentUrl, ownedAssets } from '../assets/service.ts';
 import {
+  assertStorageLeft,
+  assetContentUrl,
   drawingExportSubject,
+  ownedAssets,
   signAssetUrl,
   signDrawingExportUrl,
   verifySignedSubject,
-} from '../assets/signedUrls.ts';
+} from '../assets/service.ts';
 import type { Notifications } from '../db/notifications.ts';
 import type { Pool } from '../db/pool.ts';
 import type { Job } from '../jobs/schema.ts';
@@ -35,6 +36,7 @@ import {
   MIME,
   type SavedImageResult,
 } from './files.ts';
+import { drawingHeadOf } from './head.ts';
 import type {
   AttachDrawingInput,
   DrawingExport,
@@ -43,7 +45,6 @@ import type {
   SaveDrawingInput,
   SavedDrawing,
 } from './schema.ts';
-import { drawingHeadOf } from './service.ts';
 
 /** Runs `work` in one of the account's render slots, or refuses it (429) when all are taken. */
 export type RenderSlot = <T>(accountId: string, work: () => Promise<T>) => Promise<T>;

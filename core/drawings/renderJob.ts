@@ -7,7 +7,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { RenderOutOfMemory, type RenderPool, RenderTimedOut } from '../../render/renderPool.ts';
-import { fileMadeAsset } from '../assets/quota.ts';
+import { fileMadeAsset } from '../assets/service.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { type FinishInside, JobFailure } from '../jobs/service.ts';
 import type { RenderDrawingPayload } from '../jobs/tasks.ts';

@@ -14,13 +14,13 @@ import {
   deleteDrawingRow,
   drawingsByIds,
   findDrawing,
-  findDrawingHead,
   findDrawingStrokes,
   insertDrawing,
   listDrawings,
   ownedDrawingIds,
   saveDrawing,
 } from './db.ts';
+import { drawingHeadOf } from './head.ts';
 import { cutStrokePage, type PageStart } from './pages.ts';
 import {
   type CreateDrawingInput,
@@ -72,20 +72,6 @@ function withSids(strokes: Stroke[], loc: (string | number)[], taken = new Set<s
 export async function drawingOf(db: Queryable, caller: Caller, drawingId: string, lock = false) {
   const row = isId(drawingId)
     ? await findDrawing(db, caller.accountId, drawingId, lock)
-    : undefined;
-  if (!row) throw notFound('Drawing');
-  return row;
-}
-
-/** drawingOf without the strokes: what exports and checks need. */
-export async function drawingHeadOf(
-  db: Queryable,
-  caller: Caller,
-  drawingId: string,
-  lock = false,
-) {
-  const row = isId(drawingId)
-    ? await findDrawingHead(db, caller.accountId, drawingId, lock)
     : undefined;
   if (!row) throw notFound('Drawing');
   return row;
@@ -270,3 +256,15 @@ export async function drawingsToRender(
     ]),
   );
 }
+
+export type { DrawingFileApiDeps } from './exports.ts';
+export {
+  attachDrawingToPost,
+  exportDrawing,
+  readExportFile,
+  readSignedExport,
+  saveDrawingToLibrary,
+} from './exports.ts';
+export { dropOldExports, EXPORT_KEEP_HOURS } from './files.ts';
+export type { DrawingRenderDeps } from './renderJob.ts';
+export { renderDrawingJob } from './renderJob.ts';

@@ -2,7 +2,7 @@
 // repost or a follow through the item's connected account, under the action's own key, so a
 // retried job makes nothing new; its audit entry is written before the job is finished.
 import { recordAction } from '../audit/service.ts';
-import type { ReadingDeps } from '../connections/reading.ts';
+import type { ReadingDeps } from '../connections/service.ts';
 import { JobFailure } from '../jobs/service.ts';
 import type { EngagementActionPayload } from '../jobs/tasks.ts';
 import { suggestionToSend } from './db.ts';

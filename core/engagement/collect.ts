@@ -7,9 +7,15 @@
 // posts it kept for the first time (nothing runs until approved).
 import { hasFeature } from '../accounts/service.ts';
 import { engagementRulesOf, voiceOf } from '../brandMemory/service.ts';
-import { type Reading, type ReadingDeps, readThrough } from '../connections/reading.ts';
-import { activeAccount, activeAccountIdsOn, type SealedAccount } from '../connections/service.ts';
-import { type Connectors, type InboundPost, platformsWith } from '../connectors/connector.ts';
+import {
+  activeAccount,
+  activeAccountIdsOn,
+  type Reading,
+  type ReadingDeps,
+  readThrough,
+  type SealedAccount,
+} from '../connections/service.ts';
+import { type Connectors, type InboundPost, platformsWith } from '../connectors/schema.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { enqueueAccountInbound } from '../jobs/tasks.ts';
 import { inboundCursor, type NewItem, recordInbound } from './db.ts';

@@ -1,7 +1,7 @@
 // SQL for reply suggestions (sql/032_inbound.sql): third parties' posts that mention a brand's
 // connected account or answer its posts, where each account's reading stopped, the drafts
 // and the one reply a suggestion may send.
-import type { InboundPost } from '../connectors/connector.ts';
+import type { InboundPost } from '../connectors/schema.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { Platform } from '../kernel/platforms.ts';
 import type { SuggestionStatus } from './schema.ts';

@@ -5,9 +5,8 @@
 // brand's banned terms) like any draft. Drafts are stored on the suggestions; nothing is sent.
 import { voiceOf } from '../brandMemory/service.ts';
 import { type Queryable, withTransaction } from '../db/pool.ts';
-import type { GenerationDeps } from '../generation/job.ts';
-import { askModel, type Message } from '../generation/model.ts';
-import { bannedMatcher } from '../generation/offline.ts';
+import type { GenerationDeps } from '../generation/service.ts';
+import { askModel, bannedMatcher, type Message } from '../generation/service.ts';
 import type { FinishInside } from '../jobs/service.ts';
 import type { DraftRepliesPayload } from '../jobs/tasks.ts';
 import { CAPABILITIES, textLength } from '../kernel/platforms.ts';

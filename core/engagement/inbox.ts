@@ -3,7 +3,7 @@
 // the interface). Rules only propose; an action runs when a caller with `engage` approves it,
 // as one job, exactly once: a reply through the post's one reply (startReply), a like, repost
 // or follow through the `engagement_action` job under the action's own key.
-import { actorOf } from '../audit/actor.ts';
+import { actorOf } from '../audit/schema.ts';
 import { recordAction } from '../audit/service.ts';
 import { requireBrandFor } from '../brands/service.ts';
 import { withTransaction } from '../db/pool.ts';
@@ -13,20 +13,16 @@ import { enqueueEngagementAction } from '../jobs/tasks.ts';
 import { conflict, invalid, notFound } from '../kernel/errors.ts';
 import { findSuggestions } from './db.ts';
 import { type ActionRow, decideAction, findAction, listActionRows } from './inboxDb.ts';
+import { outcomeOf, REPLY_WAIT_S, startReply } from './reply.ts';
 import type {
   ApproveActionInput,
   DismissActionInput,
+  EngagementCaller,
+  EngagementDeps,
   Inbox,
   InboxAction,
   ListInboxInput,
-} from './inboxSchema.ts';
-import {
-  type EngagementCaller,
-  type EngagementDeps,
-  outcomeOf,
-  REPLY_WAIT_S,
-  startReply,
-} from './service.ts';
+} from './schema.ts';
 
 type Item = {
   id: string;

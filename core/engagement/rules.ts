@@ -8,7 +8,7 @@ import {
   EngagementRules,
   INBOUND_KINDS,
 } from '../brandMemory/schema.ts';
-import { bannedMatcher as anyOf } from '../generation/offline.ts';
+import { bannedMatcher as anyOf } from '../generation/service.ts';
 
 export { ENGAGEMENT_ACTIONS, type EngagementAction, EngagementRules, INBOUND_KINDS };
 

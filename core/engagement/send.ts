@@ -5,7 +5,7 @@
 // its audit entry commit together, before the job is finished.
 import { createHash } from 'node:crypto';
 import { recordAction } from '../audit/service.ts';
-import type { ReadingDeps } from '../connections/reading.ts';
+import type { ReadingDeps } from '../connections/service.ts';
 import { withTransaction } from '../db/pool.ts';
 import { JobFailure } from '../jobs/service.ts';
 import type { SendReplyPayload } from '../jobs/tasks.ts';

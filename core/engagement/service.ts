@@ -3,43 +3,33 @@
 // `untrusted`, and nothing they say reaches a decision: a reply is sent only by post_reply,
 // called with `engage`, with the text its caller gives or a draft its caller picks.
 import { randomUUID } from 'node:crypto';
-import { type Actor, actorOf } from '../audit/actor.ts';
-import { recordAction } from '../audit/service.ts';
+import { actorOf } from '../audit/schema.ts';
 import { requireBrandFor } from '../brands/service.ts';
-import { mastodonReplyText } from '../connectors/mastodonEngagement.ts';
-import type { Notifications } from '../db/notifications.ts';
-import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
-
+import { type Pool, withTransaction } from '../db/pool.ts';
 import type { Job } from '../jobs/schema.ts';
 import { jobsOf, startJob, waitForJob } from '../jobs/service.ts';
-import { enqueueReplyDrafts, enqueueReplySend } from '../jobs/tasks.ts';
+import { enqueueReplyDrafts } from '../jobs/tasks.ts';
 import { conflict, DomainError, invalid, notFound } from '../kernel/errors.ts';
-import { CAPABILITIES, LENGTH_UNIT, textLength } from '../kernel/platforms.ts';
-import type { Principal } from '../kernel/principal.ts';
 import {
   dismissSuggestion,
   findSuggestions,
   listSuggestionRows,
-  requestReply,
   type SuggestionRow,
 } from './db.ts';
 import { closeReplyProposals } from './inboxDb.ts';
+import { outcomeOf, REPLY_WAIT_S, startReply } from './reply.ts';
 import type {
   DismissReplySuggestionInput,
   DraftedReplies,
   DraftRepliesInput,
+  EngagementCaller,
+  EngagementDeps,
   ListReplySuggestionsInput,
   PostedReply,
   PostReplyInput,
   ReplySuggestion,
   ReplySuggestions,
 } from './schema.ts';
-
-export type EngagementCaller = Pick<Principal, 'accountId' | 'selectedBrandId' | 'credential'>;
-export type EngagementDeps = { pool: Pool; notifications: Notifications };
-
-/** How long post_reply waits for its reply to go out before answering `sending`. */
-export const REPLY_WAIT_S = 15;
 
 const replyState = (job: Job | undefined, row: SuggestionRow) =>
   row.status === 'replied' ? 'sent' : job?.status === 'failed' ? 'failed' : ('sending' as const);
@@ -187,84 +177,6 @@ export async function draftReplies(
   };
 }
 
-/** A reply's text as sent is within the platform's limit. */
-function checkReplyLength(row: SuggestionRow, sent: string, loc: string) {
-  const caps = CAPABILITIES[row.platform];
-  const length = textLength(sent, caps.countBy);
-  if (length > caps.maxText)
-    throw invalid(
-      ['body', loc],
-      `a ${row.platform} reply holds at most ${caps.maxText} ${LENGTH_UNIT[caps.countBy].unit}; this one has ${length}`,
-    );
-}
-
-/**
- * Queues an item's one reply with `text`, in the caller's transaction (the item locked): a
- * suggestion has one reply for ever, whichever path asks (post_reply, an approved inbox
- * action); asked again while it is under way, the same job answers. Answers its job's id.
- */
-export async function startReply(
-  tx: Queryable,
-  accountId: string,
-  actor: Actor,
-  row: SuggestionRow,
-  text: string,
-  loc: string,
-): Promise<string> {
-  if (row.status === 'replied')
-    throw conflict('already_replied', 'This post was answered already; it has one reply.', {
-      external_id: row.reply_external_id,
-      url: row.reply_url,
-    });
-  if (row.status === 'dismissed')
-    throw conflict('suggestion_dismissed', 'This suggestion was dismissed.');
-  // As sent (and kept): a Mastodon reply names the author first.
-  const sent = row.platform === 'mastodon' ? mastodonReplyText(text, row.author_handle) : text;
-  checkReplyLength(row, sent, loc);
-  const { job, created } = await startJob(
-    tx,
-    { accountId, kind: 'reply', subject: `reply:${row.id}` },
-    (db, id) =>
-      enqueueReplySend(db, { job_id: id, account_id: accountId, suggestion_id: row.id, actor }),
-  );
-  // Under way already with another text: that one is going out, not this.
-  if (!created && row.reply_text !== sent)
-    throw conflict(
-      'reply_in_progress',
-      'A reply to this post is being sent already, with another text; follow its job_id.',
-      { job_id: job.job_id },
-    );
-  if (created) {
-    await requestReply(tx, row.id, sent, job.job_id);
-    await closeReplyProposals(tx, row.id);
-    await recordAction(tx, {
-      accountId,
-      postId: row.post_id,
-      action: 'reply_requested',
-      actor,
-      detail: { suggestion_id: row.id, job_id: job.job_id, platform: row.platform },
-    });
-  }
-  return job.job_id;
-}
-
-/** What a job that makes one thing on a platform answers: its state and what it made. */
-export function outcomeOf(done: Job) {
-  const result = (done.result ?? {}) as { external_id?: string; url?: string | null };
-  return {
-    job_id: done.job_id,
-    state:
-      done.status === 'succeeded'
-        ? ('sent' as const)
-        : done.status === 'failed'
-          ? ('failed' as const)
-          : ('sending' as const),
-    external_id: result.external_id ?? null,
-    url: result.url ?? null,
-    error: done.error,
-  };
-}
-
 /**
  * post_reply: sends one reply to a suggestion, as a job of the publish pool, exactly once
  * (startReply). Waits up to REPLY_WAIT_S for it to go out.
@@ -296,3 +208,10 @@ export async function postReply(
   const done = await waitForJob(deps, caller, jobId, REPLY_WAIT_S);
   return { suggestion_id: input.suggestion_id, ...outcomeOf(done) };
 }
+
+export { performEngagementAction } from './act.ts';
+export { collectAccountInbound, startInboundCollections } from './collect.ts';
+export { openSuggestionIds, runReplyDrafts } from './drafts.ts';
+export { approveEngagementAction, dismissEngagementAction, listEngagementInbox } from './inbox.ts';
+export { pruneEngagement } from './prune.ts';
+export { sendReply } from './send.ts';

@@ -3,8 +3,8 @@
 // (the call's idempotency key keeps the retry one act) and a final refusal fails the job with
 // its reason.
 
-import { type ReadingDeps, readThrough } from '../connections/reading.ts';
-import type { ConnectedAccountAccess, Connector } from '../connectors/connector.ts';
+import { type ReadingDeps, readThrough } from '../connections/service.ts';
+import type { ConnectedAccountAccess, Connector } from '../connectors/schema.ts';
 import { JobFailure } from '../jobs/service.ts';
 import type { suggestionToSend } from './db.ts';
 

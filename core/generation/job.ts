@@ -4,7 +4,7 @@
 // brand memory's rules; the drafts and the job's
 // success commit together.
 
-import type { Actor } from '../audit/actor.ts';
+import type { Actor } from '../audit/schema.ts';
 import { voiceOf } from '../brandMemory/service.ts';
 import { listConnectedAccounts } from '../connections/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
@@ -14,9 +14,8 @@ import { DomainError, ValidationFailed } from '../kernel/errors.ts';
 import type { Platform } from '../kernel/platforms.ts';
 import type { OutboundPolicy } from '../outbound/guard.ts';
 import { createJobDrafts } from '../posts/service.ts';
-import { fetchArticle, SourceRefused } from '../sources/extract.ts';
 import type { SourceRow } from '../sources/schema.ts';
-import { recordExtracted, sourceForJob } from '../sources/service.ts';
+import { fetchArticle, recordExtracted, SourceRefused, sourceForJob } from '../sources/service.ts';
 import { type ModelConfig, modelDrafts } from './model.ts';
 import { type Draft, offlineDraft, TEXT_PLATFORMS } from './offline.ts';
 import type { GenerationResult } from './schema.ts';

@@ -3,7 +3,7 @@
 // the call then waits on the process's LISTEN connection for the job, and answers its drafts,
 // a 422 saying why the source could not be used, or a 504 with the job to follow.
 import { randomUUID } from 'node:crypto';
-import { actorOf } from '../audit/actor.ts';
+import { actorOf } from '../audit/schema.ts';
 import { getBrandMemory } from '../brandMemory/service.ts';
 import { requireBrandFor, requireOwnedBrand } from '../brands/service.ts';
 import type { Notifications } from '../db/notifications.ts';
@@ -15,7 +15,7 @@ import { DomainError, invalid, notFound } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
 import type { Platform } from '../kernel/platforms.ts';
 import type { Principal } from '../kernel/principal.ts';
-import { nextMonday } from '../posts/slots.ts';
+import { nextMonday } from '../posts/service.ts';
 import { findOwnedSource, sourceOfText, sourceOfUrl } from '../sources/service.ts';
 import type { DraftWeekInput, GenerationResult } from './schema.ts';
 
@@ -150,3 +150,10 @@ export async function startDraftWeek(
     return job;
   });
 }
+
+export type { GenerationDeps } from './job.ts';
+export { runGeneration } from './job.ts';
+export type { Message, ModelConfig } from './model.ts';
+export { askModel } from './model.ts';
+export { bannedMatcher } from './offline.ts';
+export { runDraftWeek } from './week.ts';

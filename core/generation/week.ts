@@ -7,7 +7,7 @@ import { voiceOf } from '../brandMemory/service.ts';
 import { withTransaction } from '../db/pool.ts';
 import { type FinishInside, JobFailure, type ProgressReport } from '../jobs/service.ts';
 import type { DraftWeekPayload } from '../jobs/tasks.ts';
-import { freeSlotsOfWeek, lockSlots } from '../posts/slots.ts';
+import { freeSlotsOfWeek, lockSlots } from '../posts/service.ts';
 import { eachInTurn, type GenerationDeps, readySource, saveDrafts, targetsOf } from './job.ts';
 import { type Draft, type GenerationSource, offlineDraft } from './offline.ts';
 

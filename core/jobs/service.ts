@@ -397,3 +397,5 @@ export async function listRecentJobs(
 ): Promise<Job[]> {
   return (await listJobs(db, caller.accountId, RECENT_JOBS)).map(view);
 }
+
+export { forgetWorkers, heartbeat, releaseWorkers, sweepDeadWorkers } from './liveness.ts';

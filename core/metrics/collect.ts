@@ -6,9 +6,13 @@
 // connector and keeps them as a time series. A platform whose connector cannot read counts
 // is skipped, not failed.
 
-import { type Reading, type ReadingDeps, readThrough } from '../connections/reading.ts';
-import { activeAccount } from '../connections/service.ts';
-import { type Connectors, platformsWith } from '../connectors/connector.ts';
+import {
+  activeAccount,
+  type Reading,
+  type ReadingDeps,
+  readThrough,
+} from '../connections/service.ts';
+import { type Connectors, platformsWith } from '../connectors/schema.ts';
 import type { Pool } from '../db/pool.ts';
 import { enqueueAccountMetrics } from '../jobs/tasks.ts';
 import { accountsWithRecentPosts, insertMetrics, postsDue } from './db.ts';

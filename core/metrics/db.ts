@@ -1,6 +1,6 @@
 // SQL for post metrics (sql/026_post_metrics.sql): what a collection reads and writes.
 
-import type { PostCounts } from '../connectors/connector.ts';
+import type { PostCounts } from '../connectors/schema.ts';
 import type { Queryable } from '../db/pool.ts';
 
 /** How long after publication a post's engagement is collected. */

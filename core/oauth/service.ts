@@ -102,3 +102,16 @@ export const deleteExpiredOAuthState = (db: Queryable) => deleteExpiredPayloads(
 
 /** What the consent page allowed: the grant's brand, scopes and client, for the Apps page. */
 export const recordGrant = insertGrant;
+
+export { postgresAdapter } from './adapter.ts';
+export type { SigningKey } from './keys.ts';
+export { newSigningKey, parseSigningKeys } from './keys.ts';
+export {
+  ConsentDecision,
+  ConsentView,
+  clientWarning,
+  resourceMetadataOf,
+  resourceOf,
+  SCOPE_MEANINGS,
+  scopesIn,
+} from './rules.ts';

@@ -2,8 +2,8 @@
 // and outcome (each with its audit row in the same statement).
 import { KeyChanged } from '../apikeys/schema.ts';
 import { joinKeysStillHeld, keyStillHolds, keyStillHoldsParams } from '../apikeys/service.ts';
-import type { Actor } from '../audit/actor.ts';
-import type { PublishMedia } from '../connectors/connector.ts';
+import type { Actor } from '../audit/schema.ts';
+import type { PublishMedia } from '../connectors/schema.ts';
 import { batched, refusedForInput } from '../db/batch.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { Kind, Platform } from '../kernel/platforms.ts';

@@ -4,7 +4,7 @@
 // design's transaction, under its lock, so a render or an edit and the posts it changes commit
 // together. posts/service.ts re-exports these: it stays the post state machine.
 import { handOverPagesShownBy } from '../assets/service.ts';
-import type { Actor } from '../audit/actor.ts';
+import type { Actor } from '../audit/schema.ts';
 import type { Queryable } from '../db/pool.ts';
 import { conflict, invalid, notFound } from '../kernel/errors.ts';
 import type { Kind, Platform } from '../kernel/platforms.ts';

@@ -3,7 +3,7 @@
 // that confirms the key too, and KeyChanged for anything else, so that its caller looks the
 // key up and calls again.
 import { KeyChanged } from '../apikeys/schema.ts';
-import { actorOf } from '../audit/actor.ts';
+import { actorOf } from '../audit/schema.ts';
 import type { Pool } from '../db/pool.ts';
 import type { KeyVersion, Principal } from '../kernel/principal.ts';
 import { insertDraftAsKeyBatched, insertPost, type NewPostRow, type PostRow } from './db.ts';

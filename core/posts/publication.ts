@@ -5,24 +5,24 @@
 // retried job resumes the same attempt with the same idempotency key.
 import {
   type CredentialsKey,
+  keepRefreshedCredentials,
   openCredentials,
+  reportPublicationFailure,
   sealCredentials,
-} from '../connections/credentials.ts';
-import { keepRefreshedCredentials, reportPublicationFailure } from '../connections/service.ts';
+} from '../connections/service.ts';
 import {
   type Connectors,
   type Publication,
   PublicationError,
   type PublishRequest,
-} from '../connectors/connector.ts';
+} from '../connectors/schema.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import {
   type PublishPostPayload,
   publicationJobKey,
   retryPublicationLater,
 } from '../jobs/tasks.ts';
-import { postEventBody } from '../webhooks/events.ts';
-import { raiseEvents } from '../webhooks/service.ts';
+import { postEventBody, raiseEvents } from '../webhooks/service.ts';
 import {
   abandonedPublications,
   claimPublication,

@@ -3,8 +3,7 @@
 import { z } from 'zod';
 import { brandFor, requireOwnedBrand } from '../brands/service.ts';
 import type { Queryable } from '../db/pool.ts';
-import type { PostStatus } from './schema.ts';
-import type { Caller } from './service.ts';
+import type { Caller, PostStatus } from './schema.ts';
 
 export const QueueSummary = z.object({
   brand_id: z.string(),

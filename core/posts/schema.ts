@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { IdInput } from '../kernel/ids.ts';
 import { KINDS, PLATFORMS } from '../kernel/platformNames.ts';
+import type { Principal } from '../kernel/principal.ts';
 
 export const POST_STATUSES = [
   'draft',
@@ -213,3 +214,6 @@ export type DesignPostRow = {
   platform: z.infer<typeof Platform>;
   body: string;
 };
+
+/** Who calls a post operation: the account, its selected brand and the credential used. */
+export type Caller = Pick<Principal, 'accountId' | 'selectedBrandId' | 'credential'>;

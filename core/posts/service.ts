@@ -1,7 +1,7 @@
 // Post operations and the state machine of CONTRACT.md ("Post statuses"). REST, GraphQL and
 // MCP call these; each parses its own input shape into the schemas of ./schema.ts first.
 import { ownedAssets } from '../assets/service.ts';
-import { type Actor, actorOf } from '../audit/actor.ts';
+import { type Actor, actorOf } from '../audit/schema.ts';
 import { brandFor, requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { cancelPublication, enqueuePublication } from '../jobs/tasks.ts';
@@ -9,7 +9,7 @@ import { conflict, invalid, notFound, ValidationFailed } from '../kernel/errors.
 import { isId } from '../kernel/ids.ts';
 import { inferKind, type PostShape, platformFitIssues } from '../kernel/platformFit.ts';
 import { CAPABILITIES, type Kind, type MediaKind, type Platform } from '../kernel/platforms.ts';
-import type { Principal } from '../kernel/principal.ts';
+
 import {
   postCountsByStatus as countByStatus,
   findOwnedPost,
@@ -25,6 +25,7 @@ import {
 } from './db.ts';
 import { assertKeyLookedUp, insertDraft } from './draftAsKey.ts';
 import type {
+  Caller,
   ComposeInput,
   CreatePostInput,
   ListPostsQuery,
@@ -53,10 +54,8 @@ export {
   showDesignOnPost,
   unpublishedPostsShowing,
 } from './designLinks.ts';
+export type { Caller } from './schema.ts';
 export { toPost } from './view.ts';
-
-/** Who calls a post operation: the account, its selected brand and the credential used. */
-export type Caller = Pick<Principal, 'accountId' | 'selectedBrandId' | 'credential'>;
 
 /** Where each operation may start from (CONTRACT.md "Post statuses"). */
 export const ALLOWED_FROM = {
@@ -559,3 +558,8 @@ export async function createJobDrafts(
   }
   return postIds;
 }
+
+export type { PublicationDeps } from './publication.ts';
+export { failAbandonedPublications, publishScheduledPost } from './publication.ts';
+export { QueueSummary, queueSummary } from './queue.ts';
+export { freeSlotsOfWeek, lockSlots, nextMonday } from './slots.ts';

@@ -1,7 +1,7 @@
 // Dashboard sessions: an opaque random token in a signed HttpOnly cookie, stored hashed.
 import { createHash, randomBytes } from 'node:crypto';
 import { findAccount, lookUpSignIn } from '../accounts/service.ts';
-import type { Authenticated } from '../auth/bearer.ts';
+import type { Authenticated } from '../auth/service.ts';
 import type { Pool } from '../db/pool.ts';
 import { DomainError, unauthenticated } from '../kernel/errors.ts';
 import { budgetLimitOf, SCOPES } from '../kernel/plans.ts';
@@ -139,3 +139,5 @@ export async function sessionAuthenticated(
 
 export const deleteExpiredSessions = (pool: Pool): Promise<number> =>
   deleteExpiredSessionRows(pool);
+
+export { forgetOldLoginAttempts } from './loginThrottle.ts';

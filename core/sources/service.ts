@@ -68,3 +68,12 @@ export async function recordExtracted(
 ): Promise<SourceRow> {
   return saveExtracted(db, sourceId, extracted);
 }
+
+export {
+  decodePage,
+  extractOffThread,
+  fetchArticle,
+  networkReason,
+  readCapped,
+  SourceRefused,
+} from './extract.ts';

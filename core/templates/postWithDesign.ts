@@ -2,7 +2,7 @@
 // A layout or template gives the new draft a design of its own and a render job in the same
 // transaction; `design_id` links the post to a shared design and shows its rendered pages.
 // The API then waits, bounded, for the render and answers the pages or why they are missing.
-import { actorOf } from '../audit/actor.ts';
+import { actorOf } from '../audit/schema.ts';
 import { requireBrandFor } from '../brands/service.ts';
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import type { DesignCaller, DesignRow, Layout } from '../designs/schema.ts';

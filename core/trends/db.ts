@@ -1,6 +1,6 @@
 // SQL for trends (sql/027_trends.sql).
 
-import type { Trend } from '../connectors/connector.ts';
+import type { Trend } from '../connectors/schema.ts';
 import type { Queryable } from '../db/pool.ts';
 
 /** Collections of trends kept, in days (list_trends answers the latest). */

@@ -2,9 +2,14 @@
 // fanning out one keyed job per account, like metrics), answered by list_trends from the
 // latest collection. Topic text is a third party's: answered under `untrusted`.
 import { requireBrandFor } from '../brands/service.ts';
-import { type Reading, type ReadingDeps, readThrough } from '../connections/reading.ts';
-import { activeAccount, activeAccountIdsOn } from '../connections/service.ts';
-import { type Connectors, platformsWith } from '../connectors/connector.ts';
+import {
+  activeAccount,
+  activeAccountIdsOn,
+  type Reading,
+  type ReadingDeps,
+  readThrough,
+} from '../connections/service.ts';
+import { type Connectors, platformsWith } from '../connectors/schema.ts';
 import type { Pool } from '../db/pool.ts';
 import { enqueueAccountTrends } from '../jobs/tasks.ts';
 import type { Caller } from '../posts/service.ts';

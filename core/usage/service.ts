@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { creditsOf, findAccount } from '../accounts/service.ts';
 import { storageUseOf } from '../assets/service.ts';
-import type { Budget, BudgetCounter } from '../auth/budget.ts';
+import type { Budget, BudgetCounter } from '../auth/service.ts';
 import type { Queryable } from '../db/pool.ts';
 import { budgetLimitOf, Plan, STORAGE_QUOTA_BYTES } from '../kernel/plans.ts';
 import type { Principal } from '../kernel/principal.ts';

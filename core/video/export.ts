@@ -18,8 +18,7 @@ import {
   type VideoComposition,
   withFilterScript,
 } from '../../render/videoCompose.ts';
-import { fileMadeAsset } from '../assets/quota.ts';
-import { storedMedia } from '../assets/service.ts';
+import { fileMadeAsset, storedMedia } from '../assets/service.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import {
   type DesignRow,

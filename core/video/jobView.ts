@@ -1,7 +1,7 @@
 // A job as clients see it (job_status, the dashboard's jobs page): a result naming an asset
 // (a video export's) gains the asset's served and signed addresses. Video shapes it and hands
 // it to core/jobs/, which reads jobs of every kind and knows nothing of assets.
-import { signAssetUrl } from '../assets/signedUrls.ts';
+import { signAssetUrl } from '../assets/service.ts';
 import type { Job } from '../jobs/schema.ts';
 import type { JobView } from '../jobs/service.ts';
 

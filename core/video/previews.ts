@@ -2,7 +2,7 @@
 // render worker as a job while the call waits (the API never draws), each frame also at a
 // signed address; a Canvas design's page is the designs concept's (previewPage). Callers: MCP
 // preview_design, the dashboard's preview, and the signed frame route of api/media.ts.
-import { signVideoFrameUrl, verifySignedSubject, videoFrameSubject } from '../assets/signedUrls.ts';
+import { signVideoFrameUrl, verifySignedSubject, videoFrameSubject } from '../assets/service.ts';
 import type { Pool } from '../db/pool.ts';
 import type {
   DesignCaller,

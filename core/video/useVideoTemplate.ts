@@ -1,6 +1,6 @@
 // MCP use_video_template: a video template's slots filled, and the video design and its draft
 // post created together. Video designs are never rendered to pages: export_video makes the file.
-import { actorOf } from '../audit/actor.ts';
+import { actorOf } from '../audit/schema.ts';
 import { requireBrandFor } from '../brands/service.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import type { DesignCaller, Layout } from '../designs/schema.ts';

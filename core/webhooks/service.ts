@@ -123,3 +123,6 @@ export async function raiseEvents(
 ): Promise<number> {
   return queueEventDeliveries(tx, await insertEvents(tx, events));
 }
+
+export { deliverWebhook, reconcileStrandedDeliveries } from './delivery.ts';
+export { bodyPreview, postEventBody } from './events.ts';

@@ -120,18 +120,17 @@ describe('agent tasks', () => {
     const imports = [...src.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
     expect(imports.sort()).toEqual(
       [
-        '../audit/actor.ts',
+        '../audit/schema.ts',
         '../brandMemory/service.ts',
         '../connections/service.ts',
         '../db/pool.ts',
-        '../engagement/drafts.ts',
-        '../generation/job.ts',
-        '../generation/week.ts',
+        '../engagement/service.ts',
+        '../generation/service.ts',
         '../jobs/service.ts',
         '../jobs/tasks.ts',
         '../kernel/principal.ts',
-        '../metrics/insight.ts',
-        '../posts/slots.ts',
+        '../metrics/service.ts',
+        '../posts/service.ts',
         '../trends/service.ts',
         './db.ts',
         './schema.ts',

@@ -1,6 +1,6 @@
 // MCP tools for account and routing: whoami, list_brands, list_accounts, get_usage.
 import { z } from 'zod';
-import { describeMe, MeOutput } from '../../../core/accounts/me.ts';
+import { describeMe, MeOutput } from '../../../core/accounts/service.ts';
 import { Brand, brandsOf, requireOwnedBrand } from '../../../core/brands/service.ts';
 import { ConnectedAccount, listConnectedAccounts } from '../../../core/connections/service.ts';
 import { IdInput } from '../../../core/kernel/ids.ts';

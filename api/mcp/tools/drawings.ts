@@ -6,13 +6,6 @@
 import { z } from 'zod';
 import { designsShowing, withRenderSlot } from '../../../core/designs/service.ts';
 import {
-  attachDrawingToPost,
-  type DrawingFileApiDeps,
-  exportDrawing,
-  readExportFile,
-  saveDrawingToLibrary,
-} from '../../../core/drawings/exports.ts';
-import {
   AttachDrawingInput,
   CreateDrawingInput,
   DeleteDrawingInput,
@@ -31,10 +24,15 @@ import {
   UpdateStrokes,
 } from '../../../core/drawings/schema.ts';
 import {
+  attachDrawingToPost,
   createDrawing,
+  type DrawingFileApiDeps,
   deleteDrawing,
+  exportDrawing,
   getDrawing,
   listBrandDrawings,
+  readExportFile,
+  saveDrawingToLibrary,
   updateDrawing,
 } from '../../../core/drawings/service.ts';
 import { Post } from '../../../core/posts/schema.ts';

@@ -4,21 +4,14 @@
 
 import { z } from 'zod';
 import {
-  approveEngagementAction,
-  dismissEngagementAction,
-  listEngagementInbox,
-} from '../../../core/engagement/inbox.ts';
-import {
   ApproveActionInput,
   DismissActionInput,
-  Inbox,
-  InboxAction,
-  ListInboxInput,
-} from '../../../core/engagement/inboxSchema.ts';
-import {
   DismissReplySuggestionInput,
   DraftedReplies,
   DraftRepliesInput,
+  Inbox,
+  InboxAction,
+  ListInboxInput,
   ListReplySuggestionsInput,
   PostedReply,
   PostReplyInput,
@@ -26,8 +19,11 @@ import {
   ReplySuggestions,
 } from '../../../core/engagement/schema.ts';
 import {
+  approveEngagementAction,
+  dismissEngagementAction,
   dismissReplySuggestion,
   draftReplies,
+  listEngagementInbox,
   listReplySuggestions,
   postReply,
 } from '../../../core/engagement/service.ts';

@@ -1,13 +1,13 @@
 // MCP research tools (SPEC.md "MCP", Research and results): get_analytics and
 // get_best_times over core/metrics/insight.ts, list_trends over core/trends/service.ts.
 
-import { getAnalytics, getBestTimes } from '../../../core/metrics/insight.ts';
 import {
   Analytics,
   AnalyticsInput,
   BestTimes,
   BestTimesInput,
 } from '../../../core/metrics/schema.ts';
+import { getAnalytics, getBestTimes } from '../../../core/metrics/service.ts';
 import { ListTrendsInput, Trends } from '../../../core/trends/schema.ts';
 import { listTrends } from '../../../core/trends/service.ts';
 import { summarisedInOutputs } from '../jsonSchema.ts';

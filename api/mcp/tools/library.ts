@@ -3,7 +3,6 @@
 
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { ingestFromUrl } from '../../../core/assets/ingest.ts';
 import {
   AltText,
   Asset,
@@ -11,7 +10,12 @@ import {
   ListAssetsQuery,
   MAX_IMAGE_BYTES,
 } from '../../../core/assets/schema.ts';
-import { deleteAsset, listAssets, uploadImage } from '../../../core/assets/service.ts';
+import {
+  deleteAsset,
+  ingestFromUrl,
+  listAssets,
+  uploadImage,
+} from '../../../core/assets/service.ts';
 import { IdInput } from '../../../core/kernel/ids.ts';
 import { formatBytes } from '../../../core/kernel/sizes.ts';
 import { summarisedInOutputs } from '../jsonSchema.ts';

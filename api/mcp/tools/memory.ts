@@ -2,7 +2,6 @@
 // update_brand_memory and import_history, over core/brandMemory/ like GET, PATCH and POST
 // /v1/brand-memory(/import).
 
-import { startHistoryImport } from '../../../core/brandMemory/historyImport.ts';
 import {
   ImportHistoryInput,
   MemoryPatchInput,
@@ -11,7 +10,11 @@ import {
   MemoryState,
   StartedJob,
 } from '../../../core/brandMemory/schema.ts';
-import { getBrandMemory, patchBrandMemory } from '../../../core/brandMemory/service.ts';
+import {
+  getBrandMemory,
+  patchBrandMemory,
+  startHistoryImport,
+} from '../../../core/brandMemory/service.ts';
 import { summarisedInOutputs } from '../jsonSchema.ts';
 import { defineTool, READS } from '../registry.ts';
 

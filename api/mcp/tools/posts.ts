@@ -5,7 +5,6 @@ import { AuditEntry, AuditQuery, listAudit } from '../../../core/audit/service.t
 import { Layout } from '../../../core/designs/schema.ts';
 import { layoutOfPost } from '../../../core/designs/service.ts';
 import { IdInput } from '../../../core/kernel/ids.ts';
-import { QueueSummary, queueSummary } from '../../../core/posts/queue.ts';
 import {
   atLeastOneChange,
   CreatePostInput,
@@ -22,6 +21,8 @@ import {
   favoritePost,
   getPost,
   listPosts,
+  QueueSummary,
+  queueSummary,
   rejectPost,
   schedulePost,
   unfavoritePost,

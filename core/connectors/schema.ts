@@ -1,0 +1,16 @@
+// The connectors' types: the Connector interface every platform implements and what passes
+// through it (publications, readings, inbound posts, trends).
+
+export type {
+  ConnectedAccountAccess,
+  Connector,
+  Connectors,
+  InboundPost,
+  PastPost,
+  PostCounts,
+  Publication,
+  PublishMedia,
+  PublishRequest,
+  Trend,
+} from './connector.ts';
+export { PublicationError, platformsWith } from './connector.ts';
