@@ -234,6 +234,10 @@ export const StrokePage = {
   next_point_offset: z.number().int().nullable(),
 };
 
+/** A drawing with one page of its strokes, as get_drawing and the dashboard read it. */
+export const DrawingPage = DrawingView.extend(StrokePage);
+export type DrawingPage = z.infer<typeof DrawingPage>;
+
 export const DeleteDrawingInput = z
   .object({
     drawing_id: IdInput,

@@ -1,7 +1,6 @@
 // OAuth access tokens as principals (the bearer layer asks here for anything that is not an
 // API key), and the dashboard's authorized clients: listed with scopes and last use, revoked
 // (the grant and every token of it, effective on the next request).
-import { z } from 'zod';
 import type { Queryable } from '../db/pool.ts';
 import { notFound } from '../kernel/errors.ts';
 import { stampDue } from '../kernel/lastUse.ts';
@@ -16,6 +15,7 @@ import {
   useAccessToken,
 } from './db.ts';
 import { resourceOf, scopesIn } from './rules.ts';
+import type { AuthorizedClient } from './schema.ts';
 
 const MAX_TOKEN_CHARS = 200;
 
@@ -39,16 +39,7 @@ export async function authenticateAccessToken(
   });
 }
 
-export const AuthorizedClient = z.object({
-  grant_id: z.string(),
-  client_id: z.string(),
-  client_name: z.string().nullable(),
-  brand_id: z.string().nullable(),
-  scopes: z.array(z.string()),
-  created_at: z.string(),
-  last_used_at: z.string().nullable(),
-});
-export type AuthorizedClient = z.infer<typeof AuthorizedClient>;
+export { AuthorizedClient } from './schema.ts';
 
 export async function listAuthorizedClients(
   db: Queryable,
