@@ -1,12 +1,9 @@
 // Drawings (SPEC.md's drawing tools): a brand's freehand sketch, its strokes shaped by
-// perfect-freehand and drawn by render/drawing.ts. One zod schema per input; every bound is
+// perfect-freehand and drawn by render/drawing.ts (./service.ts checks that the two agree: no
+// Node here, as the dashboard imports these types). One zod schema per input; every bound is
 // a refusal that names it, never a truncation; unknown keys are refused.
 
 import { z } from 'zod';
-import type {
-  Drawing as DrawnDrawing,
-  DrawingStroke as DrawnStroke,
-} from '../../render/drawing.ts';
 import {
   DRAWING_FORMATS,
   type DrawingFormat,
@@ -159,16 +156,6 @@ export const DrawingView = z.object({
   updated_at: z.string(),
 });
 export type DrawingView = z.infer<typeof DrawingView>;
-
-/** Whether A and B are the same type, not merely assignable one way or the other. */
-type Same<A, B> =
-  (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-// A stroke the API accepts is one the renderer knows how to draw (render/drawing.ts).
-true satisfies Same<Stroke, DrawnStroke>;
-true satisfies Same<
-  Pick<DrawingView, 'width' | 'height' | 'background'>,
-  Omit<DrawnDrawing, 'strokes'>
->;
 
 export const DrawingRef = z.object({ drawing_id: IdInput.describe('A drawing id.') }).strict();
 

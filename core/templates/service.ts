@@ -9,6 +9,7 @@ export {
   currentSlots,
   PREMIUM_TEMPLATE_PLAN,
   type SlotSource,
+  templateAllowed,
   templateFill,
   templateFor,
   templateLayout,
@@ -26,6 +27,7 @@ export {
 } from './kit.ts';
 export {
   copySlotsOf,
+  ListTemplatesQuery,
   listTemplates,
   NICHES,
   slotFallback,

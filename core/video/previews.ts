@@ -10,7 +10,7 @@ import {
   videoFrameSubject,
 } from '../assets/signedUrls.ts';
 import type { Pool } from '../db/pool.ts';
-import type { DesignCaller, DesignRef, VideoLayout } from '../designs/schema.ts';
+import type { DesignCaller, DesignRef, RenderWarning, VideoLayout } from '../designs/schema.ts';
 import {
   type DesignDeps,
   type DesignRow,
@@ -31,9 +31,31 @@ import { enqueueVideoPreview } from '../jobs/tasks.ts';
 import { conflict, invalid, notFound } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
 import { readAll, type Storage } from '../storage/storage.ts';
-import type { PosterFrames, Preview } from './schema.ts';
+import type { PosterFrames } from './schema.ts';
 
 export const PREVIEW_WIDTH = 480;
+
+/** What preview_design answers (its images as bytes: the surfaces encode them). */
+export type Preview = {
+  design_id: string;
+  layout_version: number;
+  /** A Canvas design's page shown, and how many it has. */
+  page: number | null;
+  pages: number | null;
+  /** A video design's times shown, one frame each. */
+  times: number[] | null;
+  media_path: string | null;
+  preview_url: string | null;
+  /** The page, or each frame, PREVIEW_WIDTH wide, as JPEG. */
+  images: Buffer[];
+  /**
+   * Each image at a signed address (no credential; null without a signing key): a video
+   * frame's JPEG, a Canvas page's full-size PNG (preview_url).
+   */
+  image_urls: (string | null)[];
+  /** What the render could not show (text that did not fit its frame). */
+  render_warnings: RenderWarning[];
+};
 
 /**
  * MCP preview_design: the current layout's rendered page, scaled down; for a video design,

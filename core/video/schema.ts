@@ -1,18 +1,12 @@
 // The video concept's types: zod schemas of preview_design's input, use_video_template's input
-// and answer, and the video template listing (handed on from videoTemplates.ts).
+// and answer, and the video template listing. No Node here: the dashboard imports these types.
 import { z } from 'zod';
-import {
-  DesignId,
-  MAX_VIDEO_SECONDS,
-  oneTarget,
-  PostId,
-  type RenderWarning,
-} from '../designs/schema.ts';
-import { MAX_PREVIEW_TIMES } from '../jobs/tasks.ts';
+import { DesignId, MAX_VIDEO_SECONDS, oneTarget, PostId } from '../designs/schema.ts';
+import { MAX_PREVIEW_TIMES } from '../jobs/schema.ts';
 import { IdInput } from '../kernel/ids.ts';
-import { PLATFORMS } from '../kernel/platforms.ts';
+import { PLATFORMS } from '../kernel/platformNames.ts';
 
-export { ListVideoTemplatesQuery, VideoTemplateSummary } from './videoTemplates.ts';
+export { ListVideoTemplatesQuery } from './videoTemplates.ts';
 
 /** What a preview shows, without its target: the dashboard names the design in the path. */
 export const PreviewShow = z
@@ -33,27 +27,6 @@ export const PreviewInput = PreviewShow.extend({
 })
   .strict()
   .refine(...oneTarget);
-
-export type Preview = {
-  design_id: string;
-  layout_version: number;
-  /** A Canvas design's page shown, and how many it has. */
-  page: number | null;
-  pages: number | null;
-  /** A video design's times shown, one frame each. */
-  times: number[] | null;
-  media_path: string | null;
-  preview_url: string | null;
-  /** The page, or each frame, PREVIEW_WIDTH wide, as JPEG. */
-  images: Buffer[];
-  /**
-   * Each image at a signed address (no credential; null without a signing key): a video
-   * frame's JPEG, a Canvas page's full-size PNG (preview_url).
-   */
-  image_urls: (string | null)[];
-  /** What the render could not show (text that did not fit its frame). */
-  render_warnings: RenderWarning[];
-};
 
 /** What a poster frames job answers: one JPEG a time asked for. */
 export type PosterFrames = { frames: { time_s: number; jpeg_base64: string }[] };
@@ -85,3 +58,23 @@ export const UsedVideoTemplate = z.object({
   removed_slots: z.array(z.string()),
 });
 export type UsedVideoTemplate = z.infer<typeof UsedVideoTemplate>;
+
+export const VideoTemplateSummary = z.object({
+  name: z.string(),
+  title: z.string(),
+  aspect: z.string(),
+  duration_s: z.number(),
+  premium: z.boolean(),
+  text_slots: z.array(z.string()),
+  media_slots: z.array(z.string()),
+  description: z.string(),
+});
+export type VideoTemplateSummary = z.infer<typeof VideoTemplateSummary>;
+
+/** A video template as the dashboard's gallery offers it: with whether the caller can use it. */
+export const VideoTemplateChoice = VideoTemplateSummary.extend({
+  allowed: z
+    .boolean()
+    .describe('The caller can use it (premium ones need the video_templates feature).'),
+});
+export type VideoTemplateChoice = z.infer<typeof VideoTemplateChoice>;
