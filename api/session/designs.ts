@@ -14,19 +14,20 @@ import {
 import { designDetail, editLayers, listDesigns } from '../../core/designs/service.ts';
 import { Job } from '../../core/jobs/schema.ts';
 import { IdInput } from '../../core/kernel/ids.ts';
-import { CreateDesignInput, TemplateSummary } from '../../core/templates/schema.ts';
-import { createDesign, listTemplates } from '../../core/templates/service.ts';
+import { CreateDesignInput, TemplateChoice } from '../../core/templates/schema.ts';
+import { createDesign, listTemplates, templateAllowed } from '../../core/templates/service.ts';
 import {
   PreviewShow,
   UsedVideoTemplate,
   UseVideoTemplateInput,
-  VideoTemplateSummary,
+  VideoTemplateChoice,
 } from '../../core/video/schema.ts';
 import {
   listVideoTemplates,
   previewDesign,
   startVideoExport,
   useVideoTemplate,
+  videoTemplateAllowed,
 } from '../../core/video/service.ts';
 import { principalOf } from '../auth.ts';
 import { ErrorBody } from '../rest/schemas.ts';
@@ -59,21 +60,29 @@ export const designRoutes: FastifyPluginAsync<DashboardDeps> = async (base, deps
           .strict(),
         response: {
           200: z.object({
-            templates: z.array(TemplateSummary),
-            video_templates: z.array(VideoTemplateSummary),
+            templates: z.array(TemplateChoice),
+            video_templates: z.array(VideoTemplateChoice),
           }),
           401: ErrorBody,
           422: ErrorBody,
         },
       },
     },
-    async (req) => ({
-      templates: listTemplates(
+    // Each with whether the caller can use it, so the page does not copy the plan rules.
+    async (req) => {
+      const caller = principalOf(req);
+      const { templates } = listTemplates(
         { offset: req.query.offset, limit: TEMPLATE_PAGE },
         media.publicBaseUrl,
-      ).templates,
-      video_templates: listVideoTemplates({ offset: 0, limit: 50 }).templates,
-    }),
+      );
+      return {
+        templates: templates.map((t) => ({ ...t, allowed: templateAllowed(caller.plan, t) })),
+        video_templates: listVideoTemplates({ offset: 0, limit: 50 }).templates.map((t) => ({
+          ...t,
+          allowed: videoTemplateAllowed(caller, t),
+        })),
+      };
+    },
   );
 
   app.get(

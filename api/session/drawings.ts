@@ -9,11 +9,11 @@ import {
   CreateDrawingInput,
   DeletedDrawing,
   DrawingChanges,
+  DrawingPage,
   DrawingSummary,
   DrawingView,
   MAX_STROKE_POINTS,
   MAX_STROKES,
-  StrokePage,
 } from '../../core/drawings/schema.ts';
 import {
   createDrawing,
@@ -95,7 +95,7 @@ export const drawingRoutes: FastifyPluginAsync<DashboardDeps> = async (base, { p
               .default(0),
           })
           .strict(),
-        response: { 200: DrawingView.extend(StrokePage), ...errors },
+        response: { 200: DrawingPage, ...errors },
       },
     },
     async (req) => getDrawing(pool, principalOf(req), req.params.id, req.query),

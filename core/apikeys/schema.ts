@@ -1,6 +1,8 @@
-// What other concepts see of an API key's holder: the bearer layer's principal, and the key
+// The API keys' inputs and views (the dashboard's keys page reads ApiKeyInfo), and what other
+// concepts see of an API key's holder: the bearer layer's principal, and the key
 // a process remembers for the draft fast path (core/auth/rememberedKeys.ts).
-import type { Feature, Plan, Scope } from '../kernel/plans.ts';
+import { z } from 'zod';
+import { type Feature, type Plan, Scope } from '../kernel/plans.ts';
 import type { KeyVersion } from '../kernel/principal.ts';
 
 /** A key and its account, as the lookup behind every API request reads them. */
@@ -33,3 +35,33 @@ export class KeyChanged extends Error {
     super('the API key changed since it was remembered; look it up afresh');
   }
 }
+
+export const CreateApiKeyInput = z
+  .object({
+    name: z.string().trim().max(100).default('').describe('A label to recognise the key by.'),
+    scopes: z
+      .array(Scope)
+      .min(1)
+      .transform((s) => [...new Set(s)])
+      .describe('Scopes the key holds: read, publish, media, generate, engage.'),
+  })
+  .strict();
+export type CreateApiKeyInput = z.input<typeof CreateApiKeyInput>;
+
+export const ApiKeyInfo = z.object({
+  id: z.string(),
+  name: z.string(),
+  scopes: z.array(Scope),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+});
+export type ApiKeyInfo = z.infer<typeof ApiKeyInfo>;
+
+export const ApiKeyCreated = z.object({
+  id: z.string(),
+  name: z.string(),
+  scopes: z.array(Scope),
+  key: z.string().describe('The API key. Shown only in this response; store it now.'),
+  created_at: z.string(),
+});
+export type ApiKeyCreated = z.infer<typeof ApiKeyCreated>;

@@ -1,11 +1,10 @@
 // API keys: created from a dashboard session or the operator CLI, shown once, deleted at once.
-import { z } from 'zod';
 import type { Queryable } from '../db/pool.ts';
 import { notFound } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
-import { Scope } from '../kernel/plans.ts';
 import { type ApiKeyRow, deleteApiKeyRow, insertApiKey, listApiKeyRows } from './db.ts';
 import { generateApiKey, hashApiKey } from './keys.ts';
+import { type ApiKeyCreated, type ApiKeyInfo, CreateApiKeyInput } from './schema.ts';
 
 // The lookups behind every API request (core/auth/bearer.ts), and for the draft fast path
 // (core/auth/rememberedKeys.ts) the lookup that remembers a key and the SQL by which another
@@ -21,35 +20,7 @@ export {
   useApiKeyToRemember,
 } from './db.ts';
 
-export const CreateApiKeyInput = z
-  .object({
-    name: z.string().trim().max(100).default('').describe('A label to recognise the key by.'),
-    scopes: z
-      .array(Scope)
-      .min(1)
-      .transform((s) => [...new Set(s)])
-      .describe('Scopes the key holds: read, publish, media, generate, engage.'),
-  })
-  .strict();
-export type CreateApiKeyInput = z.input<typeof CreateApiKeyInput>;
-
-export const ApiKeyInfo = z.object({
-  id: z.string(),
-  name: z.string(),
-  scopes: z.array(Scope),
-  created_at: z.string(),
-  last_used_at: z.string().nullable(),
-});
-export type ApiKeyInfo = z.infer<typeof ApiKeyInfo>;
-
-export const ApiKeyCreated = z.object({
-  id: z.string(),
-  name: z.string(),
-  scopes: z.array(Scope),
-  key: z.string().describe('The API key. Shown only in this response; store it now.'),
-  created_at: z.string(),
-});
-export type ApiKeyCreated = z.infer<typeof ApiKeyCreated>;
+export { ApiKeyCreated, ApiKeyInfo, CreateApiKeyInput } from './schema.ts';
 
 const toInfo = (r: ApiKeyRow): ApiKeyInfo => ({
   id: r.id,

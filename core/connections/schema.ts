@@ -3,7 +3,7 @@
 // the operator CLI's `connect --config` (CONNECTION_CONFIGS) read the same fields by one rule.
 import { z } from 'zod';
 import { IdInput } from '../kernel/ids.ts';
-import type { Platform } from '../kernel/platforms.ts';
+import { PLATFORMS, type Platform } from '../kernel/platformNames.ts';
 
 const PlatformUrl = z.url({ protocol: /^https?$/ }).max(2000);
 
@@ -49,3 +49,15 @@ export const CONNECTION_CONFIGS: Partial<Record<Platform, z.ZodObject>> = {
   bluesky: BlueskyConfig.partial({ service: true }).strict(),
   mastodon: MastodonConfig.strict(),
 };
+
+/** A connected platform account as list_accounts and the dashboard show it (never its credentials). */
+export const ConnectedAccount = z.object({
+  id: z.string(),
+  brand_id: z.string(),
+  platform: z.enum(PLATFORMS),
+  handle: z.string(),
+  status: z.enum(['active', 'needs_reconnect']).describe('Health: needs_reconnect fails posts.'),
+  last_error: z.string().nullable(),
+  created_at: z.string(),
+});
+export type ConnectedAccount = z.infer<typeof ConnectedAccount>;

@@ -1,11 +1,9 @@
 // Connected platform accounts: as list_accounts shows them (credentials are never shown), and
 // as the jobs that publish or read through them open them and report on them.
-import { z } from 'zod';
 import { requireOwnedBrand } from '../brands/service.ts';
 import type { Config } from '../config.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
 import type { Platform } from '../kernel/platforms.ts';
-import { PLATFORMS } from '../kernel/platforms.ts';
 import { type OutboundLog, outboundPolicy } from '../outbound/guard.ts';
 import { loadLocalSecrets } from '../secrets.ts';
 import { credentialsKey, sealCredentials } from './credentials.ts';
@@ -18,17 +16,9 @@ import {
   sealedAccountsOf,
   upsertConnectedAccount,
 } from './db.ts';
+import type { ConnectedAccount } from './schema.ts';
 
-export const ConnectedAccount = z.object({
-  id: z.string(),
-  brand_id: z.string(),
-  platform: z.enum(PLATFORMS),
-  handle: z.string(),
-  status: z.enum(['active', 'needs_reconnect']).describe('Health: needs_reconnect fails posts.'),
-  last_error: z.string().nullable(),
-  created_at: z.string(),
-});
-export type ConnectedAccount = z.infer<typeof ConnectedAccount>;
+export { ConnectedAccount } from './schema.ts';
 
 /** The account's connected platform accounts, of one brand or of all. */
 export async function listConnectedAccounts(

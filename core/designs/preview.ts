@@ -9,7 +9,29 @@ import { conflict } from '../kernel/errors.ts';
 import { readAll, type Storage } from '../storage/storage.ts';
 import { pagePaths } from './designState.ts';
 import { type DesignDeps, renderAndWait } from './renderWaits.ts';
-import type { DesignRow, Preview } from './schema.ts';
+import type { DesignRow, RenderWarning } from './schema.ts';
+
+/** A design previewed (it holds image bytes, so it is no schema the dashboard reads). */
+export type Preview = {
+  design_id: string;
+  layout_version: number;
+  /** A Canvas design's page shown, and how many it has. */
+  page: number | null;
+  pages: number | null;
+  /** A video design's times shown, one frame each. */
+  times: number[] | null;
+  media_path: string | null;
+  preview_url: string | null;
+  /** The page, or each frame, PREVIEW_WIDTH wide, as JPEG. */
+  images: Buffer[];
+  /**
+   * Each image at a signed address (no credential; null without a signing key): a video
+   * frame's JPEG, a Canvas page's full-size PNG (preview_url).
+   */
+  image_urls: (string | null)[];
+  /** What the render could not show (text that did not fit its frame). */
+  render_warnings: RenderWarning[];
+};
 
 export const PREVIEW_WIDTH = 480;
 

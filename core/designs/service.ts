@@ -38,7 +38,7 @@ export {
   pageDeadline,
   withPageImages,
 } from './pageImages.ts';
-export { PREVIEW_WIDTH, previewPage } from './preview.ts';
+export { PREVIEW_WIDTH, type Preview, previewPage } from './preview.ts';
 export { drawPage, type RenderDeps, renderDesignJob } from './renderJob.ts';
 export {
   createRenderWaits,

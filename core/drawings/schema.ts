@@ -1,12 +1,9 @@
 // Drawings (SPEC.md's drawing tools): a brand's freehand sketch, its strokes shaped by
-// perfect-freehand and drawn by render/drawing.ts. One zod schema per input; every bound is
+// perfect-freehand and drawn by render/drawing.ts (./service.ts checks that the two agree: no
+// Node here, as the dashboard imports these types). One zod schema per input; every bound is
 // a refusal that names it, never a truncation; unknown keys are refused.
 
 import { z } from 'zod';
-import type {
-  Drawing as DrawnDrawing,
-  DrawingStroke as DrawnStroke,
-} from '../../render/drawing.ts';
 import {
   DRAWING_FORMATS,
   type DrawingFormat,
@@ -160,16 +157,6 @@ export const DrawingView = z.object({
 });
 export type DrawingView = z.infer<typeof DrawingView>;
 
-/** Whether A and B are the same type, not merely assignable one way or the other. */
-type Same<A, B> =
-  (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-// A stroke the API accepts is one the renderer knows how to draw (render/drawing.ts).
-true satisfies Same<Stroke, DrawnStroke>;
-true satisfies Same<
-  Pick<DrawingView, 'width' | 'height' | 'background'>,
-  Omit<DrawnDrawing, 'strokes'>
->;
-
 export const DrawingRef = z.object({ drawing_id: IdInput.describe('A drawing id.') }).strict();
 
 /**
@@ -233,6 +220,10 @@ export const StrokePage = {
   next_stroke_offset: z.number().int().nullable(),
   next_point_offset: z.number().int().nullable(),
 };
+
+/** A drawing with one page of its strokes, as get_drawing and the dashboard read it. */
+export const DrawingPage = DrawingView.extend(StrokePage);
+export type DrawingPage = z.infer<typeof DrawingPage>;
 
 export const DeleteDrawingInput = z
   .object({

@@ -1,7 +1,11 @@
 // Drawing operations: create, read, list and update a brand's drawings, written
 // once here for the MCP tools and any other surface. Another account's drawing is not found,
 // never forbidden; an update names the version it read, and a stale one changes nothing.
-import type { Drawing } from '../../render/drawing.ts';
+import type {
+  Drawing,
+  Drawing as DrawnDrawing,
+  DrawingStroke as DrawnStroke,
+} from '../../render/drawing.ts';
 import { brandFor, requireOwnedBrand } from '../brands/service.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { conflict, invalid, notFound, versionConflict } from '../kernel/errors.ts';
@@ -34,6 +38,16 @@ import {
   type Stroke,
   type UpdateDrawingInput,
 } from './schema.ts';
+
+/** Whether A and B are the same type, not merely assignable one way or the other. */
+type Same<A, B> =
+  (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+// A stroke the API accepts is one the renderer knows how to draw (render/drawing.ts).
+true satisfies Same<Stroke, DrawnStroke>;
+true satisfies Same<
+  Pick<DrawingView, 'width' | 'height' | 'background'>,
+  Omit<DrawnDrawing, 'strokes'>
+>;
 
 const toSummary = (r: DrawingHead): DrawingSummary => ({
   id: r.id,

@@ -52,3 +52,6 @@ export const Job = z.object({
   finished_at: z.string().nullable(),
 });
 export type Job = z.infer<typeof Job>;
+
+/** The most poster frames one preview draws (MCP preview_design `times`). */
+export const MAX_PREVIEW_TIMES = 8;

@@ -9,7 +9,7 @@ import type { Queryable } from '../db/pool.ts';
 import { isId } from '../kernel/ids.ts';
 import { PLATFORMS } from '../kernel/platforms.ts';
 import type { WorkerPool } from '../workerPools.ts';
-import type { JobKind } from './schema.ts';
+import { type JobKind, MAX_PREVIEW_TIMES } from './schema.ts';
 
 /** Task names, as Graphile Worker knows them and as job keys begin. */
 export const TASK = {
@@ -339,8 +339,7 @@ export async function enqueueVideoExport(db: Queryable, payload: ExportVideoPayl
   });
 }
 
-/** The most poster frames one preview draws (MCP preview_design `times`). */
-export const MAX_PREVIEW_TIMES = 8;
+export { MAX_PREVIEW_TIMES };
 
 export const PreviewVideoPayload = ExportVideoPayload.extend({
   times: z.array(z.number().min(0)).min(1).max(MAX_PREVIEW_TIMES),

@@ -2,8 +2,6 @@
 // the resource every token is for, the scopes a request names, what each scope allows, and
 // when the consent page warns about a client.
 import ipaddr from 'ipaddr.js';
-import { z } from 'zod';
-import { IdInput } from '../kernel/ids.ts';
 import { SCOPES, type Scope } from '../kernel/plans.ts';
 
 /** The resource every token is for: the MCP endpoint, which /v1 and /graphql also accept. */
@@ -56,23 +54,4 @@ export function clientWarning(
   return null;
 }
 
-export const ConsentView = z.object({
-  client_id: z.string(),
-  client_name: z.string().nullable(),
-  redirect_host: z.string(),
-  registered_at: z.string().nullable(),
-  warning: z.string().nullable(),
-  scopes: z.array(z.object({ name: z.enum(SCOPES), meaning: z.string() })),
-  brands: z.array(z.object({ id: z.string(), name: z.string() })),
-  brand_id: z.string().nullable().describe('The brand preselected: the dashboard’s selected one.'),
-});
-export type ConsentView = z.infer<typeof ConsentView>;
-
-export const ConsentDecision = z
-  .object({
-    allow: z.boolean(),
-    scopes: z.array(z.enum(SCOPES)).max(SCOPES.length).default([]),
-    brand_id: IdInput.optional(),
-  })
-  .strict();
-export type ConsentDecision = z.infer<typeof ConsentDecision>;
+export { ConsentDecision, ConsentView } from './schema.ts';

@@ -2,7 +2,6 @@
 // an API key, and makes the principal and stamps the grant's last use itself), and the
 // dashboard's authorized clients: listed with scopes and last use, revoked (the grant and
 // every token of it, effective on the next request).
-import { z } from 'zod';
 import type { Queryable } from '../db/pool.ts';
 import { notFound } from '../kernel/errors.ts';
 import type { Feature, Plan, Scope } from '../kernel/plans.ts';
@@ -16,6 +15,7 @@ import {
   useAccessToken,
 } from './db.ts';
 import { resourceOf, scopesIn } from './rules.ts';
+import type { AuthorizedClient } from './schema.ts';
 
 const MAX_TOKEN_CHARS = 200;
 
@@ -63,19 +63,9 @@ export async function accessTokenHolder(
   };
 }
 
+export { AuthorizedClient } from './schema.ts';
 /** Stamps a grant's last use, unless it was stamped within the minute (by any process). */
 export { stampGrantUse };
-
-export const AuthorizedClient = z.object({
-  grant_id: z.string(),
-  client_id: z.string(),
-  client_name: z.string().nullable(),
-  brand_id: z.string().nullable(),
-  scopes: z.array(z.string()),
-  created_at: z.string(),
-  last_used_at: z.string().nullable(),
-});
-export type AuthorizedClient = z.infer<typeof AuthorizedClient>;
 
 export async function listAuthorizedClients(
   db: Queryable,

@@ -13,13 +13,17 @@ import {
 } from '../designs/schema.ts';
 import { assetIssues, imageLayerAsset, pagesOf } from '../designs/service.ts';
 import { DomainError, invalid, ValidationFailed } from '../kernel/errors.ts';
-import { planAtLeast } from '../kernel/plans.ts';
+import { type Plan, planAtLeast } from '../kernel/plans.ts';
 import { closestMatch, grouped } from '../validation.ts';
 import { type ImageFill, instantiate, type SlotFill } from './kit.ts';
 import { copySlotsOf, slotsOf, TEMPLATES, type Template } from './listing.ts';
 import type { SlotsInput } from './schema.ts';
 
 export const PREMIUM_TEMPLATE_PLAN = 'pro' as const;
+
+/** Whether a plan can use the template: a premium one needs PREMIUM_TEMPLATE_PLAN or higher. */
+export const templateAllowed = (plan: Plan, template: Pick<Template, 'premium'>) =>
+  !template.premium || planAtLeast(plan, PREMIUM_TEMPLATE_PLAN);
 
 /** The named template, refused when unknown or premium above the caller's plan. */
 export function templateFor(
@@ -35,7 +39,7 @@ export function templateFor(
       `unknown template "${name}"; ${match ? `did you mean "${match}"? ` : ''}list_design_templates (MCP) lists them, and GET /design-templates/{name}/thumbnail.png shows each`,
     );
   }
-  if (template.premium && !planAtLeast(caller.plan, PREMIUM_TEMPLATE_PLAN))
+  if (!templateAllowed(caller.plan, template))
     throw new DomainError(
       'plan_required',
       `Template "${template.name}" is premium: it needs the ${PREMIUM_TEMPLATE_PLAN} plan or higher.`,

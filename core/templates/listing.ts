@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { ASPECT_NAMES } from '../designs/schema.ts';
 import { CATALOGUE } from './catalogue/index.ts';
 import { type SlotInfo, slotsOfSpec, type TemplateSpec } from './kit.ts';
+import type { TemplateSummary } from './schema.ts';
 
 export const THUMBNAILS_DIR = fileURLToPath(new URL('./catalogue/thumbnails/', import.meta.url));
 
@@ -63,30 +64,6 @@ export const ListTemplatesQuery = z
   })
   .strict();
 export type ListTemplatesQuery = z.infer<typeof ListTemplatesQuery>;
-
-export const TemplateSummary = z.object({
-  name: z.string(),
-  title: z.string(),
-  niche: z.string(),
-  aspect: z.enum(ASPECT_NAMES).describe('Its own aspect (any aspect can use it).'),
-  premium: z.boolean().describe('Premium templates need the pro plan or higher.'),
-  slots: z
-    .array(
-      z.object({
-        name: z.string(),
-        kind: z.enum(['text', 'image']).describe('text: a string; image: {asset_id, focus?}.'),
-        fallback: z
-          .enum(['post_copy', 'brand_logo'])
-          .nullable()
-          .describe(
-            'Filled when not given: headline and body from the post copy, logo from the brand kit; else removed.',
-          ),
-      }),
-    )
-    .describe('Named slots; a slot left unfilled is removed with its decoration.'),
-  thumbnail_url: z.string(),
-});
-export type TemplateSummary = z.infer<typeof TemplateSummary>;
 
 const searchText = (t: Template) => [t.name, t.title, t.niche, ...t.tags].join(' ').toLowerCase();
 

@@ -1,6 +1,6 @@
 // The templates concept's types: zod schemas of the inputs that lay a template out (a template's
 // slots, create_design, the design edit, POST /v1/posts with a layout or template) and of the
-// template catalogue's listing, handed on from listing.ts.
+// template catalogue's listing. No Node here: the dashboard imports these types.
 import { z } from 'zod';
 import {
   ASPECT_NAMES,
@@ -13,8 +13,6 @@ import {
 } from '../designs/schema.ts';
 import { IdInput } from '../kernel/ids.ts';
 import { CreatePostInput, PostReceipt } from '../posts/schema.ts';
-
-export { ListTemplatesQuery, type Template, TemplateSummary } from './listing.ts';
 
 export const TemplateName = z
   .string()
@@ -112,3 +110,33 @@ export const CreatedPostReceipt = PostReceipt.extend({
   render_error: NativePostReceipt.shape.render_error.optional(),
   render_warnings: NativePostReceipt.shape.render_warnings.optional(),
 });
+
+export const TemplateSummary = z.object({
+  name: z.string(),
+  title: z.string(),
+  niche: z.string(),
+  aspect: z.enum(ASPECT_NAMES).describe('Its own aspect (any aspect can use it).'),
+  premium: z.boolean().describe('Premium templates need the pro plan or higher.'),
+  slots: z
+    .array(
+      z.object({
+        name: z.string(),
+        kind: z.enum(['text', 'image']).describe('text: a string; image: {asset_id, focus?}.'),
+        fallback: z
+          .enum(['post_copy', 'brand_logo'])
+          .nullable()
+          .describe(
+            'Filled when not given: headline and body from the post copy, logo from the brand kit; else removed.',
+          ),
+      }),
+    )
+    .describe('Named slots; a slot left unfilled is removed with its decoration.'),
+  thumbnail_url: z.string(),
+});
+export type TemplateSummary = z.infer<typeof TemplateSummary>;
+
+/** A template as the dashboard's gallery offers it: with whether the caller's plan can use it. */
+export const TemplateChoice = TemplateSummary.extend({
+  allowed: z.boolean().describe('The caller’s plan can use it (premium templates need pro).'),
+});
+export type TemplateChoice = z.infer<typeof TemplateChoice>;

@@ -8,6 +8,7 @@ export {
   currentSlots,
   PREMIUM_TEMPLATE_PLAN,
   type SlotSource,
+  templateAllowed,
   templateFill,
   templateFor,
   templateLayout,
@@ -25,6 +26,7 @@ export {
 } from './kit.ts';
 export {
   copySlotsOf,
+  ListTemplatesQuery,
   listTemplates,
   NICHES,
   slotFallback,

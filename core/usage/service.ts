@@ -1,32 +1,14 @@
 // Usage at a glance (MCP get_usage): plan, request budget, storage, credits and posts.
-import { z } from 'zod';
 import { creditsOf, findAccount } from '../accounts/service.ts';
 import { storageUseOf } from '../assets/service.ts';
 import type { Budget, BudgetCounter } from '../auth/service.ts';
 import type { Queryable } from '../db/pool.ts';
-import { budgetLimitOf, Plan, STORAGE_QUOTA_BYTES } from '../kernel/plans.ts';
+import { budgetLimitOf, STORAGE_QUOTA_BYTES } from '../kernel/plans.ts';
 import type { Principal } from '../kernel/principal.ts';
 import { postCountsByStatus } from '../posts/service.ts';
+import type { Usage } from './schema.ts';
 
-export const Usage = z.object({
-  plan: Plan,
-  request_budget: z.object({
-    limit: z.number().describe('Requests a minute.'),
-    used: z.number(),
-    remaining: z.number(),
-    resets_at: z.string(),
-  }),
-  storage: z.object({
-    used_bytes: z.number().describe('Bytes held in the media library.'),
-    reserved_bytes: z
-      .number()
-      .describe('Bytes held for unfinished chunked uploads until they finish or expire.'),
-    quota_bytes: z.number().describe('The plan’s storage quota.'),
-  }),
-  credits: z.number(),
-  posts_by_status: z.record(z.string(), z.number()),
-});
-export type Usage = z.infer<typeof Usage>;
+export { Usage } from './schema.ts';
 
 export async function describeUsage(db: Queryable, p: Principal, budget: Budget): Promise<Usage> {
   const credits = await creditsOf(db, p.accountId);

@@ -8,12 +8,12 @@ import type {
   DesignCaller,
   DesignRef,
   DesignRow,
-  Preview,
   VideoLayout,
 } from '../designs/schema.ts';
 import {
   type DesignDeps,
   isVideoLayout,
+  type Preview,
   previewPage,
   resolveDesign,
   withRenderSlot,

@@ -1,12 +1,12 @@
 // The video concept's types: zod schemas of preview_design's input, use_video_template's input
-// and answer, and the video template listing (handed on from videoTemplates.ts).
+// and answer, and the video template listing. No Node here: the dashboard imports these types.
 import { z } from 'zod';
 import { DesignId, MAX_VIDEO_SECONDS, oneTarget, PostId } from '../designs/schema.ts';
-import { MAX_PREVIEW_TIMES } from '../jobs/tasks.ts';
+import { MAX_PREVIEW_TIMES } from '../jobs/schema.ts';
 import { IdInput } from '../kernel/ids.ts';
-import { PLATFORMS } from '../kernel/platforms.ts';
+import { PLATFORMS } from '../kernel/platformNames.ts';
 
-export { ListVideoTemplatesQuery, VideoTemplateSummary } from './videoTemplates.ts';
+export { ListVideoTemplatesQuery } from './videoTemplates.ts';
 
 /** What a preview shows, without its target: the dashboard names the design in the path. */
 export const PreviewShow = z
@@ -58,3 +58,23 @@ export const UsedVideoTemplate = z.object({
   removed_slots: z.array(z.string()),
 });
 export type UsedVideoTemplate = z.infer<typeof UsedVideoTemplate>;
+
+export const VideoTemplateSummary = z.object({
+  name: z.string(),
+  title: z.string(),
+  aspect: z.string(),
+  duration_s: z.number(),
+  premium: z.boolean(),
+  text_slots: z.array(z.string()),
+  media_slots: z.array(z.string()),
+  description: z.string(),
+});
+export type VideoTemplateSummary = z.infer<typeof VideoTemplateSummary>;
+
+/** A video template as the dashboard's gallery offers it: with whether the caller can use it. */
+export const VideoTemplateChoice = VideoTemplateSummary.extend({
+  allowed: z
+    .boolean()
+    .describe('The caller can use it (premium ones need the video_templates feature).'),
+});
+export type VideoTemplateChoice = z.infer<typeof VideoTemplateChoice>;

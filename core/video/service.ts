@@ -26,5 +26,6 @@ export {
   textSlotsOf,
   VIDEO_TEMPLATES,
   type VideoTemplate,
+  videoTemplateAllowed,
   videoTemplateFor,
 } from './videoTemplates.ts';

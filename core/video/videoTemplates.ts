@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { VIDEO_ASPECTS, type VideoAspect, type VideoLayoutInput } from '../designs/schema.ts';
 import { featureRequired } from '../kernel/errors.ts';
+import type { VideoTemplateSummary } from './schema.ts';
 
 type DraftLayer = Record<string, unknown> & { kind: string; media_slot?: 'clip' | 'photo' };
 
@@ -247,18 +248,6 @@ export const ListVideoTemplatesQuery = z
   .strict();
 export type ListVideoTemplatesQuery = z.infer<typeof ListVideoTemplatesQuery>;
 
-export const VideoTemplateSummary = z.object({
-  name: z.string(),
-  title: z.string(),
-  aspect: z.string(),
-  duration_s: z.number(),
-  premium: z.boolean(),
-  text_slots: z.array(z.string()),
-  media_slots: z.array(z.string()),
-  description: z.string(),
-});
-export type VideoTemplateSummary = z.infer<typeof VideoTemplateSummary>;
-
 /** list_video_templates: filtered, in name order, one page at `offset`. */
 export function listVideoTemplates(q: ListVideoTemplatesQuery): {
   templates: VideoTemplateSummary[];
@@ -282,14 +271,19 @@ export function listVideoTemplates(q: ListVideoTemplatesQuery): {
   };
 }
 
+/** Whether a caller can use the template: a premium one needs the video_templates feature. */
+export const videoTemplateAllowed = (
+  caller: { features: readonly string[] },
+  t: Pick<VideoTemplate, 'premium'>,
+) => !t.premium || caller.features.includes('video_templates');
+
 /** The template by name for a caller; a premium one needs the video_templates feature. */
 export function videoTemplateFor(
   caller: { features: readonly string[] },
   name: string,
 ): VideoTemplate | undefined {
   const t = VIDEO_TEMPLATES.get(name);
-  if (t?.premium && !caller.features.includes('video_templates'))
-    throw featureRequired('video_templates');
+  if (t && !videoTemplateAllowed(caller, t)) throw featureRequired('video_templates');
   return t;
 }
 

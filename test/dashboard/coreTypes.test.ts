@@ -52,4 +52,21 @@ describe("the dashboard's types from core", () => {
     expect(from('jobs/schema.ts')).toMatch(/\bJob\b/);
     expect(from('accounts/schema.ts')).toMatch(/\bSessionView\b/);
   });
+
+  it.each([
+    ['designs.ts', 'designs/schema.ts', ['DesignCard', 'DesignDetail']],
+    ['designs.ts', 'templates/schema.ts', ['TemplateChoice']],
+    ['designs.ts', 'video/schema.ts', ['VideoTemplateChoice']],
+    ['usage.ts', 'usage/schema.ts', ['Usage']],
+    ['apikeys.ts', 'apikeys/schema.ts', ['ApiKeyInfo', 'ApiKeyCreated']],
+    ['accounts.ts', 'connections/schema.ts', ['ConnectedAccount']],
+    ['drawings.ts', 'drawings/schema.ts', ['DrawingSummary', 'DrawingPage']],
+    ['oauth.ts', 'oauth/schema.ts', ['AuthorizedClient', 'ConsentView']],
+  ])('%s takes its types from core/%s', (file, target, names) => {
+    const imported = coreImports()
+      .filter((i) => i.file === file && i.target === target)
+      .map((i) => i.names)
+      .join(' ');
+    for (const name of names) expect(imported).toMatch(new RegExp(`\\b${name}\\b`));
+  });
 });

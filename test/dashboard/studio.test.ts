@@ -11,7 +11,7 @@ import { awayFromMinuteBoundary } from '../support/wait.ts';
 
 const service = useDesignService();
 
-async function signedIn(plan: 'free' | 'plus' = 'free') {
+async function signedIn(plan: 'free' | 'plus' | 'pro' = 'free') {
   const me = await signedInDashboard(service.server, plan);
   const raw = (
     method: string,
@@ -149,6 +149,25 @@ describe('/app/api library, designs, drawings, jobs and usage', () => {
       ops: [{ op: 'set', cid: text.cid, fields: { text: 'Taken' } }],
     });
     expect(foreignEdit.status).toBe(404);
+  });
+
+  it('says of each template whether the account may use it: premium ones need pro, or the video feature', async () => {
+    type Listed = { premium: boolean; allowed: boolean };
+    const pages = async (me: Awaited<ReturnType<typeof signedIn>>) => {
+      const first = await me.send('GET', '/design-templates');
+      const rest = await me.send('GET', `/design-templates?offset=${first.body.templates.length}`);
+      return {
+        templates: [...first.body.templates, ...rest.body.templates] as Listed[],
+        video: first.body.video_templates as Listed[],
+      };
+    };
+    const free = await pages(await signedIn('free'));
+    expect(free.templates.some((t) => t.premium)).toBe(true);
+    expect(free.templates.every((t) => t.allowed === !t.premium)).toBe(true);
+    expect(free.video.some((t) => t.premium)).toBe(true);
+    expect(free.video.every((t) => t.allowed === !t.premium)).toBe(true);
+    const pro = await pages(await signedIn('pro'));
+    expect(pro.templates.every((t) => t.allowed)).toBe(true);
   });
 
   it('makes a video design, queues its export and shows the job on the jobs list', async () => {

@@ -11,10 +11,10 @@ import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { ASPECT_NAMES, Layout } from '../../core/designs/schema.ts';
-import { ListTemplatesQuery } from '../../core/templates/schema.ts';
 import {
   frameOf,
   instantiate,
+  ListTemplatesQuery,
   listTemplates,
   NICHES,
   renderTemplateThumbnail,

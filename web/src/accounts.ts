@@ -1,15 +1,10 @@
 // The connected platform accounts of a brand: the accounts page lists them, the composer warns
 // of a platform without a working one.
 import { useQuery } from '@tanstack/react-query';
+import type { ConnectedAccount } from '../../core/connections/schema.ts';
 import { call } from './api.ts';
 
-export type ConnectedAccount = {
-  id: string;
-  platform: string;
-  handle: string;
-  status: 'active' | 'needs_reconnect';
-  last_error: string | null;
-};
+export type { ConnectedAccount };
 
 export const ACCOUNT_KEYS = {
   all: ['accounts'],

@@ -1,15 +1,10 @@
 // The account's API keys (never the secrets: a key is shown once, when it is made).
 import { useQuery } from '@tanstack/react-query';
+import type { ApiKeyCreated, ApiKeyInfo } from '../../core/apikeys/schema.ts';
 import { call } from './api.ts';
 import { useSession } from './session.ts';
 
-export type ApiKey = {
-  id: string;
-  name: string;
-  scopes: string[];
-  created_at: string;
-  last_used_at: string | null;
-};
+export type { ApiKeyCreated, ApiKeyInfo };
 
 export const APIKEY_KEYS = { all: ['keys'] };
 
@@ -17,7 +12,7 @@ export function useApiKeys() {
   const session = useSession();
   return useQuery({
     queryKey: APIKEY_KEYS.all,
-    queryFn: () => call<ApiKey[]>('GET', '/app/api/apikeys'),
+    queryFn: () => call<ApiKeyInfo[]>('GET', '/app/api/apikeys'),
     enabled: !!session.data,
   });
 }

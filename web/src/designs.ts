@@ -1,47 +1,16 @@
 // The designs' queries: a brand's designs a page at a time, the template gallery, and one
 // design with its pages and text layers.
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type { DesignCard, DesignDetail } from '../../core/designs/schema.ts';
+import type { TemplateChoice } from '../../core/templates/schema.ts';
+import type { VideoTemplateChoice } from '../../core/video/schema.ts';
 import { call } from './api.ts';
 import { useSession } from './session.ts';
 
-export type Template = {
-  name: string;
-  title: string;
-  niche: string;
-  aspect: string;
-  premium: boolean;
-  thumbnail_url: string;
-};
-export type VideoTemplate = {
-  name: string;
-  title: string;
-  aspect: string;
-  duration_s: number;
-  premium: boolean;
-  text_slots: string[];
-  media_slots: string[];
-};
-export type DesignCard = {
-  design_id: string;
-  template: string;
-  kind: 'image' | 'video';
-  rendered: boolean;
-  thumbnail_url: string | null;
-  render_error: string | null;
-  updated_at: string;
-};
-export type DesignDetail = {
-  design_id: string;
-  template: string;
-  kind: 'image' | 'video';
-  layout_version: number;
-  rendered: boolean;
-  render_error: string | null;
-  render_warnings: { message?: string }[];
-  page_urls: string[];
-  texts: { page: number; cid: string; text: string }[];
-  layers: { width: number; height: number; pages: number };
-};
+export type { DesignCard, DesignDetail };
+/** A gallery template, with whether the caller's plan can use it. */
+export type Template = TemplateChoice;
+export type VideoTemplate = VideoTemplateChoice;
 
 export const DESIGN_KEYS = {
   all: ['designs'],

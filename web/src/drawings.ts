@@ -1,30 +1,13 @@
 // The drawings' queries: a brand's drawings a page at a time, and one drawing with every
 // stroke (read in as many pages as it takes).
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { DrawingStroke } from '../../render/strokeOutline.ts';
+import type { DrawingPage, DrawingSummary } from '../../core/drawings/schema.ts';
 import { call } from './api.ts';
 import { useSession } from './session.ts';
 
-export type DrawingSummary = {
-  id: string;
-  title: string;
-  width: number;
-  height: number;
-  stroke_count: number;
-  updated_at: string;
-};
-export type Drawing = {
-  id: string;
-  title: string;
-  width: number;
-  height: number;
-  background: string;
-  version: number;
-  strokes: DrawingStroke[];
-  point_offset: number;
-  next_stroke_offset: number | null;
-  next_point_offset: number | null;
-};
+export type { DrawingSummary };
+/** A drawing with all its strokes (its pages joined). */
+export type Drawing = DrawingPage;
 
 /** Drawings a list page holds (api/session/drawings.ts). */
 const DRAWINGS_PAGE = 50;

@@ -1,29 +1,11 @@
 // The apps signed in by OAuth: those the account allowed, and the consent page's view of one
 // asking to.
 import { useQuery } from '@tanstack/react-query';
+import type { AuthorizedClient, ConsentView } from '../../core/oauth/schema.ts';
 import { call } from './api.ts';
 import { useSession } from './session.ts';
 
-export type AuthorizedApp = {
-  grant_id: string;
-  client_id: string;
-  client_name: string | null;
-  brand_id: string | null;
-  scopes: string[];
-  created_at: string;
-  last_used_at: string | null;
-};
-
-export type ConsentView = {
-  client_id: string;
-  client_name: string | null;
-  redirect_host: string;
-  registered_at: string | null;
-  warning: string | null;
-  scopes: { name: string; meaning: string }[];
-  brands: { id: string; name: string }[];
-  brand_id: string | null;
-};
+export type { AuthorizedClient, ConsentView };
 
 export const OAUTH_KEYS = {
   clients: ['oauth-clients'],
@@ -34,7 +16,7 @@ export function useAuthorizedApps() {
   const session = useSession();
   return useQuery({
     queryKey: OAUTH_KEYS.clients,
-    queryFn: () => call<AuthorizedApp[]>('GET', '/app/api/oauth/clients'),
+    queryFn: () => call<AuthorizedClient[]>('GET', '/app/api/oauth/clients'),
     enabled: !!session.data,
   });
 }

@@ -1,20 +1,12 @@
 // The account's usage (plan, credits, storage, this minute's request budget, posts by status)
 // and a brand's analytics with its best hours of the week.
 import { useQuery } from '@tanstack/react-query';
-import type { Plan } from '../../core/kernel/plans.ts';
 import type { Analytics, BestTimes } from '../../core/metrics/schema.ts';
+import type { Usage } from '../../core/usage/schema.ts';
 import { call } from './api.ts';
 import { useSession } from './session.ts';
 
-export type Usage = {
-  plan: Plan;
-  request_budget: { limit: number; used: number; remaining: number; resets_at: string };
-  storage: { used_bytes: number; quota_bytes: number };
-  credits: number;
-  posts_by_status: Record<string, number>;
-};
-
-export type { Analytics, BestTimes };
+export type { Analytics, BestTimes, Usage };
 
 export const USAGE_KEYS = {
   usage: ['usage'],

@@ -14,12 +14,13 @@ import {
   RenderWarnings,
 } from '../../../core/designs/schema.ts';
 import { editLayers, getLayers } from '../../../core/designs/service.ts';
+import { CreateDesignInput, TemplateSummary } from '../../../core/templates/schema.ts';
 import {
-  CreateDesignInput,
+  createDesign,
+  editDesign,
   ListTemplatesQuery,
-  TemplateSummary,
-} from '../../../core/templates/schema.ts';
-import { createDesign, editDesign, listTemplates } from '../../../core/templates/service.ts';
+  listTemplates,
+} from '../../../core/templates/service.ts';
 import { PreviewInput } from '../../../core/video/schema.ts';
 import { previewDesign } from '../../../core/video/service.ts';
 import { summarisedInOutputs } from '../jsonSchema.ts';

@@ -62,8 +62,6 @@ export function Designs() {
   if (session.isPending) return <p role="status">Loading…</p>;
   if (!session.data) return <Navigate to="/sign-in" replace />;
   const plan = session.data.account.plan;
-  const premiumOk = plan === 'pro' || plan === 'business';
-  const premiumVideoOk = session.data.account.features.includes('video_templates');
   const busy = create.isPending || useVideo.isPending;
   return (
     <section aria-labelledby="designs-title">
@@ -142,7 +140,7 @@ export function Designs() {
             <button
               type="button"
               className="small"
-              disabled={busy || (t.premium && !premiumOk)}
+              disabled={busy || !t.allowed}
               onClick={() => create.mutate(t.name)}
               aria-label={`Use template ${t.title}`}
             >
@@ -198,7 +196,7 @@ export function Designs() {
             <button
               type="button"
               className="small"
-              disabled={busy || (t.premium && !premiumVideoOk)}
+              disabled={busy || !t.allowed}
               onClick={() => useVideo.mutate(t)}
               aria-label={`Use video template ${t.title}`}
             >

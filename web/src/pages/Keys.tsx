@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Navigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { ApiError, call } from '../api.ts';
-import { APIKEY_KEYS, type ApiKey, useApiKeys } from '../apikeys.ts';
+import { APIKEY_KEYS, type ApiKeyCreated, useApiKeys } from '../apikeys.ts';
 import { useBrand } from '../brand.ts';
 import { CheckboxGroup, PlanNotice } from '../components.tsx';
 import { longDate } from '../time.ts';
@@ -14,12 +14,11 @@ export function Keys() {
   const { session, timeZone } = useBrand();
   const queries = useQueryClient();
   const [scopes, setScopes] = useState<string[]>(['read']);
-  const [shown, setShown] = useState<ApiKey & { key: string }>();
+  const [shown, setShown] = useState<ApiKeyCreated>();
   const [error, setError] = useState<ApiError>();
   const keys = useApiKeys();
   const create = useMutation({
-    mutationFn: (name: string) =>
-      call<ApiKey & { key: string }>('POST', '/app/api/apikeys', { name, scopes }),
+    mutationFn: (name: string) => call<ApiKeyCreated>('POST', '/app/api/apikeys', { name, scopes }),
     onSuccess: (made) => {
       setShown(made);
       void queries.invalidateQueries({ queryKey: APIKEY_KEYS.all });

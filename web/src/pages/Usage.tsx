@@ -38,6 +38,9 @@ export function UsagePage() {
             max={u.storage.quota_bytes}
             value={u.storage.used_bytes}
           />
+          {u.storage.reserved_bytes > 0 && (
+            <> (and {byteSize(u.storage.reserved_bytes)} held for unfinished uploads)</>
+          )}
         </dd>
         <dt>API requests this minute</dt>
         <dd>
