@@ -4,12 +4,7 @@
 // preview_design, the dashboard's preview, and the signed frame route of api/media.ts.
 import { signVideoFrameUrl, verifySignedSubject, videoFrameSubject } from '../assets/service.ts';
 import type { Pool } from '../db/pool.ts';
-import type {
-  DesignCaller,
-  DesignRef,
-  DesignRow,
-  VideoLayout,
-} from '../designs/schema.ts';
+import type { DesignCaller, DesignRef, DesignRow, VideoLayout } from '../designs/schema.ts';
 import {
   type DesignDeps,
   isVideoLayout,
