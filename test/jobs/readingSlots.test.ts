@@ -67,7 +67,8 @@ describe('reading slots', () => {
       body: {
         platform: 'x',
         body: 'Due in a moment',
-        schedule_at: new Date(Date.now() + 300).toISOString(),
+        // Far enough ahead that a slow request still finds it in the future.
+        schedule_at: new Date(Date.now() + 2_000).toISOString(),
       },
     });
     expect(post.status).toBe(201);
