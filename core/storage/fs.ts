@@ -6,8 +6,8 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { chmod, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { assertFolder, type Storage } from './backend.ts';
 import { writeFailure, writeSucceeded } from './space.ts';
-import { assertFolder, type Storage } from './storage.ts';
 
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;

@@ -15,7 +15,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Config } from '../config.ts';
-import { assertFolder, type Storage } from './storage.ts';
+import { assertFolder, type Storage } from './backend.ts';
 
 export type S3Settings = NonNullable<Config['s3']>;
 

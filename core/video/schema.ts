@@ -6,8 +6,6 @@ import { MAX_PREVIEW_TIMES } from '../jobs/schema.ts';
 import { IdInput } from '../kernel/ids.ts';
 import { PLATFORMS } from '../kernel/platformNames.ts';
 
-export { ListVideoTemplatesQuery } from './videoTemplates.ts';
-
 /** What a preview shows, without its target: the dashboard names the design in the path. */
 export const PreviewShow = z
   .object({
@@ -78,3 +76,14 @@ export const VideoTemplateChoice = VideoTemplateSummary.extend({
     .describe('The caller can use it (premium ones need the video_templates feature).'),
 });
 export type VideoTemplateChoice = z.infer<typeof VideoTemplateChoice>;
+
+/** list_video_templates' filters and page. */
+export const ListVideoTemplatesQuery = z
+  .object({
+    query: z.string().max(100).optional(),
+    shape: z.enum(['story', 'square', 'portrait', 'landscape']).optional(),
+    offset: z.number().int().min(0).default(0),
+    limit: z.number().int().min(1).max(50).default(20),
+  })
+  .strict();
+export type ListVideoTemplatesQuery = z.infer<typeof ListVideoTemplatesQuery>;

@@ -3,10 +3,9 @@
 // media slots (a clip or a photo layer named by `media_slot`, filled with an owned asset) and
 // the audio slot. use_video_template fills the slots it is given and removes the rest, so
 // no placeholder ever reaches a published video.
-import { z } from 'zod';
 import { VIDEO_ASPECTS, type VideoAspect, type VideoLayoutInput } from '../designs/schema.ts';
 import { featureRequired } from '../kernel/errors.ts';
-import type { VideoTemplateSummary } from './schema.ts';
+import type { ListVideoTemplatesQuery, VideoTemplateSummary } from './schema.ts';
 
 type DraftLayer = Record<string, unknown> & { kind: string; media_slot?: 'clip' | 'photo' };
 
@@ -237,16 +236,6 @@ export const textSlotsOf = (t: VideoTemplate) =>
   t.draft.layers.flatMap((l) => (l.kind === 'text' && typeof l.slot === 'string' ? [l.slot] : []));
 export const mediaSlotsOf = (t: VideoTemplate) =>
   t.draft.layers.flatMap((l) => (l.media_slot ? [l.media_slot] : []));
-
-export const ListVideoTemplatesQuery = z
-  .object({
-    query: z.string().max(100).optional(),
-    shape: z.enum(['story', 'square', 'portrait', 'landscape']).optional(),
-    offset: z.number().int().min(0).default(0),
-    limit: z.number().int().min(1).max(50).default(20),
-  })
-  .strict();
-export type ListVideoTemplatesQuery = z.infer<typeof ListVideoTemplatesQuery>;
 
 /** list_video_templates: filtered, in name order, one page at `offset`. */
 export function listVideoTemplates(q: ListVideoTemplatesQuery): {

@@ -4,13 +4,14 @@
 // under a key derived from the suggestion with `swapRecord: null`, citing the post answered
 // as parent and its thread's root: a retried send finds its record instead of a second one;
 // likes, reposts and follows (the engagement inbox) are written the same way.
+
 import { z } from 'zod';
+import type { OutboundPolicy } from '../../outbound/guard.ts';
 import type { ConnectedAccountAccess, Connector, InboundPost } from '../connector.ts';
 import { PublicationError } from '../connector.ts';
 import { documented } from '../http.ts';
 import { claimedTime } from '../readings.ts';
 import { facetsOf } from './facets.ts';
-import type { BlueskyDeps } from './index.ts';
 import {
   handleResolver,
   POST,
@@ -50,9 +51,10 @@ const ACT_COLLECTIONS = {
   follow: 'app.bsky.graph.follow',
 } as const;
 
-export function blueskyEngagement(
-  deps: Pick<BlueskyDeps, 'outbound' | 'requestTimeoutMs'>,
-): Required<Pick<Connector, 'inbound' | 'reply' | 'act'>> {
+export function blueskyEngagement(deps: {
+  outbound: OutboundPolicy;
+  requestTimeoutMs?: number;
+}): Required<Pick<Connector, 'inbound' | 'reply' | 'act'>> {
   const clientOf = (account: ConnectedAccountAccess) =>
     new BlueskyClient(
       deps.outbound,
