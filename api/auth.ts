@@ -15,11 +15,10 @@ import {
   budgetHeaders,
   type KnownKeys,
   recallKey,
-  unconfirmedKeyOf,
 } from '../core/auth/service.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { unauthenticated } from '../core/kernel/errors.ts';
-import type { Principal, Requirement } from '../core/kernel/principal.ts';
+import { type Principal, type Requirement, unconfirmedKeyOf } from '../core/kernel/principal.ts';
 import { resourceMetadataOf } from '../core/oauth/service.ts';
 
 declare module 'fastify' {

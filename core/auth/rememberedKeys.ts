@@ -15,7 +15,6 @@ import {
   useApiKeyToRemember,
 } from '../apikeys/service.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
-import type { KeyVersion, Principal } from '../kernel/principal.ts';
 import {
   type Authenticated,
   authenticateBearerToken,
@@ -97,9 +96,3 @@ async function lookUpToRemember(db: Queryable, token: string, known: KnownKeys) 
   else known.forget(digest);
   return r && keyHolderAuthenticated(r);
 }
-
-type Caller = Pick<Principal, 'credential'>;
-
-/** The remembered key a caller was admitted on, while no statement has confirmed it. */
-export const unconfirmedKeyOf = ({ credential }: Caller): KeyVersion | undefined =>
-  credential.kind === 'api_key' ? credential.unconfirmed : undefined;

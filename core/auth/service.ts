@@ -16,5 +16,4 @@ export {
   authenticateRemembering,
   createKnownKeys,
   recallKey,
-  unconfirmedKeyOf,
 } from './rememberedKeys.ts';

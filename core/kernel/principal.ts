@@ -34,3 +34,9 @@ export type Principal = {
 
 /** What an operation needs beyond a valid credential; declared once per operation. */
 export type Requirement = { scope?: Scope; feature?: Feature };
+
+/** The remembered key a caller was admitted on, while no statement has confirmed it. */
+export const unconfirmedKeyOf = ({
+  credential,
+}: Pick<Principal, 'credential'>): KeyVersion | undefined =>
+  credential.kind === 'api_key' ? credential.unconfirmed : undefined;

@@ -5,14 +5,10 @@
 import { KeyChanged } from '../apikeys/schema.ts';
 import { actorOf } from '../audit/schema.ts';
 import type { Pool } from '../db/pool.ts';
-import type { KeyVersion, Principal } from '../kernel/principal.ts';
+import { type Principal, unconfirmedKeyOf } from '../kernel/principal.ts';
 import { insertDraftAsKeyBatched, insertPost, type NewPostRow, type PostRow } from './db.ts';
 
 type Caller = Pick<Principal, 'credential'>;
-
-/** The remembered key a caller was admitted on, while no statement has confirmed it. */
-const unconfirmedKeyOf = ({ credential }: Caller): KeyVersion | undefined =>
-  credential.kind === 'api_key' ? credential.unconfirmed : undefined;
 
 /**
  * For anything but a plain draft, which no statement here confirms a key in: throws
