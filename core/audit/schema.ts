@@ -1,6 +1,7 @@
 // What reading the audit log takes and answers.
 import { z } from 'zod';
 import { IdInput } from '../kernel/ids.ts';
+import type { Actor } from './actor.ts';
 
 export const AuditQuery = z
   .object({
@@ -25,4 +26,13 @@ export const AuditEntry = z.object({
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
 export type { Actor } from './actor.ts';
+
+/** An entry that is not a post's status change: `postId` the brand post it concerns, if any. */
+export type AuditRecord = {
+  accountId: string;
+  postId: string | null;
+  action: string;
+  actor: Actor;
+  detail: Record<string, unknown>;
+};
 export { actorOf } from './actor.ts';

@@ -1,9 +1,8 @@
 // The audit log: reading it (MCP get_audit: the account's post transitions with their
 // actors), and the entries other concepts record that are not a post's status change.
 import type { Queryable } from '../db/pool.ts';
-import type { Actor } from './actor.ts';
 import { recordAudit } from './db.ts';
-import type { AuditEntry, AuditQuery } from './schema.ts';
+import type { AuditEntry, AuditQuery, AuditRecord } from './schema.ts';
 
 // Kept for the callers that import the schemas from here.
 export { AuditEntry, AuditQuery } from './schema.ts';
@@ -39,15 +38,6 @@ export async function listAudit(
  * action run), in the caller's transaction: `postId` is the brand post it concerns, if any;
  * `detail` says the rest.
  */
-export async function recordAction(
-  db: Queryable,
-  entry: {
-    accountId: string;
-    postId: string | null;
-    action: string;
-    actor: Actor;
-    detail: Record<string, unknown>;
-  },
-): Promise<void> {
+export async function recordAction(db: Queryable, entry: AuditRecord): Promise<void> {
   await recordAudit(db, entry);
 }
