@@ -102,6 +102,7 @@ async function main(role: Role, poolArg: string | undefined) {
         outbound: outboundPolicy(config, log.child({ role: 'worker' })),
         storage: storageFor(config),
         blueskyAppView: config.blueskyAppViewUrl,
+        platformApps: config.platformApps,
         tools: mediaTools(config),
         exportTimeoutMs: config.exportTimeoutMs,
         llm: config.llm,

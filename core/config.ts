@@ -5,6 +5,13 @@ import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import {
+  type OAuthPlatform,
+  PLATFORM_ENV,
+  type PlatformApp,
+  plainHttpPlatformVars,
+  platformApps,
+} from './platformApps.ts';
+import {
   defaultPoolConcurrency,
   parsePools,
   WORKER_POOLS,
@@ -160,6 +167,7 @@ const envSchema = z
     OUTBOUND_ALLOW_HTTP: boolean.default(false),
     TRUST_PROXY: trustProxy,
     BLUESKY_APPVIEW_URL: z.url().default('https://public.api.bsky.app'),
+    ...PLATFORM_ENV,
     LLM_BASE_URL: z.url().optional(),
     LLM_API_KEY: z.string().optional(),
     LLM_MODEL: z.string().optional(),
@@ -197,6 +205,14 @@ const envSchema = z
         message:
           'is http: set OUTBOUND_ALLOW_HTTP=true (and OUTBOUND_ALLOWLIST for a private address)',
       });
+    if (!e.OUTBOUND_ALLOW_HTTP)
+      for (const name of plainHttpPlatformVars(e))
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message:
+            'is http: set OUTBOUND_ALLOW_HTTP=true (and OUTBOUND_ALLOWLIST for a private address)',
+        });
     if (e.STORAGE !== 's3') return;
     for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const)
       if (!e[name])
@@ -246,6 +262,8 @@ export type Config = {
   outboundAllowHttp: boolean;
   /** The Bluesky AppView whose public XRPC gives posts' counts (through the outbound guard). */
   blueskyAppViewUrl: string;
+  /** Each OAuth platform's API addresses and the operator's app credentials for it. */
+  platformApps: Record<OAuthPlatform, PlatformApp>;
   /**
    * Which proxies' X-Forwarded-For gives the client address: false (none: the socket's
    * address), a number of proxy hops in front, or the proxies' addresses/CIDRs.
@@ -315,6 +333,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mediaUrlSecret: e.MEDIA_URL_SECRET,
     outboundAllowlist: e.OUTBOUND_ALLOWLIST,
     blueskyAppViewUrl: e.BLUESKY_APPVIEW_URL.replace(/\/+$/, ''),
+    platformApps: platformApps(e),
     outboundAllowHttp: e.OUTBOUND_ALLOW_HTTP,
     trustProxy: e.TRUST_PROXY,
     llm: e.LLM_BASE_URL

@@ -37,6 +37,31 @@ describe('configuration', () => {
     expect(loadConfig(local).blueskyAppViewUrl).toBe('http://127.0.0.1:2584');
   });
 
+  it("reads each OAuth platform's addresses and app, with the documented defaults", () => {
+    const apps = loadConfig({}).platformApps;
+    expect(apps.x).toMatchObject({
+      apiUrl: 'https://api.x.com',
+      oauthUrl: 'https://api.x.com',
+      authorizeUrl: 'https://x.com/i/oauth2/authorize',
+      clientId: undefined,
+      clientVars: ['X_CLIENT_ID', 'X_CLIENT_SECRET'],
+    });
+    expect(apps.linkedin.oauthUrl).toBe('https://www.linkedin.com');
+    expect(apps.youtube.clientVars).toEqual(['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET']);
+    expect(apps.facebook.videoUrl).toBe('https://graph-video.facebook.com');
+    const local = loadConfig({
+      X_API_URL: 'http://127.0.0.1:4010/',
+      X_CLIENT_ID: 'abc',
+      X_CLIENT_SECRET: 'def',
+      OUTBOUND_ALLOW_HTTP: 'true',
+    }).platformApps.x;
+    expect(local).toMatchObject({ apiUrl: 'http://127.0.0.1:4010', clientId: 'abc' });
+    expect(() => loadConfig({ LINKEDIN_OAUTH_URL: 'http://127.0.0.1:4011' })).toThrow(
+      /LINKEDIN_OAUTH_URL: is http: set OUTBOUND_ALLOW_HTTP=true/,
+    );
+    expect(() => loadConfig({ TIKTOK_API_URL: 'ftp://tiktok.example' })).toThrow(/TIKTOK_API_URL/);
+  });
+
   it('parses the outbound allowlist', () => {
     expect(loadConfig({ OUTBOUND_ALLOWLIST: '127.0.0.0/8, ::1/128' }).outboundAllowlist).toEqual([
       '127.0.0.0/8',

@@ -25,6 +25,7 @@ import type { Logger } from '../core/logger.ts';
 import { type MediaTools, mediaTools, toolsDieWithProcess } from '../core/media/tools.ts';
 import { sweepDeadWorkFolders } from '../core/media/workFolders.ts';
 import type { OutboundPolicy } from '../core/outbound/guard.ts';
+import type { OAuthPlatform, PlatformApp } from '../core/platformApps.ts';
 import type { Storage } from '../core/storage/storage.ts';
 import type { WorkerPool } from '../core/workerPools.ts';
 import { createRenderPool, type RenderPool, type RenderPoolOptions } from '../render/renderPool.ts';
@@ -72,6 +73,8 @@ export type WorkerDeps = {
   connectors?: Connectors;
   /** The Bluesky AppView the built-in connector reads counts from (BLUESKY_APPVIEW_URL). */
   blueskyAppView?: string;
+  /** The OAuth platforms' addresses and app credentials; the documented defaults when omitted. */
+  platformApps?: Record<OAuthPlatform, PlatformApp>;
   /** Where outbound requests (webhook deliveries) may go; public https only when omitted. */
   outbound?: OutboundPolicy;
   /** Asset storage, for cleaning expired uploads; omitted: that cron job is not registered. */
@@ -263,7 +266,12 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
       pool: deps.pool,
       connectors:
         deps.connectors ??
-        builtinConnectors({ outbound, storage: deps.storage, blueskyAppView: deps.blueskyAppView }),
+        builtinConnectors({
+          outbound,
+          storage: deps.storage,
+          blueskyAppView: deps.blueskyAppView,
+          platformApps: deps.platformApps,
+        }),
       credentialsKey: deps.credentialsKey,
       outbound,
       storage: deps.storage,

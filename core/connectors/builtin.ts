@@ -1,6 +1,8 @@
 // The connectors shipped with the service: Bluesky and Mastodon. They read the bytes of
 // attached assets from storage, so a worker without storage has none.
+
 import type { OutboundPolicy } from '../outbound/guard.ts';
+import type { OAuthPlatform, PlatformApp } from '../platformApps.ts';
 import type { Storage } from '../storage/storage.ts';
 import { blueskyConnector } from './bluesky/index.ts';
 import type { Connectors } from './connector.ts';
@@ -13,6 +15,8 @@ export type ConnectorDeps = {
   requestTimeoutMs?: number;
   /** The Bluesky AppView read for counts (BLUESKY_APPVIEW_URL); without it, none are read. */
   blueskyAppView?: string;
+  /** The OAuth platforms' addresses (`*_API_URL`); the documented defaults when omitted. */
+  platformApps?: Record<OAuthPlatform, PlatformApp>;
 };
 
 export function builtinConnectors({ storage, ...rest }: ConnectorDeps): Connectors {

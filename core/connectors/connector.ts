@@ -28,13 +28,9 @@ export type PublishRequest = {
     media: PublishMedia[];
   };
   /** The brand's connected account on the post's platform, with its opened credentials. */
-  account: {
-    id: string;
-    handle: string;
-    credentials: Record<string, unknown>;
-    /** Stores changed credentials (a refreshed session), sealed, for the next publication. */
-    saveCredentials(next: Record<string, unknown>): Promise<void>;
-  };
+  account: ConnectedAccountAccess & { id: string };
+  /** What this attempt has done so far, kept across crashes and retries (see PublicationSteps). */
+  steps: PublicationSteps;
   /**
    * Stable for one publication attempt of one post, also across job retries: a connector
    * must make a repeated call with the same key publish nothing new (the platform's
@@ -171,6 +167,32 @@ export type ConnectedAccountAccess = {
   credentials: Record<string, unknown>;
   /** Stores changed credentials (a refreshed session). */
   saveCredentials(next: Record<string, unknown>): Promise<void>;
+  /** An OAuth platform's access token, kept fresh (absent for Bluesky and Mastodon). */
+  tokens?: AccessTokens;
+};
+
+/**
+ * An OAuth connection's access token. `current()` answers one that is valid for a while yet,
+ * refreshing it first (under the connection's lock, so two jobs never spend one refresh token)
+ * when it is about to expire. `refused(token)` is for a 401 to `token`: it refreshes once,
+ * unless another job already has, and answers the new token. A refresh the platform refuses
+ * marks the connection `needs_reconnect` and throws a PublicationError with `reconnect`.
+ */
+export type AccessTokens = {
+  current(): Promise<string>;
+  refused(token: string): Promise<string>;
+};
+
+/**
+ * What one publication attempt has done so far, kept in Postgres across crashes and job
+ * retries of the same attempt (same post, same publication). A connector remembers what
+ * identifies an irreversible call *before* making it (an upload, a container id, the time it
+ * posted) and what each call produced after it (a thread part's id), and recalls them on a
+ * retry to resume, or to read back what the platform already has, rather than repeat it.
+ */
+export type PublicationSteps = {
+  recall(step: string): Promise<string | undefined>;
+  remember(step: string, value: string): Promise<void>;
 };
 
 /** A post's engagement as a platform counts it; null where the platform gives no count. */

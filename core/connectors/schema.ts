@@ -2,6 +2,7 @@
 // through it (publications, readings, inbound posts, trends).
 
 export type {
+  AccessTokens,
   ConnectedAccountAccess,
   Connector,
   Connectors,
@@ -9,6 +10,7 @@ export type {
   PastPost,
   PostCounts,
   Publication,
+  PublicationSteps,
   PublishMedia,
   PublishRequest,
   Trend,

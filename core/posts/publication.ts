@@ -29,6 +29,7 @@ import {
   finishPublication,
   type PublicationClaim,
 } from './db.ts';
+import { publicationSteps } from './steps.ts';
 
 type Outcome =
   | { status: 'published'; publication: Publication }
@@ -160,6 +161,7 @@ export async function publishScheduledPost(
           await keepRefreshedCredentials(pool, account.id, sealCredentials(credentialsKey, next));
       },
     },
+    steps: publicationSteps(pool, { postId: claim.id, publicationSeq: claim.publication_seq }),
     idempotencyKey: idempotencyKey(claim),
     signal: AbortSignal.any([attempt.signal, AbortSignal.timeout(PUBLISH_TIMEOUT_MS)]),
   };

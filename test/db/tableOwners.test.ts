@@ -34,6 +34,7 @@ const OWNER: Record<string, string> = {
   connected_accounts: 'core/connections/db.ts',
   posts: 'core/posts/db.ts',
   post_assets: 'core/posts/db.ts',
+  publication_steps: 'core/posts/steps.ts',
   events: 'core/webhooks/db.ts',
   audit_log: 'core/audit/db.ts',
   designs: 'core/designs/db.ts',
