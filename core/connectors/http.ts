@@ -31,7 +31,7 @@ export type PlatformResponse = {
 };
 
 export type PlatformRequest = {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   headers?: Record<string, string>;
   body?: Buffer | string;
   timeoutMs: number;
