@@ -14,5 +14,13 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default on a 2-core machine is one file at a time; most of a file's time is
+    // spent waiting on Postgres, servers and child processes, so two run side by side.
+    maxWorkers: 2,
+    experimental: {
+      // Node runs our TypeScript itself (type stripping, as `npm start` does): no Vite transform
+      // per file, and graphql loads as Node loads it.
+      viteModuleRunner: false,
+    },
   },
 });
