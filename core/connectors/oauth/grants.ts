@@ -40,15 +40,17 @@ export const Seconds = z.union([
  * A platform's numeric id: a string of digits, or a JSON number still exact as a double (a
  * larger one was already rounded by the JSON parser, so it names someone else).
  */
-export const NumericId = z.union([
-  z.string().regex(/^\d{1,40}$/),
-  z
-    .number()
-    .int()
-    .nonnegative()
-    .refine(Number.isSafeInteger, 'an id too large to be exact in JSON')
-    .transform(String),
-]);
+export const NumericId = z
+  .union([z.string(), z.number()])
+  .superRefine((v, ctx) => {
+    if (typeof v === 'number' && !(Number.isSafeInteger(v) && v >= 0))
+      ctx.addIssue({
+        code: 'custom',
+        message: 'a number id not exact in JSON (too large or not whole)',
+      });
+  })
+  .transform(String)
+  .pipe(z.string().regex(/^\d{1,40}$/, 'not a numeric id'));
 
 /** A display name or handle a platform gives (a Page's name, a channel's title): plain, short. */
 export const ShownName = z
