@@ -124,8 +124,11 @@ describe.each(cases)('%s %s', (platform, call) => {
 
 describe('ids and tokens as a hostile platform might send them', () => {
   it('a Meta user id too large to be exact as a JSON number is refused, not rounded', async () => {
-    answer = { status: 200, body: { user_id: 17841400000000001, username: 'brand' } };
-    const err = await failure(CALLS.identify('instagram'));
+    // As the platform's JSON carries it: the parser rounds it to another account's id.
+    const raw = '{"user_id":17841400000000001,"username":"brand"}';
+    const err = (await withRaw({ status: 200, raw }, () =>
+      failure(CALLS.identify('instagram')),
+    )) as PublicationError;
     expect(err.message).toMatch(/user_id: a number id not exact in JSON \(too large/);
   });
 
