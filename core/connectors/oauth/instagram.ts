@@ -20,7 +20,7 @@ import {
   Token,
   withQuery,
 } from './grants.ts';
-import { GRAPH_VERSION, longLivedToken } from './metaTokens.ts';
+import { GRAPH_VERSION, longLivedToken, tooYoungToExtend } from './metaTokens.ts';
 
 const PLATFORM = 'Instagram';
 /** Publishing, the profile, and reading a post's insights (views, reach, likes...). */
@@ -94,6 +94,7 @@ export const instagramOAuthApp: OAuthApp = {
 
   async refresh(ctx, tokens) {
     if (!tokens.access_token) throw cannotRefresh(PLATFORM, 'no long-lived token is stored');
+    if (tooYoungToExtend(tokens)) return tokens;
     return longLivedToken(
       ctx,
       PLATFORM,

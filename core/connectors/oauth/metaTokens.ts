@@ -13,6 +13,14 @@ export const GRAPH_VERSION = 'v25.0';
 /** What Meta documents for a long-lived token's `expires_in` (about 60 days). */
 const LONG_LIVED_SECONDS = 5_183_944;
 
+/**
+ * Whether a long-lived token is under a day old (its expiry more than 59 days away): Meta
+ * refuses to extend it then, which is no reason to reconnect, so it is kept as it is.
+ */
+export const tooYoungToExtend = (t: OAuthTokens, now = Date.now()) =>
+  t.expires_at !== undefined &&
+  Date.parse(t.expires_at) - now > (LONG_LIVED_SECONDS - 86_400) * 1000;
+
 /** GET /access_token and GET /refresh_access_token answer `{access_token, token_type, expires_in}`. */
 const LongLivedAnswer = z.object({ access_token: Token, expires_in: Seconds.optional() });
 

@@ -17,7 +17,7 @@ import {
   Token,
   withQuery,
 } from './grants.ts';
-import { longLivedToken } from './metaTokens.ts';
+import { longLivedToken, tooYoungToExtend } from './metaTokens.ts';
 
 const PLATFORM = 'Threads';
 /** Publishing, the profile, and reading a post's insights (views, likes, replies...). */
@@ -77,6 +77,7 @@ export const threadsOAuthApp: OAuthApp = {
 
   async refresh(ctx, tokens) {
     if (!tokens.access_token) throw cannotRefresh(PLATFORM, 'no long-lived token is stored');
+    if (tooYoungToExtend(tokens)) return tokens;
     return longLivedToken(
       ctx,
       PLATFORM,

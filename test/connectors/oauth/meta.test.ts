@@ -120,6 +120,13 @@ describe.each([
       });
     });
 
+    it('a token under a day old is kept as it is: Meta would refuse to extend it', async () => {
+      const young = await app.exchangeCode(ctx, { code: meta.issueCode(), redirectUri: REDIRECT });
+      const requests = meta.received.length;
+      expect(await app.refresh(ctx, young)).toEqual(young);
+      expect(meta.received.length).toBe(requests);
+    });
+
     it('an expired or revoked token asks for a reconnect, without the token in the message', async () => {
       const expired = meta.longLived('brand', 61 * 86_400);
       const err = await failure(app.refresh(ctx, { access_token: expired }));
