@@ -7,6 +7,7 @@ import { PublicationError } from '../../../core/connectors/connector.ts';
 import { OAUTH_APPS } from '../../../core/connectors/oauth/index.ts';
 import type { OAuthApp } from '../../../core/connectors/oauthApp.ts';
 import type { OAuthPlatform } from '../../../core/platformApps.ts';
+import { failure } from '../../support/platforms/failure.ts';
 import {
   type Answer,
   oauthContext,
@@ -14,7 +15,6 @@ import {
   type StandIn,
   startStandIn,
 } from '../../support/platforms/standIn.ts';
-import { failure } from './failure.ts';
 
 const CLIENT = { id: 'hostile-client-id', secret: 'hostile-client-secret-0042' };
 const REFRESH = 'refresh-token-secret-0042';

@@ -9,22 +9,11 @@ import { OAUTH_APPS } from '../../../core/connectors/oauth/index.ts';
 import { instagramOAuthApp } from '../../../core/connectors/oauth/instagram.ts';
 import { threadsOAuthApp } from '../../../core/connectors/oauth/threads.ts';
 import type { OAuthApp, OAuthContext } from '../../../core/connectors/oauthApp.ts';
+import { failure, inDays } from '../../support/platforms/failure.ts';
 import { META_APP, type MetaStandIn, startMetaOauth } from '../../support/platforms/metaOauth.ts';
 import { oauthContext } from '../../support/platforms/standIn.ts';
 
 const REDIRECT = 'https://sps.example/connect/meta/callback';
-const DAY_MS = 86_400_000;
-
-/** The failure `promise` ends in (the test fails if it succeeds). */
-const failure = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error('expected a failure');
-    },
-    (err: unknown) => err as PublicationError,
-  );
-
-const inDays = (iso: string | undefined) => (Date.parse(iso ?? '') - Date.now()) / DAY_MS;
 
 describe.each([
   [

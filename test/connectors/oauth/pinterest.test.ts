@@ -6,13 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OAUTH_APPS } from '../../../core/connectors/oauth/index.ts';
 import { pinterestOAuthApp as app } from '../../../core/connectors/oauth/pinterest.ts';
 import type { OAuthContext } from '../../../core/connectors/oauthApp.ts';
+import { failure, inDays } from '../../support/platforms/failure.ts';
 import {
   PINTEREST_APP,
   type PinterestStandIn,
   startPinterestOauth,
 } from '../../support/platforms/pinterestOauth.ts';
 import { oauthContext } from '../../support/platforms/standIn.ts';
-import { failure, inDays } from './failure.ts';
 
 const REDIRECT = 'https://sps.example/connect/pinterest/callback';
 let pinterest: PinterestStandIn;

@@ -6,13 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OAUTH_APPS } from '../../../core/connectors/oauth/index.ts';
 import { tiktokOAuthApp as app } from '../../../core/connectors/oauth/tiktok.ts';
 import type { OAuthContext } from '../../../core/connectors/oauthApp.ts';
+import { failure, inDays } from '../../support/platforms/failure.ts';
 import { oauthContext } from '../../support/platforms/standIn.ts';
 import {
   startTikTokOauth,
   TIKTOK_APP,
   type TikTokStandIn,
 } from '../../support/platforms/tiktokOauth.ts';
-import { failure, inDays } from './failure.ts';
 
 const REDIRECT = 'https://sps.example/connect/tiktok/callback';
 let tiktok: TikTokStandIn;

@@ -6,13 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OAUTH_APPS } from '../../../core/connectors/oauth/index.ts';
 import { youtubeOAuthApp as app } from '../../../core/connectors/oauth/youtube.ts';
 import type { OAuthContext } from '../../../core/connectors/oauthApp.ts';
+import { failure, inDays } from '../../support/platforms/failure.ts';
 import {
   GOOGLE_APP,
   type GoogleStandIn,
   startGoogleOauth,
 } from '../../support/platforms/googleOauth.ts';
 import { oauthContext } from '../../support/platforms/standIn.ts';
-import { failure, inDays } from './failure.ts';
 
 const REDIRECT = 'https://sps.example/connect/youtube/callback';
 let google: GoogleStandIn;

@@ -1,4 +1,4 @@
-// What the OAuth apps' tests share: the failure a call ends in, and days from now.
+// What the OAuth apps' tests share: the failure a call ends in, and how far off an expiry is.
 import type { PublicationError } from '../../../core/connectors/connector.ts';
 
 /** The failure `promise` ends in (the test fails if it succeeds). */
