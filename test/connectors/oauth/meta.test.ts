@@ -296,6 +296,20 @@ describe('facebook: the Page token, from a long-lived user token', () => {
     expect(err.message).not.toContain(tokens.refresh_token!);
   });
 
+  it('once the long-lived user token has expired, a refresh asks for a reconnect unsent', async () => {
+    const requests = meta.received.length;
+    const err = await failure(
+      app.refresh(ctx, {
+        access_token: 'EAAPold',
+        refresh_token: meta.longLived(),
+        refresh_expires_at: new Date(Date.now() - 1000).toISOString(),
+      }),
+    );
+    expect(err).toMatchObject({ reconnect: true });
+    expect(err.message).toMatch(/long-lived user token that renews the Page token expired/);
+    expect(meta.received.length).toBe(requests);
+  });
+
   it('a Page token given by hand (no user token) asks for a reconnect when refused', async () => {
     const err = await failure(app.refresh(ctx, { access_token: 'EAAPbyhand' }));
     expect(err).toMatchObject({ reconnect: true });
