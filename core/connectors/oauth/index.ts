@@ -3,5 +3,18 @@
 // cannot be connected yet.
 import type { OAuthPlatform } from '../../platformApps.ts';
 import type { OAuthApp } from '../oauthApp.ts';
+import { facebookOAuthApp } from './facebook.ts';
+import { instagramOAuthApp } from './instagram.ts';
+import { pinterestOAuthApp } from './pinterest.ts';
+import { threadsOAuthApp } from './threads.ts';
+import { tiktokOAuthApp } from './tiktok.ts';
+import { youtubeOAuthApp } from './youtube.ts';
 
-export const OAUTH_APPS: Partial<Record<OAuthPlatform, OAuthApp>> = {};
+export const OAUTH_APPS: Partial<Record<OAuthPlatform, OAuthApp>> = {
+  threads: threadsOAuthApp,
+  instagram: instagramOAuthApp,
+  facebook: facebookOAuthApp,
+  tiktok: tiktokOAuthApp,
+  youtube: youtubeOAuthApp,
+  pinterest: pinterestOAuthApp,
+};

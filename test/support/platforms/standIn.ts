@@ -1,0 +1,130 @@
+// The shared frame of the OAuth platforms' stand-ins on loopback: each request is recorded
+// (method, path, query, headers, form fields) and answered by the platform's routes, unless a
+// test has told the next answer to a route (`answerNext`: a status, a raw body, headers),
+// which is how hostile answers (not JSON, a field missing, a huge body) are served.
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { OAuthContext } from '../../../core/connectors/oauthApp.ts';
+import { outboundPolicy } from '../../../core/outbound/guard.ts';
+import { type OAuthPlatform, platformApps } from '../../../core/platformApps.ts';
+
+/** Loopback and http allowed, as a platform on loopback needs. */
+export const LOOPBACK_POLICY = outboundPolicy({
+  outboundAllowlist: ['127.0.0.0/8'],
+  outboundAllowHttp: true,
+});
+
+export type Received = {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: IncomingHttpHeaders;
+  /** The body's form fields (application/x-www-form-urlencoded), or {} . */
+  form: Record<string, string>;
+  /** The body as JSON, when it is. */
+  json: unknown;
+};
+
+export type Answer = { status: number; body: unknown; headers?: Record<string, string> };
+/** A raw answer: `body` is sent as it is (a string or bytes), not as JSON. */
+export type RawAnswer = { status: number; raw: string | Buffer; headers?: Record<string, string> };
+
+export type Route = (req: Received) => Answer | undefined;
+
+export type StandIn = {
+  url: string;
+  received: Received[];
+  /** The next request to `line` ("GET /v1.0/me") is answered with this instead. */
+  answerNext(line: string, answer: Answer | RawAnswer): void;
+  close(): Promise<void>;
+};
+
+export const json = (status: number, body: unknown, headers?: Record<string, string>): Answer => ({
+  status,
+  body,
+  headers,
+});
+
+export async function startStandIn(route: Route): Promise<StandIn> {
+  const received: Received[] = [];
+  const next = new Map<string, Answer | RawAnswer>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://loopback');
+      const body = Buffer.concat(chunks).toString('utf8');
+      const isForm = String(req.headers['content-type']).startsWith(
+        'application/x-www-form-urlencoded',
+      );
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(body);
+      } catch {}
+      const r: Received = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        headers: req.headers,
+        form: isForm ? Object.fromEntries(new URLSearchParams(body)) : {},
+        json: parsed,
+      };
+      received.push(r);
+      const line = `${r.method} ${r.path}`;
+      const told = next.get(line);
+      if (told) next.delete(line);
+      const answer = told ?? route(r) ?? json(404, { error: { message: 'Unknown path' } });
+      const headers = { 'content-type': 'application/json', ...answer.headers };
+      res.writeHead(answer.status, headers);
+      res.end('raw' in answer ? answer.raw : JSON.stringify(answer.body));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
+    answerNext: (line, answer) => next.set(line, answer),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+/** A token as platforms make them: random, opaque. */
+export const mint = (prefix: string) =>
+  `${prefix}${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+
+const PREFIX: Record<OAuthPlatform, string> = {
+  x: 'X',
+  linkedin: 'LINKEDIN',
+  threads: 'THREADS',
+  instagram: 'INSTAGRAM',
+  facebook: 'FACEBOOK',
+  tiktok: 'TIKTOK',
+  youtube: 'YOUTUBE',
+  pinterest: 'PINTEREST',
+};
+const CLIENT_PREFIX: Partial<Record<OAuthPlatform, string>> = { youtube: 'GOOGLE' };
+
+/**
+ * The OAuthContext of `platform` with every address of it (API, OAuth host, video host) at
+ * the stand-in's `url`, and the operator's app `client` (none: the variables unset).
+ */
+export function oauthContext(
+  platform: OAuthPlatform,
+  url: string,
+  client?: { id: string; secret: string },
+): OAuthContext {
+  const p = PREFIX[platform];
+  const c = CLIENT_PREFIX[platform] ?? p;
+  const env: Record<string, string> = {
+    [`${p}_API_URL`]: url,
+    [`${p === 'YOUTUBE' ? 'GOOGLE' : p}_OAUTH_URL`]: url,
+    [`${p}_VIDEO_URL`]: url,
+    [`${c}_AUTHORIZE_URL`]: `${url}/authorize`,
+    ...(client ? { [`${c}_CLIENT_ID`]: client.id, [`${c}_CLIENT_SECRET`]: client.secret } : {}),
+  };
+  return { app: platformApps(env)[platform], policy: LOOPBACK_POLICY };
+}
