@@ -3,5 +3,8 @@
 // cannot be connected yet.
 import type { OAuthPlatform } from '../../platformApps.ts';
 import type { OAuthApp } from '../oauthApp.ts';
+import { linkedinApp } from './linkedin.ts';
 
-export const OAUTH_APPS: Partial<Record<OAuthPlatform, OAuthApp>> = {};
+export const OAUTH_APPS: Partial<Record<OAuthPlatform, OAuthApp>> = {
+  linkedin: linkedinApp,
+};
