@@ -235,6 +235,19 @@ describe('publishing to LinkedIn', () => {
     expect(video.parts.every((p) => p.etag && p.bytes === p.lastByte - p.firstByte + 1)).toBe(true);
     expect(video).toMatchObject({ status: 'AVAILABLE', polls: 4 });
   }, 60_000);
+
+  it('fails the post, posting nothing, when LinkedIn cannot process the video', async () => {
+    const { key } = await connectedMember();
+    const asset = await uploadMediaFile(server, key, path.join(tmp, 'clip.mp4'), 'clip.mp4');
+    const id = await schedule(key, { body: 'A broken video', asset_ids: [asset.id] });
+    li.failNextVideo();
+    const requests = li.postRequests.length;
+    expect(await publish(id, 5)).toBe('failed');
+    expect((await postRow(id)).error).toBe(
+      'LinkedIn could not process the video: Video is corrupt.',
+    );
+    expect(li.postRequests.length).toBe(requests);
+  });
 });
 
 describe('exactly once', () => {
