@@ -22,13 +22,10 @@ export type ConnectorDeps = {
 
 export function builtinConnectors({ storage, ...rest }: ConnectorDeps): Connectors {
   if (!storage) return {};
+  const { apiUrl, oauthUrl } = (rest.platformApps ?? platformApps({})).linkedin;
   return {
     bluesky: blueskyConnector({ ...rest, storage, appView: rest.blueskyAppView }),
     mastodon: mastodonConnector({ ...rest, storage }),
-    linkedin: linkedinConnector({
-      ...rest,
-      storage,
-      apiUrl: (rest.platformApps ?? platformApps({})).linkedin.apiUrl,
-    }),
+    linkedin: linkedinConnector({ ...rest, storage, apiUrl, oauthUrl }),
   };
 }

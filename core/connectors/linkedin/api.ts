@@ -91,21 +91,21 @@ export type LinkedInCall = (
 
 /**
  * Calls as `access` (a path under `apiUrl`, or a full address LinkedIn gave, such as an upload
- * URL); answers 2xx responses and throws the rest. The bearer token goes only to `apiUrl`'s
- * host and LinkedIn's own hosts, never to an address an answer named elsewhere.
+ * URL); answers 2xx responses and throws the rest. The bearer token goes only to the API's and
+ * the OAuth host's (where LinkedIn's upload addresses are) and LinkedIn's own hosts, never to
+ * an address an answer named elsewhere.
  */
 export function linkedinClient(
   policy: OutboundPolicy,
-  apiUrl: string,
+  hosts: { apiUrl: string; oauthUrl?: string },
   access: ConnectedAccountAccess,
   timeoutMs: number,
 ): LinkedInCall {
+  const { apiUrl } = hosts;
   const tokens = access.tokens ?? storedTokens(access);
-  const apiHost = new URL(apiUrl).host;
+  const own = new Set([apiUrl, hosts.oauthUrl ?? apiUrl].map((u) => new URL(u).host));
   const trusted = (url: URL) =>
-    url.host === apiHost ||
-    url.hostname === 'linkedin.com' ||
-    url.hostname.endsWith('.linkedin.com');
+    own.has(url.host) || url.hostname === 'linkedin.com' || url.hostname.endsWith('.linkedin.com');
   const send = (
     url: string,
     { answer: _, ...init }: Parameters<LinkedInCall>[1],

@@ -57,6 +57,8 @@ export type LinkedInDeps = {
   storage: Storage;
   /** LinkedIn's API (LINKEDIN_API_URL), without a trailing slash. */
   apiUrl: string;
+  /** LinkedIn's OAuth host (LINKEDIN_OAUTH_URL), which also serves its upload addresses. */
+  oauthUrl?: string;
   requestTimeoutMs?: number;
   /** How a video's processing is waited for in one attempt; tests shorten it. */
   videoPoll?: { intervalMs: number; boundMs: number };
@@ -119,7 +121,7 @@ export function linkedinConnector(deps: LinkedInDeps): Connector {
       if (done) return { externalPostId: done, permalinkUrl: permalinkOf(done) };
 
       const { post } = req;
-      const call = linkedinClient(deps.outbound, deps.apiUrl, req.account, timeoutMs);
+      const call = linkedinClient(deps.outbound, deps, req.account, timeoutMs);
       const author = authorOf(req.account.credentials);
       const media: MediaDeps = {
         call,

@@ -1,7 +1,7 @@
 // LinkedIn's media uploads (Images API, Videos API): the image or video is registered with
 // `initializeUpload`, its bytes PUT to the address LinkedIn answers (a video in the byte
-// ranges it names, each PUT's ETag kept for `finalizeUpload`), then a video is polled until
-// LinkedIn has processed it. Each upload's URN is remembered in the publication's steps once
+// ranges it names, each PUT's ETag kept for `finalizeUpload`), then it is polled until
+// LinkedIn has processed it (a post naming media still processing is refused). Each upload's URN is remembered in the publication's steps once
 // its bytes are in, so a retried attempt reuses it rather than uploading again.
 // Docs: learn.microsoft.com/linkedin/marketing/community-management/shares/images-api,
 // .../videos-api.
@@ -50,7 +50,7 @@ const VideoUpload = z.object({
       .max(MAX_PARTS),
   }),
 });
-/** GET /rest/videos/{urn}: its processing status. */
+/** GET /rest/images/{urn} and /rest/videos/{urn}: the processing status. */
 const VideoStatus = z.object({
   status: z.string().max(100),
   processingFailureReason: z.string().max(1000).optional(),
@@ -72,7 +72,7 @@ function storageKeyOf(media: PublishMedia): string {
   return media.storageKey;
 }
 
-/** The image's URN on LinkedIn: uploaded now, or by an earlier try of this attempt. */
+/** The image's URN on LinkedIn, uploaded (now or by an earlier try) and processed. */
 export async function uploadImage(
   deps: MediaDeps,
   owner: string,
@@ -80,20 +80,23 @@ export async function uploadImage(
   index: number,
 ): Promise<string> {
   const step = `linkedin.image.${index}.${media.id}`;
-  const known = await deps.steps.recall(step);
-  if (known) return known;
+  const image = (await deps.steps.recall(step)) ?? (await sendImage(deps, owner, media));
+  await deps.steps.remember(step, image);
+  await awaitProcessed(deps, 'images', image);
+  return image;
+}
+
+async function sendImage(deps: MediaDeps, owner: string, media: PublishMedia): Promise<string> {
   if (media.width && media.height && media.width * media.height >= LINKEDIN_MAX_IMAGE_PIXELS)
     throw final(
       `LinkedIn takes images of fewer than ${LINKEDIN_MAX_IMAGE_PIXELS.toLocaleString('en')} pixels; asset ${media.id} has ${media.width}×${media.height}.`,
     );
   const key = storageKeyOf(media);
-  const what = 'POST /rest/images?action=initializeUpload';
   const init = await deps.call(
     '/rest/images?action=initializeUpload',
-    json({
-      initializeUploadRequest: { owner },
-    }),
+    json({ initializeUploadRequest: { owner } }),
   );
+  const what = 'POST /rest/images?action=initializeUpload';
   const { uploadUrl, image } = documented(PLATFORM, what, init, ImageUpload).value;
   deps.signal.throwIfAborted();
   const bytes = await readRange(await deps.storage.get(key), Number.POSITIVE_INFINITY);
@@ -102,7 +105,6 @@ export async function uploadImage(
     headers: { 'content-type': 'application/octet-stream' },
     body: bytes,
   });
-  await deps.steps.remember(step, image);
   return image;
 }
 
@@ -116,7 +118,7 @@ export async function uploadVideo(
   const step = `linkedin.video.${index}.${media.id}`;
   const video = (await deps.steps.recall(step)) ?? (await sendVideo(deps, owner, media));
   await deps.steps.remember(step, video);
-  await awaitProcessed(deps, video);
+  await awaitProcessed(deps, 'videos', video);
   return video;
 }
 
@@ -189,9 +191,14 @@ async function sendVideo(deps: MediaDeps, owner: string, media: PublishMedia): P
   return video;
 }
 
-/** Waits (bounded) until LinkedIn says the video is AVAILABLE. */
-async function awaitProcessed(deps: MediaDeps, video: string): Promise<void> {
-  const path = `/rest/videos/${encodeURIComponent(video)}`;
+/** Waits (bounded) until LinkedIn says the image or video is AVAILABLE. */
+async function awaitProcessed(
+  deps: MediaDeps,
+  collection: 'images' | 'videos',
+  urn: string,
+): Promise<void> {
+  const path = `/rest/${collection}/${encodeURIComponent(urn)}`;
+  const noun = collection === 'images' ? 'image' : 'video';
   const until = Date.now() + deps.poll.boundMs;
   for (;;) {
     const res = await deps.call(path, { method: 'GET' });
@@ -204,11 +211,11 @@ async function awaitProcessed(deps: MediaDeps, video: string): Promise<void> {
     if (status === 'AVAILABLE') return;
     if (status === 'PROCESSING_FAILED')
       throw final(
-        `LinkedIn could not process the video${processingFailureReason ? `: ${processingFailureReason.slice(0, 300)}` : ''}.`,
+        `LinkedIn could not process the ${noun}${processingFailureReason ? `: ${processingFailureReason.slice(0, 300)}` : ''}.`,
       );
     if (Date.now() + deps.poll.intervalMs > until)
       // The upload is kept (its URN is remembered): the next try only waits again.
-      throw new PublicationError('LinkedIn is still processing the video.', {
+      throw new PublicationError(`LinkedIn is still processing the ${noun}.`, {
         retryable: true,
         retryAfterMs: 60_000,
       });

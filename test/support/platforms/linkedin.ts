@@ -52,7 +52,9 @@ export type StandInLinkedIn = {
   /** Lets the member's token post as this organization (w_organization_social, ADMINISTRATOR). */
   administer(sub: string, organization: string): void;
   posts: LinkedInPost[];
-  images: Map<string, { owner: string; bytes: number; status: string }>;
+  images: Map<string, { owner: string; bytes: number; status: string; polls: number }>;
+  /** Each image is processed after this many status reads (default 1). */
+  imageProcessingPolls: number;
   videos: Map<string, LinkedInVideo>;
   /** POST /rest/posts requests received, whatever they were answered. */
   postRequests: Record<string, unknown>[];
@@ -145,6 +147,7 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
     },
     onCreated: undefined,
     processingPolls: 2,
+    imageProcessingPolls: 1,
     failNextVideo() {
       failVideo = true;
     },
@@ -387,7 +390,7 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
           const image = state.images.get(urn);
           if (image?.status !== 'WAITING_UPLOAD')
             return refuse(res, 400, 'Upload URL is not valid');
-          Object.assign(image, { bytes: raw.length, status: 'AVAILABLE' });
+          Object.assign(image, { bytes: raw.length, status: 'PROCESSING' });
           return send(res, 201);
         }
         const videoUpload = /^\/dms-uploads\/video\/(\d+)\/(\d+)$/.exec(url.pathname);
@@ -432,7 +435,12 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
               code: 'ACCESS_DENIED',
             });
           const id = next();
-          state.images.set(`urn:li:image:C${id}`, { owner, bytes: 0, status: 'WAITING_UPLOAD' });
+          state.images.set(`urn:li:image:C${id}`, {
+            owner,
+            bytes: 0,
+            status: 'WAITING_UPLOAD',
+            polls: 0,
+          });
           return send(res, 200, {
             value: {
               uploadUrlExpiresAt: Date.now() + DAY * 1000,
@@ -495,6 +503,15 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
           video.status = failVideo ? 'PROCESSING_FAILED' : 'PROCESSING';
           failVideo = false;
           return send(res, 200);
+        }
+        const imagePath = /^\/rest\/images\/(.+)$/.exec(url.pathname);
+        if (req.method === 'GET' && imagePath) {
+          const urn = decodeURIComponent(imagePath[1]!);
+          const image = state.images.get(urn);
+          if (!image) return refuse(res, 404, 'Image not found');
+          if (image.status === 'PROCESSING' && ++image.polls > state.imageProcessingPolls)
+            image.status = 'AVAILABLE';
+          return send(res, 200, { id: urn, owner: image.owner, status: image.status });
         }
         const videoPath = /^\/rest\/videos\/(.+)$/.exec(url.pathname);
         if (req.method === 'GET' && videoPath) {
