@@ -63,14 +63,14 @@ const app = () => ({
 });
 const policy = () => outboundPolicy(server.config);
 
-const connectors = () => ({
+const connectors = (pollBoundMs = 5_000) => ({
   linkedin: withRefreshingTokens(
     linkedinConnector({
       outbound: policy(),
       storage: storageFor(server.config),
       apiUrl: li.url,
       requestTimeoutMs: 5_000,
-      videoPoll: { intervalMs: 20, boundMs: 5_000 },
+      mediaPoll: { intervalMs: 20, boundMs: pollBoundMs },
     }),
     linkedinApp,
     { app: app(), policy: policy() },
@@ -108,11 +108,11 @@ const postRow = async (id: string) =>
   (await server.pool.query('select * from posts where id = $1', [id])).rows[0];
 
 /** One run of the publication job for the post, as the worker runs it (attempt `n` of 5). */
-async function publish(id: string, n = 1) {
+async function publish(id: string, n = 1, pollBoundMs?: number) {
   const row = await postRow(id);
   return publishScheduledPost(
     server.pool,
-    { connectors: connectors(), credentialsKey: KEY },
+    { connectors: connectors(pollBoundMs), credentialsKey: KEY },
     { post_id: id, scheduled_for: row.scheduled_for.toISOString(), attempts_before: n - 1 },
     { number: n, max: 5, signal: new AbortController().signal },
   );
@@ -318,6 +318,24 @@ describe('exactly once', () => {
     const images = li.images.size;
     expect(await publish(id, 2)).toBe('published');
     expect(li.images.size).toBe(images);
+  });
+
+  it('waits for an image still processing in a later attempt, without uploading it again', async () => {
+    const { key } = await connectedMember();
+    const asset = await uploadImage(server, key, await solidPng({ width: 5, height: 5 }, '#123'));
+    const id = await schedule(key, { body: 'Slow to process', asset_ids: [asset.id] });
+    li.imageProcessingPolls = 1_000;
+    try {
+      expect(await publish(id, 1, 200)).toBe('retrying');
+    } finally {
+      li.imageProcessingPolls = 1;
+    }
+    const next = await waitFor(() => retryJobOf(server.pool, id), { what: 'the retry job' });
+    expect(next.delay_ms).toBe(60_000);
+    const images = li.images.size;
+    expect(await publish(id, 2)).toBe('published');
+    expect(li.images.size).toBe(images);
+    expect(li.posts.filter((p) => p.commentary === 'Slow to process')).toHaveLength(1);
   });
 });
 

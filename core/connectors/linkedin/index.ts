@@ -60,8 +60,8 @@ export type LinkedInDeps = {
   /** LinkedIn's OAuth host (LINKEDIN_OAUTH_URL), which also serves its upload addresses. */
   oauthUrl?: string;
   requestTimeoutMs?: number;
-  /** How a video's processing is waited for in one attempt; tests shorten it. */
-  videoPoll?: { intervalMs: number; boundMs: number };
+  /** How long an upload's processing is polled in one attempt, and how often; tests shorten it. */
+  mediaPoll?: { intervalMs: number; boundMs: number };
 };
 
 /** The steps of an attempt: the post's URN once LinkedIn answered 201. */
@@ -128,7 +128,7 @@ export function linkedinConnector(deps: LinkedInDeps): Connector {
         storage: deps.storage,
         steps: req.steps,
         signal: req.signal,
-        poll: deps.videoPoll ?? { intervalMs: 3_000, boundMs: 40_000 },
+        poll: deps.mediaPoll ?? { intervalMs: 3_000, boundMs: 40_000 },
       };
       const attached = await content(req, media, author);
       req.signal.throwIfAborted();

@@ -61,7 +61,7 @@ export type MediaDeps = {
   storage: Storage;
   steps: PublicationSteps;
   signal: AbortSignal;
-  /** How often a video's processing is polled, and for how long one attempt waits. */
+  /** How often an upload's processing is polled, and for how long one attempt waits. */
   poll: { intervalMs: number; boundMs: number };
 };
 
