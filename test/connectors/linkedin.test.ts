@@ -164,6 +164,18 @@ describe('publishing to LinkedIn', () => {
     expect(li.images.get(urn)).toMatchObject({ status: 'AVAILABLE', bytes: png.length });
   });
 
+  it('posts an image without waiting when the app may not read its status', async () => {
+    const { key } = await connectedMember();
+    const asset = await uploadImage(server, key, await solidPng({ width: 9, height: 9 }, '#321'));
+    const id = await schedule(key, { body: 'No status to read', asset_ids: [asset.id] });
+    li.imageReads = false;
+    try {
+      expect(await publish(id)).toBe('published');
+    } finally {
+      li.imageReads = true;
+    }
+  });
+
   it('posts several images as a multiImage, as an image post or a carousel', async () => {
     const { key } = await connectedMember();
     const ids = [];

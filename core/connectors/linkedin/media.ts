@@ -51,7 +51,7 @@ const VideoUpload = z.object({
   }),
 });
 /** GET /rest/images/{urn} and /rest/videos/{urn}: the processing status. */
-const VideoStatus = z.object({
+const MediaStatus = z.object({
   status: z.string().max(100),
   processingFailureReason: z.string().max(1000).optional(),
 });
@@ -191,7 +191,11 @@ async function sendVideo(deps: MediaDeps, owner: string, media: PublishMedia): P
   return video;
 }
 
-/** Waits (bounded) until LinkedIn says the image or video is AVAILABLE. */
+/**
+ * Waits (bounded) until LinkedIn says the image or video is AVAILABLE. Reading a video's
+ * status is part of the documented upload; an image's is not, so an app that may not read it
+ * (403, 404) posts it without waiting, as the Images API's own walkthrough does.
+ */
 async function awaitProcessed(
   deps: MediaDeps,
   collection: 'images' | 'videos',
@@ -201,12 +205,16 @@ async function awaitProcessed(
   const noun = collection === 'images' ? 'image' : 'video';
   const until = Date.now() + deps.poll.boundMs;
   for (;;) {
-    const res = await deps.call(path, { method: 'GET' });
+    const res = await deps.call(path, {
+      method: 'GET',
+      answer: collection === 'images' ? [403, 404] : [],
+    });
+    if (res.status === 403 || res.status === 404) return;
     const { status, processingFailureReason } = documented(
       PLATFORM,
       `GET ${path}`,
       res,
-      VideoStatus,
+      MediaStatus,
     );
     if (status === 'AVAILABLE') return;
     if (status === 'PROCESSING_FAILED')

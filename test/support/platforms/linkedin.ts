@@ -55,6 +55,8 @@ export type StandInLinkedIn = {
   images: Map<string, { owner: string; bytes: number; status: string; polls: number }>;
   /** Each image is processed after this many status reads (default 1). */
   imageProcessingPolls: number;
+  /** While false, GET /rest/images/{urn} answers 403 (an app without the read permission). */
+  imageReads: boolean;
   videos: Map<string, LinkedInVideo>;
   /** POST /rest/posts requests received, whatever they were answered. */
   postRequests: Record<string, unknown>[];
@@ -148,6 +150,7 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
     onCreated: undefined,
     processingPolls: 2,
     imageProcessingPolls: 1,
+    imageReads: true,
     failNextVideo() {
       failVideo = true;
     },
@@ -226,6 +229,13 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
       },
     });
 
+  /** An uploaded image LinkedIn has processed (at once, when nobody can watch it processing). */
+  const imageReady = (urn: string) => {
+    const image = state.images.get(urn);
+    if (image?.status === 'PROCESSING' && !state.imageReads) image.status = 'AVAILABLE';
+    return image?.status === 'AVAILABLE';
+  };
+
   const mayPostAs = (sub: string, author: unknown) =>
     author === `urn:li:person:${sub}` ||
     (typeof author === 'string' && !!members.get(sub)?.orgs.has(author));
@@ -256,7 +266,7 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
     if (content?.media) {
       const id = String(content.media.id);
       const ready =
-        (id.startsWith('urn:li:image:') && state.images.get(id)?.status === 'AVAILABLE') ||
+        (id.startsWith('urn:li:image:') && imageReady(id)) ||
         (id.startsWith('urn:li:video:') && state.videos.get(id)?.status === 'AVAILABLE');
       if (!ready)
         return refuse(res, 400, `Media ${id} is not available`, { code: 'INVALID_CONTENT' });
@@ -270,7 +280,7 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
           '/content/multiImage/images :: array must have between 2 and 20 items',
         );
       for (const i of images)
-        if (state.images.get(String(i?.id))?.status !== 'AVAILABLE')
+        if (!imageReady(String(i?.id)))
           return refuse(res, 400, `Media ${i?.id} is not available`, { code: 'INVALID_CONTENT' });
     }
     const commentary = String(body.commentary);
@@ -508,6 +518,11 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
         if (req.method === 'GET' && imagePath) {
           const urn = decodeURIComponent(imagePath[1]!);
           const image = state.images.get(urn);
+          if (!state.imageReads)
+            return refuse(res, 403, 'Not enough permissions to access: images.GET.20260501', {
+              serviceErrorCode: 100,
+              code: 'ACCESS_DENIED',
+            });
           if (!image) return refuse(res, 404, 'Image not found');
           if (image.status === 'PROCESSING' && ++image.polls > state.imageProcessingPolls)
             image.status = 'AVAILABLE';
