@@ -194,7 +194,7 @@ async function sendVideo(deps: MediaDeps, owner: string, media: PublishMedia): P
 /**
  * Waits (bounded) until LinkedIn says the image or video is AVAILABLE. Reading a video's
  * status is part of the documented upload; an image's is not, so an app that may not read it
- * (403, 404) posts it without waiting, as the Images API's own walkthrough does.
+ * (403, 404, 405) posts it without waiting, as the Images API's own walkthrough does.
  */
 async function awaitProcessed(
   deps: MediaDeps,
@@ -207,9 +207,9 @@ async function awaitProcessed(
   for (;;) {
     const res = await deps.call(path, {
       method: 'GET',
-      answer: collection === 'images' ? [403, 404] : [],
+      answer: collection === 'images' ? [403, 404, 405] : [],
     });
-    if (res.status === 403 || res.status === 404) return;
+    if (collection === 'images' && [403, 404, 405].includes(res.status)) return;
     const { status, processingFailureReason } = documented(
       PLATFORM,
       `GET ${path}`,
