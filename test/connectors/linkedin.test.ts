@@ -153,6 +153,18 @@ describe('publishing to LinkedIn', () => {
     expect(li.posts.at(-1)!.author).toBe('urn:li:organization:2414183');
   });
 
+  it('fails, quoting LinkedIn, a post as a Page the member does not administer', async () => {
+    const { key, connected } = await connectedMember({ organization: 'urn:li:organization:99' });
+    const id = await schedule(key, { body: 'Not my Page' });
+    expect(await publish(id, 5)).toBe('failed');
+    const row = await postRow(id);
+    expect(row.error).toMatch(/^LinkedIn answered 403: Unpermitted fields present in REQUEST_BODY/);
+    const account = await server.pool.query('select status from connected_accounts where id = $1', [
+      connected.id,
+    ]);
+    expect(account.rows[0].status).not.toBe('needs_reconnect');
+  });
+
   it('uploads one image and posts it as content.media', async () => {
     const { key } = await connectedMember();
     const png = await solidPng({ width: 40, height: 30 }, '#0a66c2');
