@@ -301,7 +301,8 @@ describe('exactly once', () => {
     });
     const exited = new Promise((r) => child.once('exit', (_code, sig) => r(sig)));
     // LinkedIn has the post; the worker dies before reading the 201.
-    li.onCreated = async () => {
+    li.onCreated = async (created) => {
+      if (created.commentary !== 'Exactly once, across a crash') return;
       child.kill('SIGKILL');
       await exited;
     };

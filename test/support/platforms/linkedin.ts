@@ -5,8 +5,9 @@
 // Sources (learn.microsoft.com/linkedin): shared/authentication/authorization-code-flow and
 // programmatic-refresh-tokens; consumer/.../sign-in-with-linkedin-v2 (userinfo);
 // marketing/versioning (LinkedIn-Version, sunset versions); community-management/shares/
-// posts-api (required fields, 201 with x-restli-id and no body), images-api, videos-api
-// (initializeUpload, ranged PUTs answered with an ETag, finalizeUpload, processing status),
+// posts-api (required fields, 201 with x-restli-id and no body), images-api (initializeUpload,
+// the PUT, the image's status), videos-api (initializeUpload, ranged PUTs answered with an
+// ETag, finalizeUpload, processing status),
 // multiimage-post-api (2-20 images); shared/api-guide/concepts/rate-limits (429, daily,
 // no headers); the DUPLICATE_POST answer as reported in Arisamiga/Linkedin-RSS#5.
 import type { IncomingMessage, ServerResponse } from 'node:http';
