@@ -1,11 +1,12 @@
-// The connectors shipped with the service: Bluesky and Mastodon. They read the bytes of
+// The connectors shipped with the service: Bluesky, Mastodon and LinkedIn. They read the bytes of
 // attached assets from storage, so a worker without storage has none.
 
 import type { OutboundPolicy } from '../outbound/guard.ts';
-import type { OAuthPlatform, PlatformApp } from '../platformApps.ts';
+import { type OAuthPlatform, type PlatformApp, platformApps } from '../platformApps.ts';
 import type { Storage } from '../storage/storage.ts';
 import { blueskyConnector } from './bluesky/index.ts';
 import type { Connectors } from './connector.ts';
+import { linkedinConnector } from './linkedin/index.ts';
 import { mastodonConnector } from './mastodon.ts';
 
 export type ConnectorDeps = {
@@ -21,8 +22,10 @@ export type ConnectorDeps = {
 
 export function builtinConnectors({ storage, ...rest }: ConnectorDeps): Connectors {
   if (!storage) return {};
+  const { apiUrl, oauthUrl } = (rest.platformApps ?? platformApps({})).linkedin;
   return {
     bluesky: blueskyConnector({ ...rest, storage, appView: rest.blueskyAppView }),
     mastodon: mastodonConnector({ ...rest, storage }),
+    linkedin: linkedinConnector({ ...rest, storage, apiUrl, oauthUrl }),
   };
 }

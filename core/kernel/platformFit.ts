@@ -18,6 +18,8 @@ export type PostShape = {
   hashtags: string | null;
   /** Kinds of the attached assets, in order. */
   media: MediaKind[];
+  /** Pixels (width × height) of each attached asset, in order, where known. */
+  pixels?: (number | null)[];
 };
 
 /** The text the platform receives: the body, then the hashtags on their own paragraph. */
@@ -68,10 +70,28 @@ function mediaIssues(p: PostShape): ValidationIssue[] {
     case 'story':
       return n === 1 ? [] : need('needs exactly one image or video');
     case 'carousel':
+      if (caps.carouselImagesOnly && (n < 2 || n > caps.maxCarouselItems || videos))
+        return need(`needs 2 to ${caps.maxCarouselItems} images and no video; it has ${n} item(s)`);
       if (n < 2 || n > caps.maxCarouselItems)
         return need(`needs 2 to ${caps.maxCarouselItems} images or videos; it has ${n}`);
       return [];
   }
+}
+
+function pixelIssues(p: PostShape): ValidationIssue[] {
+  const below = CAPABILITIES[p.platform].imagePixelsBelow;
+  if (!below || !p.pixels) return [];
+  return p.media.flatMap((kind, i) => {
+    const pixels = p.pixels?.[i];
+    if (kind !== 'image' || !pixels || pixels < below) return [];
+    return [
+      {
+        loc: ['body', 'asset_ids', i],
+        msg: `${p.platform} takes images of fewer than ${below.toLocaleString('en')} pixels; this one has ${pixels.toLocaleString('en')}`,
+        type: 'platform_capability',
+      },
+    ];
+  });
 }
 
 function textIssues(p: PostShape): ValidationIssue[] {
@@ -112,5 +132,5 @@ export function platformFitIssues(p: PostShape): ValidationIssue[] {
   const caps = CAPABILITIES[p.platform];
   if (!caps.kinds.includes(p.kind))
     return [issue('kind', `${p.platform} takes kind ${caps.kinds.join(', ')}; not "${p.kind}"`)];
-  return [...mediaIssues(p), ...textIssues(p)];
+  return [...mediaIssues(p), ...pixelIssues(p), ...textIssues(p)];
 }

@@ -23,6 +23,10 @@ export type Capabilities = {
   maxCarouselItems: number;
   /** Most parts of a `thread` (0: no threads). */
   maxThreadParts: number;
+  /** A carousel of images only (LinkedIn's multi-image post); else images or videos. */
+  carouselImagesOnly?: boolean;
+  /** Each image must have fewer pixels than this, where the platform says so. */
+  imagePixelsBelow?: number;
 };
 
 export const CAPABILITIES: Record<Platform, Capabilities> = {
@@ -55,14 +59,18 @@ export const CAPABILITIES: Record<Platform, Capabilities> = {
     maxCarouselItems: 0,
     maxThreadParts: 25,
   },
-  // learn.microsoft.com (Posts API): commentary up to 3,000 characters; multi-image 2-20.
+  // learn.microsoft.com (Posts API, MultiImage API, Images API): commentary up to 3,000
+  // characters; one image, or a multi-image post of 2-20 images (an `image` post with several,
+  // or a `carousel`: images only); images of fewer than 36,152,320 pixels.
   linkedin: {
     maxText: 3000,
     countBy: 'character',
     kinds: ['text', 'image', 'video', 'carousel'],
-    maxImages: 1,
+    maxImages: 20,
     maxCarouselItems: 20,
     maxThreadParts: 0,
+    carouselImagesOnly: true,
+    imagePixelsBelow: 36_152_320,
   },
   // developers.facebook.com (Threads API): 500 characters; carousels of 2-20 items.
   threads: {

@@ -84,7 +84,7 @@ function assertFuture(at: string, loc: (string | number)[]): void {
 }
 
 /**
- * The kinds of the attached assets, in order: owned, existing, and never audio. When the
+ * The kinds (and pixels) of the attached assets, in order: owned, existing, and never audio. When the
  * list is given (`given`), never another design's rendered page: a page belongs to its design
  * and a re-render replaces it, so attached by id it would vanish from this post at the
  * design's next edit. Refusing it, and linking the design with design_id instead (the post
@@ -92,15 +92,15 @@ function assertFuture(at: string, loc: (string | number)[]): void {
  * still keeps an old page a post shows (core/assets/db.ts replaceDesignPages) for attachments
  * made before this rule and for posts moving between designs.
  */
-async function mediaKinds(
+async function mediaOf(
   db: Queryable,
   accountId: string,
   ids: string[],
   given?: { designId: string | null },
-): Promise<MediaKind[]> {
-  if (!ids.length) return [];
+): Promise<{ media: MediaKind[]; pixels: (number | null)[] }> {
+  if (!ids.length) return { media: [], pixels: [] };
   const found = new Map((await ownedAssets(db, accountId, ids)).map((a) => [a.id, a]));
-  return ids.map((id, i) => {
+  const assets = ids.map((id, i) => {
     const asset = found.get(id);
     if (!asset) throw notFound(`Asset ${id}`);
     if (asset.kind === 'audio')
@@ -113,8 +113,12 @@ async function mediaKinds(
           `"design_id": "${asset.design_id}")`,
         'design_page',
       );
-    return asset.kind;
+    return asset;
   });
+  return {
+    media: assets.map((a) => a.kind),
+    pixels: assets.map((a) => (a.width && a.height ? a.width * a.height : null)),
+  };
 }
 
 function assertFits(shape: PostShape): void {
@@ -136,10 +140,10 @@ export async function createPost(
   const plain = !input.schedule_at && !assetIds.length;
   if (!plain) assertKeyLookedUp(caller);
   const brandId = brandFor(caller, input.brand_id, 'brand_id');
-  const media = await mediaKinds(pool, caller.accountId, assetIds, { designId: null });
+  const { media, pixels } = await mediaOf(pool, caller.accountId, assetIds, { designId: null });
   const kind = input.kind ?? inferKind(input.platform, media);
   const hashtags = input.hashtags || null;
-  assertFits({ platform: input.platform, kind, body: input.body, hashtags, media });
+  assertFits({ platform: input.platform, kind, body: input.body, hashtags, media, pixels });
   const scheduleAt = input.schedule_at ?? null;
   if (scheduleAt) assertFuture(scheduleAt, ['body', 'schedule_at']);
 
@@ -185,7 +189,7 @@ export async function composePosts(
 ): Promise<Post[]> {
   const platforms = [...new Set(input.platforms)];
   const assetIds = input.asset_ids ?? [];
-  const media = await mediaKinds(pool, caller.accountId, assetIds, { designId: null });
+  const { media, pixels } = await mediaOf(pool, caller.accountId, assetIds, { designId: null });
   const issues = platforms.flatMap((platform) =>
     platformFitIssues({
       platform,
@@ -193,6 +197,7 @@ export async function composePosts(
       body: input.body,
       hashtags: null,
       media,
+      pixels,
     }),
   );
   if (issues.length) throw new ValidationFailed(issues);
@@ -269,7 +274,7 @@ export async function postTaking(
       `Cannot attach media to a ${post.status} post; attachments change on ${editable.join(', ')} posts.`,
       { status: post.status },
     );
-  const media = [...(await mediaKinds(pool, caller.accountId, post.asset_ids)), kind];
+  const media = [...(await mediaOf(pool, caller.accountId, post.asset_ids)).media, kind];
   const caps = CAPABILITIES[post.platform];
   const issues = platformFitIssues({ ...post, kind: inferKind(post.platform, media), media });
   if (issues.length)
@@ -464,7 +469,7 @@ async function updateOn(
   const postId = current.id;
   const assetIds = input.asset_ids ?? current.asset_ids;
   // A design's post may list its own design's pages again; the current list stays as it is.
-  const media = await mediaKinds(
+  const { media, pixels } = await mediaOf(
     tx,
     caller.accountId,
     assetIds,
@@ -476,7 +481,7 @@ async function updateOn(
     headline: input.headline === undefined ? current.headline : input.headline || null,
     kind: input.kind ?? (input.asset_ids ? inferKind(current.platform, media) : current.kind),
   };
-  assertFits({ platform: current.platform, ...next, media });
+  assertFits({ platform: current.platform, ...next, media, pixels });
   await transition(tx, caller, postId, 'update', {
     patch: {
       status: 'draft',

@@ -5,12 +5,14 @@ import type { OAuthPlatform } from '../../platformApps.ts';
 import type { OAuthApp } from '../oauthApp.ts';
 import { facebookOAuthApp } from './facebook.ts';
 import { instagramOAuthApp } from './instagram.ts';
+import { linkedinOAuthApp } from './linkedin.ts';
 import { pinterestOAuthApp } from './pinterest.ts';
 import { threadsOAuthApp } from './threads.ts';
 import { tiktokOAuthApp } from './tiktok.ts';
 import { youtubeOAuthApp } from './youtube.ts';
 
 export const OAUTH_APPS: Partial<Record<OAuthPlatform, OAuthApp>> = {
+  linkedin: linkedinOAuthApp,
   threads: threadsOAuthApp,
   instagram: instagramOAuthApp,
   facebook: facebookOAuthApp,

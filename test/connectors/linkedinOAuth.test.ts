@@ -1,0 +1,145 @@
+// LinkedIn's OAuthApp against the stand-in's token endpoint and userinfo: the authorize page's
+// address, the code exchange with and without a partner refresh token, the refresh (or the
+// reconnect when there is nothing to refresh with), and the member it names.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PublicationError } from '../../core/connectors/connector.ts';
+import { LINKEDIN_VERSION } from '../../core/connectors/linkedin/api.ts';
+import { OAUTH_APPS } from '../../core/connectors/oauth/index.ts';
+import { linkedinOAuthApp } from '../../core/connectors/oauth/linkedin.ts';
+import { outboundPolicy } from '../../core/outbound/guard.ts';
+import { platformApps } from '../../core/platformApps.ts';
+import { type StandInLinkedIn, startStandInLinkedIn } from '../support/platforms/linkedin.ts';
+
+const policy = outboundPolicy({ outboundAllowlist: ['127.0.0.0/8'], outboundAllowHttp: true });
+const REDIRECT = 'https://social.example/connect/linkedin/callback';
+const DAY = 86_400_000;
+
+let li: StandInLinkedIn;
+beforeAll(async () => {
+  li = await startStandInLinkedIn();
+});
+afterAll(() => li.close());
+
+const ctx = (env: Record<string, string> = {}) => ({
+  policy,
+  app: platformApps({
+    LINKEDIN_API_URL: li.url,
+    LINKEDIN_OAUTH_URL: li.url,
+    LINKEDIN_CLIENT_ID: li.clientId,
+    LINKEDIN_CLIENT_SECRET: li.clientSecret,
+    ...env,
+  }).linkedin,
+});
+
+/** The failure `promise` ends with. */
+const failure = async (promise: Promise<unknown>) => {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(PublicationError);
+  return err as PublicationError;
+};
+
+describe("LinkedIn's OAuth app", () => {
+  it('is the registered app for linkedin, and the version it speaks is one LinkedIn serves', () => {
+    expect(OAUTH_APPS.linkedin).toBe(linkedinOAuthApp);
+    expect(LINKEDIN_VERSION).toMatch(/^20\d{4}$/);
+  });
+
+  it('sends the browser to the authorize page with the scopes, the state and no PKCE', () => {
+    expect(linkedinOAuthApp.pkce).toBe(false);
+    const url = new URL(
+      linkedinOAuthApp.authorizeUrl(ctx().app, { state: 'st-1', redirectUri: REDIRECT }),
+    );
+    expect(`${url.origin}${url.pathname}`).toBe('https://www.linkedin.com/oauth/v2/authorization');
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      response_type: 'code',
+      client_id: li.clientId,
+      redirect_uri: REDIRECT,
+      state: 'st-1',
+      scope: 'openid profile w_member_social',
+    });
+  });
+
+  it('trades a code for a 60-day token, without a refresh token for an ordinary app', async () => {
+    const { sub } = li.member();
+    const tokens = await linkedinOAuthApp.exchangeCode(ctx(), {
+      code: li.codeFor(sub, REDIRECT),
+      redirectUri: REDIRECT,
+    });
+    expect(tokens.refresh_token).toBeUndefined();
+    expect(Date.parse(tokens.expires_at!) - Date.now()).toBeGreaterThan(59 * DAY);
+    expect(await linkedinOAuthApp.identify(ctx(), tokens)).toEqual({
+      handle: 'Ada Lovelace',
+      fields: { sub },
+    });
+  });
+
+  it("keeps a partner's refresh token and when it expires", async () => {
+    const { sub } = li.member({ partner: true, name: 'Grace Hopper' });
+    const tokens = await linkedinOAuthApp.exchangeCode(ctx(), {
+      code: li.codeFor(sub, REDIRECT),
+      redirectUri: REDIRECT,
+    });
+    expect(tokens.refresh_token).toMatch(/^AR-/);
+    expect(Date.parse(tokens.refresh_expires_at!) - Date.now()).toBeGreaterThan(364 * DAY);
+    const fresh = await linkedinOAuthApp.refresh(ctx(), tokens);
+    expect(fresh.access_token).not.toBe(tokens.access_token);
+    expect(fresh.refresh_token).toBe(tokens.refresh_token);
+    expect(Date.parse(fresh.refresh_expires_at!)).toBeLessThanOrEqual(
+      Date.parse(tokens.refresh_expires_at!),
+    );
+    expect((await linkedinOAuthApp.identify(ctx(), fresh)).handle).toBe('Grace Hopper');
+  });
+
+  it('refuses a code LinkedIn does not accept without showing the client secret', async () => {
+    const err = await failure(
+      linkedinOAuthApp.exchangeCode(ctx(), { code: 'made-up', redirectUri: REDIRECT }),
+    );
+    expect(err.reconnect).toBe(false);
+    expect(err.message).toMatch(/^LinkedIn did not accept the authorization code \(400: /);
+    expect(err.message).not.toContain(li.clientSecret);
+  });
+
+  it('asks for a reconnect when there is no refresh token, or LinkedIn refuses it', async () => {
+    const before = li.tokenRequests.length;
+    const none = await failure(linkedinOAuthApp.refresh(ctx(), { access_token: 'AQ-old' }));
+    expect(none).toMatchObject({ reconnect: true, retryable: false });
+    expect(none.message).toMatch(/60 days.*no refresh token.*reconnect the account/);
+    const expired = await failure(
+      linkedinOAuthApp.refresh(ctx(), {
+        access_token: 'AQ-old',
+        refresh_token: 'AR-old',
+        refresh_expires_at: new Date(Date.now() - 1000).toISOString(),
+      }),
+    );
+    expect(expired.reconnect).toBe(true);
+    // Neither was asked of LinkedIn.
+    expect(li.tokenRequests.length).toBe(before);
+    const refused = await failure(
+      linkedinOAuthApp.refresh(ctx(), { access_token: 'AQ-old', refresh_token: 'AR-unknown' }),
+    );
+    expect(refused).toMatchObject({ reconnect: true, retryable: false });
+    expect(refused.message).toMatch(/^LinkedIn refused to refresh the connection \(400: /);
+    expect(refused.message).not.toContain('AR-unknown');
+  });
+
+  it('says which variables to set when the operator has no LinkedIn app', async () => {
+    const err = await failure(
+      linkedinOAuthApp.refresh(ctx({ LINKEDIN_CLIENT_SECRET: '' }), {
+        access_token: 'a',
+        refresh_token: 'r',
+      }),
+    );
+    expect(err.message).toBe(
+      "LinkedIn's app credentials are not set: an operator sets LINKEDIN_CLIENT_ID and LINKEDIN_CLIENT_SECRET.",
+    );
+  });
+
+  it('refuses a token LinkedIn does not know when naming the member', async () => {
+    const err = await failure(linkedinOAuthApp.identify(ctx(), { access_token: 'AQ-nobody' }));
+    expect(err).toMatchObject({ reconnect: true, status: 401 });
+    expect(err.message).toBe('LinkedIn answered 401: Invalid access token');
+  });
+});
