@@ -229,16 +229,19 @@ export async function retryPublicationLater(
   });
 }
 
+/** When a rate limit resets: at a time the platform named, or after its Retry-After. */
+export type RateLimitWait = { runAt: Date } | { delayMs: number };
+
 /**
- * Schedules the next attempt of a publication that a platform's rate limit stopped at `runAt`
- * (its reset), as a new job under the post's key; `attemptsMade` leaves out the attempt the
- * limit cut short, so waiting spends none. Counted in `rate_limit_waits`.
+ * Schedules the next attempt of a publication that a platform's rate limit stopped, at its
+ * reset, as a new job under the post's key; `attemptsMade` leaves out the attempt the limit
+ * cut short, so waiting spends none. Counted in `rate_limit_waits`.
  */
 export async function waitOutRateLimit(
   db: Queryable,
   job: PublishPostPayload,
   attemptsMade: number,
-  runAt: Date,
+  wait: RateLimitWait,
 ): Promise<void> {
   const payload: PublishPostPayload = {
     ...job,
@@ -248,7 +251,9 @@ export async function waitOutRateLimit(
   await addJob(db, TASK.publishPost, payload, {
     jobKey: publicationJobKey(job.post_id),
     maxAttempts: PUBLISH_MAX_ATTEMPTS - attemptsMade,
-    runAt: runAt.toISOString(),
+    ...('runAt' in wait
+      ? { runAt: wait.runAt.toISOString() }
+      : { delayMs: Math.round(wait.delayMs) }),
   });
 }
 

@@ -23,6 +23,7 @@ import {
   type PublishPostPayload,
   publicationJobKey,
   RATE_LIMIT_MAX_WAITS,
+  type RateLimitWait,
   retryPublicationLater,
   waitOutRateLimit,
 } from '../jobs/tasks.ts';
@@ -109,16 +110,18 @@ const MAX_RETRY_AFTER_MS = 10 * 60_000;
 export const MAX_RATE_LIMIT_WAIT_MS = 24 * 3_600_000;
 
 /**
- * When a rate limit the platform answered resets (a 429 with its reset or Retry-After), or
- * undefined for any other failure.
+ * When a rate limit the platform answered resets: its reset (`retryAt`), or a 429's
+ * Retry-After; undefined for any other failure. A reset further than a day is waited for a day.
  */
-function rateLimitReset(err: unknown, now = Date.now()): Date | undefined {
+function rateLimitWait(err: unknown, now = Date.now()): RateLimitWait | undefined {
   if (!(err instanceof PublicationError) || !err.retryable) return undefined;
-  const at =
-    err.retryAt?.getTime() ??
-    (err.status === 429 && err.retryAfterMs !== undefined ? now + err.retryAfterMs : undefined);
-  if (at === undefined || Number.isNaN(at)) return undefined;
-  return new Date(Math.min(Math.max(at, now), now + MAX_RATE_LIMIT_WAIT_MS));
+  if (err.retryAt && !Number.isNaN(err.retryAt.getTime()))
+    return {
+      runAt: new Date(Math.min(Math.max(err.retryAt.getTime(), now), now + MAX_RATE_LIMIT_WAIT_MS)),
+    };
+  if (err.status === 429 && err.retryAfterMs !== undefined)
+    return { delayMs: Math.min(err.retryAfterMs, MAX_RATE_LIMIT_WAIT_MS) };
+  return undefined;
 }
 
 /** How long a connector may take for one publication. */
@@ -205,9 +208,9 @@ export async function publishScheduledPost(
   } catch (err) {
     // A rate limit is waited out until its reset without spending an attempt (the attempt
     // it cut short is handed back), a bounded number of times.
-    const reset = rateLimitReset(err);
-    if (reset && (job.rate_limit_waits ?? 0) < RATE_LIMIT_MAX_WAITS) {
-      await waitOutRateLimit(pool, job, attempt.number - 1, reset);
+    const wait = rateLimitWait(err);
+    if (wait && (job.rate_limit_waits ?? 0) < RATE_LIMIT_MAX_WAITS) {
+      await waitOutRateLimit(pool, job, attempt.number - 1, wait);
       return 'retrying';
     }
     const retryable = !(err instanceof PublicationError) || err.retryable;
