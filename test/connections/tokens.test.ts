@@ -8,11 +8,11 @@ import {
   openCredentials,
   sealCredentials,
 } from '../../core/connections/credentials.ts';
-import { listConnectedAccounts } from '../../core/connections/service.ts';
+import { listConnectedAccounts, readThrough } from '../../core/connections/service.ts';
 import { connectionTokens } from '../../core/connections/tokens.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { publishScheduledPost } from '../../core/posts/publication.ts';
-import { hourAhead } from '../support/jobs.ts';
+import { hourAhead, publishNow } from '../support/jobs.ts';
 import {
   type OAuthStandIn,
   standInConnector,
@@ -20,7 +20,8 @@ import {
   startOAuthStandIn,
 } from '../support/oauthTokenServer.ts';
 import { call, connectPlatform, makeAccount, makeKey } from '../support/server.ts';
-import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
+import { LOOPBACK_OUTBOUND, startWorkerBeside, useServer } from '../support/service.ts';
+import { waitFor } from '../support/wait.ts';
 
 const KEY_B64 = Buffer.alloc(32, 40).toString('base64');
 const KEY = credentialsKey(KEY_B64);
@@ -225,5 +226,63 @@ describe('a refresh the platform refuses', () => {
     await expect(tokens.current()).rejects.toMatchObject({ retryable: true, reconnect: false });
     expect((await connectionRow(connectionId)).status).toBe('active');
     expect((await storedTokens(connectionId)).refresh_token).toBe(issued.refresh_token);
+  });
+});
+
+describe('the jobs that go through an OAuth connection', () => {
+  it('a publication run by the worker refreshes the expired token, then publishes', async () => {
+    const issued = standIn.issue({ accessTtlMs: -1000 });
+    const { key, connectionId } = await connected({ ...issued, expires_at: ago(1000) });
+    const id = await schedule(key, 'through the worker');
+    const worker = await startWorkerBeside(server, {
+      connectors: deps().connectors,
+      credentialsKey: KEY,
+      platformApps: server.config.platformApps,
+      oauthApps: { x: app },
+      pools: ['publish'],
+    });
+    try {
+      await publishNow(server.pool, id);
+      const row = await waitFor(
+        async () => {
+          const r = await postRow(id);
+          return ['published', 'failed'].includes(r.status) && r;
+        },
+        { what: 'the post to settle' },
+      );
+      expect(row).toMatchObject({ status: 'published', error: null });
+    } finally {
+      await worker.stop();
+    }
+    expect((await storedTokens(connectionId)).refresh_token).not.toBe(issued.refresh_token);
+  });
+
+  it('a reading gets the tokens too, refreshed after a 401', async () => {
+    const issued = standIn.issue({ accessTtlMs: -1000 });
+    const { connectionId } = await connected(issued);
+    const row = await connectionRow(connectionId);
+    const seen: string[] = [];
+    const read = await readThrough(
+      {
+        pool: server.pool,
+        connectors: {
+          x: { publish: async () => Promise.reject(new Error('unused')), trends: async () => [] },
+        },
+        credentialsKey: KEY,
+        oauth: oauth(),
+      },
+      { id: connectionId, platform: 'x', handle: row.handle, credentials: row.credentials },
+      'trends',
+      'Reading trends',
+      async (_connector, access) => {
+        const token = await access.tokens!.current();
+        seen.push(token, await access.tokens!.refused(token));
+        return { trends: [] };
+      },
+    );
+    expect(read.outcome).toBe('read');
+    const stored = await storedTokens(connectionId);
+    expect(seen).toEqual([issued.access_token, stored.access_token]);
+    expect(stored.refresh_token).not.toBe(issued.refresh_token);
   });
 });
