@@ -14,7 +14,7 @@ import type { Platform } from '../kernel/platforms.ts';
 import { type OutboundLog, outboundPolicy } from '../outbound/guard.ts';
 import { isOAuthPlatform, type OAuthPlatform } from '../platformApps.ts';
 import { loadLocalSecrets } from '../secrets.ts';
-import { credentialsKey, sealCredentials } from './credentials.ts';
+import { credentialsKey, sealCredentials, withoutSecrets } from './credentials.ts';
 import {
   activeAccounts,
   markNeedsReconnect,
@@ -157,7 +157,7 @@ export async function connectWithTokens(
     if (err instanceof PublicationError)
       throw new DomainError(
         'credentials_refused',
-        `The ${platform} credentials were not accepted: ${err.message}`,
+        `The ${platform} credentials were not accepted: ${withoutSecrets(err.message, input.credentials)}`,
       );
     throw err;
   }

@@ -14,7 +14,12 @@ import { type Pool, withTransaction } from '../db/pool.ts';
 import type { Platform } from '../kernel/platforms.ts';
 import type { OutboundPolicy } from '../outbound/guard.ts';
 import { isOAuthPlatform, type OAuthPlatform, type PlatformApp } from '../platformApps.ts';
-import { type CredentialsKey, openCredentials, sealCredentials } from './credentials.ts';
+import {
+  type CredentialsKey,
+  openCredentials,
+  sealCredentials,
+  withoutSecrets,
+} from './credentials.ts';
 import {
   type ConnectionExpiry,
   lockForRefresh,
@@ -143,7 +148,8 @@ export function connectionTokens(
           next = await app.refresh(ctx, stored as OAuthTokens);
         } catch (err) {
           if (!refusedForGood(err)) throw err;
-          const reason = `${platform} refused to refresh its access token (${(err as Error).message}).`;
+          const said = withoutSecrets((err as Error).message, stored);
+          const reason = `${platform} refused to refresh its access token (${said}).`;
           // Committed with this transaction: later jobs fail at once instead of asking again.
           await markNeedsReconnect(tx, id, `The connection needs to be reconnected: ${reason}`);
           return { refused: reason };

@@ -104,6 +104,15 @@ describe('npm run admin -- connect, for an OAuth platform', () => {
       message: 'The x credentials were not accepted: x answered 401: Unauthorized',
     });
     expect(await listConnectedAccounts(server.pool, acct.accountId)).toEqual([]);
+    // A platform that quotes the refused token: the message does not.
+    standIn.echoTokens = true;
+    try {
+      await expect(connect(acct, 'x', { access_token: 'quoted-token' })).rejects.toThrow(
+        'The x credentials were not accepted: x answered 401: Unauthorized: [secret]',
+      );
+    } finally {
+      standIn.echoTokens = false;
+    }
   });
 
   it("names a field the platform's --config does not take, before any platform is called", async () => {

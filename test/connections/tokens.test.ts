@@ -207,6 +207,26 @@ describe('a refresh the platform refuses', () => {
     expect(standIn.refreshes.length).toBe(before);
   });
 
+  it('keeps no token in the reason, even when the platform quotes it', async () => {
+    const issued = standIn.issue({ accessTtlMs: -1000 });
+    const spent = 'rt-spent-and-quoted';
+    const { connectionId, key } = await connected({ ...issued, refresh_token: spent });
+    const id = await schedule(key, 'quoted refusal');
+    standIn.echoTokens = true;
+    try {
+      expect(await publish(id)).toBe('failed');
+    } finally {
+      standIn.echoTokens = false;
+    }
+    const { error } = await postRow(id);
+    expect(error).toMatch(/Invalid refresh token: \[secret\]/);
+    const connection = await connectionRow(connectionId);
+    for (const said of [error, connection.last_error]) {
+      expect(said).not.toContain(spent);
+      expect(said).not.toContain(issued.access_token);
+    }
+  });
+
   it('is retried when the platform is unreachable, leaving the connection active', async () => {
     const issued = standIn.issue({ accessTtlMs: -1000 });
     const { connectionId } = await connected({ ...issued, expires_at: ago(1000) });

@@ -34,6 +34,8 @@ export type OAuthStandIn = {
   revoked(refreshToken: string): boolean;
   /** How long the token endpoint takes to answer a refresh (to make refreshes overlap). */
   refreshDelayMs: number;
+  /** Refusals quote the token they refuse (a careless platform's): it must not be kept. */
+  echoTokens: boolean;
   /** Makes the next posts answer 429 with this `x-rate-limit-reset` (Unix seconds). */
   rateLimitNext(resetUnixSeconds: number, times?: number): void;
   close(): Promise<void>;
@@ -65,12 +67,12 @@ export async function startOAuthStandIn(): Promise<OAuthStandIn> {
     res
       .writeHead(status, { 'content-type': 'application/json', ...headers })
       .end(JSON.stringify(body));
-  const unauthorized = (res: ServerResponse) =>
+  const unauthorized = (res: ServerResponse, token = '') =>
     json(res, 401, {
       title: 'Unauthorized',
       type: 'about:blank',
       status: 401,
-      detail: 'Unauthorized',
+      detail: stand.echoTokens ? `Unauthorized: ${token}` : 'Unauthorized',
     });
   const bearer = (req: IncomingMessage) => {
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
@@ -100,12 +102,15 @@ export async function startOAuthStandIn(): Promise<OAuthStandIn> {
         const presented = form.get('refresh_token') ?? '';
         refreshes.push(presented);
         await new Promise((r) => setTimeout(r, stand.refreshDelayMs));
+        const invalid = stand.echoTokens
+          ? { ...INVALID_TOKEN, error_description: `Invalid refresh token: ${presented}` }
+          : INVALID_TOKEN;
         const held = refreshTokens.get(presented);
-        if (!held || held.family.revoked) return json(res, 400, INVALID_TOKEN);
+        if (!held || held.family.revoked) return json(res, 400, invalid);
         if (held.spent) {
           // Reuse of a spent token: the family is presumed stolen.
           held.family.revoked = true;
-          return json(res, 400, INVALID_TOKEN);
+          return json(res, 400, invalid);
         }
         held.spent = true;
         const fresh = issueIn(held.family);
@@ -118,7 +123,7 @@ export async function startOAuthStandIn(): Promise<OAuthStandIn> {
       }
       if (req.method === 'GET' && url.pathname === '/2/users/me') {
         const who = bearer(req);
-        if (!who) return unauthorized(res);
+        if (!who) return unauthorized(res, req.headers.authorization?.slice(7));
         const { id, username } = who.family.user;
         return json(res, 200, { data: { id, name: username, username } });
       }
@@ -156,6 +161,7 @@ export async function startOAuthStandIn(): Promise<OAuthStandIn> {
     refreshes,
     posts,
     refreshDelayMs: 0,
+    echoTokens: false,
     issue: ({
       accessTtlMs,
       username = 'brand',
