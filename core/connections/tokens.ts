@@ -113,12 +113,19 @@ const needsReconnect = (platform: string, reason: string) =>
  * that reads a field beside the token reads the stored one.
  */
 export function connectionTokens(
-  deps: { pool: Pool; credentialsKey: CredentialsKey; oauth: OAuthDeps },
+  deps: {
+    pool: Pool;
+    credentialsKey: CredentialsKey;
+    oauth: OAuthDeps;
+    /** How long to wait for another job's refresh; REFRESH_LOCK_WAIT_MS when omitted. */
+    lockWaitMs?: number;
+  },
   connection: { id: string; platform: OAuthPlatform; credentials: Record<string, unknown> },
   app: OAuthApp,
   signal?: AbortSignal,
 ): AccessTokens {
   const { pool, credentialsKey, oauth } = deps;
+  const lockWaitMs = Math.round(deps.lockWaitMs ?? REFRESH_LOCK_WAIT_MS);
   const { id, platform, credentials } = connection;
   const ctx = { app: oauth.platformApps[platform], policy: oauth.outbound, signal };
   /** Tokens this object got from a refresh it made after a refusal: refused again, it stops. */
@@ -135,7 +142,7 @@ export function connectionTokens(
     let outcome: { tokens: Record<string, unknown> } | { refused: string };
     try {
       outcome = await withTransaction(pool, async (tx) => {
-        await tx.query(`set local lock_timeout = ${REFRESH_LOCK_WAIT_MS}`);
+        await tx.query(`set local lock_timeout = ${lockWaitMs}`);
         const row = await lockForRefresh(tx, id);
         if (!row?.credentials) return { refused: 'it was removed or holds no credentials.' };
         if (row.status === 'needs_reconnect')
@@ -171,7 +178,7 @@ export function connectionTokens(
       if ((err as { code?: string }).code === LOCK_NOT_AVAILABLE)
         throw new PublicationError(
           `Another job has been refreshing the ${platform} connection's token for over ` +
-            `${REFRESH_LOCK_WAIT_MS / 1000} s; trying again later.`,
+            `${lockWaitMs / 1000} s; trying again later.`,
           { retryable: true, cause: err },
         );
       throw err;

@@ -177,6 +177,36 @@ describe('a refresh token', () => {
   });
 });
 
+describe("waiting for another job's refresh", () => {
+  it('is bounded: past the lock wait, the job is retried later', async () => {
+    const issued = standIn.issue({ accessTtlMs: -1000 });
+    const { connectionId } = await connected({ ...issued, expires_at: ago(1000) });
+    const holder = await server.pool.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select 1 from connected_accounts where id = $1 for update', [
+        connectionId,
+      ]);
+      const tokens = connectionTokens(
+        { pool: server.pool, credentialsKey: KEY, oauth: oauth(), lockWaitMs: 200 },
+        { id: connectionId, platform: 'x', credentials: await storedTokens(connectionId) },
+        app,
+      );
+      const before = standIn.refreshes.length;
+      await expect(tokens.current()).rejects.toMatchObject({
+        retryable: true,
+        reconnect: false,
+        message:
+          "Another job has been refreshing the x connection's token for over 0.2 s; trying again later.",
+      });
+      expect(standIn.refreshes.length).toBe(before);
+    } finally {
+      await holder.query('rollback');
+      holder.release();
+    }
+  });
+});
+
 describe('a refresh the platform refuses', () => {
   it('marks the connection needs_reconnect and fails the post with the reason and post.failed', async () => {
     const issued = standIn.issue({ accessTtlMs: -1000 });
