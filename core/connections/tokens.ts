@@ -101,11 +101,10 @@ const refusedForGood = (err: unknown) =>
 /** Postgres' lock_not_available: lock_timeout ran out. */
 const LOCK_NOT_AVAILABLE = '55P03';
 
-const needsReconnect = (platform: string, reason: string) =>
-  new PublicationError(`The ${platform} connection needs to be reconnected: ${reason}`, {
-    retryable: false,
-    reconnect: true,
-  });
+const reconnectReason = (platform: string, why: string) =>
+  `The ${platform} connection needs to be reconnected: ${why}`;
+const needsReconnect = (platform: string, why: string) =>
+  new PublicationError(reconnectReason(platform, why), { retryable: false, reconnect: true });
 
 /**
  * The AccessTokens of one connected account. `credentials` is the account's opened
@@ -144,9 +143,12 @@ export function connectionTokens(
       outcome = await withTransaction(pool, async (tx) => {
         await tx.query(`set local lock_timeout = ${lockWaitMs}`);
         const row = await lockForRefresh(tx, id);
-        if (!row?.credentials) return { refused: 'it was removed or holds no credentials.' };
+        if (!row?.credentials)
+          return { refused: reconnectReason(platform, 'it was removed or holds no credentials.') };
         if (row.status === 'needs_reconnect')
-          return { refused: row.last_error ?? 'an earlier refresh was refused.' };
+          return {
+            refused: row.last_error ?? reconnectReason(platform, 'an earlier refresh was refused.'),
+          };
         const stored = openCredentials(credentialsKey, row.credentials);
         // Another job refreshed while this one waited for the lock: its tokens are the ones.
         if (!stale(stored)) return { tokens: stored };
@@ -156,9 +158,12 @@ export function connectionTokens(
         } catch (err) {
           if (!refusedForGood(err)) throw err;
           const said = withoutSecrets((err as Error).message, stored);
-          const reason = `${platform} refused to refresh its access token (${said}).`;
+          const reason = reconnectReason(
+            platform,
+            `${platform} refused to refresh its access token (${said}).`,
+          );
           // Committed with this transaction: later jobs fail at once instead of asking again.
-          await markNeedsReconnect(tx, id, `The connection needs to be reconnected: ${reason}`);
+          await markNeedsReconnect(tx, id, reason);
           return { refused: reason };
         }
         if (typeof next?.access_token !== 'string' || next.access_token === '')
@@ -183,7 +188,8 @@ export function connectionTokens(
         );
       throw err;
     }
-    if ('refused' in outcome) throw needsReconnect(platform, outcome.refused);
+    if ('refused' in outcome)
+      throw new PublicationError(outcome.refused, { retryable: false, reconnect: true });
     for (const key of Object.keys(credentials)) delete credentials[key];
     Object.assign(credentials, outcome.tokens);
     return accessToken(credentials);

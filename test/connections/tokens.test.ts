@@ -237,6 +237,32 @@ describe('a refresh the platform refuses', () => {
     expect(standIn.refreshes.length).toBe(before);
   });
 
+  it('is asked once by two jobs at the same time: both posts fail with its reason', async () => {
+    const issued = standIn.issue({ accessTtlMs: -1000 });
+    const { connectionId, key } = await connected({
+      ...issued,
+      refresh_token: 'rt-spent-elsewhere',
+      expires_at: ago(1000),
+    });
+    const posts = [await schedule(key, 'refused one'), await schedule(key, 'refused two')];
+    const before = standIn.refreshes.length;
+    standIn.refreshDelayMs = 300;
+    try {
+      expect(await Promise.all(posts.map(publish))).toEqual(['failed', 'failed']);
+    } finally {
+      standIn.refreshDelayMs = 0;
+    }
+    expect(standIn.refreshes.slice(before)).toEqual(['rt-spent-elsewhere']);
+    const reason =
+      'The x connection needs to be reconnected: x refused to refresh its access token ' +
+      '(x answered 400: Value passed for the token was invalid.).';
+    for (const id of posts) expect((await postRow(id)).error).toBe(reason);
+    expect(await connectionRow(connectionId)).toMatchObject({
+      status: 'needs_reconnect',
+      last_error: reason,
+    });
+  });
+
   it('keeps no token in the reason, even when the platform quotes it', async () => {
     const issued = standIn.issue({ accessTtlMs: -1000 });
     const spent = 'rt-spent-and-quoted';
