@@ -161,6 +161,13 @@ export async function connectWithTokens(
       );
     throw err;
   }
+  // The platform's answer is a third party's: a connection is shown under a sane handle only.
+  const handle = identity.handle.trim();
+  if (!handle || handle.length > 300)
+    throw new DomainError(
+      'credentials_refused',
+      `The ${platform} identity call did not name the account; nothing was stored.`,
+    );
   const credentials: Record<string, unknown> = { ...input.credentials, ...identity.fields };
   const key = credentialsKey(
     config.credentialsKey ?? loadLocalSecrets(config.dataDir).credentialsKey,
@@ -169,7 +176,7 @@ export async function connectWithTokens(
     accountId: input.accountId,
     brandId: input.brandId,
     platform,
-    handle: identity.handle,
+    handle,
     credentials: sealCredentials(key, credentials),
     expiry: connectionExpiry(platform, credentials),
   });

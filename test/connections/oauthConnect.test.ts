@@ -115,6 +115,28 @@ describe('npm run admin -- connect, for an OAuth platform', () => {
     }
   });
 
+  it('refuses an identity answer that names no account, storing nothing', async () => {
+    const acct = await makeAccount(server.pool);
+    const nameless = {
+      ...standInOAuthApp('x'),
+      identify: async () => ({ handle: ' ', fields: {} }),
+    };
+    await expect(
+      connectWithTokens(
+        server.pool,
+        server.config,
+        {
+          accountId: acct.accountId,
+          brandId: acct.brandId,
+          platform: 'x',
+          credentials: { access_token: 'abc' },
+        },
+        { apps: { x: nameless } },
+      ),
+    ).rejects.toMatchObject({ code: 'credentials_refused' });
+    expect(await listConnectedAccounts(server.pool, acct.accountId)).toEqual([]);
+  });
+
   it("names a field the platform's --config does not take, before any platform is called", async () => {
     register('x', 'linkedin');
     const acct = await makeAccount(server.pool);
