@@ -11,9 +11,9 @@ import {
   type WorkerEvents,
   Logger as WorkerLogger,
 } from 'graphile-worker';
-import type { CredentialsKey } from '../core/connections/service.ts';
-import type { Connectors } from '../core/connectors/schema.ts';
-import { builtinConnectors } from '../core/connectors/service.ts';
+import type { CredentialsKey, OAuthDeps } from '../core/connections/service.ts';
+import type { Connectors, OAuthApp } from '../core/connectors/schema.ts';
+import { builtinConnectors, OAUTH_APPS } from '../core/connectors/service.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { PROBE_TIMEOUT_MS } from '../core/db/probe.ts';
 import { isDatabaseUnreachable } from '../core/db/unreachable.ts';
@@ -25,7 +25,7 @@ import type { Logger } from '../core/logger.ts';
 import { type MediaTools, mediaTools, toolsDieWithProcess } from '../core/media/tools.ts';
 import { sweepDeadWorkFolders } from '../core/media/workFolders.ts';
 import type { OutboundPolicy } from '../core/outbound/guard.ts';
-import type { OAuthPlatform, PlatformApp } from '../core/platformApps.ts';
+import { type OAuthPlatform, type PlatformApp, platformApps } from '../core/platformApps.ts';
 import type { Storage } from '../core/storage/storage.ts';
 import type { WorkerPool } from '../core/workerPools.ts';
 import { createRenderPool, type RenderPool, type RenderPoolOptions } from '../render/renderPool.ts';
@@ -75,6 +75,8 @@ export type WorkerDeps = {
   blueskyAppView?: string;
   /** The OAuth platforms' addresses and app credentials; the documented defaults when omitted. */
   platformApps?: Record<OAuthPlatform, PlatformApp>;
+  /** Each OAuth platform's app, for token refreshes; the shipped ones when omitted. */
+  oauthApps?: Partial<Record<OAuthPlatform, OAuthApp>>;
   /** Where outbound requests (webhook deliveries) may go; public https only when omitted. */
   outbound?: OutboundPolicy;
   /** Asset storage, for cleaning expired uploads; omitted: that cron job is not registered. */
@@ -100,6 +102,8 @@ export function taskList(deps: {
   pool: Pool;
   connectors: Connectors;
   credentialsKey?: CredentialsKey;
+  /** What refreshing OAuth platforms' tokens takes (publications and readings). */
+  oauth?: OAuthDeps;
   outbound: OutboundPolicy;
   storage?: Storage;
   renderer?: RenderPool;
@@ -127,6 +131,7 @@ export function taskList(deps: {
     pool: deps.pool,
     connectors: deps.connectors,
     credentialsKey: deps.credentialsKey,
+    oauth: deps.oauth,
   };
   return {
     [TASK.cleanupSessions]: cleanupSessions(deps.pool),
@@ -273,6 +278,11 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
           platformApps: deps.platformApps,
         }),
       credentialsKey: deps.credentialsKey,
+      oauth: {
+        platformApps: deps.platformApps ?? platformApps({}),
+        outbound,
+        apps: deps.oauthApps ?? OAUTH_APPS,
+      },
       outbound,
       storage: deps.storage,
       renderer,

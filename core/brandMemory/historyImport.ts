@@ -9,7 +9,9 @@ import {
   activeAccountsOfBrand,
   type CredentialsKey,
   keepRefreshedCredentials,
+  type OAuthDeps,
   openedAccess,
+  withAccessTokens,
 } from '../connections/service.ts';
 import { type Connectors, type PastPost, PublicationError } from '../connectors/schema.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
@@ -130,6 +132,8 @@ export type HistoryDeps = {
   pool: Pool;
   connectors: Connectors;
   credentialsKey?: CredentialsKey;
+  /** Refreshes OAuth platforms' access tokens. */
+  oauth?: OAuthDeps;
 };
 
 export async function runHistoryImport(
@@ -160,8 +164,12 @@ export async function runHistoryImport(
     }
     try {
       const mine = await connector.recentPosts(
-        openedAccess(deps.credentialsKey, { ...a, credentials: a.credentials }, (sealed) =>
-          keepRefreshedCredentials(deps.pool, a.id, sealed),
+        withAccessTokens(
+          { pool: deps.pool, credentialsKey: deps.credentialsKey, oauth: deps.oauth },
+          a,
+          openedAccess(deps.credentialsKey, { ...a, credentials: a.credentials }, (sealed) =>
+            keepRefreshedCredentials(deps.pool, a.id, sealed),
+          ),
         ),
         HISTORY_POSTS,
       );

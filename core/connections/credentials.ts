@@ -25,6 +25,21 @@ export function openCredentials(key: CredentialsKey, sealed: Buffer): Record<str
   return JSON.parse(plain.toString('utf8')) as Record<string, unknown>;
 }
 
+/** The credentials' fields that are secrets (tokens, passwords), as opposed to ids. */
+const SECRET_FIELD = /token|password|secret/i;
+
+/**
+ * `message` (a platform's answer, kept as an error) with every secret of `credentials` cut
+ * out: a platform that echoes the token it refused must not have it shown or stored in clear.
+ */
+export function withoutSecrets(message: string, credentials: Record<string, unknown>): string {
+  let out = message;
+  for (const [field, value] of Object.entries(credentials))
+    if (SECRET_FIELD.test(field) && typeof value === 'string' && value.length >= 6)
+      out = out.split(value).join('[secret]');
+  return out;
+}
+
 /**
  * A connected account as a connector's read method takes it: its credentials opened, and
  * `save` to store refreshed ones sealed (`save(sealed)` writes them to the account's row).

@@ -23,18 +23,87 @@ export async function upsertConnectedAccount(
     platform: Platform;
     handle: string;
     credentials?: Buffer;
+    /** An OAuth connection's expiries; none (never, or unknown) when omitted. */
+    expiry?: ConnectionExpiry;
   },
 ): Promise<ConnectedAccountRow> {
+  const e = c.expiry ?? NO_EXPIRY;
   const { rows } = await db.query<ConnectedAccountRow>(
-    `insert into connected_accounts (account_id, brand_id, platform, handle, credentials)
-     values ($1, $2, $3, $4, $5)
+    `insert into connected_accounts (account_id, brand_id, platform, handle, credentials,
+                                     token_expires_at, refresh_expires_at, refreshable)
+     values ($1, $2, $3, $4, $5, $6, $7, $8)
      on conflict (brand_id, platform)
        do update set handle = excluded.handle, credentials = excluded.credentials,
+                     token_expires_at = excluded.token_expires_at,
+                     refresh_expires_at = excluded.refresh_expires_at,
+                     refreshable = excluded.refreshable,
                      status = 'active', last_error = null
      returning id, account_id, brand_id, platform, handle, status, last_error, created_at`,
-    [c.accountId, c.brandId, c.platform, c.handle, c.credentials ?? null],
+    [
+      c.accountId,
+      c.brandId,
+      c.platform,
+      c.handle,
+      c.credentials ?? null,
+      e.tokenExpiresAt,
+      e.refreshExpiresAt,
+      e.refreshable,
+    ],
   );
   return rows[0]!;
+}
+
+/** When an OAuth connection's tokens expire, as stored beside its sealed credentials. */
+export type ConnectionExpiry = {
+  tokenExpiresAt: Date | null;
+  refreshExpiresAt: Date | null;
+  /** Whether the access token can be renewed without the account's owner. */
+  refreshable: boolean;
+};
+const NO_EXPIRY: ConnectionExpiry = {
+  tokenExpiresAt: null,
+  refreshExpiresAt: null,
+  refreshable: true,
+};
+
+/**
+ * The connection's row locked for a token refresh (until `tx` ends), with its sealed
+ * credentials as they are now: another job's refresh waits for this one's commit. Undefined
+ * when the connection was removed.
+ */
+export async function lockForRefresh(
+  tx: Queryable,
+  connectedAccountId: string,
+): Promise<
+  | { status: 'active' | 'needs_reconnect'; last_error: string | null; credentials: Buffer | null }
+  | undefined
+> {
+  const { rows } = await tx.query(
+    `select status, last_error, credentials from connected_accounts where id = $1 for update`,
+    [connectedAccountId],
+  );
+  return rows[0];
+}
+
+/** Stores refreshed tokens (sealed) and their expiries, in the refresh's transaction. */
+export async function storeRefreshedTokens(
+  tx: Queryable,
+  connectedAccountId: string,
+  sealed: Buffer,
+  expiry: ConnectionExpiry,
+) {
+  await tx.query(
+    `update connected_accounts
+     set credentials = $2, token_expires_at = $3, refresh_expires_at = $4, refreshable = $5
+     where id = $1`,
+    [
+      connectedAccountId,
+      sealed,
+      expiry.tokenExpiresAt,
+      expiry.refreshExpiresAt,
+      expiry.refreshable,
+    ],
+  );
 }
 
 /** A publication found the credentials revoked or expired: posts fail until reconnected. */

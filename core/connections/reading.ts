@@ -16,8 +16,15 @@ import {
   recordAccountError,
   saveSealedCredentials,
 } from './db.ts';
+import { type OAuthDeps, withAccessTokens } from './tokens.ts';
 
-export type ReadingDeps = { pool: Pool; connectors: Connectors; credentialsKey?: CredentialsKey };
+export type ReadingDeps = {
+  pool: Pool;
+  connectors: Connectors;
+  credentialsKey?: CredentialsKey;
+  /** Refreshes OAuth platforms' access tokens; without it, their connectors get no `tokens`. */
+  oauth?: OAuthDeps;
+};
 
 /** What a reading did: its own result, or why it read nothing. */
 export type Reading<T extends object> =
@@ -56,10 +63,14 @@ export async function readThrough<K extends ReadMethod, T extends object>(
     return { outcome: 'skipped', reason: `${doing} is not supported on ${account.platform} yet` };
   if (!account.credentials || !deps.credentialsKey)
     return { outcome: 'skipped', reason: 'no credentials to read with' };
-  const access = openedAccess(
-    deps.credentialsKey,
-    { handle: account.handle, credentials: account.credentials },
-    (sealed) => saveSealedCredentials(deps.pool, account.id, sealed),
+  const access = withAccessTokens(
+    { pool: deps.pool, credentialsKey: deps.credentialsKey, oauth: deps.oauth },
+    account,
+    openedAccess(
+      deps.credentialsKey,
+      { handle: account.handle, credentials: account.credentials },
+      (sealed) => saveSealedCredentials(deps.pool, account.id, sealed),
+    ),
   );
   try {
     const done = await read(connector, access);
@@ -67,6 +78,11 @@ export async function readThrough<K extends ReadMethod, T extends object>(
     return { outcome: 'read', ...done };
   } catch (err) {
     if (!(err instanceof PublicationError)) throw err;
+    if (err.retryAt !== undefined)
+      return {
+        outcome: 'throttled',
+        retryAfterMs: Math.max(0, err.retryAt.getTime() - Date.now()),
+      };
     if (err.retryAfterMs !== undefined)
       return { outcome: 'throttled', retryAfterMs: err.retryAfterMs };
     if (err.retryable) throw err;

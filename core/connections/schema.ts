@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { IdInput } from '../kernel/ids.ts';
 import { PLATFORMS, type Platform } from '../kernel/platformNames.ts';
+import type { OAuthPlatform } from '../platformApps.ts';
 
 const PlatformUrl = z.url({ protocol: /^https?$/ }).max(2000);
 
@@ -19,6 +20,48 @@ const MastodonConfig = z.object({
   instance: PlatformUrl,
   access_token: z.string().min(1).max(500),
 });
+
+/**
+ * An OAuth platform's tokens, as the operator has them (CONTRACT.md, Operator CLI): the
+ * dashboard's connect flow gets the same from the platform.
+ */
+const OAuthTokensConfig = z.object({
+  access_token: z.string().trim().min(1).max(4000),
+  refresh_token: z.string().trim().min(1).max(4000).optional(),
+  expires_at: z.iso.datetime({ offset: true }).optional(),
+});
+
+/** The platform's id of the account or board a connection posts to. */
+const AccountIdField = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(/^[\w.:-]+$/, "must be the platform's id (letters, digits, _ . : -)");
+
+/** Each OAuth platform's `--config`: the tokens plus the account it posts as, where it needs one. */
+const OAUTH_CONFIGS = {
+  x: OAuthTokensConfig,
+  linkedin: OAuthTokensConfig.extend({
+    organization: z
+      .string()
+      .regex(/^urn:li:organization:\d+$/, 'must be urn:li:organization:N')
+      .optional(),
+  }),
+  threads: OAuthTokensConfig.extend({ user_id: AccountIdField }),
+  instagram: OAuthTokensConfig.extend({ user_id: AccountIdField }),
+  facebook: OAuthTokensConfig.extend({ page_id: AccountIdField }),
+  tiktok: OAuthTokensConfig.extend({
+    open_id: AccountIdField,
+    privacy: z
+      .enum(['SELF_ONLY', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'PUBLIC_TO_EVERYONE'])
+      .optional(),
+  }),
+  youtube: OAuthTokensConfig.extend({
+    privacy: z.enum(['private', 'unlisted', 'public']).optional(),
+  }),
+  pinterest: OAuthTokensConfig.extend({ board_id: AccountIdField }),
+} satisfies Record<OAuthPlatform, z.ZodObject>;
 
 /** What connecting takes per platform (CONTRACT.md), as the dashboard sends it: every field. */
 export const ConnectInput = z.discriminatedUnion('platform', [
@@ -43,11 +86,12 @@ export type ConnectInput = z.infer<typeof ConnectInput>;
  * The operator CLI's `--config`, per platform: the same fields and rules, except that Bluesky's
  * `service` may be left out (the connector then signs in at https://bsky.social). A key beside
  * the fields is refused, as the dashboard refuses it: a misspelt one (`acces_token`) must not
- * pass unseen. A platform missing here has no connector yet: connecting it answers so (501).
+ * pass unseen. An OAuth platform whose app is not registered yet answers so (501).
  */
 export const CONNECTION_CONFIGS: Partial<Record<Platform, z.ZodObject>> = {
   bluesky: BlueskyConfig.partial({ service: true }).strict(),
   mastodon: MastodonConfig.strict(),
+  ...Object.fromEntries(Object.entries(OAUTH_CONFIGS).map(([p, schema]) => [p, schema.strict()])),
 };
 
 /** A connected platform account as list_accounts and the dashboard show it (never its credentials). */
@@ -59,5 +103,12 @@ export const ConnectedAccount = z.object({
   status: z.enum(['active', 'needs_reconnect']).describe('Health: needs_reconnect fails posts.'),
   last_error: z.string().nullable(),
   created_at: z.string(),
+  expires_at: z
+    .string()
+    .nullable()
+    .describe(
+      'When the connection stops working unless reconnected (ISO 8601); null when it renews itself.',
+    ),
+  reconnect_soon: z.boolean().describe('The connection expires within 7 days: reconnect it.'),
 });
 export type ConnectedAccount = z.infer<typeof ConnectedAccount>;

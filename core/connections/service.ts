@@ -2,11 +2,19 @@
 // as the jobs that publish or read through them open them and report on them.
 import { requireOwnedBrand } from '../brands/service.ts';
 import type { Config } from '../config.ts';
+import {
+  type ConnectedIdentity,
+  type OAuthApp,
+  type OAuthTokens,
+  PublicationError,
+} from '../connectors/schema.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
+import { DomainError } from '../kernel/errors.ts';
 import type { Platform } from '../kernel/platforms.ts';
 import { type OutboundLog, outboundPolicy } from '../outbound/guard.ts';
+import { isOAuthPlatform, type OAuthPlatform } from '../platformApps.ts';
 import { loadLocalSecrets } from '../secrets.ts';
-import { credentialsKey, sealCredentials } from './credentials.ts';
+import { credentialsKey, sealCredentials, withoutSecrets } from './credentials.ts';
 import {
   activeAccounts,
   markNeedsReconnect,
@@ -17,6 +25,7 @@ import {
   upsertConnectedAccount,
 } from './db.ts';
 import type { ConnectedAccount } from './schema.ts';
+import { connectionExpiry } from './tokens.ts';
 
 export { ConnectedAccount } from './schema.ts';
 
@@ -26,15 +35,28 @@ export async function listConnectedAccounts(
   accountId: string,
   brandId?: string,
 ): Promise<ConnectedAccount[]> {
+  // A connection ends with its refresh token, or with its access token when that cannot be
+  // renewed (LinkedIn without a partner refresh token).
   const { rows } = await db.query(
-    `select id, brand_id, platform, handle, status, last_error, created_at
+    `select id, brand_id, platform, handle, status, last_error, created_at,
+            coalesce(refresh_expires_at, case when not refreshable then token_expires_at end)
+              as expires_at
      from connected_accounts
      where account_id = $1 and ($2::bigint is null or brand_id = $2)
      order by brand_id, platform`,
     [accountId, brandId ?? null],
   );
-  return rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() }));
+  const now = Date.now();
+  return rows.map(({ expires_at, ...r }) => ({
+    ...r,
+    created_at: r.created_at.toISOString(),
+    expires_at: expires_at?.toISOString() ?? null,
+    reconnect_soon: expires_at !== null && expires_at.getTime() - now < RECONNECT_NOTICE_MS,
+  }));
 }
+
+/** How long before a connection expires the Accounts page and list_accounts ask for a reconnect. */
+export const RECONNECT_NOTICE_MS = 7 * 86_400_000;
 
 /**
  * Connects (or reconnects) the brand's account on a platform: the credentials are checked
@@ -53,6 +75,18 @@ export async function connectAccount(
   /** Where a refusal of the outbound guard records what it does not tell the caller. */
   log?: OutboundLog,
 ) {
+  if (isOAuthPlatform(input.platform))
+    return connectWithTokens(
+      pool,
+      config,
+      {
+        accountId: input.accountId,
+        brandId: input.brandId,
+        platform: input.platform,
+        credentials: input.config as OAuthCredentials,
+      },
+      { log },
+    );
   await requireOwnedBrand(pool, input.accountId, input.brandId);
   // The connectors (and the S3 client and sharp behind them) load only when one connects, so
   // the CLI's other commands start without them.
@@ -71,6 +105,80 @@ export async function connectAccount(
     platform: input.platform,
     handle: verified.handle,
     credentials: sealCredentials(key, verified.credentials),
+  });
+  return { id: connected.id, platform: connected.platform, handle: connected.handle };
+}
+
+/** An OAuth connection's credentials: its tokens and the fields its publishing needs. */
+export type OAuthCredentials = OAuthTokens & Record<string, unknown>;
+
+/**
+ * Connects (or reconnects) the brand's account on an OAuth platform with tokens it already
+ * has (the dashboard's callback, from the code exchange; the CLI's `connect --config`): the
+ * platform's identity call names the account (through the outbound guard), then the tokens,
+ * the ids it answered and the other fields are sealed and the connection stored active, with
+ * when its tokens expire. A platform without an OAuthApp yet answers not_implemented.
+ */
+export async function connectWithTokens(
+  pool: Pool,
+  config: Config,
+  input: {
+    accountId: string;
+    brandId: string;
+    platform: OAuthPlatform;
+    credentials: OAuthCredentials;
+  },
+  opts: {
+    /** Where a refusal of the outbound guard records what it does not tell the caller. */
+    log?: OutboundLog;
+    /** The OAuth apps by platform (OAUTH_APPS when omitted). */
+    apps?: Partial<Record<OAuthPlatform, OAuthApp>>;
+  } = {},
+): Promise<{ id: string; platform: Platform; handle: string }> {
+  const { platform } = input;
+  await requireOwnedBrand(pool, input.accountId, input.brandId);
+  const apps = opts.apps ?? (await import('../connectors/service.ts')).OAUTH_APPS;
+  const app = apps[platform];
+  if (!app) {
+    const ready = Object.keys(apps);
+    throw new DomainError(
+      'not_implemented',
+      `connect for ${platform} is not available yet; ` +
+        `${['bluesky', 'mastodon', ...ready].join(', ')} can be connected.`,
+    );
+  }
+  let identity: ConnectedIdentity;
+  try {
+    identity = await app.identify(
+      { app: config.platformApps[platform], policy: outboundPolicy(config, opts.log) },
+      input.credentials,
+    );
+  } catch (err) {
+    if (err instanceof PublicationError)
+      throw new DomainError(
+        'credentials_refused',
+        `The ${platform} credentials were not accepted: ${withoutSecrets(err.message, input.credentials)}`,
+      );
+    throw err;
+  }
+  // The platform's answer is a third party's: a connection is shown under a sane handle only.
+  const handle = identity.handle.trim();
+  if (!handle || handle.length > 300)
+    throw new DomainError(
+      'credentials_refused',
+      `The ${platform} identity call did not name the account; nothing was stored.`,
+    );
+  const credentials: Record<string, unknown> = { ...input.credentials, ...identity.fields };
+  const key = credentialsKey(
+    config.credentialsKey ?? loadLocalSecrets(config.dataDir).credentialsKey,
+  );
+  const connected = await upsertConnectedAccount(pool, {
+    accountId: input.accountId,
+    brandId: input.brandId,
+    platform,
+    handle,
+    credentials: sealCredentials(key, credentials),
+    expiry: connectionExpiry(platform, credentials),
   });
   return { id: connected.id, platform: connected.platform, handle: connected.handle };
 }
@@ -137,3 +245,5 @@ export type { CredentialsKey } from './credentials.ts';
 export { credentialsKey, openCredentials, openedAccess, sealCredentials } from './credentials.ts';
 export type { Reading, ReadingDeps } from './reading.ts';
 export { readThrough } from './reading.ts';
+export type { OAuthDeps } from './tokens.ts';
+export { REFRESH_MARGIN_MS, withAccessTokens } from './tokens.ts';

@@ -223,6 +223,11 @@ export class PublicationError extends Error {
   readonly reconnect: boolean;
   /** The platform's `Retry-After`: the next attempt waits at least this long. */
   readonly retryAfterMs: number | undefined;
+  /**
+   * When the platform's rate limit resets (X's `x-rate-limit-reset`, LinkedIn's midnight
+   * UTC): the publication is rescheduled then, without spending one of its attempts.
+   */
+  readonly retryAt: Date | undefined;
   /** The platform's HTTP status, when it answered with a refusal. */
   readonly status: number | undefined;
   constructor(
@@ -231,6 +236,7 @@ export class PublicationError extends Error {
       retryable: boolean;
       reconnect?: boolean;
       retryAfterMs?: number;
+      retryAt?: Date;
       status?: number;
       cause?: unknown;
     },
@@ -240,6 +246,7 @@ export class PublicationError extends Error {
     this.retryable = opts.retryable;
     this.reconnect = opts.reconnect ?? false;
     this.retryAfterMs = opts.retryAfterMs;
+    this.retryAt = opts.retryAt;
     this.status = opts.status;
   }
 }

@@ -1,9 +1,10 @@
 // One HTTP exchange with a platform, through the outbound guard, and the mapping of its
 // failures that every connector shares: no answer, 5xx and 429 are retryable (429 and 503 with
-// their Retry-After), other 4xx are final. A request the guard refuses is final too (retrying
-// cannot change the operator's rules, so the message names the setting that does), and so is
-// a 2xx answer without the JSON the platform documents: connectors read answers only through
-// `documented`, with a zod schema of the fields they use.
+// their Retry-After, a 429 with its rate limit's reset), other 4xx are final. A request the
+// guard refuses is final too (retrying cannot change the operator's rules, so the message
+// names the setting that does), and so is a 2xx answer without the JSON the platform
+// documents: connectors read answers only through `documented`, with a zod schema of the
+// fields they use.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { z } from 'zod';
 import { formatBytes } from '../kernel/sizes.ts';
@@ -154,6 +155,21 @@ export function retryAfterMs(headers: IncomingHttpHeaders, now = Date.now()): nu
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
+/**
+ * When a 429's rate limit resets, where the answer says: `x-rate-limit-reset` (Unix seconds,
+ * X's). Without it, Retry-After (above) is what there is.
+ */
+export function rateLimitResetAt(headers: IncomingHttpHeaders): Date | undefined {
+  const value = headers['x-rate-limit-reset'];
+  if (typeof value !== 'string' || !/^\d{1,12}$/.test(value.trim())) return undefined;
+  return new Date(Number(value.trim()) * 1000);
+}
+
+/** The next midnight UTC after `now`: when LinkedIn's daily limits reset (its 429 says nothing). */
+export function nextMidnightUtc(now = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+}
+
 /** A platform's own reason, as a failure's message carries it: plain and short. */
 export const REASON_LIMIT = 300;
 
@@ -175,6 +191,7 @@ export function refusal(
     retryable: res.status >= 500 || res.status === 429,
     reconnect: opts.reconnect,
     retryAfterMs: [429, 503].includes(res.status) ? retryAfterMs(res.headers) : undefined,
+    retryAt: res.status === 429 ? rateLimitResetAt(res.headers) : undefined,
     status: res.status,
   });
 }

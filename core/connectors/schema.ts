@@ -1,5 +1,6 @@
 // The connectors' types: the Connector interface every platform implements and what passes
-// through it (publications, readings, inbound posts, trends).
+// through it (publications, readings, inbound posts, trends), and the OAuth app each OAuth
+// platform implements.
 
 export type {
   AccessTokens,
@@ -16,3 +17,4 @@ export type {
   Trend,
 } from './connector.ts';
 export { PublicationError, platformsWith } from './connector.ts';
+export type { ConnectedIdentity, OAuthApp, OAuthContext, OAuthTokens } from './oauthApp.ts';

@@ -170,6 +170,13 @@ const INTERACTIVE: ReadonlySet<JobKind> = new Set(['generation', 'reply_drafts']
 /** Attempts one publication gets for failures a connector calls retryable (network, 5xx, 429). */
 export const PUBLISH_MAX_ATTEMPTS = 5;
 
+/**
+ * Rate-limit resets one publication waits for without spending attempts; past them, a rate
+ * limit spends an attempt as any retryable failure does (a platform that keeps answering 429
+ * must not hold a post forever).
+ */
+export const RATE_LIMIT_MAX_WAITS = 6;
+
 export const PublishPostPayload = z.object({
   post_id: z.string().refine(isId),
   /** The post's time as stored: a job whose post moved finds nothing to claim. */
@@ -179,6 +186,8 @@ export const PublishPostPayload = z.object({
    * Retry-After hands its count on to the job it schedules, so the limit holds across them.
    */
   attempts_before: z.number().int().min(0).max(PUBLISH_MAX_ATTEMPTS).default(0),
+  /** Times this publication waited for a platform's rate limit to reset (they spend no attempt). */
+  rate_limit_waits: z.number().int().min(0).max(RATE_LIMIT_MAX_WAITS).optional(),
 });
 export type PublishPostPayload = z.infer<typeof PublishPostPayload>;
 
@@ -217,6 +226,34 @@ export async function retryPublicationLater(
     jobKey: publicationJobKey(job.post_id),
     maxAttempts: PUBLISH_MAX_ATTEMPTS - attemptsMade,
     delayMs: Math.round(delayMs),
+  });
+}
+
+/** When a rate limit resets: at a time the platform named, or after its Retry-After. */
+export type RateLimitWait = { runAt: Date } | { delayMs: number };
+
+/**
+ * Schedules the next attempt of a publication that a platform's rate limit stopped, at its
+ * reset, as a new job under the post's key; `attemptsMade` leaves out the attempt the limit
+ * cut short, so waiting spends none. Counted in `rate_limit_waits`.
+ */
+export async function waitOutRateLimit(
+  db: Queryable,
+  job: PublishPostPayload,
+  attemptsMade: number,
+  wait: RateLimitWait,
+): Promise<void> {
+  const payload: PublishPostPayload = {
+    ...job,
+    attempts_before: attemptsMade,
+    rate_limit_waits: (job.rate_limit_waits ?? 0) + 1,
+  };
+  await addJob(db, TASK.publishPost, payload, {
+    jobKey: publicationJobKey(job.post_id),
+    maxAttempts: PUBLISH_MAX_ATTEMPTS - attemptsMade,
+    ...('runAt' in wait
+      ? { runAt: wait.runAt.toISOString() }
+      : { delayMs: Math.round(wait.delayMs) }),
   });
 }
 

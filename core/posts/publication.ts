@@ -6,9 +6,11 @@
 import {
   type CredentialsKey,
   keepRefreshedCredentials,
+  type OAuthDeps,
   openCredentials,
   reportPublicationFailure,
   sealCredentials,
+  withAccessTokens,
 } from '../connections/service.ts';
 import {
   type Connectors,
@@ -20,7 +22,10 @@ import { type Pool, withTransaction } from '../db/pool.ts';
 import {
   type PublishPostPayload,
   publicationJobKey,
+  RATE_LIMIT_MAX_WAITS,
+  type RateLimitWait,
   retryPublicationLater,
+  waitOutRateLimit,
 } from '../jobs/tasks.ts';
 import { postEventBody, raiseEvents } from '../webhooks/service.ts';
 import {
@@ -98,6 +103,27 @@ export const idempotencyKey = (claim: Pick<PublicationClaim, 'uuid' | 'publicati
 /** The longest Retry-After honoured; a platform asking for more is retried after this. */
 const MAX_RETRY_AFTER_MS = 10 * 60_000;
 
+/**
+ * The furthest a rate limit's reset is waited for (a platform's daily limit resets within a
+ * day); a reset said to be further is waited for this long, then asked again.
+ */
+export const MAX_RATE_LIMIT_WAIT_MS = 24 * 3_600_000;
+
+/**
+ * When a rate limit the platform answered resets: its reset (`retryAt`), or a 429's
+ * Retry-After; undefined for any other failure. A reset further than a day is waited for a day.
+ */
+function rateLimitWait(err: unknown, now = Date.now()): RateLimitWait | undefined {
+  if (!(err instanceof PublicationError) || !err.retryable) return undefined;
+  if (err.retryAt && !Number.isNaN(err.retryAt.getTime()))
+    return {
+      runAt: new Date(Math.min(Math.max(err.retryAt.getTime(), now), now + MAX_RATE_LIMIT_WAIT_MS)),
+    };
+  if (err.status === 429 && err.retryAfterMs !== undefined)
+    return { delayMs: Math.min(err.retryAfterMs, MAX_RATE_LIMIT_WAIT_MS) };
+  return undefined;
+}
+
 /** How long a connector may take for one publication. */
 const PUBLISH_TIMEOUT_MS = 60_000;
 
@@ -105,6 +131,8 @@ export type PublicationDeps = {
   connectors: Connectors;
   /** Opens connected accounts' credentials; without it, accounts with credentials fail. */
   credentialsKey?: CredentialsKey;
+  /** Refreshes OAuth platforms' access tokens; without it, their connectors get no `tokens`. */
+  oauth?: OAuthDeps;
 };
 
 /**
@@ -115,7 +143,7 @@ export type PublicationDeps = {
  */
 export async function publishScheduledPost(
   pool: Pool,
-  { connectors, credentialsKey }: PublicationDeps,
+  { connectors, credentialsKey, oauth }: PublicationDeps,
   job: PublishPostPayload,
   attempt: { number: number; max: number; signal: AbortSignal },
 ): Promise<PublicationResult> {
@@ -140,6 +168,16 @@ export async function publishScheduledPost(
     }
   }
 
+  const signal = AbortSignal.any([attempt.signal, AbortSignal.timeout(PUBLISH_TIMEOUT_MS)]);
+  const access = {
+    id: account.id,
+    handle: account.handle,
+    credentials,
+    saveCredentials: async (next: Record<string, unknown>) => {
+      if (credentialsKey)
+        await keepRefreshedCredentials(pool, account.id, sealCredentials(credentialsKey, next));
+    },
+  };
   const request: PublishRequest = {
     post: {
       id: claim.id,
@@ -152,23 +190,29 @@ export async function publishScheduledPost(
       scheduledFor: new Date(claim.scheduled_for),
       media: claim.media,
     },
-    account: {
-      id: account.id,
-      handle: account.handle,
-      credentials,
-      saveCredentials: async (next) => {
-        if (credentialsKey)
-          await keepRefreshedCredentials(pool, account.id, sealCredentials(credentialsKey, next));
-      },
-    },
+    account: credentialsKey
+      ? withAccessTokens(
+          { pool, credentialsKey, oauth },
+          { id: account.id, platform },
+          access,
+          signal,
+        )
+      : access,
     steps: publicationSteps(pool, { postId: claim.id, publicationSeq: claim.publication_seq }),
     idempotencyKey: idempotencyKey(claim),
-    signal: AbortSignal.any([attempt.signal, AbortSignal.timeout(PUBLISH_TIMEOUT_MS)]),
+    signal,
   };
   let publication: Publication;
   try {
     publication = await connector.publish(request);
   } catch (err) {
+    // A rate limit is waited out until its reset without spending an attempt (the attempt
+    // it cut short is handed back), a bounded number of times.
+    const wait = rateLimitWait(err);
+    if (wait && (job.rate_limit_waits ?? 0) < RATE_LIMIT_MAX_WAITS) {
+      await waitOutRateLimit(pool, job, attempt.number - 1, wait);
+      return 'retrying';
+    }
     const retryable = !(err instanceof PublicationError) || err.retryable;
     if (retryable && attempt.number < attempt.max) {
       if (err instanceof PublicationError && err.retryAfterMs) {

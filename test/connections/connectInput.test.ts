@@ -30,7 +30,47 @@ describe('connection input', () => {
         access_token: 't',
       }).success,
     ).toBe(false);
-    // No connector yet: the CLI passes its config on, and connecting answers 501.
-    expect(CONNECTION_CONFIGS.x).toBeUndefined();
+  });
+
+  it("the CLI's for each OAuth platform: its tokens and the account it posts as (CONTRACT.md)", () => {
+    const tokens = ['access_token', 'refresh_token', 'expires_at'];
+    const keys = (p: keyof typeof CONNECTION_CONFIGS) => Object.keys(CONNECTION_CONFIGS[p]!.shape);
+    expect({
+      x: keys('x'),
+      linkedin: keys('linkedin'),
+      threads: keys('threads'),
+      instagram: keys('instagram'),
+      facebook: keys('facebook'),
+      tiktok: keys('tiktok'),
+      youtube: keys('youtube'),
+      pinterest: keys('pinterest'),
+    }).toEqual({
+      x: tokens,
+      linkedin: [...tokens, 'organization'],
+      threads: [...tokens, 'user_id'],
+      instagram: [...tokens, 'user_id'],
+      facebook: [...tokens, 'page_id'],
+      tiktok: [...tokens, 'open_id', 'privacy'],
+      youtube: [...tokens, 'privacy'],
+      pinterest: [...tokens, 'board_id'],
+    });
+    const x = CONNECTION_CONFIGS.x!;
+    expect(x.parse({ access_token: ' abc ' })).toEqual({ access_token: 'abc' });
+    expect(x.safeParse({ access_token: 'abc', expires_at: '2026-12-01T10:00:00Z' }).success).toBe(
+      true,
+    );
+    expect(x.safeParse({ access_token: 'abc', expires_at: 'in two hours' }).success).toBe(false);
+    expect(x.safeParse({ access_token: 'abc', user_id: '1' }).success).toBe(false);
+    expect(CONNECTION_CONFIGS.pinterest!.safeParse({ access_token: 'abc' }).success).toBe(false);
+    expect(
+      CONNECTION_CONFIGS.linkedin!.safeParse({
+        access_token: 'abc',
+        organization: 'urn:li:organization:2414183',
+      }).success,
+    ).toBe(true);
+    expect(
+      CONNECTION_CONFIGS.tiktok!.safeParse({ access_token: 'abc', open_id: 'o', privacy: 'PUBLIC' })
+        .success,
+    ).toBe(false);
   });
 });

@@ -38,12 +38,21 @@ export const publicationJob = (db: Queryable, postId: string) =>
   jobByKey(db, publicationJobKey(postId));
 
 /**
- * The job a platform's Retry-After scheduled for a post's next attempt (not yet run, with
- * fewer attempts than a first job: the ones made are handed on), or undefined.
+ * The job a platform's Retry-After or rate limit scheduled for a post's next attempt (not yet
+ * run, with fewer attempts than a first job: the ones made are handed on; or a wait for a
+ * rate limit's reset, which spends none), or undefined.
  */
 export async function retryJobOf(db: Queryable, postId: string) {
   const job = await publicationJob(db, postId);
-  return job?.attempts === 0 && job.max_attempts < PUBLISH_MAX_ATTEMPTS ? job : undefined;
+  if (job?.attempts !== 0) return undefined;
+  if (job.max_attempts < PUBLISH_MAX_ATTEMPTS) return job;
+  // The payload is not in the public `jobs` view.
+  const { rows } = await db.query<{ waits: number | null }>(
+    `select (payload->>'rate_limit_waits')::int as waits
+     from graphile_worker._private_jobs where id = $1`,
+    [job.id],
+  );
+  return (rows[0]?.waits ?? 0) > 0 ? job : undefined;
 }
 
 /** Makes the job under `key` due now; throws if there is none waiting to run. */

@@ -1,0 +1,235 @@
+// The access token of one OAuth connection, kept fresh for the jobs that publish or read
+// through it. A refresh runs under the connection's row lock and stores what the platform
+// answered in the same transaction: refresh tokens may be single-use (X is reported to revoke
+// the whole family when a spent one comes back), so two jobs must never both spend one, and
+// a new refresh token must never be lost between the platform's answer and our commit.
+import {
+  type AccessTokens,
+  type ConnectedAccountAccess,
+  type OAuthApp,
+  type OAuthTokens,
+  PublicationError,
+} from '../connectors/schema.ts';
+import { type Pool, withTransaction } from '../db/pool.ts';
+import type { Platform } from '../kernel/platforms.ts';
+import type { OutboundPolicy } from '../outbound/guard.ts';
+import { isOAuthPlatform, type OAuthPlatform, type PlatformApp } from '../platformApps.ts';
+import {
+  type CredentialsKey,
+  openCredentials,
+  sealCredentials,
+  withoutSecrets,
+} from './credentials.ts';
+import {
+  type ConnectionExpiry,
+  lockForRefresh,
+  markNeedsReconnect,
+  storeRefreshedTokens,
+} from './db.ts';
+
+/** An access token expiring sooner than this is refreshed before it is used. */
+export const REFRESH_MARGIN_MS = 5 * 60_000;
+
+/**
+ * How long a job waits for another's refresh of the same connection: longer than one refresh
+ * request may take (30 s), so a waiter normally gets the other's tokens; never forever.
+ */
+export const REFRESH_LOCK_WAIT_MS = 45_000;
+
+/** What refreshing OAuth connections takes: the operator's apps and the outbound guard. */
+export type OAuthDeps = {
+  /** Each OAuth platform's addresses and app credentials (Config.platformApps). */
+  platformApps: Record<OAuthPlatform, PlatformApp>;
+  outbound: OutboundPolicy;
+  /** The OAuthApp of each platform that has one (OAUTH_APPS; tests give their own). */
+  apps: Partial<Record<OAuthPlatform, OAuthApp>>;
+};
+
+/** Meta's platforms extend a long-lived access token with itself: no refresh token needed. */
+const RENEWED_WITHOUT_REFRESH_TOKEN: readonly OAuthPlatform[] = [
+  'threads',
+  'instagram',
+  'facebook',
+];
+
+const dateOf = (v: unknown) =>
+  typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? new Date(v) : null;
+
+/** The expiries stored beside a connection's credentials (its tokens as stored). */
+export function connectionExpiry(
+  platform: OAuthPlatform,
+  credentials: Record<string, unknown>,
+): ConnectionExpiry {
+  const hasRefreshToken =
+    typeof credentials.refresh_token === 'string' && credentials.refresh_token !== '';
+  return {
+    tokenExpiresAt: dateOf(credentials.expires_at),
+    refreshExpiresAt: dateOf(credentials.refresh_expires_at),
+    refreshable: hasRefreshToken || RENEWED_WITHOUT_REFRESH_TOKEN.includes(platform),
+  };
+}
+
+const expiresSoon = (credentials: Record<string, unknown>, now = Date.now()) => {
+  const at = dateOf(credentials.expires_at);
+  return at !== null && at.getTime() - now < REFRESH_MARGIN_MS;
+};
+
+/**
+ * The stored tokens after a refresh: the new access token, and the refresh token the answer
+ * carried (the old one is dead from then on); the old refresh token stays only when the
+ * answer has none (Google, Meta). An expiry the answer does not give is not kept: it was the
+ * old token's.
+ */
+function afterRefresh(stored: Record<string, unknown>, next: OAuthTokens): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...stored, access_token: next.access_token };
+  delete out.expires_at;
+  if (next.expires_at) out.expires_at = next.expires_at;
+  if (next.refresh_token) {
+    out.refresh_token = next.refresh_token;
+    delete out.refresh_expires_at;
+  }
+  if (next.refresh_expires_at) out.refresh_expires_at = next.refresh_expires_at;
+  if (next.scope) out.scope = next.scope;
+  return out;
+}
+
+/** A refresh the platform refused for good: the grant is revoked, expired or spent. */
+const refusedForGood = (err: unknown) =>
+  err instanceof PublicationError &&
+  (err.reconnect || (!err.retryable && (err.status === 400 || err.status === 401)));
+
+/** Postgres' lock_not_available: lock_timeout ran out. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
+const reconnectReason = (platform: string, why: string) =>
+  `The ${platform} connection needs to be reconnected: ${why}`;
+const needsReconnect = (platform: string, why: string) =>
+  new PublicationError(reconnectReason(platform, why), { retryable: false, reconnect: true });
+
+/**
+ * The AccessTokens of one connected account. `credentials` is the account's opened
+ * credentials as its connector sees them: a refresh updates them in place, so a connector
+ * that reads a field beside the token reads the stored one.
+ */
+export function connectionTokens(
+  deps: {
+    pool: Pool;
+    credentialsKey: CredentialsKey;
+    oauth: OAuthDeps;
+    /** How long to wait for another job's refresh; REFRESH_LOCK_WAIT_MS when omitted. */
+    lockWaitMs?: number;
+  },
+  connection: { id: string; platform: OAuthPlatform; credentials: Record<string, unknown> },
+  app: OAuthApp,
+  signal?: AbortSignal,
+): AccessTokens {
+  const { pool, credentialsKey, oauth } = deps;
+  const lockWaitMs = Math.round(deps.lockWaitMs ?? REFRESH_LOCK_WAIT_MS);
+  const { id, platform, credentials } = connection;
+  const ctx = { app: oauth.platformApps[platform], policy: oauth.outbound, signal };
+  /** Tokens this object got from a refresh it made after a refusal: refused again, it stops. */
+  const refreshedAfterRefusal = new Set<string>();
+
+  const accessToken = (c: Record<string, unknown>) => {
+    if (typeof c.access_token !== 'string' || c.access_token === '')
+      throw needsReconnect(platform, 'its stored credentials hold no access token.');
+    return c.access_token;
+  };
+
+  /** Refreshes under the row lock if `stale` still holds of the stored tokens, else uses them. */
+  async function refresh(stale: (stored: Record<string, unknown>) => boolean): Promise<string> {
+    let outcome: { tokens: Record<string, unknown> } | { refused: string };
+    try {
+      outcome = await withTransaction(pool, async (tx) => {
+        await tx.query(`set local lock_timeout = ${lockWaitMs}`);
+        const row = await lockForRefresh(tx, id);
+        if (!row?.credentials)
+          return { refused: reconnectReason(platform, 'it was removed or holds no credentials.') };
+        if (row.status === 'needs_reconnect')
+          return {
+            refused: row.last_error ?? reconnectReason(platform, 'an earlier refresh was refused.'),
+          };
+        const stored = openCredentials(credentialsKey, row.credentials);
+        // Another job refreshed while this one waited for the lock: its tokens are the ones.
+        if (!stale(stored)) return { tokens: stored };
+        let next: OAuthTokens;
+        try {
+          next = await app.refresh(ctx, stored as OAuthTokens);
+        } catch (err) {
+          if (!refusedForGood(err)) throw err;
+          const said = withoutSecrets((err as Error).message, stored);
+          const reason = reconnectReason(
+            platform,
+            `${platform} refused to refresh its access token (${said}).`,
+          );
+          // Committed with this transaction: later jobs fail at once instead of asking again.
+          await markNeedsReconnect(tx, id, reason);
+          return { refused: reason };
+        }
+        if (typeof next?.access_token !== 'string' || next.access_token === '')
+          throw new PublicationError(`${platform} answered a refresh without an access token.`, {
+            retryable: false,
+          });
+        const tokens = afterRefresh(stored, next);
+        await storeRefreshedTokens(
+          tx,
+          id,
+          sealCredentials(credentialsKey, tokens),
+          connectionExpiry(platform, tokens),
+        );
+        return { tokens };
+      });
+    } catch (err) {
+      if ((err as { code?: string }).code === LOCK_NOT_AVAILABLE)
+        throw new PublicationError(
+          `Another job has been refreshing the ${platform} connection's token for over ` +
+            `${lockWaitMs / 1000} s; trying again later.`,
+          { retryable: true, cause: err },
+        );
+      throw err;
+    }
+    if ('refused' in outcome)
+      throw new PublicationError(outcome.refused, { retryable: false, reconnect: true });
+    for (const key of Object.keys(credentials)) delete credentials[key];
+    Object.assign(credentials, outcome.tokens);
+    return accessToken(credentials);
+  }
+
+  return {
+    async current() {
+      if (!expiresSoon(credentials)) return accessToken(credentials);
+      return refresh((stored) => expiresSoon(stored));
+    },
+    async refused(token) {
+      // A token fresh from a refresh, refused too: refreshing again would not help.
+      if (refreshedAfterRefusal.has(token))
+        throw needsReconnect(platform, `${platform} refused a freshly refreshed access token.`);
+      const fresh = await refresh((stored) => stored.access_token === token);
+      refreshedAfterRefusal.add(fresh);
+      return fresh;
+    },
+  };
+}
+
+/**
+ * `access` with the AccessTokens of its connection when it is an OAuth platform's with an app
+ * (Bluesky's and Mastodon's connectors keep their own sessions, and get none).
+ */
+export function withAccessTokens<A extends ConnectedAccountAccess>(
+  deps: { pool: Pool; credentialsKey: CredentialsKey; oauth?: OAuthDeps },
+  connection: { id: string; platform: Platform },
+  access: A,
+  signal?: AbortSignal,
+): A {
+  const { platform } = connection;
+  if (!deps.oauth || !isOAuthPlatform(platform)) return access;
+  const app = deps.oauth.apps[platform];
+  if (!app) return access;
+  const tokens = connectionTokens(
+    { pool: deps.pool, credentialsKey: deps.credentialsKey, oauth: deps.oauth },
+    { id: connection.id, platform, credentials: access.credentials },
+    app,
+    signal,
+  );
+  return { ...access, tokens };
+}

@@ -1,0 +1,364 @@
+// An OAuth connection's access token: refreshed before it expires and after a 401, under the
+// connection's lock so that two jobs never spend one refresh token, with the refresh token
+// each refresh returns stored in the same transaction; a refused refresh marks the connection
+// to reconnect and fails the post. Against a loopback stand-in that rotates refresh tokens.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  credentialsKey,
+  openCredentials,
+  sealCredentials,
+} from '../../core/connections/credentials.ts';
+import { listConnectedAccounts, readThrough } from '../../core/connections/service.ts';
+import { connectionTokens } from '../../core/connections/tokens.ts';
+import { outboundPolicy } from '../../core/outbound/guard.ts';
+import { publishScheduledPost } from '../../core/posts/publication.ts';
+import { hourAhead, publishNow } from '../support/jobs.ts';
+import {
+  type OAuthStandIn,
+  standInConnector,
+  standInOAuthApp,
+  startOAuthStandIn,
+} from '../support/oauthTokenServer.ts';
+import { call, connectPlatform, makeAccount, makeKey } from '../support/server.ts';
+import { LOOPBACK_OUTBOUND, startWorkerBeside, useServer } from '../support/service.ts';
+import { waitFor } from '../support/wait.ts';
+
+const KEY_B64 = Buffer.alloc(32, 40).toString('base64');
+const KEY = credentialsKey(KEY_B64);
+
+let standIn: OAuthStandIn;
+beforeAll(async () => {
+  standIn = await startOAuthStandIn();
+  return () => standIn.close();
+});
+const server = useServer(() => ({
+  env: { ...LOOPBACK_OUTBOUND, CREDENTIALS_KEY: KEY_B64, X_API_URL: standIn.url },
+}));
+afterAll(() => {
+  standIn.refreshDelayMs = 0;
+});
+
+const app = standInOAuthApp('x');
+const oauth = () => ({
+  platformApps: server.config.platformApps,
+  outbound: outboundPolicy(server.config),
+  apps: { x: app },
+});
+const deps = () => ({
+  connectors: { x: standInConnector(standIn.url, outboundPolicy(server.config)) },
+  credentialsKey: KEY,
+  oauth: oauth(),
+});
+
+/** A new account whose brand has an X connection holding `credentials` (sealed), and its key. */
+async function connected(credentials: Record<string, unknown>) {
+  const acct = await makeAccount(server.pool);
+  const key = await makeKey(server.pool, acct.accountId, ['read', 'publish']);
+  const connection = await connectPlatform(server.pool, acct, 'x', {
+    credentials: sealCredentials(KEY, { user_id: '2244994945', ...credentials }),
+  });
+  return { acct, key, connectionId: connection.id };
+}
+
+async function schedule(key: string, body: string) {
+  const res = await call(server, 'POST', '/v1/posts', {
+    key,
+    body: { platform: 'x', body, schedule_at: hourAhead() },
+  });
+  expect(res.status).toBe(201);
+  return res.body.id as string;
+}
+
+const postRow = async (id: string) =>
+  (await server.pool.query('select * from posts where id = $1', [id])).rows[0];
+
+/** Runs the publication job of a scheduled post now, as the worker would. */
+async function publish(id: string) {
+  const row = await postRow(id);
+  return publishScheduledPost(
+    server.pool,
+    deps(),
+    { post_id: id, scheduled_for: row.scheduled_for.toISOString(), attempts_before: 0 },
+    { number: 1, max: 5, signal: new AbortController().signal },
+  );
+}
+
+const connectionRow = async (id: string) =>
+  (await server.pool.query('select * from connected_accounts where id = $1', [id])).rows[0];
+const storedTokens = async (id: string) =>
+  openCredentials(KEY, (await connectionRow(id)).credentials);
+const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+
+describe('two jobs publishing through one connection whose token expired', () => {
+  it('refresh once between them when the token is known to be expiring, and both publish', async () => {
+    const issued = standIn.issue({ accessTtlMs: -1000 });
+    const { key, connectionId } = await connected({ ...issued, expires_at: ago(60_000) });
+    const posts = [await schedule(key, 'first of two'), await schedule(key, 'second of two')];
+    const before = standIn.refreshes.length;
+    standIn.refreshDelayMs = 300;
+    try {
+      expect(await Promise.all(posts.map(publish))).toEqual(['published', 'published']);
+    } finally {
+      standIn.refreshDelayMs = 0;
+    }
+    expect(standIn.refreshes.slice(before)).toEqual([issued.refresh_token]);
+    const stored = await storedTokens(connectionId);
+    expect(stored.refresh_token).not.toBe(issued.refresh_token);
+    expect(stored.user_id).toBe('2244994945');
+    expect(standIn.revoked(String(stored.refresh_token))).toBe(false);
+    const made = standIn.posts.filter((p) => ['first of two', 'second of two'].includes(p.text));
+    expect(made.map((p) => p.token)).toEqual([stored.access_token, stored.access_token]);
+    for (const id of posts)
+      expect(await postRow(id)).toMatchObject({
+        status: 'published',
+        external_post_id: made.find(
+          (p) => p.text === (id === posts[0] ? 'first of two' : 'second of two'),
+        )!.id,
+      });
+    // The new expiry is stored with the tokens: two hours ahead.
+    const row = await connectionRow(connectionId);
+    expect(row.token_expires_at.getTime()).toBeGreaterThan(Date.now() + 7_000_000);
+    expect(row.status).toBe('active');
+  });
+
+  it('refresh once between them after both were refused with a 401, and both publish', async () => {
+    // The platform expired the token sooner than it said: both posts meet a 401.
+    const issued = standIn.issue({ accessTtlMs: -1000 });
+    const { key, connectionId } = await connected({ ...issued, expires_at: hourAhead() });
+    const posts = [await schedule(key, 'refused first'), await schedule(key, 'refused second')];
+    const before = standIn.refreshes.length;
+    standIn.refreshDelayMs = 300;
+    try {
+      expect(await Promise.all(posts.map(publish))).toEqual(['published', 'published']);
+    } finally {
+      standIn.refreshDelayMs = 0;
+    }
+    expect(standIn.refreshes.slice(before)).toEqual([issued.refresh_token]);
+    const stored = await storedTokens(connectionId);
+    expect(standIn.posts.filter((p) => p.token === stored.access_token)).toHaveLength(2);
+  });
+});
+
+describe('a refresh token', () => {
+  it('is spent once: each refresh presents the one the last refresh stored', async () => {
+    const issued = standIn.issue({ accessTtlMs: -1000 });
+    const { acct, connectionId } = await connected(issued);
+    const before = standIn.refreshes.length;
+    let token = issued.access_token;
+    // Three jobs in a row, each meeting a 401 with the token it was given.
+    for (let i = 0; i < 3; i++) {
+      const credentials = await storedTokens(connectionId);
+      const tokens = connectionTokens(
+        { pool: server.pool, credentialsKey: KEY, oauth: oauth() },
+        { id: connectionId, platform: 'x', credentials },
+        app,
+      );
+      token = await tokens.refused(token);
+      expect(credentials.access_token).toBe(token);
+    }
+    const presented = standIn.refreshes.slice(before);
+    expect(presented).toHaveLength(3);
+    expect(new Set(presented).size).toBe(3);
+    const stored = await storedTokens(connectionId);
+    expect(standIn.revoked(String(stored.refresh_token))).toBe(false);
+    // A job holding the old token learns the stored one without a refresh of its own.
+    const late = connectionTokens(
+      { pool: server.pool, credentialsKey: KEY, oauth: oauth() },
+      { id: connectionId, platform: 'x', credentials: { ...issued } },
+      app,
+    );
+    expect(await late.refused(issued.access_token)).toBe(stored.access_token);
+    expect(standIn.refreshes.slice(before)).toHaveLength(3);
+    expect((await listConnectedAccounts(server.pool, acct.accountId))[0]).toMatchObject({
+      status: 'active',
+      expires_at: null,
+      reconnect_soon: false,
+    });
+  });
+});
+
+describe("waiting for another job's refresh", () => {
+  it('is bounded: past the lock wait, the job is retried later', async () => {
+    const issued = standIn.issue({ accessTtlMs: -1000 });
+    const { connectionId } = await connected({ ...issued, expires_at: ago(1000) });
+    const holder = await server.pool.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select 1 from connected_accounts where id = $1 for update', [
+        connectionId,
+      ]);
+      const tokens = connectionTokens(
+        { pool: server.pool, credentialsKey: KEY, oauth: oauth(), lockWaitMs: 200 },
+        { id: connectionId, platform: 'x', credentials: await storedTokens(connectionId) },
+        app,
+      );
+      const before = standIn.refreshes.length;
+      await expect(tokens.current()).rejects.toMatchObject({
+        retryable: true,
+        reconnect: false,
+        message:
+          "Another job has been refreshing the x connection's token for over 0.2 s; trying again later.",
+      });
+      expect(standIn.refreshes.length).toBe(before);
+    } finally {
+      await holder.query('rollback');
+      holder.release();
+    }
+  });
+});
+
+describe('a refresh the platform refuses', () => {
+  it('marks the connection needs_reconnect and fails the post with the reason and post.failed', async () => {
+    const issued = standIn.issue({ accessTtlMs: -1000 });
+    // Another client spent the refresh token: presenting it again is refused.
+    const { connectionId, key } = await connected({ ...issued, refresh_token: 'rt-spent' });
+    const id = await schedule(key, 'never refreshed');
+    expect(await publish(id)).toBe('failed');
+    const row = await postRow(id);
+    expect(row.error).toMatch(
+      /^The x connection needs to be reconnected: x refused to refresh its access token \(x answered 400: Value passed for the token was invalid\.\)\.$/,
+    );
+    const { rows: events } = await server.pool.query(
+      'select type, body from events where post_id = $1',
+      [id],
+    );
+    expect(events.map((e) => e.type)).toEqual(['post.failed']);
+    expect(JSON.parse(events[0].body).post.error).toBe(row.error);
+    const connection = await connectionRow(connectionId);
+    expect(connection.status).toBe('needs_reconnect');
+    expect(connection.last_error).toMatch(/refused to refresh its access token/);
+    expect(connection.last_error).not.toContain('rt-spent');
+
+    // The next post fails at once, without asking the platform again.
+    const before = standIn.refreshes.length;
+    const next = await schedule(key, 'after the refusal');
+    expect(await publish(next)).toBe('failed');
+    expect((await postRow(next)).error).toMatch(/needs to be reconnected/);
+    expect(standIn.refreshes.length).toBe(before);
+  });
+
+  it('is asked once by two jobs at the same time: both posts fail with its reason', async () => {
+    const issued = standIn.issue({ accessTtlMs: -1000 });
+    const { connectionId, key } = await connected({
+      ...issued,
+      refresh_token: 'rt-spent-elsewhere',
+      expires_at: ago(1000),
+    });
+    const posts = [await schedule(key, 'refused one'), await schedule(key, 'refused two')];
+    const before = standIn.refreshes.length;
+    standIn.refreshDelayMs = 300;
+    try {
+      expect(await Promise.all(posts.map(publish))).toEqual(['failed', 'failed']);
+    } finally {
+      standIn.refreshDelayMs = 0;
+    }
+    expect(standIn.refreshes.slice(before)).toEqual(['rt-spent-elsewhere']);
+    const reason =
+      'The x connection needs to be reconnected: x refused to refresh its access token ' +
+      '(x answered 400: Value passed for the token was invalid.).';
+    for (const id of posts) expect((await postRow(id)).error).toBe(reason);
+    expect(await connectionRow(connectionId)).toMatchObject({
+      status: 'needs_reconnect',
+      last_error: reason,
+    });
+  });
+
+  it('keeps no token in the reason, even when the platform quotes it', async () => {
+    const issued = standIn.issue({ accessTtlMs: -1000 });
+    const spent = 'rt-spent-and-quoted';
+    const { connectionId, key } = await connected({ ...issued, refresh_token: spent });
+    const id = await schedule(key, 'quoted refusal');
+    standIn.echoTokens = true;
+    try {
+      expect(await publish(id)).toBe('failed');
+    } finally {
+      standIn.echoTokens = false;
+    }
+    const { error } = await postRow(id);
+    expect(error).toMatch(/Invalid refresh token: \[secret\]/);
+    const connection = await connectionRow(connectionId);
+    for (const said of [error, connection.last_error]) {
+      expect(said).not.toContain(spent);
+      expect(said).not.toContain(issued.access_token);
+    }
+  });
+
+  it('is retried when the platform is unreachable, leaving the connection active', async () => {
+    const issued = standIn.issue({ accessTtlMs: -1000 });
+    const { connectionId } = await connected({ ...issued, expires_at: ago(1000) });
+    const credentials = await storedTokens(connectionId);
+    const unreachable = {
+      ...oauth(),
+      platformApps: {
+        ...server.config.platformApps,
+        x: { ...server.config.platformApps.x, oauthUrl: 'http://127.0.0.1:9' },
+      },
+    };
+    const tokens = connectionTokens(
+      { pool: server.pool, credentialsKey: KEY, oauth: unreachable },
+      { id: connectionId, platform: 'x', credentials },
+      app,
+    );
+    await expect(tokens.current()).rejects.toMatchObject({ retryable: true, reconnect: false });
+    expect((await connectionRow(connectionId)).status).toBe('active');
+    expect((await storedTokens(connectionId)).refresh_token).toBe(issued.refresh_token);
+  });
+});
+
+describe('the jobs that go through an OAuth connection', () => {
+  it('a publication run by the worker refreshes the expired token, then publishes', async () => {
+    const issued = standIn.issue({ accessTtlMs: -1000 });
+    const { key, connectionId } = await connected({ ...issued, expires_at: ago(1000) });
+    const id = await schedule(key, 'through the worker');
+    const worker = await startWorkerBeside(server, {
+      connectors: deps().connectors,
+      credentialsKey: KEY,
+      platformApps: server.config.platformApps,
+      oauthApps: { x: app },
+      pools: ['publish'],
+    });
+    try {
+      await publishNow(server.pool, id);
+      const row = await waitFor(
+        async () => {
+          const r = await postRow(id);
+          return ['published', 'failed'].includes(r.status) && r;
+        },
+        { what: 'the post to settle' },
+      );
+      expect(row).toMatchObject({ status: 'published', error: null });
+    } finally {
+      await worker.stop();
+    }
+    expect((await storedTokens(connectionId)).refresh_token).not.toBe(issued.refresh_token);
+  });
+
+  it('a reading gets the tokens too, refreshed after a 401', async () => {
+    const issued = standIn.issue({ accessTtlMs: -1000 });
+    const { connectionId } = await connected(issued);
+    const row = await connectionRow(connectionId);
+    const seen: string[] = [];
+    const read = await readThrough(
+      {
+        pool: server.pool,
+        connectors: {
+          x: { publish: async () => Promise.reject(new Error('unused')), trends: async () => [] },
+        },
+        credentialsKey: KEY,
+        oauth: oauth(),
+      },
+      { id: connectionId, platform: 'x', handle: row.handle, credentials: row.credentials },
+      'trends',
+      'Reading trends',
+      async (_connector, access) => {
+        const token = await access.tokens!.current();
+        seen.push(token, await access.tokens!.refused(token));
+        return { trends: [] };
+      },
+    );
+    expect(read.outcome).toBe('read');
+    const stored = await storedTokens(connectionId);
+    expect(seen).toEqual([issued.access_token, stored.access_token]);
+    expect(stored.refresh_token).not.toBe(issued.refresh_token);
+  });
+});
