@@ -1,12 +1,13 @@
-// The connectors shipped with the service: Bluesky and Mastodon. They read the bytes of
+// The connectors shipped with the service: Bluesky, Mastodon and X. They read the bytes of
 // attached assets from storage, so a worker without storage has none.
 
 import type { OutboundPolicy } from '../outbound/guard.ts';
-import type { OAuthPlatform, PlatformApp } from '../platformApps.ts';
+import { type OAuthPlatform, type PlatformApp, platformApps } from '../platformApps.ts';
 import type { Storage } from '../storage/storage.ts';
 import { blueskyConnector } from './bluesky/index.ts';
 import type { Connectors } from './connector.ts';
 import { mastodonConnector } from './mastodon.ts';
+import { xConnector } from './x/index.ts';
 
 export type ConnectorDeps = {
   outbound: OutboundPolicy;
@@ -21,8 +22,10 @@ export type ConnectorDeps = {
 
 export function builtinConnectors({ storage, ...rest }: ConnectorDeps): Connectors {
   if (!storage) return {};
+  const apps = rest.platformApps ?? platformApps({});
   return {
     bluesky: blueskyConnector({ ...rest, storage, appView: rest.blueskyAppView }),
     mastodon: mastodonConnector({ ...rest, storage }),
+    x: xConnector({ ...rest, storage, apiUrl: apps.x.apiUrl }),
   };
 }

@@ -3,5 +3,6 @@
 // cannot be connected yet.
 import type { OAuthPlatform } from '../../platformApps.ts';
 import type { OAuthApp } from '../oauthApp.ts';
+import { xOAuthApp } from './x.ts';
 
-export const OAUTH_APPS: Partial<Record<OAuthPlatform, OAuthApp>> = {};
+export const OAUTH_APPS: Partial<Record<OAuthPlatform, OAuthApp>> = { x: xOAuthApp };
