@@ -67,6 +67,22 @@ describe('publishing to X', () => {
     ]);
   });
 
+  it('attaches the media it uploaded already when the attempt is retried', async () => {
+    const { key } = await h.connectBrand();
+    const asset = await uploadImage(server, key, await solidPng({ width: 6, height: 6 }, '#00f'));
+    const post = await h.schedule(key, { body: 'Uploaded once', asset_ids: [asset.id] });
+    const before = posted('POST /2/media/upload');
+    x.inject({
+      line: 'POST /2/tweets',
+      answer: { status: 503, body: '{"title":"Service Unavailable"}' },
+    });
+    await expect(h.runJob(post, 1)).rejects.toMatchObject({ retryable: true, status: 503 });
+    expect(await h.runJob(post, 2)).toBe('published');
+    expect(posted('POST /2/media/upload') - before).toBe(1);
+    const made = tweet((await h.row(post.id)).external_post_id);
+    expect(made.mediaIds).toHaveLength(1);
+  });
+
   it('uploads a video in chunks and waits for X to process it before posting', async () => {
     const { key } = await h.connectBrand();
     const file = path.join(clipDir, 'clip.mp4');

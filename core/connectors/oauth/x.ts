@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { PlatformApp } from '../../platformApps.ts';
 import { PublicationError } from '../connector.ts';
-import { documented, type PlatformResponse, platformRequest, refusal } from '../http.ts';
+import { documented, fieldOf, type PlatformResponse, platformRequest, refusal } from '../http.ts';
 import type { OAuthApp, OAuthContext, OAuthTokens } from '../oauthApp.ts';
 import { reasonOf, X, xRefusal } from '../x/api.ts';
 
@@ -35,7 +35,7 @@ function clientOf(app: PlatformApp) {
 }
 
 /** The refusals of the token endpoint that mean the grant is dead (RFC 6749 §5.2). */
-const DEAD_GRANT = /invalid_grant|invalid_request|invalid_token|unauthorized_client/;
+const DEAD_GRANT = /^(invalid_grant|invalid_request|invalid_token)$/;
 
 async function tokenRequest(
   ctx: OAuthContext,
@@ -59,12 +59,11 @@ async function tokenRequest(
   );
   if (res.status === 429 || res.status >= 500) throw xRefusal(res);
   if (res.status < 200 || res.status >= 300) {
-    const error = typeof (res.json as { error?: unknown })?.error === 'string';
+    // A refresh token X no longer honours needs the person to connect again; a refused client
+    // (401) is the operator's to fix, and reconnecting would not help.
     const dead =
-      res.status === 401 ||
-      (error && DEAD_GRANT.test(String((res.json as { error: string }).error)));
-    const err = refusal(X, res, reasonOf(res), { reconnect: what === 'refresh' && dead });
-    throw err;
+      what === 'refresh' && res.status === 400 && DEAD_GRANT.test(fieldOf(res, 'error') ?? '');
+    throw refusal(X, res, reasonOf(res), { reconnect: dead });
   }
   const answer = documented(X, 'POST /2/oauth2/token', res, TokenAnswer);
   return {

@@ -107,11 +107,18 @@ async function postPartOnce(
     };
     try {
       const res = await call('/2/tweets', { method: 'POST', json: body });
-      const created = Created.safeParse(res.json);
-      // A garbled success may still have made the post: look for it before failing.
-      id = created.success ? created.data.data.id : await lookFor(since);
-      if (!id) documented(X, 'POST /2/tweets', res, Created, CHECK_THE_ACCOUNT);
+      id = documented(X, 'POST /2/tweets', res, Created, CHECK_THE_ACCOUNT).data.id;
     } catch (err) {
+      // A success we cannot read (garbled, without an id, too large) may hide a made post; a
+      // retryable failure is looked for by the next try, and X's own refusals made nothing.
+      const unread = err instanceof PublicationError && !err.retryable && err.status === undefined;
+      if (unread) {
+        const found = await lookFor(since).catch(() => undefined);
+        if (found) {
+          await steps.remember(idStep, found);
+          return found;
+        }
+      }
       if (!isDuplicate(err)) throw err;
       id = await lookFor(since);
       if (!id)
