@@ -7,7 +7,12 @@ import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { cancelPublication, enqueuePublication } from '../jobs/tasks.ts';
 import { conflict, invalid, notFound, ValidationFailed } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
-import { inferKind, type PostShape, platformFitIssues } from '../kernel/platformFit.ts';
+import {
+  inferKind,
+  type MediaFacts,
+  type PostShape,
+  platformFitIssues,
+} from '../kernel/platformFit.ts';
 import { CAPABILITIES, type Kind, type MediaKind, type Platform } from '../kernel/platforms.ts';
 
 import {
@@ -92,12 +97,12 @@ function assertFuture(at: string, loc: (string | number)[]): void {
  * still keeps an old page a post shows (core/assets/db.ts replaceDesignPages) for attachments
  * made before this rule and for posts moving between designs.
  */
-async function mediaKinds(
+async function attachedMedia(
   db: Queryable,
   accountId: string,
   ids: string[],
   given?: { designId: string | null },
-): Promise<MediaKind[]> {
+): Promise<MediaFacts[]> {
   if (!ids.length) return [];
   const found = new Map((await ownedAssets(db, accountId, ids)).map((a) => [a.id, a]));
   return ids.map((id, i) => {
@@ -113,9 +118,17 @@ async function mediaKinds(
           `"design_id": "${asset.design_id}")`,
         'design_page',
       );
-    return asset.kind;
+    return {
+      id,
+      kind: asset.kind,
+      mime: asset.mime,
+      bytes: asset.bytes,
+      durationS: asset.duration_s,
+    };
   });
 }
+
+const kindsOf = (facts: MediaFacts[]) => facts.map((f) => f.kind);
 
 function assertFits(shape: PostShape): void {
   const issues = platformFitIssues(shape);
@@ -136,10 +149,11 @@ export async function createPost(
   const plain = !input.schedule_at && !assetIds.length;
   if (!plain) assertKeyLookedUp(caller);
   const brandId = brandFor(caller, input.brand_id, 'brand_id');
-  const media = await mediaKinds(pool, caller.accountId, assetIds, { designId: null });
+  const facts = await attachedMedia(pool, caller.accountId, assetIds, { designId: null });
+  const media = kindsOf(facts);
   const kind = input.kind ?? inferKind(input.platform, media);
   const hashtags = input.hashtags || null;
-  assertFits({ platform: input.platform, kind, body: input.body, hashtags, media });
+  assertFits({ platform: input.platform, kind, body: input.body, hashtags, media, facts });
   const scheduleAt = input.schedule_at ?? null;
   if (scheduleAt) assertFuture(scheduleAt, ['body', 'schedule_at']);
 
@@ -185,7 +199,8 @@ export async function composePosts(
 ): Promise<Post[]> {
   const platforms = [...new Set(input.platforms)];
   const assetIds = input.asset_ids ?? [];
-  const media = await mediaKinds(pool, caller.accountId, assetIds, { designId: null });
+  const facts = await attachedMedia(pool, caller.accountId, assetIds, { designId: null });
+  const media = kindsOf(facts);
   const issues = platforms.flatMap((platform) =>
     platformFitIssues({
       platform,
@@ -193,6 +208,7 @@ export async function composePosts(
       body: input.body,
       hashtags: null,
       media,
+      facts,
     }),
   );
   if (issues.length) throw new ValidationFailed(issues);
@@ -269,9 +285,19 @@ export async function postTaking(
       `Cannot attach media to a ${post.status} post; attachments change on ${editable.join(', ')} posts.`,
       { status: post.status },
     );
-  const media = [...(await mediaKinds(pool, caller.accountId, post.asset_ids)), kind];
+  // The new attachment is not made yet: only its kind is known.
+  const facts: MediaFacts[] = [
+    ...(await attachedMedia(pool, caller.accountId, post.asset_ids)),
+    { id: null, kind, mime: '', bytes: null, durationS: null },
+  ];
+  const media = kindsOf(facts);
   const caps = CAPABILITIES[post.platform];
-  const issues = platformFitIssues({ ...post, kind: inferKind(post.platform, media), media });
+  const issues = platformFitIssues({
+    ...post,
+    kind: inferKind(post.platform, media),
+    media,
+    facts,
+  });
   if (issues.length)
     throw invalid(
       ['post_id'],
@@ -464,19 +490,20 @@ async function updateOn(
   const postId = current.id;
   const assetIds = input.asset_ids ?? current.asset_ids;
   // A design's post may list its own design's pages again; the current list stays as it is.
-  const media = await mediaKinds(
+  const facts = await attachedMedia(
     tx,
     caller.accountId,
     assetIds,
     input.asset_ids ? { designId: current.design_id } : undefined,
   );
+  const media = kindsOf(facts);
   const next = {
     body: input.body ?? current.body,
     hashtags: input.hashtags === undefined ? current.hashtags : input.hashtags || null,
     headline: input.headline === undefined ? current.headline : input.headline || null,
     kind: input.kind ?? (input.asset_ids ? inferKind(current.platform, media) : current.kind),
   };
-  assertFits({ platform: current.platform, ...next, media });
+  assertFits({ platform: current.platform, ...next, media, facts });
   await transition(tx, caller, postId, 'update', {
     patch: {
       status: 'draft',
