@@ -53,7 +53,8 @@ async function tokenRequest(
         'content-type': 'application/x-www-form-urlencoded',
         authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
       },
-      body: new URLSearchParams(form).toString(),
+      // client_id in the body too: X's prose asks for it, and its Basic examples omit it.
+      body: new URLSearchParams({ ...form, client_id: client.id }).toString(),
       timeoutMs: TIMEOUT_MS,
     },
   );

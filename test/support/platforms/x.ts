@@ -301,6 +301,8 @@ export async function startXStandIn(
           error_description: 'Missing required parameter [grant_type].',
         });
       const form = new URLSearchParams(raw.toString('utf8'));
+      if (form.has('client_id') && form.get('client_id') !== state.clientId)
+        return send(401, { error: 'unauthorized_client', error_description: 'Invalid client_id' });
       const invalid = () =>
         send(400, {
           error: 'invalid_request',
