@@ -267,7 +267,7 @@ describe('limits and tokens', () => {
     });
     expect(await h.runJob(post)).toBe('failed');
     expect((await h.row(post.id)).error).toBe(
-      'X answered 400: One or more parameters to your request was invalid.; Your media IDs are invalid.',
+      'X answered 400: One or more parameters to your request was invalid. Your media IDs are invalid.',
     );
   });
 });

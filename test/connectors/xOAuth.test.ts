@@ -119,7 +119,7 @@ describe("X's OAuth app", () => {
     const err = (await xOAuthApp
       .refresh({ app, policy }, tokens)
       .catch((e: PublicationError) => e)) as PublicationError;
-    expect(err.message).toBe('X answered 401: Missing valid authorization header');
+    expect(err.message).toBe('X answered 401: Missing valid authorization header.');
     for (const secret of [
       'wrong-secret',
       x.clientSecret,

@@ -32,7 +32,9 @@ export function reasonOf(res: PlatformResponse): string {
     for (const e of body.errors.slice(0, 5))
       if (typeof e === 'object' && e && typeof (e as { message?: unknown }).message === 'string')
         said.push((e as { message: string }).message);
-  const text = plainText([...new Set(said)].join('; '));
+  // Sentences one after another: "...was invalid. Your media IDs are invalid."
+  const sentence = (t: string) => (/[.!?]$/.test(t.trim()) ? t.trim() : `${t.trim()}.`);
+  const text = plainText([...new Set(said)].map(sentence).join(' '));
   return text ? text.slice(0, REASON_LIMIT * 2) : 'no reason given';
 }
 
