@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey, openCredentials } from '../../core/connections/credentials.ts';
 import { PublicationError } from '../../core/connectors/connector.ts';
 import { rateLimitWaitMs } from '../../core/connectors/x/api.ts';
+import { collectAccountMetrics } from '../../core/metrics/collect.ts';
 import { retryJobOf } from '../support/jobs.ts';
 import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
 import { startXStandIn, type XStandIn } from '../support/platforms/x.ts';
@@ -273,6 +274,21 @@ describe('limits and tokens', () => {
 });
 
 describe('reading X', () => {
+  it("the metrics collection keeps an X post's public counts", async () => {
+    const { key, connectedId } = await h.connectBrand();
+    const post = await h.schedule(key, { body: 'Collected' });
+    await h.runJob(post);
+    const id = (await h.row(post.id)).external_post_id;
+    Object.assign(tweet(id).metrics, { retweets: 4, replies: 1, likes: 12, quotes: 2, views: 300 });
+    const deps = { pool: server.pool, connectors: { x: h.connector }, credentialsKey: KEY };
+    expect(await collectAccountMetrics(deps, connectedId)).toMatchObject({ counted: 1 });
+    const { rows } = await server.pool.query(
+      'select likes, reposts, replies, quotes, views::int as views from post_metrics where post_id = $1',
+      [post.id],
+    );
+    expect(rows).toEqual([{ likes: 12, reposts: 4, replies: 1, quotes: 2, views: 300 }]);
+  });
+
   it('counts our posts by public_metrics under either name of the repost count', async () => {
     const { key } = await h.connectBrand();
     const post = await h.schedule(key, { body: 'Count me' });

@@ -49,7 +49,7 @@ export function refreshingTokens(
 export type XHarness = {
   connector: Connector;
   /** A brand connected to the stand-in's user, with a key (read, publish, media). */
-  connectBrand(): Promise<{ key: string; accountId: string }>;
+  connectBrand(): Promise<{ key: string; accountId: string; connectedId: string }>;
   /** Creates the post through POST /v1/posts, due in an hour; its id and due time. */
   schedule(key: string, body: Record<string, unknown>): Promise<{ id: string; at: string }>;
   /** One run of the publication job as attempt `number` of 5. */
@@ -83,7 +83,11 @@ export function xHarness(
     connector,
     async connectBrand() {
       const tokens = x.issueTokens();
-      const { acct, key: apiKey } = await makeConnectedAccount(server.pool, 'x', {
+      const {
+        acct,
+        key: apiKey,
+        connected,
+      } = await makeConnectedAccount(server.pool, 'x', {
         scopes: ['read', 'publish', 'media'],
         handle: `@${x.user.username}`,
         credentials: sealCredentials(credentialsKey, {
@@ -92,7 +96,7 @@ export function xHarness(
           username: x.user.username,
         }),
       });
-      return { key: apiKey, accountId: acct.accountId };
+      return { key: apiKey, accountId: acct.accountId, connectedId: String(connected.id) };
     },
     async schedule(apiKey, body) {
       const at = hourAhead();
