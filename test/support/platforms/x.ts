@@ -84,6 +84,8 @@ export type XStandIn = {
   /** STATUS polls a video or GIF takes to succeed; `failProcessing` ends it `failed`. */
   processingChecks: number;
   failProcessing: boolean;
+  /** Called once X has made a post, before it answers (a test kills its worker here). */
+  onCreate: ((t: XTweet) => void) | undefined;
   /** Timeline reads still to answer empty (X's timelines lag behind a new post). */
   timelineLag: number;
   close(): Promise<void>;
@@ -142,6 +144,7 @@ export async function startXStandIn(
     processingChecks: 2,
     failProcessing: false,
     timelineLag: 0,
+    onCreate: undefined,
     issueTokens: (scope = 'tweet.read tweet.write users.read media.write offline.access') =>
       mint(randomBytes(8).toString('hex'), scope) as {
         access_token: string;
@@ -410,6 +413,7 @@ export async function startXStandIn(
         mediaIds,
         metrics: { retweets: 0, replies: 0, likes: 0, quotes: 0, views: 0 },
       });
+      state.onCreate?.(state.tweets.at(-1)!);
       return respond(201, { data: { id, text: shown, edit_history_tweet_ids: [id] } });
     }
 
