@@ -9,6 +9,7 @@ import { formatBytes } from '../../kernel/sizes.ts';
 import { readAll, type Storage } from '../../storage/storage.ts';
 import { PublicationError, type PublicationSteps, type PublishMedia } from '../connector.ts';
 import { documented } from '../http.ts';
+import { plainText } from '../readings.ts';
 import { X, type XCall } from './api.ts';
 
 /** X's media ids are decimal numbers (openapi.json: MediaId, `^[0-9]{1,19}$`). */
@@ -83,7 +84,7 @@ async function untilProcessed(
   while (state && state.state !== 'succeeded') {
     if (state.state === 'failed')
       throw final(
-        `X could not process the media${state.error?.message ? `: ${state.error.message.slice(0, 300)}` : '.'}`,
+        `X could not process the media${state.error?.message ? `: ${plainText(state.error.message).slice(0, 300)}` : '.'}`,
       );
     const wait = Math.min(
       MAX_CHECK_MS,
