@@ -14,7 +14,8 @@ export async function findOwnedAssets(
   ids: string[],
 ): Promise<AssetRef[]> {
   const { rows } = await db.query<AssetRef>(
-    `select id, kind, mime, design_id::text, duration_s::float8 as duration_s, width, height
+    `select id, kind, mime, design_id::text, bytes::float8 as bytes,
+            duration_s::float8 as duration_s, width, height
      from assets where account_id = $1 and id = any($2::bigint[])`,
     [accountId, ids],
   );

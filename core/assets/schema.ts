@@ -178,6 +178,8 @@ export type AssetRef = {
   kind: MediaKind;
   mime: string;
   design_id: string | null;
+  /** Size of the stored bytes. */
+  bytes: number;
   /** Seconds, for video and audio. */
   duration_s: number | null;
   /** Pixels, for images and video. */

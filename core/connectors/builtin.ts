@@ -1,4 +1,4 @@
-// The connectors shipped with the service: Bluesky, Mastodon and LinkedIn. They read the bytes of
+// The connectors shipped with the service: Bluesky, Mastodon, X and LinkedIn. They read the bytes of
 // attached assets from storage, so a worker without storage has none.
 
 import type { OutboundPolicy } from '../outbound/guard.ts';
@@ -8,6 +8,7 @@ import { blueskyConnector } from './bluesky/index.ts';
 import type { Connectors } from './connector.ts';
 import { linkedinConnector } from './linkedin/index.ts';
 import { mastodonConnector } from './mastodon.ts';
+import { xConnector } from './x/index.ts';
 
 export type ConnectorDeps = {
   outbound: OutboundPolicy;
@@ -22,10 +23,16 @@ export type ConnectorDeps = {
 
 export function builtinConnectors({ storage, ...rest }: ConnectorDeps): Connectors {
   if (!storage) return {};
-  const { apiUrl, oauthUrl } = (rest.platformApps ?? platformApps({})).linkedin;
+  const apps = rest.platformApps ?? platformApps({});
   return {
     bluesky: blueskyConnector({ ...rest, storage, appView: rest.blueskyAppView }),
     mastodon: mastodonConnector({ ...rest, storage }),
-    linkedin: linkedinConnector({ ...rest, storage, apiUrl, oauthUrl }),
+    x: xConnector({ ...rest, storage, apiUrl: apps.x.apiUrl }),
+    linkedin: linkedinConnector({
+      ...rest,
+      storage,
+      apiUrl: apps.linkedin.apiUrl,
+      oauthUrl: apps.linkedin.oauthUrl,
+    }),
   };
 }

@@ -10,6 +10,7 @@ import {
   splitThread,
   textLength,
 } from './platforms.ts';
+import { formatBytes } from './sizes.ts';
 
 export type PostShape = {
   platform: Platform;
@@ -18,8 +19,19 @@ export type PostShape = {
   hashtags: string | null;
   /** Kinds of the attached assets, in order. */
   media: MediaKind[];
-  /** Pixels (width × height) of each attached asset, in order, where known. */
-  pixels?: (number | null)[];
+  /** What is known of each attached asset, in order, for the platforms' size limits. */
+  facts?: MediaFacts[];
+};
+
+/** An attachment as the size and duration limits read it; null where it is not known. */
+export type MediaFacts = {
+  id: string | null;
+  kind: MediaKind;
+  mime: string;
+  bytes: number | null;
+  durationS: number | null;
+  /** Width × height of an image, where known. */
+  pixels: number | null;
 };
 
 /** The text the platform receives: the body, then the hashtags on their own paragraph. */
@@ -80,9 +92,9 @@ function mediaIssues(p: PostShape): ValidationIssue[] {
 
 function pixelIssues(p: PostShape): ValidationIssue[] {
   const below = CAPABILITIES[p.platform].imagePixelsBelow;
-  if (!below || !p.pixels) return [];
+  if (!below || !p.facts) return [];
   return p.media.flatMap((kind, i) => {
-    const pixels = p.pixels?.[i];
+    const pixels = p.facts?.[i]?.pixels;
     if (kind !== 'image' || !pixels || pixels < below) return [];
     return [
       {
@@ -92,6 +104,46 @@ function pixelIssues(p: PostShape): ValidationIssue[] {
       },
     ];
   });
+}
+
+/** Attachments past the platform's documented sizes and durations, each named. */
+function mediaLimitIssues(p: PostShape): ValidationIssue[] {
+  const limits = CAPABILITIES[p.platform].mediaLimits;
+  if (!limits || !p.facts?.length) return [];
+  const out: ValidationIssue[] = [];
+  const isGif = (f: MediaFacts) => f.mime.toLowerCase() === 'image/gif';
+  if (limits.gifAlone && p.facts.length > 1 && p.facts.some(isGif))
+    out.push(
+      issue(
+        'asset_ids',
+        `a GIF goes alone on ${p.platform}: 1 GIF, 1 video or up to ${CAPABILITIES[p.platform].maxImages} images`,
+      ),
+    );
+  for (const [i, f] of p.facts.entries()) {
+    const name = f.id ? `asset ${f.id}` : `attachment ${i + 1}`;
+    const what = f.kind === 'video' ? 'a video' : isGif(f) ? 'a GIF' : 'an image';
+    const max =
+      f.kind === 'video' ? limits.videoBytes : isGif(f) ? limits.gifBytes : limits.imageBytes;
+    // "5 MB" past a limit of 5 MB would read as within it.
+    const size = (b: number) =>
+      formatBytes(b) === formatBytes(max) ? `more than ${formatBytes(max)}` : formatBytes(b);
+    if (f.bytes !== null && f.bytes > max)
+      out.push(
+        issue(
+          'asset_ids',
+          `${what} on ${p.platform} is at most ${formatBytes(max)}; ${name} has ${size(f.bytes)}`,
+        ),
+      );
+    const [min, longest] = limits.videoSeconds;
+    if (f.kind === 'video' && f.durationS !== null && (f.durationS < min || f.durationS > longest))
+      out.push(
+        issue(
+          'asset_ids',
+          `a video on ${p.platform} lasts ${min} to ${longest} s; ${name} lasts ${Math.round(f.durationS * 10) / 10} s`,
+        ),
+      );
+  }
+  return out;
 }
 
 function textIssues(p: PostShape): ValidationIssue[] {
@@ -132,5 +184,5 @@ export function platformFitIssues(p: PostShape): ValidationIssue[] {
   const caps = CAPABILITIES[p.platform];
   if (!caps.kinds.includes(p.kind))
     return [issue('kind', `${p.platform} takes kind ${caps.kinds.join(', ')}; not "${p.kind}"`)];
-  return [...mediaIssues(p), ...pixelIssues(p), ...textIssues(p)];
+  return [...mediaIssues(p), ...pixelIssues(p), ...mediaLimitIssues(p), ...textIssues(p)];
 }

@@ -27,7 +27,22 @@ export type Capabilities = {
   carouselImagesOnly?: boolean;
   /** Each image must have fewer pixels than this, where the platform says so. */
   imagePixelsBelow?: number;
+  /** Sizes and durations of attachments, where the platform documents them. */
+  mediaLimits?: MediaLimits;
 };
+
+export type MediaLimits = {
+  /** Largest still image (a GIF is counted apart). */
+  imageBytes: number;
+  gifBytes: number;
+  videoBytes: number;
+  /** Shortest and longest video, in seconds. */
+  videoSeconds: readonly [min: number, max: number];
+  /** A GIF is a post's only attachment, as a video is. */
+  gifAlone: boolean;
+};
+
+const MB = 1024 * 1024;
 
 export const CAPABILITIES: Record<Platform, Capabilities> = {
   // docs.bsky.app: app.bsky.feed.post text maxGraphemes 300; embed.images max 4.
@@ -49,8 +64,9 @@ export const CAPABILITIES: Record<Platform, Capabilities> = {
     maxCarouselItems: 0,
     maxThreadParts: 25,
   },
-  // developer.x.com: 280 weighted characters for standard accounts ("counting characters"),
-  // up to 4 images.
+  // developer.x.com: 280 weighted characters for standard accounts ("counting characters");
+  // 4 images, or 1 GIF, or 1 video; images up to 5 MB, GIFs 15 MB, video 512 MB and 0.5 to
+  // 140 s (x-api/media/quickstart/best-practices).
   x: {
     maxText: 280,
     countBy: 'x-weighted',
@@ -58,6 +74,13 @@ export const CAPABILITIES: Record<Platform, Capabilities> = {
     maxImages: 4,
     maxCarouselItems: 0,
     maxThreadParts: 25,
+    mediaLimits: {
+      imageBytes: 5 * MB,
+      gifBytes: 15 * MB,
+      videoBytes: 512 * MB,
+      videoSeconds: [0.5, 140],
+      gifAlone: true,
+    },
   },
   // learn.microsoft.com (Posts API, MultiImage API, Images API): commentary up to 3,000
   // characters; one image, or a multi-image post of 2-20 images (an `image` post with several,

@@ -7,7 +7,12 @@ import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { cancelPublication, enqueuePublication } from '../jobs/tasks.ts';
 import { conflict, invalid, notFound, ValidationFailed } from '../kernel/errors.ts';
 import { isId } from '../kernel/ids.ts';
-import { inferKind, type PostShape, platformFitIssues } from '../kernel/platformFit.ts';
+import {
+  inferKind,
+  type MediaFacts,
+  type PostShape,
+  platformFitIssues,
+} from '../kernel/platformFit.ts';
 import { CAPABILITIES, type Kind, type MediaKind, type Platform } from '../kernel/platforms.ts';
 
 import {
@@ -84,7 +89,7 @@ function assertFuture(at: string, loc: (string | number)[]): void {
 }
 
 /**
- * The kinds (and pixels) of the attached assets, in order: owned, existing, and never audio. When the
+ * What the limits read of the attached assets, in order: owned, existing, and never audio. When the
  * list is given (`given`), never another design's rendered page: a page belongs to its design
  * and a re-render replaces it, so attached by id it would vanish from this post at the
  * design's next edit. Refusing it, and linking the design with design_id instead (the post
@@ -92,15 +97,15 @@ function assertFuture(at: string, loc: (string | number)[]): void {
  * still keeps an old page a post shows (core/assets/db.ts replaceDesignPages) for attachments
  * made before this rule and for posts moving between designs.
  */
-async function mediaOf(
+async function attachedMedia(
   db: Queryable,
   accountId: string,
   ids: string[],
   given?: { designId: string | null },
-): Promise<{ media: MediaKind[]; pixels: (number | null)[] }> {
-  if (!ids.length) return { media: [], pixels: [] };
+): Promise<MediaFacts[]> {
+  if (!ids.length) return [];
   const found = new Map((await ownedAssets(db, accountId, ids)).map((a) => [a.id, a]));
-  const assets = ids.map((id, i) => {
+  return ids.map((id, i) => {
     const asset = found.get(id);
     if (!asset) throw notFound(`Asset ${id}`);
     if (asset.kind === 'audio')
@@ -113,13 +118,18 @@ async function mediaOf(
           `"design_id": "${asset.design_id}")`,
         'design_page',
       );
-    return asset;
+    return {
+      id,
+      kind: asset.kind,
+      mime: asset.mime,
+      bytes: asset.bytes,
+      durationS: asset.duration_s,
+      pixels: asset.width && asset.height ? asset.width * asset.height : null,
+    };
   });
-  return {
-    media: assets.map((a) => a.kind),
-    pixels: assets.map((a) => (a.width && a.height ? a.width * a.height : null)),
-  };
 }
+
+const kindsOf = (facts: MediaFacts[]) => facts.map((f) => f.kind);
 
 function assertFits(shape: PostShape): void {
   const issues = platformFitIssues(shape);
@@ -140,10 +150,11 @@ export async function createPost(
   const plain = !input.schedule_at && !assetIds.length;
   if (!plain) assertKeyLookedUp(caller);
   const brandId = brandFor(caller, input.brand_id, 'brand_id');
-  const { media, pixels } = await mediaOf(pool, caller.accountId, assetIds, { designId: null });
+  const facts = await attachedMedia(pool, caller.accountId, assetIds, { designId: null });
+  const media = kindsOf(facts);
   const kind = input.kind ?? inferKind(input.platform, media);
   const hashtags = input.hashtags || null;
-  assertFits({ platform: input.platform, kind, body: input.body, hashtags, media, pixels });
+  assertFits({ platform: input.platform, kind, body: input.body, hashtags, media, facts });
   const scheduleAt = input.schedule_at ?? null;
   if (scheduleAt) assertFuture(scheduleAt, ['body', 'schedule_at']);
 
@@ -189,7 +200,8 @@ export async function composePosts(
 ): Promise<Post[]> {
   const platforms = [...new Set(input.platforms)];
   const assetIds = input.asset_ids ?? [];
-  const { media, pixels } = await mediaOf(pool, caller.accountId, assetIds, { designId: null });
+  const facts = await attachedMedia(pool, caller.accountId, assetIds, { designId: null });
+  const media = kindsOf(facts);
   const issues = platforms.flatMap((platform) =>
     platformFitIssues({
       platform,
@@ -197,7 +209,7 @@ export async function composePosts(
       body: input.body,
       hashtags: null,
       media,
-      pixels,
+      facts,
     }),
   );
   if (issues.length) throw new ValidationFailed(issues);
@@ -274,9 +286,19 @@ export async function postTaking(
       `Cannot attach media to a ${post.status} post; attachments change on ${editable.join(', ')} posts.`,
       { status: post.status },
     );
-  const media = [...(await mediaOf(pool, caller.accountId, post.asset_ids)).media, kind];
+  // The new attachment is not made yet: only its kind is known.
+  const facts: MediaFacts[] = [
+    ...(await attachedMedia(pool, caller.accountId, post.asset_ids)),
+    { id: null, kind, mime: '', bytes: null, durationS: null, pixels: null },
+  ];
+  const media = kindsOf(facts);
   const caps = CAPABILITIES[post.platform];
-  const issues = platformFitIssues({ ...post, kind: inferKind(post.platform, media), media });
+  const issues = platformFitIssues({
+    ...post,
+    kind: inferKind(post.platform, media),
+    media,
+    facts,
+  });
   if (issues.length)
     throw invalid(
       ['post_id'],
@@ -469,19 +491,20 @@ async function updateOn(
   const postId = current.id;
   const assetIds = input.asset_ids ?? current.asset_ids;
   // A design's post may list its own design's pages again; the current list stays as it is.
-  const { media, pixels } = await mediaOf(
+  const facts = await attachedMedia(
     tx,
     caller.accountId,
     assetIds,
     input.asset_ids ? { designId: current.design_id } : undefined,
   );
+  const media = kindsOf(facts);
   const next = {
     body: input.body ?? current.body,
     hashtags: input.hashtags === undefined ? current.hashtags : input.hashtags || null,
     headline: input.headline === undefined ? current.headline : input.headline || null,
     kind: input.kind ?? (input.asset_ids ? inferKind(current.platform, media) : current.kind),
   };
-  assertFits({ platform: current.platform, ...next, media, pixels });
+  assertFits({ platform: current.platform, ...next, media, facts });
   await transition(tx, caller, postId, 'update', {
     patch: {
       status: 'draft',

@@ -9,9 +9,11 @@ import { linkedinOAuthApp } from './linkedin.ts';
 import { pinterestOAuthApp } from './pinterest.ts';
 import { threadsOAuthApp } from './threads.ts';
 import { tiktokOAuthApp } from './tiktok.ts';
+import { xOAuthApp } from './x.ts';
 import { youtubeOAuthApp } from './youtube.ts';
 
 export const OAUTH_APPS: Partial<Record<OAuthPlatform, OAuthApp>> = {
+  x: xOAuthApp,
   linkedin: linkedinOAuthApp,
   threads: threadsOAuthApp,
   instagram: instagramOAuthApp,

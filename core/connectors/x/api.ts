@@ -1,0 +1,123 @@
+// Calling X's API v2 as a connected account: every request through the outbound guard with the
+// account's bearer token, a 401 answered by one refresh and one more try, and X's refusals
+// mapped as the docs describe them (docs.x.com: fundamentals/rate-limits, response codes):
+// 429 waits for `x-rate-limit-reset`, 5xx is retried, other refusals are final and quote X's
+// own `detail`, `title` or `errors[].message`.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { z } from 'zod';
+import type { OutboundPolicy } from '../../outbound/guard.ts';
+import { type ConnectedAccountAccess, PublicationError } from '../connector.ts';
+import {
+  documented,
+  type PlatformRequest,
+  type PlatformResponse,
+  platformRequest,
+  REASON_LIMIT,
+  refusal,
+  retryAfterMs,
+} from '../http.ts';
+import { plainText } from '../readings.ts';
+
+export const X = 'X';
+
+/** X's own reason for a refusal: its problem's detail or title, and each error's message. */
+export function reasonOf(res: PlatformResponse): string {
+  const json = res.json;
+  if (typeof json !== 'object' || json === null) return 'no reason given';
+  const body = json as Record<string, unknown>;
+  const said: string[] = [];
+  for (const key of ['detail', 'title', 'error_description', 'error'])
+    if (typeof body[key] === 'string' && said.length === 0) said.push(body[key]);
+  if (Array.isArray(body.errors))
+    for (const e of body.errors.slice(0, 5))
+      if (typeof e === 'object' && e && typeof (e as { message?: unknown }).message === 'string')
+        said.push((e as { message: string }).message);
+  // Sentences one after another: "...was invalid. Your media IDs are invalid."
+  const sentence = (t: string) => (/[.!?]$/.test(t.trim()) ? t.trim() : `${t.trim()}.`);
+  const text = plainText([...new Set(said)].map(sentence).join(' '));
+  return text ? text.slice(0, REASON_LIMIT * 2) : 'no reason given';
+}
+
+/**
+ * When X lets the account call again: `x-rate-limit-reset` (Unix seconds) from now, else a
+ * Retry-After; undefined when neither says.
+ */
+export function rateLimitWaitMs(
+  headers: IncomingHttpHeaders,
+  now = Date.now(),
+): number | undefined {
+  const reset = headers['x-rate-limit-reset'];
+  if (typeof reset === 'string' && /^\d{1,12}$/.test(reset.trim()))
+    return Math.max(0, Number(reset.trim()) * 1000 - now);
+  return retryAfterMs(headers, now);
+}
+
+/** The failure for a non-2xx answer of X's. */
+export function xRefusal(res: PlatformResponse): PublicationError {
+  if (res.status === 429)
+    return new PublicationError(`X answered 429: ${reasonOf(res)}`, {
+      retryable: true,
+      retryAfterMs: rateLimitWaitMs(res.headers),
+      status: 429,
+    });
+  return refusal(X, res, reasonOf(res), { reconnect: res.status === 401 });
+}
+
+/** X's 403 for a post whose text the account posted recently (seen 2026-02-12). */
+export const isDuplicate = (err: unknown) =>
+  err instanceof PublicationError && err.status === 403 && /duplicate content/i.test(err.message);
+
+export type XCall = (
+  path: string,
+  init: Omit<PlatformRequest, 'timeoutMs'> & { json?: unknown },
+) => Promise<PlatformResponse>;
+
+/**
+ * Calls on `apiUrl` as the account: the token is the connection's fresh one (`tokens`), or the
+ * stored access token where the connection layer gives none; a 401 spends one refresh and
+ * tries once more, and a second 401 asks for a reconnect.
+ */
+export function xClient(
+  policy: OutboundPolicy,
+  apiUrl: string,
+  account: ConnectedAccountAccess,
+  timeoutMs: number,
+): XCall {
+  const stored = account.credentials.access_token;
+  const current = async () => {
+    if (account.tokens) return account.tokens.current();
+    if (typeof stored !== 'string' || !stored)
+      throw new PublicationError('The X account has no access token; reconnect it.', {
+        retryable: false,
+        reconnect: true,
+      });
+    return stored;
+  };
+  const send = (path: string, init: Parameters<XCall>[1], token: string) => {
+    const { json, ...rest } = init;
+    return platformRequest(policy, X, `${apiUrl}${path}`, {
+      ...rest,
+      ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(json !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...rest.headers,
+      },
+      timeoutMs,
+    });
+  };
+  return async (path, init) => {
+    const token = await current();
+    let res = await send(path, init, token);
+    if (res.status === 401 && account.tokens)
+      res = await send(path, init, await account.tokens.refused(token));
+    if (res.status >= 200 && res.status < 300) return res;
+    throw xRefusal(res);
+  };
+}
+
+/** GET `path`, read as `schema` documents its answer. */
+export async function getDocumented<S extends z.ZodType>(call: XCall, path: string, schema: S) {
+  const what = `GET ${path.split('?')[0]}`;
+  return documented(X, what, await call(path, { method: 'GET' }), schema);
+}

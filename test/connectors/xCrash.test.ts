@@ -1,0 +1,75 @@
+// Exactly once on X across a worker killed with SIGKILL after X made the post and before the
+// worker heard of it: the worker process runs the shipped connectors (X pointed at the
+// stand-in by X_API_URL), the stand-in kills it the moment it has made the post, and the
+// retried job finds that post among the account's own and records it instead of posting again.
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { makeWorkerUtils } from 'graphile-worker';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { credentialsKey } from '../../core/connections/credentials.ts';
+import { publishNow } from '../support/jobs.ts';
+import { startXStandIn, type XStandIn } from '../support/platforms/x.ts';
+import { type XHarness, xHarness } from '../support/platforms/xHarness.ts';
+import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const KEY_B64 = Buffer.alloc(32, 4).toString('base64');
+const KEY = credentialsKey(KEY_B64);
+const server = useServer({ env: LOOPBACK_OUTBOUND });
+let x: XStandIn;
+let h: XHarness;
+
+beforeAll(async () => {
+  x = await startXStandIn();
+  h = xHarness(server, x, KEY);
+  return () => x.close();
+});
+
+describe('a worker killed after X made the post, before it recorded it', () => {
+  it('the retried job records the post X has, and posts nothing again', async () => {
+    const { key } = await h.connectBrand();
+    const post = await h.schedule(key, { kind: 'thread', body: 'Crash one\n---\nCrash two' });
+    let child: ChildProcess | undefined;
+    // X makes the first part, and the worker dies before X's answer reaches it.
+    x.onCreate = () => {
+      x.onCreate = undefined;
+      child?.kill('SIGKILL');
+    };
+    child = spawn(process.execPath, [path.join(ROOT, 'test/support/platforms/xWorker.ts')], {
+      env: {
+        ...process.env,
+        DATABASE_URL: server.db.url,
+        X_API_URL: x.url,
+        CREDENTIALS_KEY: KEY_B64,
+        DATA_DIR: server.dataDir,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    await new Promise<void>((r) => child!.stdout!.once('data', () => r()));
+    await publishNow(server.pool, post.id);
+    const signal = await new Promise((r) => child!.once('exit', (_code, sig) => r(sig)));
+    expect(signal).toBe('SIGKILL');
+    expect(x.tweets.filter((t) => t.sent === 'Crash one')).toHaveLength(1);
+    expect((await h.row(post.id)).status).toBe('publishing');
+
+    // What the sweeper does for a dead worker: release its job; then the job runs again.
+    const { rows } = await server.pool.query(
+      'select locked_by from graphile_worker.jobs where key = $1',
+      [`publish_post:${post.id}`],
+    );
+    const utils = await makeWorkerUtils({ pgPool: server.pool });
+    await utils.forceUnlockWorkers([rows[0].locked_by]);
+    await utils.release();
+    expect(await h.runJob(post, 2)).toBe('published');
+
+    const row = await h.row(post.id);
+    const made = x.tweets.filter((t) => t.sent.startsWith('Crash'));
+    expect(made.map((t) => t.sent)).toEqual(['Crash one', 'Crash two']);
+    expect(row.external_post_id).toBe(made[0]!.id);
+    expect(made[1]!.replyTo).toBe(made[0]!.id);
+    // Found by reading the account's posts first, not by a second POST that X refused.
+    expect(x.requests.filter((r) => r.method === 'POST' && r.path === '/2/tweets')).toHaveLength(2);
+    expect(x.schemaViolations).toEqual([]);
+  }, 60_000);
+});

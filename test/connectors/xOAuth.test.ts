@@ -1,0 +1,131 @@
+// X's OAuthApp against the X stand-in: the authorize page with PKCE S256 and the publishing
+// scopes, the code exchanged as a confidential client, the account named by /2/users/me, and
+// refresh tokens that X rotates (a spent one is refused and asks for a reconnect).
+import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PublicationError } from '../../core/connectors/connector.ts';
+import { OAUTH_APPS } from '../../core/connectors/oauth/index.ts';
+import { xOAuthApp } from '../../core/connectors/oauth/x.ts';
+import { outboundPolicy } from '../../core/outbound/guard.ts';
+import { startXStandIn, type XStandIn } from '../support/platforms/x.ts';
+import { standInApp } from '../support/platforms/xHarness.ts';
+
+const policy = outboundPolicy({ outboundAllowlist: ['127.0.0.0/8'], outboundAllowHttp: true });
+const REDIRECT = 'https://sps.example/connect/x/callback';
+let x: XStandIn;
+
+beforeAll(async () => {
+  x = await startXStandIn();
+});
+afterAll(() => x.close());
+
+/** The browser's part of the flow: the authorize page answers with the callback's code. */
+async function authorize(url: string) {
+  const res = await fetch(url, { redirect: 'manual' });
+  expect(res.status).toBe(302);
+  return new URL(res.headers.get('location')!);
+}
+
+describe("X's OAuth app", () => {
+  it('is the registered app for x', () => {
+    expect(OAUTH_APPS.x).toBe(xOAuthApp);
+  });
+
+  it('connects: authorize with PKCE S256, exchange the code, name the account', async () => {
+    const app = standInApp(x);
+    const verifier = randomBytes(32).toString('base64url');
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const url = new URL(
+      xOAuthApp.authorizeUrl(app, {
+        state: 'st4te',
+        redirectUri: REDIRECT,
+        codeChallenge: challenge,
+      }),
+    );
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      response_type: 'code',
+      client_id: x.clientId,
+      redirect_uri: REDIRECT,
+      scope: 'tweet.read tweet.write users.read media.write offline.access',
+      state: 'st4te',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
+    const back = await authorize(url.toString());
+    expect(back.searchParams.get('state')).toBe('st4te');
+    const ctx = { app, policy };
+    const flow = { code: back.searchParams.get('code')!, redirectUri: REDIRECT };
+    const tokens = await xOAuthApp.exchangeCode(ctx, { ...flow, codeVerifier: verifier });
+    expect(tokens).toMatchObject({
+      access_token: expect.stringMatching(/^xat-/),
+      refresh_token: expect.stringMatching(/^xrt-/),
+      scope: 'tweet.read tweet.write users.read media.write offline.access',
+    });
+    expect(Date.parse(tokens.expires_at!) - Date.now()).toBeGreaterThan(7_100_000);
+    expect(await xOAuthApp.identify(ctx, tokens)).toEqual({
+      handle: '@brand',
+      fields: { user_id: x.user.id, username: 'brand' },
+    });
+    // A code is good once: X refuses it the second time, saying why.
+    const again = await xOAuthApp
+      .exchangeCode(ctx, { ...flow, codeVerifier: verifier })
+      .catch((e: PublicationError) => e);
+    expect(again).toBeInstanceOf(PublicationError);
+    expect((again as PublicationError).message).toBe(
+      'X answered 400: Value passed for the token was invalid.',
+    );
+  });
+
+  it('refuses a code exchanged without its verifier', async () => {
+    const app = standInApp(x);
+    const challenge = createHash('sha256').update('the-verifier').digest('base64url');
+    const back = await authorize(
+      xOAuthApp.authorizeUrl(app, { state: 's', redirectUri: REDIRECT, codeChallenge: challenge }),
+    );
+    const code = back.searchParams.get('code')!;
+    await expect(
+      xOAuthApp.exchangeCode(
+        { app, policy },
+        { code, redirectUri: REDIRECT, codeVerifier: 'wrong' },
+      ),
+    ).rejects.toThrow(/X answered 400/);
+  });
+
+  it('refreshes into new tokens; the spent refresh token is refused and asks for a reconnect', async () => {
+    const app = standInApp(x);
+    const first = x.issueTokens();
+    const next = await xOAuthApp.refresh({ app, policy }, first);
+    expect(next.refresh_token).toMatch(/^xrt-/);
+    expect(next.refresh_token).not.toBe(first.refresh_token);
+    expect(next.access_token).not.toBe(first.access_token);
+    const spent = await xOAuthApp.refresh({ app, policy }, first).catch((e: PublicationError) => e);
+    expect(spent).toMatchObject({ reconnect: true, retryable: false, status: 400 });
+    // Reusing a spent token revoked its family: the newer one is dead too.
+    await expect(xOAuthApp.refresh({ app, policy }, next)).rejects.toMatchObject({
+      reconnect: true,
+    });
+  });
+
+  it('names the variables to set when the operator has no X app', async () => {
+    const app = { ...standInApp(x), clientId: undefined, clientSecret: undefined };
+    await expect(xOAuthApp.refresh({ app, policy }, x.issueTokens())).rejects.toThrow(
+      "X's app credentials are not set: the operator sets X_CLIENT_ID and X_CLIENT_SECRET.",
+    );
+  });
+
+  it('never shows the client secret or a token in an error', async () => {
+    const app = { ...standInApp(x), clientSecret: 'wrong-secret' };
+    const tokens = x.issueTokens();
+    const err = (await xOAuthApp
+      .refresh({ app, policy }, tokens)
+      .catch((e: PublicationError) => e)) as PublicationError;
+    expect(err.message).toBe('X answered 401: Missing valid authorization header.');
+    for (const secret of [
+      'wrong-secret',
+      x.clientSecret,
+      tokens.refresh_token,
+      tokens.access_token,
+    ])
+      expect(err.message).not.toContain(secret);
+  });
+});
