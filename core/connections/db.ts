@@ -124,3 +124,17 @@ export async function activeAccounts(
   );
   return rows.map((r) => r.id);
 }
+
+/** The brand's connections' health by platform (the warning a post's answer carries). */
+export async function connectionStatusesOf(
+  db: Queryable,
+  accountId: string,
+  brandId: string,
+): Promise<{ platform: Platform; status: 'active' | 'needs_reconnect'; handle: string }[]> {
+  const { rows } = await db.query(
+    `select platform, status, handle from connected_accounts
+     where account_id = $1 and brand_id = $2`,
+    [accountId, brandId],
+  );
+  return rows;
+}

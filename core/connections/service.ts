@@ -1,10 +1,13 @@
 // Connected platform accounts: as list_accounts shows them (credentials are never shown), and
 // as the jobs that publish or read through them open them and report on them.
-import { requireOwnedBrand } from '../brands/service.ts';
+import { brandsOf, requireOwnedBrand } from '../brands/service.ts';
 import type { Config } from '../config.ts';
+import type { OAuthApps } from '../connectors/schema.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
+import { DomainError } from '../kernel/errors.ts';
 import type { Platform } from '../kernel/platforms.ts';
 import { type OutboundLog, outboundPolicy } from '../outbound/guard.ts';
+import type { OAuthPlatform } from '../platformApps.ts';
 import { loadLocalSecrets } from '../secrets.ts';
 import { credentialsKey, sealCredentials } from './credentials.ts';
 import {
@@ -16,7 +19,9 @@ import {
   sealedAccountsOf,
   upsertConnectedAccount,
 } from './db.ts';
-import type { ConnectedAccount } from './schema.ts';
+import { forgetBrandHealth } from './health.ts';
+import { platformStates } from './platforms.ts';
+import type { ConnectedAccount, PlatformState } from './schema.ts';
 
 export { ConnectedAccount } from './schema.ts';
 
@@ -72,6 +77,65 @@ export async function connectAccount(
     handle: verified.handle,
     credentials: sealCredentials(key, verified.credentials),
   });
+  forgetBrandHealth(input.brandId);
+  return { id: connected.id, platform: connected.platform, handle: connected.handle };
+}
+
+/**
+ * Every platform with where the brand (or each of the account's brands) stands on it: its
+ * connection's health and expiry, or what connecting it takes (list_accounts' `platforms`).
+ */
+export async function listPlatformStates(
+  db: Queryable,
+  config: Pick<Config, 'platformApps'>,
+  apps: OAuthApps,
+  accountId: string,
+  brandId?: string,
+): Promise<PlatformState[]> {
+  const brandIds = brandId ? [brandId] : (await brandsOf(db, accountId)).map((b) => b.id);
+  const connections = await listConnectedAccounts(db, accountId, brandId);
+  return platformStates(config, apps, brandIds, connections);
+}
+
+// MINIMAL STAND-IN for the connection layer's connectWithTokens (written on another branch,
+// with the expiries and CONTRACT's fields): on merge keep that one, taking `apps` as here so
+// that the dashboard's callback and its tests can hand it their OAuthApps.
+/**
+ * Connects (or reconnects: the same row, its posts kept) the brand's account on an OAuth
+ * platform with tokens: the platform's identity call names it, then the tokens and the ids
+ * publishing needs are sealed and stored.
+ */
+export async function connectWithTokens(
+  pool: Pool,
+  config: Config,
+  input: {
+    accountId: string;
+    brandId: string;
+    platform: OAuthPlatform;
+    credentials: Record<string, unknown>;
+  },
+  opts: { apps?: OAuthApps; log?: OutboundLog } = {},
+): Promise<{ id: string; platform: Platform; handle: string }> {
+  await requireOwnedBrand(pool, input.accountId, input.brandId);
+  const apps = opts.apps ?? (await import('../connectors/service.ts')).OAUTH_APPS;
+  const oauthApp = apps[input.platform];
+  if (!oauthApp)
+    throw new DomainError('not_implemented', `Connecting ${input.platform} is not available yet.`);
+  const identity = await oauthApp.identify(
+    { app: config.platformApps[input.platform], policy: outboundPolicy(config, opts.log) },
+    input.credentials,
+  );
+  const key = credentialsKey(
+    config.credentialsKey ?? loadLocalSecrets(config.dataDir).credentialsKey,
+  );
+  const connected = await upsertConnectedAccount(pool, {
+    accountId: input.accountId,
+    brandId: input.brandId,
+    platform: input.platform,
+    handle: identity.handle,
+    credentials: sealCredentials(key, { ...input.credentials, ...identity.fields }),
+  });
+  forgetBrandHealth(input.brandId);
   return { id: connected.id, platform: connected.platform, handle: connected.handle };
 }
 
@@ -135,5 +199,7 @@ export async function reportPublicationFailure(
 
 export type { CredentialsKey } from './credentials.ts';
 export { credentialsKey, openCredentials, openedAccess, sealCredentials } from './credentials.ts';
+export type { ConnectionStatus } from './health.ts';
+export { brandConnectionStatuses } from './health.ts';
 export type { Reading, ReadingDeps } from './reading.ts';
 export { readThrough } from './reading.ts';

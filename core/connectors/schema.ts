@@ -16,3 +16,15 @@ export type {
   Trend,
 } from './connector.ts';
 export { PublicationError, platformsWith } from './connector.ts';
+export type {
+  ConnectedIdentity,
+  OAuthApp,
+  OAuthContext,
+  OAuthTokens,
+} from './oauthApp.ts';
+
+import type { OAuthPlatform } from '../platformApps.ts';
+import type { OAuthApp } from './oauthApp.ts';
+
+/** The OAuthApps by platform that a process connects and refreshes with (OAUTH_APPS unless a test gives its own). */
+export type OAuthApps = Partial<Record<OAuthPlatform, OAuthApp>>;

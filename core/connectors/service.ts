@@ -3,4 +3,5 @@
 
 export { builtinConnectors } from './builtin.ts';
 export { mastodonReplyText } from './mastodonEngagement.ts';
+export { OAUTH_APPS } from './oauth/index.ts';
 export { verifyConnection } from './verify.ts';
