@@ -73,25 +73,12 @@ export const PLATFORM_STATES = [
 export const PlatformState = z.object({
   brand_id: z.string(),
   platform: z.enum(PLATFORMS),
-  state: z
-    .enum(PLATFORM_STATES)
-    .describe(
-      'connected: posts publish; needs_reconnect: posts fail until it is connected again; not_connected: none yet; not_configured: an OAuth platform whose app credentials the operator has not set (see variables).',
-    ),
-  connect: z
-    .enum(['oauth', 'form', 'cli'])
-    .describe(
-      "How the dashboard connects it: oauth (the platform's authorize page), form (Bluesky's and Mastodon's fields), cli (not from the dashboard in this version: the operator CLI's connect).",
-    ),
-  handle: z.string().nullable().describe('The connected account, when there is one.'),
-  expires_at: z
-    .string()
-    .nullable()
-    .describe('When the connection stops working without a reconnect; null: unknown or never.'),
-  reconnect_soon: z.boolean().describe('It expires within 7 days: reconnect it before then.'),
+  state: z.enum(PLATFORM_STATES).describe('not_configured: the operator sets `variables` first.'),
+  connect: z.enum(['oauth', 'form', 'cli']).describe('cli: by the operator CLI only.'),
+  handle: z.string().nullable(),
+  expires_at: z.string().nullable().describe('Works until then without a reconnect.'),
+  reconnect_soon: z.boolean().describe('Expires within 7 days.'),
   last_error: z.string().nullable(),
-  variables: z
-    .array(z.string())
-    .describe("The operator's variables to set before it can be connected (not_configured)."),
+  variables: z.array(z.string()),
 });
 export type PlatformState = z.infer<typeof PlatformState>;

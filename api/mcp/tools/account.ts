@@ -47,13 +47,13 @@ export const ACCOUNT_TOOLS = [
     name: 'list_accounts',
     title: 'List connected accounts',
     description:
-      "The social accounts connected per brand (one per platform), with their health: `needs_reconnect` means posts to it will fail until the operator reconnects it. `platforms` lists every platform for each brand with its state (connected, needs_reconnect, not_connected, or not_configured: the operator's app variables to set), the connection's expiry (reconnect_soon a week before) and how it is connected. Use this tool when you need to: know which platforms a brand can publish to before scheduling, and which need connecting.",
+      'The social accounts connected per brand (one per platform), with their health: `needs_reconnect` means posts to it will fail until the operator reconnects it; `platforms`: the state of every platform. Use this tool when you need to: know which platforms a brand can publish to before scheduling.',
     input: z
       .object({ brand_id: IdInput.optional().describe('Only this brand. Omitted: every brand.') })
       .strict(),
     output: z.object({
       accounts: z.array(ConnectedAccount),
-      platforms: z.array(PlatformState).describe('Every platform of each brand, with its state.'),
+      platforms: z.array(PlatformState),
     }),
     scope: 'read',
     annotations: READS,
