@@ -16,7 +16,7 @@ export async function connectionWarnings(
   const connection = (await brandConnectionStatuses(pool, accountId, brandId)).get(platform);
   if (!connection)
     return [
-      `The brand has no ${platform} account connected: the post is saved, but it will fail unless a ${platform} account is connected before it is due (the dashboard's Accounts page, or the operator CLI's connect).`,
+      `The brand has no ${platform} account connected: the post is saved, but it will fail unless ${platform} is connected for the brand before it is due (the dashboard's Accounts page, or the operator CLI's connect).`,
     ];
   if (connection.status === 'needs_reconnect')
     return [

@@ -52,7 +52,7 @@ describe('REST: POST /v1/posts', () => {
       expect(res.status).toBe(201);
       expect(res.body.warnings).toHaveLength(1);
       expect(res.body.warnings[0]).toMatch(
-        /will fail unless a mastodon account is connected before it is due/,
+        /will fail unless mastodon is connected for the brand before it is due/,
       );
     }
     const { rows } = await server.pool.query(
@@ -113,10 +113,10 @@ describe('MCP: create_post and schedule_post', () => {
     const { key } = await brandWith('none');
     const made = await tool(key, 'create_post', { platform: 'mastodon', body: 'Later' });
     expect(made.post.status).toBe('draft');
-    expect(made.warnings[0]).toMatch(/will fail unless a mastodon account is connected/);
+    expect(made.warnings[0]).toMatch(/will fail unless mastodon is connected/);
     const scheduled = await tool(key, 'schedule_post', { post_id: made.post.id });
     expect(scheduled.post.status).toBe('scheduled');
-    expect(scheduled.warnings[0]).toMatch(/will fail unless a mastodon account is connected/);
+    expect(scheduled.warnings[0]).toMatch(/will fail unless mastodon is connected/);
   });
 
   it('and neither does with a working connection', async () => {
@@ -179,6 +179,6 @@ describe('the composer (POST /app/api/compose)', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.posts).toHaveLength(2);
     expect(res.body.warnings).toHaveLength(1);
-    expect(res.body.warnings[0]).toMatch(/will fail unless a mastodon account is connected/);
+    expect(res.body.warnings[0]).toMatch(/will fail unless mastodon is connected/);
   });
 });
