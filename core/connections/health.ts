@@ -32,9 +32,12 @@ export function brandConnectionStatuses(
   const statuses = connectionStatusesOf(db, accountId, brandId).then(
     (rows) => new Map(rows.map((r) => [r.platform, { status: r.status, handle: r.handle }])),
   );
+  const entry = { db, accountId, at: now, statuses };
   // A failed reading is not remembered: the next request reads again.
-  statuses.catch(() => byBrand.delete(brandId));
-  byBrand.set(brandId, { db, accountId, at: now, statuses });
+  statuses.catch(() => {
+    if (byBrand.get(brandId) === entry) byBrand.delete(brandId);
+  });
+  byBrand.set(brandId, entry);
   if (byBrand.size > 10_000) byBrand.delete(byBrand.keys().next().value!);
   return statuses;
 }

@@ -196,6 +196,19 @@ describe('the callback (GET /connect/{platform}/callback)', () => {
     });
   });
 
+  it('a post for X warns until X is connected, and not a moment after', async () => {
+    const d = await signedInDashboard(server);
+    const key = await makeKey(server.pool, d.acct.accountId, ['read', 'publish']);
+    const post = () =>
+      call(server, 'POST', '/v1/posts', { key, body: { platform: 'x', body: 'Hi' } });
+    const before = await post();
+    expect(before.body.warnings[0]).toMatch(/will fail unless x is connected/);
+    await callback((await authorizeOnPlatform(d)).query, d.cookie);
+    const after = await post();
+    expect(after.status).toBe(201);
+    expect(after.body).not.toHaveProperty('warnings');
+  });
+
   it('a replayed callback fails and trades no second code', async () => {
     const d = await signedInDashboard(server);
     const { query } = await authorizeOnPlatform(d);

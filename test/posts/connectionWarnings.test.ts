@@ -3,7 +3,7 @@
 // connected: REST's receipt, MCP's create_post and schedule_post, and the composer. list_accounts
 // lists every platform with the brand's state on it. GraphQL's CreatePostResult is unchanged.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { connectMcp } from '../support/mcpClient.ts';
 import {
   call,
@@ -78,6 +78,23 @@ describe('REST: POST /v1/posts', () => {
     // Another platform of the same brand is not connected: that one warns.
     const other = await postRest(key, { platform: 'bluesky', body: 'Hi' });
     expect(other.body.warnings[0]).toMatch(/no bluesky account connected/);
+  });
+
+  it("a burst of creates for one brand reads the brand's connections once", async () => {
+    const { key } = await brandWith('none');
+    const spy = vi.spyOn(server.pool, 'query');
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, (_, i) => postRest(key, { platform: 'mastodon', body: `#${i}` })),
+      );
+      for (const a of answers) expect(a.body.warnings).toHaveLength(1);
+      const reads = spy.mock.calls.filter(
+        ([q]) => (q as { name?: string }).name === 'brand_connection_statuses',
+      );
+      expect(reads).toHaveLength(1);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("GraphQL's CreatePostResult stays as it was", async () => {
