@@ -32,10 +32,14 @@ beforeAll(async () => {
     env: {
       ...LOOPBACK_OUTBOUND,
       ...standIn.env('X'),
+      ...standIn.env('PINTEREST'),
       THREADS_CLIENT_ID: 'threads-app',
       THREADS_CLIENT_SECRET: 'threads-secret',
     },
-    oauthApps: { x: standInOAuthApp('x') },
+    oauthApps: {
+      x: standInOAuthApp('x'),
+      pinterest: standInOAuthApp('pinterest', { pkce: false }),
+    },
     logger: createLogger(
       'info',
       logSink((line) => logged.push(line)),
@@ -207,6 +211,31 @@ describe('the callback (GET /connect/{platform}/callback)', () => {
     const after = await post();
     expect(after.status).toBe(201);
     expect(after.body).not.toHaveProperty('warnings');
+  });
+
+  it('a platform without PKCE: no challenge, no verifier kept or sent', async () => {
+    const d = await signedInDashboard(server);
+    const started = await d.send('POST', '/connections/pinterest/authorize', {});
+    const url = new URL(started.body.authorize_url);
+    expect(url.searchParams.has('code_challenge')).toBe(false);
+    const { rows } = await server.pool.query(
+      'select code_verifier from connect_flows where account_id = $1',
+      [d.acct.accountId],
+    );
+    expect(rows).toEqual([{ code_verifier: null }]);
+    const page = await fetch(url).then((r) => r.text());
+    const href = page.match(/id="authorize" href="([^"]+)"/)![1]!.replace(/&#38;/g, '&');
+    const res = await fetch(`${server.baseUrl}/connect/pinterest/callback${new URL(href).search}`, {
+      redirect: 'manual',
+      headers: { cookie: d.cookie },
+    });
+    expect(res.headers.get('location')).toBe('/settings/accounts?connected=pinterest');
+    expect(standIn.tokenRequests.at(-1)).not.toHaveProperty('code_verifier');
+    // A state is for its platform only: X's callback does not finish Pinterest's flow.
+    const again = await d.send('POST', '/connections/pinterest/authorize', {});
+    const state = new URL(again.body.authorize_url).searchParams.get('state')!;
+    const crossed = await callback(`?code=c&state=${state}`, d.cookie);
+    expect(crossed.headers.get('location')).toContain('connect_error=invalid_state');
   });
 
   it('a replayed callback fails and trades no second code', async () => {

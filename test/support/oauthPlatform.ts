@@ -154,12 +154,15 @@ const TokenAnswer = z.object({
   scope: z.string().optional(),
 });
 
-/** A test-only OAuthApp for the stand-in, shaped as an X-like platform's (PKCE S256). */
-export function standInOAuthApp(platform: OAuthPlatform = 'x'): OAuthApp {
+/**
+ * A test-only OAuthApp for the stand-in, shaped as an X-like platform's: PKCE S256 unless
+ * `pkce` is false (as LinkedIn's and Pinterest's web flows take none).
+ */
+export function standInOAuthApp(platform: OAuthPlatform = 'x', { pkce = true } = {}): OAuthApp {
   return {
     platform,
     scopes: ['tweet.read', 'tweet.write', 'users.read', 'offline.access'],
-    pkce: true,
+    pkce,
     authorizeUrl(app, flow) {
       const u = new URL(app.authorizeUrl);
       u.search = new URLSearchParams({
