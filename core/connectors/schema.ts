@@ -1,5 +1,7 @@
 // The connectors' types: the Connector interface every platform implements and what passes
-// through it (publications, readings, inbound posts, trends).
+// through it (publications, readings, inbound posts, trends), and the OAuth platforms' apps.
+import type { OAuthPlatform } from '../platformApps.ts';
+import type { OAuthApp } from './oauthApp.ts';
 
 export type {
   AccessTokens,
@@ -23,8 +25,5 @@ export type {
   OAuthTokens,
 } from './oauthApp.ts';
 
-import type { OAuthPlatform } from '../platformApps.ts';
-import type { OAuthApp } from './oauthApp.ts';
-
-/** The OAuthApps by platform that a process connects and refreshes with (OAUTH_APPS unless a test gives its own). */
+/** The OAuthApps by platform a process connects and refreshes with (OAUTH_APPS, or a test's). */
 export type OAuthApps = Partial<Record<OAuthPlatform, OAuthApp>>;
