@@ -15,6 +15,8 @@ import type { MediaDeps } from '../core/assets/service.ts';
 import { assetUrlKey } from '../core/assets/service.ts';
 import { createBudgetCounter, createKnownKeys } from '../core/auth/service.ts';
 import type { Config } from '../core/config.ts';
+import type { OAuthApps } from '../core/connectors/schema.ts';
+import { OAUTH_APPS } from '../core/connectors/service.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { createRenderWaits } from '../core/designs/service.ts';
 import { mediaTools } from '../core/media/tools.ts';
@@ -52,6 +54,8 @@ export type AppDeps = {
   mcp?: McpOptions;
   /** Asset storage; the configured driver when omitted. */
   storage?: Storage;
+  /** The OAuth platforms' apps the dashboard connects with; OAUTH_APPS when omitted (tests give theirs). */
+  oauthApps?: OAuthApps;
 };
 
 /** A route as declared: its schema holds the zod schemas of its input and responses. */
@@ -182,6 +186,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     tools: mediaTools(deps.config),
   };
   const renders = createRenderWaits(deps.pool);
+  const oauthApps = deps.oauthApps ?? OAUTH_APPS;
   app.addHook('onClose', () => renders.notifications.close());
   await app.register(signedMediaRoutes, { media });
   await app.register(designTemplateRoutes);
@@ -203,6 +208,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       media,
       renders,
       budget: auth.budget,
+      oauthApps,
     });
     await cookied.register(oauthRoutes, {
       pool: deps.pool,
@@ -218,7 +224,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     });
   });
   await app.register(graphqlRoutes, { auth });
-  await app.register(mcpRoutes, { auth, config: deps.config, media, renders, ...deps.mcp });
+  await app.register(mcpRoutes, {
+    auth,
+    config: deps.config,
+    media,
+    renders,
+    oauthApps,
+    ...deps.mcp,
+  });
   let connections = 0;
   app.server.on('connection', (socket) => {
     connections++;

@@ -19,14 +19,15 @@ export const REDACT_PATHS = [
  * A query parameter is taken for a credential when its name holds one of these words: a
  * signed media address's signature, and the names clients put keys, tokens, passwords, OAuth
  * codes and sessions under (`access_token`, `client_secret`, `apiKey`, `X-Api-Key`,
- * `code_verifier`, `registration_access_token`, `authorization`, `session`...). The service
- * reads none of them from a query, but a client that sends its key as `?token=` must not find
+ * `code_verifier`, `registration_access_token`, `authorization`, `session`...), and an OAuth
+ * callback's `state`. The service reads none of them from a query but that callback's `code`
+ * and `state` (/connect/{platform}/callback), yet a client that sends its key as `?token=` must not find
  * it in the operator's logs; a pattern, not a list, since a name nobody listed is the one that
  * leaks. Some harmless names are cut too (`code_challenge`); the ones the service reads
  * (`limit`, `cursor`, `brand_id`, `status`...) stay readable.
  */
 const SECRET_NAME =
-  /token|secret|passw|pwd|key|code|auth|session|bearer|cookie|credential|signature|assertion|jwt/;
+  /token|secret|passw|pwd|key|code|auth|session|bearer|cookie|credential|signature|assertion|jwt|state/;
 
 /**
  * A parameter's name as some parser may read it: percent-decoded (again, for a name encoded

@@ -8,6 +8,7 @@ import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } f
 import type { MediaDeps } from '../../core/assets/service.ts';
 import { assertWithinBudget, budgetHeaders } from '../../core/auth/service.ts';
 import type { Config } from '../../core/config.ts';
+import type { OAuthApps } from '../../core/connectors/schema.ts';
 import type { RenderWaits } from '../../core/designs/service.ts';
 import { DomainError } from '../../core/kernel/errors.ts';
 import { type AuthContext, authenticateBearer, principalOf } from '../auth.ts';
@@ -92,7 +93,13 @@ export const SHIPPED_TOOLS = [
 ];
 
 export const mcpRoutes: FastifyPluginAsync<
-  { auth: AuthContext; config: Config; media: MediaDeps; renders: RenderWaits } & McpOptions
+  {
+    auth: AuthContext;
+    config: Config;
+    media: MediaDeps;
+    renders: RenderWaits;
+    oauthApps: OAuthApps;
+  } & McpOptions
 > = async (app, opts) => {
   const registry = compileTools([...SHIPPED_TOOLS, ...(opts.extraTools ?? [])]);
   const ownOrigin = new URL(opts.config.publicBaseUrl).origin;
@@ -138,6 +145,8 @@ export const mcpRoutes: FastifyPluginAsync<
         media: opts.media,
         renders: opts.renders,
         generateTimeoutMs: opts.config.generateTimeoutMs,
+        platformApps: opts.config.platformApps,
+        oauthApps: opts.oauthApps,
         principal: principalOf(req),
         budget: req.budget!,
         logFailure: (err, tool) => req.log.error({ err, tool }, 'MCP tool failed'),

@@ -5,6 +5,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { MediaDeps } from '../../core/assets/service.ts';
 import type { Budget } from '../../core/auth/service.ts';
+import type { Config } from '../../core/config.ts';
+import type { OAuthApps } from '../../core/connectors/schema.ts';
 import type { Pool } from '../../core/db/pool.ts';
 import type { RenderWaits } from '../../core/designs/service.ts';
 import type { Feature, Scope } from '../../core/kernel/plans.ts';
@@ -20,6 +22,9 @@ export type ToolContext = {
   renders: RenderWaits;
   /** How long repurpose waits for its drafts (GENERATE_TIMEOUT_S). */
   generateTimeoutMs: number;
+  /** The operator's OAuth apps and the OAuthApps this process connects with (list_accounts). */
+  platformApps: Config['platformApps'];
+  oauthApps: OAuthApps;
   principal: Principal;
   budget: Budget;
   /** Reports progress when the client asked for it (a progressToken); a no-op otherwise. */

@@ -10,7 +10,7 @@ import {
   RejectPostInput,
 } from '../../core/posts/schema.ts';
 import {
-  createPost,
+  createPostWithWarnings,
   favoritePost,
   listPosts,
   rejectPost,
@@ -71,9 +71,10 @@ export const postRoutes: FastifyPluginAsync<{ auth: AuthContext; designs: Design
       // A native post renders before it inserts: it goes on a freshly looked-up key.
       if (isNativePost(body))
         return createNativePost(designs, await confirmBearer(auth, req, reply), body);
-      return receiptOf(
-        await withRememberedKey(auth, req, reply, (caller) => createPost(pool, caller, body)),
+      const { post, warnings } = await withRememberedKey(auth, req, reply, (caller) =>
+        createPostWithWarnings(pool, caller, body),
       );
+      return { ...receiptOf(post), ...(warnings.length ? { warnings } : {}) };
     },
   );
 

@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { measureText } from '../../core/kernel/platforms.ts';
-import { ComposeInput, Post } from '../../core/posts/schema.ts';
+import { ComposeInput, Post, PostWarnings } from '../../core/posts/schema.ts';
 import { composePosts } from '../../core/posts/service.ts';
 import { principalOf } from '../auth.ts';
 import { ErrorBody } from '../rest/schemas.ts';
@@ -28,7 +28,7 @@ export const composeRoutes: FastifyPluginAsync<SessionDeps> = async (base, { poo
         security,
         body: ComposeInput,
         response: {
-          201: z.object({ posts: z.array(Post) }),
+          201: z.object({ posts: z.array(Post), warnings: PostWarnings }),
           401: ErrorBody,
           403: ErrorBody,
           404: ErrorBody,
@@ -38,7 +38,7 @@ export const composeRoutes: FastifyPluginAsync<SessionDeps> = async (base, { poo
       },
     },
     async (req, reply) =>
-      reply.code(201).send({ posts: await composePosts(pool, principalOf(req), req.body) }),
+      reply.code(201).send(await composePosts(pool, principalOf(req), req.body)),
   );
 
   app.post(

@@ -1,24 +1,34 @@
 // /app/api/accounts: a brand's connected platform accounts, and connecting one (checked with
 // the platform first), for the settings page. The operator CLI's `connect` does the same.
+// /app/api/platforms: every platform with the brand's state on it; and
+// /app/api/connections/{platform}/authorize: the start of an OAuth platform's connect flow,
+// which ends at /connect/{platform}/callback (connectCallback.ts).
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireBrandFor } from '../../core/brands/service.ts';
-import { ConnectInput } from '../../core/connections/schema.ts';
+import { StartConnectInput, StartedConnect } from '../../core/connectFlows/schema.ts';
+import { startConnectFlow } from '../../core/connectFlows/service.ts';
+import { ConnectInput, PlatformState } from '../../core/connections/schema.ts';
 import {
   ConnectedAccount,
   connectAccount,
   listConnectedAccounts,
+  listPlatformStates,
 } from '../../core/connections/service.ts';
 import { IdInput } from '../../core/kernel/ids.ts';
+import { OAUTH_PLATFORMS } from '../../core/platformApps.ts';
 import { principalOf } from '../auth.ts';
 import { ErrorBody } from '../rest/schemas.ts';
-import { requireSession, type SessionDeps } from './sessionCookie.ts';
+import { type DashboardDeps, requireSession } from './sessionCookie.ts';
 
 const security = [{ session: [] }];
 const tags = ['dashboard'];
 
-export const connectionRoutes: FastifyPluginAsync<SessionDeps> = async (base, { pool, config }) => {
+export const connectionRoutes: FastifyPluginAsync<DashboardDeps> = async (
+  base,
+  { pool, config, oauthApps },
+) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const session = requireSession(pool);
 
@@ -81,5 +91,56 @@ export const connectionRoutes: FastifyPluginAsync<SessionDeps> = async (base, { 
       );
       return reply.code(201).send(connected);
     },
+  );
+
+  app.get(
+    '/platforms',
+    {
+      preHandler: session,
+      schema: {
+        summary:
+          "Every platform with the brand's state on it: connected (handle, expiry), needs_reconnect, not_connected, or not_configured (the variables to set)",
+        tags,
+        security,
+        querystring: z.object({ brand_id: IdInput.optional() }).strict(),
+        response: { 200: z.array(PlatformState), 401: ErrorBody, 404: ErrorBody, 422: ErrorBody },
+      },
+    },
+    async (req) => {
+      const caller = principalOf(req);
+      const brand = await requireBrandFor(pool, caller, req.query.brand_id);
+      return listPlatformStates(pool, config, oauthApps, caller.accountId, brand.id);
+    },
+  );
+
+  app.post(
+    '/connections/:platform/authorize',
+    {
+      preHandler: session,
+      schema: {
+        summary:
+          'Start connecting an OAuth platform: answers its authorize page, which returns to /connect/{platform}/callback',
+        tags,
+        security,
+        params: z.object({ platform: z.enum(OAUTH_PLATFORMS) }),
+        body: StartConnectInput.nullish(),
+        response: {
+          200: StartedConnect,
+          401: ErrorBody,
+          403: ErrorBody,
+          404: ErrorBody,
+          409: ErrorBody,
+          422: ErrorBody,
+          501: ErrorBody,
+        },
+      },
+    },
+    async (req) =>
+      startConnectFlow(
+        { pool, config, apps: oauthApps, log: req.log },
+        principalOf(req),
+        req.params.platform,
+        req.body ?? {},
+      ),
   );
 };

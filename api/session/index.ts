@@ -10,6 +10,7 @@ import { boardRoutes } from './board.ts';
 import { calendarRoutes } from './calendar.ts';
 import { competitorRoutes } from './competitors.ts';
 import { composeRoutes } from './compose.ts';
+import { connectCallbackRoutes } from './connectCallback.ts';
 import { connectionRoutes } from './connections.ts';
 import { designRoutes } from './designs.ts';
 import { drawingRoutes } from './drawings.ts';
@@ -24,6 +25,8 @@ import { webhookRoutes } from './webhooks.ts';
 export const sessionRoutes: FastifyPluginAsync<DashboardDeps> = async (app, deps) => {
   app.addHook('onRequest', sessionOriginGuard(deps.config));
   await app.register(authRoutes, deps);
+  // The OAuth platforms' redirect back: a GET that reads the session, outside /app/api's guard.
+  await app.register(connectCallbackRoutes, deps);
   // Sign-in and the session's own routes (/auth) stay outside the budget: a spent minute
   // never locks a person out of signing in or out.
   await app.register(async (budgeted) => {

@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MediaDeps } from '../../core/assets/service.ts';
 import type { BudgetCounter } from '../../core/auth/service.ts';
 import type { Config } from '../../core/config.ts';
+import type { OAuthApps } from '../../core/connectors/schema.ts';
 import type { Pool } from '../../core/db/pool.ts';
 import type { RenderWaits } from '../../core/designs/service.ts';
 import { DomainError } from '../../core/kernel/errors.ts';
@@ -14,11 +15,15 @@ import { chargeBudget } from '../auth.ts';
 export const SESSION_COOKIE = 'sps_session';
 
 export type SessionDeps = { pool: Pool; config: Config };
-/** What the dashboard's making pages also need: media, render waits and the request budget. */
+/**
+ * What the dashboard's making pages also need: media, render waits, the request budget, and
+ * the OAuthApps its connect flow uses.
+ */
 export type DashboardDeps = SessionDeps & {
   media: MediaDeps;
   renders: RenderWaits;
   budget: BudgetCounter;
+  oauthApps: OAuthApps;
 };
 
 export const sessionRequired = (message: string) => new DomainError('session_required', message);

@@ -193,3 +193,19 @@ export async function activeAccounts(
   );
   return rows.map((r) => r.id);
 }
+
+/** The brand's connections' health by platform (the warning a post's answer carries). */
+export async function connectionStatusesOf(
+  db: Queryable,
+  accountId: string,
+  brandId: string,
+): Promise<{ platform: Platform; status: 'active' | 'needs_reconnect'; handle: string }[]> {
+  // Prepared: it runs beside every post created for a brand not read within the second.
+  const { rows } = await db.query({
+    name: 'brand_connection_statuses',
+    text: `select platform, status, handle from connected_accounts
+           where account_id = $1 and brand_id = $2`,
+    values: [accountId, brandId],
+  });
+  return rows;
+}

@@ -112,3 +112,24 @@ export const ConnectedAccount = z.object({
   reconnect_soon: z.boolean().describe('The connection expires within 7 days: reconnect it.'),
 });
 export type ConnectedAccount = z.infer<typeof ConnectedAccount>;
+
+/** Where a brand stands on one platform, for list_accounts' `platforms` and the Accounts page. */
+export const PLATFORM_STATES = [
+  'connected',
+  'needs_reconnect',
+  'not_connected',
+  'not_configured',
+] as const;
+
+export const PlatformState = z.object({
+  brand_id: z.string(),
+  platform: z.enum(PLATFORMS),
+  state: z.enum(PLATFORM_STATES).describe('not_configured: the operator sets `variables` first.'),
+  connect: z.enum(['oauth', 'form', 'cli']).describe('cli: by the operator CLI only.'),
+  handle: z.string().nullable(),
+  expires_at: z.string().nullable().describe('Works until then without a reconnect.'),
+  reconnect_soon: z.boolean().describe('Expires within 7 days.'),
+  last_error: z.string().nullable(),
+  variables: z.array(z.string()),
+});
+export type PlatformState = z.infer<typeof PlatformState>;

@@ -1,10 +1,10 @@
 // Connected platform accounts: as list_accounts shows them (credentials are never shown), and
 // as the jobs that publish or read through them open them and report on them.
-import { requireOwnedBrand } from '../brands/service.ts';
+import { brandsOf, requireOwnedBrand } from '../brands/service.ts';
 import type { Config } from '../config.ts';
 import {
   type ConnectedIdentity,
-  type OAuthApp,
+  type OAuthApps,
   type OAuthTokens,
   PublicationError,
 } from '../connectors/schema.ts';
@@ -24,7 +24,9 @@ import {
   sealedAccountsOf,
   upsertConnectedAccount,
 } from './db.ts';
-import type { ConnectedAccount } from './schema.ts';
+import { forgetBrandHealth } from './health.ts';
+import { platformStates } from './platforms.ts';
+import type { ConnectedAccount, PlatformState } from './schema.ts';
 import { connectionExpiry } from './tokens.ts';
 
 export { ConnectedAccount } from './schema.ts';
@@ -106,7 +108,24 @@ export async function connectAccount(
     handle: verified.handle,
     credentials: sealCredentials(key, verified.credentials),
   });
+  forgetBrandHealth(input.brandId);
   return { id: connected.id, platform: connected.platform, handle: connected.handle };
+}
+
+/**
+ * Every platform with where the brand (or each of the account's brands) stands on it: its
+ * connection's health and expiry, or what connecting it takes (list_accounts' `platforms`).
+ */
+export async function listPlatformStates(
+  db: Queryable,
+  config: Pick<Config, 'platformApps'>,
+  apps: OAuthApps,
+  accountId: string,
+  brandId?: string,
+): Promise<PlatformState[]> {
+  const brandIds = brandId ? [brandId] : (await brandsOf(db, accountId)).map((b) => b.id);
+  const connections = await listConnectedAccounts(db, accountId, brandId);
+  return platformStates(config, apps, brandIds, connections);
 }
 
 /** An OAuth connection's credentials: its tokens and the fields its publishing needs. */
@@ -132,7 +151,7 @@ export async function connectWithTokens(
     /** Where a refusal of the outbound guard records what it does not tell the caller. */
     log?: OutboundLog;
     /** The OAuth apps by platform (OAUTH_APPS when omitted). */
-    apps?: Partial<Record<OAuthPlatform, OAuthApp>>;
+    apps?: OAuthApps;
   } = {},
 ): Promise<{ id: string; platform: Platform; handle: string }> {
   const { platform } = input;
@@ -180,6 +199,7 @@ export async function connectWithTokens(
     credentials: sealCredentials(key, credentials),
     expiry: connectionExpiry(platform, credentials),
   });
+  forgetBrandHealth(input.brandId);
   return { id: connected.id, platform: connected.platform, handle: connected.handle };
 }
 
@@ -243,6 +263,8 @@ export async function reportPublicationFailure(
 
 export type { CredentialsKey } from './credentials.ts';
 export { credentialsKey, openCredentials, openedAccess, sealCredentials } from './credentials.ts';
+export type { ConnectionStatus } from './health.ts';
+export { brandConnectionStatuses } from './health.ts';
 export type { Reading, ReadingDeps } from './reading.ts';
 export { readThrough } from './reading.ts';
 export type { OAuthDeps } from './tokens.ts';

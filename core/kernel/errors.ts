@@ -100,6 +100,11 @@ export const ERRORS = {
   }),
   interaction_expired: entry(409, 'The OAuth sign-in request expired or was answered.'),
   unknown_client: entry(409, 'The OAuth client asking is no longer registered.'),
+  platform_not_configured: entry(
+    409,
+    'Connecting an OAuth platform whose app credentials the operator has not set; `variables` names them.',
+    { variables: z.array(z.string()) },
+  ),
   // 413
   body_too_large: entry(413, 'The body is larger than the route or the upload accepts.'),
   quota_exceeded: entry(413, "The account's storage quota has no room for it."),
@@ -125,7 +130,7 @@ export const ERRORS = {
   logout_throttled: entry(429, 'Too many sign-out requests from one address.'),
   // 5xx
   internal_error: entry(500, 'An unexpected failure (its message is hidden, and logged).'),
-  not_implemented: entry(501, 'connect for a platform without a verifier yet.'),
+  not_implemented: entry(501, 'Connecting a platform this version cannot connect yet.'),
   database_unavailable: entry(503, 'The database cannot be reached; retry after retry_after s.', {
     retry_after: z.number(),
   }),

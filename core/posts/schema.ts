@@ -204,6 +204,13 @@ export const PostReceipt = Post.pick({
 });
 export type PostReceipt = z.infer<typeof PostReceipt>;
 
+/**
+ * What an answer that made or scheduled a post warns of: the brand cannot publish to its
+ * platform now (no connection, or one to reconnect), so it will fail unless connected in time.
+ * Present only when there is something to warn of.
+ */
+export const PostWarnings = z.array(z.string());
+
 export const PostStatusChange = Post.pick({ id: true, status: true });
 
 /** A post as a design edit sees it: what it shows and whether it may still change. */

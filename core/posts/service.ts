@@ -44,6 +44,7 @@ import type {
 } from './schema.ts';
 import { lockSlots, nextFreeSlot } from './slots.ts';
 import { toPost } from './view.ts';
+import { connectionWarnings } from './warnings.ts';
 
 // What a design asks of the posts that show it lives in ./designLinks.ts; its operations are
 // offered here, at the front door, so this file stays the post state machine.
@@ -174,6 +175,26 @@ export async function createPost(
   return toPost(created);
 }
 
+/** A post and what its answer warns of (./warnings.ts): REST's receipt, MCP's results. */
+export type WarnedPost = { post: Post; warnings: string[] };
+
+/**
+ * createPost, with the answer's warnings. The brand's connections are read beside the insert
+ * (and remembered for a moment per brand), so a plain draft still waits on one statement.
+ */
+export async function createPostWithWarnings(
+  pool: Pool,
+  caller: Caller,
+  input: CreatePostInput,
+): Promise<WarnedPost> {
+  const brandId = brandFor(caller, input.brand_id, 'brand_id');
+  const [post, warnings] = await Promise.all([
+    createPost(pool, caller, input),
+    connectionWarnings(pool, caller.accountId, brandId, input.platform),
+  ]);
+  return { post, warnings };
+}
+
 export async function listPosts(pool: Pool, caller: Caller, q: ListPostsQuery): Promise<Post[]> {
   const brandId = brandFor(caller, q.brand_id, 'brand_id');
   const rows = await listPostRows(pool, {
@@ -197,7 +218,7 @@ export async function composePosts(
   pool: Pool,
   caller: Caller,
   input: ComposeInput,
-): Promise<Post[]> {
+): Promise<{ posts: Post[]; warnings: string[] }> {
   const platforms = [...new Set(input.platforms)];
   const assetIds = input.asset_ids ?? [];
   const facts = await attachedMedia(pool, caller.accountId, assetIds, { designId: null });
@@ -228,7 +249,10 @@ export async function composePosts(
       input.when === 'next_free_slot' ? await schedulePost(pool, caller, post.id, {}) : post,
     );
   }
-  return made;
+  const warnings = await Promise.all(
+    made.map((p) => connectionWarnings(pool, caller.accountId, p.brand_id, p.platform)),
+  );
+  return { posts: made, warnings: warnings.flat() };
 }
 
 /** The calendar's posts: a brand's scheduled and published (or failed) posts in a range. */
@@ -455,6 +479,18 @@ export async function schedulePost(
   );
 }
 
+/** schedulePost, with the answer's warnings. */
+export async function schedulePostWithWarnings(
+  pool: Pool,
+  caller: Caller,
+  postId: string,
+  input: SchedulePostInput,
+): Promise<WarnedPost> {
+  const post = await schedulePost(pool, caller, postId, input);
+  const warnings = await connectionWarnings(pool, caller.accountId, post.brand_id, post.platform);
+  return { post, warnings };
+}
+
 export async function unschedulePost(pool: Pool, caller: Caller, postId: string): Promise<Post> {
   return toPost(
     await withTransaction(pool, async (tx) => {
@@ -591,3 +627,4 @@ export type { PublicationDeps } from './publication.ts';
 export { failAbandonedPublications, publishScheduledPost } from './publication.ts';
 export { QueueSummary, queueSummary } from './queue.ts';
 export { freeSlotsOfWeek, lockSlots, nextMonday } from './slots.ts';
+export { connectionWarnings } from './warnings.ts';

@@ -20,7 +20,7 @@ import { enqueuePublication, enqueueRender } from '../jobs/tasks.ts';
 import { invalid, notFound, ValidationFailed, type ValidationIssue } from '../kernel/errors.ts';
 import { CAPABILITIES, type Kind } from '../kernel/platforms.ts';
 import type { Post, PostReceipt } from '../posts/schema.ts';
-import { createPostOfDesign } from '../posts/service.ts';
+import { connectionWarnings, createPostOfDesign } from '../posts/service.ts';
 import { copySlots, templateFill, templateFor, templateLayout } from './fill.ts';
 import type { NativePostInput, NativePostReceipt } from './schema.ts';
 
@@ -81,11 +81,17 @@ export async function createNativePost(
   deps: DesignDeps,
   caller: DesignCaller,
   input: NativePostInput,
-): Promise<NativePostReceipt> {
+): Promise<NativePostReceipt & { warnings?: string[] }> {
   const { post, design, pageIds, error, warnings } = await renderAndWait(
     deps,
     caller.accountId,
     () => storeNativePost(deps, caller, input),
+  );
+  const connection = await connectionWarnings(
+    deps.pool,
+    caller.accountId,
+    post.brand_id,
+    post.platform,
   );
   return {
     ...post,
@@ -95,6 +101,7 @@ export async function createNativePost(
     media_paths: pagePaths(deps, pageIds),
     render_error: error,
     render_warnings: warnings,
+    ...(connection.length ? { warnings: connection } : {}),
   };
 }
 

@@ -12,7 +12,7 @@ import {
   RenderWarnings,
 } from '../designs/schema.ts';
 import { IdInput } from '../kernel/ids.ts';
-import { CreatePostInput, PostReceipt } from '../posts/schema.ts';
+import { CreatePostInput, PostReceipt, PostWarnings } from '../posts/schema.ts';
 
 export const TemplateName = z
   .string()
@@ -109,6 +109,7 @@ export const CreatedPostReceipt = PostReceipt.extend({
   media_paths: NativePostReceipt.shape.media_paths.optional(),
   render_error: NativePostReceipt.shape.render_error.optional(),
   render_warnings: NativePostReceipt.shape.render_warnings.optional(),
+  warnings: PostWarnings.optional(),
 });
 
 export const TemplateSummary = z.object({

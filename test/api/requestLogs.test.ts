@@ -251,6 +251,7 @@ describe('credentials in query strings however they are spelled', () => {
     'session',
     'session_id',
     'jwt',
+    'state',
   ])('?%s= is logged without its value', async (name) => {
     const secret = `secret-${Math.random().toString(36).slice(2)}`;
     const { reqId } = await rawGet(
@@ -270,8 +271,9 @@ describe('credentials in query strings however they are spelled', () => {
       const query = route.schema?.querystring as { shape?: Record<string, unknown> } | undefined;
       for (const name of Object.keys(query?.shape ?? {})) declared.add(name);
     }
-    // A signed media address's signature is the one credential a route reads from a query.
-    declared.delete('sig');
+    // The credentials routes read from a query: a signed media address's signature, and an
+    // OAuth platform's code and state on the connect callback.
+    for (const credential of ['sig', 'code', 'state']) declared.delete(credential);
     expect(declared.size).toBeGreaterThan(5);
     for (const name of declared) expect(redactUrl(`/x?${name}=value`)).toBe(`/x?${name}=value`);
   });

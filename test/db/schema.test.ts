@@ -6,6 +6,7 @@ import { ASSET_KINDS } from '../../core/assets/schema.ts';
 import { JOB_KINDS, JOB_STATUSES } from '../../core/jobs/schema.ts';
 import { FEATURES, PLANS, SCOPES } from '../../core/kernel/plans.ts';
 import { KINDS, PLATFORMS } from '../../core/kernel/platforms.ts';
+import { OAUTH_PLATFORMS } from '../../core/platformApps.ts';
 import { POST_STATUSES } from '../../core/posts/schema.ts';
 import { WEBHOOK_EVENTS } from '../../core/webhooks/schema.ts';
 import { freshDatabase, type TestDatabase } from '../support/db.ts';
@@ -29,6 +30,7 @@ describe('enumerated columns allow exactly the values of their TypeScript consta
     ['jobs', 'kind', JOB_KINDS],
     ['jobs', 'status', JOB_STATUSES],
     ['connected_accounts', 'platform', PLATFORMS],
+    ['connect_flows', 'platform', OAUTH_PLATFORMS],
     ['competitors', 'platform', PLATFORMS],
     ['events', 'type', WEBHOOK_EVENTS],
     ['webhook_endpoints', 'events', WEBHOOK_EVENTS],

@@ -32,6 +32,7 @@ const OWNER: Record<string, string> = {
   upload_sessions: 'core/assets/db.ts',
   upload_parts: 'core/assets/db.ts',
   connected_accounts: 'core/connections/db.ts',
+  connect_flows: 'core/connectFlows/db.ts',
   posts: 'core/posts/db.ts',
   post_assets: 'core/posts/db.ts',
   publication_steps: 'core/posts/steps.ts',

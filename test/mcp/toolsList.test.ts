@@ -14,9 +14,10 @@ import { type TestServer, useService } from '../support/service.ts';
  * shapes spelt out by one tool and named by the others), and the 16 still to come (research,
  * three drawing exports, replies, the inbox, agent tasks) at 1.2 KB each make about 85 KB.
  * Raised to 90 KB with the drawing tools rather than starve those tools of descriptions; a tool that
- * repeats another's shape should still name it instead.
+ * repeats another's shape should still name it instead. Raised to 91 KB when list_accounts
+ * came to list every platform's state beside the connected accounts.
  */
-const FULL_LIST_BUDGET = 90_000;
+const FULL_LIST_BUDGET = 91_000;
 /**
  * Today's 45 tools: the Canvas ones are the heaviest. This ceiling keeps today's list from
  * growing unnoticed (it rose by 600 bytes when design_post took video layouts, described in
@@ -31,9 +32,11 @@ const FULL_LIST_BUDGET = 90_000;
  * suggestion tools, whose answers are one sentence each, and by 3.4 KB for the three inbox
  * tools and the memory's engagement section, by 4.1 KB for the three agent task tools, and
  * by 300 bytes for get_drawing's point_offset: a stroke too large for a page, in parts, and
- * by 250 bytes for the storage's reserved_bytes: what unfinished chunked uploads hold).
+ * by 250 bytes for the storage's reserved_bytes: what unfinished chunked uploads hold, and
+ * by 1 KB for list_accounts' platforms (every platform's state, the variables an operator
+ * sets) and the warnings of create_post and schedule_post).
  */
-const TODAY_BUDGET = 89_200;
+const TODAY_BUDGET = 90_200;
 
 const svc = useService({ account: { plan: 'business', scopes: [...SCOPES] } });
 let server: TestServer, key: string;

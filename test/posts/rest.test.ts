@@ -38,6 +38,8 @@ describe('POST /v1/posts', () => {
       brand_id: owner.brandId,
       asset_ids: [],
       created_at: expect.any(String),
+      // The brand has no Bluesky connection: saved, with what that means (connectionWarnings).
+      warnings: [expect.stringMatching(/will fail unless bluesky is connected/)],
     });
   });
 

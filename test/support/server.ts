@@ -11,6 +11,7 @@ import { createAccount } from '../../core/accounts/service.ts';
 import { createApiKey } from '../../core/apikeys/service.ts';
 import { type Config, loadConfig } from '../../core/config.ts';
 import { upsertConnectedAccount } from '../../core/connections/db.ts';
+import type { OAuthApps } from '../../core/connectors/schema.ts';
 import type { Pool } from '../../core/db/pool.ts';
 import type { Plan, Scope } from '../../core/kernel/plans.ts';
 import type { Platform } from '../../core/kernel/platforms.ts';
@@ -37,6 +38,8 @@ export type ServerOptions = {
   port?: number;
   /** A logger for the app (tests that inspect what is logged). */
   logger?: FastifyBaseLogger;
+  /** The OAuth platforms' apps the dashboard connects with (a test's stand-ins). */
+  oauthApps?: OAuthApps;
 };
 
 export const TEST_SESSION_SECRET = 'test-session-secret-0123456789abcdef';
@@ -58,6 +61,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<TestServer>
     mediaUrlSecret: TEST_MEDIA_URL_SECRET,
     mcp: opts.mcp,
     logger: opts.logger,
+    oauthApps: opts.oauthApps,
   });
   if (opts.extend) await opts.extend(app, db.pool);
   await app.listen({ port: opts.port ?? 0, host: '127.0.0.1' });

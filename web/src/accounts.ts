@@ -1,14 +1,17 @@
-// The connected platform accounts of a brand: the accounts page lists them, the composer warns
-// of a platform without a working one.
+// The connected platform accounts of a brand and every platform's state for it: the accounts
+// page lists them and connects one (an OAuth platform through its authorize page), the composer
+// warns of a platform without a working one.
 import { useQuery } from '@tanstack/react-query';
-import type { ConnectedAccount } from '../../core/connections/schema.ts';
+import type { ConnectErrorCode } from '../../core/connectFlows/schema.ts';
+import type { ConnectedAccount, PlatformState } from '../../core/connections/schema.ts';
 import { call } from './api.ts';
 
-export type { ConnectedAccount };
+export type { ConnectedAccount, PlatformState };
 
 export const ACCOUNT_KEYS = {
   all: ['accounts'],
   ofBrand: (brandId: string | undefined) => ['accounts', brandId],
+  platformsOf: (brandId: string | undefined) => ['accounts', 'platforms', brandId],
 };
 
 export function useConnectedAccounts(brandId: string | undefined) {
@@ -18,3 +21,48 @@ export function useConnectedAccounts(brandId: string | undefined) {
     enabled: !!brandId,
   });
 }
+
+/** Every platform with the brand's state on it. */
+export function usePlatformStates(brandId: string | undefined) {
+  return useQuery({
+    queryKey: ACCOUNT_KEYS.platformsOf(brandId),
+    queryFn: () => call<PlatformState[]>('GET', `/app/api/platforms?brand_id=${brandId}`),
+    enabled: !!brandId,
+  });
+}
+
+/** Starts an OAuth platform's connect flow: the platform's authorize page to open. */
+export const startConnect = (platform: string, brandId: string) =>
+  call<{ authorize_url: string }>('POST', `/app/api/connections/${platform}/authorize`, {
+    brand_id: brandId,
+  });
+
+export const PLATFORM_NAMES: Record<string, string> = {
+  bluesky: 'Bluesky',
+  mastodon: 'Mastodon',
+  x: 'X',
+  linkedin: 'LinkedIn',
+  threads: 'Threads',
+  instagram: 'Instagram',
+  facebook: 'Facebook',
+  tiktok: 'TikTok',
+  youtube: 'YouTube',
+  pinterest: 'Pinterest',
+};
+
+/**
+ * What the Accounts page says of a callback's `connect_error`: a code of the service's, so a
+ * link someone crafted cannot put words of theirs on the page (an unknown code reads as the
+ * last line).
+ */
+export const CONNECT_ERROR_TEXT: Record<ConnectErrorCode, string> = {
+  access_denied: 'Access was declined on the platform, so nothing was connected.',
+  platform_error: 'The platform answered with an error; try connecting again.',
+  session_required: 'Your session ended before the platform sent you back; connect again.',
+  invalid_state: 'That connection link is unknown or was used already; connect again.',
+  expired: 'The connection took more than 10 minutes; connect again.',
+  not_configured: "The operator's app for this platform is not set up here.",
+  token_exchange_failed: 'The platform did not give access; connect again.',
+  identity_failed: 'The platform did not say which account this is; connect again.',
+  failed: 'The connection did not complete; connect again.',
+};

@@ -13,6 +13,7 @@ import {
 } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
 import { call } from './api.ts';
+import { dismissNotices, useNotices } from './notices.ts';
 import { Accounts } from './pages/Accounts.tsx';
 import { Analytics } from './pages/Analytics.tsx';
 import { AuthorizedApps } from './pages/AuthorizedApps.tsx';
@@ -107,6 +108,7 @@ function Shell() {
     await call('POST', '/auth/logout');
     // What this account's pages read is forgotten with its session.
     queries.clear();
+    dismissNotices();
     queries.setQueryData(SESSION_KEY, null);
     await navigate({ to: '/sign-in' });
   };
@@ -141,9 +143,29 @@ function Shell() {
         )}
       </header>
       <main ref={main} tabIndex={-1}>
+        <Notices />
         <Outlet />
       </main>
     </>
+  );
+}
+
+/** Warnings raised by a page that moved on (a post saved for a platform not connected). */
+function Notices() {
+  const notices = useNotices();
+  if (!notices.length) return null;
+  return (
+    <div className="notice notices" role="status">
+      {notices.map((text) => (
+        <p key={text}>{text}</p>
+      ))}
+      <p>
+        <Link to="/settings/accounts">Connect accounts</Link>{' '}
+        <button type="button" className="quiet" onClick={dismissNotices}>
+          Dismiss
+        </button>
+      </p>
+    </div>
   );
 }
 

@@ -2,7 +2,12 @@
 import { z } from 'zod';
 import { describeMe, MeOutput } from '../../../core/accounts/service.ts';
 import { Brand, brandsOf, requireOwnedBrand } from '../../../core/brands/service.ts';
-import { ConnectedAccount, listConnectedAccounts } from '../../../core/connections/service.ts';
+import { PlatformState } from '../../../core/connections/schema.ts';
+import {
+  ConnectedAccount,
+  listConnectedAccounts,
+  listPlatformStates,
+} from '../../../core/connections/service.ts';
 import { IdInput } from '../../../core/kernel/ids.ts';
 import { describeUsage, Usage } from '../../../core/usage/service.ts';
 import { defineTool, READS } from '../registry.ts';
@@ -42,18 +47,29 @@ export const ACCOUNT_TOOLS = [
     name: 'list_accounts',
     title: 'List connected accounts',
     description:
-      'The social accounts connected per brand (one per platform), with their health: `needs_reconnect` means posts to it will fail until the operator reconnects it. Use this tool when you need to: know which platforms a brand can publish to before scheduling.',
+      'The social accounts connected per brand (one per platform), with their health: `needs_reconnect` means posts to it will fail until the operator reconnects it; `platforms`: the state of every platform. Use this tool when you need to: know which platforms a brand can publish to before scheduling.',
     input: z
       .object({ brand_id: IdInput.optional().describe('Only this brand. Omitted: every brand.') })
       .strict(),
-    output: z.object({ accounts: z.array(ConnectedAccount) }),
+    output: z.object({
+      accounts: z.array(ConnectedAccount),
+      platforms: z.array(PlatformState),
+    }),
     scope: 'read',
     annotations: READS,
     run: async (ctx, args) => {
       if (args.brand_id) await requireOwnedBrand(ctx.pool, ctx.principal.accountId, args.brand_id);
-      return {
-        accounts: await listConnectedAccounts(ctx.pool, ctx.principal.accountId, args.brand_id),
-      };
+      const [accounts, platforms] = await Promise.all([
+        listConnectedAccounts(ctx.pool, ctx.principal.accountId, args.brand_id),
+        listPlatformStates(
+          ctx.pool,
+          { platformApps: ctx.platformApps },
+          ctx.oauthApps,
+          ctx.principal.accountId,
+          args.brand_id,
+        ),
+      ]);
+      return { accounts, platforms };
     },
   }),
 

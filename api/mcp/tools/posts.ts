@@ -11,20 +11,21 @@ import {
   ListPostsQuery,
   Post,
   PostReceipt,
+  PostWarnings,
   RejectPostInput,
   SchedulePostInput,
   UpdatePostFields,
 } from '../../../core/posts/schema.ts';
 import {
   approvePost,
-  createPost,
+  createPostWithWarnings,
   favoritePost,
   getPost,
   listPosts,
   QueueSummary,
   queueSummary,
   rejectPost,
-  schedulePost,
+  schedulePostWithWarnings,
   unfavoritePost,
   unschedulePost,
   updatePost,
@@ -37,6 +38,12 @@ const ById = z.object({ post_id: PostId }).strict();
 // get_post spells a post out; the other tools answer posts the same way and say so.
 const PostAsGetPost = summarisedInOutputs(Post, 'A post, as get_post answers it (less layout).');
 const PostOut = z.object({ post: PostAsGetPost });
+
+/** A result with its warnings, when there are any. */
+const warned = <P>({ post, warnings }: { post: P; warnings: string[] }) => ({
+  post,
+  ...(warnings.length ? { warnings } : {}),
+});
 
 export const POST_TOOLS = [
   defineTool({
@@ -93,10 +100,10 @@ export const POST_TOOLS = [
     description:
       'Creates a draft for one platform (it does not publish). With a future schedule_at (ISO-8601 with offset) the post is scheduled directly. The platform checks its limits (text length, kind, media) and refuses what it cannot carry, saying why. Use this tool when you need to: draft a post for review, or schedule one at a known time.',
     input: CreatePostInput,
-    output: z.object({ post: PostReceipt }),
+    output: z.object({ post: PostReceipt, warnings: PostWarnings.optional() }),
     scope: 'publish',
     annotations: { ...WRITES, idempotentHint: false },
-    run: async (ctx, args) => ({ post: await createPost(ctx.pool, ctx.principal, args) }),
+    run: async (ctx, args) => warned(await createPostWithWarnings(ctx.pool, ctx.principal, args)),
   }),
 
   defineTool({
@@ -178,12 +185,11 @@ export const POST_TOOLS = [
     description:
       "Schedules a draft, approved, rejected or failed post (and approves it) at `when`, a future ISO-8601 time with offset, or, when `when` is omitted, at the brand's next free posting slot (09:00, 12:30, 17:00 in the brand's time zone, one post per platform a slot). On a scheduled post it moves the time. Use this tool when you need to: put a reviewed post in the queue.",
     input: SchedulePostInput.extend({ post_id: PostId }),
-    output: PostOut,
+    output: PostOut.extend({ warnings: PostWarnings.optional() }),
     scope: 'publish',
     annotations: { ...WRITES, idempotentHint: false },
-    run: async (ctx, { post_id, ...at }) => ({
-      post: await schedulePost(ctx.pool, ctx.principal, post_id, at),
-    }),
+    run: async (ctx, { post_id, ...at }) =>
+      warned(await schedulePostWithWarnings(ctx.pool, ctx.principal, post_id, at)),
   }),
 
   defineTool({

@@ -1,12 +1,20 @@
-// Connected accounts of the selected brand: each with its health (a revoked credential shows
-// needs_reconnect and its last error), and connecting Bluesky or Mastodon with the same check
-// as the operator CLI (the platform is asked before anything is stored); reconnecting is
-// connecting again.
+// Every platform of the selected brand with its state: connected (its handle, and "reconnect
+// by …" a week before it expires), needs reconnecting (the last error, and Reconnect, which
+// keeps the connection and its posts), not connected ("Connect X": the platform's authorize
+// page, back here with the account), or waiting for the operator's app variables. Bluesky and
+// Mastodon connect with their fields, checked with the platform as the operator CLI does.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Navigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { ACCOUNT_KEYS, useConnectedAccounts } from '../accounts.ts';
-import { ApiError, call } from '../api.ts';
+import {
+  ACCOUNT_KEYS,
+  CONNECT_ERROR_TEXT,
+  PLATFORM_NAMES,
+  type PlatformState,
+  startConnect,
+  usePlatformStates,
+} from '../accounts.ts';
+import { ApiError, asApiError, call } from '../api.ts';
 import { useBrand } from '../brand.ts';
 
 const FIELDS = {
@@ -21,12 +29,30 @@ const FIELDS = {
   ],
 } as const;
 
+const nameOf = (platform: string) => PLATFORM_NAMES[platform] ?? platform;
+const day = (iso: string) =>
+  new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+
+/** What the platform's callback sent the browser back with (?connected= or ?connect_error=). */
+function callbackOutcome(): { ok: boolean; text: string } | undefined {
+  const q = new URLSearchParams(window.location.search);
+  const connected = q.get('connected');
+  if (connected) return { ok: true, text: `${nameOf(connected)} is connected.` };
+  const code = q.get('connect_error');
+  if (!code) return undefined;
+  const text =
+    CONNECT_ERROR_TEXT[code as keyof typeof CONNECT_ERROR_TEXT] ?? CONNECT_ERROR_TEXT.failed;
+  const platform = q.get('platform');
+  return { ok: false, text: platform ? `${nameOf(platform)}: ${text}` : text };
+}
+
 export function Accounts() {
   const { session, brand } = useBrand();
   const queries = useQueryClient();
   const [platform, setPlatform] = useState<keyof typeof FIELDS>('mastodon');
   const [error, setError] = useState<ApiError>();
-  const accounts = useConnectedAccounts(brand?.id);
+  const [outcome] = useState(callbackOutcome);
+  const platforms = usePlatformStates(brand?.id);
   const connect = useMutation({
     mutationFn: (config: Record<string, string>) =>
       call('POST', '/app/api/accounts', { brand_id: brand!.id, platform, config }),
@@ -46,24 +72,26 @@ export function Accounts() {
   return (
     <section aria-labelledby="accounts-title">
       <h1 id="accounts-title">Connected accounts</h1>
-      {accounts.data && !accounts.data.length && (
-        <p className="empty">
-          Nothing connected yet: connect an account below, and posts can go out there.
+      {outcome && (
+        <p className={outcome.ok ? 'notice ok' : 'notice error'} role="status">
+          {outcome.text}
         </p>
       )}
       <ul className="accounts">
-        {accounts.data?.map((a) => (
-          <li key={a.id} className="card">
-            <strong>{a.platform}</strong> {a.handle}{' '}
-            <span className={a.status === 'active' ? 'ok' : 'error'}>
-              {a.status === 'active' ? 'active' : 'needs reconnecting'}
-            </span>
-            {a.last_error && <p className="meta">{a.last_error}</p>}
-          </li>
+        {platforms.data?.map((p) => (
+          <PlatformCard
+            key={p.platform}
+            state={p}
+            brandId={brand!.id}
+            onForm={() => {
+              setPlatform(p.platform as keyof typeof FIELDS);
+              document.getElementById('platform')?.focus();
+            }}
+          />
         ))}
       </ul>
       <form onSubmit={submit} className="card" noValidate>
-        <h2>Connect an account</h2>
+        <h2>Connect Bluesky or Mastodon</h2>
         <label htmlFor="platform">Platform</label>
         <select
           id="platform"
@@ -95,5 +123,82 @@ export function Accounts() {
         </button>
       </form>
     </section>
+  );
+}
+
+/** One platform: its state, and what connecting (or reconnecting) it takes. */
+function PlatformCard({
+  state: p,
+  brandId,
+  onForm,
+}: {
+  state: PlatformState;
+  brandId: string;
+  onForm: () => void;
+}) {
+  const [error, setError] = useState<string>();
+  const authorize = useMutation({
+    mutationFn: () => startConnect(p.platform, brandId),
+    // The platform's page; it sends the browser back to /connect/{platform}/callback.
+    onSuccess: ({ authorize_url }) => window.location.assign(authorize_url),
+    onError: (err) => setError(asApiError(err).message),
+  });
+  const name = nameOf(p.platform);
+  const linked = p.state === 'connected' || p.state === 'needs_reconnect';
+  const action = linked ? `Reconnect ${name}` : `Connect ${name}`;
+  return (
+    <li className="card" aria-label={name}>
+      <strong>{name}</strong> {p.handle}{' '}
+      <span
+        className={p.state === 'connected' ? 'ok' : p.state === 'needs_reconnect' ? 'error' : ''}
+      >
+        {p.state === 'connected'
+          ? 'active'
+          : p.state === 'needs_reconnect'
+            ? 'needs reconnecting'
+            : p.state === 'not_connected'
+              ? 'not connected'
+              : 'not set up'}
+      </span>
+      {p.expires_at && p.state === 'connected' && (
+        <p className={p.reconnect_soon ? 'notice' : 'meta'}>
+          {p.reconnect_soon
+            ? `Expires ${day(p.expires_at)}: reconnect by then.`
+            : `Works until ${day(p.expires_at)}.`}
+        </p>
+      )}
+      {p.last_error && <p className="meta">{p.last_error}</p>}
+      {p.state === 'not_configured' ? (
+        <p className="meta">
+          To connect {name}, the operator sets <code>{p.variables[0]}</code> and{' '}
+          <code>{p.variables[1]}</code> (the app registered with {name}), then restarts the service.
+        </p>
+      ) : p.connect === 'oauth' ? (
+        (p.state !== 'connected' || p.reconnect_soon) && (
+          <p>
+            <button type="button" onClick={() => authorize.mutate()} disabled={authorize.isPending}>
+              {authorize.isPending ? `Opening ${name}…` : action}
+            </button>
+          </p>
+        )
+      ) : p.connect === 'form' ? (
+        p.state !== 'connected' && (
+          <p>
+            <button type="button" className="quiet" onClick={onForm}>
+              {action} with the form below
+            </button>
+          </p>
+        )
+      ) : (
+        p.state !== 'connected' && (
+          <p className="meta">This version connects {name} with the operator CLI's connect.</p>
+        )
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </li>
   );
 }

@@ -10,6 +10,7 @@ import { ApiError, asApiError, call, type Post } from '../api.ts';
 import { useAttachableAssets } from '../assets.ts';
 import { useBrand } from '../brand.ts';
 import { CheckboxGroup } from '../components.tsx';
+import { raiseNotices } from '../notices.ts';
 import { useTextLengths } from '../posts.ts';
 import { dayKey, zonedToIso } from '../time.ts';
 
@@ -36,7 +37,7 @@ export function Compose() {
   // One request: the service checks every platform before it makes any post.
   const save = useMutation({
     mutationFn: () =>
-      call<{ posts: Post[] }>('POST', '/app/api/compose', {
+      call<{ posts: Post[]; warnings: string[] }>('POST', '/app/api/compose', {
         platforms,
         body,
         ...(assetIds.length ? { asset_ids: assetIds } : {}),
@@ -44,7 +45,9 @@ export function Compose() {
         when: when === 'slot' ? 'next_free_slot' : when,
         ...(when === 'at' && at ? { schedule_at: zonedToIso(at, timeZone) } : {}),
       }),
-    onSuccess: async ({ posts }) => {
+    onSuccess: async ({ posts, warnings }) => {
+      // Saved, but some will fail unless their platform is connected: said on the next page.
+      raiseNotices(warnings);
       await queries.invalidateQueries();
       const first = posts.find((p) => p.scheduled_for)?.scheduled_for;
       // The calendar opens on the week the post went to, not this week.

@@ -1,0 +1,48 @@
+// Whether a brand's platforms can publish now, for the warning a post's answer carries. Creating
+// a draft is one statement on the fast path, so this is remembered per brand for a moment
+// (shared by the requests of that moment) rather than read again by every create; a change of
+// a connection made through this process forgets it at once, one made elsewhere (a worker
+// marking needs_reconnect) shows within HEALTH_TTL_MS.
+import type { Queryable } from '../db/pool.ts';
+import type { Platform } from '../kernel/platforms.ts';
+import { connectionStatusesOf } from './db.ts';
+
+export type ConnectionStatus = 'active' | 'needs_reconnect';
+
+const HEALTH_TTL_MS = 1000;
+
+type Remembered = {
+  db: Queryable;
+  accountId: string;
+  at: number;
+  statuses: Promise<Map<Platform, { status: ConnectionStatus; handle: string }>>;
+};
+const byBrand = new Map<string, Remembered>();
+
+/** The brand's connections by platform (absent: none), as of at most HEALTH_TTL_MS ago. */
+export function brandConnectionStatuses(
+  db: Queryable,
+  accountId: string,
+  brandId: string,
+): Remembered['statuses'] {
+  const now = Date.now();
+  const known = byBrand.get(brandId);
+  if (known && known.db === db && known.accountId === accountId && now - known.at < HEALTH_TTL_MS)
+    return known.statuses;
+  const statuses = connectionStatusesOf(db, accountId, brandId).then(
+    (rows) => new Map(rows.map((r) => [r.platform, { status: r.status, handle: r.handle }])),
+  );
+  const entry = { db, accountId, at: now, statuses };
+  // A failed reading is not remembered: the next request reads again.
+  statuses.catch(() => {
+    if (byBrand.get(brandId) === entry) byBrand.delete(brandId);
+  });
+  byBrand.set(brandId, entry);
+  if (byBrand.size > 10_000) byBrand.delete(byBrand.keys().next().value!);
+  return statuses;
+}
+
+/** A connection of the brand changed here: the next reading goes to the database. */
+export function forgetBrandHealth(brandId: string): void {
+  byBrand.delete(brandId);
+}
