@@ -8,8 +8,7 @@ import { z } from 'zod';
 import { ConnectCallbackQuery } from '../../core/connectFlows/schema.ts';
 import { ConnectFailed, finishConnectFlow } from '../../core/connectFlows/service.ts';
 import { OAUTH_PLATFORMS } from '../../core/platformApps.ts';
-import { principalForSession } from '../../core/sessions/service.ts';
-import { type DashboardDeps, sessionToken } from './sessionCookie.ts';
+import type { DashboardDeps } from './sessionCookie.ts';
 
 const ACCOUNTS_PAGE = '/settings/accounts';
 
@@ -31,8 +30,8 @@ export const connectCallbackRoutes: FastifyPluginAsync<DashboardDeps> = async (
     },
     async (req, reply) => {
       const { platform } = req.params;
-      const token = sessionToken(req);
-      const principal = token ? await principalForSession(pool, token) : undefined;
+      // The budget's hook found the session (and counted this request against it).
+      const principal = req.principal;
       const session =
         principal?.credential.kind === 'session' ? { id: principal.credential.id } : undefined;
       // Nothing of this address (its code and state) is worth keeping in a later page's Referer.

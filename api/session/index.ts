@@ -25,12 +25,13 @@ import { webhookRoutes } from './webhooks.ts';
 export const sessionRoutes: FastifyPluginAsync<DashboardDeps> = async (app, deps) => {
   app.addHook('onRequest', sessionOriginGuard(deps.config));
   await app.register(authRoutes, deps);
-  // The OAuth platforms' redirect back: a GET that reads the session, outside /app/api's guard.
-  await app.register(connectCallbackRoutes, deps);
   // Sign-in and the session's own routes (/auth) stay outside the budget: a spent minute
   // never locks a person out of signing in or out.
   await app.register(async (budgeted) => {
     budgeted.addHook('onRequest', sessionWithinBudget(deps));
+    // The OAuth platforms' redirect back: a GET that reads the session, outside /app/api's
+    // guard, counted like the session's other requests.
+    await budgeted.register(connectCallbackRoutes, deps);
     await budgeted.register(apiKeyRoutes, deps);
     await budgeted.register(webhookRoutes, deps);
     await budgeted.register(competitorRoutes, deps);

@@ -251,6 +251,15 @@ describe('the callback (GET /connect/{platform}/callback)', () => {
     expect(standIn.tokenRequests.length).toBe(exchanges);
   });
 
+  it("counts each callback against the account's request budget", async () => {
+    const d = await signedInDashboard(server);
+    const first = await callback('?code=c&state=forged', d.cookie);
+    const second = await callback('?code=c&state=forged', d.cookie);
+    const left = (r: Response) => Number(r.headers.get('ratelimit-remaining'));
+    expect(first.headers.get('ratelimit-remaining')).not.toBeNull();
+    expect(left(second)).toBe(left(first) - 1);
+  });
+
   it("another session's callback fails and leaves the flow to its own session", async () => {
     const d = await signedInDashboard(server);
     const { query } = await authorizeOnPlatform(d);
