@@ -33,17 +33,22 @@ const nameOf = (platform: string) => PLATFORM_NAMES[platform] ?? platform;
 const day = (iso: string) =>
   new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 
-/** What the platform's callback sent the browser back with (?connected= or ?connect_error=). */
+/**
+ * What the platform's callback sent the browser back with (?connected= or ?connect_error=).
+ * Only words of ours reach the page: a platform that is not one of ours, in a link someone
+ * crafted, says nothing.
+ */
 function callbackOutcome(): { ok: boolean; text: string } | undefined {
   const q = new URLSearchParams(window.location.search);
-  const connected = q.get('connected');
-  if (connected) return { ok: true, text: `${nameOf(connected)} is connected.` };
+  const known = (p: string | null) => (p && Object.hasOwn(PLATFORM_NAMES, p) ? nameOf(p) : null);
+  const connected = known(q.get('connected'));
+  if (connected) return { ok: true, text: `${connected} is connected.` };
   const code = q.get('connect_error');
   if (!code) return undefined;
   const text =
     CONNECT_ERROR_TEXT[code as keyof typeof CONNECT_ERROR_TEXT] ?? CONNECT_ERROR_TEXT.failed;
-  const platform = q.get('platform');
-  return { ok: false, text: platform ? `${nameOf(platform)}: ${text}` : text };
+  const platform = known(q.get('platform'));
+  return { ok: false, text: platform ? `${platform}: ${text}` : text };
 }
 
 export function Accounts() {
