@@ -38,9 +38,9 @@ function toTask(row: AgentTaskRow, job: Job | undefined): AgentTask {
   };
 }
 
-async function withJobs(pool: Pool, accountId: string, rows: AgentTaskRow[]) {
+async function withJobs(db: Queryable, accountId: string, rows: AgentTaskRow[]) {
   const ids = rows.flatMap((r) => (r.job_id ? [r.job_id] : []));
-  const jobs = new Map((await jobsOf(pool, accountId, ids)).map((j) => [j.job_id, j]));
+  const jobs = new Map((await jobsOf(db, accountId, ids)).map((j) => [j.job_id, j]));
   return rows.map((r) => toTask(r, r.job_id ? jobs.get(r.job_id) : undefined));
 }
 
@@ -75,27 +75,41 @@ export async function createAgentTask(
   return (await withJobs(pool, caller.accountId, [row]))[0]!;
 }
 
+// A task's steps and its job are read in one snapshot: read apart, a job that ended between the
+// two reads would show as succeeded beside the steps of before its last one.
 export async function getAgentTask(pool: Pool, caller: Caller, input: GetAgentTaskInput) {
-  const row = await findAgentTask(pool, caller.accountId, input.task_id);
-  if (!row) throw notFound('Agent task');
-  return (await withJobs(pool, caller.accountId, [row]))[0]!;
+  return withTransaction(
+    pool,
+    async (tx) => {
+      const row = await findAgentTask(tx, caller.accountId, input.task_id);
+      if (!row) throw notFound('Agent task');
+      return (await withJobs(tx, caller.accountId, [row]))[0]!;
+    },
+    'snapshot',
+  );
 }
 
 export async function listAgentTasks(pool: Pool, caller: Caller, input: ListAgentTasksInput) {
   const brandId = input.brand_id
     ? (await requireBrandFor(pool, caller, input.brand_id)).id
     : undefined;
-  const rows = await listAgentTaskRows(pool, {
-    accountId: caller.accountId,
-    brandId,
-    before: input.cursor,
-    limit: input.limit + 1,
-  });
-  const page = rows.slice(0, input.limit);
-  return {
-    tasks: await withJobs(pool, caller.accountId, page),
-    next_cursor: rows.length > input.limit ? page.at(-1)!.id : null,
-  };
+  return withTransaction(
+    pool,
+    async (tx) => {
+      const rows = await listAgentTaskRows(tx, {
+        accountId: caller.accountId,
+        brandId,
+        before: input.cursor,
+        limit: input.limit + 1,
+      });
+      const page = rows.slice(0, input.limit);
+      return {
+        tasks: await withJobs(tx, caller.accountId, page),
+        next_cursor: rows.length > input.limit ? page.at(-1)!.id : null,
+      };
+    },
+    'snapshot',
+  );
 }
 
 /** How long a task is kept, so a flood of tasks does not grow the database for ever. */

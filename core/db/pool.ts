@@ -100,10 +100,14 @@ export function createPool(connectionString: string, max = 20, log?: PoolLog): P
 export async function withTransaction<T>(
   pool: Pool,
   fn: (tx: pg.PoolClient) => Promise<T>,
+  /** `snapshot`: read only, and every statement sees the same committed state. */
+  mode: 'write' | 'snapshot' = 'write',
 ): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('begin');
+    await client.query(
+      mode === 'snapshot' ? 'begin isolation level repeatable read read only' : 'begin',
+    );
     const result = await fn(client);
     await client.query('commit');
     return result;
