@@ -63,9 +63,15 @@ export function xRefusal(res: PlatformResponse): PublicationError {
   return refusal(X, res, reasonOf(res), { reconnect: res.status === 401 });
 }
 
-/** X's 403 for a post whose text the account posted recently (seen 2026-02-12). */
+/**
+ * X's 403 for a post whose text the account posted recently: "...with duplicate content."
+ * in its `detail` (seen 2026-02-12) or an error's message, or v1.1's "Status is a duplicate."
+ * (code 187), which clients still report from v2.
+ */
 export const isDuplicate = (err: unknown) =>
-  err instanceof PublicationError && err.status === 403 && /duplicate content/i.test(err.message);
+  err instanceof PublicationError &&
+  err.status === 403 &&
+  /duplicate content|is a duplicate/i.test(err.message);
 
 export type XCall = (
   path: string,

@@ -84,6 +84,11 @@ export type XStandIn = {
   /** STATUS polls a video or GIF takes to succeed; `failProcessing` ends it `failed`. */
   processingChecks: number;
   failProcessing: boolean;
+  /**
+   * What a STATUS answer leaves out: `id` (the docs' STATUS example names the media only by
+   * the query), and `processing_info` once the media has succeeded. Default: nothing.
+   */
+  statusOmits: ('id' | 'processing_info')[];
   /** Called once X has made a post, before it answers (a test kills its worker here). */
   onCreate: ((t: XTweet) => void) | undefined;
   /** Timeline reads still to answer empty (X's timelines lag behind a new post). */
@@ -143,6 +148,7 @@ export async function startXStandIn(
     repostField: 'retweet_count',
     processingChecks: 2,
     failProcessing: false,
+    statusOmits: [],
     timelineLag: 0,
     onCreate: undefined,
     issueTokens: (scope = 'tweet.read tweet.write users.read media.write offline.access') =>
@@ -525,8 +531,15 @@ export async function startXStandIn(
           : m.state === 'failed'
             ? { state: 'failed', progress_percent: 50 }
             : { state: m.state, check_after_secs: 1, progress_percent: 50 };
+      const omits = state.statusOmits;
       return respond(200, {
-        data: { id: m.id, media_key: `7_${m.id}`, size: m.totalBytes, processing_info: processing },
+        data: {
+          ...(omits.includes('id') ? {} : { id: m.id, media_key: `7_${m.id}` }),
+          size: m.totalBytes,
+          ...(omits.includes('processing_info') && m.state === 'succeeded'
+            ? {}
+            : { processing_info: processing }),
+        },
       });
     }
 
