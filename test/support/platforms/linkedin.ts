@@ -58,6 +58,23 @@ export type StandInLinkedIn = {
   imageProcessingPolls: number;
   /** While false, GET /rest/images/{urn} answers 403 (an app without the read permission). */
   imageReads: boolean;
+  /**
+   * While false, GET /rest/images/{urn} answers the image's id and owner but no `status` (as
+   * some descriptions of the Images API show it); the image is processed when it is posted.
+   */
+  imageStatusShown: boolean;
+  /**
+   * `plain`: a URN in a media path is matched as the Images page writes it
+   * (`/rest/images/urn:li:image:...`), so a URL-encoded one is not found; `any` decodes it.
+   */
+  urnPaths: 'any' | 'plain';
+  /**
+   * Where a created post's URN is given: `headers` (x-restli-id and x-linkedin-id, the
+   * default), only one of them, URL-encoded in x-restli-id, or only as `id` in the body.
+   */
+  postIdIn: 'headers' | 'x-restli-id' | 'x-linkedin-id' | 'encoded' | 'body';
+  /** The token endpoint's `expires_in` as a numeric string (as some OAuth servers give it). */
+  expiresAsString: boolean;
   videos: Map<string, LinkedInVideo>;
   /** POST /rest/posts requests received, whatever they were answered. */
   postRequests: Record<string, unknown>[];
@@ -152,6 +169,10 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
     processingPolls: 2,
     imageProcessingPolls: 1,
     imageReads: true,
+    imageStatusShown: true,
+    urnPaths: 'any',
+    postIdIn: 'headers',
+    expiresAsString: false,
     failNextVideo() {
       failVideo = true;
     },
@@ -233,7 +254,8 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
   /** An uploaded image LinkedIn has processed (at once, when nobody can watch it processing). */
   const imageReady = (urn: string) => {
     const image = state.images.get(urn);
-    if (image?.status === 'PROCESSING' && !state.imageReads) image.status = 'AVAILABLE';
+    if (image?.status === 'PROCESSING' && !(state.imageReads && state.imageStatusShown))
+      image.status = 'AVAILABLE';
     return image?.status === 'AVAILABLE';
   };
 
@@ -305,7 +327,13 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
     await state.onCreated?.(post);
     if (override) return override(res);
     // Documented: 201 Created, no body, the post's URN in x-restli-id.
-    send(res, 201, undefined, { 'x-restli-id': post.urn, 'x-linkedin-id': post.urn });
+    const { postIdIn } = state;
+    if (postIdIn === 'body') return send(res, 201, { id: post.urn });
+    send(res, 201, undefined, {
+      ...(['headers', 'x-restli-id'].includes(postIdIn) ? { 'x-restli-id': post.urn } : {}),
+      ...(['headers', 'x-linkedin-id'].includes(postIdIn) ? { 'x-linkedin-id': post.urn } : {}),
+      ...(postIdIn === 'encoded' ? { 'x-restli-id': encodeURIComponent(post.urn) } : {}),
+    });
   }
 
   const server = createServer((req, res) => {
@@ -354,7 +382,7 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
             if (!partner)
               return send(res, 200, {
                 access_token,
-                expires_in: 60 * DAY,
+                expires_in: state.expiresAsString ? String(60 * DAY) : 60 * DAY,
                 scope: 'openid,profile,w_member_social',
               });
             const refresh_token = `AR-${code.sub}-${next()}`;
@@ -515,9 +543,10 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
           failVideo = false;
           return send(res, 200);
         }
+        const urnOf = (p: string) => (state.urnPaths === 'plain' ? p : decodeURIComponent(p));
         const imagePath = /^\/rest\/images\/(.+)$/.exec(url.pathname);
         if (req.method === 'GET' && imagePath) {
-          const urn = decodeURIComponent(imagePath[1]!);
+          const urn = urnOf(imagePath[1]!);
           const image = state.images.get(urn);
           if (!state.imageReads)
             return refuse(res, 403, 'Not enough permissions to access: images.GET.20260501', {
@@ -527,11 +556,12 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
           if (!image) return refuse(res, 404, 'Image not found');
           if (image.status === 'PROCESSING' && ++image.polls > state.imageProcessingPolls)
             image.status = 'AVAILABLE';
+          if (!state.imageStatusShown) return send(res, 200, { id: urn, owner: image.owner });
           return send(res, 200, { id: urn, owner: image.owner, status: image.status });
         }
         const videoPath = /^\/rest\/videos\/(.+)$/.exec(url.pathname);
         if (req.method === 'GET' && videoPath) {
-          const video = state.videos.get(decodeURIComponent(videoPath[1]!));
+          const video = state.videos.get(urnOf(videoPath[1]!));
           if (!video) return refuse(res, 404, 'Video not found');
           if (video.status === 'PROCESSING' && ++video.polls > video.processingPolls)
             video.status = 'AVAILABLE';

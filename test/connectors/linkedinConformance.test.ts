@@ -1,0 +1,186 @@
+// LinkedIn answers that its documentation and third-party descriptions allow, though the
+// stand-in's default answers differ: each read as LinkedIn means it, through the real
+// publication job.
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { credentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
+import { linkedinConnector } from '../../core/connectors/linkedin/index.ts';
+import { linkedinOAuthApp } from '../../core/connectors/oauth/linkedin.ts';
+import { outboundPolicy } from '../../core/outbound/guard.ts';
+import { platformApps } from '../../core/platformApps.ts';
+import { publishScheduledPost } from '../../core/posts/publication.ts';
+import { storageFor } from '../../core/storage/storage.ts';
+import { hourAhead } from '../support/jobs.ts';
+import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
+import { type StandInLinkedIn, startStandInLinkedIn } from '../support/platforms/linkedin.ts';
+import { call, makeConnectedAccount } from '../support/server.ts';
+import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
+import { solidPng, uploadImage } from '../support/uploads.ts';
+
+const KEY = credentialsKey(Buffer.alloc(32, 5).toString('base64'));
+const server = useServer({ env: LOOPBACK_OUTBOUND });
+let li: StandInLinkedIn;
+let tmp: string;
+
+beforeAll(async () => {
+  li = await startStandInLinkedIn();
+  li.videoPartBytes = 16 * 1024;
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'sps-linkedin-conform-'));
+});
+afterAll(async () => {
+  await li.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const connectors = () => ({
+  linkedin: linkedinConnector({
+    outbound: outboundPolicy(server.config),
+    storage: storageFor(server.config),
+    apiUrl: li.url,
+    requestTimeoutMs: 5_000,
+    mediaPoll: { intervalMs: 20, boundMs: 5_000 },
+  }),
+});
+
+async function connectedMember() {
+  const member = li.member();
+  const made = await makeConnectedAccount(server.pool, 'linkedin', {
+    handle: 'Ada Lovelace',
+    scopes: ['read', 'publish', 'media'],
+    credentials: sealCredentials(KEY, { access_token: member.accessToken, sub: member.sub }),
+  });
+  return { ...made, member };
+}
+
+async function schedule(key: string, body: Record<string, unknown>) {
+  const res = await call(server, 'POST', '/v1/posts', {
+    key,
+    body: { platform: 'linkedin', schedule_at: hourAhead(), ...body },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.id as string;
+}
+
+const postRow = async (id: string) =>
+  (await server.pool.query('select * from posts where id = $1', [id])).rows[0];
+
+async function publish(id: string) {
+  const row = await postRow(id);
+  return publishScheduledPost(
+    server.pool,
+    { connectors: connectors(), credentialsKey: KEY },
+    { post_id: id, scheduled_for: row.scheduled_for.toISOString(), attempts_before: 4 },
+    { number: 5, max: 5, signal: new AbortController().signal },
+  );
+}
+
+/** Runs `body` with the stand-in changed by `change`, then puts it back. */
+async function withStandIn<T>(change: Partial<StandInLinkedIn>, body: () => Promise<T>) {
+  const before = Object.fromEntries(
+    Object.keys(change).map((k) => [k, li[k as keyof StandInLinkedIn]]),
+  );
+  Object.assign(li, change);
+  try {
+    return await body();
+  } finally {
+    Object.assign(li, before);
+  }
+}
+
+describe("the created post's URN, wherever LinkedIn gives it", () => {
+  for (const postIdIn of ['x-linkedin-id', 'encoded', 'body'] as const)
+    it(`a 201 with the URN ${postIdIn === 'encoded' ? 'URL-encoded in x-restli-id' : `only in ${postIdIn}`} is published under it`, async () => {
+      const { key } = await connectedMember();
+      const id = await schedule(key, { body: `URN in ${postIdIn}` });
+      expect(await withStandIn({ postIdIn }, () => publish(id))).toBe('published');
+      const made = li.posts.at(-1)!;
+      expect(await postRow(id)).toMatchObject({
+        status: 'published',
+        external_post_id: made.urn,
+        permalink_url: `https://www.linkedin.com/feed/update/${made.urn}/`,
+      });
+    });
+});
+
+describe('DUPLICATE_POST naming an activity', () => {
+  it('records the activity LinkedIn names instead of posting again', async () => {
+    const { key } = await connectedMember();
+    const id = await schedule(key, { body: 'Named by its activity' });
+    li.overridePosts([
+      (res: ServerResponse) =>
+        res.writeHead(422, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            message:
+              'Unable to create post: Content is a duplicate of urn:li:activity:7141138937766391999',
+            errorDetails: {
+              inputErrors: [{ description: 'Duplicate post is detected', code: 'DUPLICATE_POST' }],
+            },
+            status: 422,
+          }),
+        ),
+    ]);
+    expect(await publish(id)).toBe('published');
+    expect(await postRow(id)).toMatchObject({
+      external_post_id: 'urn:li:activity:7141138937766391999',
+      permalink_url: 'https://www.linkedin.com/feed/update/urn:li:activity:7141138937766391999/',
+    });
+  });
+});
+
+describe('media status reads as the Images page writes them', () => {
+  it('an image whose status path takes the URN plain is waited for, then posted', async () => {
+    const { key } = await connectedMember();
+    const asset = await uploadImage(server, key, await solidPng({ width: 9, height: 7 }, '#135'));
+    const id = await schedule(key, { body: 'Plain image path', asset_ids: [asset.id] });
+    expect(await withStandIn({ urnPaths: 'plain' }, () => publish(id))).toBe('published');
+    const urn = (li.posts.at(-1)!.content as { media: { id: string } }).media.id;
+    expect(li.images.get(urn)).toMatchObject({ status: 'AVAILABLE' });
+  });
+
+  it('a video whose status path takes the URN plain is waited for until AVAILABLE', async () => {
+    const { key } = await connectedMember();
+    const file = path.join(tmp, 'plain.mp4');
+    await makeTestClip(file, 1, { silent: true });
+    const asset = await uploadMediaFile(server, key, file, 'plain.mp4');
+    const id = await schedule(key, { body: 'Plain video path', asset_ids: [asset.id] });
+    expect(await withStandIn({ urnPaths: 'plain' }, () => publish(id))).toBe('published');
+    const urn = (li.posts.at(-1)!.content as { media: { id: string } }).media.id;
+    expect(li.videos.get(urn)).toMatchObject({ status: 'AVAILABLE' });
+  });
+
+  it('an image answer without a status is posted without waiting', async () => {
+    const { key } = await connectedMember();
+    const asset = await uploadImage(server, key, await solidPng({ width: 5, height: 5 }, '#531'));
+    const id = await schedule(key, { body: 'Image without status', asset_ids: [asset.id] });
+    expect(await withStandIn({ imageStatusShown: false }, () => publish(id))).toBe('published');
+  });
+});
+
+describe("LinkedIn's token answers", () => {
+  it('an expires_in given as a numeric string still dates the token', async () => {
+    const app = {
+      ...platformApps({
+        LINKEDIN_API_URL: li.url,
+        LINKEDIN_OAUTH_URL: li.url,
+        LINKEDIN_CLIENT_ID: li.clientId,
+        LINKEDIN_CLIENT_SECRET: li.clientSecret,
+      }).linkedin,
+    };
+    const member = li.member();
+    const redirectUri = 'http://127.0.0.1/connect/linkedin/callback';
+    const code = li.codeFor(member.sub, redirectUri);
+    await withStandIn({ expiresAsString: true }, async () => {
+      const before = Date.now();
+      const tokens = await linkedinOAuthApp.exchangeCode(
+        { app, policy: outboundPolicy(server.config) },
+        { code, redirectUri },
+      );
+      const at = Date.parse(tokens.expires_at!);
+      expect(at).toBeGreaterThanOrEqual(before + 60 * 86_400_000);
+      expect(at).toBeLessThan(Date.now() + 60 * 86_400_000 + 1000);
+    });
+  });
+});
