@@ -13,7 +13,7 @@ import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { platformApps } from '../../core/platformApps.ts';
 import { publishScheduledPost } from '../../core/posts/publication.ts';
 import { storageFor } from '../../core/storage/storage.ts';
-import { hourAhead } from '../support/jobs.ts';
+import { hourAhead, retryJobOf } from '../support/jobs.ts';
 import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
 import { type StandInLinkedIn, startStandInLinkedIn } from '../support/platforms/linkedin.ts';
 import { call, makeConnectedAccount } from '../support/server.ts';
@@ -67,13 +67,14 @@ async function schedule(key: string, body: Record<string, unknown>) {
 const postRow = async (id: string) =>
   (await server.pool.query('select * from posts where id = $1', [id])).rows[0];
 
-async function publish(id: string) {
+/** One run of the publication job, as attempt `n` of 5 (the last, unless told). */
+async function publish(id: string, n = 5) {
   const row = await postRow(id);
   return publishScheduledPost(
     server.pool,
     { connectors: connectors(), credentialsKey: KEY },
-    { post_id: id, scheduled_for: row.scheduled_for.toISOString(), attempts_before: 4 },
-    { number: 5, max: 5, signal: new AbortController().signal },
+    { post_id: id, scheduled_for: row.scheduled_for.toISOString(), attempts_before: n - 1 },
+    { number: n, max: 5, signal: new AbortController().signal },
   );
 }
 
@@ -156,6 +157,20 @@ describe('media status reads as the Images page writes them', () => {
     const asset = await uploadImage(server, key, await solidPng({ width: 5, height: 5 }, '#531'));
     const id = await schedule(key, { body: 'Image without status', asset_ids: [asset.id] });
     expect(await withStandIn({ imageStatusShown: false }, () => publish(id))).toBe('published');
+  });
+});
+
+describe('a 429 that says when to come back', () => {
+  it('is retried after its Retry-After rather than at midnight UTC', async () => {
+    const { key } = await connectedMember();
+    const id = await schedule(key, { body: 'Throttled with a Retry-After' });
+    li.throttlePosts(1, { 'retry-after': '120' });
+    expect(await publish(id, 1)).toBe('retrying');
+    const next = await retryJobOf(server.pool, id);
+    expect(next!.delay_ms).toBeGreaterThan(119_000);
+    expect(next!.delay_ms).toBeLessThanOrEqual(120_000);
+    expect(await publish(id, 2)).toBe('published');
+    expect(li.posts.filter((p) => p.commentary === 'Throttled with a Retry-After')).toHaveLength(1);
   });
 });
 

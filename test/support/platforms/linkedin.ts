@@ -80,8 +80,11 @@ export type StandInLinkedIn = {
   postRequests: Record<string, unknown>[];
   /** Token endpoint requests, by grant type. */
   tokenRequests: { grant_type: string; refresh_token?: string }[];
-  /** The next POST /rest/posts are answered 429 (no headers, as LinkedIn documents). */
-  throttlePosts(times?: number): void;
+  /**
+   * The next POST /rest/posts are answered 429: with no headers, as LinkedIn documents, or
+   * with these (a Retry-After, as HTTP allows any 429 to carry).
+   */
+  throttlePosts(times?: number, headers?: Record<string, string>): void;
   /** The next POST /rest/posts answers are these instead (the post is still created first when `create`). */
   overridePosts(answers: Override[], opts?: { create?: boolean }): void;
   /** Called once a post is created, before it is answered; the answer waits for it. */
@@ -116,6 +119,7 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
   const codes = new Map<string, { sub: string; redirectUri: string }>();
   const members = new Map<string, { name: string; partner: boolean; orgs: Set<string> }>();
   let throttled = 0;
+  let throttleHeaders: Record<string, string> = {};
   let overrides: { answers: Override[]; create: boolean } = { answers: [], create: false };
   let failVideo = false;
 
@@ -159,8 +163,9 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
     videos: new Map(),
     postRequests: [],
     tokenRequests: [],
-    throttlePosts(times = 1) {
+    throttlePosts(times = 1, headers = {}) {
       throttled = times;
+      throttleHeaders = headers;
     },
     overridePosts(answers, opts = {}) {
       overrides = { answers: [...answers], create: !!opts.create };
@@ -268,10 +273,15 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
     if (throttled > 0) {
       throttled--;
       // Documented: 429 once the day's limit is reached, with no rate-limit headers.
-      return refuse(
+      return send(
         res,
         429,
-        'Resource level throttle APPLICATION DAY limit for calls to this resource is reached.',
+        {
+          status: 429,
+          message:
+            'Resource level throttle APPLICATION DAY limit for calls to this resource is reached.',
+        },
+        throttleHeaders,
       );
     }
     const override = overrides.answers.shift();
