@@ -11,6 +11,7 @@ import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
 import { startXStandIn, type XStandIn } from '../support/platforms/x.ts';
 import { standInApp, type XHarness, xHarness } from '../support/platforms/xHarness.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
+import { solidPng, uploadImage } from '../support/uploads.ts';
 
 const KEY = credentialsKey(Buffer.alloc(32, 9).toString('base64'));
 const server = useServer({ env: LOOPBACK_OUTBOUND });
@@ -82,6 +83,26 @@ describe('STATUS answers that say less', () => {
     } finally {
       x.statusOmits = [];
     }
+  });
+});
+
+describe('answers with errors beside data', () => {
+  it('an image post and a thread are published from the data, whatever the errors say', async () => {
+    const { key } = await h.connectBrand();
+    const asset = await uploadImage(server, key, await solidPng({ width: 6, height: 4 }, '#abc'));
+    const image = await h.schedule(key, { body: 'Partial picture', asset_ids: [asset.id] });
+    const thread = await h.schedule(key, { kind: 'thread', body: 'Partial one\n---\nPartial two' });
+    x.errorsBesideData = true;
+    try {
+      expect(await h.runJob(image)).toBe('published');
+      expect(await h.runJob(thread)).toBe('published');
+    } finally {
+      x.errorsBesideData = false;
+    }
+    const pictured = (await h.row(image.id)).external_post_id;
+    expect(x.tweets.find((t) => t.id === pictured)!.mediaIds).toHaveLength(1);
+    const root = (await h.row(thread.id)).external_post_id;
+    expect(x.tweets.filter((t) => t.replyTo === root).map((t) => t.sent)).toEqual(['Partial two']);
   });
 });
 

@@ -89,6 +89,11 @@ export type XStandIn = {
    * the query), and `processing_info` once the media has succeeded. Default: nothing.
    */
   statusOmits: ('id' | 'processing_info')[];
+  /**
+   * Every 2xx answer with `data` also carries `errors` (X's partial errors: a referenced
+   * resource not found), as X's answers may.
+   */
+  errorsBesideData: boolean;
   /** Called once X has made a post, before it answers (a test kills its worker here). */
   onCreate: ((t: XTweet) => void) | undefined;
   /** Timeline reads still to answer empty (X's timelines lag behind a new post). */
@@ -149,6 +154,7 @@ export async function startXStandIn(
     processingChecks: 2,
     failProcessing: false,
     statusOmits: [],
+    errorsBesideData: false,
     timelineLag: 0,
     onCreate: undefined,
     issueTokens: (scope = 'tweet.read tweet.write users.read media.write offline.access') =>
@@ -247,10 +253,30 @@ export async function startXStandIn(
       'x-rate-limit-remaining': String(Math.max(0, 100 - windowUsed.n)),
       'x-rate-limit-reset': String(windowReset),
     };
+    const partial = (status: number, body: unknown) =>
+      state.errorsBesideData && status < 300 && typeof body === 'object' && body && 'data' in body
+        ? {
+            ...body,
+            errors: [
+              {
+                value: '0',
+                detail: 'Could not find user with ids: [0].',
+                title: 'Not Found Error',
+                resource_type: 'user',
+                parameter: 'ids',
+                type: 'https://api.twitter.com/2/problems/resource-not-found',
+              },
+            ],
+          }
+        : body;
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) =>
       res
         .writeHead(status, { 'content-type': 'application/json', ...rateHeaders, ...headers })
-        .end(typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body));
+        .end(
+          typeof body === 'string' || Buffer.isBuffer(body)
+            ? body
+            : JSON.stringify(partial(status, body)),
+        );
 
     const index = injected.findIndex((i) => i.line === line);
     const waiting = index >= 0 && (injected[index]!.skip ?? 0) > 0;
