@@ -174,6 +174,34 @@ describe('a 429 that says when to come back', () => {
   });
 });
 
+describe('/v2/userinfo without a name', () => {
+  const identify = (access_token: string) =>
+    linkedinOAuthApp.identify(
+      {
+        app: platformApps({ LINKEDIN_API_URL: li.url }).linkedin,
+        policy: outboundPolicy(server.config),
+      },
+      { access_token },
+    );
+
+  it('names the member by the given and family names, else by the member id', async () => {
+    const named = li.member({ name: 'Grace Hopper' });
+    const nameless = li.member();
+    await withStandIn({ userinfoOmits: 'name' }, async () => {
+      expect(await identify(named.accessToken)).toEqual({
+        handle: 'Grace Hopper',
+        fields: { sub: named.sub },
+      });
+    });
+    await withStandIn({ userinfoOmits: 'names' }, async () => {
+      expect(await identify(nameless.accessToken)).toEqual({
+        handle: nameless.sub,
+        fields: { sub: nameless.sub },
+      });
+    });
+  });
+});
+
 describe("LinkedIn's token answers", () => {
   it('an expires_in given as a numeric string still dates the token', async () => {
     const app = {

@@ -73,6 +73,8 @@ export type StandInLinkedIn = {
    * default), only one of them, URL-encoded in x-restli-id, or only as `id` in the body.
    */
   postIdIn: 'headers' | 'x-restli-id' | 'x-linkedin-id' | 'encoded' | 'body';
+  /** What /v2/userinfo leaves out: `name` (its scope may give only the given and family names), or every name. */
+  userinfoOmits: 'nothing' | 'name' | 'names';
   /** The token endpoint's `expires_in` as a numeric string (as some OAuth servers give it). */
   expiresAsString: boolean;
   videos: Map<string, LinkedInVideo>;
@@ -178,6 +180,7 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
     urnPaths: 'any',
     postIdIn: 'headers',
     expiresAsString: false,
+    userinfoOmits: 'nothing',
     failNextVideo() {
       failVideo = true;
     },
@@ -460,11 +463,11 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
         if (what === 'GET /v2/userinfo') {
           const m = members.get(sub)!;
           const [given, ...family] = m.name.split(' ');
+          const omits = state.userinfoOmits;
           return send(res, 200, {
             sub,
-            name: m.name,
-            given_name: given,
-            family_name: family.join(' '),
+            ...(omits === 'nothing' ? { name: m.name } : {}),
+            ...(omits === 'names' ? {} : { given_name: given, family_name: family.join(' ') }),
             picture: 'https://media.licdn.com/dms/image/x/profile.jpg',
             locale: { country: 'US', language: 'en' },
           });
