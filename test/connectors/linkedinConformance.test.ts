@@ -202,6 +202,22 @@ describe('/v2/userinfo without a name', () => {
   });
 });
 
+describe('a 5xx with an HTML body', () => {
+  it('is retried, and the retry posts once', async () => {
+    const { key } = await connectedMember();
+    const id = await schedule(key, { body: 'Behind a gateway' });
+    li.overridePosts([
+      (res: ServerResponse) =>
+        res
+          .writeHead(504, { 'content-type': 'text/html' })
+          .end('<html><body>Gateway Timeout</body></html>'),
+    ]);
+    await expect(publish(id, 1)).rejects.toMatchObject({ retryable: true, status: 504 });
+    expect(await publish(id, 2)).toBe('published');
+    expect(li.posts.filter((p) => p.commentary === 'Behind a gateway')).toHaveLength(1);
+  });
+});
+
 describe("LinkedIn's token answers", () => {
   it('an expires_in given as a numeric string still dates the token', async () => {
     const app = {

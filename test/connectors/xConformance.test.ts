@@ -106,6 +106,24 @@ describe('answers with errors beside data', () => {
   });
 });
 
+describe('a 5xx with an HTML body', () => {
+  it('is retried, and the retry posts once', async () => {
+    const { key } = await h.connectBrand();
+    const post = await h.schedule(key, { body: 'Behind a proxy' });
+    x.inject({
+      line: 'POST /2/tweets',
+      answer: {
+        status: 502,
+        body: '<html><body><h1>502 Bad Gateway</h1></body></html>',
+        headers: { 'content-type': 'text/html' },
+      },
+    });
+    await expect(h.runJob(post, 1)).rejects.toMatchObject({ retryable: true, status: 502 });
+    expect(await h.runJob(post, 2)).toBe('published');
+    expect(x.tweets.filter((t) => t.sent === 'Behind a proxy')).toHaveLength(1);
+  });
+});
+
 describe("X's token answers", () => {
   it('an expires_in given as a numeric string still dates the access token', async () => {
     const app = standInApp(x);
