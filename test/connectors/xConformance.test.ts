@@ -6,7 +6,9 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey } from '../../core/connections/credentials.ts';
 import { xOAuthApp } from '../../core/connectors/oauth/x.ts';
+import { rateLimitWaitMs } from '../../core/connectors/x/api.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
+import { retryJobOf } from '../support/jobs.ts';
 import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
 import { startXStandIn, type XStandIn } from '../support/platforms/x.ts';
 import { standInApp, type XHarness, xHarness } from '../support/platforms/xHarness.ts';
@@ -121,6 +123,50 @@ describe('a 5xx with an HTML body', () => {
     await expect(h.runJob(post, 1)).rejects.toMatchObject({ retryable: true, status: 502 });
     expect(await h.runJob(post, 2)).toBe('published');
     expect(x.tweets.filter((t) => t.sent === 'Behind a proxy')).toHaveLength(1);
+  });
+});
+
+describe("a 429 from X's 24-hour caps", () => {
+  it('waits for the spent 24-hour limit, not the 15-minute window that has room', () => {
+    const now = 1_800_000_000_000;
+    const headers = {
+      'x-rate-limit-remaining': '42',
+      'x-rate-limit-reset': '1800000600',
+      'x-user-limit-24hour-remaining': '0',
+      'x-user-limit-24hour-reset': '1800007200',
+      'x-app-limit-24hour-remaining': '0',
+      'x-app-limit-24hour-reset': '1800003600',
+    };
+    expect(rateLimitWaitMs(headers, now)).toBe(7_200_000);
+    expect(rateLimitWaitMs({ ...headers, 'x-user-limit-24hour-remaining': '3' }, now)).toBe(
+      3_600_000,
+    );
+  });
+
+  it('reschedules the publication at the 24-hour reset', async () => {
+    const { key } = await h.connectBrand();
+    const post = await h.schedule(key, { body: 'Over the daily cap' });
+    const reset = Math.floor(Date.now() / 1000) + 7200;
+    x.inject({
+      line: 'POST /2/tweets',
+      answer: {
+        status: 429,
+        body: JSON.stringify({
+          title: 'Too Many Requests',
+          detail: 'Too Many Requests',
+          status: 429,
+        }),
+        headers: {
+          'x-user-limit-24hour-limit': '100',
+          'x-user-limit-24hour-remaining': '0',
+          'x-user-limit-24hour-reset': String(reset),
+        },
+      },
+    });
+    expect(await h.runJob(post, 1)).toBe('retrying');
+    const next = await retryJobOf(server.pool, post.id);
+    expect(next!.delay_ms).toBeGreaterThan(7_198_000);
+    expect(next!.delay_ms).toBeLessThanOrEqual(7_200_000);
   });
 });
 
