@@ -13,6 +13,7 @@ import {
   type PlatformResponse,
   platformRequest,
   refusal,
+  retryAfterMs,
 } from '../http.ts';
 
 /**
@@ -45,16 +46,17 @@ export const reasonOf = (res: PlatformResponse) =>
   'no reason given';
 
 /**
- * The failure for a non-2xx answer. A 429 carries no header saying when to come back: the
- * limits LinkedIn documents are daily and reset at midnight UTC, so the next attempt waits
- * until then. A 401 asks for a reconnect (the caller has already refreshed once).
+ * The failure for a non-2xx answer. LinkedIn documents no header on a 429: its limits are
+ * daily and reset at midnight UTC, so the next attempt waits until then, unless the 429 does
+ * carry a Retry-After (HTTP's own way to say it), which is honoured. A 401 asks
+ * for a reconnect (the caller has already refreshed once).
  */
 export function linkedinRefusal(res: PlatformResponse): PublicationError {
   const err = refusal(PLATFORM, res, reasonOf(res), { reconnect: res.status === 401 });
   if (res.status !== 429) return err;
   return new PublicationError(err.message, {
     retryable: true,
-    retryAfterMs: untilMidnightUtc(),
+    retryAfterMs: retryAfterMs(res.headers) ?? untilMidnightUtc(),
     status: 429,
   });
 }

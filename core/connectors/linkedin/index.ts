@@ -16,7 +16,8 @@ import { type MediaDeps, uploadImage, uploadVideo } from './media.ts';
 
 /** A post's URN as LinkedIn answers it in `x-restli-id` (and names it in DUPLICATE_POST). */
 const POST_URN = /^urn:li:(?:share|ugcPost):\d{1,40}$/;
-const DUPLICATE_OF = /duplicate of (urn:li:(?:share|ugcPost):\d{1,40})\b/;
+/** The post a DUPLICATE_POST names: its share or ugcPost, or the activity showing it. */
+const DUPLICATE_OF = /duplicate of (urn:li:(?:share|ugcPost|activity):\d{1,40})\b/;
 const ORGANIZATION = /^urn:li:organization:\d{1,40}$/;
 
 export const permalinkOf = (urn: string) => `https://www.linkedin.com/feed/update/${urn}/`;
@@ -51,6 +52,34 @@ function duplicateOf(res: PlatformResponse): string | 'unnamed' | undefined {
   if (urn) return urn;
   return coded ? 'unnamed' : undefined;
 }
+
+/**
+ * The created post's URN: `x-restli-id` as the Posts API documents it, else `x-linkedin-id`
+ * (which LinkedIn's answers also carry), else an `id` in the body (the older ugcPosts answer);
+ * URL-encoded or not, as Rest.li encodes URNs elsewhere. Only a share or ugcPost URN counts.
+ */
+function createdUrn(res: PlatformResponse): string | undefined {
+  const body = res.json as { id?: unknown } | undefined;
+  const said = [
+    res.headers['x-restli-id'],
+    res.headers['x-linkedin-id'],
+    typeof body === 'object' && body !== null ? body.id : undefined,
+  ];
+  for (const value of said) {
+    if (typeof value !== 'string' || value.length > 200) continue;
+    const urn = /^urn%3A/i.test(value) ? safeDecode(value) : value.trim();
+    if (urn && POST_URN.test(urn)) return urn;
+  }
+  return undefined;
+}
+
+const safeDecode = (s: string) => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return undefined;
+  }
+};
 
 export type LinkedInDeps = {
   outbound: OutboundPolicy;
@@ -164,8 +193,8 @@ export function linkedinConnector(deps: LinkedInDeps): Connector {
         await req.steps.remember(POSTED, existing);
         return { externalPostId: existing, permalinkUrl: permalinkOf(existing) };
       }
-      const id = res.headers['x-restli-id'];
-      if (typeof id !== 'string' || !POST_URN.test(id))
+      const id = createdUrn(res);
+      if (!id)
         throw new PublicationError(
           `LinkedIn answered ${res.status} to POST /rest/posts without the post's URN in x-restli-id; ${CHECK_THE_ACCOUNT}`,
           { retryable: false },

@@ -12,7 +12,7 @@ import { formatBytes } from '../../kernel/sizes.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { PublicationError, type PublicationSteps, type PublishMedia } from '../connector.ts';
 import { documented } from '../http.ts';
-import { type LinkedInCall, PLATFORM } from './api.ts';
+import { type LinkedInCall, linkedinRefusal, PLATFORM } from './api.ts';
 
 /** LinkedIn takes images of fewer pixels than this (Images API). */
 export const LINKEDIN_MAX_IMAGE_PIXELS = 36_152_320;
@@ -55,6 +55,8 @@ const MediaStatus = z.object({
   status: z.string().max(100),
   processingFailureReason: z.string().max(1000).optional(),
 });
+/** An image's answer that says its status at all (some describe only its id). */
+const ImageStatus = z.object({ status: z.string().min(1) });
 
 export type MediaDeps = {
   call: LinkedInCall;
@@ -194,25 +196,33 @@ async function sendVideo(deps: MediaDeps, owner: string, media: PublishMedia): P
 /**
  * Waits (bounded) until LinkedIn says the image or video is AVAILABLE. Reading a video's
  * status is part of the documented upload; an image's is not, so an app that may not read it
- * (403, 404, 405) posts it without waiting, as the Images API's own walkthrough does.
+ * (403, 404, 405), or an answer that gives no status, posts it without waiting, as the Images
+ * API's own walkthrough does.
  */
 async function awaitProcessed(
   deps: MediaDeps,
   collection: 'images' | 'videos',
   urn: string,
 ): Promise<void> {
-  const path = `/rest/${collection}/${encodeURIComponent(urn)}`;
   const noun = collection === 'images' ? 'image' : 'video';
   const until = Date.now() + deps.poll.boundMs;
+  // Rest.li 2.0 URL-encodes a URN in a path (the Videos and Posts pages do), while the Images
+  // page shows it plain: the plain form is tried once when the encoded one is not found.
+  let path = `/rest/${collection}/${encodeURIComponent(urn)}`;
   for (;;) {
-    const res = await deps.call(path, {
-      method: 'GET',
-      answer: collection === 'images' ? [403, 404, 405] : [],
-    });
-    if (collection === 'images' && [403, 404, 405].includes(res.status)) return;
+    let res = await deps.call(path, { method: 'GET', answer: [400, 403, 404, 405] });
+    if ([400, 404].includes(res.status) && path.includes('%3A')) {
+      path = `/rest/${collection}/${urn}`;
+      res = await deps.call(path, { method: 'GET', answer: [400, 403, 404, 405] });
+    }
+    if (res.status >= 300) {
+      if (collection === 'images') return;
+      throw linkedinRefusal(res);
+    }
+    if (collection === 'images' && !ImageStatus.safeParse(res.json).success) return;
     const { status, processingFailureReason } = documented(
       PLATFORM,
-      `GET ${path}`,
+      `GET /rest/${collection}/{urn}`,
       res,
       MediaStatus,
     );

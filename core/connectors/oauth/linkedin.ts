@@ -15,6 +15,7 @@ import {
 import { linkedinRefusal, reasonOf, VERSION_HEADERS } from '../linkedin/api.ts';
 import type { OAuthApp, OAuthContext, OAuthTokens } from '../oauthApp.ts';
 import { plainText } from '../readings.ts';
+import { Seconds } from './grants.ts';
 
 /**
  * Posting as the member and naming them. Posting as a Page also needs `w_organization_social`
@@ -22,11 +23,6 @@ import { plainText } from '../readings.ts';
  */
 export const LINKEDIN_SCOPES = ['openid', 'profile', 'w_member_social'] as const;
 
-const Seconds = z
-  .number()
-  .int()
-  .positive()
-  .max(10 * 365 * 86_400);
 /** The token endpoint's answer (exchange and refresh). */
 const TokenAnswer = z.object({
   access_token: z.string().min(1).max(4000),

@@ -9,13 +9,14 @@ import { PublicationError } from '../connector.ts';
 import { documented, fieldOf, type PlatformResponse, platformRequest, refusal } from '../http.ts';
 import type { OAuthApp, OAuthContext, OAuthTokens } from '../oauthApp.ts';
 import { reasonOf, X, xRefusal } from '../x/api.ts';
+import { Seconds } from './grants.ts';
 
 const TIMEOUT_MS = 15_000;
 
 const TokenAnswer = z.object({
   access_token: z.string().min(1).max(5000),
   refresh_token: z.string().min(1).max(5000).optional(),
-  expires_in: z.number().positive().optional(),
+  expires_in: Seconds.optional(),
   scope: z.string().max(2000).optional(),
 });
 const Me = z.object({

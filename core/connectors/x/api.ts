@@ -39,16 +39,34 @@ export function reasonOf(res: PlatformResponse): string {
 }
 
 /**
- * When X lets the account call again: `x-rate-limit-reset` (Unix seconds) from now, else a
- * Retry-After; undefined when neither says.
+ * X's rate limits, each answered as `<prefix>-limit`, `-remaining` and `-reset` (Unix
+ * seconds): the 15-minute window (docs.x.com fundamentals/rate-limits), and the 24-hour caps
+ * per user and per app that X's answers to POST /2/tweets also carry.
+ */
+const RATE_LIMITS = ['x-rate-limit', 'x-user-limit-24hour', 'x-app-limit-24hour'] as const;
+
+/**
+ * When X lets the account call again: the latest reset among the limits the answer says are
+ * spent (`-remaining: 0`), else `x-rate-limit-reset`, else a Retry-After, as time from now;
+ * undefined when none says.
  */
 export function rateLimitWaitMs(
   headers: IncomingHttpHeaders,
   now = Date.now(),
 ): number | undefined {
-  const reset = headers['x-rate-limit-reset'];
-  if (typeof reset === 'string' && /^\d{1,12}$/.test(reset.trim()))
-    return Math.max(0, Number(reset.trim()) * 1000 - now);
+  const header = (name: string) => {
+    const v = headers[name];
+    return typeof v === 'string' ? v.trim() : undefined;
+  };
+  const resetOf = (prefix: string) => {
+    const reset = header(`${prefix}-reset`);
+    return reset && /^\d{1,12}$/.test(reset) ? Number(reset) * 1000 : undefined;
+  };
+  const spent = RATE_LIMITS.filter((p) => header(`${p}-remaining`) === '0')
+    .map(resetOf)
+    .filter((at) => at !== undefined);
+  const at = spent.length ? Math.max(...spent) : resetOf('x-rate-limit');
+  if (at !== undefined) return Math.max(0, at - now);
   return retryAfterMs(headers, now);
 }
 
@@ -63,9 +81,15 @@ export function xRefusal(res: PlatformResponse): PublicationError {
   return refusal(X, res, reasonOf(res), { reconnect: res.status === 401 });
 }
 
-/** X's 403 for a post whose text the account posted recently (seen 2026-02-12). */
+/**
+ * X's 403 for a post whose text the account posted recently: "...with duplicate content."
+ * in its `detail` (seen 2026-02-12) or an error's message, or v1.1's "Status is a duplicate."
+ * (code 187), which clients still report from v2.
+ */
 export const isDuplicate = (err: unknown) =>
-  err instanceof PublicationError && err.status === 403 && /duplicate content/i.test(err.message);
+  err instanceof PublicationError &&
+  err.status === 403 &&
+  /duplicate content|is a duplicate/i.test(err.message);
 
 export type XCall = (
   path: string,

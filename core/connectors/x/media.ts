@@ -30,6 +30,13 @@ const Uploaded = z.object({
     processing_info: ProcessingInfo.optional(),
   }),
 });
+/**
+ * GET /2/media/upload?command=STATUS: only the processing is read; an answer without
+ * `processing_info` says there is nothing left to process.
+ */
+const Status = z.object({
+  data: z.object({ processing_info: ProcessingInfo.optional() }),
+});
 const Initialized = z.object({
   data: z.object({ id: MediaId, expires_after_secs: z.number().int().positive().optional() }),
 });
@@ -101,7 +108,7 @@ async function untilProcessed(
     await sleep(wait, undefined, { signal: ctx.signal });
     const path = `/2/media/upload?command=STATUS&media_id=${encodeURIComponent(id)}`;
     const res = await ctx.call(path, { method: 'GET' });
-    state = documented(X, 'GET /2/media/upload?command=STATUS', res, Uploaded).data.processing_info;
+    state = documented(X, 'GET /2/media/upload?command=STATUS', res, Status).data.processing_info;
   }
 }
 

@@ -58,13 +58,35 @@ export type StandInLinkedIn = {
   imageProcessingPolls: number;
   /** While false, GET /rest/images/{urn} answers 403 (an app without the read permission). */
   imageReads: boolean;
+  /**
+   * While false, GET /rest/images/{urn} answers the image's id and owner but no `status` (as
+   * some descriptions of the Images API show it); the image is processed when it is posted.
+   */
+  imageStatusShown: boolean;
+  /**
+   * `plain`: a URN in a media path is matched as the Images page writes it
+   * (`/rest/images/urn:li:image:...`), so a URL-encoded one is not found; `any` decodes it.
+   */
+  urnPaths: 'any' | 'plain';
+  /**
+   * Where a created post's URN is given: `headers` (x-restli-id and x-linkedin-id, the
+   * default), only one of them, URL-encoded in x-restli-id, or only as `id` in the body.
+   */
+  postIdIn: 'headers' | 'x-restli-id' | 'x-linkedin-id' | 'encoded' | 'body';
+  /** What /v2/userinfo leaves out: `name` (its scope may give only the given and family names), or every name. */
+  userinfoOmits: 'nothing' | 'name' | 'names';
+  /** The token endpoint's `expires_in` as a numeric string (as some OAuth servers give it). */
+  expiresAsString: boolean;
   videos: Map<string, LinkedInVideo>;
   /** POST /rest/posts requests received, whatever they were answered. */
   postRequests: Record<string, unknown>[];
   /** Token endpoint requests, by grant type. */
   tokenRequests: { grant_type: string; refresh_token?: string }[];
-  /** The next POST /rest/posts are answered 429 (no headers, as LinkedIn documents). */
-  throttlePosts(times?: number): void;
+  /**
+   * The next POST /rest/posts are answered 429: with no headers, as LinkedIn documents, or
+   * with these (a Retry-After, as HTTP allows any 429 to carry).
+   */
+  throttlePosts(times?: number, headers?: Record<string, string>): void;
   /** The next POST /rest/posts answers are these instead (the post is still created first when `create`). */
   overridePosts(answers: Override[], opts?: { create?: boolean }): void;
   /** Called once a post is created, before it is answered; the answer waits for it. */
@@ -99,6 +121,7 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
   const codes = new Map<string, { sub: string; redirectUri: string }>();
   const members = new Map<string, { name: string; partner: boolean; orgs: Set<string> }>();
   let throttled = 0;
+  let throttleHeaders: Record<string, string> = {};
   let overrides: { answers: Override[]; create: boolean } = { answers: [], create: false };
   let failVideo = false;
 
@@ -142,8 +165,9 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
     videos: new Map(),
     postRequests: [],
     tokenRequests: [],
-    throttlePosts(times = 1) {
+    throttlePosts(times = 1, headers = {}) {
       throttled = times;
+      throttleHeaders = headers;
     },
     overridePosts(answers, opts = {}) {
       overrides = { answers: [...answers], create: !!opts.create };
@@ -152,6 +176,11 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
     processingPolls: 2,
     imageProcessingPolls: 1,
     imageReads: true,
+    imageStatusShown: true,
+    urnPaths: 'any',
+    postIdIn: 'headers',
+    expiresAsString: false,
+    userinfoOmits: 'nothing',
     failNextVideo() {
       failVideo = true;
     },
@@ -233,7 +262,8 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
   /** An uploaded image LinkedIn has processed (at once, when nobody can watch it processing). */
   const imageReady = (urn: string) => {
     const image = state.images.get(urn);
-    if (image?.status === 'PROCESSING' && !state.imageReads) image.status = 'AVAILABLE';
+    if (image?.status === 'PROCESSING' && !(state.imageReads && state.imageStatusShown))
+      image.status = 'AVAILABLE';
     return image?.status === 'AVAILABLE';
   };
 
@@ -246,10 +276,15 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
     if (throttled > 0) {
       throttled--;
       // Documented: 429 once the day's limit is reached, with no rate-limit headers.
-      return refuse(
+      return send(
         res,
         429,
-        'Resource level throttle APPLICATION DAY limit for calls to this resource is reached.',
+        {
+          status: 429,
+          message:
+            'Resource level throttle APPLICATION DAY limit for calls to this resource is reached.',
+        },
+        throttleHeaders,
       );
     }
     const override = overrides.answers.shift();
@@ -305,7 +340,13 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
     await state.onCreated?.(post);
     if (override) return override(res);
     // Documented: 201 Created, no body, the post's URN in x-restli-id.
-    send(res, 201, undefined, { 'x-restli-id': post.urn, 'x-linkedin-id': post.urn });
+    const { postIdIn } = state;
+    if (postIdIn === 'body') return send(res, 201, { id: post.urn });
+    send(res, 201, undefined, {
+      ...(['headers', 'x-restli-id'].includes(postIdIn) ? { 'x-restli-id': post.urn } : {}),
+      ...(['headers', 'x-linkedin-id'].includes(postIdIn) ? { 'x-linkedin-id': post.urn } : {}),
+      ...(postIdIn === 'encoded' ? { 'x-restli-id': encodeURIComponent(post.urn) } : {}),
+    });
   }
 
   const server = createServer((req, res) => {
@@ -354,7 +395,7 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
             if (!partner)
               return send(res, 200, {
                 access_token,
-                expires_in: 60 * DAY,
+                expires_in: state.expiresAsString ? String(60 * DAY) : 60 * DAY,
                 scope: 'openid,profile,w_member_social',
               });
             const refresh_token = `AR-${code.sub}-${next()}`;
@@ -422,11 +463,11 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
         if (what === 'GET /v2/userinfo') {
           const m = members.get(sub)!;
           const [given, ...family] = m.name.split(' ');
+          const omits = state.userinfoOmits;
           return send(res, 200, {
             sub,
-            name: m.name,
-            given_name: given,
-            family_name: family.join(' '),
+            ...(omits === 'nothing' ? { name: m.name } : {}),
+            ...(omits === 'names' ? {} : { given_name: given, family_name: family.join(' ') }),
             picture: 'https://media.licdn.com/dms/image/x/profile.jpg',
             locale: { country: 'US', language: 'en' },
           });
@@ -515,9 +556,10 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
           failVideo = false;
           return send(res, 200);
         }
+        const urnOf = (p: string) => (state.urnPaths === 'plain' ? p : decodeURIComponent(p));
         const imagePath = /^\/rest\/images\/(.+)$/.exec(url.pathname);
         if (req.method === 'GET' && imagePath) {
-          const urn = decodeURIComponent(imagePath[1]!);
+          const urn = urnOf(imagePath[1]!);
           const image = state.images.get(urn);
           if (!state.imageReads)
             return refuse(res, 403, 'Not enough permissions to access: images.GET.20260501', {
@@ -527,11 +569,12 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
           if (!image) return refuse(res, 404, 'Image not found');
           if (image.status === 'PROCESSING' && ++image.polls > state.imageProcessingPolls)
             image.status = 'AVAILABLE';
+          if (!state.imageStatusShown) return send(res, 200, { id: urn, owner: image.owner });
           return send(res, 200, { id: urn, owner: image.owner, status: image.status });
         }
         const videoPath = /^\/rest\/videos\/(.+)$/.exec(url.pathname);
         if (req.method === 'GET' && videoPath) {
-          const video = state.videos.get(decodeURIComponent(videoPath[1]!));
+          const video = state.videos.get(urnOf(videoPath[1]!));
           if (!video) return refuse(res, 404, 'Video not found');
           if (video.status === 'PROCESSING' && ++video.polls > video.processingPolls)
             video.status = 'AVAILABLE';

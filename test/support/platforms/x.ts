@@ -84,6 +84,16 @@ export type XStandIn = {
   /** STATUS polls a video or GIF takes to succeed; `failProcessing` ends it `failed`. */
   processingChecks: number;
   failProcessing: boolean;
+  /**
+   * What a STATUS answer leaves out: `id` (the docs' STATUS example names the media only by
+   * the query), and `processing_info` once the media has succeeded. Default: nothing.
+   */
+  statusOmits: ('id' | 'processing_info')[];
+  /**
+   * Every 2xx answer with `data` also carries `errors` (X's partial errors: a referenced
+   * resource not found), as X's answers may.
+   */
+  errorsBesideData: boolean;
   /** Called once X has made a post, before it answers (a test kills its worker here). */
   onCreate: ((t: XTweet) => void) | undefined;
   /** Timeline reads still to answer empty (X's timelines lag behind a new post). */
@@ -143,6 +153,8 @@ export async function startXStandIn(
     repostField: 'retweet_count',
     processingChecks: 2,
     failProcessing: false,
+    statusOmits: [],
+    errorsBesideData: false,
     timelineLag: 0,
     onCreate: undefined,
     issueTokens: (scope = 'tweet.read tweet.write users.read media.write offline.access') =>
@@ -241,10 +253,30 @@ export async function startXStandIn(
       'x-rate-limit-remaining': String(Math.max(0, 100 - windowUsed.n)),
       'x-rate-limit-reset': String(windowReset),
     };
+    const partial = (status: number, body: unknown) =>
+      state.errorsBesideData && status < 300 && typeof body === 'object' && body && 'data' in body
+        ? {
+            ...body,
+            errors: [
+              {
+                value: '0',
+                detail: 'Could not find user with ids: [0].',
+                title: 'Not Found Error',
+                resource_type: 'user',
+                parameter: 'ids',
+                type: 'https://api.twitter.com/2/problems/resource-not-found',
+              },
+            ],
+          }
+        : body;
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) =>
       res
         .writeHead(status, { 'content-type': 'application/json', ...rateHeaders, ...headers })
-        .end(typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body));
+        .end(
+          typeof body === 'string' || Buffer.isBuffer(body)
+            ? body
+            : JSON.stringify(partial(status, body)),
+        );
 
     const index = injected.findIndex((i) => i.line === line);
     const waiting = index >= 0 && (injected[index]!.skip ?? 0) > 0;
@@ -525,8 +557,15 @@ export async function startXStandIn(
           : m.state === 'failed'
             ? { state: 'failed', progress_percent: 50 }
             : { state: m.state, check_after_secs: 1, progress_percent: 50 };
+      const omits = state.statusOmits;
       return respond(200, {
-        data: { id: m.id, media_key: `7_${m.id}`, size: m.totalBytes, processing_info: processing },
+        data: {
+          ...(omits.includes('id') ? {} : { id: m.id, media_key: `7_${m.id}` }),
+          size: m.totalBytes,
+          ...(omits.includes('processing_info') && m.state === 'succeeded'
+            ? {}
+            : { processing_info: processing }),
+        },
       });
     }
 
