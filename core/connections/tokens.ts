@@ -93,10 +93,12 @@ function afterRefresh(stored: Record<string, unknown>, next: OAuthTokens): Recor
   return out;
 }
 
-/** A refresh the platform refused for good: the grant is revoked, expired or spent. */
-const refusedForGood = (err: unknown) =>
-  err instanceof PublicationError &&
-  (err.reconnect || (!err.retryable && (err.status === 400 || err.status === 401)));
+/**
+ * A refresh the platform refused for good (the grant is revoked, expired or spent): only the
+ * OAuthApp can tell, from the platform's own error, and says so with `reconnect`. Any other
+ * refusal (a client the operator misconfigured) fails the post and leaves the connection.
+ */
+const refusedForGood = (err: unknown) => err instanceof PublicationError && err.reconnect;
 
 /** Postgres' lock_not_available: lock_timeout ran out. */
 const LOCK_NOT_AVAILABLE = '55P03';
@@ -156,8 +158,17 @@ export function connectionTokens(
         try {
           next = await app.refresh(ctx, stored as OAuthTokens);
         } catch (err) {
-          if (!refusedForGood(err)) throw err;
-          const said = withoutSecrets((err as Error).message, stored);
+          if (!(err instanceof PublicationError)) throw err;
+          const said = withoutSecrets(err.message, stored);
+          if (!refusedForGood(err)) {
+            if (said === err.message) throw err;
+            throw new PublicationError(said, {
+              retryable: err.retryable,
+              retryAfterMs: err.retryAfterMs,
+              retryAt: err.retryAt,
+              status: err.status,
+            });
+          }
           const reason = reconnectReason(
             platform,
             `${platform} refused to refresh its access token (${said}).`,

@@ -343,6 +343,31 @@ describe('a refresh the platform refuses', () => {
     }
   });
 
+  it("fails the post but leaves the connection active when X refuses the operator's client (401)", async () => {
+    const issued = x.issueTokens();
+    const { connectionId, key } = await connected({ ...issued, expires_at: ago(1000) });
+    const id = await schedule(key, 'refused client');
+    // The operator's client secret is wrong: reconnecting the account would not help.
+    x.inject({
+      line: 'POST /2/oauth2/token',
+      answer: {
+        status: 401,
+        body: JSON.stringify({
+          error: 'invalid_client',
+          error_description: 'Client authentication failed.',
+        }),
+      },
+    });
+    expect(await publish(id)).toBe('failed');
+    const { error } = await postRow(id);
+    expect(error).toMatch(/^X answered 401: .*Client authentication failed\.$/);
+    expect(await connectionRow(connectionId)).toMatchObject({
+      status: 'active',
+      last_error: error,
+    });
+    expect((await storedTokens(connectionId)).refresh_token).toBe(issued.refresh_token);
+  });
+
   it('is retried when the platform is unreachable, leaving the connection active', async () => {
     const issued = x.issueTokens();
     const { connectionId } = await connected({ ...issued, expires_at: ago(1000) });
