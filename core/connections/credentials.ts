@@ -29,15 +29,13 @@ export function openCredentials(key: CredentialsKey, sealed: Buffer): Record<str
 const SECRET_FIELD = /token|password|secret/i;
 
 /**
- * `message` (a platform's answer, kept as an error) with every secret of `credentials` cut
- * out: a platform that echoes the token it refused must not have it shown or stored in clear.
+ * The secret values of `credentials`, for withoutSecrets: a platform that echoes the token it
+ * refused must not have it shown or stored in clear.
  */
-export function withoutSecrets(message: string, credentials: Record<string, unknown>): string {
-  let out = message;
-  for (const [field, value] of Object.entries(credentials))
-    if (SECRET_FIELD.test(field) && typeof value === 'string' && value.length >= 6)
-      out = out.split(value).join('[secret]');
-  return out;
+export function secretValues(credentials: Record<string, unknown>): string[] {
+  return Object.entries(credentials).flatMap(([field, value]) =>
+    SECRET_FIELD.test(field) && typeof value === 'string' ? [value] : [],
+  );
 }
 
 /**

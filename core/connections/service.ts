@@ -8,13 +8,14 @@ import {
   type OAuthTokens,
   PublicationError,
 } from '../connectors/schema.ts';
+import { withoutSecrets } from '../connectors/service.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
 import { DomainError } from '../kernel/errors.ts';
 import type { Platform } from '../kernel/platforms.ts';
 import { type OutboundLog, outboundPolicy } from '../outbound/guard.ts';
 import { isOAuthPlatform, type OAuthPlatform } from '../platformApps.ts';
 import { loadLocalSecrets } from '../secrets.ts';
-import { credentialsKey, sealCredentials, withoutSecrets } from './credentials.ts';
+import { credentialsKey, sealCredentials, secretValues } from './credentials.ts';
 import {
   activeAccounts,
   markNeedsReconnect,
@@ -176,7 +177,7 @@ export async function connectWithTokens(
     if (err instanceof PublicationError)
       throw new DomainError(
         'credentials_refused',
-        `The ${platform} credentials were not accepted: ${withoutSecrets(err.message, input.credentials)}`,
+        `The ${platform} credentials were not accepted: ${withoutSecrets(err.message, secretValues(input.credentials))}`,
       );
     throw err;
   }

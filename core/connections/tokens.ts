@@ -10,6 +10,7 @@ import {
   type OAuthTokens,
   PublicationError,
 } from '../connectors/schema.ts';
+import { withoutSecrets } from '../connectors/service.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import type { Platform } from '../kernel/platforms.ts';
 import type { OutboundPolicy } from '../outbound/guard.ts';
@@ -18,7 +19,7 @@ import {
   type CredentialsKey,
   openCredentials,
   sealCredentials,
-  withoutSecrets,
+  secretValues,
 } from './credentials.ts';
 import {
   type ConnectionExpiry,
@@ -159,7 +160,7 @@ export function connectionTokens(
           next = await app.refresh(ctx, stored as OAuthTokens);
         } catch (err) {
           if (!(err instanceof PublicationError)) throw err;
-          const said = withoutSecrets(err.message, stored);
+          const said = withoutSecrets(err.message, secretValues(stored));
           if (!refusedForGood(err)) {
             if (said === err.message) throw err;
             throw new PublicationError(said, {

@@ -334,7 +334,7 @@ describe('a refresh the platform refuses', () => {
     });
     expect(await publish(id)).toBe('failed');
     const { error } = await postRow(id);
-    expect(error).toMatch(/Invalid refresh token: \[secret\]/);
+    expect(error).toMatch(/Invalid refresh token: \[redacted\]/);
     const connection = await connectionRow(connectionId);
     expect(connection.status).toBe('needs_reconnect');
     for (const said of [error, connection.last_error]) {
