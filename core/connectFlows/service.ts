@@ -180,6 +180,9 @@ export async function finishConnectFlow(
       { apps: deps.apps, log: deps.log },
     );
   } catch (err) {
+    // Only the platform's refusal is the person's to hear about; anything else (the database)
+    // is ours, and goes on as it is.
+    if (!(err instanceof DomainError && err.code === 'credentials_refused')) throw err;
     deps.log?.warn({ platform, reason: messageOf(err) }, 'connect: the identity call failed');
     throw new ConnectFailed('identity_failed', `${platform} would not name the account.`);
   }

@@ -313,6 +313,33 @@ describe('the callback (GET /connect/{platform}/callback)', () => {
     expect(await connectionOf(d.brand.id)).toBeUndefined();
   });
 
+  it('a database failure while storing the connection is ours: not told as the identity call', async () => {
+    const d = await signedInDashboard(server);
+    const { query } = await authorizeOnPlatform(d);
+    // A real database error on this brand's insert only (the other tests' brands go through).
+    await server.pool.query(`
+      create or replace function test_refuse_connection() returns trigger language plpgsql as $$
+      begin
+        if new.brand_id = '${d.brand.id}' then raise exception 'the disk is full'; end if;
+        return new;
+      end $$`);
+    await server.pool.query(
+      `create trigger test_refuse_connection before insert on connected_accounts
+       for each row execute function test_refuse_connection()`,
+    );
+    try {
+      const res = await callback(query, d.cookie);
+      expect(res.headers.get('location')).toBe(
+        '/settings/accounts?connect_error=failed&platform=x',
+      );
+    } finally {
+      await server.pool.query('drop trigger test_refuse_connection on connected_accounts');
+      await server.pool.query('drop function test_refuse_connection()');
+    }
+    expect(logged.join('\n')).toContain('connect: the callback failed');
+    expect(await connectionOf(d.brand.id)).toBeUndefined();
+  });
+
   it('reconnecting a connection that needs it keeps the same connection (and its posts)', async () => {
     const d = await signedInDashboard(server);
     await callback((await authorizeOnPlatform(d)).query, d.cookie);
