@@ -12,6 +12,7 @@ import {
   sealCredentials,
 } from '../connections/service.ts';
 import type { OAuthApps, OAuthTokens } from '../connectors/schema.ts';
+import { OAUTH_APPS } from '../connectors/service.ts';
 import type { Pool } from '../db/pool.ts';
 import { conflict, DomainError } from '../kernel/errors.ts';
 import type { Principal } from '../kernel/principal.ts';
@@ -32,8 +33,8 @@ export const CONNECT_FLOW_TTL_SECONDS = 10 * 60;
 export type ConnectFlowDeps = {
   pool: Pool;
   config: Config;
-  /** The OAuthApps to connect with (OAUTH_APPS, or a test's). */
-  apps: OAuthApps;
+  /** OAuth apps that stand in for the shipped ones (OAUTH_APPS) on their platforms. */
+  apps?: OAuthApps;
   /** Where failures are told (never with a token or a code). */
   log?: OutboundLog;
 };
@@ -69,13 +70,7 @@ function connectable(deps: ConnectFlowDeps, platform: OAuthPlatform) {
       { variables: [...app.clientVars] },
     );
   }
-  const oauthApp = deps.apps[platform];
-  if (!oauthApp)
-    throw new DomainError(
-      'not_implemented',
-      `Connecting ${platform} is not available in this version.`,
-    );
-  return { app, oauthApp };
+  return { app, oauthApp: deps.apps?.[platform] ?? OAUTH_APPS[platform] };
 }
 
 /**

@@ -137,7 +137,7 @@ export type OAuthCredentials = OAuthTokens & Record<string, unknown>;
  * has (the dashboard's callback, from the code exchange; the CLI's `connect --config`): the
  * platform's identity call names the account (through the outbound guard), then the tokens,
  * the ids it answered and the other fields are sealed and the connection stored active, with
- * when its tokens expire. A platform without an OAuthApp yet answers not_implemented.
+ * when its tokens expire.
  */
 export async function connectWithTokens(
   pool: Pool,
@@ -151,22 +151,14 @@ export async function connectWithTokens(
   opts: {
     /** Where a refusal of the outbound guard records what it does not tell the caller. */
     log?: OutboundLog;
-    /** The OAuth apps by platform (OAUTH_APPS when omitted). */
+    /** OAuth apps that stand in for the shipped ones (OAUTH_APPS) on their platforms. */
     apps?: OAuthApps;
   } = {},
 ): Promise<{ id: string; platform: Platform; handle: string }> {
   const { platform } = input;
   await requireOwnedBrand(pool, input.accountId, input.brandId);
-  const apps = opts.apps ?? (await import('../connectors/service.ts')).OAUTH_APPS;
-  const app = apps[platform];
-  if (!app) {
-    const ready = Object.keys(apps);
-    throw new DomainError(
-      'not_implemented',
-      `connect for ${platform} is not available yet; ` +
-        `${['bluesky', 'mastodon', ...ready].join(', ')} can be connected.`,
-    );
-  }
+  const app =
+    opts.apps?.[platform] ?? (await import('../connectors/service.ts')).OAUTH_APPS[platform];
   let identity: ConnectedIdentity;
   try {
     identity = await app.identify(

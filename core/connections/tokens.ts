@@ -10,7 +10,7 @@ import {
   type OAuthTokens,
   PublicationError,
 } from '../connectors/schema.ts';
-import { withoutSecrets } from '../connectors/service.ts';
+import { OAUTH_APPS, withoutSecrets } from '../connectors/service.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import type { Platform } from '../kernel/platforms.ts';
 import type { OutboundPolicy } from '../outbound/guard.ts';
@@ -42,8 +42,8 @@ export type OAuthDeps = {
   /** Each OAuth platform's addresses and app credentials (Config.platformApps). */
   platformApps: Record<OAuthPlatform, PlatformApp>;
   outbound: OutboundPolicy;
-  /** The OAuthApp of each platform that has one (OAUTH_APPS; tests give their own). */
-  apps: Partial<Record<OAuthPlatform, OAuthApp>>;
+  /** OAuth apps that stand in for the shipped ones (OAUTH_APPS) on their platforms. */
+  apps?: Partial<Record<OAuthPlatform, OAuthApp>>;
 };
 
 /** Meta's platforms extend a long-lived access token with itself: no refresh token needed. */
@@ -224,8 +224,8 @@ export function connectionTokens(
 }
 
 /**
- * `access` with the AccessTokens of its connection when it is an OAuth platform's with an app
- * (Bluesky's and Mastodon's connectors keep their own sessions, and get none).
+ * `access` with the AccessTokens of its connection when it is an OAuth platform's (Bluesky's
+ * and Mastodon's connectors keep their own sessions, and get none).
  */
 export function withAccessTokens<A extends ConnectedAccountAccess>(
   deps: { pool: Pool; credentialsKey: CredentialsKey; oauth?: OAuthDeps },
@@ -235,8 +235,7 @@ export function withAccessTokens<A extends ConnectedAccountAccess>(
 ): A {
   const { platform } = connection;
   if (!deps.oauth || !isOAuthPlatform(platform)) return access;
-  const app = deps.oauth.apps[platform];
-  if (!app) return access;
+  const app = deps.oauth.apps?.[platform] ?? OAUTH_APPS[platform];
   const tokens = connectionTokens(
     { pool: deps.pool, credentialsKey: deps.credentialsKey, oauth: deps.oauth },
     { id: connection.id, platform, credentials: access.credentials },

@@ -27,8 +27,8 @@ const logged: string[] = [];
 beforeAll(async () => {
   standIn = await startOAuthStandIn('standin_user');
   server = await startServer({
-    // X has the operator's app and a stand-in; LinkedIn has neither; Threads has the app but no
-    // OAuthApp is given for it.
+    // X has the operator's app and a stand-in; LinkedIn has neither; Threads has the app and
+    // its shipped OAuthApp.
     env: {
       ...LOOPBACK_OUTBOUND,
       ...standIn.env('X'),
@@ -91,9 +91,8 @@ describe('starting a flow (POST /app/api/connections/{platform}/authorize)', () 
     expect(youtube.body.variables).toEqual(['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET']);
   });
 
-  it('a configured platform this version has no OAuthApp for: 501; a non-OAuth platform: 422', async () => {
+  it('a non-OAuth platform: 422', async () => {
     const d = await signedInDashboard(server);
-    expect((await d.send('POST', '/connections/threads/authorize', {})).status).toBe(501);
     expect((await d.send('POST', '/connections/bluesky/authorize', {})).status).toBe(422);
   });
 
@@ -368,7 +367,7 @@ describe("every platform's state (GET /app/api/platforms)", () => {
     expect(Object.keys(by)).toHaveLength(10);
     expect(by.bluesky).toMatchObject({ state: 'not_connected', connect: 'form', variables: [] });
     expect(by.x).toMatchObject({ state: 'not_connected', connect: 'oauth', handle: null });
-    expect(by.threads).toMatchObject({ state: 'not_connected', connect: 'cli' });
+    expect(by.threads).toMatchObject({ state: 'not_connected', connect: 'oauth' });
     expect(by.linkedin).toMatchObject({
       state: 'not_configured',
       connect: 'cli',
