@@ -6,8 +6,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { requireBrandFor } from '../brands/service.ts';
 import type { Config } from '../config.ts';
 import {
+  configuredCredentialsKey,
   connectWithTokens,
-  credentialsKey,
   openCredentials,
   sealCredentials,
 } from '../connections/service.ts';
@@ -18,7 +18,6 @@ import { conflict, DomainError } from '../kernel/errors.ts';
 import type { Principal } from '../kernel/principal.ts';
 import { type OutboundLog, outboundPolicy } from '../outbound/guard.ts';
 import type { OAuthPlatform } from '../platformApps.ts';
-import { loadLocalSecrets } from '../secrets.ts';
 import { consumeConnectFlow, deleteSpentFlows, flowExpired, insertConnectFlow } from './db.ts';
 import type {
   ConnectCallbackQuery,
@@ -55,9 +54,6 @@ export const connectCallbackUrl = (config: Pick<Config, 'publicBaseUrl'>, platfo
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
 const base64url = (bytes: Buffer) => bytes.toString('base64url');
-
-const keyOf = (config: Config) =>
-  credentialsKey(config.credentialsKey ?? loadLocalSecrets(config.dataDir).credentialsKey);
 
 /** The platform's app and OAuthApp, or why the dashboard cannot connect it. */
 function connectable(deps: ConnectFlowDeps, platform: OAuthPlatform) {
@@ -98,7 +94,9 @@ export async function startConnectFlow(
     accountId: caller.accountId,
     brandId: brand.id,
     platform,
-    codeVerifier: verifier ? sealCredentials(keyOf(deps.config), { verifier }) : null,
+    codeVerifier: verifier
+      ? sealCredentials(configuredCredentialsKey(deps.config), { verifier })
+      : null,
     ttlSeconds: CONNECT_FLOW_TTL_SECONDS,
   });
   return {
@@ -149,7 +147,7 @@ export async function finishConnectFlow(
   }
   const ctx = { app: target.app, policy: outboundPolicy(deps.config, deps.log) };
   const codeVerifier = flow.code_verifier
-    ? String(openCredentials(keyOf(deps.config), flow.code_verifier).verifier)
+    ? String(openCredentials(configuredCredentialsKey(deps.config), flow.code_verifier).verifier)
     : undefined;
   let tokens: OAuthTokens;
   try {

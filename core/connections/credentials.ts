@@ -1,6 +1,8 @@
 // Platform credentials at rest: AES-256-GCM with a random nonce per seal. The sealed bytes are
 // nonce (12) | tag (16) | ciphertext; tampering or a wrong key fails to open.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { Config } from '../config.ts';
+import { loadLocalSecrets } from '../secrets.ts';
 
 export type CredentialsKey = Buffer;
 
@@ -9,6 +11,13 @@ export function credentialsKey(base64: string): CredentialsKey {
   const key = Buffer.from(base64, 'base64');
   if (key.length !== 32) throw new Error('the credentials key must be 32 bytes, base64-encoded');
   return key;
+}
+
+/** The service's credentials key: CREDENTIALS_KEY, else the one kept in DATA_DIR/secrets.json. */
+export function configuredCredentialsKey(
+  config: Pick<Config, 'credentialsKey' | 'dataDir'>,
+): CredentialsKey {
+  return credentialsKey(config.credentialsKey ?? loadLocalSecrets(config.dataDir).credentialsKey);
 }
 
 export function sealCredentials(key: CredentialsKey, value: Record<string, unknown>): Buffer {

@@ -14,8 +14,7 @@ import { DomainError } from '../kernel/errors.ts';
 import type { Platform } from '../kernel/platforms.ts';
 import { type OutboundLog, outboundPolicy } from '../outbound/guard.ts';
 import { isOAuthPlatform, type OAuthPlatform } from '../platformApps.ts';
-import { loadLocalSecrets } from '../secrets.ts';
-import { credentialsKey, sealCredentials, secretValues } from './credentials.ts';
+import { configuredCredentialsKey, sealCredentials, secretValues } from './credentials.ts';
 import {
   activeAccounts,
   markNeedsReconnect,
@@ -99,9 +98,7 @@ export async function connectAccount(
     input.config,
     outboundPolicy(config, log),
   );
-  const key = credentialsKey(
-    config.credentialsKey ?? loadLocalSecrets(config.dataDir).credentialsKey,
-  );
+  const key = configuredCredentialsKey(config);
   const connected = await upsertConnectedAccount(pool, {
     accountId: input.accountId,
     brandId: input.brandId,
@@ -181,9 +178,7 @@ export async function connectWithTokens(
       `The ${platform} identity call did not name the account; nothing was stored.`,
     );
   const credentials: Record<string, unknown> = { ...input.credentials, ...identity.fields };
-  const key = credentialsKey(
-    config.credentialsKey ?? loadLocalSecrets(config.dataDir).credentialsKey,
-  );
+  const key = configuredCredentialsKey(config);
   const connected = await upsertConnectedAccount(pool, {
     accountId: input.accountId,
     brandId: input.brandId,
@@ -255,7 +250,13 @@ export async function reportPublicationFailure(
 }
 
 export type { CredentialsKey } from './credentials.ts';
-export { credentialsKey, openCredentials, openedAccess, sealCredentials } from './credentials.ts';
+export {
+  configuredCredentialsKey,
+  credentialsKey,
+  openCredentials,
+  openedAccess,
+  sealCredentials,
+} from './credentials.ts';
 export type { ConnectionStatus } from './health.ts';
 export { brandConnectionStatuses } from './health.ts';
 export type { Reading, ReadingDeps } from './reading.ts';
