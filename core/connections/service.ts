@@ -121,9 +121,20 @@ export async function listPlatformStates(
   accountId: string,
   brandId?: string,
 ): Promise<PlatformState[]> {
+  return (await listAccountsAndPlatforms(db, config, apps, accountId, brandId)).platforms;
+}
+
+/** The connected accounts and every platform's state from them, read once (list_accounts). */
+export async function listAccountsAndPlatforms(
+  db: Queryable,
+  config: Pick<Config, 'platformApps'>,
+  apps: OAuthApps,
+  accountId: string,
+  brandId?: string,
+): Promise<{ accounts: ConnectedAccount[]; platforms: PlatformState[] }> {
   const brandIds = brandId ? [brandId] : (await brandsOf(db, accountId)).map((b) => b.id);
-  const connections = await listConnectedAccounts(db, accountId, brandId);
-  return platformStates(config, apps, brandIds, connections);
+  const accounts = await listConnectedAccounts(db, accountId, brandId);
+  return { accounts, platforms: platformStates(config, apps, brandIds, accounts) };
 }
 
 /** An OAuth connection's credentials: its tokens and the fields its publishing needs. */
