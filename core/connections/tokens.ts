@@ -32,10 +32,11 @@ import {
 export const REFRESH_MARGIN_MS = 5 * 60_000;
 
 /**
- * How long a job waits for another's refresh of the same connection: longer than one refresh
- * request may take (30 s), so a waiter normally gets the other's tokens; never forever.
+ * How soon a job that met another's refresh of the same connection tries again: it does not
+ * wait on the lock (its pool connection would be held as long as the platform takes), and by
+ * then the other has stored the new tokens, which the retry finds.
  */
-export const REFRESH_LOCK_WAIT_MS = 45_000;
+export const REFRESH_BUSY_RETRY_MS = 2_000;
 
 /** What refreshing OAuth connections takes: the operator's apps and the outbound guard. */
 export type OAuthDeps = {
@@ -101,7 +102,7 @@ function afterRefresh(stored: Record<string, unknown>, next: OAuthTokens): Recor
  */
 const refusedForGood = (err: unknown) => err instanceof PublicationError && err.reconnect;
 
-/** Postgres' lock_not_available: lock_timeout ran out. */
+/** Postgres' lock_not_available: the row is locked and `nowait` would not wait. */
 const LOCK_NOT_AVAILABLE = '55P03';
 
 const reconnectReason = (platform: string, why: string) =>
@@ -119,15 +120,12 @@ export function connectionTokens(
     pool: Pool;
     credentialsKey: CredentialsKey;
     oauth: OAuthDeps;
-    /** How long to wait for another job's refresh; REFRESH_LOCK_WAIT_MS when omitted. */
-    lockWaitMs?: number;
   },
   connection: { id: string; platform: OAuthPlatform; credentials: Record<string, unknown> },
   app: OAuthApp,
   signal?: AbortSignal,
 ): AccessTokens {
   const { pool, credentialsKey, oauth } = deps;
-  const lockWaitMs = Math.round(deps.lockWaitMs ?? REFRESH_LOCK_WAIT_MS);
   const { id, platform, credentials } = connection;
   const ctx = { app: oauth.platformApps[platform], policy: oauth.outbound, signal };
   /** Tokens this object got from a refresh it made after a refusal: refused again, it stops. */
@@ -144,7 +142,6 @@ export function connectionTokens(
     let outcome: { tokens: Record<string, unknown> } | { refused: string };
     try {
       outcome = await withTransaction(pool, async (tx) => {
-        await tx.query(`set local lock_timeout = ${lockWaitMs}`);
         const row = await lockForRefresh(tx, id);
         if (!row?.credentials)
           return { refused: reconnectReason(platform, 'it was removed or holds no credentials.') };
@@ -194,9 +191,8 @@ export function connectionTokens(
     } catch (err) {
       if ((err as { code?: string }).code === LOCK_NOT_AVAILABLE)
         throw new PublicationError(
-          `Another job has been refreshing the ${platform} connection's token for over ` +
-            `${lockWaitMs / 1000} s; trying again later.`,
-          { retryable: true, cause: err },
+          `Another job is refreshing the ${platform} connection's token; trying again shortly.`,
+          { retryable: true, retryAfterMs: REFRESH_BUSY_RETRY_MS, cause: err },
         );
       throw err;
     }
