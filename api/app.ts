@@ -54,7 +54,7 @@ export type AppDeps = {
   mcp?: McpOptions;
   /** Asset storage; the configured driver when omitted. */
   storage?: Storage;
-  /** The OAuth platforms' apps the dashboard connects with; OAUTH_APPS when omitted (tests give theirs). */
+  /** OAuth apps that stand in for the shipped ones (OAUTH_APPS) on their platforms (tests). */
   oauthApps?: OAuthApps;
 };
 
@@ -186,7 +186,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     tools: mediaTools(deps.config),
   };
   const renders = createRenderWaits(deps.pool);
-  const oauthApps = deps.oauthApps ?? OAUTH_APPS;
+  // A test's OAuthApps stand in for the shipped ones on their platforms only.
+  const oauthApps: OAuthApps = { ...OAUTH_APPS, ...deps.oauthApps };
   app.addHook('onClose', () => renders.notifications.close());
   await app.register(signedMediaRoutes, { media });
   await app.register(designTemplateRoutes);

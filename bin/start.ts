@@ -7,7 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { buildApp } from '../api/app.ts';
 import { ConfigError, loadConfig } from '../core/config.ts';
-import { credentialsKey } from '../core/connections/service.ts';
+import { configuredCredentialsKey } from '../core/connections/service.ts';
 import { createLogger } from '../core/logger.ts';
 import { mediaTools } from '../core/media/tools.ts';
 import { parseSigningKeys } from '../core/oauth/service.ts';
@@ -111,9 +111,7 @@ async function main(role: Role, poolArg: string | undefined) {
           threads: config.renderThreads ?? (role === 'worker' ? availableParallelism() : undefined),
           timeoutMs: config.renderTimeoutMs,
         },
-        credentialsKey: credentialsKey(
-          config.credentialsKey ?? loadLocalSecrets(config.dataDir).credentialsKey,
-        ),
+        credentialsKey: configuredCredentialsKey(config),
       });
       stages.unshift({
         name: 'worker',

@@ -6,18 +6,18 @@ import { createHash, randomBytes } from 'node:crypto';
 import { requireBrandFor } from '../brands/service.ts';
 import type { Config } from '../config.ts';
 import {
+  configuredCredentialsKey,
   connectWithTokens,
-  credentialsKey,
   openCredentials,
   sealCredentials,
 } from '../connections/service.ts';
 import type { OAuthApps, OAuthTokens } from '../connectors/schema.ts';
+import { OAUTH_APPS } from '../connectors/service.ts';
 import type { Pool } from '../db/pool.ts';
 import { conflict, DomainError } from '../kernel/errors.ts';
 import type { Principal } from '../kernel/principal.ts';
 import { type OutboundLog, outboundPolicy } from '../outbound/guard.ts';
 import type { OAuthPlatform } from '../platformApps.ts';
-import { loadLocalSecrets } from '../secrets.ts';
 import { consumeConnectFlow, deleteSpentFlows, flowExpired, insertConnectFlow } from './db.ts';
 import type {
   ConnectCallbackQuery,
@@ -32,8 +32,8 @@ export const CONNECT_FLOW_TTL_SECONDS = 10 * 60;
 export type ConnectFlowDeps = {
   pool: Pool;
   config: Config;
-  /** The OAuthApps to connect with (OAUTH_APPS, or a test's). */
-  apps: OAuthApps;
+  /** OAuth apps that stand in for the shipped ones (OAUTH_APPS) on their platforms. */
+  apps?: OAuthApps;
   /** Where failures are told (never with a token or a code). */
   log?: OutboundLog;
 };
@@ -55,9 +55,6 @@ export const connectCallbackUrl = (config: Pick<Config, 'publicBaseUrl'>, platfo
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
 const base64url = (bytes: Buffer) => bytes.toString('base64url');
 
-const keyOf = (config: Config) =>
-  credentialsKey(config.credentialsKey ?? loadLocalSecrets(config.dataDir).credentialsKey);
-
 /** The platform's app and OAuthApp, or why the dashboard cannot connect it. */
 function connectable(deps: ConnectFlowDeps, platform: OAuthPlatform) {
   const app = deps.config.platformApps[platform];
@@ -69,13 +66,7 @@ function connectable(deps: ConnectFlowDeps, platform: OAuthPlatform) {
       { variables: [...app.clientVars] },
     );
   }
-  const oauthApp = deps.apps[platform];
-  if (!oauthApp)
-    throw new DomainError(
-      'not_implemented',
-      `Connecting ${platform} is not available in this version.`,
-    );
-  return { app, oauthApp };
+  return { app, oauthApp: deps.apps?.[platform] ?? OAUTH_APPS[platform] };
 }
 
 /**
@@ -103,7 +94,9 @@ export async function startConnectFlow(
     accountId: caller.accountId,
     brandId: brand.id,
     platform,
-    codeVerifier: verifier ? sealCredentials(keyOf(deps.config), { verifier }) : null,
+    codeVerifier: verifier
+      ? sealCredentials(configuredCredentialsKey(deps.config), { verifier })
+      : null,
     ttlSeconds: CONNECT_FLOW_TTL_SECONDS,
   });
   return {
@@ -154,7 +147,7 @@ export async function finishConnectFlow(
   }
   const ctx = { app: target.app, policy: outboundPolicy(deps.config, deps.log) };
   const codeVerifier = flow.code_verifier
-    ? String(openCredentials(keyOf(deps.config), flow.code_verifier).verifier)
+    ? String(openCredentials(configuredCredentialsKey(deps.config), flow.code_verifier).verifier)
     : undefined;
   let tokens: OAuthTokens;
   try {
@@ -180,6 +173,9 @@ export async function finishConnectFlow(
       { apps: deps.apps, log: deps.log },
     );
   } catch (err) {
+    // Only the platform's refusal is the person's to hear about; anything else (the database)
+    // is ours, and goes on as it is.
+    if (!(err instanceof DomainError && err.code === 'credentials_refused')) throw err;
     deps.log?.warn({ platform, reason: messageOf(err) }, 'connect: the identity call failed');
     throw new ConnectFailed('identity_failed', `${platform} would not name the account.`);
   }

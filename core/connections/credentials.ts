@@ -1,6 +1,8 @@
 // Platform credentials at rest: AES-256-GCM with a random nonce per seal. The sealed bytes are
 // nonce (12) | tag (16) | ciphertext; tampering or a wrong key fails to open.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { Config } from '../config.ts';
+import { loadLocalSecrets } from '../secrets.ts';
 
 export type CredentialsKey = Buffer;
 
@@ -9,6 +11,13 @@ export function credentialsKey(base64: string): CredentialsKey {
   const key = Buffer.from(base64, 'base64');
   if (key.length !== 32) throw new Error('the credentials key must be 32 bytes, base64-encoded');
   return key;
+}
+
+/** The service's credentials key: CREDENTIALS_KEY, else the one kept in DATA_DIR/secrets.json. */
+export function configuredCredentialsKey(
+  config: Pick<Config, 'credentialsKey' | 'dataDir'>,
+): CredentialsKey {
+  return credentialsKey(config.credentialsKey ?? loadLocalSecrets(config.dataDir).credentialsKey);
 }
 
 export function sealCredentials(key: CredentialsKey, value: Record<string, unknown>): Buffer {
@@ -29,15 +38,13 @@ export function openCredentials(key: CredentialsKey, sealed: Buffer): Record<str
 const SECRET_FIELD = /token|password|secret/i;
 
 /**
- * `message` (a platform's answer, kept as an error) with every secret of `credentials` cut
- * out: a platform that echoes the token it refused must not have it shown or stored in clear.
+ * The secret values of `credentials`, for withoutSecrets: a platform that echoes the token it
+ * refused must not have it shown or stored in clear.
  */
-export function withoutSecrets(message: string, credentials: Record<string, unknown>): string {
-  let out = message;
-  for (const [field, value] of Object.entries(credentials))
-    if (SECRET_FIELD.test(field) && typeof value === 'string' && value.length >= 6)
-      out = out.split(value).join('[secret]');
-  return out;
+export function secretValues(credentials: Record<string, unknown>): string[] {
+  return Object.entries(credentials).flatMap(([field, value]) =>
+    SECRET_FIELD.test(field) && typeof value === 'string' ? [value] : [],
+  );
 }
 
 /**

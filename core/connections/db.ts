@@ -68,8 +68,9 @@ const NO_EXPIRY: ConnectionExpiry = {
 
 /**
  * The connection's row locked for a token refresh (until `tx` ends), with its sealed
- * credentials as they are now: another job's refresh waits for this one's commit. Undefined
- * when the connection was removed.
+ * credentials as they are now. A row another transaction holds fails at once (55P03) rather
+ * than wait: a waiter would hold its pool connection for the whole of the other's refresh.
+ * Undefined when the connection was removed.
  */
 export async function lockForRefresh(
   tx: Queryable,
@@ -79,7 +80,8 @@ export async function lockForRefresh(
   | undefined
 > {
   const { rows } = await tx.query(
-    `select status, last_error, credentials from connected_accounts where id = $1 for update`,
+    `select status, last_error, credentials from connected_accounts where id = $1
+     for update nowait`,
     [connectedAccountId],
   );
   return rows[0];

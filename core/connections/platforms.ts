@@ -7,15 +7,12 @@ import { PLATFORMS } from '../kernel/platformNames.ts';
 import { isOAuthPlatform } from '../platformApps.ts';
 import type { ConnectedAccount, PlatformState } from './schema.ts';
 
-/** ConnectedAccount, with the expiry members the token layer adds to it where they are. */
-type WithExpiry = ConnectedAccount & { expires_at?: string | null; reconnect_soon?: boolean };
-
 /** Each of the brands' platforms, brand by brand, from their connections. */
 export function platformStates(
   config: Pick<Config, 'platformApps'>,
   apps: OAuthApps,
   brandIds: readonly string[],
-  connections: readonly WithExpiry[],
+  connections: readonly ConnectedAccount[],
 ): PlatformState[] {
   return brandIds.flatMap((brandId) =>
     PLATFORMS.map((platform): PlatformState => {

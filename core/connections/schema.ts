@@ -86,7 +86,7 @@ export type ConnectInput = z.infer<typeof ConnectInput>;
  * The operator CLI's `--config`, per platform: the same fields and rules, except that Bluesky's
  * `service` may be left out (the connector then signs in at https://bsky.social). A key beside
  * the fields is refused, as the dashboard refuses it: a misspelt one (`acces_token`) must not
- * pass unseen. An OAuth platform whose app is not registered yet answers so (501).
+ * pass unseen.
  */
 export const CONNECTION_CONFIGS: Partial<Record<Platform, z.ZodObject>> = {
   bluesky: BlueskyConfig.partial({ service: true }).strict(),

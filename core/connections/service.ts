@@ -8,13 +8,13 @@ import {
   type OAuthTokens,
   PublicationError,
 } from '../connectors/schema.ts';
+import { withoutSecrets } from '../connectors/service.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
 import { DomainError } from '../kernel/errors.ts';
 import type { Platform } from '../kernel/platforms.ts';
 import { type OutboundLog, outboundPolicy } from '../outbound/guard.ts';
 import { isOAuthPlatform, type OAuthPlatform } from '../platformApps.ts';
-import { loadLocalSecrets } from '../secrets.ts';
-import { credentialsKey, sealCredentials, withoutSecrets } from './credentials.ts';
+import { configuredCredentialsKey, sealCredentials, secretValues } from './credentials.ts';
 import {
   activeAccounts,
   markNeedsReconnect,
@@ -98,9 +98,7 @@ export async function connectAccount(
     input.config,
     outboundPolicy(config, log),
   );
-  const key = credentialsKey(
-    config.credentialsKey ?? loadLocalSecrets(config.dataDir).credentialsKey,
-  );
+  const key = configuredCredentialsKey(config);
   const connected = await upsertConnectedAccount(pool, {
     accountId: input.accountId,
     brandId: input.brandId,
@@ -123,9 +121,20 @@ export async function listPlatformStates(
   accountId: string,
   brandId?: string,
 ): Promise<PlatformState[]> {
+  return (await listAccountsAndPlatforms(db, config, apps, accountId, brandId)).platforms;
+}
+
+/** The connected accounts and every platform's state from them, read once (list_accounts). */
+export async function listAccountsAndPlatforms(
+  db: Queryable,
+  config: Pick<Config, 'platformApps'>,
+  apps: OAuthApps,
+  accountId: string,
+  brandId?: string,
+): Promise<{ accounts: ConnectedAccount[]; platforms: PlatformState[] }> {
   const brandIds = brandId ? [brandId] : (await brandsOf(db, accountId)).map((b) => b.id);
-  const connections = await listConnectedAccounts(db, accountId, brandId);
-  return platformStates(config, apps, brandIds, connections);
+  const accounts = await listConnectedAccounts(db, accountId, brandId);
+  return { accounts, platforms: platformStates(config, apps, brandIds, accounts) };
 }
 
 /** An OAuth connection's credentials: its tokens and the fields its publishing needs. */
@@ -136,7 +145,7 @@ export type OAuthCredentials = OAuthTokens & Record<string, unknown>;
  * has (the dashboard's callback, from the code exchange; the CLI's `connect --config`): the
  * platform's identity call names the account (through the outbound guard), then the tokens,
  * the ids it answered and the other fields are sealed and the connection stored active, with
- * when its tokens expire. A platform without an OAuthApp yet answers not_implemented.
+ * when its tokens expire.
  */
 export async function connectWithTokens(
   pool: Pool,
@@ -150,22 +159,14 @@ export async function connectWithTokens(
   opts: {
     /** Where a refusal of the outbound guard records what it does not tell the caller. */
     log?: OutboundLog;
-    /** The OAuth apps by platform (OAUTH_APPS when omitted). */
+    /** OAuth apps that stand in for the shipped ones (OAUTH_APPS) on their platforms. */
     apps?: OAuthApps;
   } = {},
 ): Promise<{ id: string; platform: Platform; handle: string }> {
   const { platform } = input;
   await requireOwnedBrand(pool, input.accountId, input.brandId);
-  const apps = opts.apps ?? (await import('../connectors/service.ts')).OAUTH_APPS;
-  const app = apps[platform];
-  if (!app) {
-    const ready = Object.keys(apps);
-    throw new DomainError(
-      'not_implemented',
-      `connect for ${platform} is not available yet; ` +
-        `${['bluesky', 'mastodon', ...ready].join(', ')} can be connected.`,
-    );
-  }
+  const app =
+    opts.apps?.[platform] ?? (await import('../connectors/service.ts')).OAUTH_APPS[platform];
   let identity: ConnectedIdentity;
   try {
     identity = await app.identify(
@@ -176,7 +177,7 @@ export async function connectWithTokens(
     if (err instanceof PublicationError)
       throw new DomainError(
         'credentials_refused',
-        `The ${platform} credentials were not accepted: ${withoutSecrets(err.message, input.credentials)}`,
+        `The ${platform} credentials were not accepted: ${withoutSecrets(err.message, secretValues(input.credentials))}`,
       );
     throw err;
   }
@@ -188,9 +189,7 @@ export async function connectWithTokens(
       `The ${platform} identity call did not name the account; nothing was stored.`,
     );
   const credentials: Record<string, unknown> = { ...input.credentials, ...identity.fields };
-  const key = credentialsKey(
-    config.credentialsKey ?? loadLocalSecrets(config.dataDir).credentialsKey,
-  );
+  const key = configuredCredentialsKey(config);
   const connected = await upsertConnectedAccount(pool, {
     accountId: input.accountId,
     brandId: input.brandId,
@@ -262,7 +261,13 @@ export async function reportPublicationFailure(
 }
 
 export type { CredentialsKey } from './credentials.ts';
-export { credentialsKey, openCredentials, openedAccess, sealCredentials } from './credentials.ts';
+export {
+  configuredCredentialsKey,
+  credentialsKey,
+  openCredentials,
+  openedAccess,
+  sealCredentials,
+} from './credentials.ts';
 export type { ConnectionStatus } from './health.ts';
 export { brandConnectionStatuses } from './health.ts';
 export type { Reading, ReadingDeps } from './reading.ts';

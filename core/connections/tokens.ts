@@ -10,6 +10,7 @@ import {
   type OAuthTokens,
   PublicationError,
 } from '../connectors/schema.ts';
+import { OAUTH_APPS, withoutSecrets } from '../connectors/service.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import type { Platform } from '../kernel/platforms.ts';
 import type { OutboundPolicy } from '../outbound/guard.ts';
@@ -18,7 +19,7 @@ import {
   type CredentialsKey,
   openCredentials,
   sealCredentials,
-  withoutSecrets,
+  secretValues,
 } from './credentials.ts';
 import {
   type ConnectionExpiry,
@@ -31,18 +32,19 @@ import {
 export const REFRESH_MARGIN_MS = 5 * 60_000;
 
 /**
- * How long a job waits for another's refresh of the same connection: longer than one refresh
- * request may take (30 s), so a waiter normally gets the other's tokens; never forever.
+ * How soon a job that met another's refresh of the same connection tries again: it does not
+ * wait on the lock (its pool connection would be held as long as the platform takes), and by
+ * then the other has stored the new tokens, which the retry finds.
  */
-export const REFRESH_LOCK_WAIT_MS = 45_000;
+export const REFRESH_BUSY_RETRY_MS = 2_000;
 
 /** What refreshing OAuth connections takes: the operator's apps and the outbound guard. */
 export type OAuthDeps = {
   /** Each OAuth platform's addresses and app credentials (Config.platformApps). */
   platformApps: Record<OAuthPlatform, PlatformApp>;
   outbound: OutboundPolicy;
-  /** The OAuthApp of each platform that has one (OAUTH_APPS; tests give their own). */
-  apps: Partial<Record<OAuthPlatform, OAuthApp>>;
+  /** OAuth apps that stand in for the shipped ones (OAUTH_APPS) on their platforms. */
+  apps?: Partial<Record<OAuthPlatform, OAuthApp>>;
 };
 
 /** Meta's platforms extend a long-lived access token with itself: no refresh token needed. */
@@ -93,12 +95,14 @@ function afterRefresh(stored: Record<string, unknown>, next: OAuthTokens): Recor
   return out;
 }
 
-/** A refresh the platform refused for good: the grant is revoked, expired or spent. */
-const refusedForGood = (err: unknown) =>
-  err instanceof PublicationError &&
-  (err.reconnect || (!err.retryable && (err.status === 400 || err.status === 401)));
+/**
+ * A refresh the platform refused for good (the grant is revoked, expired or spent): only the
+ * OAuthApp can tell, from the platform's own error, and says so with `reconnect`. Any other
+ * refusal (a client the operator misconfigured) fails the post and leaves the connection.
+ */
+const refusedForGood = (err: unknown) => err instanceof PublicationError && err.reconnect;
 
-/** Postgres' lock_not_available: lock_timeout ran out. */
+/** Postgres' lock_not_available: the row is locked and `nowait` would not wait. */
 const LOCK_NOT_AVAILABLE = '55P03';
 
 const reconnectReason = (platform: string, why: string) =>
@@ -116,15 +120,12 @@ export function connectionTokens(
     pool: Pool;
     credentialsKey: CredentialsKey;
     oauth: OAuthDeps;
-    /** How long to wait for another job's refresh; REFRESH_LOCK_WAIT_MS when omitted. */
-    lockWaitMs?: number;
   },
   connection: { id: string; platform: OAuthPlatform; credentials: Record<string, unknown> },
   app: OAuthApp,
   signal?: AbortSignal,
 ): AccessTokens {
   const { pool, credentialsKey, oauth } = deps;
-  const lockWaitMs = Math.round(deps.lockWaitMs ?? REFRESH_LOCK_WAIT_MS);
   const { id, platform, credentials } = connection;
   const ctx = { app: oauth.platformApps[platform], policy: oauth.outbound, signal };
   /** Tokens this object got from a refresh it made after a refusal: refused again, it stops. */
@@ -141,7 +142,6 @@ export function connectionTokens(
     let outcome: { tokens: Record<string, unknown> } | { refused: string };
     try {
       outcome = await withTransaction(pool, async (tx) => {
-        await tx.query(`set local lock_timeout = ${lockWaitMs}`);
         const row = await lockForRefresh(tx, id);
         if (!row?.credentials)
           return { refused: reconnectReason(platform, 'it was removed or holds no credentials.') };
@@ -156,8 +156,17 @@ export function connectionTokens(
         try {
           next = await app.refresh(ctx, stored as OAuthTokens);
         } catch (err) {
-          if (!refusedForGood(err)) throw err;
-          const said = withoutSecrets((err as Error).message, stored);
+          if (!(err instanceof PublicationError)) throw err;
+          const said = withoutSecrets(err.message, secretValues(stored));
+          if (!refusedForGood(err)) {
+            if (said === err.message) throw err;
+            throw new PublicationError(said, {
+              retryable: err.retryable,
+              retryAfterMs: err.retryAfterMs,
+              retryAt: err.retryAt,
+              status: err.status,
+            });
+          }
           const reason = reconnectReason(
             platform,
             `${platform} refused to refresh its access token (${said}).`,
@@ -182,9 +191,8 @@ export function connectionTokens(
     } catch (err) {
       if ((err as { code?: string }).code === LOCK_NOT_AVAILABLE)
         throw new PublicationError(
-          `Another job has been refreshing the ${platform} connection's token for over ` +
-            `${lockWaitMs / 1000} s; trying again later.`,
-          { retryable: true, cause: err },
+          `Another job is refreshing the ${platform} connection's token; trying again shortly.`,
+          { retryable: true, retryAfterMs: REFRESH_BUSY_RETRY_MS, cause: err },
         );
       throw err;
     }
@@ -212,8 +220,8 @@ export function connectionTokens(
 }
 
 /**
- * `access` with the AccessTokens of its connection when it is an OAuth platform's with an app
- * (Bluesky's and Mastodon's connectors keep their own sessions, and get none).
+ * `access` with the AccessTokens of its connection when it is an OAuth platform's (Bluesky's
+ * and Mastodon's connectors keep their own sessions, and get none).
  */
 export function withAccessTokens<A extends ConnectedAccountAccess>(
   deps: { pool: Pool; credentialsKey: CredentialsKey; oauth?: OAuthDeps },
@@ -223,8 +231,7 @@ export function withAccessTokens<A extends ConnectedAccountAccess>(
 ): A {
   const { platform } = connection;
   if (!deps.oauth || !isOAuthPlatform(platform)) return access;
-  const app = deps.oauth.apps[platform];
-  if (!app) return access;
+  const app = deps.oauth.apps?.[platform] ?? OAUTH_APPS[platform];
   const tokens = connectionTokens(
     { pool: deps.pool, credentialsKey: deps.credentialsKey, oauth: deps.oauth },
     { id: connection.id, platform, credentials: access.credentials },

@@ -1,8 +1,9 @@
 // The connectors' front door: the built-in connectors registered at start, the account check a
 // connection runs when it is made, each OAuth platform's app (connect, refresh, identity),
-// and Mastodon's reply text rule applied to drafts.
+// Mastodon's reply text rule applied to drafts, and secrets kept out of a platform's answer.
 
 export { builtinConnectors } from './builtin.ts';
 export { mastodonReplyText } from './mastodonEngagement.ts';
 export { OAUTH_APPS } from './oauth/index.ts';
+export { withoutSecrets } from './secrets.ts';
 export { verifyConnection } from './verify.ts';

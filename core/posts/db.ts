@@ -709,3 +709,31 @@ export async function abandonedPublications(
   const { rows } = await db.query(ABANDONED, [jobKeyPrefix, afterMs]);
   return rows;
 }
+
+/** One publication attempt's remembered step (PublicationSteps), if it was remembered. */
+export async function recallPublicationStep(
+  db: Queryable,
+  attempt: { postId: string; publicationSeq: number },
+  step: string,
+): Promise<string | undefined> {
+  const { rows } = await db.query<{ value: string }>(
+    `select value from publication_steps
+     where post_id = $1 and publication_seq = $2 and step = $3`,
+    [attempt.postId, attempt.publicationSeq, step],
+  );
+  return rows[0]?.value;
+}
+
+/** Remembers a step of one attempt once: a step already remembered keeps its first value. */
+export async function rememberPublicationStep(
+  db: Queryable,
+  attempt: { postId: string; publicationSeq: number },
+  step: string,
+  value: string,
+): Promise<void> {
+  await db.query(
+    `insert into publication_steps (post_id, publication_seq, step, value)
+     values ($1, $2, $3, $4) on conflict do nothing`,
+    [attempt.postId, attempt.publicationSeq, step, value],
+  );
+}

@@ -1,7 +1,9 @@
 // An OAuth connection's access token: refreshed before it expires and after a 401, under the
 // connection's lock so that two jobs never spend one refresh token, with the refresh token
 // each refresh returns stored in the same transaction; a refused refresh marks the connection
-// to reconnect and fails the post. Against a loopback stand-in that rotates refresh tokens.
+// to reconnect and fails the post. The shipped X OAuthApp and connector, run by the shipped
+// publication job, against the X stand-in (single-use refresh tokens, a spent one presented
+// again revokes its family).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   credentialsKey,
@@ -10,15 +12,14 @@ import {
 } from '../../core/connections/credentials.ts';
 import { listConnectedAccounts, readThrough } from '../../core/connections/service.ts';
 import { connectionTokens } from '../../core/connections/tokens.ts';
+import { builtinConnectors } from '../../core/connectors/builtin.ts';
+import { xOAuthApp } from '../../core/connectors/oauth/x.ts';
+import type { OAuthApp } from '../../core/connectors/oauthApp.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { publishScheduledPost } from '../../core/posts/publication.ts';
+import { storageFor } from '../../core/storage/storage.ts';
 import { hourAhead, publishNow } from '../support/jobs.ts';
-import {
-  type OAuthStandIn,
-  standInConnector,
-  standInOAuthApp,
-  startOAuthStandIn,
-} from '../support/oauthTokenServer.ts';
+import { startXStandIn, type XStandIn } from '../support/platforms/x.ts';
 import { call, connectPlatform, makeAccount, makeKey } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND, startWorkerBeside, useServer } from '../support/service.ts';
 import { waitFor } from '../support/wait.ts';
@@ -26,26 +27,51 @@ import { waitFor } from '../support/wait.ts';
 const KEY_B64 = Buffer.alloc(32, 40).toString('base64');
 const KEY = credentialsKey(KEY_B64);
 
-let standIn: OAuthStandIn;
+let x: XStandIn;
 beforeAll(async () => {
-  standIn = await startOAuthStandIn();
-  return () => standIn.close();
+  x = await startXStandIn();
+  return () => x.close();
 });
 const server = useServer(() => ({
-  env: { ...LOOPBACK_OUTBOUND, CREDENTIALS_KEY: KEY_B64, X_API_URL: standIn.url },
+  env: {
+    ...LOOPBACK_OUTBOUND,
+    CREDENTIALS_KEY: KEY_B64,
+    X_API_URL: x.url,
+    X_AUTHORIZE_URL: x.authorizeUrl,
+    X_CLIENT_ID: x.clientId,
+    X_CLIENT_SECRET: x.clientSecret,
+  },
 }));
-afterAll(() => {
-  standIn.refreshDelayMs = 0;
-});
 
-const app = standInOAuthApp('x');
-const oauth = () => ({
+let refreshDelayMs = 0;
+afterAll(() => {
+  refreshDelayMs = 0;
+});
+/**
+ * The shipped X OAuthApp, its refresh held back `refreshDelayMs` so that two jobs' refreshes
+ * overlap (the stand-in answers at once).
+ */
+const app: OAuthApp = {
+  ...xOAuthApp,
+  async refresh(ctx, tokens) {
+    if (refreshDelayMs) await new Promise((r) => setTimeout(r, refreshDelayMs));
+    return xOAuthApp.refresh(ctx, tokens);
+  },
+};
+const oauth = (apps = { x: app }) => ({
   platformApps: server.config.platformApps,
   outbound: outboundPolicy(server.config),
-  apps: { x: app },
+  apps,
 });
 const deps = () => ({
-  connectors: { x: standInConnector(standIn.url, outboundPolicy(server.config)) },
+  connectors: {
+    x: builtinConnectors({
+      outbound: outboundPolicy(server.config),
+      storage: storageFor(server.config),
+      platformApps: server.config.platformApps,
+      requestTimeoutMs: 2_000,
+    }).x!,
+  },
   credentialsKey: KEY,
   oauth: oauth(),
 });
@@ -55,7 +81,11 @@ async function connected(credentials: Record<string, unknown>) {
   const acct = await makeAccount(server.pool);
   const key = await makeKey(server.pool, acct.accountId, ['read', 'publish']);
   const connection = await connectPlatform(server.pool, acct, 'x', {
-    credentials: sealCredentials(KEY, { user_id: '2244994945', ...credentials }),
+    credentials: sealCredentials(KEY, {
+      user_id: x.user.id,
+      username: x.user.username,
+      ...credentials,
+    }),
   });
   return { acct, key, connectionId: connection.id };
 }
@@ -72,15 +102,35 @@ async function schedule(key: string, body: string) {
 const postRow = async (id: string) =>
   (await server.pool.query('select * from posts where id = $1', [id])).rows[0];
 
-/** Runs the publication job of a scheduled post now, as the worker would. */
-async function publish(id: string) {
+/** Runs the publication job of a scheduled post now, as the worker would (attempt `number`). */
+async function publish(id: string, number = 1) {
   const row = await postRow(id);
   return publishScheduledPost(
     server.pool,
     deps(),
-    { post_id: id, scheduled_for: row.scheduled_for.toISOString(), attempts_before: 0 },
-    { number: 1, max: 5, signal: new AbortController().signal },
+    { post_id: id, scheduled_for: row.scheduled_for.toISOString(), attempts_before: number - 1 },
+    { number, max: 5, signal: new AbortController().signal },
   );
+}
+
+/**
+ * Runs the jobs of `ids` at the same time; a job put off because it met another's refresh runs
+ * again as its retry would, once the first round is over. Answers each post's last result.
+ */
+async function publishTogether(ids: string[]) {
+  const first = await Promise.allSettled(ids.map((id) => publish(id)));
+  const retried: string[] = [];
+  const results: string[] = [];
+  for (const [i, r] of first.entries()) {
+    if (r.status === 'fulfilled' && r.value !== 'retrying') {
+      results.push(r.value);
+      continue;
+    }
+    if (r.status === 'rejected') throw r.reason;
+    retried.push(ids[i]!);
+    results.push(await publish(ids[i]!, 2));
+  }
+  return { results, retried };
 }
 
 const connectionRow = async (id: string) =>
@@ -88,32 +138,34 @@ const connectionRow = async (id: string) =>
 const storedTokens = async (id: string) =>
   openCredentials(KEY, (await connectionRow(id)).credentials);
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+const tweetsOf = (texts: string[]) => x.tweets.filter((t) => texts.includes(t.text));
 
 describe('two jobs publishing through one connection whose token expired', () => {
   it('refresh once between them when the token is known to be expiring, and both publish', async () => {
-    const issued = standIn.issue({ accessTtlMs: -1000 });
+    const issued = x.issueTokens();
     const { key, connectionId } = await connected({ ...issued, expires_at: ago(60_000) });
-    const posts = [await schedule(key, 'first of two'), await schedule(key, 'second of two')];
-    const before = standIn.refreshes.length;
-    standIn.refreshDelayMs = 300;
+    const texts = ['first of two', 'second of two'];
+    const posts = [await schedule(key, texts[0]!), await schedule(key, texts[1]!)];
+    const before = { ...x.refreshes };
+    refreshDelayMs = 300;
     try {
-      expect(await Promise.all(posts.map(publish))).toEqual(['published', 'published']);
+      const { results, retried } = await publishTogether(posts);
+      expect(results).toEqual(['published', 'published']);
+      // One met the other's refresh, and was put off rather than left waiting on the lock.
+      expect(retried).toHaveLength(1);
     } finally {
-      standIn.refreshDelayMs = 0;
+      refreshDelayMs = 0;
     }
-    expect(standIn.refreshes.slice(before)).toEqual([issued.refresh_token]);
+    expect(x.refreshes).toEqual({ ok: before.ok + 1, reused: before.reused });
     const stored = await storedTokens(connectionId);
     expect(stored.refresh_token).not.toBe(issued.refresh_token);
-    expect(stored.user_id).toBe('2244994945');
-    expect(standIn.revoked(String(stored.refresh_token))).toBe(false);
-    const made = standIn.posts.filter((p) => ['first of two', 'second of two'].includes(p.text));
-    expect(made.map((p) => p.token)).toEqual([stored.access_token, stored.access_token]);
+    expect(stored.user_id).toBe(x.user.id);
+    const made = tweetsOf(texts);
+    expect(made).toHaveLength(2);
     for (const id of posts)
       expect(await postRow(id)).toMatchObject({
         status: 'published',
-        external_post_id: made.find(
-          (p) => p.text === (id === posts[0] ? 'first of two' : 'second of two'),
-        )!.id,
+        external_post_id: made.find((t) => t.text === texts[posts.indexOf(id)])!.id,
       });
     // The new expiry is stored with the tokens: two hours ahead.
     const row = await connectionRow(connectionId);
@@ -122,28 +174,32 @@ describe('two jobs publishing through one connection whose token expired', () =>
   });
 
   it('refresh once between them after both were refused with a 401, and both publish', async () => {
-    // The platform expired the token sooner than it said: both posts meet a 401.
-    const issued = standIn.issue({ accessTtlMs: -1000 });
+    // X expired the token sooner than it said: both posts meet a 401.
+    const issued = x.issueTokens();
+    x.expireAccessTokens();
     const { key, connectionId } = await connected({ ...issued, expires_at: hourAhead() });
-    const posts = [await schedule(key, 'refused first'), await schedule(key, 'refused second')];
-    const before = standIn.refreshes.length;
-    standIn.refreshDelayMs = 300;
+    const texts = ['refused first', 'refused second'];
+    const posts = [await schedule(key, texts[0]!), await schedule(key, texts[1]!)];
+    const before = { ...x.refreshes };
+    refreshDelayMs = 300;
     try {
-      expect(await Promise.all(posts.map(publish))).toEqual(['published', 'published']);
+      const { results, retried } = await publishTogether(posts);
+      expect(results).toEqual(['published', 'published']);
+      expect(retried).toHaveLength(1);
     } finally {
-      standIn.refreshDelayMs = 0;
+      refreshDelayMs = 0;
     }
-    expect(standIn.refreshes.slice(before)).toEqual([issued.refresh_token]);
-    const stored = await storedTokens(connectionId);
-    expect(standIn.posts.filter((p) => p.token === stored.access_token)).toHaveLength(2);
+    expect(x.refreshes).toEqual({ ok: before.ok + 1, reused: before.reused });
+    expect((await storedTokens(connectionId)).refresh_token).not.toBe(issued.refresh_token);
+    expect(tweetsOf(texts)).toHaveLength(2);
   });
 });
 
 describe('a refresh token', () => {
   it('is spent once: each refresh presents the one the last refresh stored', async () => {
-    const issued = standIn.issue({ accessTtlMs: -1000 });
-    const { acct, connectionId } = await connected(issued);
-    const before = standIn.refreshes.length;
+    const issued = x.issueTokens();
+    const { acct, key, connectionId } = await connected(issued);
+    const before = { ...x.refreshes };
     let token = issued.access_token;
     // Three jobs in a row, each meeting a 401 with the token it was given.
     for (let i = 0; i < 3; i++) {
@@ -156,11 +212,9 @@ describe('a refresh token', () => {
       token = await tokens.refused(token);
       expect(credentials.access_token).toBe(token);
     }
-    const presented = standIn.refreshes.slice(before);
-    expect(presented).toHaveLength(3);
-    expect(new Set(presented).size).toBe(3);
+    // A spent one presented again would have revoked the family (and counted as reused).
+    expect(x.refreshes).toEqual({ ok: before.ok + 3, reused: before.reused });
     const stored = await storedTokens(connectionId);
-    expect(standIn.revoked(String(stored.refresh_token))).toBe(false);
     // A job holding the old token learns the stored one without a refresh of its own.
     const late = connectionTokens(
       { pool: server.pool, credentialsKey: KEY, oauth: oauth() },
@@ -168,18 +222,19 @@ describe('a refresh token', () => {
       app,
     );
     expect(await late.refused(issued.access_token)).toBe(stored.access_token);
-    expect(standIn.refreshes.slice(before)).toHaveLength(3);
+    expect(x.refreshes.ok).toBe(before.ok + 3);
+    // The stored tokens still work: the family was never revoked.
+    expect(await publish(await schedule(key, 'after three refreshes'))).toBe('published');
     expect((await listConnectedAccounts(server.pool, acct.accountId))[0]).toMatchObject({
       status: 'active',
-      expires_at: null,
       reconnect_soon: false,
     });
   });
 });
 
-describe("waiting for another job's refresh", () => {
-  it('is bounded: past the lock wait, the job is retried later', async () => {
-    const issued = standIn.issue({ accessTtlMs: -1000 });
+describe("another job's refresh", () => {
+  it('is not waited for: the job fails retryable at once, holding no connection, and is retried shortly', async () => {
+    const issued = x.issueTokens();
     const { connectionId } = await connected({ ...issued, expires_at: ago(1000) });
     const holder = await server.pool.connect();
     try {
@@ -188,18 +243,20 @@ describe("waiting for another job's refresh", () => {
         connectionId,
       ]);
       const tokens = connectionTokens(
-        { pool: server.pool, credentialsKey: KEY, oauth: oauth(), lockWaitMs: 200 },
+        { pool: server.pool, credentialsKey: KEY, oauth: oauth() },
         { id: connectionId, platform: 'x', credentials: await storedTokens(connectionId) },
         app,
       );
-      const before = standIn.refreshes.length;
+      const before = { ...x.refreshes };
+      const started = Date.now();
       await expect(tokens.current()).rejects.toMatchObject({
         retryable: true,
         reconnect: false,
-        message:
-          "Another job has been refreshing the x connection's token for over 0.2 s; trying again later.",
+        retryAfterMs: 2_000,
+        message: "Another job is refreshing the x connection's token; trying again shortly.",
       });
-      expect(standIn.refreshes.length).toBe(before);
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(x.refreshes).toEqual(before);
     } finally {
       await holder.query('rollback');
       holder.release();
@@ -208,16 +265,19 @@ describe("waiting for another job's refresh", () => {
 });
 
 describe('a refresh the platform refuses', () => {
+  const deadGrant =
+    'The x connection needs to be reconnected: x refused to refresh its access token ' +
+    '(X answered 400: Value passed for the token was invalid.).';
+
   it('marks the connection needs_reconnect and fails the post with the reason and post.failed', async () => {
-    const issued = standIn.issue({ accessTtlMs: -1000 });
+    const issued = x.issueTokens();
+    x.expireAccessTokens();
     // Another client spent the refresh token: presenting it again is refused.
-    const { connectionId, key } = await connected({ ...issued, refresh_token: 'rt-spent' });
+    const { connectionId, key } = await connected({ ...issued, refresh_token: 'xrt-spent' });
     const id = await schedule(key, 'never refreshed');
     expect(await publish(id)).toBe('failed');
     const row = await postRow(id);
-    expect(row.error).toMatch(
-      /^The x connection needs to be reconnected: x refused to refresh its access token \(x answered 400: Value passed for the token was invalid\.\)\.$/,
-    );
+    expect(row.error).toBe(deadGrant);
     const { rows: events } = await server.pool.query(
       'select type, body from events where post_id = $1',
       [id],
@@ -226,65 +286,107 @@ describe('a refresh the platform refuses', () => {
     expect(JSON.parse(events[0].body).post.error).toBe(row.error);
     const connection = await connectionRow(connectionId);
     expect(connection.status).toBe('needs_reconnect');
-    expect(connection.last_error).toMatch(/refused to refresh its access token/);
-    expect(connection.last_error).not.toContain('rt-spent');
+    expect(connection.last_error).toBe(deadGrant);
 
     // The next post fails at once, without asking the platform again.
-    const before = standIn.refreshes.length;
+    const before = x.requests.length;
     const next = await schedule(key, 'after the refusal');
     expect(await publish(next)).toBe('failed');
     expect((await postRow(next)).error).toMatch(/needs to be reconnected/);
-    expect(standIn.refreshes.length).toBe(before);
+    expect(x.requests.length).toBe(before);
   });
 
   it('is asked once by two jobs at the same time: both posts fail with its reason', async () => {
-    const issued = standIn.issue({ accessTtlMs: -1000 });
+    const issued = x.issueTokens();
     const { connectionId, key } = await connected({
       ...issued,
-      refresh_token: 'rt-spent-elsewhere',
+      refresh_token: 'xrt-spent-elsewhere',
       expires_at: ago(1000),
     });
     const posts = [await schedule(key, 'refused one'), await schedule(key, 'refused two')];
-    const before = standIn.refreshes.length;
-    standIn.refreshDelayMs = 300;
+    const tokenCalls = () =>
+      x.requests.filter((r) => r.method === 'POST' && r.path === '/2/oauth2/token').length;
+    const before = tokenCalls();
+    refreshDelayMs = 300;
+    let retried: string[];
     try {
-      expect(await Promise.all(posts.map(publish))).toEqual(['failed', 'failed']);
+      const together = await publishTogether(posts);
+      expect(together.results).toEqual(['failed', 'failed']);
+      retried = together.retried;
     } finally {
-      standIn.refreshDelayMs = 0;
+      refreshDelayMs = 0;
     }
-    expect(standIn.refreshes.slice(before)).toEqual(['rt-spent-elsewhere']);
-    const reason =
-      'The x connection needs to be reconnected: x refused to refresh its access token ' +
-      '(x answered 400: Value passed for the token was invalid.).';
-    for (const id of posts) expect((await postRow(id)).error).toBe(reason);
+    expect(tokenCalls()).toBe(before + 1);
+    // The job that met the refresh, retried, finds the connection marked and asks no one.
+    for (const id of posts)
+      expect((await postRow(id)).error).toBe(
+        retried.includes(id)
+          ? 'The connected x account @brand needs to be reconnected.'
+          : deadGrant,
+      );
     expect(await connectionRow(connectionId)).toMatchObject({
       status: 'needs_reconnect',
-      last_error: reason,
+      last_error: deadGrant,
     });
   });
 
   it('keeps no token in the reason, even when the platform quotes it', async () => {
-    const issued = standIn.issue({ accessTtlMs: -1000 });
-    const spent = 'rt-spent-and-quoted';
-    const { connectionId, key } = await connected({ ...issued, refresh_token: spent });
+    const issued = x.issueTokens();
+    const spent = 'xrt-spent-and-quoted';
+    const { connectionId, key } = await connected({
+      ...issued,
+      refresh_token: spent,
+      expires_at: ago(1000),
+    });
     const id = await schedule(key, 'quoted refusal');
-    standIn.echoTokens = true;
-    try {
-      expect(await publish(id)).toBe('failed');
-    } finally {
-      standIn.echoTokens = false;
-    }
+    x.inject({
+      line: 'POST /2/oauth2/token',
+      answer: {
+        status: 400,
+        body: JSON.stringify({
+          error: 'invalid_request',
+          error_description: `Invalid refresh token: ${spent} (access ${issued.access_token})`,
+        }),
+      },
+    });
+    expect(await publish(id)).toBe('failed');
     const { error } = await postRow(id);
-    expect(error).toMatch(/Invalid refresh token: \[secret\]/);
+    expect(error).toMatch(/Invalid refresh token: \[redacted\]/);
     const connection = await connectionRow(connectionId);
+    expect(connection.status).toBe('needs_reconnect');
     for (const said of [error, connection.last_error]) {
       expect(said).not.toContain(spent);
       expect(said).not.toContain(issued.access_token);
     }
   });
 
+  it("fails the post but leaves the connection active when X refuses the operator's client (401)", async () => {
+    const issued = x.issueTokens();
+    const { connectionId, key } = await connected({ ...issued, expires_at: ago(1000) });
+    const id = await schedule(key, 'refused client');
+    // The operator's client secret is wrong: reconnecting the account would not help.
+    x.inject({
+      line: 'POST /2/oauth2/token',
+      answer: {
+        status: 401,
+        body: JSON.stringify({
+          error: 'invalid_client',
+          error_description: 'Client authentication failed.',
+        }),
+      },
+    });
+    expect(await publish(id)).toBe('failed');
+    const { error } = await postRow(id);
+    expect(error).toMatch(/^X answered 401: .*Client authentication failed\.$/);
+    expect(await connectionRow(connectionId)).toMatchObject({
+      status: 'active',
+      last_error: error,
+    });
+    expect((await storedTokens(connectionId)).refresh_token).toBe(issued.refresh_token);
+  });
+
   it('is retried when the platform is unreachable, leaving the connection active', async () => {
-    const issued = standIn.issue({ accessTtlMs: -1000 });
+    const issued = x.issueTokens();
     const { connectionId } = await connected({ ...issued, expires_at: ago(1000) });
     const credentials = await storedTokens(connectionId);
     const unreachable = {
@@ -307,14 +409,14 @@ describe('a refresh the platform refuses', () => {
 
 describe('the jobs that go through an OAuth connection', () => {
   it('a publication run by the worker refreshes the expired token, then publishes', async () => {
-    const issued = standIn.issue({ accessTtlMs: -1000 });
+    const issued = x.issueTokens();
     const { key, connectionId } = await connected({ ...issued, expires_at: ago(1000) });
     const id = await schedule(key, 'through the worker');
     const worker = await startWorkerBeside(server, {
       connectors: deps().connectors,
       credentialsKey: KEY,
       platformApps: server.config.platformApps,
-      oauthApps: { x: app },
+      oauthApps: { x: xOAuthApp },
       pools: ['publish'],
     });
     try {
@@ -334,7 +436,7 @@ describe('the jobs that go through an OAuth connection', () => {
   });
 
   it('a reading gets the tokens too, refreshed after a 401', async () => {
-    const issued = standIn.issue({ accessTtlMs: -1000 });
+    const issued = x.issueTokens();
     const { connectionId } = await connected(issued);
     const row = await connectionRow(connectionId);
     const seen: string[] = [];

@@ -27,8 +27,8 @@ const logged: string[] = [];
 beforeAll(async () => {
   standIn = await startOAuthStandIn('standin_user');
   server = await startServer({
-    // X has the operator's app and a stand-in; LinkedIn has neither; Threads has the app but no
-    // OAuthApp is given for it.
+    // X has the operator's app and a stand-in; LinkedIn has neither; Threads has the app and
+    // its shipped OAuthApp.
     env: {
       ...LOOPBACK_OUTBOUND,
       ...standIn.env('X'),
@@ -91,9 +91,8 @@ describe('starting a flow (POST /app/api/connections/{platform}/authorize)', () 
     expect(youtube.body.variables).toEqual(['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET']);
   });
 
-  it('a configured platform this version has no OAuthApp for: 501; a non-OAuth platform: 422', async () => {
+  it('a non-OAuth platform: 422', async () => {
     const d = await signedInDashboard(server);
-    expect((await d.send('POST', '/connections/threads/authorize', {})).status).toBe(501);
     expect((await d.send('POST', '/connections/bluesky/authorize', {})).status).toBe(422);
   });
 
@@ -322,6 +321,33 @@ describe('the callback (GET /connect/{platform}/callback)', () => {
     expect(await connectionOf(d.brand.id)).toBeUndefined();
   });
 
+  it('a database failure while storing the connection is ours: not told as the identity call', async () => {
+    const d = await signedInDashboard(server);
+    const { query } = await authorizeOnPlatform(d);
+    // A real database error on this brand's insert only (the other tests' brands go through).
+    await server.pool.query(`
+      create or replace function test_refuse_connection() returns trigger language plpgsql as $$
+      begin
+        if new.brand_id = '${d.brand.id}' then raise exception 'the disk is full'; end if;
+        return new;
+      end $$`);
+    await server.pool.query(
+      `create trigger test_refuse_connection before insert on connected_accounts
+       for each row execute function test_refuse_connection()`,
+    );
+    try {
+      const res = await callback(query, d.cookie);
+      expect(res.headers.get('location')).toBe(
+        '/settings/accounts?connect_error=failed&platform=x',
+      );
+    } finally {
+      await server.pool.query('drop trigger test_refuse_connection on connected_accounts');
+      await server.pool.query('drop function test_refuse_connection()');
+    }
+    expect(logged.join('\n')).toContain('connect: the callback failed');
+    expect(await connectionOf(d.brand.id)).toBeUndefined();
+  });
+
   it('reconnecting a connection that needs it keeps the same connection (and its posts)', async () => {
     const d = await signedInDashboard(server);
     await callback((await authorizeOnPlatform(d)).query, d.cookie);
@@ -350,7 +376,7 @@ describe("every platform's state (GET /app/api/platforms)", () => {
     expect(Object.keys(by)).toHaveLength(10);
     expect(by.bluesky).toMatchObject({ state: 'not_connected', connect: 'form', variables: [] });
     expect(by.x).toMatchObject({ state: 'not_connected', connect: 'oauth', handle: null });
-    expect(by.threads).toMatchObject({ state: 'not_connected', connect: 'cli' });
+    expect(by.threads).toMatchObject({ state: 'not_connected', connect: 'oauth' });
     expect(by.linkedin).toMatchObject({
       state: 'not_configured',
       connect: 'cli',

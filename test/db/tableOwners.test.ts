@@ -35,7 +35,7 @@ const OWNER: Record<string, string> = {
   connect_flows: 'core/connectFlows/db.ts',
   posts: 'core/posts/db.ts',
   post_assets: 'core/posts/db.ts',
-  publication_steps: 'core/posts/steps.ts',
+  publication_steps: 'core/posts/db.ts',
   events: 'core/webhooks/db.ts',
   audit_log: 'core/audit/db.ts',
   designs: 'core/designs/db.ts',

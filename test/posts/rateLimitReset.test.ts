@@ -1,8 +1,10 @@
 // A platform's rate limit, waited out: a 429 whose reset is named (X's x-rate-limit-reset, a
 // connector's PublicationError.retryAt) reschedules the publication at that reset, up to a
-// day ahead, without spending one of the post's attempts. Proven by the queued job's run_at.
+// day ahead, without spending one of the post's attempts. Proven by the queued job's run_at, with
+// the shipped X connector against the X stand-in.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
+import { builtinConnectors } from '../../core/connectors/builtin.ts';
 import { PublicationError } from '../../core/connectors/connector.ts';
 import { nextMidnightUtc } from '../../core/connectors/http.ts';
 import {
@@ -12,44 +14,66 @@ import {
 } from '../../core/jobs/tasks.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { MAX_RATE_LIMIT_WAIT_MS, publishScheduledPost } from '../../core/posts/publication.ts';
+import { storageFor } from '../../core/storage/storage.ts';
 import { hourAhead } from '../support/jobs.ts';
-import {
-  type OAuthStandIn,
-  standInConnector,
-  standInOAuthApp,
-  startOAuthStandIn,
-} from '../support/oauthTokenServer.ts';
+import { startXStandIn, type XStandIn } from '../support/platforms/x.ts';
 import { call, connectPlatform, makeAccount, makeKey } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 
 const KEY_B64 = Buffer.alloc(32, 42).toString('base64');
 const KEY = credentialsKey(KEY_B64);
 
-let standIn: OAuthStandIn;
+let x: XStandIn;
 beforeAll(async () => {
-  standIn = await startOAuthStandIn();
-  return () => standIn.close();
+  x = await startXStandIn();
+  return () => x.close();
 });
 const server = useServer(() => ({
-  env: { ...LOOPBACK_OUTBOUND, CREDENTIALS_KEY: KEY_B64, X_API_URL: standIn.url },
+  env: {
+    ...LOOPBACK_OUTBOUND,
+    CREDENTIALS_KEY: KEY_B64,
+    X_API_URL: x.url,
+    X_AUTHORIZE_URL: x.authorizeUrl,
+    X_CLIENT_ID: x.clientId,
+    X_CLIENT_SECRET: x.clientSecret,
+  },
 }));
 
+// The shipped X connector and OAuthApp (OAUTH_APPS), through the shipped publication job.
 const deps = () => ({
-  connectors: { x: standInConnector(standIn.url, outboundPolicy(server.config)) },
-  credentialsKey: KEY,
-  oauth: {
-    platformApps: server.config.platformApps,
-    outbound: outboundPolicy(server.config),
-    apps: { x: standInOAuthApp('x') },
+  connectors: {
+    x: builtinConnectors({
+      outbound: outboundPolicy(server.config),
+      storage: storageFor(server.config),
+      platformApps: server.config.platformApps,
+      requestTimeoutMs: 2_000,
+    }).x!,
   },
+  credentialsKey: KEY,
+  oauth: { platformApps: server.config.platformApps, outbound: outboundPolicy(server.config) },
 });
+
+/** X's next post answers 429 with an `x-rate-limit-reset` `inSeconds` ahead; its Unix time. */
+function rateLimitNext(inSeconds: number): number {
+  x.rateLimitResetS = inSeconds;
+  x.inject({ line: 'POST /2/tweets', answer: 'rate_limit' });
+  return Math.floor(Date.now() / 1000) + inSeconds;
+}
+
+/** Whether a run_at is the reset X named (to the second it was computed in). */
+const atReset = (runAt: Date, reset: number) =>
+  expect(Math.abs(runAt.getTime() - reset * 1000)).toBeLessThanOrEqual(1000);
 
 /** A post scheduled on a new brand's X connection, with its queued job's payload. */
 async function scheduledPost(body: string) {
   const acct = await makeAccount(server.pool);
   const key = await makeKey(server.pool, acct.accountId, ['read', 'publish']);
   await connectPlatform(server.pool, acct, 'x', {
-    credentials: sealCredentials(KEY, { user_id: '2244994945', ...standIn.issue() }),
+    credentials: sealCredentials(KEY, {
+      user_id: x.user.id,
+      username: x.user.username,
+      ...x.issueTokens(),
+    }),
   });
   const res = await call(server, 'POST', '/v1/posts', {
     key,
@@ -81,25 +105,23 @@ const attempt = (number: number) => ({
 describe("a 429 with its rate limit's reset", () => {
   it('reschedules the publication at the reset, spending no attempt', async () => {
     const job = await scheduledPost('at the reset');
-    const reset = Math.floor(Date.now() / 1000) + 3600;
-    standIn.rateLimitNext(reset);
+    const reset = rateLimitNext(3600);
     expect(
       await publishScheduledPost(server.pool, deps(), { ...job, attempts_before: 0 }, attempt(1)),
     ).toBe('retrying');
     const next = await queued(job.post_id);
-    expect(next.run_at.getTime()).toBe(reset * 1000);
+    atReset(next.run_at, reset);
     expect(next.max_attempts).toBe(PUBLISH_MAX_ATTEMPTS);
     expect(next.payload).toMatchObject({ attempts_before: 0, rate_limit_waits: 1 });
     const post = (await server.pool.query('select status from posts where id = $1', [job.post_id]))
       .rows[0];
     expect(post.status).toBe('publishing');
-    expect(standIn.posts.some((p) => p.text === 'at the reset')).toBe(false);
+    expect(x.tweets.some((t) => t.text === 'at the reset')).toBe(false);
   });
 
   it('waits even on the last attempt, handing that attempt back', async () => {
     const job = await scheduledPost('last attempt throttled');
-    const reset = Math.floor(Date.now() / 1000) + 900;
-    standIn.rateLimitNext(reset);
+    const reset = rateLimitNext(900);
     const result = await publishScheduledPost(
       server.pool,
       deps(),
@@ -108,13 +130,13 @@ describe("a 429 with its rate limit's reset", () => {
     );
     expect(result).toBe('retrying');
     const next = await queued(job.post_id);
-    expect(next.run_at.getTime()).toBe(reset * 1000);
+    atReset(next.run_at, reset);
     expect(next.max_attempts).toBe(1);
   });
 
   it('waits a day at most for a reset said to be further', async () => {
     const job = await scheduledPost('a far reset');
-    standIn.rateLimitNext(Math.floor(Date.now() / 1000) + 3 * 86_400);
+    rateLimitNext(3 * 86_400);
     const before = Date.now();
     await publishScheduledPost(server.pool, deps(), { ...job, attempts_before: 0 }, attempt(1));
     const runAt = (await queued(job.post_id)).run_at.getTime();
@@ -124,7 +146,7 @@ describe("a 429 with its rate limit's reset", () => {
 
   it('spends attempts again once the publication has waited its share of resets', async () => {
     const job = await scheduledPost('throttled for good');
-    standIn.rateLimitNext(Math.floor(Date.now() / 1000) + 3600);
+    rateLimitNext(3600);
     const result = await publishScheduledPost(
       server.pool,
       deps(),
@@ -135,7 +157,7 @@ describe("a 429 with its rate limit's reset", () => {
     const post = (
       await server.pool.query('select status, error from posts where id = $1', [job.post_id])
     ).rows[0];
-    expect(post).toEqual({ status: 'failed', error: 'x answered 429: Too Many Requests' });
+    expect(post).toEqual({ status: 'failed', error: 'X answered 429: Rate limit exceeded.' });
   });
 
   it("at a connector's own reset time (LinkedIn's midnight UTC, no header)", async () => {

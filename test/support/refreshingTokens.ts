@@ -1,6 +1,7 @@
-// A connector given `tokens` the way the connection layer gives them (the stored access token,
-// refreshed once through the platform's OAuthApp on a 401 and saved), for tests of a
-// connector's refresh on a branch or in a process where the job does not wire them.
+// A connector given `tokens` much as the connection layer gives them (the stored access token,
+// refreshed once through the platform's OAuthApp on a 401 and saved), without its lock or its
+// needs_reconnect: for tests that call a connector directly rather than through the publication
+// job (which wires the shipped withAccessTokens). The token layer's own tests run the real one.
 import type {
   AccessTokens,
   ConnectedAccountAccess,

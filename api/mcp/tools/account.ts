@@ -3,11 +3,7 @@ import { z } from 'zod';
 import { describeMe, MeOutput } from '../../../core/accounts/service.ts';
 import { Brand, brandsOf, requireOwnedBrand } from '../../../core/brands/service.ts';
 import { PlatformState } from '../../../core/connections/schema.ts';
-import {
-  ConnectedAccount,
-  listConnectedAccounts,
-  listPlatformStates,
-} from '../../../core/connections/service.ts';
+import { ConnectedAccount, listAccountsAndPlatforms } from '../../../core/connections/service.ts';
 import { IdInput } from '../../../core/kernel/ids.ts';
 import { describeUsage, Usage } from '../../../core/usage/service.ts';
 import { defineTool, READS } from '../registry.ts';
@@ -59,17 +55,13 @@ export const ACCOUNT_TOOLS = [
     annotations: READS,
     run: async (ctx, args) => {
       if (args.brand_id) await requireOwnedBrand(ctx.pool, ctx.principal.accountId, args.brand_id);
-      const [accounts, platforms] = await Promise.all([
-        listConnectedAccounts(ctx.pool, ctx.principal.accountId, args.brand_id),
-        listPlatformStates(
-          ctx.pool,
-          { platformApps: ctx.platformApps },
-          ctx.oauthApps,
-          ctx.principal.accountId,
-          args.brand_id,
-        ),
-      ]);
-      return { accounts, platforms };
+      return listAccountsAndPlatforms(
+        ctx.pool,
+        { platformApps: ctx.platformApps },
+        ctx.oauthApps,
+        ctx.principal.accountId,
+        args.brand_id,
+      );
     },
   }),
 

@@ -8,6 +8,7 @@ import type { PlatformRequest, PlatformResponse } from '../http.ts';
 import { PLATFORM_TIMEOUT_MS, platformRequest, refusal } from '../http.ts';
 import type { OAuthContext, OAuthTokens } from '../oauthApp.ts';
 import { plainText } from '../readings.ts';
+import { withoutSecrets } from '../secrets.ts';
 
 /** A token as a platform issues it: opaque, without spaces, of a sane length. */
 export const Token = z
@@ -90,13 +91,6 @@ export function reasonOf(res: PlatformResponse): string {
   }
   const described = [text(err), text(o.error_description)].filter(Boolean).join(': ');
   return described || text(o.message) || '';
-}
-
-/** `text` with every secret of the call replaced, so no error carries one a platform echoed. */
-export function withoutSecrets(text: string, secrets: readonly (string | undefined)[]): string {
-  let out = text;
-  for (const s of secrets) if (s && s.length >= 4) out = out.replaceAll(s, '[redacted]');
-  return out;
 }
 
 /** A refusal of a grant the platform will not take again: the account needs reconnecting. */

@@ -1,6 +1,6 @@
 // Each OAuth platform's OAuthApp (core/connectors/oauthApp.ts), by platform: the connect flow,
-// the CLI's `connect`, and the token refresh look a platform up here. A platform missing here
-// cannot be connected yet.
+// the CLI's `connect`, and the token refresh look a platform up here. Every OAuth platform has
+// one (the record's type keeps it so).
 import type { OAuthPlatform } from '../../platformApps.ts';
 import type { OAuthApp } from '../oauthApp.ts';
 import { facebookOAuthApp } from './facebook.ts';
@@ -12,7 +12,7 @@ import { tiktokOAuthApp } from './tiktok.ts';
 import { xOAuthApp } from './x.ts';
 import { youtubeOAuthApp } from './youtube.ts';
 
-export const OAUTH_APPS: Partial<Record<OAuthPlatform, OAuthApp>> = {
+export const OAUTH_APPS: Record<OAuthPlatform, OAuthApp> = {
   x: xOAuthApp,
   linkedin: linkedinOAuthApp,
   threads: threadsOAuthApp,
