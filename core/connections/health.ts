@@ -11,11 +11,19 @@ export type ConnectionStatus = 'active' | 'needs_reconnect';
 
 const HEALTH_TTL_MS = 1000;
 
+/** A brand's connection on one platform, as a post's warnings need it. */
+export type BrandConnection = {
+  status: ConnectionStatus;
+  handle: string;
+  /** When it stops working without a reconnect (it cannot be renewed then); null: never said. */
+  expiresAt: Date | null;
+};
+
 type Remembered = {
   db: Queryable;
   accountId: string;
   at: number;
-  statuses: Promise<Map<Platform, { status: ConnectionStatus; handle: string }>>;
+  statuses: Promise<Map<Platform, BrandConnection>>;
 };
 const byBrand = new Map<string, Remembered>();
 
@@ -30,7 +38,13 @@ export function brandConnectionStatuses(
   if (known && known.db === db && known.accountId === accountId && now - known.at < HEALTH_TTL_MS)
     return known.statuses;
   const statuses = connectionStatusesOf(db, accountId, brandId).then(
-    (rows) => new Map(rows.map((r) => [r.platform, { status: r.status, handle: r.handle }])),
+    (rows) =>
+      new Map(
+        rows.map((r) => [
+          r.platform,
+          { status: r.status, handle: r.handle, expiresAt: r.expires_at },
+        ]),
+      ),
   );
   const entry = { db, accountId, at: now, statuses };
   // A failed reading is not remembered: the next request reads again.

@@ -263,7 +263,7 @@ export async function reportPublicationFailure(
 
 export type { CredentialsKey } from './credentials.ts';
 export { credentialsKey, openCredentials, openedAccess, sealCredentials } from './credentials.ts';
-export type { ConnectionStatus } from './health.ts';
+export type { BrandConnection, ConnectionStatus } from './health.ts';
 export { brandConnectionStatuses } from './health.ts';
 export type { Reading, ReadingDeps } from './reading.ts';
 export { readThrough } from './reading.ts';

@@ -190,7 +190,7 @@ export async function createPostWithWarnings(
   const brandId = brandFor(caller, input.brand_id, 'brand_id');
   const [post, warnings] = await Promise.all([
     createPost(pool, caller, input),
-    connectionWarnings(pool, caller.accountId, brandId, input.platform),
+    connectionWarnings(pool, caller.accountId, brandId, input.platform, input.schedule_at),
   ]);
   return { post, warnings };
 }
@@ -250,7 +250,9 @@ export async function composePosts(
     );
   }
   const warnings = await Promise.all(
-    made.map((p) => connectionWarnings(pool, caller.accountId, p.brand_id, p.platform)),
+    made.map((p) =>
+      connectionWarnings(pool, caller.accountId, p.brand_id, p.platform, p.scheduled_for),
+    ),
   );
   return { posts: made, warnings: warnings.flat() };
 }
@@ -487,7 +489,13 @@ export async function schedulePostWithWarnings(
   input: SchedulePostInput,
 ): Promise<WarnedPost> {
   const post = await schedulePost(pool, caller, postId, input);
-  const warnings = await connectionWarnings(pool, caller.accountId, post.brand_id, post.platform);
+  const warnings = await connectionWarnings(
+    pool,
+    caller.accountId,
+    post.brand_id,
+    post.platform,
+    post.scheduled_for,
+  );
   return { post, warnings };
 }
 

@@ -93,7 +93,7 @@ describe('connecting an OAuth platform from the Accounts page', () => {
     await page.waitForURL('**/board');
     await page
       .getByRole('status')
-      .getByText(/will fail unless mastodon is connected/)
+      .getByText(/will fail unless Mastodon is connected/)
       .waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'compose-warning');
