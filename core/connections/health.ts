@@ -1,8 +1,10 @@
-// Whether a brand's platforms can publish now, for the warning a post's answer carries. Creating
-// a draft is one statement on the fast path, so this is remembered per brand for a moment
-// (shared by the requests of that moment) rather than read again by every create; a change of
-// a connection made through this process forgets it at once, one made elsewhere (a worker
-// marking needs_reconnect) shows within HEALTH_TTL_MS.
+// Whether a brand's platforms can publish now, for the warning a post's answer carries. A
+// plain draft's insert is one statement; reading the connections too would make every create
+// two, so the reading is remembered per brand in this process for HEALTH_TTL_MS and shared by
+// the requests of that second: a create that finds it runs its one statement, one that misses
+// runs a second (on a second pool connection, beside the insert). A connection changed through
+// this process's service is forgotten at once; a change made by another process (a worker
+// marking needs_reconnect, another API process connecting) shows within HEALTH_TTL_MS.
 import type { Queryable } from '../db/pool.ts';
 import type { Platform } from '../kernel/platforms.ts';
 import { connectionStatusesOf } from './db.ts';

@@ -179,8 +179,11 @@ export async function createPost(
 export type WarnedPost = { post: Post; warnings: string[] };
 
 /**
- * createPost, with the answer's warnings. The brand's connections are read beside the insert
- * (and remembered for a moment per brand), so a plain draft still waits on one statement.
+ * createPost, with the answer's warnings. The brand's connections are read beside the insert,
+ * remembered per brand for a second (core/connections/health.ts): a plain draft is one
+ * statement when they are remembered and two when not, the read running on a second pool
+ * connection before the insert has confirmed a remembered key. That read is of the key's own
+ * account's rows only, and a refused key's answer (401/403) drops what it read.
  */
 export async function createPostWithWarnings(
   pool: Pool,
