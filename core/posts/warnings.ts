@@ -21,7 +21,14 @@ export async function connectionWarnings(
   const name = PLATFORM_NAMES[platform];
   if (!publishes(platform))
     return [`Publishing to ${name} is not built yet: the post is saved but will fail when due.`];
-  const connection = (await brandConnectionStatuses(pool, accountId, brandId)).get(platform);
+  // The post is saved (or being saved) whatever this reading does: a failed reading must not
+  // turn its answer into an error, which a client would retry into a second post.
+  const statuses = await brandConnectionStatuses(pool, accountId, brandId).catch(() => undefined);
+  if (!statuses)
+    return [
+      `The brand's ${name} connection could not be checked just now: the post is saved, but check that ${name} is connected (list_accounts, or the dashboard's Accounts page) before it is due.`,
+    ];
+  const connection = statuses.get(platform);
   if (!connection)
     return [
       `The brand has no ${name} account connected: the post is saved, but it will fail unless ${name} is connected for the brand before it is due (the dashboard's Accounts page, or the operator CLI's connect).`,

@@ -117,6 +117,34 @@ describe('REST: POST /v1/posts', () => {
       expect((await postRest(key, body)).body).not.toHaveProperty('warnings');
   });
 
+  it("a failed reading of the brand's connections warns, and the receipt still comes", async () => {
+    const { acct, key } = await brandWith('active');
+    const query = server.pool.query.bind(server.pool);
+    const spy = vi
+      .spyOn(server.pool, 'query')
+      .mockImplementation(((q: unknown, ...rest: never[]) =>
+        (q as { name?: string }).name === 'brand_connection_statuses'
+          ? Promise.reject(new Error('connection terminated'))
+          : (query as (...a: unknown[]) => unknown)(q, ...rest)) as never);
+    let res: Awaited<ReturnType<typeof postRest>>;
+    try {
+      res = await postRest(key, { platform: 'mastodon', body: 'Saved', schedule_at: inAnHour() });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(res.status).toBe(201);
+    expect(res.body.warnings).toEqual([
+      expect.stringMatching(/Mastodon connection could not be checked just now: the post is saved/),
+    ]);
+    const { rows } = await server.pool.query('select status from posts where account_id = $1', [
+      acct.accountId,
+    ]);
+    expect(rows).toEqual([{ status: 'scheduled' }]);
+    // Not remembered: the next create reads again, and the connection is fine.
+    const next = await postRest(key, { platform: 'mastodon', body: 'Again' });
+    expect(next.body).not.toHaveProperty('warnings');
+  });
+
   it("a burst of creates for one brand reads the brand's connections once", async () => {
     const { key } = await brandWith('none');
     const spy = vi.spyOn(server.pool, 'query');
