@@ -201,11 +201,22 @@ export async function connectionStatusesOf(
   db: Queryable,
   accountId: string,
   brandId: string,
-): Promise<{ platform: Platform; status: 'active' | 'needs_reconnect'; handle: string }[]> {
-  // Prepared: it runs beside every post created for a brand not read within the second.
+): Promise<
+  {
+    platform: Platform;
+    status: 'active' | 'needs_reconnect';
+    handle: string;
+    expires_at: Date | null;
+  }[]
+> {
+  // Prepared: it runs beside every post created for a brand not read within the second. The
+  // expiry is when the connection stops working without a reconnect (as listConnectedAccounts).
   const { rows } = await db.query({
     name: 'brand_connection_statuses',
-    text: `select platform, status, handle from connected_accounts
+    text: `select platform, status, handle,
+                  coalesce(refresh_expires_at, case when not refreshable then token_expires_at end)
+                    as expires_at
+           from connected_accounts
            where account_id = $1 and brand_id = $2`,
     values: [accountId, brandId],
   });

@@ -1,8 +1,10 @@
-// Whether a brand's platforms can publish now, for the warning a post's answer carries. Creating
-// a draft is one statement on the fast path, so this is remembered per brand for a moment
-// (shared by the requests of that moment) rather than read again by every create; a change of
-// a connection made through this process forgets it at once, one made elsewhere (a worker
-// marking needs_reconnect) shows within HEALTH_TTL_MS.
+// Whether a brand's platforms can publish now, for the warning a post's answer carries. A
+// plain draft's insert is one statement; reading the connections too would make every create
+// two, so the reading is remembered per brand in this process for HEALTH_TTL_MS and shared by
+// the requests of that second: a create that finds it runs its one statement, one that misses
+// runs a second (on a second pool connection, beside the insert). A connection changed through
+// this process's service is forgotten at once; a change made by another process (a worker
+// marking needs_reconnect, another API process connecting) shows within HEALTH_TTL_MS.
 import type { Queryable } from '../db/pool.ts';
 import type { Platform } from '../kernel/platforms.ts';
 import { connectionStatusesOf } from './db.ts';
@@ -11,11 +13,19 @@ export type ConnectionStatus = 'active' | 'needs_reconnect';
 
 const HEALTH_TTL_MS = 1000;
 
+/** A brand's connection on one platform, as a post's warnings need it. */
+export type BrandConnection = {
+  status: ConnectionStatus;
+  handle: string;
+  /** When it stops working without a reconnect (it cannot be renewed then); null: never said. */
+  expiresAt: Date | null;
+};
+
 type Remembered = {
   db: Queryable;
   accountId: string;
   at: number;
-  statuses: Promise<Map<Platform, { status: ConnectionStatus; handle: string }>>;
+  statuses: Promise<Map<Platform, BrandConnection>>;
 };
 const byBrand = new Map<string, Remembered>();
 
@@ -30,7 +40,13 @@ export function brandConnectionStatuses(
   if (known && known.db === db && known.accountId === accountId && now - known.at < HEALTH_TTL_MS)
     return known.statuses;
   const statuses = connectionStatusesOf(db, accountId, brandId).then(
-    (rows) => new Map(rows.map((r) => [r.platform, { status: r.status, handle: r.handle }])),
+    (rows) =>
+      new Map(
+        rows.map((r) => [
+          r.platform,
+          { status: r.status, handle: r.handle, expiresAt: r.expires_at },
+        ]),
+      ),
   );
   const entry = { db, accountId, at: now, statuses };
   // A failed reading is not remembered: the next request reads again.

@@ -1,9 +1,11 @@
 // Every platform with where a brand stands on it: list_accounts' `platforms` and the Accounts
 // page. A connection, where there is one, says its health and expiry; an OAuth platform
-// without one is not_configured until the operator sets its app credentials.
+// without one is not_configured until the operator sets its app credentials. A platform this
+// version connects but does not publish to says so (`publishes: false`).
 import type { Config } from '../config.ts';
 import type { OAuthApps } from '../connectors/schema.ts';
-import { PLATFORMS } from '../kernel/platformNames.ts';
+import { PLATFORM_NAMES, PLATFORMS } from '../kernel/platformNames.ts';
+import { publishes } from '../kernel/platforms.ts';
 import { isOAuthPlatform } from '../platformApps.ts';
 import type { ConnectedAccount, PlatformState } from './schema.ts';
 
@@ -32,6 +34,8 @@ export function platformStates(
         brand_id: brandId,
         platform,
         state,
+        name: PLATFORM_NAMES[platform],
+        publishes: publishes(platform),
         connect,
         handle: c?.handle ?? null,
         expires_at: c?.expires_at ?? null,

@@ -125,6 +125,8 @@ export const PlatformState = z.object({
   brand_id: z.string(),
   platform: z.enum(PLATFORMS),
   state: z.enum(PLATFORM_STATES).describe('not_configured: the operator sets `variables` first.'),
+  name: z.string().describe('As users write it.'),
+  publishes: z.boolean().describe('false: not published to yet; posts fail when due.'),
   connect: z.enum(['oauth', 'form', 'cli']).describe('cli: by the operator CLI only.'),
   handle: z.string().nullable(),
   expires_at: z.string().nullable().describe('Works until then without a reconnect.'),

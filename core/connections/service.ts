@@ -268,7 +268,7 @@ export {
   openedAccess,
   sealCredentials,
 } from './credentials.ts';
-export type { ConnectionStatus } from './health.ts';
+export type { BrandConnection, ConnectionStatus } from './health.ts';
 export { brandConnectionStatuses } from './health.ts';
 export type { Reading, ReadingDeps } from './reading.ts';
 export { readThrough } from './reading.ts';

@@ -14,6 +14,20 @@ export const PLATFORMS = [
 ] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
+/** Each platform as its users write it: every user-facing text names a platform so. */
+export const PLATFORM_NAMES: Record<Platform, string> = {
+  bluesky: 'Bluesky',
+  mastodon: 'Mastodon',
+  x: 'X',
+  linkedin: 'LinkedIn',
+  threads: 'Threads',
+  instagram: 'Instagram',
+  facebook: 'Facebook',
+  tiktok: 'TikTok',
+  youtube: 'YouTube',
+  pinterest: 'Pinterest',
+};
+
 export const KINDS = ['text', 'image', 'video', 'carousel', 'story', 'reel', 'thread'] as const;
 export type Kind = (typeof KINDS)[number];
 

@@ -151,6 +151,22 @@ export const CAPABILITIES: Record<Platform, Capabilities> = {
   },
 };
 
+/**
+ * The platforms this version publishes to: those with a connector (core/connectors/builtin.ts,
+ * kept equal by a test). A post for another is saved and scheduled, and fails when it is due,
+ * so its answer and the platform's state say so.
+ */
+export const PUBLISHING_PLATFORMS = [
+  'bluesky',
+  'mastodon',
+  'x',
+  'linkedin',
+] as const satisfies readonly Platform[];
+
+/** Whether a post for `platform` can be published by this version. */
+export const publishes = (platform: Platform): boolean =>
+  (PUBLISHING_PLATFORMS as readonly Platform[]).includes(platform);
+
 /** The platforms a text post (no media) can go to: what the dashboard's composer offers. */
 export const TEXT_PLATFORMS: readonly Platform[] = PLATFORMS.filter((p) =>
   CAPABILITIES[p].kinds.includes('text'),

@@ -27,6 +27,7 @@ import {
   retryPublicationLater,
   waitOutRateLimit,
 } from '../jobs/tasks.ts';
+import { PLATFORM_NAMES } from '../kernel/platformNames.ts';
 import { postEventBody, raiseEvents } from '../webhooks/service.ts';
 import {
   abandonedPublications,
@@ -57,8 +58,8 @@ async function finish(
       ? {
           status: 'failed',
           error:
-            `The ${claim.platform} connector reported success without the post's id on ` +
-            `${claim.platform}; check the account for the post before scheduling it again.`,
+            `The ${PLATFORM_NAMES[claim.platform]} connector reported success without the post's id on ` +
+            `${PLATFORM_NAMES[claim.platform]}; check the account for the post before scheduling it again.`,
         }
       : reported;
   const snapshot = {
@@ -152,19 +153,20 @@ export async function publishScheduledPost(
   const fail = (error: string) => finish(pool, claim, { status: 'failed', error });
 
   const { account, platform } = claim;
+  const name = PLATFORM_NAMES[platform];
   if (!account)
-    return fail(`The brand has no connected ${platform} account; connect one, then reschedule.`);
+    return fail(`The brand has no connected ${name} account; connect one, then reschedule.`);
   if (account.status === 'needs_reconnect')
-    return fail(`The connected ${platform} account ${account.handle} needs to be reconnected.`);
+    return fail(`The connected ${name} account ${account.handle} needs to be reconnected.`);
   const connector = connectors[platform];
-  if (!connector) return fail(`Publishing to ${platform} is not available in this version.`);
+  if (!connector) return fail(`Publishing to ${name} is not built yet in this version.`);
   let credentials: Record<string, unknown> = {};
   if (account.credentials) {
     if (!credentialsKey) return fail('The credentials key is missing; the account cannot be used.');
     try {
       credentials = openCredentials(credentialsKey, Buffer.from(account.credentials, 'base64'));
     } catch {
-      return fail(`The stored ${platform} credentials cannot be opened; reconnect the account.`);
+      return fail(`The stored ${name} credentials cannot be opened; reconnect the account.`);
     }
   }
 
@@ -243,7 +245,7 @@ export async function failAbandonedPublications(pool: Pool): Promise<number> {
   let failed = 0;
   for (const row of rows) {
     const error =
-      `The publication to ${row.platform} stopped during its last attempt (its worker ended) ` +
+      `The publication to ${PLATFORM_NAMES[row.platform as keyof typeof PLATFORM_NAMES] ?? row.platform} stopped during its last attempt (its worker ended) ` +
       `and will not be tried again; check the account for the post, then schedule it again.`;
     if ((await finish(pool, row as PublicationClaim, { status: 'failed', error })) === 'failed')
       failed++;

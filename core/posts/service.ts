@@ -179,8 +179,11 @@ export async function createPost(
 export type WarnedPost = { post: Post; warnings: string[] };
 
 /**
- * createPost, with the answer's warnings. The brand's connections are read beside the insert
- * (and remembered for a moment per brand), so a plain draft still waits on one statement.
+ * createPost, with the answer's warnings. The brand's connections are read beside the insert,
+ * remembered per brand for a second (core/connections/health.ts): a plain draft is one
+ * statement when they are remembered and two when not, the read running on a second pool
+ * connection before the insert has confirmed a remembered key. That read is of the key's own
+ * account's rows only, and a refused key's answer (401/403) drops what it read.
  */
 export async function createPostWithWarnings(
   pool: Pool,
@@ -190,7 +193,7 @@ export async function createPostWithWarnings(
   const brandId = brandFor(caller, input.brand_id, 'brand_id');
   const [post, warnings] = await Promise.all([
     createPost(pool, caller, input),
-    connectionWarnings(pool, caller.accountId, brandId, input.platform),
+    connectionWarnings(pool, caller.accountId, brandId, input.platform, input.schedule_at),
   ]);
   return { post, warnings };
 }
@@ -250,7 +253,9 @@ export async function composePosts(
     );
   }
   const warnings = await Promise.all(
-    made.map((p) => connectionWarnings(pool, caller.accountId, p.brand_id, p.platform)),
+    made.map((p) =>
+      connectionWarnings(pool, caller.accountId, p.brand_id, p.platform, p.scheduled_for),
+    ),
   );
   return { posts: made, warnings: warnings.flat() };
 }
@@ -487,7 +492,13 @@ export async function schedulePostWithWarnings(
   input: SchedulePostInput,
 ): Promise<WarnedPost> {
   const post = await schedulePost(pool, caller, postId, input);
-  const warnings = await connectionWarnings(pool, caller.accountId, post.brand_id, post.platform);
+  const warnings = await connectionWarnings(
+    pool,
+    caller.accountId,
+    post.brand_id,
+    post.platform,
+    post.scheduled_for,
+  );
   return { post, warnings };
 }
 

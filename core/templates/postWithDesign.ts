@@ -92,6 +92,7 @@ export async function createNativePost(
     caller.accountId,
     post.brand_id,
     post.platform,
+    post.scheduled_for,
   );
   return {
     ...post,

@@ -205,7 +205,7 @@ describe('the callback (GET /connect/{platform}/callback)', () => {
     const post = () =>
       call(server, 'POST', '/v1/posts', { key, body: { platform: 'x', body: 'Hi' } });
     const before = await post();
-    expect(before.body.warnings[0]).toMatch(/will fail unless x is connected/);
+    expect(before.body.warnings[0]).toMatch(/will fail unless X is connected/);
     await callback((await authorizeOnPlatform(d)).query, d.cookie);
     const after = await post();
     expect(after.status).toBe(201);

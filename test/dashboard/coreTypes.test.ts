@@ -1,7 +1,8 @@
 // The dashboard takes its data's types from core's zod schemas instead of typing them again,
 // and only their types: each import of core/ from web/src is type-only, so nothing of core (nor
-// zod) reaches the bundle. That core's modules it reads need no Node is kept by the web
-// tsconfig, which has no Node types (npm run typecheck).
+// zod) reaches the bundle, except from a module of plain data that imports nothing (the
+// platforms' names), which the dashboard shares as it is. That core's modules it reads need no
+// Node is kept by the web tsconfig, which has no Node types (npm run typecheck).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,11 +36,28 @@ function coreImports(): Import[] {
   return found;
 }
 
+/** The modules of core/ whose values the dashboard may take: plain data, importing nothing. */
+const PLAIN_DATA = ['kernel/platformNames.ts'];
+
 describe("the dashboard's types from core", () => {
-  it("imports core's modules for their types only", () => {
+  it("imports core's modules for their types only, values from plain data only", () => {
     const imports = coreImports();
     expect(imports.length).toBeGreaterThan(0);
-    expect(imports.filter((i) => !i.typeOnly)).toEqual([]);
+    expect(imports.filter((i) => !i.typeOnly && !PLAIN_DATA.includes(i.target))).toEqual([]);
+  });
+
+  it.each(PLAIN_DATA)('core/%s is plain data: it imports nothing', (target) => {
+    const source = readFileSync(path.join(CORE, target), 'utf8');
+    expect(source).not.toMatch(/^\s*(import|export\s[^;]*\sfrom)\b/m);
+  });
+
+  it("names the platforms with core's one table, not a copy of its own", () => {
+    const names = coreImports().filter((i) => i.target === 'kernel/platformNames.ts');
+    expect(names.map((i) => [i.file, i.typeOnly, i.names])).toEqual([
+      ['accounts.ts', false, '{ PLATFORM_NAMES }'],
+    ]);
+    const source = readFileSync(path.join(WEB, 'accounts.ts'), 'utf8');
+    expect(source).not.toMatch(/PLATFORM_NAMES[^\n]*=/);
   });
 
   it("takes Post, PostView, Job and the session's view from core's schemas", () => {

@@ -1,7 +1,8 @@
-// A post for a platform the brand cannot publish to now (no connection, or one that needs
-// reconnecting) is saved all the same, and the answer says it will fail unless that platform is
-// connected: REST's receipt, MCP's create_post and schedule_post, and the composer. list_accounts
-// lists every platform with the brand's state on it. GraphQL's CreatePostResult is unchanged.
+// A post the brand cannot publish when it is due (a platform this version does not publish to,
+// no connection, one that needs reconnecting, or one that expires first) is saved all the same,
+// and the answer says it will fail: REST's receipt, MCP's create_post and schedule_post, and the
+// composer, naming the platform as its users write it. list_accounts lists every platform with
+// the brand's state on it. GraphQL's CreatePostResult is unchanged.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { connectMcp } from '../support/mcpClient.ts';
@@ -52,7 +53,7 @@ describe('REST: POST /v1/posts', () => {
       expect(res.status).toBe(201);
       expect(res.body.warnings).toHaveLength(1);
       expect(res.body.warnings[0]).toMatch(
-        /will fail unless mastodon is connected for the brand before it is due/,
+        /will fail unless Mastodon is connected for the brand before it is due/,
       );
     }
     const { rows } = await server.pool.query(
@@ -67,7 +68,7 @@ describe('REST: POST /v1/posts', () => {
     const res = await postRest(key, { platform: 'mastodon', body: 'Hi', schedule_at: inAnHour() });
     expect(res.status).toBe(201);
     expect(res.body.warnings[0]).toMatch(/@shop needs reconnecting/);
-    expect(res.body.warnings[0]).toMatch(/will fail unless mastodon is connected again/);
+    expect(res.body.warnings[0]).toMatch(/will fail unless Mastodon is connected again/);
   });
 
   it('a working connection: no warnings member, the receipt as before', async () => {
@@ -77,7 +78,71 @@ describe('REST: POST /v1/posts', () => {
     expect(res.body).not.toHaveProperty('warnings');
     // Another platform of the same brand is not connected: that one warns.
     const other = await postRest(key, { platform: 'bluesky', body: 'Hi' });
-    expect(other.body.warnings[0]).toMatch(/no bluesky account connected/);
+    expect(other.body.warnings[0]).toMatch(/no Bluesky account connected/);
+  });
+
+  it('a platform this version does not publish to warns so, connected or not', async () => {
+    const NOT_BUILT =
+      'Publishing to Threads is not built yet: the post is saved but will fail when due.';
+    const none = await brandWith('none');
+    const connected = await brandWith('active', 'threads');
+    for (const { key } of [none, connected]) {
+      const res = await postRest(key, { platform: 'threads', body: 'Hi', schedule_at: inAnHour() });
+      expect(res.status).toBe(201);
+      expect(res.body.warnings).toEqual([NOT_BUILT]);
+    }
+  });
+
+  it('a connection that cannot be renewed and expires before the post is due warns so', async () => {
+    const { acct, key } = await brandWith('active', 'linkedin');
+    const expires = new Date(Date.now() + 2 * 86_400_000);
+    await server.pool.query(
+      `update connected_accounts set refreshable = false, token_expires_at = $2
+       where account_id = $1`,
+      [acct.accountId, expires],
+    );
+    const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString();
+    const late = await postRest(key, { platform: 'linkedin', body: 'Hi', schedule_at: inDays(3) });
+    expect(late.status).toBe(201);
+    expect(late.body.warnings).toHaveLength(1);
+    expect(late.body.warnings[0]).toContain(
+      `The brand's LinkedIn account @shop expires at ${expires.toISOString()}, before the post is due`,
+    );
+    expect(late.body.warnings[0]).toMatch(/will fail unless LinkedIn is reconnected before then/);
+    // Due before the expiry, or a draft: nothing to warn of.
+    for (const body of [
+      { platform: 'linkedin', body: 'Hi', schedule_at: inDays(1) },
+      { platform: 'linkedin', body: 'Hi' },
+    ])
+      expect((await postRest(key, body)).body).not.toHaveProperty('warnings');
+  });
+
+  it("a failed reading of the brand's connections warns, and the receipt still comes", async () => {
+    const { acct, key } = await brandWith('active');
+    const query = server.pool.query.bind(server.pool);
+    const spy = vi
+      .spyOn(server.pool, 'query')
+      .mockImplementation(((q: unknown, ...rest: never[]) =>
+        (q as { name?: string }).name === 'brand_connection_statuses'
+          ? Promise.reject(new Error('connection terminated'))
+          : (query as (...a: unknown[]) => unknown)(q, ...rest)) as never);
+    let res: Awaited<ReturnType<typeof postRest>>;
+    try {
+      res = await postRest(key, { platform: 'mastodon', body: 'Saved', schedule_at: inAnHour() });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(res.status).toBe(201);
+    expect(res.body.warnings).toEqual([
+      expect.stringMatching(/Mastodon connection could not be checked just now: the post is saved/),
+    ]);
+    const { rows } = await server.pool.query('select status from posts where account_id = $1', [
+      acct.accountId,
+    ]);
+    expect(rows).toEqual([{ status: 'scheduled' }]);
+    // Not remembered: the next create reads again, and the connection is fine.
+    const next = await postRest(key, { platform: 'mastodon', body: 'Again' });
+    expect(next.body).not.toHaveProperty('warnings');
   });
 
   it("a burst of creates for one brand reads the brand's connections once", async () => {
@@ -130,10 +195,34 @@ describe('MCP: create_post and schedule_post', () => {
     const { key } = await brandWith('none');
     const made = await tool(key, 'create_post', { platform: 'mastodon', body: 'Later' });
     expect(made.post.status).toBe('draft');
-    expect(made.warnings[0]).toMatch(/will fail unless mastodon is connected/);
+    expect(made.warnings[0]).toMatch(/will fail unless Mastodon is connected/);
     const scheduled = await tool(key, 'schedule_post', { post_id: made.post.id });
     expect(scheduled.post.status).toBe('scheduled');
-    expect(scheduled.warnings[0]).toMatch(/will fail unless mastodon is connected/);
+    expect(scheduled.warnings[0]).toMatch(/will fail unless Mastodon is connected/);
+  });
+
+  it('schedule_post warns of an expiry before the time it is given', async () => {
+    const { acct, key } = await brandWith('active', 'linkedin');
+    await server.pool.query(
+      `update connected_accounts set refreshable = false, token_expires_at = now() + interval '2 days'
+       where account_id = $1`,
+      [acct.accountId],
+    );
+    const made = await tool(key, 'create_post', { platform: 'linkedin', body: 'Later' });
+    expect(made).not.toHaveProperty('warnings');
+    const scheduled = await tool(key, 'schedule_post', {
+      post_id: made.post.id,
+      when: new Date(Date.now() + 3 * 86_400_000).toISOString(),
+    });
+    expect(scheduled.warnings[0]).toMatch(/LinkedIn account @shop expires at .*cannot be renewed/);
+  });
+
+  it('create_post for a platform not published to says so', async () => {
+    const { key } = await brandWith('active', 'facebook');
+    const made = await tool(key, 'create_post', { platform: 'facebook', body: 'Later' });
+    expect(made.warnings).toEqual([
+      'Publishing to Facebook is not built yet: the post is saved but will fail when due.',
+    ]);
   });
 
   it('and neither does with a working connection', async () => {
@@ -160,6 +249,19 @@ describe('MCP: create_post and schedule_post', () => {
       connect: 'form',
     });
     expect(by.bluesky).toMatchObject({ state: 'not_connected', handle: null });
+    // Which platforms this version publishes to, by their names.
+    expect(listed.platforms.map((p: any) => [p.platform, p.name, p.publishes])).toEqual([
+      ['bluesky', 'Bluesky', true],
+      ['mastodon', 'Mastodon', true],
+      ['x', 'X', true],
+      ['linkedin', 'LinkedIn', true],
+      ['threads', 'Threads', false],
+      ['instagram', 'Instagram', false],
+      ['facebook', 'Facebook', false],
+      ['tiktok', 'TikTok', false],
+      ['youtube', 'YouTube', false],
+      ['pinterest', 'Pinterest', false],
+    ]);
     // X has the operator's app here (no OAuthApp ships for it yet: the CLI connects it).
     expect(by.x).toMatchObject({ state: 'not_connected', variables: [] });
     expect(by.linkedin).toMatchObject({
@@ -196,6 +298,20 @@ describe('the composer (POST /app/api/compose)', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.posts).toHaveLength(2);
     expect(res.body.warnings).toHaveLength(1);
-    expect(res.body.warnings[0]).toMatch(/will fail unless mastodon is connected/);
+    expect(res.body.warnings[0]).toMatch(/will fail unless Mastodon is connected/);
+  });
+
+  it('warns of a platform it does not publish to, though connected', async () => {
+    const d = await signedInDashboard(server);
+    await connectPlatform(server.pool, d.acct as TestAccount, 'threads');
+    const res = await d.send('POST', '/compose', {
+      platforms: ['threads'],
+      body: 'Threads',
+      when: 'draft',
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.warnings).toEqual([
+      'Publishing to Threads is not built yet: the post is saved but will fail when due.',
+    ]);
   });
 });

@@ -61,7 +61,7 @@ describe('a connector reporting success without an id', () => {
       expect(result).toBe('failed');
       expect(row).toMatchObject({ status: 'failed', external_post_id: null, published_at: null });
       expect(row.error).toBe(
-        "The mastodon connector reported success without the post's id on mastodon; check " +
+        "The Mastodon connector reported success without the post's id on Mastodon; check " +
           'the account for the post before scheduling it again.',
       );
     });

@@ -163,13 +163,24 @@ describe('a scheduled post at its time', () => {
     await publishNow(server.pool, id);
     const row = await settled(id);
     expect(row.status).toBe('failed');
-    expect(row.error).toMatch(/no connected bluesky account/);
+    expect(row.error).toMatch(/no connected Bluesky account/);
     const [event] = await eventsOf(id);
     expect(event.type).toBe('post.failed');
     expect(JSON.parse(event.body).post).toMatchObject({
       status: 'failed',
       error: row.error,
       external_post_id: null,
+    });
+  });
+
+  it('fails a connected platform this version does not publish to, by its name', async () => {
+    await connectPlatform(server.pool, owner, 'threads');
+    const id = await schedule('threads', 'no connector', hourAhead());
+    await publishNow(server.pool, id);
+    const row = await settled(id);
+    expect(row).toMatchObject({
+      status: 'failed',
+      error: 'Publishing to Threads is not built yet in this version.',
     });
   });
 

@@ -39,7 +39,7 @@ describe('POST /v1/posts', () => {
       asset_ids: [],
       created_at: expect.any(String),
       // The brand has no Bluesky connection: saved, with what that means (connectionWarnings).
-      warnings: [expect.stringMatching(/will fail unless bluesky is connected/)],
+      warnings: [expect.stringMatching(/will fail unless Bluesky is connected/)],
     });
   });
 

@@ -6,6 +6,8 @@ import type { ConnectErrorCode } from '../../core/connectFlows/schema.ts';
 import type { ConnectedAccount, PlatformState } from '../../core/connections/schema.ts';
 import { call } from './api.ts';
 
+// Plain data (no imports), so the one table of names reaches the bundle as it is.
+export { PLATFORM_NAMES } from '../../core/kernel/platformNames.ts';
 export type { ConnectedAccount, PlatformState };
 
 export const ACCOUNT_KEYS = {
@@ -36,19 +38,6 @@ export const startConnect = (platform: string, brandId: string) =>
   call<{ authorize_url: string }>('POST', `/app/api/connections/${platform}/authorize`, {
     brand_id: brandId,
   });
-
-export const PLATFORM_NAMES: Record<string, string> = {
-  bluesky: 'Bluesky',
-  mastodon: 'Mastodon',
-  x: 'X',
-  linkedin: 'LinkedIn',
-  threads: 'Threads',
-  instagram: 'Instagram',
-  facebook: 'Facebook',
-  tiktok: 'TikTok',
-  youtube: 'YouTube',
-  pinterest: 'Pinterest',
-};
 
 /**
  * What the Accounts page says of a callback's `connect_error`: a code of the service's, so a

@@ -2,7 +2,8 @@
 // by …" a week before it expires), needs reconnecting (the last error, and Reconnect, which
 // keeps the connection and its posts), not connected ("Connect X": the platform's authorize
 // page, back here with the account), or waiting for the operator's app variables. Bluesky and
-// Mastodon connect with their fields, checked with the platform as the operator CLI does.
+// Mastodon connect with their fields, checked with the platform as the operator CLI does. A
+// platform this version connects but does not publish to says so.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Navigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
@@ -29,7 +30,8 @@ const FIELDS = {
   ],
 } as const;
 
-const nameOf = (platform: string) => PLATFORM_NAMES[platform] ?? platform;
+const nameOf = (platform: string) =>
+  PLATFORM_NAMES[platform as keyof typeof PLATFORM_NAMES] ?? platform;
 const day = (iso: string) =>
   new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 
@@ -170,6 +172,11 @@ function PlatformCard({
           {p.reconnect_soon
             ? `Expires ${day(p.expires_at)}: reconnect by then.`
             : `Works until ${day(p.expires_at)}.`}
+        </p>
+      )}
+      {!p.publishes && (
+        <p className="notice">
+          Publishing to {name} is not built yet: its posts are saved but will fail when due.
         </p>
       )}
       {p.last_error && <p className="meta">{p.last_error}</p>}
