@@ -84,6 +84,19 @@ function madeOnPlatforms(text: string, member: { sub: string }) {
   };
 }
 
+/** Waits until the worker is done with every post of `ids` (published or failed). */
+const settled = (ids: string[]) =>
+  waitFor(
+    async () => {
+      const { rows } = await server.pool.query(
+        `select count(*)::int as n from posts where id = any($1) and status in ('published', 'failed')`,
+        [ids],
+      );
+      return rows[0].n === ids.length;
+    },
+    { what: `posts ${ids.join(', ')} to be published`, timeoutMs: 60_000 },
+  );
+
 /** The post.published deliveries to `path`, by post id. */
 async function publishedEvents(path: string, ids: string[]) {
   const events = await waitFor(
@@ -117,21 +130,12 @@ describe('through REST', () => {
     }
     for (const id of Object.values(ids)) await publishNow(server.pool, id);
 
-    // REST reads posts by status (GET /v1/posts): both land in the published list.
-    const published = await waitFor(
-      async () => {
-        const res = await call(server, 'GET', '/v1/posts?status_filter=published', { key });
-        const mine = (res.body as Record<string, any>[]).filter((p) =>
-          Object.values(ids).includes(p.id),
-        );
-        return mine.length === 2 && mine;
-      },
-      {
-        what: 'both posts to be published',
-        timeoutMs: 60_000,
-        detail: () =>
-          `X made ${platforms.x.tweets.length}, LinkedIn ${platforms.linkedin.posts.length}`,
-      },
+    await settled(Object.values(ids));
+    // REST reads posts by status (GET /v1/posts): both are in the published list.
+    const res = await call(server, 'GET', '/v1/posts?status_filter=published', { key });
+    expect(res.status).toBe(200);
+    const published = (res.body as Record<string, any>[]).filter((p) =>
+      Object.values(ids).includes(p.id),
     );
     const x = published.find((p) => p.platform === 'x')!;
     const linkedin = published.find((p) => p.platform === 'linkedin')!;
@@ -182,14 +186,8 @@ describe('through MCP', () => {
       }
       for (const id of Object.values(ids)) await publishNow(server.pool, id);
 
-      const done = async (id: string) =>
-        waitFor(
-          async () => {
-            const { post } = await tool('get_post', { post_id: id });
-            return ['published', 'failed'].includes(post.status) && post;
-          },
-          { what: `post ${id} to be published`, timeoutMs: 60_000 },
-        );
+      await settled(Object.values(ids));
+      const done = async (id: string) => (await tool('get_post', { post_id: id })).post;
       const x = await done(ids.x!);
       const linkedin = await done(ids.linkedin!);
       const permalinks = madeOnPlatforms(text, member);
