@@ -1,0 +1,217 @@
+// X and LinkedIn end to end, as an API client and an agent use them: accounts connected with
+// tokens through the operator CLI's connect path (checked with each platform's identity call),
+// an uploaded image, one post to each platform scheduled through REST or MCP, and the real
+// worker on the shipped connectors (pointed at the loopback stand-ins by the *_API_URL
+// variables) publishing both, each with its permalink, and post.published sent to a webhook.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectAccount } from '../../core/connections/service.ts';
+import { hourAhead, publishNow } from '../support/jobs.ts';
+import { connectMcp } from '../support/mcpClient.ts';
+import {
+  type PublishingStandIns,
+  startPublishingStandIns,
+} from '../support/platforms/publishingStandIns.ts';
+import { type Receiver, startReceiver } from '../support/receiver.ts';
+import { call, makeKey, makeSignedInAccount } from '../support/server.ts';
+import { startWorkerBeside, useServer } from '../support/service.ts';
+import { uploadPng } from '../support/uploads.ts';
+import { waitFor } from '../support/wait.ts';
+
+let platforms: PublishingStandIns;
+let receiver: Receiver;
+beforeAll(async () => {
+  platforms = await startPublishingStandIns();
+  receiver = await startReceiver();
+  return async () => {
+    await receiver.close();
+    await platforms.close();
+  };
+});
+const server = useServer(() => ({ env: platforms.env }));
+beforeAll(async () => {
+  // The worker role as bin/start.ts runs it: the server's platform addresses and sealing key.
+  const worker = await startWorkerBeside(server, {
+    storage: true,
+    platformApps: server.config.platformApps,
+    credentialsKey: platforms.credentialsKey,
+  });
+  return () => worker.stop();
+});
+afterAll(() => {
+  // A request body that does not fit X's own OpenAPI schema fails the file.
+  expect(platforms.x.schemaViolations).toEqual([]);
+  expect(platforms.linkedin.headerFaults).toEqual([]);
+});
+
+/** A Plus account with a key and a webhook endpoint, its brand connected to X and LinkedIn. */
+async function connectedBrand(path: string) {
+  const { acct, cookie } = await makeSignedInAccount(server, 'plus');
+  const hook = await call(server, 'POST', '/webhooks', {
+    headers: { cookie },
+    body: { url: receiver.url(path), events: ['post.published', 'post.failed'] },
+  });
+  expect(hook.status).toBe(201);
+  const connect = (platform: 'x' | 'linkedin', config: Record<string, unknown>) =>
+    connectAccount(server.pool, server.config, {
+      accountId: acct.accountId,
+      brandId: acct.brandId,
+      platform,
+      config,
+    });
+  const x = await connect('x', platforms.x.issueTokens());
+  const member = platforms.linkedin.member({ name: 'Grace Hopper' });
+  const linkedin = await connect('linkedin', { access_token: member.accessToken });
+  expect([x.handle, linkedin.handle]).toEqual(['@bakery', 'Grace Hopper']);
+  const key = await makeKey(server.pool, acct.accountId, ['read', 'publish', 'media']);
+  return { acct, key, member };
+}
+
+/** What the platforms made for `text`: one tweet with one media id, one LinkedIn image post. */
+function madeOnPlatforms(text: string, member: { sub: string }) {
+  const tweets = platforms.x.tweets.filter((t) => t.sent.startsWith(text));
+  const posts = platforms.linkedin.posts.filter((p) => p.commentary.startsWith(text));
+  expect(tweets).toHaveLength(1);
+  expect(tweets[0]!.mediaIds).toHaveLength(1);
+  expect(platforms.x.media.get(tweets[0]!.mediaIds[0]!)?.ownerId).toBe(platforms.x.user.id);
+  expect(posts).toHaveLength(1);
+  expect(posts[0]!.author).toBe(`urn:li:person:${member.sub}`);
+  const media = (posts[0]!.content as { media?: { id?: string } } | undefined)?.media;
+  expect(media?.id).toMatch(/^urn:li:image:/);
+  expect(platforms.linkedin.images.has(media!.id!)).toBe(true);
+  return {
+    x: `https://x.com/bakery/status/${tweets[0]!.id}`,
+    linkedin: `https://www.linkedin.com/feed/update/${posts[0]!.urn}/`,
+  };
+}
+
+/** Waits until the worker is done with every post of `ids` (published or failed). */
+const settled = (ids: string[]) =>
+  waitFor(
+    async () => {
+      const { rows } = await server.pool.query(
+        `select count(*)::int as n from posts where id = any($1) and status in ('published', 'failed')`,
+        [ids],
+      );
+      return rows[0].n === ids.length;
+    },
+    { what: `posts ${ids.join(', ')} to be published`, timeoutMs: 60_000 },
+  );
+
+/** The post.published deliveries to `path`, by post id. */
+async function publishedEvents(path: string, ids: string[]) {
+  const events = await waitFor(
+    async () => {
+      const got = receiver
+        .on(path)
+        .map((a) => JSON.parse(a.raw.toString('utf8')))
+        .filter((b) => b.event === 'post.published');
+      return got.length >= ids.length && got;
+    },
+    { what: 'the post.published deliveries' },
+  );
+  return Object.fromEntries(events.map((e) => [e.post.id, e.post]));
+}
+
+describe('through REST', () => {
+  it('an image post scheduled to X and to LinkedIn is published on both, with permalinks', async () => {
+    const { key, member } = await connectedBrand('/rest');
+    const image = await uploadPng(server, key, { width: 1200, height: 630 }, '#c8843a');
+    const text = 'Rye loaves out of the oven, for REST';
+    const ids: Record<string, string> = {};
+    for (const platform of ['x', 'linkedin']) {
+      const res = await call(server, 'POST', '/v1/posts', {
+        key,
+        body: { platform, body: text, asset_ids: [image], schedule_at: hourAhead() },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      // Both connected: nothing to warn about.
+      expect(res.body.warnings).toBeUndefined();
+      ids[platform] = res.body.id;
+    }
+    for (const id of Object.values(ids)) await publishNow(server.pool, id);
+
+    await settled(Object.values(ids));
+    // REST reads posts by status (GET /v1/posts): both are in the published list.
+    const res = await call(server, 'GET', '/v1/posts?status_filter=published', { key });
+    expect(res.status).toBe(200);
+    const published = (res.body as Record<string, any>[]).filter((p) =>
+      Object.values(ids).includes(p.id),
+    );
+    const x = published.find((p) => p.platform === 'x')!;
+    const linkedin = published.find((p) => p.platform === 'linkedin')!;
+    const permalinks = madeOnPlatforms(text, member);
+    expect({ status: x.status, error: x.error, permalink_url: x.permalink_url }).toEqual({
+      status: 'published',
+      error: null,
+      permalink_url: permalinks.x,
+    });
+    expect({
+      status: linkedin.status,
+      error: linkedin.error,
+      permalink_url: linkedin.permalink_url,
+    }).toEqual({ status: 'published', error: null, permalink_url: permalinks.linkedin });
+
+    const events = await publishedEvents('/rest', Object.values(ids));
+    expect(events[ids.x!]).toMatchObject({ platform: 'x', permalink_url: permalinks.x });
+    expect(events[ids.linkedin!]).toMatchObject({
+      platform: 'linkedin',
+      permalink_url: permalinks.linkedin,
+    });
+  }, 90_000);
+});
+
+describe('through MCP', () => {
+  it('create_post and schedule_post for X and LinkedIn; get_post and list_posts show both published', async () => {
+    const { key, member } = await connectedBrand('/mcp');
+    const image = await uploadPng(server, key, { width: 1080, height: 1080 }, '#3a7fc8');
+    const client = await connectMcp(server, key);
+    const tool = async (name: string, args: Record<string, unknown>) => {
+      const res = await client.callTool({ name, arguments: args });
+      expect(res.isError, JSON.stringify(res.content)).toBeFalsy();
+      return res.structuredContent as Record<string, any>;
+    };
+    try {
+      const text = 'Seeded rye, sliced to order, for MCP';
+      const ids: Record<string, string> = {};
+      for (const platform of ['x', 'linkedin']) {
+        const created = await tool('create_post', { platform, body: text, asset_ids: [image] });
+        expect(created.warnings).toBeUndefined();
+        const scheduled = await tool('schedule_post', {
+          post_id: created.post.id,
+          when: hourAhead(),
+        });
+        expect(scheduled.post.status).toBe('scheduled');
+        expect(scheduled.warnings).toBeUndefined();
+        ids[platform] = created.post.id;
+      }
+      for (const id of Object.values(ids)) await publishNow(server.pool, id);
+
+      await settled(Object.values(ids));
+      const done = async (id: string) => (await tool('get_post', { post_id: id })).post;
+      const x = await done(ids.x!);
+      const linkedin = await done(ids.linkedin!);
+      const permalinks = madeOnPlatforms(text, member);
+      expect([x.status, x.permalink_url]).toEqual(['published', permalinks.x]);
+      expect([linkedin.status, linkedin.permalink_url]).toEqual(['published', permalinks.linkedin]);
+
+      const { posts } = await tool('list_posts', { status_filter: 'published' });
+      expect(
+        posts
+          .map((p: Record<string, any>) => [p.id, p.platform, p.permalink_url])
+          .sort((a: string[], b: string[]) => a[1]!.localeCompare(b[1]!)),
+      ).toEqual([
+        [ids.linkedin, 'linkedin', permalinks.linkedin],
+        [ids.x, 'x', permalinks.x],
+      ]);
+
+      const events = await publishedEvents('/mcp', Object.values(ids));
+      expect(events[ids.x!]).toMatchObject({ status: 'published', permalink_url: permalinks.x });
+      expect(events[ids.linkedin!]).toMatchObject({
+        status: 'published',
+        permalink_url: permalinks.linkedin,
+      });
+    } finally {
+      await client.close();
+    }
+  }, 90_000);
+});
