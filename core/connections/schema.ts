@@ -103,13 +103,8 @@ export const ConnectedAccount = z.object({
   status: z.enum(['active', 'needs_reconnect']).describe('Health: needs_reconnect fails posts.'),
   last_error: z.string().nullable(),
   created_at: z.string(),
-  expires_at: z
-    .string()
-    .nullable()
-    .describe(
-      'When the connection stops working unless reconnected (ISO 8601); null when it renews itself.',
-    ),
-  reconnect_soon: z.boolean().describe('The connection expires within 7 days: reconnect it.'),
+  expires_at: z.string().nullable().describe('Works until then unless reconnected; null: renews.'),
+  reconnect_soon: z.boolean().describe('Expires within 7 days.'),
 });
 export type ConnectedAccount = z.infer<typeof ConnectedAccount>;
 
@@ -125,7 +120,7 @@ export const PlatformState = z.object({
   brand_id: z.string(),
   platform: z.enum(PLATFORMS),
   state: z.enum(PLATFORM_STATES).describe('not_configured: the operator sets `variables` first.'),
-  name: z.string().describe('As users write it.'),
+  name: z.string(),
   publishes: z.boolean().describe('false: not published to yet; posts fail when due.'),
   connect: z.enum(['oauth', 'form', 'cli']).describe('cli: by the operator CLI only.'),
   handle: z.string().nullable(),
