@@ -7,6 +7,7 @@
 // publication would) and the reading is skipped.
 import type { ConnectedAccountAccess, Connector, Connectors } from '../connectors/schema.ts';
 import { PublicationError } from '../connectors/schema.ts';
+import { withoutSecrets } from '../connectors/service.ts';
 import type { Pool, Queryable } from '../db/pool.ts';
 import type { Platform } from '../kernel/platforms.ts';
 import { type CredentialsKey, openedAccess } from './credentials.ts';
@@ -16,7 +17,7 @@ import {
   recordAccountError,
   saveSealedCredentials,
 } from './db.ts';
-import { type OAuthDeps, withAccessTokens } from './tokens.ts';
+import { keepingSecrets, type OAuthDeps, withAccessTokens } from './tokens.ts';
 
 export type ReadingDeps = {
   pool: Pool;
@@ -63,17 +64,19 @@ export async function readThrough<K extends ReadMethod, T extends object>(
     return { outcome: 'skipped', reason: `${doing} is not supported on ${account.platform} yet` };
   if (!account.credentials || !deps.credentialsKey)
     return { outcome: 'skipped', reason: 'no credentials to read with' };
-  const access = withAccessTokens(
-    { pool: deps.pool, credentialsKey: deps.credentialsKey, oauth: deps.oauth },
-    account,
-    openedAccess(
-      deps.credentialsKey,
-      { handle: account.handle, credentials: account.credentials },
-      (sealed) => saveSealedCredentials(deps.pool, account.id, sealed),
+  const held = keepingSecrets(
+    withAccessTokens(
+      { pool: deps.pool, credentialsKey: deps.credentialsKey, oauth: deps.oauth },
+      account,
+      openedAccess(
+        deps.credentialsKey,
+        { handle: account.handle, credentials: account.credentials },
+        (sealed) => saveSealedCredentials(deps.pool, account.id, sealed),
+      ),
     ),
   );
   try {
-    const done = await read(connector, access);
+    const done = await read(connector, held.access);
     await clearAccountError(deps.pool, account.id, doing);
     return { outcome: 'read', ...done };
   } catch (err) {
@@ -86,8 +89,10 @@ export async function readThrough<K extends ReadMethod, T extends object>(
     if (err.retryAfterMs !== undefined)
       return { outcome: 'throttled', retryAfterMs: err.retryAfterMs };
     if (err.retryable) throw err;
-    await noteReadRefusal(deps.pool, account.id, doing, err);
-    return { outcome: 'skipped', reason: err.message };
+    // What the platform said may quote a token it refused: never kept or shown in clear.
+    const reason = withoutSecrets(err.message, held.secrets());
+    await noteReadRefusal(deps.pool, account.id, doing, err, reason);
+    return { outcome: 'skipped', reason };
   }
 }
 
@@ -100,8 +105,9 @@ export async function noteReadRefusal(
   connectedAccountId: string,
   doing: string,
   err: PublicationError,
+  reason = err.message,
 ) {
-  const said = `${doing}: ${err.message}`;
+  const said = `${doing}: ${reason}`;
   if (err.reconnect) await markNeedsReconnect(db, connectedAccountId, said);
   else await recordAccountError(db, connectedAccountId, said);
 }

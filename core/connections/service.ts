@@ -273,4 +273,4 @@ export { brandConnectionStatuses } from './health.ts';
 export type { Reading, ReadingDeps } from './reading.ts';
 export { readThrough } from './reading.ts';
 export type { OAuthDeps } from './tokens.ts';
-export { REFRESH_MARGIN_MS, withAccessTokens } from './tokens.ts';
+export { keepingSecrets, REFRESH_MARGIN_MS, withAccessTokens } from './tokens.ts';

@@ -240,3 +240,32 @@ export function withAccessTokens<A extends ConnectedAccountAccess>(
   );
   return { ...access, tokens };
 }
+
+/**
+ * `access` that notes every token it hands out, and the secrets it held (its credentials' and
+ * those tokens): a platform that echoes a token in a refusal must not have it kept or shown, in
+ * a post's error, an account's last error or an event, whether it was stored or refreshed
+ * during the attempt.
+ */
+export function keepingSecrets<A extends ConnectedAccountAccess>(
+  access: A,
+): { access: A; secrets: () => string[] } {
+  const seen = new Set(secretValues(access.credentials));
+  const noted = (token: string) => {
+    seen.add(token);
+    return token;
+  };
+  const { tokens } = access;
+  return {
+    access: tokens
+      ? {
+          ...access,
+          tokens: {
+            current: async () => noted(await tokens.current()),
+            refused: async (token: string) => noted(await tokens.refused(token)),
+          },
+        }
+      : access,
+    secrets: () => [...seen],
+  };
+}

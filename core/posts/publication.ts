@@ -5,6 +5,7 @@
 // retried job resumes the same attempt with the same idempotency key.
 import {
   type CredentialsKey,
+  keepingSecrets,
   keepRefreshedCredentials,
   type OAuthDeps,
   openCredentials,
@@ -18,6 +19,7 @@ import {
   PublicationError,
   type PublishRequest,
 } from '../connectors/schema.ts';
+import { withoutSecrets } from '../connectors/service.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import {
   type PublishPostPayload,
@@ -180,6 +182,16 @@ export async function publishScheduledPost(
         await keepRefreshedCredentials(pool, account.id, sealCredentials(credentialsKey, next));
     },
   };
+  const held = keepingSecrets(
+    credentialsKey
+      ? withAccessTokens(
+          { pool, credentialsKey, oauth },
+          { id: account.id, platform },
+          access,
+          signal,
+        )
+      : access,
+  );
   const request: PublishRequest = {
     post: {
       id: claim.id,
@@ -192,14 +204,7 @@ export async function publishScheduledPost(
       scheduledFor: new Date(claim.scheduled_for),
       media: claim.media,
     },
-    account: credentialsKey
-      ? withAccessTokens(
-          { pool, credentialsKey, oauth },
-          { id: account.id, platform },
-          access,
-          signal,
-        )
-      : access,
+    account: held.access,
     steps: publicationSteps(pool, { postId: claim.id, publicationSeq: claim.publication_seq }),
     idempotencyKey: idempotencyKey(claim),
     signal,
@@ -224,7 +229,11 @@ export async function publishScheduledPost(
       }
       throw err;
     }
-    const message = err instanceof Error ? err.message : String(err);
+    // What the platform said may quote a token it refused: never kept or shown in clear.
+    const message = withoutSecrets(
+      err instanceof Error ? err.message : String(err),
+      held.secrets(),
+    );
     await reportPublicationFailure(pool, account.id, message, {
       reconnect: err instanceof PublicationError && err.reconnect,
     });

@@ -321,7 +321,7 @@ describe('a refresh the platform refuses', () => {
     for (const id of posts)
       expect((await postRow(id)).error).toBe(
         retried.includes(id)
-          ? 'The connected x account @brand needs to be reconnected.'
+          ? 'The connected X account @brand needs to be reconnected.'
           : deadGrant,
       );
     expect(await connectionRow(connectionId)).toMatchObject({
@@ -357,6 +357,33 @@ describe('a refresh the platform refuses', () => {
     for (const said of [error, connection.last_error]) {
       expect(said).not.toContain(spent);
       expect(said).not.toContain(issued.access_token);
+    }
+  });
+
+  it('keeps no token in a refused post, its account or its event, even when X quotes it', async () => {
+    const issued = x.issueTokens();
+    const { connectionId, key } = await connected({ ...issued, expires_at: ago(-3_600_000) });
+    const id = await schedule(key, 'quoted post refusal');
+    x.inject({
+      line: 'POST /2/tweets',
+      answer: {
+        status: 400,
+        body: JSON.stringify({
+          title: 'Invalid Request',
+          detail: `Your token ${issued.access_token} (refresh ${issued.refresh_token}) is invalid`,
+        }),
+      },
+    });
+    expect(await publish(id)).toBe('failed');
+    const { error } = await postRow(id);
+    expect(error).toContain('[redacted]');
+    const connection = await connectionRow(connectionId);
+    const { rows } = await server.pool.query('select body::text from events where post_id = $1', [
+      id,
+    ]);
+    for (const said of [error, connection.last_error, ...rows.map((r) => r.body)]) {
+      expect(said).not.toContain(issued.access_token);
+      expect(said).not.toContain(issued.refresh_token);
     }
   });
 
