@@ -8,7 +8,7 @@ import type { PlatformApp } from '../../platformApps.ts';
 import { PublicationError } from '../connector.ts';
 import { documented, fieldOf, type PlatformResponse, platformRequest, refusal } from '../http.ts';
 import type { OAuthApp, OAuthContext, OAuthTokens } from '../oauthApp.ts';
-import { reasonOf, X, xRefusal } from '../x/api.ts';
+import { Me, reasonOf, X, xRefusal } from '../x/api.ts';
 import { Seconds } from './grants.ts';
 
 const TIMEOUT_MS = 15_000;
@@ -18,12 +18,6 @@ const TokenAnswer = z.object({
   refresh_token: z.string().min(1).max(5000).optional(),
   expires_in: Seconds.optional(),
   scope: z.string().max(2000).optional(),
-});
-const Me = z.object({
-  data: z.object({
-    id: z.string().regex(/^[0-9]{1,19}$/),
-    username: z.string().regex(/^\w{1,50}$/),
-  }),
 });
 
 function clientOf(app: PlatformApp) {

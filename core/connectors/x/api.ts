@@ -4,7 +4,7 @@
 // 429 waits for `x-rate-limit-reset`, 5xx is retried, other refusals are final and quote X's
 // own `detail`, `title` or `errors[].message`.
 import type { IncomingHttpHeaders } from 'node:http';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { OutboundPolicy } from '../../outbound/guard.ts';
 import { type ConnectedAccountAccess, PublicationError } from '../connector.ts';
 import {
@@ -19,6 +19,13 @@ import {
 import { plainText } from '../readings.ts';
 
 export const X = 'X';
+
+/** X's post and user ids are decimal numbers (openapi.json: TweetId, UserId, `^[0-9]{1,19}$`). */
+export const TweetId = z.string().regex(/^[0-9]{1,19}$/, 'not an X id');
+/** GET /2/users/me: the account's id and username. */
+export const Me = z.object({
+  data: z.object({ id: TweetId, username: z.string().regex(/^\w{1,50}$/) }),
+});
 
 /** X's own reason for a refusal: its problem's detail or title, and each error's message. */
 export function reasonOf(res: PlatformResponse): string {
@@ -91,6 +98,23 @@ export const isDuplicate = (err: unknown) =>
   err.status === 403 &&
   /duplicate content|is a duplicate/i.test(err.message);
 
+/** Failures of a request's own exchange with X, as against those of getting its token. */
+const ofExchange = new WeakSet<object>();
+
+/**
+ * Whether `err` came from sending a request or reading its answer (X may have acted on it),
+ * not from getting a token for it (X never saw the request).
+ */
+export const failedInExchange = (err: unknown) =>
+  typeof err === 'object' && err !== null && ofExchange.has(err);
+
+function exchange(policy: OutboundPolicy, url: string, init: PlatformRequest) {
+  return platformRequest(policy, X, url, init).catch((err: unknown) => {
+    if (typeof err === 'object' && err !== null) ofExchange.add(err);
+    throw err;
+  });
+}
+
 export type XCall = (
   path: string,
   init: Omit<PlatformRequest, 'timeoutMs'> & { json?: unknown },
@@ -119,7 +143,7 @@ export function xClient(
   };
   const send = (path: string, init: Parameters<XCall>[1], token: string) => {
     const { json, ...rest } = init;
-    return platformRequest(policy, X, `${apiUrl}${path}`, {
+    return exchange(policy, `${apiUrl}${path}`, {
       ...rest,
       ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
       headers: {
