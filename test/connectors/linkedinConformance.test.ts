@@ -107,9 +107,12 @@ describe("the created post's URN, wherever LinkedIn gives it", () => {
 });
 
 describe('DUPLICATE_POST naming an activity', () => {
-  it('records the activity LinkedIn names instead of posting again', async () => {
+  it('records the activity LinkedIn names, on a retry, instead of posting again', async () => {
     const { key } = await connectedMember();
     const id = await schedule(key, { body: 'Named by its activity' });
+    // The first run reached the POST (a 503 leaves it unknown whether LinkedIn made the post).
+    li.overridePosts([(res: ServerResponse) => res.writeHead(503).end('{"status":503}')]);
+    await expect(publish(id, 1)).rejects.toThrow(/LinkedIn answered 503/);
     li.overridePosts([
       (res: ServerResponse) =>
         res.writeHead(422, { 'content-type': 'application/json' }).end(
@@ -123,7 +126,7 @@ describe('DUPLICATE_POST naming an activity', () => {
           }),
         ),
     ]);
-    expect(await publish(id)).toBe('published');
+    expect(await publish(id, 2)).toBe('published');
     expect(await postRow(id)).toMatchObject({
       external_post_id: 'urn:li:activity:7141138937766391999',
       permalink_url: 'https://www.linkedin.com/feed/update/urn:li:activity:7141138937766391999/',
