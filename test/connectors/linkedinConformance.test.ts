@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
+import { nextMidnightUtc } from '../../core/connectors/http.ts';
+import { linkedinRefusal } from '../../core/connectors/linkedin/api.ts';
 import { linkedinConnector } from '../../core/connectors/linkedin/index.ts';
 import { linkedinOAuthApp } from '../../core/connectors/oauth/linkedin.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
@@ -164,6 +166,19 @@ describe('media status reads as the Images page writes them', () => {
 });
 
 describe('a 429 that says when to come back', () => {
+  it('without a Retry-After, carries the next midnight UTC as its reset', () => {
+    const throttled = { status: 429, headers: {}, json: { status: 429, message: 'Throttled' } };
+    expect(linkedinRefusal(throttled)).toMatchObject({
+      retryable: true,
+      retryAt: nextMidnightUtc(),
+      retryAfterMs: undefined,
+    });
+    expect(linkedinRefusal({ ...throttled, headers: { 'retry-after': '120' } })).toMatchObject({
+      retryAt: undefined,
+      retryAfterMs: 120_000,
+    });
+  });
+
   it('is retried after its Retry-After rather than at midnight UTC', async () => {
     const { key } = await connectedMember();
     const id = await schedule(key, { body: 'Throttled with a Retry-After' });

@@ -1,9 +1,8 @@
 // Calling X's API v2 as a connected account: every request through the outbound guard with the
 // account's bearer token, a 401 answered by one refresh and one more try, and X's refusals
 // mapped as the docs describe them (docs.x.com: fundamentals/rate-limits, response codes):
-// 429 waits for `x-rate-limit-reset`, 5xx is retried, other refusals are final and quote X's
+// 429 waits for the reset of its spent rate limit, 5xx is retried, other refusals are final and quote X's
 // own `detail`, `title` or `errors[].message`.
-import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
 import type { OutboundPolicy } from '../../outbound/guard.ts';
 import { type ConnectedAccountAccess, PublicationError } from '../connector.ts';
@@ -14,7 +13,6 @@ import {
   platformRequest,
   REASON_LIMIT,
   refusal,
-  retryAfterMs,
 } from '../http.ts';
 import { plainText } from '../readings.ts';
 
@@ -46,45 +44,10 @@ export function reasonOf(res: PlatformResponse): string {
 }
 
 /**
- * X's rate limits, each answered as `<prefix>-limit`, `-remaining` and `-reset` (Unix
- * seconds): the 15-minute window (docs.x.com fundamentals/rate-limits), and the 24-hour caps
- * per user and per app that X's answers to POST /2/tweets also carry.
+ * The failure for a non-2xx answer of X's; a 429 is rescheduled at the latest reset among the
+ * limits it says are spent, the 24-hour caps included (http.ts's rateLimitResetAt).
  */
-const RATE_LIMITS = ['x-rate-limit', 'x-user-limit-24hour', 'x-app-limit-24hour'] as const;
-
-/**
- * When X lets the account call again: the latest reset among the limits the answer says are
- * spent (`-remaining: 0`), else `x-rate-limit-reset`, else a Retry-After, as time from now;
- * undefined when none says.
- */
-export function rateLimitWaitMs(
-  headers: IncomingHttpHeaders,
-  now = Date.now(),
-): number | undefined {
-  const header = (name: string) => {
-    const v = headers[name];
-    return typeof v === 'string' ? v.trim() : undefined;
-  };
-  const resetOf = (prefix: string) => {
-    const reset = header(`${prefix}-reset`);
-    return reset && /^\d{1,12}$/.test(reset) ? Number(reset) * 1000 : undefined;
-  };
-  const spent = RATE_LIMITS.filter((p) => header(`${p}-remaining`) === '0')
-    .map(resetOf)
-    .filter((at) => at !== undefined);
-  const at = spent.length ? Math.max(...spent) : resetOf('x-rate-limit');
-  if (at !== undefined) return Math.max(0, at - now);
-  return retryAfterMs(headers, now);
-}
-
-/** The failure for a non-2xx answer of X's. */
 export function xRefusal(res: PlatformResponse): PublicationError {
-  if (res.status === 429)
-    return new PublicationError(`X answered 429: ${reasonOf(res)}`, {
-      retryable: true,
-      retryAfterMs: rateLimitWaitMs(res.headers),
-      status: 429,
-    });
   return refusal(X, res, reasonOf(res), { reconnect: res.status === 401 });
 }
 
