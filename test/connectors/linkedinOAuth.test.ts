@@ -3,6 +3,7 @@
 // reconnect when there is nothing to refresh with), and the member it names.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublicationError } from '../../core/connectors/connector.ts';
+import { nextMidnightUtc } from '../../core/connectors/http.ts';
 import { LINKEDIN_VERSION } from '../../core/connectors/linkedin/api.ts';
 import { OAUTH_APPS } from '../../core/connectors/oauth/index.ts';
 import { linkedinOAuthApp } from '../../core/connectors/oauth/linkedin.ts';
@@ -172,6 +173,23 @@ describe("LinkedIn's OAuth app", () => {
       );
     } finally {
       await echo.close();
+    }
+  });
+
+  it("waits for the daily reset when the token endpoint's 429 says nothing of when", async () => {
+    const throttled = await startJsonServer((_req, reply) =>
+      reply(429, { status: 429, message: 'Throttled' }),
+    );
+    try {
+      const err = await failure(
+        linkedinOAuthApp.exchangeCode(ctx({ LINKEDIN_OAUTH_URL: throttled.url }), {
+          code: 'c',
+          redirectUri: REDIRECT,
+        }),
+      );
+      expect(err).toMatchObject({ retryable: true, status: 429, retryAt: nextMidnightUtc() });
+    } finally {
+      await throttled.close();
     }
   });
 });

@@ -6,7 +6,7 @@
 // .../programmatic-refresh-tokens, .../sign-in-with-linkedin-v2.
 import { z } from 'zod';
 import { PublicationError } from '../connector.ts';
-import { documented, PLATFORM_TIMEOUT_MS, platformRequest } from '../http.ts';
+import { documented, nextMidnightUtc, PLATFORM_TIMEOUT_MS, platformRequest } from '../http.ts';
 import { linkedinRefusal, PLATFORM, VERSION_HEADERS } from '../linkedin/api.ts';
 import type { OAuthApp, OAuthContext, OAuthTokens } from '../oauthApp.ts';
 import { plainText } from '../readings.ts';
@@ -45,6 +45,20 @@ const UserInfo = z.object({
   family_name: z.string().max(500).optional(),
 });
 
+/** A 429 that says nothing of when to come back waits for LinkedIn's daily reset, as the API's. */
+const untilDailyReset = (err: unknown) =>
+  err instanceof PublicationError &&
+  err.status === 429 &&
+  err.retryAt === undefined &&
+  err.retryAfterMs === undefined
+    ? new PublicationError(err.message, {
+        retryable: true,
+        retryAt: nextMidnightUtc(),
+        status: 429,
+        cause: err,
+      })
+    : err;
+
 /**
  * POSTs a grant to the token endpoint with the client secret in the form (LinkedIn's flow has
  * no PKCE and no Basic auth); answers the tokens it gives. A refused refresh asks for a
@@ -65,6 +79,8 @@ async function tokenRequest(
     ...form({ ...grant, client_id: client.id, client_secret: client.secret }),
     secrets: [grant.code, grant.refresh_token, client.secret],
     reconnectOnRefusal: refreshing,
+  }).catch((err: unknown) => {
+    throw untilDailyReset(err);
   });
   const t = documented(PLATFORM, `POST ${TOKEN_PATH}`, res, TokenAnswer);
   return tokens({
