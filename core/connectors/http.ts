@@ -156,13 +156,31 @@ export function retryAfterMs(headers: IncomingHttpHeaders, now = Date.now()): nu
 }
 
 /**
- * When a 429's rate limit resets, where the answer says: `x-rate-limit-reset` (Unix seconds,
- * X's). Without it, Retry-After (above) is what there is.
+ * Rate limits answered as `<prefix>-limit`, `-remaining` and `-reset` (Unix seconds): X's
+ * 15-minute window (docs.x.com fundamentals/rate-limits), and the 24-hour caps per user and
+ * per app that X's answers to POST /2/tweets also carry.
+ */
+const RATE_LIMITS = ['x-rate-limit', 'x-user-limit-24hour', 'x-app-limit-24hour'] as const;
+
+/**
+ * When a 429's rate limit resets, where the answer says: the latest reset among the limits it
+ * says are spent (`-remaining: 0`), else `x-rate-limit-reset`. Without either, Retry-After
+ * (above) is what there is.
  */
 export function rateLimitResetAt(headers: IncomingHttpHeaders): Date | undefined {
-  const value = headers['x-rate-limit-reset'];
-  if (typeof value !== 'string' || !/^\d{1,12}$/.test(value.trim())) return undefined;
-  return new Date(Number(value.trim()) * 1000);
+  const header = (name: string) => {
+    const v = headers[name];
+    return typeof v === 'string' ? v.trim() : undefined;
+  };
+  const resetOf = (prefix: string) => {
+    const reset = header(`${prefix}-reset`);
+    return reset && /^\d{1,12}$/.test(reset) ? Number(reset) * 1000 : undefined;
+  };
+  const spent = RATE_LIMITS.filter((p) => header(`${p}-remaining`) === '0')
+    .map(resetOf)
+    .filter((at) => at !== undefined);
+  const at = spent.length ? Math.max(...spent) : resetOf('x-rate-limit');
+  return at === undefined ? undefined : new Date(at);
 }
 
 /** The next midnight UTC after `now`: when LinkedIn's daily limits reset (its 429 says nothing). */
@@ -176,22 +194,30 @@ export const REASON_LIMIT = 300;
 /**
  * The failure for a non-2xx answer, with the platform's own reason in the message (its text,
  * cleaned of hidden characters and cut to REASON_LIMIT: it is kept and shown as an account's
- * or a post's error). Retry-After is taken from a 429 or a 503, which are what it means.
+ * or a post's error). Retry-After is taken from a 429 or a 503, which are what it means; a
+ * 429's reset from its rate-limit headers, else, when it has no Retry-After either, from
+ * `resetWhenUnsaid` (a platform whose documented limits reset at a known time).
  */
 export function refusal(
   platform: string,
   res: PlatformResponse,
   reason: string,
-  opts: { reconnect?: boolean } = {},
+  opts: { reconnect?: boolean; resetWhenUnsaid?: () => Date } = {},
 ): PublicationError {
   const said = Array.from(plainText(reason));
   const short =
     said.length > REASON_LIMIT ? `${said.slice(0, REASON_LIMIT - 1).join('')}…` : said.join('');
+  const after = [429, 503].includes(res.status) ? retryAfterMs(res.headers) : undefined;
+  const resetAt =
+    res.status === 429
+      ? (rateLimitResetAt(res.headers) ??
+        (after === undefined ? opts.resetWhenUnsaid?.() : undefined))
+      : undefined;
   return new PublicationError(`${platform} answered ${res.status}: ${short || 'no reason given'}`, {
     retryable: res.status >= 500 || res.status === 429,
     reconnect: opts.reconnect,
-    retryAfterMs: [429, 503].includes(res.status) ? retryAfterMs(res.headers) : undefined,
-    retryAt: res.status === 429 ? rateLimitResetAt(res.headers) : undefined,
+    retryAfterMs: after,
+    retryAt: resetAt,
     status: res.status,
   });
 }

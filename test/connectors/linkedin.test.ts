@@ -275,15 +275,34 @@ describe('publishing to LinkedIn', () => {
 });
 
 describe('exactly once', () => {
-  it('records the post LinkedIn names in DUPLICATE_POST instead of posting again', async () => {
+  it('refuses, quoting LinkedIn, a DUPLICATE_POST when no earlier run posted: an older post is not this one', async () => {
     const { key } = await connectedMember();
     const first = await schedule(key, { body: 'Said once' });
     const again = await schedule(key, { body: 'Said once' });
     expect(await publish(first)).toBe('published');
     const before = li.posts.length;
-    expect(await publish(again)).toBe('published');
+    expect(await publish(again)).toBe('failed');
     expect(li.posts.length).toBe(before);
-    expect((await postRow(again)).external_post_id).toBe((await postRow(first)).external_post_id);
+    const row = await postRow(again);
+    expect(row.external_post_id).toBeNull();
+    expect(row.error).toBe(
+      `LinkedIn already has this text as ${(await postRow(first)).external_post_id}, posted ` +
+        'before this publication: change the text to post it again.',
+    );
+  });
+
+  it('records the post a DUPLICATE_POST names when an earlier run of the attempt posted it', async () => {
+    const { key } = await connectedMember();
+    const id = await schedule(key, { body: 'Made, answer lost' });
+    // LinkedIn makes the post, and its answer is a 504 from a gateway.
+    li.overridePosts([(res) => res.writeHead(504).end('{"message":"Gateway Timeout"}')], {
+      create: true,
+    });
+    await expect(publish(id)).rejects.toThrow(/LinkedIn answered 504/);
+    expect(await publish(id, 2)).toBe('published');
+    const made = li.posts.filter((p) => p.commentary === 'Made, answer lost');
+    expect(made).toHaveLength(1);
+    expect((await postRow(id)).external_post_id).toBe(made[0]!.urn);
   });
 
   it('publishes one post when the worker is killed after LinkedIn created it', async () => {

@@ -125,7 +125,9 @@ describe('hostile answers to POST /rest/posts', () => {
       ),
     );
     expect(row).toMatchObject({ status: 'failed', external_post_id: null });
-    expect(row.error).toMatch(/duplicate without naming the post/);
+    expect(row.error).toBe(
+      'LinkedIn already has this text, posted before this publication: change the text to post it again.',
+    );
   });
 
   it('another 422 is a final failure quoting LinkedIn', async () => {

@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
+import { nextMidnightUtc } from '../../core/connectors/http.ts';
+import { linkedinRefusal } from '../../core/connectors/linkedin/api.ts';
 import { linkedinConnector } from '../../core/connectors/linkedin/index.ts';
 import { linkedinOAuthApp } from '../../core/connectors/oauth/linkedin.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
@@ -107,9 +109,12 @@ describe("the created post's URN, wherever LinkedIn gives it", () => {
 });
 
 describe('DUPLICATE_POST naming an activity', () => {
-  it('records the activity LinkedIn names instead of posting again', async () => {
+  it('records the activity LinkedIn names, on a retry, instead of posting again', async () => {
     const { key } = await connectedMember();
     const id = await schedule(key, { body: 'Named by its activity' });
+    // The first run reached the POST (a 503 leaves it unknown whether LinkedIn made the post).
+    li.overridePosts([(res: ServerResponse) => res.writeHead(503).end('{"status":503}')]);
+    await expect(publish(id, 1)).rejects.toThrow(/LinkedIn answered 503/);
     li.overridePosts([
       (res: ServerResponse) =>
         res.writeHead(422, { 'content-type': 'application/json' }).end(
@@ -123,7 +128,7 @@ describe('DUPLICATE_POST naming an activity', () => {
           }),
         ),
     ]);
-    expect(await publish(id)).toBe('published');
+    expect(await publish(id, 2)).toBe('published');
     expect(await postRow(id)).toMatchObject({
       external_post_id: 'urn:li:activity:7141138937766391999',
       permalink_url: 'https://www.linkedin.com/feed/update/urn:li:activity:7141138937766391999/',
@@ -161,6 +166,19 @@ describe('media status reads as the Images page writes them', () => {
 });
 
 describe('a 429 that says when to come back', () => {
+  it('without a Retry-After, carries the next midnight UTC as its reset', () => {
+    const throttled = { status: 429, headers: {}, json: { status: 429, message: 'Throttled' } };
+    expect(linkedinRefusal(throttled)).toMatchObject({
+      retryable: true,
+      retryAt: nextMidnightUtc(),
+      retryAfterMs: undefined,
+    });
+    expect(linkedinRefusal({ ...throttled, headers: { 'retry-after': '120' } })).toMatchObject({
+      retryAt: undefined,
+      retryAfterMs: 120_000,
+    });
+  });
+
   it('is retried after its Retry-After rather than at midnight UTC', async () => {
     const { key } = await connectedMember();
     const id = await schedule(key, { body: 'Throttled with a Retry-After' });

@@ -3,11 +3,13 @@
 // reconnect when there is nothing to refresh with), and the member it names.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublicationError } from '../../core/connectors/connector.ts';
+import { nextMidnightUtc } from '../../core/connectors/http.ts';
 import { LINKEDIN_VERSION } from '../../core/connectors/linkedin/api.ts';
 import { OAUTH_APPS } from '../../core/connectors/oauth/index.ts';
 import { linkedinOAuthApp } from '../../core/connectors/oauth/linkedin.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { platformApps } from '../../core/platformApps.ts';
+import { startJsonServer } from '../support/jsonServer.ts';
 import { type StandInLinkedIn, startStandInLinkedIn } from '../support/platforms/linkedin.ts';
 
 const policy = outboundPolicy({ outboundAllowlist: ['127.0.0.0/8'], outboundAllowHttp: true });
@@ -98,7 +100,8 @@ describe("LinkedIn's OAuth app", () => {
       linkedinOAuthApp.exchangeCode(ctx(), { code: 'made-up', redirectUri: REDIRECT }),
     );
     expect(err.reconnect).toBe(false);
-    expect(err.message).toMatch(/^LinkedIn did not accept the authorization code \(400: /);
+    expect(err).toMatchObject({ retryable: false, status: 400 });
+    expect(err.message).toMatch(/^LinkedIn answered 400: /);
     expect(err.message).not.toContain(li.clientSecret);
   });
 
@@ -121,7 +124,7 @@ describe("LinkedIn's OAuth app", () => {
       linkedinOAuthApp.refresh(ctx(), { access_token: 'AQ-old', refresh_token: 'AR-unknown' }),
     );
     expect(refused).toMatchObject({ reconnect: true, retryable: false });
-    expect(refused.message).toMatch(/^LinkedIn refused to refresh the connection \(400: /);
+    expect(refused.message).toMatch(/^LinkedIn answered 400: /);
     expect(refused.message).not.toContain('AR-unknown');
   });
 
@@ -133,7 +136,7 @@ describe("LinkedIn's OAuth app", () => {
       }),
     );
     expect(err.message).toBe(
-      "LinkedIn's app credentials are not set: an operator sets LINKEDIN_CLIENT_ID and LINKEDIN_CLIENT_SECRET.",
+      "LinkedIn needs the operator's app: set LINKEDIN_CLIENT_ID and LINKEDIN_CLIENT_SECRET.",
     );
   });
 
@@ -141,5 +144,52 @@ describe("LinkedIn's OAuth app", () => {
     const err = await failure(linkedinOAuthApp.identify(ctx(), { access_token: 'AQ-nobody' }));
     expect(err).toMatchObject({ reconnect: true, status: 401 });
     expect(err.message).toBe('LinkedIn answered 401: Invalid access token');
+  });
+
+  it('never shows a secret LinkedIn echoes in a refusal', async () => {
+    const echo = await startJsonServer((req, reply) => {
+      let body = '';
+      req.on('data', (c) => {
+        body += c;
+      });
+      req.on('end', () => {
+        const form = new URLSearchParams(body);
+        reply(400, {
+          error: 'invalid_grant',
+          error_description: `refresh_token ${form.get('refresh_token')} with secret ${form.get('client_secret')} is revoked`,
+        });
+      });
+    });
+    try {
+      const err = await failure(
+        linkedinOAuthApp.refresh(ctx({ LINKEDIN_OAUTH_URL: echo.url }), {
+          access_token: 'AQ-old',
+          refresh_token: 'AR-echoed-back',
+        }),
+      );
+      expect(err).toMatchObject({ reconnect: true, retryable: false, status: 400 });
+      expect(err.message).toBe(
+        'LinkedIn answered 400: invalid_grant: refresh_token [redacted] with secret [redacted] is revoked',
+      );
+    } finally {
+      await echo.close();
+    }
+  });
+
+  it("waits for the daily reset when the token endpoint's 429 says nothing of when", async () => {
+    const throttled = await startJsonServer((_req, reply) =>
+      reply(429, { status: 429, message: 'Throttled' }),
+    );
+    try {
+      const err = await failure(
+        linkedinOAuthApp.exchangeCode(ctx({ LINKEDIN_OAUTH_URL: throttled.url }), {
+          code: 'c',
+          redirectUri: REDIRECT,
+        }),
+      );
+      expect(err).toMatchObject({ retryable: true, status: 429, retryAt: nextMidnightUtc() });
+    } finally {
+      await throttled.close();
+    }
   });
 });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey, openCredentials } from '../../core/connections/credentials.ts';
 import { PublicationError } from '../../core/connectors/connector.ts';
-import { rateLimitWaitMs } from '../../core/connectors/x/api.ts';
+import { xRefusal } from '../../core/connectors/x/api.ts';
 import { collectAccountMetrics } from '../../core/metrics/collect.ts';
 import { retryJobOf } from '../support/jobs.ts';
 import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
@@ -224,11 +224,19 @@ describe('limits and tokens', () => {
     expect(x.tweets.filter((t) => t.sent === 'Slow down')).toHaveLength(1);
   });
 
-  it('reads the wait from x-rate-limit-reset, else Retry-After', () => {
-    const now = 1_800_000_000_000;
-    expect(rateLimitWaitMs({ 'x-rate-limit-reset': '1800000090' }, now)).toBe(90_000);
-    expect(rateLimitWaitMs({ 'retry-after': '30' }, now)).toBe(30_000);
-    expect(rateLimitWaitMs({}, now)).toBeUndefined();
+  it('reads the reset from x-rate-limit-reset, else the wait from Retry-After', () => {
+    const answer = (headers: Record<string, string>) =>
+      xRefusal({ status: 429, headers, json: { title: 'Too Many Requests' } });
+    expect(answer({ 'x-rate-limit-reset': '1800000090' })).toMatchObject({
+      retryable: true,
+      retryAt: new Date(1_800_000_090_000),
+      status: 429,
+    });
+    expect(answer({ 'retry-after': '30' })).toMatchObject({
+      retryAt: undefined,
+      retryAfterMs: 30_000,
+    });
+    expect(answer({})).toMatchObject({ retryAt: undefined, retryAfterMs: undefined });
   });
 
   it('answers a 401 with one refresh, keeps the rotated tokens, and posts', async () => {

@@ -5,8 +5,10 @@
 import fc from 'fast-check';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey } from '../../core/connections/credentials.ts';
+import { xOAuthApp } from '../../core/connectors/oauth/x.ts';
+import type { OAuthTokens } from '../../core/connectors/oauthApp.ts';
 import { type Injected, startXStandIn, type XStandIn } from '../support/platforms/x.ts';
-import { type XHarness, xHarness } from '../support/platforms/xHarness.ts';
+import { type TokensFor, type XHarness, xHarness } from '../support/platforms/xHarness.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 import { solidPng, uploadImage } from '../support/uploads.ts';
 
@@ -116,5 +118,66 @@ describe('hostile answers before the post', () => {
     expect(await h.runJob(post, 2)).toBe('failed');
     expect(x.tweets.filter((t) => t.sent === 'Blind retry')).toHaveLength(1);
     expect((await h.row(post.id)).external_post_id).toBeNull();
+  });
+});
+
+describe('a hostile timeline read back', () => {
+  it('an id that is not an X id is never recorded as the post', async () => {
+    const post = await h.schedule(brand.key, { body: 'Read back strictly' });
+    x.inject({ line: 'POST /2/tweets', answer: ok('{"title":"Service Unavailable"}', 503) });
+    await expect(h.runJob(post, 1)).rejects.toMatchObject({ retryable: true });
+    const forged = { data: [{ id: 'javascript:alert(1)', text: 'Read back strictly' }] };
+    x.inject({ line: `GET /2/users/${x.user.id}/tweets`, answer: ok(JSON.stringify(forged)) });
+    expect(await h.runJob(post, 2)).toBe('published');
+    const made = x.tweets.filter((t) => t.sent === 'Read back strictly');
+    expect(made).toHaveLength(1);
+    const row = await h.row(post.id);
+    expect(row.external_post_id).toBe(made[0]!.id);
+    expect(row.permalink_url).toBe(`https://x.com/brand/status/${made[0]!.id}`);
+  });
+
+  it("after X's 403 duplicate, an id that is not an X id is never recorded", async () => {
+    const post = await h.schedule(brand.key, { body: 'Duplicate read strictly' });
+    x.inject({ line: 'POST /2/tweets', when: 'after', answer: 'drop' });
+    await expect(h.runJob(post, 1)).rejects.toMatchObject({ retryable: true });
+    const forged = { data: [{ id: '../../admin', text: 'Duplicate read strictly' }] };
+    // The retry's first reading lags; X then refuses the post as a duplicate and the second
+    // reading is forged: neither the forged id nor a new post is recorded.
+    x.timelineLag = 1;
+    x.inject({
+      line: `GET /2/users/${x.user.id}/tweets`,
+      skip: 1,
+      answer: ok(JSON.stringify(forged)),
+    });
+    expect(await h.runJob(post, 2)).toBe('failed');
+    expect(x.tweets.filter((t) => t.sent === 'Duplicate read strictly')).toHaveLength(1);
+    expect((await h.row(post.id)).external_post_id).toBeNull();
+  });
+});
+
+describe('an unreadable refresh answer', () => {
+  /** A connection whose access token has expired: every token asked for is a refresh. */
+  const expired: TokensFor = (account, app, policy) => {
+    let creds = account.credentials as OAuthTokens & Record<string, unknown>;
+    const refresh = async () => {
+      creds = { ...creds, ...(await xOAuthApp.refresh({ app, policy }, creds)) };
+      await account.saveCredentials(creds);
+      return creds.access_token;
+    };
+    return { current: refresh, refused: refresh };
+  };
+
+  it('fails the post with that failure, spending the refresh token once and posting nothing', async () => {
+    const fresh = xHarness(server, x, KEY, expired);
+    const { key } = await fresh.connectBrand();
+    const post = await fresh.schedule(key, { body: 'Token first' });
+    const before = { ...x.refreshes };
+    x.inject({ line: 'POST /2/oauth2/token', when: 'after', answer: ok('<html>oops</html>') });
+    expect(await fresh.runJob(post)).toBe('failed');
+    expect(x.refreshes).toEqual({ ok: before.ok + 1, reused: before.reused });
+    expect(x.tweets.filter((t) => t.sent === 'Token first')).toEqual([]);
+    expect((await fresh.row(post.id)).error).toMatch(
+      /^X answered 200 to POST \/2\/oauth2\/token without the JSON it documents/,
+    );
   });
 });

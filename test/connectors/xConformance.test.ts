@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey } from '../../core/connections/credentials.ts';
+import { rateLimitResetAt } from '../../core/connectors/http.ts';
 import { xOAuthApp } from '../../core/connectors/oauth/x.ts';
-import { rateLimitWaitMs } from '../../core/connectors/x/api.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { retryJobOf } from '../support/jobs.ts';
 import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
@@ -137,9 +137,9 @@ describe("a 429 from X's 24-hour caps", () => {
       'x-app-limit-24hour-remaining': '0',
       'x-app-limit-24hour-reset': '1800003600',
     };
-    expect(rateLimitWaitMs(headers, now)).toBe(7_200_000);
-    expect(rateLimitWaitMs({ ...headers, 'x-user-limit-24hour-remaining': '3' }, now)).toBe(
-      3_600_000,
+    expect(rateLimitResetAt(headers)).toEqual(new Date(now + 7_200_000));
+    expect(rateLimitResetAt({ ...headers, 'x-user-limit-24hour-remaining': '3' })).toEqual(
+      new Date(now + 3_600_000),
     );
   });
 

@@ -72,7 +72,7 @@ describe("X's OAuth app", () => {
       .catch((e: PublicationError) => e);
     expect(again).toBeInstanceOf(PublicationError);
     expect((again as PublicationError).message).toBe(
-      'X answered 400: Value passed for the token was invalid.',
+      'X answered 400: invalid_request: Value passed for the token was invalid.',
     );
   });
 
@@ -109,7 +109,7 @@ describe("X's OAuth app", () => {
   it('names the variables to set when the operator has no X app', async () => {
     const app = { ...standInApp(x), clientId: undefined, clientSecret: undefined };
     await expect(xOAuthApp.refresh({ app, policy }, x.issueTokens())).rejects.toThrow(
-      "X's app credentials are not set: the operator sets X_CLIENT_ID and X_CLIENT_SECRET.",
+      "X needs the operator's app: set X_CLIENT_ID and X_CLIENT_SECRET.",
     );
   });
 
@@ -119,7 +119,10 @@ describe("X's OAuth app", () => {
     const err = (await xOAuthApp
       .refresh({ app, policy }, tokens)
       .catch((e: PublicationError) => e)) as PublicationError;
-    expect(err.message).toBe('X answered 401: Missing valid authorization header.');
+    expect(err).toMatchObject({ reconnect: false, status: 401 });
+    expect(err.message).toBe(
+      'X answered 401: unauthorized_client: Missing valid authorization header',
+    );
     for (const secret of [
       'wrong-secret',
       x.clientSecret,
@@ -127,5 +130,44 @@ describe("X's OAuth app", () => {
       tokens.access_token,
     ])
       expect(err.message).not.toContain(secret);
+  });
+
+  it('never shows a secret X echoes in a refusal, and a dead grant asks for a reconnect', async () => {
+    const app = standInApp(x);
+    const tokens = x.issueTokens();
+    x.inject({
+      line: 'POST /2/oauth2/token',
+      answer: {
+        status: 400,
+        body: JSON.stringify({
+          error: 'invalid_grant',
+          error_description: `Refresh token ${tokens.refresh_token} was revoked`,
+        }),
+      },
+    });
+    const err = (await xOAuthApp
+      .refresh({ app, policy }, tokens)
+      .catch((e: PublicationError) => e)) as PublicationError;
+    expect(err).toMatchObject({ reconnect: true, retryable: false, status: 400 });
+    expect(err.message).toBe('X answered 400: invalid_grant: Refresh token [redacted] was revoked');
+  });
+
+  it('refuses a token answer whose token is not one (spaces, control characters)', async () => {
+    const app = standInApp(x);
+    x.inject({
+      line: 'POST /2/oauth2/token',
+      answer: {
+        status: 200,
+        body: JSON.stringify({
+          token_type: 'bearer',
+          access_token: 'xat-one two\u0000',
+          refresh_token: 'xrt-fine',
+          expires_in: 7200,
+        }),
+      },
+    });
+    await expect(xOAuthApp.refresh({ app, policy }, x.issueTokens())).rejects.toThrow(
+      /^X answered 200 to POST \/2\/oauth2\/token without the JSON it documents \(access_token: not a token\)/,
+    );
   });
 });

@@ -9,11 +9,11 @@ import type { AccessTokens, ConnectedAccountAccess } from '../connector.ts';
 import { PublicationError } from '../connector.ts';
 import {
   fieldOf,
+  nextMidnightUtc,
   type PlatformRequest,
   type PlatformResponse,
   platformRequest,
   refusal,
-  retryAfterMs,
 } from '../http.ts';
 
 /**
@@ -32,12 +32,6 @@ export const VERSION_HEADERS = {
 
 export const PLATFORM = 'LinkedIn';
 
-/** Milliseconds until the next midnight UTC, when LinkedIn's daily limits reset. */
-export function untilMidnightUtc(now = Date.now()): number {
-  const d = new Date(now);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1) - now;
-}
-
 /** LinkedIn's own reason in an error answer (`message`, or OAuth's `error_description`). */
 export const reasonOf = (res: PlatformResponse) =>
   fieldOf(res, 'message') ??
@@ -52,12 +46,9 @@ export const reasonOf = (res: PlatformResponse) =>
  * for a reconnect (the caller has already refreshed once).
  */
 export function linkedinRefusal(res: PlatformResponse): PublicationError {
-  const err = refusal(PLATFORM, res, reasonOf(res), { reconnect: res.status === 401 });
-  if (res.status !== 429) return err;
-  return new PublicationError(err.message, {
-    retryable: true,
-    retryAfterMs: retryAfterMs(res.headers) ?? untilMidnightUtc(),
-    status: 429,
+  return refusal(PLATFORM, res, reasonOf(res), {
+    reconnect: res.status === 401,
+    resetWhenUnsaid: nextMidnightUtc,
   });
 }
 

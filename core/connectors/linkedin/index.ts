@@ -5,6 +5,8 @@
 // LinkedIn's own duplicate check: the post's URN is remembered the moment LinkedIn answers
 // 201, and a retry that finds none re-sends the same commentary, which LinkedIn refuses with
 // 422 DUPLICATE_POST naming the post it already has: that post is recorded, never a new one.
+// A DUPLICATE_POST before any run of the attempt reached the POST names an older post with
+// the same text, not this publication's: a final refusal quoting LinkedIn.
 // Docs: learn.microsoft.com/linkedin/marketing/community-management/shares/posts-api.
 import { publishedText } from '../../kernel/platformFit.ts';
 import type { OutboundPolicy } from '../../outbound/guard.ts';
@@ -175,6 +177,9 @@ export function linkedinConnector(deps: LinkedInDeps): Connector {
         lifecycleState: 'PUBLISHED',
         isReshareDisabledByAuthor: false,
       };
+      // Whether an earlier run of this attempt may have made the post: only then is a
+      // DUPLICATE_POST this publication's own post rather than an older one with this text.
+      const triedBefore = (await req.steps.recall(POSTING)) !== undefined;
       await req.steps.remember(POSTING, new Date().toISOString());
       const res = await call('/rest/posts', {
         method: 'POST',
@@ -185,6 +190,12 @@ export function linkedinConnector(deps: LinkedInDeps): Connector {
       if (res.status === 422) {
         const existing = duplicateOf(res);
         if (!existing) throw linkedinRefusal(res);
+        if (!triedBefore)
+          throw new PublicationError(
+            `LinkedIn already has this text${existing === 'unnamed' ? '' : ` as ${existing}`}, ` +
+              'posted before this publication: change the text to post it again.',
+            { retryable: false, status: 422 },
+          );
         if (existing === 'unnamed')
           throw new PublicationError(
             `LinkedIn refused the post as a duplicate without naming the post it has; ${CHECK_THE_ACCOUNT}`,

@@ -6,16 +6,20 @@
 // .../programmatic-refresh-tokens, .../sign-in-with-linkedin-v2.
 import { z } from 'zod';
 import { PublicationError } from '../connector.ts';
-import {
-  documented,
-  PLATFORM_TIMEOUT_MS,
-  type PlatformResponse,
-  platformRequest,
-} from '../http.ts';
-import { linkedinRefusal, reasonOf, VERSION_HEADERS } from '../linkedin/api.ts';
+import { documented, nextMidnightUtc, PLATFORM_TIMEOUT_MS, platformRequest } from '../http.ts';
+import { linkedinRefusal, PLATFORM, VERSION_HEADERS } from '../linkedin/api.ts';
 import type { OAuthApp, OAuthContext, OAuthTokens } from '../oauthApp.ts';
 import { plainText } from '../readings.ts';
-import { Seconds } from './grants.ts';
+import {
+  cannotRefresh,
+  clientOf,
+  expiresAt,
+  form,
+  Seconds,
+  send,
+  Token,
+  tokens,
+} from './grants.ts';
 
 /**
  * Posting as the member and naming them. Posting as a Page also needs `w_organization_social`
@@ -23,11 +27,13 @@ import { Seconds } from './grants.ts';
  */
 export const LINKEDIN_SCOPES = ['openid', 'profile', 'w_member_social'] as const;
 
+const TOKEN_PATH = '/oauth/v2/accessToken';
+
 /** The token endpoint's answer (exchange and refresh). */
 const TokenAnswer = z.object({
-  access_token: z.string().min(1).max(4000),
+  access_token: Token,
   expires_in: Seconds.optional(),
-  refresh_token: z.string().min(1).max(4000).optional(),
+  refresh_token: Token.optional(),
   refresh_token_expires_in: Seconds.optional(),
   scope: z.string().max(1000).optional(),
 });
@@ -39,52 +45,52 @@ const UserInfo = z.object({
   family_name: z.string().max(500).optional(),
 });
 
-const at = (seconds: number | undefined, now: number) =>
-  seconds === undefined ? undefined : new Date(now + seconds * 1000).toISOString();
+/** A 429 that says nothing of when to come back waits for LinkedIn's daily reset, as the API's. */
+const untilDailyReset = (err: unknown) =>
+  err instanceof PublicationError &&
+  err.status === 429 &&
+  err.retryAt === undefined &&
+  err.retryAfterMs === undefined
+    ? new PublicationError(err.message, {
+        retryable: true,
+        retryAt: nextMidnightUtc(),
+        status: 429,
+        cause: err,
+      })
+    : err;
 
-function clientOf(ctx: OAuthContext) {
-  const { clientId, clientSecret, clientVars } = ctx.app;
-  if (!clientId || !clientSecret)
-    throw new PublicationError(
-      `LinkedIn's app credentials are not set: an operator sets ${clientVars.join(' and ')}.`,
-      { retryable: false },
-    );
-  return { client_id: clientId, client_secret: clientSecret };
-}
-
-/** POSTs a grant to the token endpoint; answers the tokens it gives. */
-async function token(
+/**
+ * POSTs a grant to the token endpoint with the client secret in the form (LinkedIn's flow has
+ * no PKCE and no Basic auth); answers the tokens it gives. A refused refresh asks for a
+ * reconnect (400 invalid_request or invalid_grant, 401: the refresh token is dead).
+ */
+async function tokenRequest(
   ctx: OAuthContext,
   grant: Record<string, string>,
-  refused: (res: PlatformResponse) => PublicationError,
+  refreshing: boolean,
 ): Promise<OAuthTokens> {
+  const client = clientOf(ctx, PLATFORM);
   const now = Date.now();
-  const res = await platformRequest(
-    ctx.policy,
-    'LinkedIn',
-    `${ctx.app.oauthUrl}/oauth/v2/accessToken`,
-    {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({ ...grant, ...clientOf(ctx) }).toString(),
-      timeoutMs: PLATFORM_TIMEOUT_MS,
-    },
-  );
-  if (res.status < 200 || res.status >= 300) throw refused(res);
-  const t = documented('LinkedIn', 'POST /oauth/v2/accessToken', res, TokenAnswer);
-  return {
+  const res = await send({
+    ctx,
+    platform: PLATFORM,
+    method: 'POST',
+    url: `${ctx.app.oauthUrl}${TOKEN_PATH}`,
+    ...form({ ...grant, client_id: client.id, client_secret: client.secret }),
+    secrets: [grant.code, grant.refresh_token, client.secret],
+    reconnectOnRefusal: refreshing,
+  }).catch((err: unknown) => {
+    throw untilDailyReset(err);
+  });
+  const t = documented(PLATFORM, `POST ${TOKEN_PATH}`, res, TokenAnswer);
+  return tokens({
     access_token: t.access_token,
-    ...(t.refresh_token ? { refresh_token: t.refresh_token } : {}),
-    ...(t.expires_in ? { expires_at: at(t.expires_in, now) } : {}),
-    ...(t.refresh_token_expires_in
-      ? { refresh_expires_at: at(t.refresh_token_expires_in, now) }
-      : {}),
-    ...(t.scope ? { scope: t.scope } : {}),
-  };
+    refresh_token: t.refresh_token,
+    expires_at: expiresAt(t.expires_in, now),
+    refresh_expires_at: expiresAt(t.refresh_token_expires_in, now),
+    scope: t.scope,
+  });
 }
-
-const reconnect = (message: string) =>
-  new PublicationError(message, { retryable: false, reconnect: true });
 
 export const linkedinOAuthApp: OAuthApp = {
   platform: 'linkedin',
@@ -103,48 +109,32 @@ export const linkedinOAuthApp: OAuthApp = {
   },
 
   exchangeCode(ctx, flow) {
-    return token(
+    return tokenRequest(
       ctx,
       { grant_type: 'authorization_code', code: flow.code, redirect_uri: flow.redirectUri },
-      (res) =>
-        res.status >= 500 || res.status === 429
-          ? linkedinRefusal(res)
-          : new PublicationError(
-              `LinkedIn did not accept the authorization code (${res.status}: ${plainText(reasonOf(res)).slice(0, 300)}); connect again.`,
-              { retryable: false, status: res.status },
-            ),
+      false,
     );
   },
 
-  async refresh(ctx, tokens) {
-    if (!tokens.refresh_token)
-      throw reconnect(
-        "LinkedIn's access token lasts 60 days and this connection has no refresh token " +
-          '(LinkedIn gives them to approved partners only): reconnect the account.',
+  async refresh(ctx, current) {
+    if (!current.refresh_token)
+      throw cannotRefresh(
+        PLATFORM,
+        'its access token lasts 60 days and this connection has no refresh token (LinkedIn gives them to approved partners only)',
       );
-    if (tokens.refresh_expires_at && Date.parse(tokens.refresh_expires_at) <= Date.now())
-      throw reconnect(
-        "The LinkedIn connection's refresh token has expired: reconnect the account.",
-      );
-    const fresh = await token(
+    if (current.refresh_expires_at && Date.parse(current.refresh_expires_at) <= Date.now())
+      throw cannotRefresh(PLATFORM, "the connection's refresh token has expired");
+    const fresh = await tokenRequest(
       ctx,
-      { grant_type: 'refresh_token', refresh_token: tokens.refresh_token },
-      // 400 (invalid_request, invalid_grant) and 401: the refresh token is dead.
-      (res) =>
-        res.status >= 500 || res.status === 429
-          ? linkedinRefusal(res)
-          : reconnect(
-              `LinkedIn refused to refresh the connection (${res.status}: ${plainText(reasonOf(res)).slice(0, 300)}): reconnect the account.`,
-            ),
+      { grant_type: 'refresh_token', refresh_token: current.refresh_token },
+      true,
     );
     // A refresh does not extend the refresh token's life; keep what is known of it.
-    return {
+    return tokens({
       ...fresh,
-      refresh_token: fresh.refresh_token ?? tokens.refresh_token,
-      ...(fresh.refresh_expires_at || tokens.refresh_expires_at
-        ? { refresh_expires_at: fresh.refresh_expires_at ?? tokens.refresh_expires_at }
-        : {}),
-    };
+      refresh_token: fresh.refresh_token ?? current.refresh_token,
+      refresh_expires_at: fresh.refresh_expires_at ?? current.refresh_expires_at,
+    });
   },
 
   async identify(ctx, credentials) {
@@ -153,13 +143,13 @@ export const linkedinOAuthApp: OAuthApp = {
       throw new PublicationError('A LinkedIn connection needs an access_token.', {
         retryable: false,
       });
-    const res = await platformRequest(ctx.policy, 'LinkedIn', `${ctx.app.apiUrl}/v2/userinfo`, {
+    const res = await platformRequest(ctx.policy, PLATFORM, `${ctx.app.apiUrl}/v2/userinfo`, {
       method: 'GET',
       headers: { ...VERSION_HEADERS, authorization: `Bearer ${access}` },
       timeoutMs: PLATFORM_TIMEOUT_MS,
     });
     if (res.status < 200 || res.status >= 300) throw linkedinRefusal(res);
-    const me = documented('LinkedIn', 'GET /v2/userinfo', res, UserInfo);
+    const me = documented(PLATFORM, 'GET /v2/userinfo', res, UserInfo);
     const name =
       plainText(me.name ?? '') ||
       plainText([me.given_name, me.family_name].filter(Boolean).join(' '));

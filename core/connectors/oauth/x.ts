@@ -4,78 +4,82 @@
 // and GET /2/users/me for the account. X is reported to rotate refresh tokens (single-use): the
 // token a refresh answers is the only one kept.
 import { z } from 'zod';
-import type { PlatformApp } from '../../platformApps.ts';
 import { PublicationError } from '../connector.ts';
-import { documented, fieldOf, type PlatformResponse, platformRequest, refusal } from '../http.ts';
+import {
+  documented,
+  fieldOf,
+  PLATFORM_TIMEOUT_MS,
+  type PlatformResponse,
+  platformRequest,
+} from '../http.ts';
 import type { OAuthApp, OAuthContext, OAuthTokens } from '../oauthApp.ts';
-import { reasonOf, X, xRefusal } from '../x/api.ts';
-import { Seconds } from './grants.ts';
+import { Me, X, xRefusal } from '../x/api.ts';
+import {
+  type Call,
+  clientOf,
+  expiresAt,
+  form,
+  refusedIn,
+  Seconds,
+  Token,
+  tokens,
+} from './grants.ts';
 
-const TIMEOUT_MS = 15_000;
+const TOKEN_PATH = '/2/oauth2/token';
 
 const TokenAnswer = z.object({
-  access_token: z.string().min(1).max(5000),
-  refresh_token: z.string().min(1).max(5000).optional(),
+  access_token: Token,
+  refresh_token: Token.optional(),
   expires_in: Seconds.optional(),
   scope: z.string().max(2000).optional(),
 });
-const Me = z.object({
-  data: z.object({
-    id: z.string().regex(/^[0-9]{1,19}$/),
-    username: z.string().regex(/^\w{1,50}$/),
-  }),
-});
-
-function clientOf(app: PlatformApp) {
-  if (!app.clientId || !app.clientSecret)
-    throw new PublicationError(
-      `X's app credentials are not set: the operator sets ${app.clientVars.join(' and ')}.`,
-      { retryable: false },
-    );
-  return { id: app.clientId, secret: app.clientSecret };
-}
 
 /** The refusals of the token endpoint that mean the grant is dead (RFC 6749 §5.2). */
 const DEAD_GRANT = /^(invalid_grant|invalid_request|invalid_token)$/;
 
+/**
+ * POSTs a grant to X's token endpoint as a confidential client (HTTP Basic), the form and the
+ * refusal as grants.ts builds them for every platform, except which refusal asks for a
+ * reconnect: only a refresh X answers 400 with a dead grant's code. A refused client (401) is
+ * the operator's to fix, and reconnecting would not help; so `send`, which decides by status
+ * alone, is not used here.
+ */
 async function tokenRequest(
   ctx: OAuthContext,
-  form: Record<string, string>,
-  what: 'exchange' | 'refresh',
+  fields: Record<string, string>,
+  refreshing: boolean,
 ): Promise<OAuthTokens> {
-  const client = clientOf(ctx.app);
-  const res: PlatformResponse = await platformRequest(
-    ctx.policy,
-    X,
-    `${ctx.app.oauthUrl}/2/oauth2/token`,
-    {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
-      },
-      // client_id in the body too: X's prose asks for it, and its Basic examples omit it.
-      body: new URLSearchParams({ ...form, client_id: client.id }).toString(),
-      timeoutMs: TIMEOUT_MS,
-    },
-  );
-  if (res.status === 429 || res.status >= 500) throw xRefusal(res);
-  if (res.status < 200 || res.status >= 300) {
-    // A refresh token X no longer honours needs the person to connect again; a refused client
-    // (401) is the operator's to fix, and reconnecting would not help.
-    const dead =
-      what === 'refresh' && res.status === 400 && DEAD_GRANT.test(fieldOf(res, 'error') ?? '');
-    throw refusal(X, res, reasonOf(res), { reconnect: dead });
-  }
-  const answer = documented(X, 'POST /2/oauth2/token', res, TokenAnswer);
-  return {
-    access_token: answer.access_token,
-    ...(answer.refresh_token ? { refresh_token: answer.refresh_token } : {}),
-    ...(answer.expires_in
-      ? { expires_at: new Date(Date.now() + answer.expires_in * 1000).toISOString() }
-      : {}),
-    ...(answer.scope ? { scope: answer.scope } : {}),
+  const client = clientOf(ctx, X);
+  const basic = Buffer.from(`${client.id}:${client.secret}`).toString('base64');
+  // client_id in the body too: X's prose asks for it, and its Basic examples omit it.
+  const body = form({ ...fields, client_id: client.id });
+  const call: Call = {
+    ctx,
+    platform: X,
+    method: 'POST',
+    url: `${ctx.app.oauthUrl}${TOKEN_PATH}`,
+    headers: { ...body.headers, authorization: `Basic ${basic}` },
+    body: body.body,
+    secrets: [fields.code, fields.code_verifier, fields.refresh_token, client.secret, basic],
+    reconnectOnRefusal: false,
   };
+  const res: PlatformResponse = await platformRequest(ctx.policy, X, call.url, {
+    method: call.method,
+    headers: call.headers,
+    body: call.body,
+    timeoutMs: PLATFORM_TIMEOUT_MS,
+  });
+  if (res.status < 200 || res.status >= 300) {
+    const dead = refreshing && res.status === 400 && DEAD_GRANT.test(fieldOf(res, 'error') ?? '');
+    throw refusedIn({ ...call, reconnectOnRefusal: dead }, res);
+  }
+  const answer = documented(X, `POST ${TOKEN_PATH}`, res, TokenAnswer);
+  return tokens({
+    access_token: answer.access_token,
+    refresh_token: answer.refresh_token,
+    expires_at: expiresAt(answer.expires_in),
+    scope: answer.scope,
+  });
 }
 
 export const xOAuthApp: OAuthApp = {
@@ -107,12 +111,12 @@ export const xOAuthApp: OAuthApp = {
         redirect_uri: flow.redirectUri,
         ...(flow.codeVerifier ? { code_verifier: flow.codeVerifier } : {}),
       },
-      'exchange',
+      false,
     );
   },
 
-  async refresh(ctx, tokens) {
-    if (!tokens.refresh_token)
+  async refresh(ctx, current) {
+    if (!current.refresh_token)
       throw new PublicationError(
         'The X connection has no refresh token (it was connected without offline.access); reconnect it.',
         { retryable: false, reconnect: true },
@@ -120,8 +124,8 @@ export const xOAuthApp: OAuthApp = {
     // The answer's refresh token replaces the old one, which X may already have retired.
     return tokenRequest(
       ctx,
-      { grant_type: 'refresh_token', refresh_token: tokens.refresh_token },
-      'refresh',
+      { grant_type: 'refresh_token', refresh_token: current.refresh_token },
+      true,
     );
   },
 
@@ -132,7 +136,7 @@ export const xOAuthApp: OAuthApp = {
     const res = await platformRequest(ctx.policy, X, `${ctx.app.apiUrl}/2/users/me`, {
       method: 'GET',
       headers: { authorization: `Bearer ${token}` },
-      timeoutMs: TIMEOUT_MS,
+      timeoutMs: PLATFORM_TIMEOUT_MS,
     });
     if (res.status < 200 || res.status >= 300) throw xRefusal(res);
     const me = documented(X, 'GET /2/users/me', res, Me).data;

@@ -1,10 +1,9 @@
 // Calling X's API v2 as a connected account: every request through the outbound guard with the
 // account's bearer token, a 401 answered by one refresh and one more try, and X's refusals
 // mapped as the docs describe them (docs.x.com: fundamentals/rate-limits, response codes):
-// 429 waits for `x-rate-limit-reset`, 5xx is retried, other refusals are final and quote X's
+// 429 waits for the reset of its spent rate limit, 5xx is retried, other refusals are final and quote X's
 // own `detail`, `title` or `errors[].message`.
-import type { IncomingHttpHeaders } from 'node:http';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { OutboundPolicy } from '../../outbound/guard.ts';
 import { type ConnectedAccountAccess, PublicationError } from '../connector.ts';
 import {
@@ -14,11 +13,17 @@ import {
   platformRequest,
   REASON_LIMIT,
   refusal,
-  retryAfterMs,
 } from '../http.ts';
 import { plainText } from '../readings.ts';
 
 export const X = 'X';
+
+/** X's post and user ids are decimal numbers (openapi.json: TweetId, UserId, `^[0-9]{1,19}$`). */
+export const TweetId = z.string().regex(/^[0-9]{1,19}$/, 'not an X id');
+/** GET /2/users/me: the account's id and username. */
+export const Me = z.object({
+  data: z.object({ id: TweetId, username: z.string().regex(/^\w{1,50}$/) }),
+});
 
 /** X's own reason for a refusal: its problem's detail or title, and each error's message. */
 export function reasonOf(res: PlatformResponse): string {
@@ -39,45 +44,10 @@ export function reasonOf(res: PlatformResponse): string {
 }
 
 /**
- * X's rate limits, each answered as `<prefix>-limit`, `-remaining` and `-reset` (Unix
- * seconds): the 15-minute window (docs.x.com fundamentals/rate-limits), and the 24-hour caps
- * per user and per app that X's answers to POST /2/tweets also carry.
+ * The failure for a non-2xx answer of X's; a 429 is rescheduled at the latest reset among the
+ * limits it says are spent, the 24-hour caps included (http.ts's rateLimitResetAt).
  */
-const RATE_LIMITS = ['x-rate-limit', 'x-user-limit-24hour', 'x-app-limit-24hour'] as const;
-
-/**
- * When X lets the account call again: the latest reset among the limits the answer says are
- * spent (`-remaining: 0`), else `x-rate-limit-reset`, else a Retry-After, as time from now;
- * undefined when none says.
- */
-export function rateLimitWaitMs(
-  headers: IncomingHttpHeaders,
-  now = Date.now(),
-): number | undefined {
-  const header = (name: string) => {
-    const v = headers[name];
-    return typeof v === 'string' ? v.trim() : undefined;
-  };
-  const resetOf = (prefix: string) => {
-    const reset = header(`${prefix}-reset`);
-    return reset && /^\d{1,12}$/.test(reset) ? Number(reset) * 1000 : undefined;
-  };
-  const spent = RATE_LIMITS.filter((p) => header(`${p}-remaining`) === '0')
-    .map(resetOf)
-    .filter((at) => at !== undefined);
-  const at = spent.length ? Math.max(...spent) : resetOf('x-rate-limit');
-  if (at !== undefined) return Math.max(0, at - now);
-  return retryAfterMs(headers, now);
-}
-
-/** The failure for a non-2xx answer of X's. */
 export function xRefusal(res: PlatformResponse): PublicationError {
-  if (res.status === 429)
-    return new PublicationError(`X answered 429: ${reasonOf(res)}`, {
-      retryable: true,
-      retryAfterMs: rateLimitWaitMs(res.headers),
-      status: 429,
-    });
   return refusal(X, res, reasonOf(res), { reconnect: res.status === 401 });
 }
 
@@ -90,6 +60,23 @@ export const isDuplicate = (err: unknown) =>
   err instanceof PublicationError &&
   err.status === 403 &&
   /duplicate content|is a duplicate/i.test(err.message);
+
+/** Failures of a request's own exchange with X, as against those of getting its token. */
+const ofExchange = new WeakSet<object>();
+
+/**
+ * Whether `err` came from sending a request or reading its answer (X may have acted on it),
+ * not from getting a token for it (X never saw the request).
+ */
+export const failedInExchange = (err: unknown) =>
+  typeof err === 'object' && err !== null && ofExchange.has(err);
+
+function exchange(policy: OutboundPolicy, url: string, init: PlatformRequest) {
+  return platformRequest(policy, X, url, init).catch((err: unknown) => {
+    if (typeof err === 'object' && err !== null) ofExchange.add(err);
+    throw err;
+  });
+}
 
 export type XCall = (
   path: string,
@@ -119,7 +106,7 @@ export function xClient(
   };
   const send = (path: string, init: Parameters<XCall>[1], token: string) => {
     const { json, ...rest } = init;
-    return platformRequest(policy, X, `${apiUrl}${path}`, {
+    return exchange(policy, `${apiUrl}${path}`, {
       ...rest,
       ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
       headers: {

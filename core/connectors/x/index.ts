@@ -19,8 +19,17 @@ import {
   type PublicationSteps,
 } from '../connector.ts';
 import { CHECK_THE_ACCOUNT, documented, PLATFORM_TIMEOUT_MS } from '../http.ts';
-import { Count, itemsOf, PlatformId, plainText } from '../readings.ts';
-import { getDocumented, isDuplicate, X, type XCall, xClient } from './api.ts';
+import { Count, itemsOf, plainText } from '../readings.ts';
+import {
+  failedInExchange,
+  getDocumented,
+  isDuplicate,
+  Me,
+  TweetId,
+  X,
+  type XCall,
+  xClient,
+} from './api.ts';
 import { uploadAll } from './media.ts';
 import { findPosted } from './readBack.ts';
 
@@ -32,12 +41,7 @@ export type XDeps = {
   requestTimeoutMs?: number;
 };
 
-/** X's post ids are decimal numbers (openapi.json: TweetId, `^[0-9]{1,19}$`). */
-const TweetId = z.string().regex(/^[0-9]{1,19}$/);
 const Created = z.object({ data: z.object({ id: TweetId }) });
-const Me = z.object({
-  data: z.object({ id: TweetId, username: z.string().regex(/^\w{1,50}$/) }),
-});
 /** public_metrics: the repost count is `retweet_count` in the docs, `repost_count` in the OpenAPI. */
 const PublicMetrics = z.object({
   retweet_count: Count.optional(),
@@ -47,10 +51,10 @@ const PublicMetrics = z.object({
   quote_count: Count.nullish(),
   impression_count: Count.nullish(),
 });
-const WithMetrics = z.object({ id: PlatformId, public_metrics: PublicMetrics });
+const WithMetrics = z.object({ id: TweetId, public_metrics: PublicMetrics });
 const Lookup = z.object({ data: itemsOf(WithMetrics).optional() });
 const PastTweet = z.object({
-  id: PlatformId,
+  id: TweetId,
   text: z.string().max(100_000).transform(plainText),
   created_at: z.iso.datetime({ offset: true }),
   public_metrics: PublicMetrics.optional(),
@@ -105,13 +109,21 @@ async function postPartOnce(
       ...(part.mediaIds.length ? { media: { media_ids: part.mediaIds } } : {}),
       ...(part.parent ? { reply: { in_reply_to_tweet_id: part.parent } } : {}),
     };
+    let answered = false;
     try {
       const res = await call('/2/tweets', { method: 'POST', json: body });
+      answered = true;
       id = documented(X, 'POST /2/tweets', res, Created, CHECK_THE_ACCOUNT).data.id;
     } catch (err) {
-      // A success we cannot read (garbled, without an id, too large) may hide a made post; a
-      // retryable failure is looked for by the next try, and X's own refusals made nothing.
-      const unread = err instanceof PublicationError && !err.retryable && err.status === undefined;
+      // An answer to this POST we cannot read (garbled, without an id, too large) may hide a
+      // made post; a retryable failure is looked for by the next try, X's own refusals made
+      // nothing, and a failure to get a token is that failure: X never saw the post, and
+      // reading back would spend the same refresh token again.
+      const unread =
+        (answered || failedInExchange(err)) &&
+        err instanceof PublicationError &&
+        !err.retryable &&
+        err.status === undefined;
       if (unread) {
         const found = await lookFor(since).catch(() => undefined);
         if (found) {

@@ -3,16 +3,17 @@
 // posts are read (GET /2/users/{id}/tweets from when the part was about to be posted) and a
 // post with the same text, answering the same parent, is taken as that part.
 import { z } from 'zod';
-import { itemsOf, PlatformId } from '../readings.ts';
-import { getDocumented, type XCall } from './api.ts';
+import { itemsOf } from '../readings.ts';
+import { getDocumented, TweetId, type XCall } from './api.ts';
 
 /** How far before the remembered time the reading starts (clocks differ). */
 const CLOCK_MARGIN_MS = 5 * 60_000;
 /** Pages read at most (100 posts each). */
 const MAX_PAGES = 3;
 
+/** A post read back is recorded as published: its id must be one X could have made. */
 const TimelinePost = z.object({
-  id: PlatformId,
+  id: TweetId,
   text: z.string().max(100_000),
   referenced_tweets: z
     .array(z.object({ type: z.string(), id: z.string() }))

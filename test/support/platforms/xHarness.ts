@@ -58,10 +58,14 @@ export type XHarness = {
   row(id: string): Promise<Record<string, any>>;
 };
 
+/** How the harness hands a connection's tokens to the connector (default: refreshingTokens). */
+export type TokensFor = typeof refreshingTokens;
+
 export function xHarness(
   server: TestServer,
   x: XStandIn,
   credentialsKey: CredentialsKey,
+  tokensFor: TokensFor = refreshingTokens,
 ): XHarness {
   const policy = outboundPolicy(server.config);
   const app = standInApp(x);
@@ -76,7 +80,7 @@ export function xHarness(
     publish: (req) =>
       built.publish({
         ...req,
-        account: { ...req.account, tokens: refreshingTokens(req.account, app, policy) },
+        account: { ...req.account, tokens: tokensFor(req.account, app, policy) },
       }),
   };
   return {
