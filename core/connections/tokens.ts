@@ -12,6 +12,7 @@ import {
 } from '../connectors/schema.ts';
 import { OAUTH_APPS, withoutSecrets } from '../connectors/service.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
+import { PLATFORM_NAMES } from '../kernel/platformNames.ts';
 import type { Platform } from '../kernel/platforms.ts';
 import type { OutboundPolicy } from '../outbound/guard.ts';
 import { isOAuthPlatform, type OAuthPlatform, type PlatformApp } from '../platformApps.ts';
@@ -105,9 +106,9 @@ const refusedForGood = (err: unknown) => err instanceof PublicationError && err.
 /** Postgres' lock_not_available: the row is locked and `nowait` would not wait. */
 const LOCK_NOT_AVAILABLE = '55P03';
 
-const reconnectReason = (platform: string, why: string) =>
-  `The ${platform} connection needs to be reconnected: ${why}`;
-const needsReconnect = (platform: string, why: string) =>
+const reconnectReason = (platform: Platform, why: string) =>
+  `The ${PLATFORM_NAMES[platform]} connection needs to be reconnected: ${why}`;
+const needsReconnect = (platform: Platform, why: string) =>
   new PublicationError(reconnectReason(platform, why), { retryable: false, reconnect: true });
 
 /**
@@ -127,6 +128,7 @@ export function connectionTokens(
 ): AccessTokens {
   const { pool, credentialsKey, oauth } = deps;
   const { id, platform, credentials } = connection;
+  const name = PLATFORM_NAMES[platform];
   const ctx = { app: oauth.platformApps[platform], policy: oauth.outbound, signal };
   /** Tokens this object got from a refresh it made after a refusal: refused again, it stops. */
   const refreshedAfterRefusal = new Set<string>();
@@ -169,14 +171,14 @@ export function connectionTokens(
           }
           const reason = reconnectReason(
             platform,
-            `${platform} refused to refresh its access token (${said}).`,
+            `${name} refused to refresh its access token (${said}).`,
           );
           // Committed with this transaction: later jobs fail at once instead of asking again.
           await markNeedsReconnect(tx, id, reason);
           return { refused: reason };
         }
         if (typeof next?.access_token !== 'string' || next.access_token === '')
-          throw new PublicationError(`${platform} answered a refresh without an access token.`, {
+          throw new PublicationError(`${name} answered a refresh without an access token.`, {
             retryable: false,
           });
         const tokens = afterRefresh(stored, next);
@@ -191,7 +193,7 @@ export function connectionTokens(
     } catch (err) {
       if ((err as { code?: string }).code === LOCK_NOT_AVAILABLE)
         throw new PublicationError(
-          `Another job is refreshing the ${platform} connection's token; trying again shortly.`,
+          `Another job is refreshing the ${name} connection's token; trying again shortly.`,
           { retryable: true, retryAfterMs: REFRESH_BUSY_RETRY_MS, cause: err },
         );
       throw err;
@@ -211,7 +213,7 @@ export function connectionTokens(
     async refused(token) {
       // A token fresh from a refresh, refused too: refreshing again would not help.
       if (refreshedAfterRefusal.has(token))
-        throw needsReconnect(platform, `${platform} refused a freshly refreshed access token.`);
+        throw needsReconnect(platform, `${name} refused a freshly refreshed access token.`);
       const fresh = await refresh((stored) => stored.access_token === token);
       refreshedAfterRefusal.add(fresh);
       return fresh;

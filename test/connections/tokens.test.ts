@@ -253,7 +253,7 @@ describe("another job's refresh", () => {
         retryable: true,
         reconnect: false,
         retryAfterMs: 2_000,
-        message: "Another job is refreshing the x connection's token; trying again shortly.",
+        message: "Another job is refreshing the X connection's token; trying again shortly.",
       });
       expect(Date.now() - started).toBeLessThan(1_000);
       expect(x.refreshes).toEqual(before);
@@ -266,8 +266,8 @@ describe("another job's refresh", () => {
 
 describe('a refresh the platform refuses', () => {
   const deadGrant =
-    'The x connection needs to be reconnected: x refused to refresh its access token ' +
-    '(X answered 400: Value passed for the token was invalid.).';
+    'The X connection needs to be reconnected: X refused to refresh its access token ' +
+    '(X answered 400: invalid_request: Value passed for the token was invalid.).';
 
   it('marks the connection needs_reconnect and fails the post with the reason and post.failed', async () => {
     const issued = x.issueTokens();
