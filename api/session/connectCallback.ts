@@ -27,6 +27,9 @@ export const connectCallbackRoutes: FastifyPluginAsync<DashboardDeps> = async (
         params: z.object({ platform: z.enum(OAUTH_PLATFORMS) }),
         querystring: ConnectCallbackQuery,
       },
+      // A malformed query (an oversized or repeated code or state) is a failed connection like
+      // any other: the browser goes back to the Accounts page, not to a JSON error.
+      attachValidation: true,
     },
     async (req, reply) => {
       const { platform } = req.params;
@@ -36,6 +39,13 @@ export const connectCallbackRoutes: FastifyPluginAsync<DashboardDeps> = async (
         principal?.credential.kind === 'session' ? { id: principal.credential.id } : undefined;
       // Nothing of this address (its code and state) is worth keeping in a later page's Referer.
       reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store');
+      if (req.validationError) {
+        req.log.info({ platform }, 'connect: the callback carried a malformed code or state');
+        return reply.redirect(
+          `${ACCOUNTS_PAGE}?connect_error=invalid_state&platform=${platform}`,
+          303,
+        );
+      }
       try {
         await finishConnectFlow(
           { pool, config, apps: oauthApps, log: req.log },

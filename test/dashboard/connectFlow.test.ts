@@ -250,6 +250,26 @@ describe('the callback (GET /connect/{platform}/callback)', () => {
     expect(standIn.tokenRequests.length).toBe(exchanges);
   });
 
+  it('a malformed code or state (oversized, repeated) goes back to the Accounts page, its flow kept', async () => {
+    const d = await signedInDashboard(server);
+    const { back } = await authorizeOnPlatform(d);
+    const state = back.searchParams.get('state')!;
+    for (const query of [
+      `?code=${'c'.repeat(5000)}&state=${state}`,
+      `?code=c&state=${'s'.repeat(600)}`,
+      `?code=a&code=b&state=${state}`,
+    ]) {
+      const res = await callback(query, d.cookie);
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe(
+        '/settings/accounts?connect_error=invalid_state&platform=x',
+      );
+    }
+    // The flow was not spent by them: the real answer still connects.
+    const own = await callback(back.search, d.cookie);
+    expect(own.headers.get('location')).toBe('/settings/accounts?connected=x');
+  });
+
   it("counts each callback against the account's request budget", async () => {
     const d = await signedInDashboard(server);
     const first = await callback('?code=c&state=forged', d.cookie);
