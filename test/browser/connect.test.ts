@@ -5,7 +5,13 @@
 // connection that needs reconnecting offers "Reconnect X", which keeps the same connection. A
 // post composed for a platform with no connection is saved, and the next page says it will fail.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityViolations, freePort, screenshot, useBrowser } from '../support/browser.ts';
+import {
+  accessibilityViolations,
+  freePort,
+  screenshot,
+  signIn,
+  useBrowser,
+} from '../support/browser.ts';
 import { type OAuthStandIn, standInOAuthApp, startOAuthStandIn } from '../support/oauthPlatform.ts';
 import { makeAccount } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
@@ -30,11 +36,7 @@ describe('connecting an OAuth platform from the Accounts page', () => {
   it('goes to the platform, comes back connected, and reconnects the same connection', async () => {
     const acct = await makeAccount(server.pool, 'free');
     const page = await browser.page(server.baseUrl);
-    await page.goto('/sign-in');
-    await page.getByLabel('E-mail').fill(acct.email);
-    await page.getByLabel('Password').fill(acct.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/board');
+    await signIn(page, acct);
 
     await page.getByRole('link', { name: 'Accounts' }).click();
     const x = page.getByRole('listitem', { name: 'X', exact: true });

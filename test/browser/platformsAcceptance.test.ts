@@ -5,7 +5,13 @@
 // on the shipped connectors publishes it on both, and each post's page shows its permalink.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkerRunner } from '../../workers/index.ts';
-import { accessibilityViolations, freePort, screenshot, useBrowser } from '../support/browser.ts';
+import {
+  accessibilityViolations,
+  freePort,
+  screenshot,
+  signIn,
+  useBrowser,
+} from '../support/browser.ts';
 import { publishNow } from '../support/jobs.ts';
 import {
   type PublishingStandIns,
@@ -44,11 +50,7 @@ describe('X and LinkedIn from the dashboard', () => {
   it('connects both, schedules an image post to both, and shows both published with their permalinks', async () => {
     const acct = await makeAccount(server.pool, 'plus');
     const page = await browser.page(server.baseUrl);
-    await page.goto('/sign-in');
-    await page.getByLabel('E-mail').fill(acct.email);
-    await page.getByLabel('Password').fill(acct.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/board');
+    await signIn(page, acct);
 
     // Connect X: X's authorize page, then back on the Accounts page with the handle.
     await page.getByRole('link', { name: 'Accounts' }).click();

@@ -5,7 +5,13 @@
 // replayed. Pages are checked with axe-core and photographed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkerRunner } from '../../workers/index.ts';
-import { accessibilityViolations, freePort, screenshot, useBrowser } from '../support/browser.ts';
+import {
+  accessibilityViolations,
+  freePort,
+  screenshot,
+  signUp,
+  useBrowser,
+} from '../support/browser.ts';
 import {
   type FakePlatform,
   platformConnector,
@@ -45,11 +51,7 @@ const browser = useBrowser();
 describe('publishing from the dashboard', () => {
   it('composes, schedules, moves on the calendar, makes a key and a webhook, and shows a delivery', async () => {
     const page = await browser.page(server.baseUrl);
-    await page.goto('/sign-up');
-    await page.getByLabel('E-mail').fill('writer@example.com');
-    await page.getByLabel(/^Password/).fill('a long enough password');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL('**/board');
+    await signUp(page, 'writer@example.com');
     // Plus (for the webhook) and a connected Mastodon account (for the publication).
     const { rows } = await server.pool.query(
       `update accounts set plan = 'plus' where email = 'writer@example.com'

@@ -9,7 +9,13 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkerRunner } from '../../workers/index.ts';
-import { accessibilityViolations, freePort, screenshot, useBrowser } from '../support/browser.ts';
+import {
+  accessibilityViolations,
+  freePort,
+  screenshot,
+  signUp,
+  useBrowser,
+} from '../support/browser.ts';
 import { makeNoiseVideo } from '../support/noiseVideo.ts';
 import { startWorkerBeside, useServer } from '../support/service.ts';
 import { solidPng } from '../support/uploads.ts';
@@ -42,11 +48,7 @@ async function checked(page: Page, name: string) {
 describe('the making pages in Chromium', () => {
   it('uploads media, makes and edits designs, exports a video, draws with a pen and shows usage', async () => {
     const page = await browser.page(server.baseUrl);
-    await page.goto('/sign-up');
-    await page.getByLabel('E-mail').fill('maker@example.com');
-    await page.getByLabel(/^Password/).fill('a long enough password');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL('**/board');
+    await signUp(page, 'maker@example.com');
 
     // The library, empty, then an image and a video of two chunks.
     await page.getByRole('link', { name: 'Media' }).click();

@@ -45,6 +45,24 @@ export function useBrowser() {
   };
 }
 
+/** Signs `who` in on the dashboard's sign-in page and waits for the board. */
+export async function signIn(page: Page, who: { email: string; password: string }) {
+  await page.goto('/sign-in');
+  await page.getByLabel('E-mail').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/board');
+}
+
+/** Creates an account on the dashboard's sign-up page (sign-up open) and waits for the board. */
+export async function signUp(page: Page, email: string, password = 'a long enough password') {
+  await page.goto('/sign-up');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel(/^Password/).fill(password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL('**/board');
+}
+
 const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /** axe-core's serious and critical violations on the page as it is now. */
