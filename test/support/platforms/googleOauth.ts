@@ -4,20 +4,21 @@
 // answering a new access token and no refresh token (Google does not rotate them); a revoked
 // or expired refresh token `400 {error: "invalid_grant"}`; channels.list?mine=true the
 // user's channel, none for an account without one, 401 UNAUTHENTICATED for a bad token.
-import { json, mint, type Received, type StandIn, startStandIn } from './standIn.ts';
+import {
+  json,
+  type Received,
+  type StandIn,
+  startStandIn,
+  type TokenBook,
+  tokenBook,
+} from './standIn.ts';
 
 export const GOOGLE_APP = {
   id: '1234-abc.apps.googleusercontent.com',
   secret: 'GOCSPX-google-secret-01',
 };
 
-export type GoogleStandIn = StandIn & {
-  issueCode(user?: string): string;
-  access: Map<string, string>;
-  refresh: Map<string, string>;
-  pair(user?: string): { access_token: string; refresh_token: string };
-  revoke(user?: string): void;
-};
+export type GoogleStandIn = StandIn & Omit<TokenBook, 'codes' | 'newAccess'>;
 
 const CHANNELS: Record<string, { id: string; title: string; customUrl?: string } | undefined> = {
   brand: { id: 'UCbrandstudio00000000001', title: 'Brand Studio', customUrl: '@brandstudio' },
@@ -26,19 +27,8 @@ const CHANNELS: Record<string, { id: string; title: string; customUrl?: string }
 };
 
 export async function startGoogleOauth(redirectUri: string): Promise<GoogleStandIn> {
-  const codes = new Map<string, string>();
-  const access = new Map<string, string>();
-  const refresh = new Map<string, string>();
-  const newAccess = (user: string) => {
-    const a = mint('ya29.');
-    access.set(a, user);
-    return a;
-  };
-  const pair = (user: string) => {
-    const r = mint('1//0g');
-    refresh.set(r, user);
-    return { access_token: newAccess(user), refresh_token: r };
-  };
+  const book = tokenBook({ code: '4/0A', access: 'ya29.', refresh: '1//0g' });
+  const { codes, access, refresh, newAccess, pair } = book;
   const scope =
     'https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly';
 
@@ -121,14 +111,8 @@ export async function startGoogleOauth(redirectUri: string): Promise<GoogleStand
     ...standIn,
     access,
     refresh,
-    issueCode(user = 'brand') {
-      const code = mint('4/0A');
-      codes.set(code, user);
-      return code;
-    },
-    pair: (user = 'brand') => pair(user),
-    revoke(user = 'brand') {
-      for (const m of [access, refresh]) for (const [t, u] of m) if (u === user) m.delete(t);
-    },
+    issueCode: book.issueCode,
+    pair,
+    revoke: book.revoke,
   };
 }

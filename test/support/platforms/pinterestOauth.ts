@@ -7,7 +7,14 @@
 // so a field misread in both the app and this stand-in still fails.
 import { Ajv } from 'ajv';
 import spec from './pinterestOpenapi.json' with { type: 'json' };
-import { json, mint, type Received, type StandIn, startStandIn } from './standIn.ts';
+import {
+  json,
+  type Received,
+  type StandIn,
+  startStandIn,
+  type TokenBook,
+  tokenBook,
+} from './standIn.ts';
 
 export const PINTEREST_APP = { id: '1500001', secret: 'pinterest-app-secret-01' };
 const ACCESS_S = 2_592_000;
@@ -21,28 +28,16 @@ const responseCode = check('OauthAccessTokenResponseCode');
 const responseRefresh = check('OauthAccessTokenResponseRefresh');
 const account = check('Account');
 
-export type PinterestStandIn = StandIn & {
-  issueCode(user?: string): string;
-  access: Map<string, string>;
-  refresh: Map<string, string>;
-  pair(user?: string): { access_token: string; refresh_token: string };
-  revoke(user?: string): void;
-  /** Requests or answers that did not fit the published schemas (the test expects none). */
-  misfits: string[];
-};
+export type PinterestStandIn = StandIn &
+  Omit<TokenBook, 'codes' | 'newAccess'> & {
+    /** Requests or answers that did not fit the published schemas (the test expects none). */
+    misfits: string[];
+  };
 
 export async function startPinterestOauth(redirectUri: string): Promise<PinterestStandIn> {
-  const codes = new Map<string, string>();
-  const access = new Map<string, string>();
-  const refresh = new Map<string, string>();
+  const book = tokenBook({ code: 'pcode', access: 'pina_', refresh: 'pinr_' });
+  const { codes, access, refresh, pair } = book;
   const misfits: string[] = [];
-  const pair = (user: string) => {
-    const a = mint('pina_');
-    const r = mint('pinr_');
-    access.set(a, user);
-    refresh.set(r, user);
-    return { access_token: a, refresh_token: r };
-  };
   const fits = (what: string, validate: ReturnType<typeof check>, value: unknown) => {
     if (!validate(value)) misfits.push(`${what}: ${ajv.errorsText(validate.errors)}`);
   };
@@ -108,14 +103,8 @@ export async function startPinterestOauth(redirectUri: string): Promise<Pinteres
     access,
     refresh,
     misfits,
-    issueCode(user = 'brand') {
-      const code = mint('pcode');
-      codes.set(code, user);
-      return code;
-    },
-    pair: (user = 'brand') => pair(user),
-    revoke(user = 'brand') {
-      for (const m of [access, refresh]) for (const [t, u] of m) if (u === user) m.delete(t);
-    },
+    issueCode: book.issueCode,
+    pair,
+    revoke: book.revoke,
   };
 }

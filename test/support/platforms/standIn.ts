@@ -96,6 +96,53 @@ export async function startStandIn(route: Route): Promise<StandIn> {
 export const mint = (prefix: string) =>
   `${prefix}${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
 
+/**
+ * A stand-in's grants: one-use codes and the valid access and refresh tokens, each mapped to
+ * its user. `pair` mints both (as a code exchange, or a refresh that rotates), `newAccess` an
+ * access token alone (a refresh that keeps the refresh token), `revoke` ends every token of a
+ * user (the user removed the app).
+ */
+export type TokenBook = {
+  codes: Map<string, string>;
+  access: Map<string, string>;
+  refresh: Map<string, string>;
+  issueCode(user?: string): string;
+  newAccess(user: string): string;
+  pair(user?: string): { access_token: string; refresh_token: string };
+  revoke(user?: string): void;
+};
+
+/** A TokenBook minting codes and tokens with the platform's prefixes. */
+export function tokenBook(prefix: { code: string; access: string; refresh: string }): TokenBook {
+  const codes = new Map<string, string>();
+  const access = new Map<string, string>();
+  const refresh = new Map<string, string>();
+  const newAccess = (user: string) => {
+    const a = mint(prefix.access);
+    access.set(a, user);
+    return a;
+  };
+  return {
+    codes,
+    access,
+    refresh,
+    issueCode(user = 'brand') {
+      const code = mint(prefix.code);
+      codes.set(code, user);
+      return code;
+    },
+    newAccess,
+    pair(user = 'brand') {
+      const r = mint(prefix.refresh);
+      refresh.set(r, user);
+      return { access_token: newAccess(user), refresh_token: r };
+    },
+    revoke(user = 'brand') {
+      for (const m of [access, refresh]) for (const [t, u] of m) if (u === user) m.delete(t);
+    },
+  };
+}
+
 const PREFIX: Record<OAuthPlatform, string> = {
   x: 'X',
   linkedin: 'LINKEDIN',

@@ -5,22 +5,20 @@
 // is issued); token errors as a body `{error, error_description, log_id}`; GET
 // /v2/user/info/ answering `{data: {user}, error: {code: "ok"}}`, or 401
 // `access_token_invalid`.
-import { json, mint, type Received, type StandIn, startStandIn } from './standIn.ts';
+import {
+  json,
+  type Received,
+  type StandIn,
+  startStandIn,
+  type TokenBook,
+  tokenBook,
+} from './standIn.ts';
 
 export const TIKTOK_APP = { id: 'awtiktokclientkey01', secret: 'tiktok-client-secret-01' };
 const ACCESS_S = 7_200;
 const REFRESH_S = 15_552_000;
 
-export type TikTokStandIn = StandIn & {
-  issueCode(user?: string): string;
-  /** Valid access and refresh tokens, by token: their user. */
-  access: Map<string, string>;
-  refresh: Map<string, string>;
-  /** A fresh pair, as a connect would have left it. */
-  pair(user?: string): { access_token: string; refresh_token: string };
-  /** Every token of `user` stops working (the user removed the app). */
-  revoke(user?: string): void;
-};
+export type TikTokStandIn = StandIn & Omit<TokenBook, 'codes' | 'newAccess'>;
 
 const USERS: Record<string, { open_id: string; display_name: string }> = {
   brand: { open_id: '-000Brand1OpenId', display_name: 'Brand Studio' },
@@ -32,16 +30,8 @@ const tokenError = (error: string, description: string) =>
   json(200, { error, error_description: description, log_id: '20261129083000A1B2C3' });
 
 export async function startTikTokOauth(redirectUri: string): Promise<TikTokStandIn> {
-  const codes = new Map<string, string>();
-  const access = new Map<string, string>();
-  const refresh = new Map<string, string>();
-  const pair = (user: string) => {
-    const a = mint('act.');
-    const r = mint('rft.');
-    access.set(a, user);
-    refresh.set(r, user);
-    return { access_token: a, refresh_token: r };
-  };
+  const book = tokenBook({ code: 'code.', access: 'act.', refresh: 'rft.' });
+  const { codes, access, refresh, pair } = book;
   const tokens = (user: string) => ({
     ...pair(user),
     expires_in: ACCESS_S,
@@ -101,14 +91,8 @@ export async function startTikTokOauth(redirectUri: string): Promise<TikTokStand
     ...standIn,
     access,
     refresh,
-    issueCode(user = 'brand') {
-      const code = mint('code.');
-      codes.set(code, user);
-      return code;
-    },
-    pair: (user = 'brand') => pair(user),
-    revoke(user = 'brand') {
-      for (const m of [access, refresh]) for (const [t, u] of m) if (u === user) m.delete(t);
-    },
+    issueCode: book.issueCode,
+    pair,
+    revoke: book.revoke,
   };
 }
