@@ -20,6 +20,19 @@ export async function makeTestClip(file: string, seconds: number, opts: { silent
   ]);
 }
 
+/**
+ * A silent H.264 clip of about 4 MB for one second (lossless, with noise that does not
+ * compress), for uploads a platform takes in several segments.
+ */
+export async function makeHeavyClip(file: string) {
+  await run(ffmpegInstaller.path, [
+    ...['-y', '-loglevel', 'error'],
+    ...['-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=10:d=1'],
+    ...['-vf', 'noise=alls=60:allf=t', '-c:v', 'libx264', '-pix_fmt', 'yuv420p'],
+    ...['-qp', '0', '-preset', 'ultrafast', file],
+  ]);
+}
+
 /** A WAV of a 440 Hz tone. */
 export async function makeTone(file: string, seconds: number) {
   await run(ffmpegInstaller.path, [

@@ -2,7 +2,8 @@
 // xdevplatform/docs repository): OAuth 2.0 with PKCE and rotating single-use refresh tokens
 // (reusing a spent one revokes its family, as 2026 reports say), /2/users/me, POST /2/tweets
 // with the 403 for duplicate content and 429 with x-rate-limit-* headers, media by the simple
-// and the chunked upload with processing states, the user's timeline, and the tweets lookup
+// and the chunked upload (its path form, its command form, or both) with processing states
+// and expiring media ids, the user's timeline, and the tweets lookup
 // with public_metrics. Every request body is checked against X's own OpenAPI schemas
 // (x-openapi.json): one that does not fit is answered 400 as X does, and recorded.
 import { createHash, randomBytes } from 'node:crypto';
@@ -94,6 +95,22 @@ export type XStandIn = {
    * resource not found), as X's answers may.
    */
   errorsBesideData: boolean;
+  /**
+   * The chunked upload's forms served: the path form (`/2/media/upload/initialize`,
+   * `/{id}/append`, `/{id}/finalize`, OpenAPI), the command form (`command=INIT|APPEND|FINALIZE`
+   * on `/2/media/upload`, the quickstart), or both. Default: the path form, as X serves today;
+   * with `command` only, the path form's routes answer 404.
+   */
+  uploadForms: 'path' | 'command' | 'both';
+  /** Each segment X took, in order, by either form: a test proves none was sent twice. */
+  appends: { mediaId: string; segment: number; form: 'path' | 'command' }[];
+  /**
+   * Called when a segment arrives, before X takes it; answering `drop` cuts the connection
+   * without taking it (a test kills its worker here).
+   */
+  onAppend: ((mediaId: string, segment: number) => 'drop' | undefined) | undefined;
+  /** The `expires_after_secs` a new upload gets; an append or finalize after it is refused. */
+  mediaExpiresAfterS: number;
   /** Called once X has made a post, before it answers (a test kills its worker here). */
   onCreate: ((t: XTweet) => void) | undefined;
   /** Timeline reads still to answer empty (X's timelines lag behind a new post). */
@@ -156,6 +173,10 @@ export async function startXStandIn(
     statusOmits: [],
     errorsBesideData: false,
     timelineLag: 0,
+    uploadForms: 'path',
+    appends: [],
+    onAppend: undefined,
+    mediaExpiresAfterS: 86_400,
     onCreate: undefined,
     issueTokens: (scope = 'tweet.read tweet.write users.read media.write offline.access') =>
       mint(randomBytes(8).toString('hex'), scope) as {
@@ -449,11 +470,103 @@ export async function startXStandIn(
       return respond(201, { data: { id, text: shown, edit_history_tweet_ids: [id] } });
     }
 
-    // Media (x-api/media: simple upload, chunked initialize / append / finalize, STATUS).
+    // Media (x-api/media: simple upload, chunked initialize / append / finalize, STATUS). The
+    // chunked upload by its path form (OpenAPI), its command form (quickstart), or both.
+    const paths = state.uploadForms !== 'command';
+    const commands = state.uploadForms !== 'path';
+    const noRoute = () => send(404, problem(404, 'Not Found Error', `No route for ${line}.`));
+    /** An upload of the user's that has not expired. */
+    const known = (id: unknown) => {
+      const m = typeof id === 'string' ? state.media.get(id) : undefined;
+      return m && m.ownerId === user.id && m.expiresAt >= Date.now() ? m : undefined;
+    };
+    const open = (body: { media_type?: string; total_bytes?: number; media_category?: string }) => {
+      const category = body.media_category ?? 'tweet_image';
+      if ((body.total_bytes ?? 0) > (LIMITS[category] ?? 5 * MB))
+        return send(400, invalidRequest('File size exceeds the limit of its media_category.'));
+      const id = nextId();
+      state.media.set(id, {
+        id,
+        ownerId: user.id,
+        category,
+        mediaType: body.media_type,
+        totalBytes: body.total_bytes ?? 0,
+        segments: new Map(),
+        state: 'uploading',
+        statusChecks: 0,
+        expiresAt: Date.now() + state.mediaExpiresAfterS * 1000,
+      });
+      return respond(200, {
+        data: { id, media_key: `7_${id}`, expires_after_secs: state.mediaExpiresAfterS },
+      });
+    };
+    const appendTo = (
+      m: XMedia | undefined,
+      segment: number,
+      bytes: number,
+      form: 'path' | 'command',
+    ) => {
+      if (!m) return send(400, invalidRequest('Invalid media id.'));
+      if (m.state !== 'uploading') return send(400, invalidRequest('The upload is finalized.'));
+      if (state.onAppend?.(m.id, segment) === 'drop') return void res.socket?.destroy();
+      m.segments.set(segment, bytes);
+      state.appends.push({ mediaId: m.id, segment, form });
+      return respond(200, { data: { expires_at: Math.floor(m.expiresAt / 1000) } });
+    };
+    const finalizeOf = (m: XMedia | undefined) => {
+      if (!m) return send(400, invalidRequest('Invalid media id.'));
+      const received = [...m.segments.values()].reduce((a, b) => a + b, 0);
+      if (received !== m.totalBytes)
+        return send(
+          400,
+          invalidRequest(`File size mismatch: received ${received} of ${m.totalBytes} bytes.`),
+        );
+      if (m.state === 'uploading') m.state = 'pending';
+      return respond(200, {
+        data: {
+          id: m.id,
+          media_key: `7_${m.id}`,
+          size: m.totalBytes,
+          expires_after_secs: Math.floor((m.expiresAt - Date.now()) / 1000),
+          processing_info: { state: 'pending', check_after_secs: 1 },
+        },
+      });
+    };
+
     if (line === 'POST /2/media/upload') {
       if (!String(req.headers['content-type']).startsWith('multipart/form-data'))
         return send(400, invalidRequest('Expected a multipart body.'));
       const { fields, files } = await formOf(req, raw);
+      if (commands && typeof fields.command === 'string') {
+        // The quickstart's fields; each command's own are those of its path form's schema.
+        const { command, media_id, ...rest } = fields;
+        const what = `POST /2/media/upload (${command})`;
+        if (command === 'INIT') {
+          const body: Record<string, unknown> = { ...rest, total_bytes: Number(rest.total_bytes) };
+          const violation = check(what, 'InitializeMediaUploadRequest', body);
+          if (violation) return send(400, violation);
+          if (!Number.isInteger(body.total_bytes) || typeof body.media_type !== 'string')
+            return send(400, invalidRequest('total_bytes and media_type are required.'));
+          return open(body as { media_type: string; total_bytes: number });
+        }
+        if (media_id === undefined || !/^[0-9]{1,19}$/.test(String(media_id)))
+          return send(400, invalidRequest('media_id is required.'));
+        if (command === 'APPEND') {
+          const violation = check(what, 'AppendMediaUploadRequest', rest);
+          if (violation) return send(400, violation);
+          const segment = Number(rest.segment_index);
+          return appendTo(known(media_id), segment, files.media?.length ?? 0, 'command');
+        }
+        if (command === 'FINALIZE') {
+          if (Object.keys(rest).length) {
+            const errors = `unexpected fields: ${Object.keys(rest).join(', ')}`;
+            state.schemaViolations.push({ line: what, errors });
+            return send(400, invalidRequest(errors));
+          }
+          return finalizeOf(known(media_id));
+        }
+        return send(400, invalidRequest(`Unknown command: ${command}.`));
+      }
       const violation = check(line, 'MediaUploadRequest', fields);
       if (violation) return send(400, violation);
       const category = String(fields.media_category);
@@ -483,32 +596,17 @@ export async function startXStandIn(
       });
     }
     if (line === 'POST /2/media/upload/initialize') {
+      if (!paths) return noRoute();
       if (!isJson || parsed === undefined)
         return send(400, invalidRequest('The body is not JSON.'));
       const violation = check(line, 'InitializeMediaUploadRequest', parsed);
       if (violation) return send(400, violation);
-      const body = parsed as { media_type?: string; total_bytes?: number; media_category?: string };
-      const category = body.media_category ?? 'tweet_image';
-      if ((body.total_bytes ?? 0) > (LIMITS[category] ?? 5 * MB))
-        return send(400, invalidRequest('File size exceeds the limit of its media_category.'));
-      const id = nextId();
-      state.media.set(id, {
-        id,
-        ownerId: user.id,
-        category,
-        mediaType: body.media_type,
-        totalBytes: body.total_bytes ?? 0,
-        segments: new Map(),
-        state: 'uploading',
-        statusChecks: 0,
-        expiresAt: Date.now() + 86_400_000,
-      });
-      return respond(200, { data: { id, media_key: `7_${id}`, expires_after_secs: 86400 } });
+      return open(parsed as { media_type?: string; total_bytes?: number; media_category?: string });
     }
     const chunked = /^POST \/2\/media\/upload\/(\d+)\/(append|finalize)$/.exec(line);
     if (chunked) {
-      const m = state.media.get(chunked[1]!);
-      if (!m || m.ownerId !== user.id) return send(400, invalidRequest('Invalid media id.'));
+      if (!paths) return noRoute();
+      const m = known(chunked[1]);
       if (chunked[2] === 'append') {
         const { fields, files } = await formOf(req, raw);
         const violation = check(
@@ -517,26 +615,9 @@ export async function startXStandIn(
           fields,
         );
         if (violation) return send(400, violation);
-        if (m.state !== 'uploading') return send(400, invalidRequest('The upload is finalized.'));
-        m.segments.set(Number(fields.segment_index), files.media?.length ?? 0);
-        return respond(200, { data: { expires_at: Math.floor(m.expiresAt / 1000) } });
+        return appendTo(m, Number(fields.segment_index), files.media?.length ?? 0, 'path');
       }
-      const received = [...m.segments.values()].reduce((a, b) => a + b, 0);
-      if (received !== m.totalBytes)
-        return send(
-          400,
-          invalidRequest(`File size mismatch: received ${received} of ${m.totalBytes} bytes.`),
-        );
-      m.state = 'pending';
-      return respond(200, {
-        data: {
-          id: m.id,
-          media_key: `7_${m.id}`,
-          size: m.totalBytes,
-          expires_after_secs: Math.floor((m.expiresAt - Date.now()) / 1000),
-          processing_info: { state: 'pending', check_after_secs: 1 },
-        },
-      });
+      return finalizeOf(m);
     }
     if (line === 'GET /2/media/upload') {
       const m = state.media.get(url.searchParams.get('media_id') ?? '');
