@@ -211,7 +211,7 @@ describe('a Facebook connection', () => {
       platform: 'facebook',
       credentials: {
         access_token: flow.access_token,
-        page_id: (flow as { page_id: string }).page_id,
+        page_id: (flow as Record<string, unknown>).page_id,
         expires_at: fiveDays,
       },
     });
