@@ -261,6 +261,26 @@ describe('a connection another transaction holds', () => {
   });
 });
 
+describe('a renewal that fails otherwise', () => {
+  it('an answer without a token is said on the account, left active, and the next run renews it', async () => {
+    const { acct, id, token } = await connectedWith('threads', 55);
+    threads.answerNext('GET /refresh_access_token', {
+      status: 200,
+      body: { token_type: 'bearer', expires_in: LONG_LIVED_S },
+    });
+    await runRenewal();
+    const failed = await row(id);
+    expect(failed.status).toBe('active');
+    expect(failed.last_error).toMatch(/^Renewing the access token: Threads/);
+    expect(openCredentials(KEY, failed.credentials).access_token).toBe(token);
+    await runRenewal();
+    expect(await listConnectedAccounts(server.pool, acct.accountId)).toEqual([
+      expect.objectContaining({ status: 'active', last_error: null }),
+    ]);
+    expect(daysAhead((await row(id)).token_expires_at)).toBeGreaterThan(59);
+  });
+});
+
 describe('a renewed connection', () => {
   it("keeps working past the old token's expiry", async () => {
     const { id, token } = await connectedWith('threads', 55);
