@@ -3,7 +3,8 @@
 // ten days through the jobs' locked refresh (test/support/platforms/metaOauth.ts stands in for
 // Meta's hosts: tokens extended only once a day old and while alive, the clock moved with
 // `advance`). A young token is left alone, a revoked one ends needs_reconnect with the reason
-// list_accounts shows, and a connection another transaction holds is skipped for the next run.
+// list_accounts shows, a connection another transaction holds is skipped for the next run,
+// another failure is said on the account, and Facebook's Page tokens are not renewed.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey, openCredentials } from '../../core/connections/credentials.ts';
