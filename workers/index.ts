@@ -52,6 +52,7 @@ import { readGenomeTask } from './readGenome.ts';
 import { reconcile } from './reconcile.ts';
 import { renderDesign } from './renderDesign.ts';
 import { renderDrawingTask } from './renderDrawing.ts';
+import { renewConnections } from './renewConnections.ts';
 import { runAgentTaskTask } from './runAgentTask.ts';
 import { sendReplyTask } from './sendReply.ts';
 import { bounded, type StartedRunner, type Supervisor, superviseRunners } from './supervision.ts';
@@ -136,6 +137,7 @@ export function taskList(deps: {
   return {
     [TASK.cleanupSessions]: cleanupSessions(deps.pool),
     [TASK.pruneEngagement]: pruneEngagementTask(deps.pool),
+    [TASK.renewConnections]: renewConnections(reading),
     [TASK.reconcile]: reconcile({ pool: deps.pool, storage }),
     [TASK.publishPost]: publishPost(deps),
     [TASK.collectMetrics]: collectMetrics(reading),

@@ -222,3 +222,24 @@ export async function connectionStatusesOf(
   });
   return rows;
 }
+
+/**
+ * The active connections on `platforms` whose access token expires before `before` (or has
+ * expired), the soonest first, at most `limit`: those to renew before they die unused.
+ */
+export async function connectionsExpiringBefore(
+  db: Queryable,
+  platforms: readonly Platform[],
+  before: Date,
+  limit: number,
+): Promise<{ id: string; platform: Platform }[]> {
+  const { rows } = await db.query(
+    `select id::text, platform from connected_accounts
+     where status = 'active' and credentials is not null and refreshable
+       and platform = any($1::text[]) and token_expires_at < $2
+     order by token_expires_at, id
+     limit $3`,
+    [platforms, before, limit],
+  );
+  return rows;
+}

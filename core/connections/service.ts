@@ -272,5 +272,7 @@ export type { BrandConnection, ConnectionStatus } from './health.ts';
 export { brandConnectionStatuses } from './health.ts';
 export type { Reading, ReadingDeps } from './reading.ts';
 export { readThrough } from './reading.ts';
+export type { Renewal, RenewalDeps } from './renew.ts';
+export { RENEWAL_WINDOW_MS, renewIdleConnections } from './renew.ts';
 export type { OAuthDeps } from './tokens.ts';
 export { keepingSecrets, REFRESH_MARGIN_MS, withAccessTokens } from './tokens.ts';

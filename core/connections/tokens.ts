@@ -48,12 +48,12 @@ export type OAuthDeps = {
   apps?: Partial<Record<OAuthPlatform, OAuthApp>>;
 };
 
-/** Meta's platforms extend a long-lived access token with itself: no refresh token needed. */
-const RENEWED_WITHOUT_REFRESH_TOKEN: readonly OAuthPlatform[] = [
-  'threads',
-  'instagram',
-  'facebook',
-];
+/**
+ * Threads and Instagram extend a long-lived access token with itself: no refresh token
+ * needed, but one left unused for its 60 days dies. (Facebook renews its Page token with the
+ * long-lived user token kept as the refresh token: without one it cannot be renewed.)
+ */
+export const RENEWED_WITHOUT_REFRESH_TOKEN: readonly OAuthPlatform[] = ['threads', 'instagram'];
 
 const dateOf = (v: unknown) =>
   typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? new Date(v) : null;
@@ -111,6 +111,87 @@ const reconnectReason = (platform: Platform, why: string) =>
 const needsReconnect = (platform: Platform, why: string) =>
   new PublicationError(reconnectReason(platform, why), { retryable: false, reconnect: true });
 
+/** What a refresh under the lock came to (other failures are thrown, as the platform's). */
+export type LockedRefresh =
+  /** The stored tokens: refreshed now, or by another job, or still good (`stale` said no). */
+  | { tokens: Record<string, unknown> }
+  /** The connection needs reconnecting (marked so now, or already): the reason. */
+  | { refused: string }
+  /** Another transaction holds the row (it is refreshing): nothing was done. */
+  | { busy: true };
+
+/**
+ * Refreshes the connection's tokens under its row lock if `stale` still holds of the stored
+ * ones, else answers them as stored: what the platform answers is stored (sealed, with its
+ * expiries) in the same transaction, and a refusal for good marks the connection to
+ * reconnect with the reason. The one refresh of OAuth connections: the jobs' AccessTokens
+ * and the renewal of idle connections both go through it.
+ */
+export async function refreshUnderLock(
+  deps: { pool: Pool; credentialsKey: CredentialsKey; oauth: OAuthDeps },
+  connection: { id: string; platform: OAuthPlatform },
+  app: OAuthApp,
+  stale: (stored: Record<string, unknown>) => boolean,
+  signal?: AbortSignal,
+): Promise<LockedRefresh> {
+  const { pool, credentialsKey, oauth } = deps;
+  const { id, platform } = connection;
+  const name = PLATFORM_NAMES[platform];
+  const ctx = { app: oauth.platformApps[platform], policy: oauth.outbound, signal };
+  try {
+    return await withTransaction(pool, async (tx): Promise<LockedRefresh> => {
+      const row = await lockForRefresh(tx, id);
+      if (!row?.credentials)
+        return { refused: reconnectReason(platform, 'it was removed or holds no credentials.') };
+      if (row.status === 'needs_reconnect')
+        return {
+          refused: row.last_error ?? reconnectReason(platform, 'an earlier refresh was refused.'),
+        };
+      const stored = openCredentials(credentialsKey, row.credentials);
+      // Another job refreshed while this one waited for the lock: its tokens are the ones.
+      if (!stale(stored)) return { tokens: stored };
+      let next: OAuthTokens;
+      try {
+        next = await app.refresh(ctx, stored as OAuthTokens);
+      } catch (err) {
+        if (!(err instanceof PublicationError)) throw err;
+        const said = withoutSecrets(err.message, secretValues(stored));
+        if (!refusedForGood(err)) {
+          if (said === err.message) throw err;
+          throw new PublicationError(said, {
+            retryable: err.retryable,
+            retryAfterMs: err.retryAfterMs,
+            retryAt: err.retryAt,
+            status: err.status,
+          });
+        }
+        const reason = reconnectReason(
+          platform,
+          `${name} refused to refresh its access token (${said}).`,
+        );
+        // Committed with this transaction: later jobs fail at once instead of asking again.
+        await markNeedsReconnect(tx, id, reason);
+        return { refused: reason };
+      }
+      if (typeof next?.access_token !== 'string' || next.access_token === '')
+        throw new PublicationError(`${name} answered a refresh without an access token.`, {
+          retryable: false,
+        });
+      const tokens = afterRefresh(stored, next);
+      await storeRefreshedTokens(
+        tx,
+        id,
+        sealCredentials(credentialsKey, tokens),
+        connectionExpiry(platform, tokens),
+      );
+      return { tokens };
+    });
+  } catch (err) {
+    if ((err as { code?: string }).code === LOCK_NOT_AVAILABLE) return { busy: true };
+    throw err;
+  }
+}
+
 /**
  * The AccessTokens of one connected account. `credentials` is the account's opened
  * credentials as its connector sees them: a refresh updates them in place, so a connector
@@ -126,10 +207,8 @@ export function connectionTokens(
   app: OAuthApp,
   signal?: AbortSignal,
 ): AccessTokens {
-  const { pool, credentialsKey, oauth } = deps;
-  const { id, platform, credentials } = connection;
+  const { platform, credentials } = connection;
   const name = PLATFORM_NAMES[platform];
-  const ctx = { app: oauth.platformApps[platform], policy: oauth.outbound, signal };
   /** Tokens this object got from a refresh it made after a refusal: refused again, it stops. */
   const refreshedAfterRefusal = new Set<string>();
 
@@ -141,63 +220,12 @@ export function connectionTokens(
 
   /** Refreshes under the row lock if `stale` still holds of the stored tokens, else uses them. */
   async function refresh(stale: (stored: Record<string, unknown>) => boolean): Promise<string> {
-    let outcome: { tokens: Record<string, unknown> } | { refused: string };
-    try {
-      outcome = await withTransaction(pool, async (tx) => {
-        const row = await lockForRefresh(tx, id);
-        if (!row?.credentials)
-          return { refused: reconnectReason(platform, 'it was removed or holds no credentials.') };
-        if (row.status === 'needs_reconnect')
-          return {
-            refused: row.last_error ?? reconnectReason(platform, 'an earlier refresh was refused.'),
-          };
-        const stored = openCredentials(credentialsKey, row.credentials);
-        // Another job refreshed while this one waited for the lock: its tokens are the ones.
-        if (!stale(stored)) return { tokens: stored };
-        let next: OAuthTokens;
-        try {
-          next = await app.refresh(ctx, stored as OAuthTokens);
-        } catch (err) {
-          if (!(err instanceof PublicationError)) throw err;
-          const said = withoutSecrets(err.message, secretValues(stored));
-          if (!refusedForGood(err)) {
-            if (said === err.message) throw err;
-            throw new PublicationError(said, {
-              retryable: err.retryable,
-              retryAfterMs: err.retryAfterMs,
-              retryAt: err.retryAt,
-              status: err.status,
-            });
-          }
-          const reason = reconnectReason(
-            platform,
-            `${name} refused to refresh its access token (${said}).`,
-          );
-          // Committed with this transaction: later jobs fail at once instead of asking again.
-          await markNeedsReconnect(tx, id, reason);
-          return { refused: reason };
-        }
-        if (typeof next?.access_token !== 'string' || next.access_token === '')
-          throw new PublicationError(`${name} answered a refresh without an access token.`, {
-            retryable: false,
-          });
-        const tokens = afterRefresh(stored, next);
-        await storeRefreshedTokens(
-          tx,
-          id,
-          sealCredentials(credentialsKey, tokens),
-          connectionExpiry(platform, tokens),
-        );
-        return { tokens };
-      });
-    } catch (err) {
-      if ((err as { code?: string }).code === LOCK_NOT_AVAILABLE)
-        throw new PublicationError(
-          `Another job is refreshing the ${name} connection's token; trying again shortly.`,
-          { retryable: true, retryAfterMs: REFRESH_BUSY_RETRY_MS, cause: err },
-        );
-      throw err;
-    }
+    const outcome = await refreshUnderLock(deps, connection, app, stale, signal);
+    if ('busy' in outcome)
+      throw new PublicationError(
+        `Another job is refreshing the ${name} connection's token; trying again shortly.`,
+        { retryable: true, retryAfterMs: REFRESH_BUSY_RETRY_MS },
+      );
     if ('refused' in outcome)
       throw new PublicationError(outcome.refused, { retryable: false, reconnect: true });
     for (const key of Object.keys(credentials)) delete credentials[key];

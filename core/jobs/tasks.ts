@@ -39,6 +39,7 @@ export const TASK = {
   performEngagementAction: 'perform_engagement_action',
   runAgentTask: 'run_agent_task',
   pruneEngagement: 'prune_engagement',
+  renewConnections: 'renew_connections',
 } as const;
 export type TaskName = (typeof TASK)[keyof typeof TASK];
 
@@ -70,6 +71,8 @@ export const TASK_POOL: Record<TaskName, WorkerPool> = {
   [TASK.draftReplies]: 'generate',
   [TASK.runAgentTask]: 'generate',
   [TASK.pruneEngagement]: 'publish',
+  // A platform call per connection, like a publication's refresh.
+  [TASK.renewConnections]: 'publish',
   [TASK.draftWeek]: 'generate',
   [TASK.importHistory]: 'generate',
   [TASK.readGenome]: 'generate',
@@ -103,6 +106,8 @@ const SCHEDULES: Partial<Record<TaskName, string>> = {
   [TASK.collectInbound]: '*/5 * * * *',
   // Mentions, inbox actions and agent tasks past keeping, daily (core/engagement/prune.ts).
   [TASK.pruneEngagement]: '15 3 * * *',
+  // Idle connections' expiring tokens, every 6 hours (core/connections/renew.ts).
+  [TASK.renewConnections]: '20 */6 * * *',
 };
 
 /** The crontab for the periodic tasks among `registered` (a task not run has no schedule). */

@@ -81,12 +81,13 @@ describe('the task catalogue', () => {
         `*/5 * * * * ${TASK.collectInbound}`,
         `15 3 * * * ${TASK.pruneEngagement}`,
         `30 * * * * ${TASK.watchCompetitors}`,
+        `20 */6 * * * ${TASK.renewConnections}`,
       ].sort(),
     );
     // Without storage a worker renders nothing and cleans no uploads: no schedule for them.
     const bare = Object.keys(taskList(deps));
     expect(crontabFor(bare)).toBe(
-      `0 * * * * ${TASK.cleanupSessions}\n* * * * * ${TASK.reconcile}\n*/15 * * * * ${TASK.collectMetrics}\n45 * * * * ${TASK.collectTrends}\n30 * * * * ${TASK.watchCompetitors}\n*/5 * * * * ${TASK.collectInbound}\n15 3 * * * ${TASK.pruneEngagement}`,
+      `0 * * * * ${TASK.cleanupSessions}\n* * * * * ${TASK.reconcile}\n*/15 * * * * ${TASK.collectMetrics}\n45 * * * * ${TASK.collectTrends}\n30 * * * * ${TASK.watchCompetitors}\n*/5 * * * * ${TASK.collectInbound}\n15 3 * * * ${TASK.pruneEngagement}\n20 */6 * * * ${TASK.renewConnections}`,
     );
   });
 });
