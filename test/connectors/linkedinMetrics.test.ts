@@ -186,7 +186,7 @@ describe("a member's posts (memberCreatorPostAnalytics)", () => {
     });
   });
 
-  it('reads metricType as the versions before 202605 give it, an object keyed by its type', async () => {
+  it('reads metricType as the versions before 202605 give it (an object keyed by its type), or an element naming no metric', async () => {
     const { connectedId, posts } = await connectedWithPosts({ stored: MEMBER_SCOPE }, [{}]);
     const older = (metric: string, count: number) =>
       json(200, {
@@ -203,7 +203,7 @@ describe("a member's posts (memberCreatorPostAnalytics)", () => {
         ],
       });
     li.overrideAnalytics([
-      older('REACTION', 5),
+      json(200, { elements: [{ count: 5 }] }),
       older('RESHARE', 1),
       older('COMMENT', 2),
       older('IMPRESSION', 70),

@@ -41,14 +41,14 @@ type MemberMetric = (typeof MEMBER_METRICS)[number];
 /**
  * One metric's answer with `aggregation=TOTAL`: one element with its `count`. `metricType` is
  * the metric's name from 202605, and an object holding it (keyed by its Rest.li type) before;
- * `targetEntity` names the post (`share` or `ugc`) where the answer gives it.
+ * `targetEntity` names the post (`share` or `ugc`).
  */
 const MemberAnswer = z.object({
   elements: z
     .array(
       z.object({
         count: z.unknown().optional(),
-        metricType: z.union([z.string(), z.record(z.string(), z.unknown())]),
+        metricType: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
         targetEntity: z.record(z.string(), z.unknown()).optional(),
       }),
     )
@@ -69,70 +69,61 @@ const entityParam = (urn: string, kind: string) =>
   `(${kind === 'share' ? 'share' : 'ugc'}:${encodeURIComponent(urn)})`;
 
 /**
- * One metric of one post: its count; undefined when the answer does not say it plainly;
- * `forbidden` on a 403 (the app or the member may not read it), `gone` on a 404.
+ * One metric of one post: its count; undefined when the answer does not say it plainly or
+ * LinkedIn has no such post (404); `forbidden` on a 403 (the app or the member may not read it).
  */
 async function memberMetric(
   call: LinkedInCall,
   urn: string,
   kind: string,
   metric: MemberMetric,
-): Promise<number | undefined | 'forbidden' | 'gone'> {
+): Promise<number | undefined | 'forbidden'> {
   const query = `q=entity&entity=${entityParam(urn, kind)}&queryType=${metric}&aggregation=TOTAL`;
   const res = await call(`/rest/memberCreatorPostAnalytics?${query}`, {
     method: 'GET',
     answer: [403, 404],
   });
   if (res.status === 403) return 'forbidden';
-  if (res.status === 404) return 'gone';
   const parsed = MemberAnswer.safeParse(res.json);
-  if (!parsed.success || parsed.data.elements.length !== 1) return undefined;
-  const [element] = parsed.data.elements;
-  if (metricNameOf(element!.metricType) !== metric) return undefined;
-  const named = element!.targetEntity ? Object.values(element!.targetEntity) : [urn];
-  if (!named.includes(urn)) return undefined;
-  const count = (metric === 'IMPRESSION' ? Views : Count).safeParse(element!.count);
+  const element = parsed.success && parsed.data.elements.length === 1 && parsed.data.elements[0];
+  if (res.status === 404 || !element) return undefined;
+  // The metric and the post asked are the answer's, unless it names others.
+  if (element.metricType !== undefined && metricNameOf(element.metricType) !== metric)
+    return undefined;
+  if (element.targetEntity && !Object.values(element.targetEntity).includes(urn)) return undefined;
+  const count = (metric === 'IMPRESSION' ? Views : Count).safeParse(element.count);
   return count.success ? count.data : undefined;
 }
 
-/** A member's posts, each asked metric by metric; an empty map once LinkedIn refuses the app (403). */
+/** One member post's counts: none when one of them is not said plainly (it is asked no more). */
+async function memberPostCount(
+  call: LinkedInCall,
+  urn: string,
+  kind: string,
+): Promise<PostCounts | undefined | 'forbidden'> {
+  const said: Partial<Record<MemberMetric, number>> = {};
+  for (const metric of MEMBER_METRICS) {
+    const count = await memberMetric(call, urn, kind, metric);
+    if (count === undefined || count === 'forbidden') return count;
+    said[metric] = count;
+  }
+  const { REACTION, RESHARE, COMMENT, IMPRESSION } = said as Record<MemberMetric, number>;
+  return { likes: REACTION, reposts: RESHARE, replies: COMMENT, quotes: null, views: IMPRESSION };
+}
+
+/** A member's posts; an empty map once LinkedIn refuses the app (403). */
 async function memberPostCounts(
   call: LinkedInCall,
   urns: string[],
 ): Promise<Map<string, PostCounts>> {
   const counts = new Map<string, PostCounts>();
   for (const urn of urns) {
+    // An activity URN (a duplicate read back as one) is no entity the finder takes.
     const kind = POST_URN.exec(urn)?.[1];
     if (!kind) continue;
-    const said: Partial<Record<MemberMetric, number | undefined>> = {};
-    let gone = false;
-    for (const metric of MEMBER_METRICS) {
-      const count = await memberMetric(call, urn, kind, metric);
-      if (count === 'forbidden') return new Map();
-      if (count === 'gone') {
-        gone = true;
-        break;
-      }
-      // A post one of whose counts is not said plainly has none: stop asking about it.
-      if (count === undefined) break;
-      said[metric] = count;
-    }
-    const { REACTION, RESHARE, COMMENT, IMPRESSION } = said;
-    if (
-      gone ||
-      REACTION === undefined ||
-      RESHARE === undefined ||
-      COMMENT === undefined ||
-      IMPRESSION === undefined
-    )
-      continue;
-    counts.set(urn, {
-      likes: REACTION,
-      reposts: RESHARE,
-      replies: COMMENT,
-      quotes: null,
-      views: IMPRESSION,
-    });
+    const count = await memberPostCount(call, urn, kind);
+    if (count === 'forbidden') return new Map();
+    if (count) counts.set(urn, count);
   }
   return counts;
 }
