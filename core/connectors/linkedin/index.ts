@@ -15,6 +15,7 @@ import { type Connector, PublicationError, type PublishRequest } from '../connec
 import { CHECK_THE_ACCOUNT, PLATFORM_TIMEOUT_MS, type PlatformResponse } from '../http.ts';
 import { linkedinClient, linkedinRefusal } from './api.ts';
 import { type MediaDeps, uploadImage, uploadVideo } from './media.ts';
+import { linkedinPostMetrics } from './metrics.ts';
 
 /** A post's URN as LinkedIn answers it in `x-restli-id` (and names it in DUPLICATE_POST). */
 const POST_URN = /^urn:li:(?:share|ugcPost):\d{1,40}$/;
@@ -212,6 +213,11 @@ export function linkedinConnector(deps: LinkedInDeps): Connector {
         );
       await req.steps.remember(POSTED, id);
       return { externalPostId: id, permalinkUrl: permalinkOf(id) };
+    },
+
+    postMetrics(account, externalIds) {
+      const call = linkedinClient(deps.outbound, deps, account, timeoutMs);
+      return linkedinPostMetrics(call, account, externalIds);
     },
   };
 }

@@ -9,10 +9,14 @@
 // the PUT, the image's status), videos-api (initializeUpload, ranged PUTs answered with an
 // ETag, finalizeUpload, processing status),
 // multiimage-post-api (2-20 images); shared/api-guide/concepts/rate-limits (429, daily,
-// no headers); the DUPLICATE_POST answer as reported in Arisamiga/Linkedin-RSS#5.
+// no headers); the DUPLICATE_POST answer as reported in Arisamiga/Linkedin-RSS#5. Post
+// statistics are in ./linkedinAnalytics.ts.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerAnalytics, type LinkedInPostStats } from './linkedinAnalytics.ts';
+
+export type { LinkedInPostStats } from './linkedinAnalytics.ts';
 
 export type LinkedInPost = {
   urn: string;
@@ -20,6 +24,8 @@ export type LinkedInPost = {
   commentary: string;
   content: Record<string, unknown> | undefined;
   body: Record<string, unknown>;
+  /** What LinkedIn's statistics say of it (zero where unset). */
+  stats?: Partial<LinkedInPostStats>;
 };
 
 export type LinkedInVideo = {
@@ -40,8 +46,11 @@ export type StandInLinkedIn = {
   url: string;
   clientId: string;
   clientSecret: string;
-  /** A member: its access token (and a refresh token when `partner`), as a connect would get. */
-  member(opts?: { partner?: boolean; name?: string }): {
+  /**
+   * A member: its access token (and a refresh token when `partner`), as a connect would get;
+   * `scopes` are what LinkedIn granted the app for it (default openid, profile, w_member_social).
+   */
+  member(opts?: { partner?: boolean; name?: string; scopes?: string[] }): {
     sub: string;
     accessToken: string;
     refreshToken?: string;
@@ -99,6 +108,10 @@ export type StandInLinkedIn = {
   videoPartBytes: number;
   /** Requests that lacked or had a wrong required header, as `METHOD path: what`. */
   headerFaults: string[];
+  /** Statistics requests (memberCreatorPostAnalytics, organizationalEntityShareStatistics), as sent. */
+  analyticsRequests: string[];
+  /** The next statistics answers are these instead. */
+  overrideAnalytics(answers: Override[]): void;
   close(): Promise<void>;
 };
 
@@ -119,7 +132,11 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
   const tokens = new Map<string, { sub: string; expired: boolean }>();
   const refreshTokens = new Map<string, { sub: string; expiresAt: number }>();
   const codes = new Map<string, { sub: string; redirectUri: string }>();
-  const members = new Map<string, { name: string; partner: boolean; orgs: Set<string> }>();
+  const members = new Map<
+    string,
+    { name: string; partner: boolean; orgs: Set<string>; scopes: string[] }
+  >();
+  let analyticsOverrides: Override[] = [];
   let throttled = 0;
   let throttleHeaders: Record<string, string> = {};
   let overrides: { answers: Override[]; create: boolean } = { answers: [], create: false };
@@ -141,6 +158,7 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
         name: opts.name ?? 'Ada Lovelace',
         partner: !!opts.partner,
         orgs: new Set(),
+        scopes: opts.scopes ?? ['openid', 'profile', 'w_member_social'],
       });
       const accessToken = issue(sub);
       if (!opts.partner) return { sub, accessToken };
@@ -186,6 +204,10 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
     },
     videoPartBytes: 4 * 1024 * 1024,
     headerFaults: [],
+    analyticsRequests: [],
+    overrideAnalytics(answers) {
+      analyticsOverrides = [...answers];
+    },
     close: async () => {},
   };
 
@@ -265,6 +287,20 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
     if (image?.status === 'PROCESSING' && !(state.imageReads && state.imageStatusShown))
       image.status = 'AVAILABLE';
     return image?.status === 'AVAILABLE';
+  };
+
+  /** The granted scopes as LinkedIn's token endpoint lists them. */
+  const scopeOf = (sub: string) => (members.get(sub)?.scopes ?? []).join(',');
+  const analyticsPaths = [
+    '/rest/memberCreatorPostAnalytics',
+    '/rest/organizationalEntityShareStatistics',
+  ];
+  const analytics = {
+    posts: () => state.posts,
+    scopesOf: (sub: string) => new Set(members.get(sub)?.scopes ?? []),
+    administers: (sub: string, organization: string) => !!members.get(sub)?.orgs.has(organization),
+    send: (res: ServerResponse, status: number, body?: unknown) => send(res, status, body),
+    refuse,
   };
 
   const mayPostAs = (sub: string, author: unknown) =>
@@ -396,7 +432,7 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
               return send(res, 200, {
                 access_token,
                 expires_in: state.expiresAsString ? String(60 * DAY) : 60 * DAY,
-                scope: 'openid,profile,w_member_social',
+                scope: scopeOf(code.sub),
               });
             const refresh_token = `AR-${code.sub}-${next()}`;
             refreshTokens.set(refresh_token, {
@@ -408,7 +444,7 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
               expires_in: 60 * DAY,
               refresh_token,
               refresh_token_expires_in: 365 * DAY,
-              scope: 'openid,profile,w_member_social',
+              scope: scopeOf(code.sub),
             });
           }
           if (form.grant_type === 'refresh_token') {
@@ -425,7 +461,7 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
               expires_in: 60 * DAY,
               refresh_token: form.refresh_token,
               refresh_token_expires_in: Math.floor((held.expiresAt - Date.now()) / 1000),
-              scope: 'openid,profile,w_member_social',
+              scope: scopeOf(held.sub),
             });
           }
           return send(res, 400, {
@@ -479,6 +515,12 @@ export async function startStandInLinkedIn(): Promise<StandInLinkedIn> {
         const action = url.searchParams.get('action');
 
         if (what === 'POST /rest/posts') return createPost(res, sub, body!);
+        if (analyticsPaths.includes(url.pathname)) {
+          state.analyticsRequests.push(req.url ?? '');
+          const override = analyticsOverrides.shift();
+          if (override) return override(res);
+          if (answerAnalytics(analytics, req, res, sub)) return;
+        }
         if (what === 'POST /rest/images' && action === 'initializeUpload') {
           const owner = body!.initializeUploadRequest?.owner;
           if (!owner) return missingField(res, '/initializeUploadRequest/owner');
