@@ -4,7 +4,7 @@
 // to reconnect and fails the post. The shipped X OAuthApp and connector, run by the shipped
 // publication job, against the X stand-in (single-use refresh tokens, a spent one presented
 // again revokes its family).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   credentialsKey,
   openCredentials,
@@ -19,7 +19,7 @@ import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { publishScheduledPost } from '../../core/posts/publication.ts';
 import { storageFor } from '../../core/storage/storage.ts';
 import { hourAhead, publishNow } from '../support/jobs.ts';
-import { startXStandIn, type XStandIn } from '../support/platforms/x.ts';
+import { useXStandIn, xEnv } from '../support/platforms/xHarness.ts';
 import { call, connectPlatform, makeAccount, makeKey } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND, startWorkerBeside, useServer } from '../support/service.ts';
 import { waitFor } from '../support/wait.ts';
@@ -27,19 +27,12 @@ import { waitFor } from '../support/wait.ts';
 const KEY_B64 = Buffer.alloc(32, 40).toString('base64');
 const KEY = credentialsKey(KEY_B64);
 
-let x: XStandIn;
-beforeAll(async () => {
-  x = await startXStandIn();
-  return () => x.close();
-});
+const x = useXStandIn();
 const server = useServer(() => ({
   env: {
     ...LOOPBACK_OUTBOUND,
     CREDENTIALS_KEY: KEY_B64,
-    X_API_URL: x.url,
-    X_AUTHORIZE_URL: x.authorizeUrl,
-    X_CLIENT_ID: x.clientId,
-    X_CLIENT_SECRET: x.clientSecret,
+    ...xEnv(x),
   },
 }));
 

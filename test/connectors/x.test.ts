@@ -5,35 +5,28 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey, openCredentials } from '../../core/connections/credentials.ts';
 import { PublicationError } from '../../core/connectors/connector.ts';
 import { xRefusal } from '../../core/connectors/x/api.ts';
 import { collectAccountMetrics } from '../../core/metrics/collect.ts';
 import { retryJobOf } from '../support/jobs.ts';
 import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
-import { startXStandIn, type XStandIn } from '../support/platforms/x.ts';
-import { type XHarness, xHarness } from '../support/platforms/xHarness.ts';
+import { useXHarness, useXStandIn } from '../support/platforms/xHarness.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 import { solidPng, uploadImage } from '../support/uploads.ts';
 
 const KEY = credentialsKey(Buffer.alloc(32, 9).toString('base64'));
 const server = useServer({ env: LOOPBACK_OUTBOUND });
-let x: XStandIn;
-let h: XHarness;
+// Whatever a test sends, X's own schemas must accept (useXStandIn checks after each).
+const x = useXStandIn();
+const h = useXHarness(server, x, KEY);
 let clipDir: string;
 
-beforeAll(async () => {
-  x = await startXStandIn();
-  h = xHarness(server, x, KEY);
+beforeAll(() => {
   clipDir = mkdtempSync(path.join(os.tmpdir(), 'sps-x-'));
-  return () => x.close();
 });
 afterAll(() => rmSync(clipDir, { recursive: true, force: true }));
-afterEach(() => {
-  // Whatever a test sent, X's own schemas accepted it.
-  expect(x.schemaViolations).toEqual([]);
-});
 
 const posted = (line: string) => x.requests.filter((r) => `${r.method} ${r.path}` === line).length;
 const tweet = (id: string) => x.tweets.find((t) => t.id === id)!;

@@ -3,28 +3,29 @@
 // `published` unless with the id of a post X really made, and an answer lost after X made the
 // post is read back to that post rather than posted twice.
 import fc from 'fast-check';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey } from '../../core/connections/credentials.ts';
 import { xOAuthApp } from '../../core/connectors/oauth/x.ts';
 import type { OAuthTokens } from '../../core/connectors/oauthApp.ts';
-import { type Injected, startXStandIn, type XStandIn } from '../support/platforms/x.ts';
-import { type TokensFor, type XHarness, xHarness } from '../support/platforms/xHarness.ts';
+import type { Injected } from '../support/platforms/x.ts';
+import {
+  type TokensFor,
+  useXHarness,
+  useXStandIn,
+  xHarness,
+} from '../support/platforms/xHarness.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 import { solidPng, uploadImage } from '../support/uploads.ts';
 
 const KEY = credentialsKey(Buffer.alloc(32, 5).toString('base64'));
 const server = useServer({ env: LOOPBACK_OUTBOUND });
-let x: XStandIn;
-let h: XHarness;
+const x = useXStandIn();
+const h = useXHarness(server, x, KEY);
 let brand: { key: string };
 
 beforeAll(async () => {
-  x = await startXStandIn();
-  h = xHarness(server, x, KEY);
   brand = await h.connectBrand();
-  return () => x.close();
 });
-afterEach(() => expect(x.schemaViolations).toEqual([]));
 
 const ok = (body: string | Buffer, status = 200): Injected['answer'] => ({ status, body });
 /** Answers a 2xx may carry that are not what X documents. */

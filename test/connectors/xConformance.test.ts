@@ -3,34 +3,27 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey } from '../../core/connections/credentials.ts';
 import { rateLimitResetAt } from '../../core/connectors/http.ts';
 import { xOAuthApp } from '../../core/connectors/oauth/x.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { retryJobOf } from '../support/jobs.ts';
 import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
-import { startXStandIn, type XStandIn } from '../support/platforms/x.ts';
-import { standInApp, type XHarness, xHarness } from '../support/platforms/xHarness.ts';
+import { standInApp, useXHarness, useXStandIn } from '../support/platforms/xHarness.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 import { solidPng, uploadImage } from '../support/uploads.ts';
 
 const KEY = credentialsKey(Buffer.alloc(32, 9).toString('base64'));
 const server = useServer({ env: LOOPBACK_OUTBOUND });
-let x: XStandIn;
-let h: XHarness;
+const x = useXStandIn();
+const h = useXHarness(server, x, KEY);
 let clipDir: string;
 
-beforeAll(async () => {
-  x = await startXStandIn();
-  h = xHarness(server, x, KEY);
+beforeAll(() => {
   clipDir = mkdtempSync(path.join(os.tmpdir(), 'sps-x-conform-'));
-  return () => x.close();
 });
 afterAll(() => rmSync(clipDir, { recursive: true, force: true }));
-afterEach(() => {
-  expect(x.schemaViolations).toEqual([]);
-});
 
 describe("X's 403 for a duplicate, in v1.1's words", () => {
   it('"Status is a duplicate." (code 187) is read back as the post made, never a new one', async () => {

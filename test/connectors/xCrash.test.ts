@@ -10,27 +10,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeWorkerUtils } from 'graphile-worker';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { credentialsKey } from '../../core/connections/credentials.ts';
 import { SEGMENT_BYTES } from '../../core/connectors/x/media.ts';
 import { publishNow } from '../support/jobs.ts';
 import { makeHeavyClip, uploadMediaFile } from '../support/mediaFixtures.ts';
-import { startXStandIn, type XStandIn } from '../support/platforms/x.ts';
-import { type XHarness, xHarness } from '../support/platforms/xHarness.ts';
+import { useXHarness, useXStandIn } from '../support/platforms/xHarness.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const KEY_B64 = Buffer.alloc(32, 4).toString('base64');
 const KEY = credentialsKey(KEY_B64);
 const server = useServer({ env: LOOPBACK_OUTBOUND });
-let x: XStandIn;
-let h: XHarness;
-
-beforeAll(async () => {
-  x = await startXStandIn();
-  h = xHarness(server, x, KEY);
-  return () => x.close();
-});
+const x = useXStandIn();
+const h = useXHarness(server, x, KEY);
 
 /** A worker process on the shipped connectors, X at the stand-in, once it has started. */
 async function startWorker() {

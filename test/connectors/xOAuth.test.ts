@@ -2,22 +2,16 @@
 // scopes, the code exchanged as a confidential client, the account named by /2/users/me, and
 // refresh tokens that X rotates (a spent one is refused and asks for a reconnect).
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PublicationError } from '../../core/connectors/connector.ts';
 import { OAUTH_APPS } from '../../core/connectors/oauth/index.ts';
 import { xOAuthApp } from '../../core/connectors/oauth/x.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
-import { startXStandIn, type XStandIn } from '../support/platforms/x.ts';
-import { standInApp } from '../support/platforms/xHarness.ts';
+import { standInApp, useXStandIn } from '../support/platforms/xHarness.ts';
 
 const policy = outboundPolicy({ outboundAllowlist: ['127.0.0.0/8'], outboundAllowHttp: true });
 const REDIRECT = 'https://sps.example/connect/x/callback';
-let x: XStandIn;
-
-beforeAll(async () => {
-  x = await startXStandIn();
-});
-afterAll(() => x.close());
+const x = useXStandIn();
 
 /** The browser's part of the flow: the authorize page answers with the callback's code. */
 async function authorize(url: string) {

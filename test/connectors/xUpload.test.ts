@@ -9,32 +9,27 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey } from '../../core/connections/credentials.ts';
 import { SEGMENT_BYTES } from '../../core/connectors/x/media.ts';
 import { makeHeavyClip, uploadMediaFile } from '../support/mediaFixtures.ts';
-import { startXStandIn, type XStandIn } from '../support/platforms/x.ts';
-import { type XHarness, xHarness } from '../support/platforms/xHarness.ts';
+import { useXHarness, useXStandIn } from '../support/platforms/xHarness.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 
 const KEY = credentialsKey(Buffer.alloc(32, 11).toString('base64'));
 const server = useServer({ env: LOOPBACK_OUTBOUND });
-let x: XStandIn;
-let h: XHarness;
+// Whatever a test sends, by either form, X's own schemas must accept (useXStandIn checks).
+const x = useXStandIn();
+const h = useXHarness(server, x, KEY);
 let clipDir: string;
 let clip: string;
 /** How many segments the clip is sent in. */
 let segments: number;
 
 beforeAll(async () => {
-  x = await startXStandIn();
-  h = xHarness(server, x, KEY);
   clipDir = mkdtempSync(path.join(os.tmpdir(), 'sps-xup-'));
   clip = path.join(clipDir, 'heavy.mp4');
   await makeHeavyClip(clip);
   segments = Math.ceil(statSync(clip).size / SEGMENT_BYTES);
-  return () => x.close();
 });
 afterAll(() => rmSync(clipDir, { recursive: true, force: true }));
 afterEach(() => {
-  // Whatever a test sent, by either form, X's own schemas accepted it.
-  expect(x.schemaViolations).toEqual([]);
   x.uploadForms = 'path';
   x.onAppend = undefined;
   x.mediaExpiresAfterS = 86_400;

@@ -2,7 +2,7 @@
 // connector's PublicationError.retryAt) reschedules the publication at that reset, up to a
 // day ahead, without spending one of the post's attempts. Proven by the queued job's run_at, with
 // the shipped X connector against the X stand-in.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { credentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
 import { builtinConnectors } from '../../core/connectors/builtin.ts';
 import { PublicationError } from '../../core/connectors/connector.ts';
@@ -16,26 +16,19 @@ import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { MAX_RATE_LIMIT_WAIT_MS, publishScheduledPost } from '../../core/posts/publication.ts';
 import { storageFor } from '../../core/storage/storage.ts';
 import { hourAhead } from '../support/jobs.ts';
-import { startXStandIn, type XStandIn } from '../support/platforms/x.ts';
+import { useXStandIn, xEnv } from '../support/platforms/xHarness.ts';
 import { call, connectPlatform, makeAccount, makeKey } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 
 const KEY_B64 = Buffer.alloc(32, 42).toString('base64');
 const KEY = credentialsKey(KEY_B64);
 
-let x: XStandIn;
-beforeAll(async () => {
-  x = await startXStandIn();
-  return () => x.close();
-});
+const x = useXStandIn();
 const server = useServer(() => ({
   env: {
     ...LOOPBACK_OUTBOUND,
     CREDENTIALS_KEY: KEY_B64,
-    X_API_URL: x.url,
-    X_AUTHORIZE_URL: x.authorizeUrl,
-    X_CLIENT_ID: x.clientId,
-    X_CLIENT_SECRET: x.clientSecret,
+    ...xEnv(x),
   },
 }));
 

@@ -120,6 +120,34 @@ function filledInBeforeAll<O, T extends { close: () => Promise<void> }>(
   return filled;
 }
 
+/**
+ * What `start` makes, started in a beforeAll registered in the calling file or describe block
+ * and closed after its tests. The object answered stands for it: every property read or
+ * written goes to the started thing itself (a stand-in whose settings a test changes), so,
+ * like filledInBeforeAll's, it is used by tests and hooks, never at collection.
+ */
+export function useStarted<T extends object>(
+  start: () => Promise<T>,
+  close?: (started: T) => Promise<void>,
+): T {
+  let started: T | undefined;
+  beforeAll(async () => {
+    started = await start();
+    return close ? () => close(started!) : undefined;
+  });
+  const target = () => {
+    if (!started) throw new Error('Used before its beforeAll started it.');
+    return started;
+  };
+  return new Proxy({} as T, {
+    get: (_, key) => Reflect.get(target(), key),
+    set: (_, key, value) => Reflect.set(target(), key, value),
+    has: (_, key) => Reflect.has(target(), key),
+    ownKeys: () => Reflect.ownKeys(target()),
+    getOwnPropertyDescriptor: (_, key) => Reflect.getOwnPropertyDescriptor(target(), key),
+  });
+}
+
 /** A server alone for the calling file or describe block (see filledInBeforeAll). */
 export const useServer = (opts: ServerOptions | (() => ServerOptions) = {}): TestServer =>
   filledInBeforeAll(startServer, opts);

@@ -2,6 +2,8 @@
 // test server's Postgres: a brand connected with the stand-in's tokens, a post scheduled
 // through the API, and one run of the job at a time, so a test decides when an attempt ends
 // and the next begins.
+
+import { afterEach, expect } from 'vitest';
 import { type CredentialsKey, sealCredentials } from '../../../core/connections/credentials.ts';
 import { builtinConnectors } from '../../../core/connectors/builtin.ts';
 import type { AccessTokens, Connector } from '../../../core/connectors/connector.ts';
@@ -13,7 +15,33 @@ import { publishScheduledPost } from '../../../core/posts/publication.ts';
 import { storageFor } from '../../../core/storage/storage.ts';
 import { hourAhead } from '../jobs.ts';
 import { call, makeConnectedAccount, type TestServer } from '../server.ts';
-import type { XStandIn } from './x.ts';
+import { useStarted } from '../service.ts';
+import { startXStandIn, type XStandIn } from './x.ts';
+
+/**
+ * The X stand-in for the calling file, started before its tests and closed after them. After
+ * each test, whatever the test sent must have fit X's published schemas (`checkSchemas:
+ * false` for a file that sends what does not on purpose).
+ */
+export function useXStandIn(
+  opts: Parameters<typeof startXStandIn>[0] & { checkSchemas?: boolean } = {},
+): XStandIn {
+  const { checkSchemas = true, ...standIn } = opts;
+  const x = useStarted(
+    () => startXStandIn(standIn),
+    (started) => started.close(),
+  );
+  if (checkSchemas) afterEach(() => expect(x.schemaViolations).toEqual([]));
+  return x;
+}
+
+/** The service's variables for the stand-in as the operator's X app. */
+export const xEnv = (x: XStandIn) => ({
+  X_API_URL: x.url,
+  X_AUTHORIZE_URL: x.authorizeUrl,
+  X_CLIENT_ID: x.clientId,
+  X_CLIENT_SECRET: x.clientSecret,
+});
 
 /** The stand-in as the operator's X app: its addresses and client credentials. */
 export function standInApp(x: XStandIn): PlatformApp {
@@ -60,6 +88,14 @@ export type XHarness = {
 
 /** How the harness hands a connection's tokens to the connector (default: refreshingTokens). */
 export type TokensFor = typeof refreshingTokens;
+
+/** The calling file's XHarness, built once its server and stand-in have started. */
+export const useXHarness = (
+  server: TestServer,
+  x: XStandIn,
+  credentialsKey: CredentialsKey,
+  tokensFor?: TokensFor,
+): XHarness => useStarted(async () => xHarness(server, x, credentialsKey, tokensFor));
 
 export function xHarness(
   server: TestServer,
