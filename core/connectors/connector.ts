@@ -13,6 +13,22 @@ export type PublishMedia = {
   alt: string | null;
 };
 
+/**
+ * Public, expiring addresses of a post's media, for platforms that fetch media themselves
+ * (Threads, Instagram, Pinterest): each serves exactly one asset's bytes, without a
+ * credential, for PUBLIC_MEDIA_TTL_S (a day: as long as a Meta container can still be
+ * published). The addresses live under PUBLIC_BASE_URL, which the platform must reach.
+ */
+export type PublicMedia = {
+  /** The address of `media`'s bytes, valid for a day from now. */
+  urlOf(media: PublishMedia): string;
+  /**
+   * Why a platform on the internet cannot fetch from PUBLIC_BASE_URL (it is a loopback or
+   * private address), naming the variable; null when it looks reachable.
+   */
+  unreachable: string | null;
+};
+
 export type PublishRequest = {
   post: {
     id: string;
