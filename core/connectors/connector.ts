@@ -29,6 +29,16 @@ export type PublicMedia = {
   unreachable: string | null;
 };
 
+/**
+ * The final failure of a post whose media the platform could not fetch from its public
+ * address: the platform's own reason, and the variable the operator must set right.
+ */
+export const mediaNotFetched = (platformName: string, reason: string) =>
+  new PublicationError(
+    `${platformName} could not fetch the post's media from the service (${reason}). It fetches media from addresses under PUBLIC_BASE_URL, which must be reachable from the internet.`,
+    { retryable: false },
+  );
+
 export type PublishRequest = {
   post: {
     id: string;
