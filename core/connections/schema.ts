@@ -128,5 +128,11 @@ export const PlatformState = z.object({
   reconnect_soon: z.boolean().describe('Expires within 7 days.'),
   last_error: z.string().nullable(),
   variables: z.array(z.string()),
+  media_warning: z
+    .string()
+    .nullable()
+    .describe(
+      'The platform fetches media from PUBLIC_BASE_URL, which is not reachable from the internet: why; media posts fail until the operator sets it.',
+    ),
 });
 export type PlatformState = z.infer<typeof PlatformState>;
