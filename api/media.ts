@@ -5,7 +5,7 @@
 // address, with HEAD and a single Range, as platforms fetch large videos so). A wrong,
 // expired or foreign signature answers 404 like a missing asset. Domain:
 // core/assets/signedUrls.ts, core/drawings/exports.ts, core/video/previews.ts.
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -148,12 +148,11 @@ function platformMediaRoute(base: FastifyInstance, media: MediaDeps) {
       422: ErrorBody,
     },
   };
-  // HEAD is declared apart from GET, so that it answers the length without reading the bytes.
+  // Fastify's HEAD beside this GET runs the same handler, which then reads no bytes.
   app.route({
-    method: ['GET', 'HEAD'],
+    method: 'GET',
     url: '/media/platform/:asset_id',
     schema,
-    exposeHeadRoute: false,
     handler: async (req, reply) => {
       const { expires, sig } = req.query;
       const asset = await readPlatformMedia(media, req.params.asset_id, expires, sig);
@@ -174,7 +173,8 @@ function platformMediaRoute(base: FastifyInstance, media: MediaDeps) {
           'content-length': range.end - range.start + 1,
         });
       } else reply.header('content-length', asset.size);
-      if (req.method === 'HEAD') return reply.send();
+      // An empty stream: Fastify's HEAD then keeps our content-length (it sets 0 for no body).
+      if (req.method === 'HEAD') return reply.send(Readable.from([]));
       return reply.send(await asset.open(range ?? undefined));
     },
   });

@@ -131,8 +131,6 @@ export const PlatformState = z.object({
   media_warning: z
     .string()
     .nullable()
-    .describe(
-      'The platform fetches media from PUBLIC_BASE_URL, which is not reachable from the internet: why; media posts fail until the operator sets it.',
-    ),
+    .describe('Why media posts fail: PUBLIC_BASE_URL, where it fetches media, is unreachable.'),
 });
 export type PlatformState = z.infer<typeof PlatformState>;

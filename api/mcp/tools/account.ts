@@ -43,7 +43,7 @@ export const ACCOUNT_TOOLS = [
     name: 'list_accounts',
     title: 'List connected accounts',
     description:
-      'The social accounts connected per brand (one per platform), with their health: `needs_reconnect` means posts to it will fail until the operator reconnects it; `platforms`: the state of every platform (`media_warning`: media posts to it fail until the operator makes PUBLIC_BASE_URL reachable from the internet). Use this tool when you need to: know which platforms a brand can publish to before scheduling.',
+      'The social accounts connected per brand (one per platform), with their health: `needs_reconnect` means posts to it will fail until the operator reconnects it; `platforms`: the state of every platform. Use this tool when you need to: know which platforms a brand can publish to before scheduling.',
     input: z
       .object({ brand_id: IdInput.optional().describe('Only this brand. Omitted: every brand.') })
       .strict(),
