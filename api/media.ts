@@ -1,14 +1,17 @@
 // GET /media/{asset_id}?expires&sig: an asset's bytes for the holder of a signed, expiring
 // address (no credential); GET /media/drawing-exports/{job_id}: a drawing export's file, and
-// GET /media/video-frames/{job_id}/{index}: a video preview's poster frame, the same way. A
-// wrong, expired or foreign signature answers 404 like a missing asset. Domain:
+// GET /media/video-frames/{job_id}/{index}: a video preview's poster frame, the same way;
+// GET /media/platform/{asset_id}: an asset for a platform that fetches media (a day-long
+// address, with HEAD and a single Range, as platforms fetch large videos so). A wrong,
+// expired or foreign signature answers 404 like a missing asset. Domain:
 // core/assets/signedUrls.ts, core/drawings/exports.ts, core/video/previews.ts.
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type MediaDeps, readSignedAsset } from '../core/assets/service.ts';
+import { type MediaDeps, readPlatformMedia, readSignedAsset } from '../core/assets/service.ts';
 import { readSignedExport } from '../core/drawings/service.ts';
+import type { ByteRange } from '../core/storage/storage.ts';
 import { readSignedVideoFrame } from '../core/video/service.ts';
 import { ErrorBody } from './rest/schemas.ts';
 
@@ -98,4 +101,81 @@ export const signedMediaRoutes: FastifyPluginAsync<{ media: MediaDeps }> = async
       body: await readSignedVideoFrame(media, job_id, index, expires, sig),
     }),
   });
+
+  platformMediaRoute(base, media);
 };
+
+/**
+ * The one range of `header` within `size` bytes: null when there is none to honour (absent,
+ * several ranges, malformed: the whole body is sent, as RFC 9110 allows), 'unsatisfiable' when
+ * it starts past the end.
+ */
+export function singleRange(
+  header: string | undefined,
+  size: number,
+): ByteRange | 'unsatisfiable' | null {
+  const m = header && /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  if (m[1] === '') {
+    // The last N bytes.
+    const n = Number(m[2]);
+    if (n === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - n), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (m[2] !== '' && Number(m[2]) < start) return null;
+  return start >= size ? 'unsatisfiable' : { start, end };
+}
+
+/**
+ * GET and HEAD /media/platform/{asset_id}: what a platform fetches (PublicMedia). No
+ * credential; exactly that asset's bytes with their type and length, or one range of them.
+ */
+function platformMediaRoute(base: FastifyInstance, media: MediaDeps) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const schema = {
+    summary: 'An asset a platform fetches through its day-long signed address',
+    tags: ['media'],
+    params: z.object({ asset_id: z.string() }),
+    querystring: Signature,
+    headers: z.object({ range: z.string().optional() }),
+    response: {
+      200: z.any().describe('The bytes, with their media type and length.'),
+      206: z.any().describe('The one range asked for (Range: bytes=start-end).'),
+      404: ErrorBody,
+      416: z.any().describe('The range starts past the end.'),
+      422: ErrorBody,
+    },
+  };
+  // Fastify's HEAD beside this GET runs the same handler, which then reads no bytes.
+  app.route({
+    method: 'GET',
+    url: '/media/platform/:asset_id',
+    schema,
+    handler: async (req, reply) => {
+      const { expires, sig } = req.query;
+      const asset = await readPlatformMedia(media, req.params.asset_id, expires, sig);
+      const range = singleRange(req.headers.range, asset.size);
+      reply.type(asset.mime).headers({
+        'cache-control': 'private, max-age=300',
+        'accept-ranges': 'bytes',
+        'x-content-type-options': 'nosniff',
+      });
+      if (range === 'unsatisfiable')
+        return reply
+          .code(416)
+          .headers({ 'content-range': `bytes */${asset.size}`, 'content-length': 0 })
+          .send();
+      if (range) {
+        reply.code(206).headers({
+          'content-range': `bytes ${range.start}-${range.end}/${asset.size}`,
+          'content-length': range.end - range.start + 1,
+        });
+      } else reply.header('content-length', asset.size);
+      // An empty stream: Fastify's HEAD then keeps our content-length (it sets 0 for no body).
+      if (req.method === 'HEAD') return reply.send(Readable.from([]));
+      return reply.send(await asset.open(range ?? undefined));
+    },
+  });
+}

@@ -42,6 +42,10 @@ const BINARY_ANSWERS: Record<string, Record<string, string>> = {
     'video/*': 'A video asset.',
     'audio/*': 'An audio asset.',
   },
+  'GET /media/platform/{asset_id}': {
+    'image/*': 'An image asset, with its probed media type.',
+    'video/*': 'A video asset.',
+  },
   'GET /design-templates/{name}/thumbnail.png': { 'image/png': 'A 320 px wide PNG.' },
 };
 

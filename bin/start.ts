@@ -6,6 +6,7 @@
 // Postgres is stopped anyway and the process exits 1.
 import { availableParallelism } from 'node:os';
 import { buildApp } from '../api/app.ts';
+import { publicMediaFor } from '../core/assets/service.ts';
 import { ConfigError, loadConfig } from '../core/config.ts';
 import { configuredCredentialsKey } from '../core/connections/service.ts';
 import { createLogger } from '../core/logger.ts';
@@ -70,6 +71,23 @@ async function main(role: Role, poolArg: string | undefined) {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
+  /**
+   * The API's media-URL secret, which signs the addresses platforms fetch media from. A worker
+   * that cannot read it still starts: those platforms' media posts then fail saying so.
+   */
+  const workerMediaUrlSecret = () => {
+    if (config.mediaUrlSecret) return config.mediaUrlSecret;
+    try {
+      return loadLocalSecrets(config.dataDir).mediaUrlSecret;
+    } catch (err) {
+      log.warn(
+        { error: (err as Error).message },
+        'no media-URL secret (MEDIA_URL_SECRET, or DATA_DIR/secrets.json): media posts to the platforms that fetch media will fail',
+      );
+      return undefined;
+    }
+  };
+
   const start = async () => {
     const opened = await openDatabase(config, log);
     db = opened;
@@ -103,6 +121,10 @@ async function main(role: Role, poolArg: string | undefined) {
         storage: storageFor(config),
         blueskyAppView: config.blueskyAppViewUrl,
         platformApps: config.platformApps,
+        publicMedia: publicMediaFor({
+          publicBaseUrl: config.publicBaseUrl,
+          mediaUrlSecret: workerMediaUrlSecret(),
+        }),
         tools: mediaTools(config),
         exportTimeoutMs: config.exportTimeoutMs,
         llm: config.llm,

@@ -12,8 +12,8 @@ import {
   Logger as WorkerLogger,
 } from 'graphile-worker';
 import type { CredentialsKey, OAuthDeps } from '../core/connections/service.ts';
-import type { Connectors, OAuthApp } from '../core/connectors/schema.ts';
-import { builtinConnectors, OAUTH_APPS } from '../core/connectors/service.ts';
+import type { Connectors, OAuthApp, PublicMedia } from '../core/connectors/schema.ts';
+import { builtinConnectors, type ConnectorDeps, OAUTH_APPS } from '../core/connectors/service.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { PROBE_TIMEOUT_MS } from '../core/db/probe.ts';
 import { isDatabaseUnreachable } from '../core/db/unreachable.ts';
@@ -21,6 +21,7 @@ import { createPageImageCache, type PageImageCache } from '../core/designs/servi
 import type { ModelConfig } from '../core/generation/service.ts';
 import { forgetWorkers, heartbeat, sweepDeadWorkers } from '../core/jobs/service.ts';
 import { crontabFor, READING_TASKS, TASK, TASK_POOL, type TaskName } from '../core/jobs/tasks.ts';
+import { FETCHES_MEDIA } from '../core/kernel/platforms.ts';
 import type { Logger } from '../core/logger.ts';
 import { type MediaTools, mediaTools, toolsDieWithProcess } from '../core/media/tools.ts';
 import { sweepDeadWorkFolders } from '../core/media/workFolders.ts';
@@ -76,6 +77,11 @@ export type WorkerDeps = {
   blueskyAppView?: string;
   /** The OAuth platforms' addresses and app credentials; the documented defaults when omitted. */
   platformApps?: Record<OAuthPlatform, PlatformApp>;
+  /**
+   * The public media addresses the platforms that fetch media (Threads, Instagram, Pinterest)
+   * are given (core/assets' publicMediaFor); without it they cannot publish media.
+   */
+  publicMedia?: PublicMedia;
   /** Each OAuth platform's app, for token refreshes; the shipped ones when omitted. */
   oauthApps?: Partial<Record<OAuthPlatform, OAuthApp>>;
   /** Where outbound requests (webhook deliveries) may go; public https only when omitted. */
@@ -252,6 +258,15 @@ export type WorkerRunner = {
   pools: WorkerPool[];
 };
 
+/** What the shipped connectors are built with in this worker. */
+export const connectorDepsOf = (deps: WorkerDeps, outbound: OutboundPolicy): ConnectorDeps => ({
+  outbound,
+  storage: deps.storage,
+  blueskyAppView: deps.blueskyAppView,
+  platformApps: deps.platformApps,
+  publicMedia: deps.publicMedia,
+});
+
 export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
   // What runs now: what a stop waits for (named in the log when shutdown overruns its
   // deadline), and the locks a runner stopped for an outage keeps until its tasks end.
@@ -271,14 +286,7 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
   const tasks = tracked(
     taskList({
       pool: deps.pool,
-      connectors:
-        deps.connectors ??
-        builtinConnectors({
-          outbound,
-          storage: deps.storage,
-          blueskyAppView: deps.blueskyAppView,
-          platformApps: deps.platformApps,
-        }),
+      connectors: deps.connectors ?? builtinConnectors(connectorDepsOf(deps, outbound)),
       credentialsKey: deps.credentialsKey,
       oauth: {
         platformApps: deps.platformApps ?? platformApps({}),
@@ -305,6 +313,12 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
     const group = byRunner.get(runner) ?? { pool, tasks: {} };
     byRunner.set(runner, { pool, tasks: { ...group.tasks, [name]: task } });
   }
+  // Said once at start, where the operator looks: media posts to these platforms will fail.
+  if (wanted.has('publish') && deps.publicMedia?.unreachable)
+    deps.log.warn(
+      { platforms: FETCHES_MEDIA },
+      `media posts to the platforms that fetch media cannot be published: ${deps.publicMedia.unreachable}`,
+    );
   // What killed processes left behind (their working folders), before this one makes any.
   const leftovers = await sweepDeadWorkFolders();
   if (leftovers.length)

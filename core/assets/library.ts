@@ -14,7 +14,7 @@ import { formatBytes } from '../kernel/sizes.ts';
 import { NoFrame, videoFrame } from '../media/frame.ts';
 import { MediaToolFailed, type MediaTools } from '../media/tools.ts';
 import type { OutboundPolicy } from '../outbound/guard.ts';
-import { deleteQuietly, type Storage } from '../storage/storage.ts';
+import { type ByteRange, deleteQuietly, type Storage } from '../storage/storage.ts';
 import {
   deleteAssetRow,
   designPageIds,
@@ -41,7 +41,7 @@ import {
   MAX_IMAGE_BYTES,
   type UploadQuery,
 } from './schema.ts';
-import { signAssetUrl, verifySignedSubject } from './signedUrls.ts';
+import { platformMediaSubject, signAssetUrl, verifySignedSubject } from './signedUrls.ts';
 import { spoolToTemp, tooLarge } from './spool.ts';
 
 export type MediaDeps = {
@@ -240,6 +240,30 @@ export async function readSignedAsset(deps: MediaDeps, id: string, expires: numb
   );
   if (!rows[0]?.storage_key) throw notFound('Asset');
   return { mime: rows[0].mime, stream: await deps.storage.get(rows[0].storage_key) };
+}
+
+/**
+ * An asset a platform fetches through its day-long address (PublicMedia): its type, its
+ * size, and its bytes or a range of them. A wrong, expired or one-hour signature, an unknown
+ * asset and one deleted since are all the same 404.
+ */
+export async function readPlatformMedia(
+  deps: MediaDeps,
+  id: string,
+  expires: number,
+  sig: string,
+): Promise<{ mime: string; size: number; open(range?: ByteRange): Promise<Readable> }> {
+  const subject = platformMediaSubject(id);
+  if (!deps.urlKey || !isId(id) || !verifySignedSubject(deps.urlKey, subject, expires, sig))
+    throw notFound('Asset');
+  const { rows } = await deps.pool.query<{ mime: string; storage_key: string | null }>(
+    'select mime, storage_key from assets where id = $1',
+    [id],
+  );
+  const key = rows[0]?.storage_key;
+  const size = key ? await deps.storage.size(key) : undefined;
+  if (!key || size === undefined) throw notFound('Asset');
+  return { mime: rows[0]!.mime, size, open: (range) => deps.storage.get(key, range) };
 }
 
 /** The asset's bytes for its owner. */

@@ -17,6 +17,7 @@ export {
   ownedAssets,
   pagesOfDesign,
   readAsset,
+  readPlatformMedia,
   readSignedAsset,
   readThumbnail,
   storageKeyOfAsset,
@@ -28,12 +29,16 @@ export {
   uploadImage,
 } from './library.ts';
 export { fileDesignPages } from './pages.ts';
+export { publicMediaFor } from './publicMedia.ts';
 export { assertStorageLeft, fileMadeAsset } from './quota.ts';
 export {
   assetUrlKey,
   drawingExportSubject,
+  PUBLIC_MEDIA_TTL_S,
+  platformMediaSubject,
   signAssetUrl,
   signDrawingExportUrl,
+  signPlatformMediaUrl,
   signVideoFrameUrl,
   verifySignedSubject,
   videoFrameSubject,

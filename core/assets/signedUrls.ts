@@ -2,11 +2,25 @@
 // one may fetch the bytes until it expires, without a credential (for an <img> tag, a
 // preview, a platform that pulls media). The signed subject names what is served: an asset
 // id is digits, an export `drawing-export:<job id>`, a video preview's frame
-// `video-frame:<job id>:<index>`, so one never passes for another.
+// `video-frame:<job id>:<index>`, an asset for a platform to pull `platform-media:<asset id>`,
+// so one never passes for another.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** How long a signed address stays valid. */
 export const SIGNED_URL_TTL_S = 3600;
+
+/**
+ * How long an address handed to a platform that fetches media stays valid: a day, as long as
+ * a Meta container made from it can still be published.
+ */
+export const PUBLIC_MEDIA_TTL_S = 86_400;
+
+/** What a platform pull's address signs: apart from the asset's own one-hour subject. */
+export const platformMediaSubject = (assetId: string) => `platform-media:${assetId}`;
+
+/** Each subject's longest life: only platform pulls live a day. */
+const ttlOf = (subject: string) =>
+  subject.startsWith('platform-media:') ? PUBLIC_MEDIA_TTL_S : SIGNED_URL_TTL_S;
 
 /**
  * How far another API process's clock may run ahead of ours. An `expires` beyond our TTL plus
@@ -24,7 +38,7 @@ export const assetUrlKey = (mediaUrlSecret: string): Buffer =>
 const signature = (key: Buffer, subject: string, expires: number) =>
   createHmac('sha256', key).update(`${subject}.${expires}`).digest('base64url');
 
-/** An address of `path` signed for `subject`, expiring within the TTL (sooner with `until`). */
+/** An address of `path` signed for `subject`, expiring within its TTL (sooner with `until`). */
 function signed(
   base: string,
   path: string,
@@ -33,7 +47,7 @@ function signed(
   now: number,
   until?: Date,
 ) {
-  const ttlEnd = Math.floor(now / 1000) + SIGNED_URL_TTL_S;
+  const ttlEnd = Math.floor(now / 1000) + ttlOf(subject);
   const expires = until ? Math.min(ttlEnd, Math.floor(until.getTime() / 1000)) : ttlEnd;
   return {
     url: `${base}${path}?expires=${expires}&sig=${signature(key, subject, expires)}`,
@@ -56,7 +70,10 @@ export const signDrawingExportUrl = (
   now = Date.now(),
 ) => signed(base, `/media/drawing-exports/${jobId}`, key, drawingExportSubject(jobId), now, until);
 
-/** Whether `sig` signs `subject` (an asset id, or drawingExportSubject) until `expires`. */
+/**
+ * Whether `sig` signs `subject` (an asset id, drawingExportSubject, ...) until `expires`, an
+ * expiry no further ahead than that subject's TTL.
+ */
 export function verifySignedSubject(
   key: Buffer,
   subject: string,
@@ -66,7 +83,7 @@ export function verifySignedSubject(
 ): boolean {
   const nowS = now / 1000;
   if (!Number.isInteger(expires) || expires < nowS) return false;
-  if (expires > nowS + SIGNED_URL_TTL_S + CLOCK_SKEW_S) return false;
+  if (expires > nowS + ttlOf(subject) + CLOCK_SKEW_S) return false;
   const expected = Buffer.from(signature(key, subject, expires));
   const given = Buffer.from(sig);
   return given.length === expected.length && timingSafeEqual(given, expected);
@@ -92,3 +109,11 @@ export const signVideoFrameUrl = (
     now,
     until,
   ).url;
+
+/** The address a platform fetches an asset from (PublicMedia), valid PUBLIC_MEDIA_TTL_S. */
+export const signPlatformMediaUrl = (
+  base: string,
+  key: Buffer,
+  assetId: string,
+  now = Date.now(),
+) => signed(base, `/media/platform/${assetId}`, key, platformMediaSubject(assetId), now).url;

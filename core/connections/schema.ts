@@ -128,5 +128,9 @@ export const PlatformState = z.object({
   reconnect_soon: z.boolean().describe('Expires within 7 days.'),
   last_error: z.string().nullable(),
   variables: z.array(z.string()),
+  media_warning: z
+    .string()
+    .nullable()
+    .describe('Why media posts fail: PUBLIC_BASE_URL, where it fetches media, is unreachable.'),
 });
 export type PlatformState = z.infer<typeof PlatformState>;

@@ -116,7 +116,7 @@ export async function connectAccount(
  */
 export async function listPlatformStates(
   db: Queryable,
-  config: Pick<Config, 'platformApps'>,
+  config: Pick<Config, 'platformApps' | 'publicBaseUrl'>,
   apps: OAuthApps,
   accountId: string,
   brandId?: string,
@@ -127,7 +127,7 @@ export async function listPlatformStates(
 /** The connected accounts and every platform's state from them, read once (list_accounts). */
 export async function listAccountsAndPlatforms(
   db: Queryable,
-  config: Pick<Config, 'platformApps'>,
+  config: Pick<Config, 'platformApps' | 'publicBaseUrl'>,
   apps: OAuthApps,
   accountId: string,
   brandId?: string,

@@ -5,7 +5,7 @@ import type { OutboundPolicy } from '../outbound/guard.ts';
 import { type OAuthPlatform, type PlatformApp, platformApps } from '../platformApps.ts';
 import type { Storage } from '../storage/storage.ts';
 import { blueskyConnector } from './bluesky/index.ts';
-import type { Connectors } from './connector.ts';
+import type { Connectors, PublicMedia } from './connector.ts';
 import { linkedinConnector } from './linkedin/index.ts';
 import { mastodonConnector } from './mastodon.ts';
 import { xConnector } from './x/index.ts';
@@ -19,6 +19,8 @@ export type ConnectorDeps = {
   blueskyAppView?: string;
   /** The OAuth platforms' addresses (`*_API_URL`); the documented defaults when omitted. */
   platformApps?: Record<OAuthPlatform, PlatformApp>;
+  /** Signed public addresses of media, for the platforms that fetch it; without it they cannot publish media. */
+  publicMedia?: PublicMedia;
 };
 
 export function builtinConnectors({ storage, ...rest }: ConnectorDeps): Connectors {

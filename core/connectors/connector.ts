@@ -13,6 +13,32 @@ export type PublishMedia = {
   alt: string | null;
 };
 
+/**
+ * Public, expiring addresses of a post's media, for platforms that fetch media themselves
+ * (Threads, Instagram, Pinterest): each serves exactly one asset's bytes, without a
+ * credential, for PUBLIC_MEDIA_TTL_S (a day: as long as a Meta container can still be
+ * published). The addresses live under PUBLIC_BASE_URL, which the platform must reach.
+ */
+export type PublicMedia = {
+  /** The address of `media`'s bytes, valid for a day from now. */
+  urlOf(media: PublishMedia): string;
+  /**
+   * Why a platform on the internet cannot fetch from PUBLIC_BASE_URL (it is a loopback or
+   * private address), naming the variable; null when it looks reachable.
+   */
+  unreachable: string | null;
+};
+
+/**
+ * The final failure of a post whose media the platform could not fetch from its public
+ * address: the platform's own reason, and the variable the operator must set right.
+ */
+export const mediaNotFetched = (platformName: string, reason: string) =>
+  new PublicationError(
+    `${platformName} could not fetch the post's media from the service (${reason}). It fetches media from addresses under PUBLIC_BASE_URL, which must be reachable from the internet.`,
+    { retryable: false },
+  );
+
 export type PublishRequest = {
   post: {
     id: string;

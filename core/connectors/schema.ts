@@ -14,6 +14,7 @@ export type {
   PostCounts,
   Publication,
   PublicationSteps,
+  PublicMedia,
   PublishMedia,
   PublishRequest,
   Trend,

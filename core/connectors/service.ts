@@ -2,7 +2,7 @@
 // connection runs when it is made, each OAuth platform's app (connect, refresh, identity),
 // Mastodon's reply text rule applied to drafts, and secrets kept out of a platform's answer.
 
-export { builtinConnectors } from './builtin.ts';
+export { builtinConnectors, type ConnectorDeps } from './builtin.ts';
 export { mastodonReplyText } from './mastodonEngagement.ts';
 export { OAUTH_APPS } from './oauth/index.ts';
 export { withoutSecrets } from './secrets.ts';

@@ -163,6 +163,16 @@ export const PUBLISHING_PLATFORMS = [
   'linkedin',
 ] as const satisfies readonly Platform[];
 
+/**
+ * The platforms that fetch a post's media themselves from an address under PUBLIC_BASE_URL
+ * (PublicMedia), so that address must be reachable from the internet for them.
+ */
+export const FETCHES_MEDIA = [
+  'threads',
+  'instagram',
+  'pinterest',
+] as const satisfies readonly Platform[];
+
 /** Whether a post for `platform` can be published by this version. */
 export const publishes = (platform: Platform): boolean =>
   (PUBLISHING_PLATFORMS as readonly Platform[]).includes(platform);

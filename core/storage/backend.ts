@@ -1,6 +1,9 @@
 // What every storage backend (./fs.ts, ./s3.ts) implements, and the folder rule they share.
 import type { Readable } from 'node:stream';
 
+/** Bytes `start` to `end` of an object, both included (as HTTP's Range counts them). */
+export type ByteRange = { start: number; end: number };
+
 export type Storage = {
   /** The local directory the bytes live in (fs); readiness checks the room left there. */
   localRoot?: string;
@@ -8,8 +11,11 @@ export type Storage = {
   put(key: string, source: Readable): Promise<void>;
   /** Moves a complete local file under `key` (a rename when it can be one). */
   putFile(key: string, file: string): Promise<void>;
-  /** The bytes under `key`; rejects when there are none. */
-  get(key: string): Promise<Readable>;
+  /**
+   * The bytes under `key` (only those from `range.start` to `range.end`, both included, when
+   * given); rejects when there are none.
+   */
+  get(key: string, range?: ByteRange): Promise<Readable>;
   /** Removes `key`; removing a missing key is not an error. */
   delete(key: string): Promise<void>;
   /** Removes every key under `prefix`, a folder ending in '/' (none there is not an error). */

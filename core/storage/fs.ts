@@ -57,10 +57,10 @@ export function fsStorage(dataDir: string): Storage {
         await rm(source, { force: true });
       }
     },
-    async get(key) {
+    async get(key, range) {
       const file = fileOf(key);
       await stat(file);
-      return createReadStream(file);
+      return createReadStream(file, range && { start: range.start, end: range.end });
     },
     async size(key) {
       const info = await stat(fileOf(key)).catch(() => undefined);

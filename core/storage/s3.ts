@@ -51,8 +51,14 @@ export function s3Storage(s: S3Settings): Storage {
         }),
       );
     },
-    async get(key) {
-      const res = await client.send(new GetObjectCommand({ Bucket, Key: key }));
+    async get(key, range) {
+      const res = await client.send(
+        new GetObjectCommand({
+          Bucket,
+          Key: key,
+          Range: range && `bytes=${range.start}-${range.end}`,
+        }),
+      );
       if (!res.Body) throw new Error(`no object ${key}`);
       return res.Body instanceof Readable
         ? res.Body

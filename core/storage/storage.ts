@@ -5,7 +5,7 @@ import type { Storage } from './backend.ts';
 import { fsStorage } from './fs.ts';
 import { s3Storage } from './s3.ts';
 
-export { assertFolder, type Storage } from './backend.ts';
+export { assertFolder, type ByteRange, type Storage } from './backend.ts';
 
 export function storageFor(config: Pick<Config, 'storage' | 'dataDir' | 's3'>): Storage {
   if (config.storage === 's3' && config.s3) return s3Storage(config.s3);

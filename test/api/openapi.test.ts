@@ -47,6 +47,7 @@ describe('the OpenAPI document', () => {
       ['/v1/assets/{asset_id}/content', ['image/*', 'video/*', 'audio/*']],
       ['/v1/assets/{asset_id}/thumbnail', ['image/webp']],
       ['/media/{asset_id}', ['image/*', 'video/*', 'audio/*']],
+      ['/media/platform/{asset_id}', ['image/*', 'video/*']],
       ['/design-templates/{name}/thumbnail.png', ['image/png']],
     ] as const) {
       const ok = op('get', path).responses['200']!.content!;

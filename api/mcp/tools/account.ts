@@ -57,7 +57,7 @@ export const ACCOUNT_TOOLS = [
       if (args.brand_id) await requireOwnedBrand(ctx.pool, ctx.principal.accountId, args.brand_id);
       return listAccountsAndPlatforms(
         ctx.pool,
-        { platformApps: ctx.platformApps },
+        { platformApps: ctx.platformApps, publicBaseUrl: ctx.media.publicBaseUrl },
         ctx.oauthApps,
         ctx.principal.accountId,
         args.brand_id,

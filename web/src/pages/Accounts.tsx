@@ -3,7 +3,8 @@
 // keeps the connection and its posts), not connected ("Connect X": the platform's authorize
 // page, back here with the account), or waiting for the operator's app variables. Bluesky and
 // Mastodon connect with their fields, checked with the platform as the operator CLI does. A
-// platform this version connects but does not publish to says so.
+// platform this version connects but does not publish to says so, and one that fetches media
+// from PUBLIC_BASE_URL says when that address is not reachable from the internet.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Navigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
@@ -177,6 +178,11 @@ function PlatformCard({
       {!p.publishes && (
         <p className="notice">
           Publishing to {name} is not built yet: its posts are saved but will fail when due.
+        </p>
+      )}
+      {p.media_warning && (
+        <p className="notice" role="note">
+          {name} fetches media from this service: {p.media_warning}
         </p>
       )}
       {p.last_error && <p className="meta">{p.last_error}</p>}
