@@ -46,7 +46,8 @@ let tmp: string;
 beforeAll(async () => {
   fb = await startFacebookStandIn();
   tmp = mkdtempSync(path.join(os.tmpdir(), 'sps-facebook-'));
-});
+  await makeTestClip(path.join(tmp, 'clip.mp4'), 2);
+}, 60_000);
 afterAll(async () => {
   await fb.close();
   rmSync(tmp, { recursive: true, force: true });
@@ -191,9 +192,7 @@ describe('publishing to a Facebook Page', () => {
 
   it('uploads a video in the chunks Facebook asks for, resumes after a failure without re-sending, and finishes it with the text', async () => {
     const { key } = await connectedPage();
-    const file = path.join(tmp, 'clip.mp4');
-    await makeTestClip(file, 2);
-    const asset = await uploadMediaFile(server, key, file, 'clip.mp4');
+    const asset = await uploadMediaFile(server, key, path.join(tmp, 'clip.mp4'), 'clip.mp4');
     const id = await schedule(key, { body: 'Our video', asset_ids: [asset.id] });
     fb.chunkBytes = 8 * 1024;
     fb.transfersBeforeFailure = 2;
@@ -346,7 +345,68 @@ describe('exactly once', () => {
   });
 });
 
+describe('hostile answers to media', () => {
+  it('fails, posting nothing, when an unpublished photo or a video upload is answered without its id', async () => {
+    const { key } = await connectedPage();
+    const images = [];
+    for (const colour of ['#111', '#222'])
+      images.push(
+        (await uploadImage(server, key, await solidPng({ width: 4, height: 4 }, colour))).id,
+      );
+    const photos = await schedule(key, { body: 'Photos, hostile', asset_ids: images });
+    fb.answerNext(`POST /v25.0/${PAGE}/photos`, { status: 200, body: { id: '../etc' } });
+    expect(await publish(photos)).toBe('failed');
+    expect((await postRow(photos)).error).toMatch(
+      /without the JSON it documents \(id: not a Facebook id\)/,
+    );
+
+    const clip = await uploadMediaFile(server, key, path.join(tmp, 'clip.mp4'), 'clip.mp4');
+    const video = await schedule(key, { body: 'Video, hostile', asset_ids: [clip.id] });
+    fb.answerNext(`POST /v25.0/${PAGE}/videos`, { status: 200, body: { upload_session_id: '1' } });
+    expect(await publish(video)).toBe('failed');
+    for (const id of [photos, video]) expect((await postRow(id)).external_post_id).toBeNull();
+    expect(fb.posts.some((p) => p.message.endsWith(', hostile'))).toBe(false);
+  }, 60_000);
+});
+
 describe('limits and tokens', () => {
+  it('fails a policy block (368) at once, quoting Facebook, without asking for a reconnect', async () => {
+    const { key, connected } = await connectedPage();
+    const id = await schedule(key, { body: 'Blocked' });
+    fb.answerNext(
+      `POST /v25.0/${PAGE}/feed`,
+      graphError(
+        400,
+        368,
+        'The action attempted has been deemed abusive or is otherwise disallowed',
+        {
+          error_subcode: 1390008,
+        },
+      ),
+    );
+    expect(await publish(id)).toBe('failed');
+    expect((await postRow(id)).error).toBe(
+      'Facebook answered 400 (code 368): The action attempted has been deemed abusive or is otherwise disallowed',
+    );
+    const account = await server.pool.query('select status from connected_accounts where id = $1', [
+      connected.id,
+    ]);
+    expect(account.rows[0].status).not.toBe('needs_reconnect');
+  });
+
+  it('waits 15 minutes for a throttled call whose headers say nothing', async () => {
+    const { key } = await connectedPage();
+    const id = await schedule(key, { body: 'Throttled, unsaid' });
+    fb.answerNext(
+      `POST /v25.0/${PAGE}/feed`,
+      graphError(400, 4, '(#4) Application request limit reached'),
+    );
+    expect(await publish(id)).toBe('retrying');
+    const next = await waitFor(() => retryJobOf(server.pool, id), { what: 'the retry job' });
+    expect(next.delay_ms).toBeGreaterThan(14.9 * 60_000);
+    expect(next.delay_ms).toBeLessThan(15.1 * 60_000);
+  });
+
   it('reschedules a throttled post when the usage headers say access returns', async () => {
     const { key } = await connectedPage();
     const id = await schedule(key, { body: 'Throttled' });
