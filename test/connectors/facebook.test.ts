@@ -219,6 +219,25 @@ describe('publishing to a Facebook Page', () => {
     });
   }, 60_000);
 
+  it('uploads the video again in a new session when the resumed one refuses the chunk it had taken', async () => {
+    const { key } = await connectedPage();
+    const asset = await uploadMediaFile(server, key, path.join(tmp, 'clip.mp4'), 'clip.mp4');
+    const id = await schedule(key, { body: 'A second session', asset_ids: [asset.id] });
+    fb.loseNextTransferAnswer = true;
+    await expect(publish(id)).rejects.toThrow(/Facebook answered 503/);
+    const starts = fb.videos.size;
+    expect(await publish(id, 2)).toBe('published');
+    expect(fb.videos.size).toBe(starts + 1);
+    const [abandoned, used] = [...fb.videos.values()].slice(-2);
+    expect(abandoned!.finished).toBe(false);
+    expect(used).toMatchObject({
+      finished: true,
+      received: used!.size,
+      description: 'A second session',
+    });
+    expect((await postRow(id)).external_post_id).toBe(used!.id);
+  }, 60_000);
+
   it('reads a video back rather than finishing it twice when the answer to finish was lost', async () => {
     const { key } = await connectedPage();
     const asset = await uploadMediaFile(server, key, path.join(tmp, 'clip.mp4'), 'clip.mp4');

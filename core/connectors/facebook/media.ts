@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { readAll, type Storage } from '../../storage/storage.ts';
 import { PublicationError, type PublicationSteps, type PublishMedia } from '../connector.ts';
 import { documented } from '../http.ts';
-import { FACEBOOK, type GraphCall, ObjectId } from './api.ts';
+import { FACEBOOK, type GraphCall, GraphRefusal, ObjectId } from './api.ts';
 
 export type MediaDeps = {
   call: GraphCall;
@@ -91,10 +91,12 @@ const Transferred = z.object({
 /** upload_phase=finish: whether the video was published. */
 const Finished = z.object({ success: z.literal(true) });
 
-/** The session and the first chunk's offsets, once `start` answered. */
-const SESSION = 'facebook.video.session';
-/** The offsets Facebook answered to the chunk sent at `start` (steps are written once each). */
-const after = (start: number) => `facebook.video.after.${start}`;
+/** Session `n` of the attempt and its first chunk's offsets, once `start` answered. */
+const sessionStep = (n: number) => `facebook.video.session${n ? `.${n}` : ''}`;
+/** The offsets Facebook answered to session `n`'s chunk sent at `start` (steps are written once). */
+const after = (n: number, start: number) => `facebook.video${n ? `.${n}` : ''}.after.${start}`;
+/** Graph's video upload errors: the session no longer takes the chunk a retry sends. */
+const UPLOAD_REFUSED = new Set([6000, 6001]);
 /** Remembered just before `finish`: a retry reads the video back before finishing again. */
 export const FINISHING = 'facebook.video.finishing';
 
@@ -105,14 +107,33 @@ type Session = { sessionId: string; videoId: string };
 type Remembered = Session & { offsets: [number, number] };
 
 /**
- * Uploads the video's bytes (resuming an earlier try's session at its remembered offset):
- * the session, ready for `finish`.
+ * Uploads the video's bytes, resuming an earlier try's session at its remembered offset: the
+ * session, ready for `finish`. When a resumed session refuses the upload (an earlier try
+ * crashed after Facebook took a chunk and before its offsets were remembered, or the session
+ * expired), a new session uploads the video again: nothing is published before `finish`.
  */
 export async function transferVideo(deps: MediaDeps, media: PublishMedia): Promise<Session> {
-  const { call, steps, pageId } = deps;
   const bytes = await bytesOf(deps.storage, media);
+  let n = 0;
+  while (await deps.steps.recall(sessionStep(n + 1))) n++;
+  const resumed = (await deps.steps.recall(sessionStep(n))) !== undefined;
+  try {
+    return await uploadInSession(deps, bytes, n);
+  } catch (err) {
+    const refused =
+      err instanceof GraphRefusal &&
+      !err.retryable &&
+      err.graph.code !== undefined &&
+      UPLOAD_REFUSED.has(err.graph.code);
+    if (!resumed || !refused) throw err;
+    return uploadInSession(deps, bytes, n + 1);
+  }
+}
+
+async function uploadInSession(deps: MediaDeps, bytes: Buffer, n: number): Promise<Session> {
+  const { call, steps, pageId } = deps;
   const what = (phase: string) => `POST /${pageId}/videos (${phase})`;
-  let remembered = await steps.recall(SESSION);
+  let remembered = await steps.recall(sessionStep(n));
   if (!remembered) {
     const res = await call('video', `/${pageId}/videos`, {
       method: 'POST',
@@ -124,15 +145,15 @@ export async function transferVideo(deps: MediaDeps, media: PublishMedia): Promi
       videoId: started.video_id,
       offsets: [started.start_offset, started.end_offset],
     };
-    await steps.remember(SESSION, JSON.stringify(fresh));
-    remembered = (await steps.recall(SESSION))!;
+    await steps.remember(sessionStep(n), JSON.stringify(fresh));
+    remembered = (await steps.recall(sessionStep(n)))!;
   }
   const { offsets: first, ...session } = JSON.parse(remembered) as Remembered;
   // Where an earlier try got to: the offsets answered to each chunk it sent, in turn.
   let offsets = first;
-  for (let known = await steps.recall(after(offsets[0])); known; ) {
+  for (let known = await steps.recall(after(n, offsets[0])); known; ) {
     offsets = known.split(',').map(Number) as [number, number];
-    known = offsets[0] < offsets[1] ? await steps.recall(after(offsets[0])) : undefined;
+    known = offsets[0] < offsets[1] ? await steps.recall(after(n, offsets[0])) : undefined;
   }
   for (let guard = 0; offsets[0] < offsets[1]; guard++) {
     deps.signal.throwIfAborted();
@@ -159,7 +180,7 @@ export async function transferVideo(deps: MediaDeps, media: PublishMedia): Promi
     if (next.start_offset <= start)
       throw final(`${FACEBOOK} did not move past byte ${start} of the video; the upload stopped.`);
     offsets = [next.start_offset, next.end_offset];
-    await steps.remember(after(start), offsets.join(','));
+    await steps.remember(after(n, start), offsets.join(','));
   }
   if (offsets[0] !== bytes.length)
     throw final(

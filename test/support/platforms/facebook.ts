@@ -59,6 +59,8 @@ export type FacebookStandIn = StandIn &
     loseNextAnswer: boolean;
     /** Transfers let through before one is answered 503 (undefined: none fails). */
     transfersBeforeFailure: number | undefined;
+    /** The next transfer's chunk is taken, and its answer lost (a 503). */
+    loseNextTransferAnswer: boolean;
     /** Called when a post is made, before Facebook answers (a test kills the worker here). */
     onCreate: ((post: FacebookPost) => void) | undefined;
     /** A Page token of `page` as /me/accounts gives it, for a long-lived user token. */
@@ -375,6 +377,10 @@ export async function startFacebookStandIn(
         );
       v.transfers.push({ start: v.received, bytes: chunk.length });
       v.received += chunk.length;
+      if (self.loseNextTransferAnswer) {
+        self.loseNextTransferAnswer = false;
+        return graphError(503, 2, 'Service temporarily unavailable', { is_transient: true });
+      }
       const end = Math.min(v.received + self.chunkBytes, v.size);
       return json(200, { start_offset: String(v.received), end_offset: String(end) });
     }
@@ -419,6 +425,7 @@ export async function startFacebookStandIn(
     insights: true,
     loseNextAnswer: false,
     transfersBeforeFailure: undefined,
+    loseNextTransferAnswer: false,
     onCreate: undefined,
     async pageToken(userToken, pageId = helpers.pages[0]!.id) {
       const q = new URLSearchParams({ fields: 'id,name,access_token', access_token: userToken });
