@@ -1,5 +1,5 @@
 // Calling the Graph API as a connected Facebook Page: every request through the outbound guard
-// with the Page token in the Authorization header (never in an address), on one Graph version;
+// with the Page token (as a bearer header and Graph's `access_token`), on one Graph version;
 // an expired token (code 190) refreshed once and tried again; Graph's refusals mapped as its
 // error-handling and rate-limiting pages list them: throttling (4, 17, 32, 341, 613, 80001)
 // rescheduled when the usage headers say access returns, a dead token a reconnect, a policy
@@ -221,17 +221,19 @@ export function graphClient(
       authorization: `Bearer ${token}`,
       accept: 'application/json',
     };
+    // The token also goes as `access_token`, the parameter every Graph example uses; no
+    // message or log of ours carries a request's address or body.
+    const fields = { ...init.fields, access_token: token };
     let url = base;
     let body: Buffer | string | undefined;
-    if (init.method === 'GET') {
-      if (init.fields) url = `${base}?${new URLSearchParams(init.fields)}`;
-    } else if (init.file) {
-      const encoded = await multipart(init.fields ?? {}, init.file);
+    if (init.method === 'GET') url = `${base}?${new URLSearchParams(fields)}`;
+    else if (init.file) {
+      const encoded = await multipart(fields, init.file);
       headers['content-type'] = encoded.contentType;
       body = encoded.body;
     } else {
       headers['content-type'] = 'application/x-www-form-urlencoded';
-      body = new URLSearchParams(init.fields ?? {}).toString();
+      body = new URLSearchParams(fields).toString();
     }
     return platformRequest(policy, FACEBOOK, url, {
       method: init.method,

@@ -2,8 +2,8 @@
 // Page feed and photos references, the Video API's resumable upload, the Video reference's
 // `status`, Graph error handling and rate limiting), on the same host as Facebook Login's
 // OAuth routes (metaOauth.ts), as FACEBOOK_API_URL and FACEBOOK_VIDEO_URL point at one host in
-// tests. Every call needs a live Page token of the Page in `Authorization: Bearer` (else Graph's
-// 190). Posts get ids `{page-id}_{n}`; a message the Page's latest post already has is refused
+// tests. Every call needs a live Page token of the Page, in `Authorization: Bearer` or as
+// `access_token` (else Graph's 190). Posts get ids `{page-id}_{n}`; a message the Page's latest post already has is refused
 // with 506; photos upload as multipart `source`, unpublished ones wait to be attached with
 // `attached_media`; a video starts a session, takes chunks at the offsets it answers, and is
 // published by `finish`. A new post may stay out of /{page-id}/posts for some reads (`listLag`),
@@ -130,7 +130,9 @@ export async function startFacebookStandIn(
   /** The Page a request's token speaks for, when it is a live Page token. */
   const pageOf = (r: Received) => {
     const bearer = /^Bearer (.+)$/.exec(String(r.headers.authorization ?? ''))?.[1];
-    const t = bearer ? helpers.tokens.get(bearer) : undefined;
+    const given =
+      bearer ?? r.query.access_token ?? r.form.access_token ?? multipartOf(r).fields.access_token;
+    const t = given ? helpers.tokens.get(given) : undefined;
     return t && t.kind === 'page' && t.expires > Date.now() ? t.user.split('|')[1] : undefined;
   };
   const noObject = (id: string) =>
