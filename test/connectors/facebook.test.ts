@@ -482,7 +482,7 @@ describe('limits and tokens', () => {
     expect((await postRow(id)).error).not.toMatch(/EAAP|IGQL/);
   });
 
-  it('reads counts by ids, and views only where the token may read insights', async () => {
+  it("reads counts by ids, views only where the token may read insights, and the Page's past posts", async () => {
     const { key, pageToken } = await connectedPage();
     const id = await schedule(key, { body: 'Counted' });
     expect(await publish(id)).toBe('published');
@@ -513,5 +513,17 @@ describe('limits and tokens', () => {
     } finally {
       fb.insights = true;
     }
+    // The history import: the Page's own posts with text, newest first, with their counts.
+    const past = await connector.recentPosts!(access, 3);
+    expect(past).toHaveLength(3);
+    expect(past[0]).toMatchObject({
+      id: postId,
+      text: 'Counted',
+      likes: 7,
+      reposts: 2,
+      replies: 3,
+    });
+    expect(past[0]!.url).toMatch(/^https:\/\/www\.facebook\.com\//);
+    expect(Date.parse(past[0]!.postedAt)).toBeGreaterThan(Date.parse(past[2]!.postedAt) - 1);
   });
 });

@@ -6,8 +6,7 @@
 // Page's recent posts first (./readBack.ts), and Facebook's 506 (a duplicate) is read back the
 // same way, recorded when it is this publication's post and a final failure quoting Facebook
 // when it is not. A video's id is known from the upload's start: a retry reads the video back
-// before finishing it again. Counts from the posts' reactions, comments and shares summaries;
-// views from /{post-id}/insights where the token may read them.
+// before finishing it again. Counts and the Page's past posts: ./readings.ts.
 // Docs: developers.facebook.com/documentation/pages-api/posts, …/docs/graph-api/reference/page/feed.
 import { z } from 'zod';
 import { publishedText } from '../../kernel/platformFit.ts';
@@ -16,18 +15,15 @@ import type { Storage } from '../../storage/storage.ts';
 import {
   type ConnectedAccountAccess,
   type Connector,
-  type PostCounts,
   type Publication,
   PublicationError,
   type PublishRequest,
 } from '../connector.ts';
 import { CHECK_THE_ACCOUNT, documented, PLATFORM_TIMEOUT_MS } from '../http.ts';
-import { Count } from '../readings.ts';
 import {
   FACEBOOK,
   type GraphCall,
-  GraphRefusal,
-  getDocumented,
+  type GraphRefusal,
   graphClient,
   isDuplicate,
   ObjectId,
@@ -44,6 +40,7 @@ import {
   uploadUnpublishedPhotos,
 } from './media.ts';
 import { findPosted } from './readBack.ts';
+import { pagePosts, readCounts } from './readings.ts';
 
 export type FacebookDeps = {
   outbound: OutboundPolicy;
@@ -266,93 +263,9 @@ export function facebookConnector(deps: FacebookDeps): Connector {
     async postMetrics(account, externalIds) {
       return readCounts(callAs(account), externalIds);
     },
-  };
-}
 
-/** Graph's `?ids=` takes at most 50 ids. */
-const IDS_MAX = 50;
-const Summary = z
-  .object({ summary: z.object({ total_count: Count }) })
-  .optional()
-  .catch(undefined);
-const Counted = z.object({
-  id: z.string().max(100),
-  reactions: Summary,
-  comments: Summary,
-  shares: z.object({ count: Count }).optional().catch(undefined),
-});
-const Insights = z.object({
-  data: z
-    .array(
-      z.object({
-        name: z.string().max(200),
-        values: z.array(z.object({ value: z.unknown() })).max(100),
-      }),
-    )
-    .max(100),
-});
-
-/**
- * Counts of posts (`{page}_{post}`: reactions, comments, shares) and videos (reactions and
- * comments: a video has no shares field), read by ids in batches; a batch Facebook refuses
- * (an id it no longer has fails the whole batch) is read one id at a time, and an id it
- * refuses is left out. Views (post_impressions_unique) where the token may read insights.
- */
-async function readCounts(call: GraphCall, externalIds: string[]) {
-  const counts = new Map<string, PostCounts>();
-  const posts = externalIds.filter((id) => PostId.safeParse(id).success);
-  const videos = externalIds.filter((id) => ObjectId.safeParse(id).success);
-  const base = 'reactions.summary(total_count).limit(0),comments.summary(total_count).limit(0)';
-  const read = async (ids: string[], fields: string) => {
-    const answer = await getDocumented(
-      call,
-      '/',
-      { ids: ids.join(','), fields },
-      z.record(z.string(), z.unknown()),
-    );
-    for (const id of ids) {
-      const c = Counted.safeParse(answer[id]);
-      if (!c.success || c.data.id !== id) continue;
-      counts.set(id, {
-        likes: c.data.reactions?.summary.total_count ?? 0,
-        reposts: c.data.shares?.count ?? 0,
-        replies: c.data.comments?.summary.total_count ?? 0,
-        quotes: null,
-        views: null,
-      });
-    }
+    async recentPosts(account, limit) {
+      return pagePosts(callAs(account), pageIdOf(account.credentials), limit);
+    },
   };
-  for (const [ids, fields] of [
-    [posts, `${base},shares`],
-    [videos, base],
-  ] as const)
-    for (let i = 0; i < ids.length; i += IDS_MAX) {
-      const batch = ids.slice(i, i + IDS_MAX);
-      try {
-        await read(batch, fields);
-      } catch (err) {
-        if (!(err instanceof GraphRefusal) || err.retryable || batch.length === 1) throw err;
-        for (const id of batch) await read([id], fields).catch(() => undefined);
-      }
-    }
-  // Insights need read_insights on the Page: the first refusal stops asking for the rest.
-  for (const id of posts) {
-    const c = counts.get(id);
-    if (!c) continue;
-    try {
-      const insights = await getDocumented(
-        call,
-        `/${id}/insights`,
-        { metric: 'post_impressions_unique' },
-        Insights,
-      );
-      const value = insights.data.find((d) => d.name === 'post_impressions_unique')?.values[0]
-        ?.value;
-      c.views = typeof value === 'number' ? Count.parse(value) : null;
-    } catch (err) {
-      if (err instanceof PublicationError && err.retryable) throw err;
-      break;
-    }
-  }
-  return counts;
 }

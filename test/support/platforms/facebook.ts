@@ -259,7 +259,15 @@ export async function startFacebookStandIn(
             ...(p.message ? { message: p.message } : {}),
             created_time: new Date(p.created).toISOString().replace(/\.\d{3}Z$/, '+0000'),
             permalink_url: permalinkOf(p),
+            ...(String(r.query.fields).includes('reactions')
+              ? {
+                  reactions: { data: [], summary: { total_count: 7 } },
+                  comments: { data: [], summary: { order: 'ranked', total_count: 3 } },
+                  shares: { count: 2 },
+                }
+              : {}),
           })),
+          paging: { cursors: { before: 'QVFIUk', after: 'QVFIUl' } },
         });
       }
       return undefined;
