@@ -1,8 +1,8 @@
 // The Facebook Pages connector through the real publication job, the connection layer's token
 // refresh and Postgres, against a stand-in written from Meta's documentation
 // (test/support/platforms/facebook.ts): text and link posts, one photo, several photos attached
-// to one post, a video's resumable upload resumed after a failure, exactly once across a
-// worker killed between Facebook's answer and our commit, the 506 read back, throttling
+// to one post, a video's resumable upload resumed after a failure and after a killed worker,
+// exactly once across a worker killed between Facebook's answer and our commit, the 506 read back, throttling
 // rescheduled, an expired Page token refreshed or ending in a reconnect, hostile answers.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -23,7 +23,7 @@ import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { platformApps } from '../../core/platformApps.ts';
 import { publishScheduledPost } from '../../core/posts/publication.ts';
 import { storageFor } from '../../core/storage/storage.ts';
-import { hourAhead, retryJobOf } from '../support/jobs.ts';
+import { hourAhead, publishNow, retryJobOf } from '../support/jobs.ts';
 import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
 import {
   type FacebookStandIn,
@@ -254,24 +254,36 @@ describe('publishing to a Facebook Page', () => {
   }, 60_000);
 });
 
+/** A worker process on the shipped connectors, Facebook at the stand-in. */
+const worker = () =>
+  spawn(process.execPath, [path.join(ROOT, 'test/support/platforms/facebookWorker.ts')], {
+    env: {
+      ...process.env,
+      DATABASE_URL: server.db.url,
+      FACEBOOK_API_URL: fb.url,
+      CREDENTIALS_KEY: KEY_BASE64,
+      DATA_DIR: server.dataDir,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+
+/** What the sweeper does for a dead worker: the post is left publishing, its job released. */
+async function releaseDeadWorker(postId: string) {
+  expect((await postRow(postId)).status).toBe('publishing');
+  const { rows } = await server.pool.query(
+    'select locked_by from graphile_worker.jobs where key = $1',
+    [`publish_post:${postId}`],
+  );
+  const utils = await makeWorkerUtils({ pgPool: server.pool });
+  await utils.forceUnlockWorkers([rows[0].locked_by]);
+  await utils.release();
+}
+
 describe('exactly once', () => {
   it('publishes one post when the worker is killed after Facebook made it', async () => {
     const { key } = await connectedPage();
     const id = await schedule(key, { body: 'Exactly once, across a crash' });
-    const child = spawn(
-      process.execPath,
-      [path.join(ROOT, 'test/support/platforms/facebookWorker.ts')],
-      {
-        env: {
-          ...process.env,
-          DATABASE_URL: server.db.url,
-          FACEBOOK_API_URL: fb.url,
-          CREDENTIALS_KEY: KEY_BASE64,
-          DATA_DIR: server.dataDir,
-        },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
+    const child = worker();
     const exited = new Promise((r) => child.once('exit', (_code, sig) => r(sig)));
     // Facebook has the post; the worker dies before reading the answer.
     fb.onCreate = (post) => {
@@ -290,14 +302,7 @@ describe('exactly once', () => {
     } finally {
       fb.onCreate = undefined;
     }
-    expect((await postRow(id)).status).toBe('publishing');
-    const { rows } = await server.pool.query(
-      'select locked_by from graphile_worker.jobs where key = $1',
-      [`publish_post:${id}`],
-    );
-    const utils = await makeWorkerUtils({ pgPool: server.pool });
-    await utils.forceUnlockWorkers([rows[0].locked_by]);
-    await utils.release();
+    await releaseDeadWorker(id);
 
     const feeds = posting('feed').length;
     expect(await publish(id, 2)).toBe('published');
@@ -306,6 +311,39 @@ describe('exactly once', () => {
     const made = fb.posts.filter((p) => p.message === 'Exactly once, across a crash');
     expect(made).toHaveLength(1);
     expect((await postRow(id)).external_post_id).toBe(made[0]!.id);
+  }, 60_000);
+
+  it('resumes a video upload where a killed worker left it, sending no chunk twice', async () => {
+    const { key } = await connectedPage();
+    const asset = await uploadMediaFile(server, key, path.join(tmp, 'clip.mp4'), 'clip.mp4');
+    const id = await schedule(key, { body: 'Killed mid-upload', asset_ids: [asset.id] });
+    fb.chunkBytes = 8 * 1024;
+    const child = worker();
+    const exited = new Promise((r) => child.once('exit', (_code, sig) => r(sig)));
+    // Two chunks are in (and their offsets remembered); the worker dies sending the third.
+    fb.onTransfer = (video) => {
+      if (video.transfers.length < 2) return false;
+      fb.onTransfer = undefined;
+      child.kill('SIGKILL');
+      return true;
+    };
+    try {
+      await new Promise<void>((r) => child.stdout!.once('data', () => r()));
+      await publishNow(server.pool, id);
+      expect(await exited).toBe('SIGKILL');
+    } finally {
+      fb.onTransfer = undefined;
+    }
+    await releaseDeadWorker(id);
+    const sessions = fb.videos.size;
+    expect(await publish(id, 2)).toBe('published');
+    expect(fb.videos.size).toBe(sessions);
+    const video = [...fb.videos.values()].at(-1)!;
+    expect(video.transfers.map((t) => t.start)).toEqual(
+      video.transfers.map((_, i) => video.transfers.slice(0, i).reduce((n, t) => n + t.bytes, 0)),
+    );
+    expect(video).toMatchObject({ finished: true, received: video.size });
+    expect((await postRow(id)).external_post_id).toBe(video.id);
   }, 60_000);
 
   it('reads back a 506 on a retry when the Page did not list the post yet, and records it', async () => {

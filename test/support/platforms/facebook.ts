@@ -61,6 +61,8 @@ export type FacebookStandIn = StandIn &
     transfersBeforeFailure: number | undefined;
     /** The next transfer's chunk is taken, and its answer lost (a 503). */
     loseNextTransferAnswer: boolean;
+    /** Called before a transfer's chunk is taken; true: it is not taken (a 503). */
+    onTransfer: ((video: FacebookVideo) => boolean) | undefined;
     /** Called when a post is made, before Facebook answers (a test kills the worker here). */
     onCreate: ((post: FacebookPost) => void) | undefined;
     /** A Page token of `page` as /me/accounts gives it, for a long-lived user token. */
@@ -374,6 +376,8 @@ export async function startFacebookStandIn(
         self.transfersBeforeFailure = undefined;
         return graphError(503, 2, 'Service temporarily unavailable', { is_transient: true });
       }
+      if (self.onTransfer?.(v))
+        return graphError(503, 2, 'Service temporarily unavailable', { is_transient: true });
       const chunk = files.video_file_chunk;
       if (Number(fields.start_offset) !== v.received || !chunk?.length)
         return graphError(
@@ -436,6 +440,7 @@ export async function startFacebookStandIn(
     loseNextAnswer: false,
     transfersBeforeFailure: undefined,
     loseNextTransferAnswer: false,
+    onTransfer: undefined,
     onCreate: undefined,
     async pageToken(userToken, pageId = helpers.pages[0]!.id) {
       const q = new URLSearchParams({ fields: 'id,name,access_token', access_token: userToken });
