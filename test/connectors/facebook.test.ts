@@ -2,8 +2,9 @@
 // refresh and Postgres, against a stand-in written from Meta's documentation
 // (test/support/platforms/facebook.ts): text and link posts, one photo, several photos attached
 // to one post, a video's resumable upload resumed after a failure and after a killed worker,
-// exactly once across a worker killed between Facebook's answer and our commit, the 506 read back, throttling
-// rescheduled, an expired Page token refreshed or ending in a reconnect, hostile answers.
+// exactly once across a worker killed between Facebook's answer and our commit, the 506 read
+// back, throttling rescheduled, an expired Page token refreshed or ending in a reconnect,
+// hostile answers.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
