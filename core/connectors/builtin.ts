@@ -1,4 +1,4 @@
-// The connectors shipped with the service: Bluesky, Mastodon, X and LinkedIn. They read the bytes of
+// The connectors shipped with the service: Bluesky, Mastodon, X, LinkedIn and Facebook Pages. They read the bytes of
 // attached assets from storage, so a worker without storage has none.
 
 import type { OutboundPolicy } from '../outbound/guard.ts';
@@ -6,6 +6,7 @@ import { type OAuthPlatform, type PlatformApp, platformApps } from '../platformA
 import type { Storage } from '../storage/storage.ts';
 import { blueskyConnector } from './bluesky/index.ts';
 import type { Connectors, PublicMedia } from './connector.ts';
+import { facebookConnector } from './facebook/index.ts';
 import { linkedinConnector } from './linkedin/index.ts';
 import { mastodonConnector } from './mastodon.ts';
 import { xConnector } from './x/index.ts';
@@ -35,6 +36,12 @@ export function builtinConnectors({ storage, ...rest }: ConnectorDeps): Connecto
       storage,
       apiUrl: apps.linkedin.apiUrl,
       oauthUrl: apps.linkedin.oauthUrl,
+    }),
+    facebook: facebookConnector({
+      ...rest,
+      storage,
+      apiUrl: apps.facebook.apiUrl,
+      videoUrl: apps.facebook.videoUrl,
     }),
   };
 }

@@ -113,14 +113,17 @@ export const CAPABILITIES: Record<Platform, Capabilities> = {
     maxCarouselItems: 10,
     maxThreadParts: 0,
   },
-  // developers.facebook.com (Pages API): 63,206 characters; multi-photo posts.
+  // developers.facebook.com (Pages API): 63,206 characters; one photo, or several (up to 10,
+  // as publishing tools document it) as unpublished photos attached to one post, images only;
+  // one video. Page stories and reels (their own APIs) are not published by this version.
   facebook: {
     maxText: 63206,
     countBy: 'character',
-    kinds: ['text', 'image', 'video', 'carousel', 'story', 'reel'],
-    maxImages: 1,
+    kinds: ['text', 'image', 'video', 'carousel'],
+    maxImages: 10,
     maxCarouselItems: 10,
     maxThreadParts: 0,
+    carouselImagesOnly: true,
   },
   // developers.tiktok.com (Content Posting API): captions 2,200; photo posts up to 35 images.
   tiktok: {
@@ -161,6 +164,7 @@ export const PUBLISHING_PLATFORMS = [
   'mastodon',
   'x',
   'linkedin',
+  'facebook',
 ] as const satisfies readonly Platform[];
 
 /**

@@ -218,10 +218,10 @@ describe('MCP: create_post and schedule_post', () => {
   });
 
   it('create_post for a platform not published to says so', async () => {
-    const { key } = await brandWith('active', 'facebook');
-    const made = await tool(key, 'create_post', { platform: 'facebook', body: 'Later' });
+    const { key } = await brandWith('active', 'threads');
+    const made = await tool(key, 'create_post', { platform: 'threads', body: 'Later' });
     expect(made.warnings).toEqual([
-      'Publishing to Facebook is not built yet: the post is saved but will fail when due.',
+      'Publishing to Threads is not built yet: the post is saved but will fail when due.',
     ]);
   });
 
@@ -257,7 +257,7 @@ describe('MCP: create_post and schedule_post', () => {
       ['linkedin', 'LinkedIn', true],
       ['threads', 'Threads', false],
       ['instagram', 'Instagram', false],
-      ['facebook', 'Facebook', false],
+      ['facebook', 'Facebook', true],
       ['tiktok', 'TikTok', false],
       ['youtube', 'YouTube', false],
       ['pinterest', 'Pinterest', false],

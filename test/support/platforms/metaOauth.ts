@@ -5,7 +5,7 @@
 // for the long-lived exchange; long-lived tokens (60 days) extended only once a day old and
 // until they expire; Graph errors as `{error: {message, type: "OAuthException", code,
 // fbtrace_id}}`. The stand-in's clock moves with `advance`.
-import { json, mint, type Received, type StandIn, startStandIn } from './standIn.ts';
+import { json, mint, type Received, type Route, type StandIn, startStandIn } from './standIn.ts';
 
 export const META_APP = { id: '1234567890', secret: 'meta-app-secret-0001' };
 const LONG_LIVED_S = 5_183_944;
@@ -49,6 +49,18 @@ export async function startMetaOauth(
   platform: 'threads' | 'instagram' | 'facebook',
   redirectUri: string,
 ): Promise<MetaStandIn> {
+  const { route, helpers } = metaOauthRoutes(platform, redirectUri);
+  return { ...(await startStandIn(route)), ...helpers };
+}
+
+/**
+ * The OAuth routes of one of Meta's hosts and the helpers that drive them, for a stand-in that
+ * serves more on the same host (Facebook's Pages API beside its OAuth calls).
+ */
+export function metaOauthRoutes(
+  platform: 'threads' | 'instagram' | 'facebook',
+  redirectUri: string,
+): { route: Route; helpers: Omit<MetaStandIn, keyof StandIn> } {
   let clock = Date.now();
   const codes = new Map<string, string>();
   const tokens = new Map<string, Token>();
@@ -212,9 +224,7 @@ export async function startMetaOauth(
     return undefined;
   };
 
-  const standIn = await startStandIn(platform === 'facebook' ? facebook : threadsOrInstagram);
-  return {
-    ...standIn,
+  const helpers: Omit<MetaStandIn, keyof StandIn> = {
     pages,
     tokens,
     issueCode(user = 'brand') {
@@ -230,4 +240,5 @@ export async function startMetaOauth(
       for (const [token, t] of tokens) if (t.user.split('|')[0] === user) tokens.delete(token);
     },
   };
+  return { route: platform === 'facebook' ? facebook : threadsOrInstagram, helpers };
 }

@@ -23,6 +23,8 @@ export type Received = {
   form: Record<string, string>;
   /** The body as JSON, when it is. */
   json: unknown;
+  /** The body's bytes (a multipart upload's). */
+  raw: Buffer;
 };
 
 export type Answer = { status: number; body: unknown; headers?: Record<string, string> };
@@ -53,7 +55,8 @@ export async function startStandIn(route: Route): Promise<StandIn> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://loopback');
-      const body = Buffer.concat(chunks).toString('utf8');
+      const raw = Buffer.concat(chunks);
+      const body = raw.toString('utf8');
       const isForm = String(req.headers['content-type']).startsWith(
         'application/x-www-form-urlencoded',
       );
@@ -68,6 +71,7 @@ export async function startStandIn(route: Route): Promise<StandIn> {
         headers: req.headers,
         form: isForm ? Object.fromEntries(new URLSearchParams(body)) : {},
         json: parsed,
+        raw,
       };
       received.push(r);
       const line = `${r.method} ${r.path}`;

@@ -1,0 +1,271 @@
+// Facebook Pages (Graph API, Pages API): a text or link post by POST /{page-id}/feed, one
+// photo by POST /{page-id}/photos, several as unpublished photos attached to one feed post,
+// a video by the resumable upload (./media.ts), as the Page with its Page token. Facebook takes
+// no idempotency key, so the attempt remembers the time it was about to post before posting,
+// and the post's id the moment Facebook answers; a retry that finds a time but no id reads the
+// Page's recent posts first (./readBack.ts), and Facebook's 506 (a duplicate) is read back the
+// same way, recorded when it is this publication's post and a final failure quoting Facebook
+// when it is not. A video's id is known from the upload's start: a retry reads the video back
+// before finishing it again. Counts and the Page's past posts: ./readings.ts.
+// Docs: developers.facebook.com/documentation/pages-api/posts, …/docs/graph-api/reference/page/feed.
+import { z } from 'zod';
+import { publishedText } from '../../kernel/platformFit.ts';
+import type { OutboundPolicy } from '../../outbound/guard.ts';
+import type { Storage } from '../../storage/storage.ts';
+import {
+  type ConnectedAccountAccess,
+  type Connector,
+  type Publication,
+  PublicationError,
+  type PublishRequest,
+} from '../connector.ts';
+import { CHECK_THE_ACCOUNT, documented, PLATFORM_TIMEOUT_MS } from '../http.ts';
+import {
+  FACEBOOK,
+  type GraphCall,
+  type GraphRefusal,
+  graphClient,
+  isDuplicate,
+  ObjectId,
+  PostId,
+  permalinkFrom,
+} from './api.ts';
+import {
+  FINISHING,
+  finishedVideo,
+  finishVideo,
+  type MediaDeps,
+  photoUpload,
+  transferVideo,
+  uploadUnpublishedPhotos,
+} from './media.ts';
+import { findPosted } from './readBack.ts';
+import { pagePosts, readCounts } from './readings.ts';
+
+export type FacebookDeps = {
+  outbound: OutboundPolicy;
+  storage: Storage;
+  /** FACEBOOK_API_URL and FACEBOOK_VIDEO_URL, without a trailing slash. */
+  apiUrl: string;
+  videoUrl: string;
+  requestTimeoutMs?: number;
+};
+
+/** The post's id once Facebook answered (or a read-back found it), and its permalink. */
+const POSTED = 'facebook.post';
+const PERMALINK = 'facebook.permalink';
+/** Remembered just before the post is made: a retry reads back before posting again. */
+const POSTING = 'facebook.posting';
+
+/** POST /{page-id}/feed: the post's id. */
+const FeedPost = z.object({ id: PostId });
+/** POST /{page-id}/photos (published): the photo's id and its post's. */
+const PhotoPost = z.object({ id: ObjectId, post_id: PostId });
+
+const final = (message: string) => new PublicationError(message, { retryable: false });
+
+/** A post id Facebook answered, taken only when it is one of the Page's (`{page-id}_…`). */
+function ownPost(pageId: string, id: string, what: string): string {
+  if (id.startsWith(`${pageId}_`)) return id;
+  throw final(`Facebook answered ${what} with a post id of another Page; ${CHECK_THE_ACCOUNT}`);
+}
+
+function pageIdOf(credentials: Record<string, unknown>): string {
+  const { page_id } = credentials;
+  if (typeof page_id !== 'string' || !/^\d{1,40}$/.test(page_id))
+    throw new PublicationError(
+      'The Facebook connection lacks the numeric id of the Page it posts as (page_id); reconnect it.',
+      { retryable: false, reconnect: true },
+    );
+  return page_id;
+}
+
+/** The first web address in the text: the post's `link`, which Facebook shows as a preview. */
+export const linkOf = (text: string) => /https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]}'"]/.exec(text)?.[0];
+
+/** The permalink of an object Facebook has, read after it was made; none when it cannot be read. */
+async function permalinkOf(call: GraphCall, id: string): Promise<string | null> {
+  try {
+    const res = await call('api', `/${id}`, {
+      method: 'GET',
+      fields: { fields: 'permalink_url' },
+    });
+    return permalinkFrom((res.json as { permalink_url?: unknown } | undefined)?.permalink_url);
+  } catch {
+    // The post exists: an unreadable permalink does not make it unpublished.
+    return null;
+  }
+}
+
+/** What a post goes out as on Facebook, from its kind and media. */
+type Shape =
+  | { as: 'feed'; link: string | undefined }
+  | { as: 'photo' }
+  | { as: 'photos' }
+  | { as: 'video' };
+
+function shapeOf(req: PublishRequest, text: string): Shape {
+  const { kind, media } = req.post;
+  if (kind === 'story' || kind === 'reel' || kind === 'thread')
+    throw final(`This version publishes no Facebook ${kind}s: post it as a video or an image.`);
+  const videos = media.filter((m) => m.kind === 'video').length;
+  if (videos && media.length > 1)
+    throw final('A Facebook post carries one video and nothing else.');
+  if (media.some((m) => m.kind === 'audio'))
+    throw final('A Facebook post carries images or a video, not audio.');
+  if (videos) return { as: 'video' };
+  if (media.length === 1) return { as: 'photo' };
+  if (media.length > 1) return { as: 'photos' };
+  return { as: 'feed', link: linkOf(text) };
+}
+
+export function facebookConnector(deps: FacebookDeps): Connector {
+  const timeoutMs = deps.requestTimeoutMs ?? PLATFORM_TIMEOUT_MS;
+  const callAs = (account: ConnectedAccountAccess) =>
+    graphClient(deps.outbound, deps, account, timeoutMs);
+
+  /** Records the post: its id kept at once, its permalink after. */
+  async function record(
+    req: PublishRequest,
+    call: GraphCall,
+    id: string,
+    permalink?: string,
+  ): Promise<Publication> {
+    await req.steps.remember(POSTED, id);
+    const url = permalinkFrom(permalink) ?? (await permalinkOf(call, id));
+    if (url) await req.steps.remember(PERMALINK, url);
+    return { externalPostId: id, permalinkUrl: url };
+  }
+
+  async function publishVideo(req: PublishRequest, media: MediaDeps, text: string) {
+    const session = await transferVideo(media, req.post.media[0]!);
+    if (await req.steps.recall(FINISHING)) {
+      const done = await finishedVideo(media, session.videoId);
+      if (done) return record(req, media.call, session.videoId, done.permalink);
+    }
+    await req.steps.remember(FINISHING, new Date().toISOString());
+    await finishVideo(media, session, { title: req.post.headline, description: text });
+    return record(req, media.call, session.videoId);
+  }
+
+  /** Makes the post once: read back first when an earlier run may have made it. */
+  async function postOnce(
+    req: PublishRequest,
+    media: MediaDeps,
+    text: string,
+    make: () => Promise<string>,
+  ): Promise<Publication> {
+    const { call, pageId } = media;
+    const triedAt = await req.steps.recall(POSTING);
+    if (triedAt) {
+      const found = await findPosted(call, pageId, { text, since: Date.parse(triedAt) });
+      if (found) return record(req, call, found.id, found.permalink);
+    } else await req.steps.remember(POSTING, new Date().toISOString());
+    const since = Date.parse((await req.steps.recall(POSTING))!);
+    let id: string;
+    try {
+      id = await make();
+    } catch (err) {
+      // A 2xx we cannot read may hide a made post: it is looked for among the Page's posts
+      // since this attempt began posting. So is the post a 506 refers to, when an earlier run
+      // of the attempt may have made it (a read-back that did not list it yet); on the
+      // attempt's first post, a 506 refers to an older post of the Page, not this one.
+      const unread =
+        err instanceof PublicationError &&
+        !err.retryable &&
+        !err.reconnect &&
+        err.status === undefined;
+      const duplicate = isDuplicate(err);
+      if (!unread && !(duplicate && triedAt)) {
+        if (!duplicate) throw err;
+        const reason = (err as GraphRefusal).graph.message;
+        throw new PublicationError(
+          `Facebook refused the post as a duplicate (${reason}); the Page posted the same text ` +
+            'before this publication, so nothing was posted: change the text to post it again.',
+          { retryable: false, status: (err as GraphRefusal).status },
+        );
+      }
+      const found = await findPosted(call, pageId, { text, since }).catch(() => undefined);
+      if (found) return record(req, call, found.id, found.permalink);
+      if (unread) throw err;
+      throw new PublicationError(
+        `Facebook refused the post as a duplicate (${(err as GraphRefusal).graph.message}) ` +
+          `but the Page's recent posts do not show it; ${CHECK_THE_ACCOUNT}`,
+        { retryable: false, status: (err as GraphRefusal).status },
+      );
+    }
+    return record(req, call, id);
+  }
+
+  return {
+    async publish(req) {
+      const done = await req.steps.recall(POSTED);
+      if (done)
+        return { externalPostId: done, permalinkUrl: (await req.steps.recall(PERMALINK)) ?? null };
+      const { post } = req;
+      const text = publishedText(post.body, post.hashtags);
+      const shape = shapeOf(req, text);
+      const pageId = pageIdOf(req.account.credentials);
+      const call = callAs(req.account);
+      const media: MediaDeps = {
+        call,
+        storage: deps.storage,
+        steps: req.steps,
+        signal: req.signal,
+        pageId,
+      };
+      if (shape.as === 'video') return publishVideo(req, media, text);
+
+      const feed = `/${pageId}/feed`;
+      if (shape.as === 'photos') {
+        const photos = await uploadUnpublishedPhotos(media, post.media);
+        req.signal.throwIfAborted();
+        const attached = Object.fromEntries(
+          photos.map((id, i) => [`attached_media[${i}]`, JSON.stringify({ media_fbid: id })]),
+        );
+        return postOnce(req, media, text, async () => {
+          const res = await call('api', feed, {
+            method: 'POST',
+            fields: { message: text, ...attached },
+          });
+          const { id } = documented(FACEBOOK, `POST ${feed}`, res, FeedPost, CHECK_THE_ACCOUNT);
+          return ownPost(pageId, id, `POST ${feed}`);
+        });
+      }
+      if (shape.as === 'photo') {
+        const file = await photoUpload(media, post.media[0]!);
+        const alt = post.media[0]!.alt;
+        return postOnce(req, media, text, async () => {
+          const res = await call('api', `/${pageId}/photos`, {
+            method: 'POST',
+            fields: {
+              published: 'true',
+              ...(text ? { message: text } : {}),
+              ...(alt ? { alt_text_custom: alt.slice(0, 1000) } : {}),
+            },
+            file,
+          });
+          const what = `POST /${pageId}/photos`;
+          const { post_id } = documented(FACEBOOK, what, res, PhotoPost, CHECK_THE_ACCOUNT);
+          return ownPost(pageId, post_id, what);
+        });
+      }
+      return postOnce(req, media, text, async () => {
+        const res = await call('api', feed, {
+          method: 'POST',
+          fields: { message: text, ...(shape.link ? { link: shape.link } : {}) },
+        });
+        const { id } = documented(FACEBOOK, `POST ${feed}`, res, FeedPost, CHECK_THE_ACCOUNT);
+        return ownPost(pageId, id, `POST ${feed}`);
+      });
+    },
+
+    async postMetrics(account, externalIds) {
+      return readCounts(callAs(account), externalIds);
+    },
+
+    async recentPosts(account, limit) {
+      return pagePosts(callAs(account), pageIdOf(account.credentials), limit);
+    },
+  };
+}

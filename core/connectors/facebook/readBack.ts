@@ -1,0 +1,62 @@
+// Finding a post the Page may already have: Facebook takes no idempotency key, so before
+// posting again after a crash or a timeout, and when Facebook refuses a post as a duplicate
+// (506), the Page's own posts (GET /{page-id}/posts, newest first) created since the attempt
+// was about to post are read, and one with the same message is taken as this publication's.
+// What is matched: the post id is the Page's (`{page-id}_…`), its `created_time` is no earlier
+// than the remembered time less a margin for clocks, and its `message`, compared without
+// links and with whitespace folded (a photo's caption is its post's message).
+import { z } from 'zod';
+import { itemsOf } from '../readings.ts';
+import { type GraphCall, getDocumented, PostId } from './api.ts';
+
+/** How far before the remembered time the reading starts (clocks differ). */
+export const CLOCK_MARGIN_MS = 2 * 60_000;
+
+const PagePost = z.object({
+  id: PostId,
+  message: z.string().max(100_000).optional().catch(undefined),
+  created_time: z.string().max(40),
+  permalink_url: z.string().max(2000).optional().catch(undefined),
+});
+const Posts = z.object({ data: itemsOf(PagePost) });
+
+/** Message as compared: links left out (Facebook may show them as an attachment), NFC, spaces folded. */
+export const comparable = (text: string) =>
+  text
+    .normalize('NFC')
+    .replace(/https?:\/\/\S+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/** Graph's times: ISO 8601 with an offset written `+0000`. */
+const timeOf = (graphTime: string) => Date.parse(graphTime.replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
+
+/**
+ * The Page's post with `text` created since `since` (ms), with its permalink as Facebook gave
+ * it; undefined when its recent posts have none.
+ */
+export async function findPosted(
+  call: GraphCall,
+  pageId: string,
+  post: { text: string; since: number },
+): Promise<{ id: string; permalink: string | undefined } | undefined> {
+  const from = post.since - CLOCK_MARGIN_MS;
+  const page = await getDocumented(
+    call,
+    `/${pageId}/posts`,
+    {
+      fields: 'id,message,created_time,permalink_url',
+      since: String(Math.floor(from / 1000)),
+      limit: '100',
+    },
+    Posts,
+  );
+  const want = comparable(post.text);
+  const found = page.data.find(
+    (p) =>
+      p.id.startsWith(`${pageId}_`) &&
+      timeOf(p.created_time) >= from &&
+      comparable(p.message ?? '') === want,
+  );
+  return found ? { id: found.id, permalink: found.permalink_url } : undefined;
+}
