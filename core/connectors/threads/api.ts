@@ -36,10 +36,10 @@ export const fetchFailed = (reason: string) => /DOWNLOAD/i.test(reason);
 
 const Quota = z.object({
   quota_usage: z.number().int().min(0),
-  config: z.object({ quota_total: z.number().int().min(1), quota_duration: z.number().int().min(1) }),
+  config: z.object({ quota_total: z.number().int().min(0), quota_duration: z.number().int().min(1) }),
   reply_quota_usage: z.number().int().min(0).optional(),
   reply_config: z
-    .object({ quota_total: z.number().int().min(1), quota_duration: z.number().int().min(1) })
+    .object({ quota_total: z.number().int().min(0), quota_duration: z.number().int().min(1) })
     .optional(),
 });
 /** The troubleshooting page answers `{data: [quota]}`; the overview shows the quota itself. */
