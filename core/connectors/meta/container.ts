@@ -175,7 +175,8 @@ export async function publishOnce(
     await steps.remember(published(prefix), found);
     return found;
   };
-  if (state === 'PUBLISHED') return readBack(triedAt ? Date.parse(triedAt) : Date.now() - 86_400_000);
+  if (state === 'PUBLISHED')
+    return readBack(triedAt ? Date.parse(triedAt) : Date.now() - 86_400_000);
 
   await steps.remember(publishing(prefix), new Date().toISOString());
   const since = Date.parse((await steps.recall(publishing(prefix)))!);

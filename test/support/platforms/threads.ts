@@ -116,7 +116,8 @@ export async function startThreadsStandIn(
   };
 
   const inWindow = (replies: boolean) =>
-    posts.filter((p) => Date.now() - Date.parse(p.timestamp.replace('+0000', 'Z')) < DAY_MS)
+    posts
+      .filter((p) => Date.now() - Date.parse(p.timestamp.replace('+0000', 'Z')) < DAY_MS)
       .filter((p) => (p.repliedTo !== undefined) === replies).length;
 
   const create = (user: { id: string; username: string }, q: Record<string, string>): Answer => {
@@ -126,12 +127,13 @@ export async function startThreadsStandIn(
     if (q.text !== undefined && threadsLength(q.text) > 500)
       return graphError(400, 100, 'Param text must be at most 500 characters long.');
     if (type === 'TEXT' && !q.text) return graphError(400, 100, 'Param text is required for TEXT');
-    if (type === 'IMAGE' && !q.image_url) return graphError(400, 100, 'Param image_url is required');
-    if (type === 'VIDEO' && !q.video_url) return graphError(400, 100, 'Param video_url is required');
+    if (type === 'IMAGE' && !q.image_url)
+      return graphError(400, 100, 'Param image_url is required');
+    if (type === 'VIDEO' && !q.video_url)
+      return graphError(400, 100, 'Param video_url is required');
     if (q.is_carousel_item === 'true' && (q.text || q.reply_to_id))
       return graphError(400, 100, 'A carousel item carries no text and replies to nothing');
-    if (q.reply_to_id && !posts.some((p) => p.id === q.reply_to_id))
-      return notFound(q.reply_to_id);
+    if (q.reply_to_id && !posts.some((p) => p.id === q.reply_to_id)) return notFound(q.reply_to_id);
     if (type === 'CAROUSEL') {
       const ids = (q.children ?? '').split(',').filter(Boolean);
       if (ids.length < 2 || ids.length > 20)
@@ -231,9 +233,15 @@ export async function startThreadsStandIn(
         ],
       });
     if (r.method === 'GET' && own(a) && b === 'threads')
-      return listed(posts.filter((p) => p.owner === user.id && !p.repliedTo), q);
+      return listed(
+        posts.filter((p) => p.owner === user.id && !p.repliedTo),
+        q,
+      );
     if (r.method === 'GET' && own(a) && b === 'replies')
-      return listed(posts.filter((p) => p.owner === user.id && p.repliedTo), q);
+      return listed(
+        posts.filter((p) => p.owner === user.id && p.repliedTo),
+        q,
+      );
     if (r.method === 'GET' && a && b === 'insights') {
       const post = posts.find((p) => p.id === a && p.owner === user.id);
       if (!post) return notFound(a);
