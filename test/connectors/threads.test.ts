@@ -130,6 +130,27 @@ describe('publishing to Threads', () => {
     expect((await h.row(post.id)).external_post_id).toBe(a!.id);
   });
 
+  for (const asPost of [false, true])
+    it(`reads back a post whose publish answer was lost, not publishing it again${asPost ? ' (its container answering as the post)' : ''}`, async () => {
+      const { key } = await h.connectBrand();
+      const body = `Lost answer ${asPost}`;
+      const post = await h.schedule(key, { body });
+      t.losePublishAnswer = {
+        status: 502,
+        body: { error: { message: 'Bad gateway', type: 'OAuthException', code: 2 } },
+      };
+      t.publishedAnswersAsPost = asPost;
+      try {
+        expect(await h.runJob(post)).toBe('published');
+      } finally {
+        t.publishedAnswersAsPost = false;
+      }
+      const made = t.posts.filter((p) => p.text === body);
+      expect(made).toHaveLength(1);
+      expect((await h.row(post.id)).external_post_id).toBe(made[0]!.id);
+      expect(t.republished).toEqual([]);
+    });
+
   it('resumes with the same container when an attempt ended while it was processing', async () => {
     const { key } = await h.connectBrand();
     const post = await h.schedule(key, { body: 'Slow to process' });

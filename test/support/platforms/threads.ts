@@ -55,6 +55,13 @@ export type ThreadsStandIn = MetaStandIn & {
   insightsScope: boolean;
   /** The id the next container or post will get. */
   nextId(): string;
+  /** The next publish makes the post, then answers this instead of its id (a lost answer). */
+  losePublishAnswer?: Answer;
+  /**
+   * A published container's status is read as the post it became, which has no status field
+   * (code 100), as third parties report Threads answering; the pages document PUBLISHED.
+   */
+  publishedAnswersAsPost: boolean;
 };
 
 const DAY_MS = 86_400_000;
@@ -190,7 +197,9 @@ export async function startThreadsStandIn(
     c.status = 'PUBLISHED';
     c.mediaId = post.id;
     s.onPublish?.(post);
-    return json(200, { id: post.id });
+    const lost = s.losePublishAnswer;
+    s.losePublishAnswer = undefined;
+    return lost ?? json(200, { id: post.id });
   };
 
   const listed = (list: ThreadsPost[], q: Record<string, string>) => {
@@ -260,6 +269,12 @@ export async function startThreadsStandIn(
     }
     if (r.method === 'GET' && a && b === undefined) {
       const c = containers.get(a);
+      if (c && c.owner === user.id && c.status === 'PUBLISHED' && s.publishedAnswersAsPost)
+        return graphError(
+          400,
+          100,
+          'Tried accessing nonexisting field (status) on node type (ThreadsMedia)',
+        );
       if (c && c.owner === user.id && q.fields?.includes('status')) {
         if (c.status === 'IN_PROGRESS' && !c.fetching && c.readsLeft-- <= 0) c.status = 'FINISHED';
         return json(200, {
@@ -285,6 +300,7 @@ export async function startThreadsStandIn(
     processingReads: 1,
     insightsScope: true,
     nextId: () => String(next + 1n),
+    publishedAnswersAsPost: false,
   }) as ThreadsStandIn;
   return s;
 }
