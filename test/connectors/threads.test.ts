@@ -3,12 +3,16 @@
 // image and a carousel fetched from the service's public addresses, a thread of replies, the
 // container resumed after an interrupted attempt, the publishing quota, a token refreshed or
 // ending in a reconnect, hostile answers, and the insights.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey, openCredentials } from '../../core/connections/credentials.ts';
 import { threadsConnector } from '../../core/connectors/threads/index.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { storageFor } from '../../core/storage/storage.ts';
 import { retryJobOf } from '../support/jobs.ts';
+import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
 import { startThreadsStandIn, type ThreadsStandIn } from '../support/platforms/threads.ts';
 import {
   THREADS_USER,
@@ -24,8 +28,10 @@ const server = useServer({ env: LOOPBACK_OUTBOUND });
 let t: ThreadsStandIn;
 let media: PublicMediaHost;
 let h: ThreadsHarness;
+let tmp: string;
 
 beforeAll(async () => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'sps-threads-'));
   t = await startThreadsStandIn();
   media = await startPublicMediaHost(storageFor(server.config));
   h = threadsHarness(server, t, KEY, { publicMedia: media });
@@ -33,6 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
   await media.close();
+  rmSync(tmp, { recursive: true, force: true });
 });
 
 const USER = THREADS_USER.id;
@@ -75,6 +82,29 @@ describe('publishing to Threads', () => {
     expect(params).toMatchObject({ media_type: 'IMAGE', text: 'A picture' });
     expect(t.fetched.find((f) => f.url === params.image_url)?.bytes).toBe(png.length);
     expect((await h.row(post.id)).external_post_id).toBe(made.id);
+  });
+
+  it('publishes a video that Threads fetches, once its container has finished processing', async () => {
+    const { key } = await h.connectBrand();
+    const file = path.join(tmp, 'clip.mp4');
+    await makeTestClip(file, 1);
+    const asset = await uploadMediaFile(server, key, file, 'clip.mp4');
+    const post = await h.schedule(key, { body: 'A clip', asset_ids: [asset.id] });
+    t.processingReads = 3;
+    try {
+      expect(await h.runJob(post)).toBe('published');
+    } finally {
+      t.processingReads = 1;
+    }
+    const made = t.posts.at(-1)!;
+    expect(made.mediaType).toBe('VIDEO');
+    const params = t.containers.get(made.container)!.params;
+    expect(params.media_type).toBe('VIDEO');
+    expect(t.fetched.some((f) => f.url === params.video_url && f.bytes > 0)).toBe(true);
+    const reads = t.received.filter(
+      (r) => r.method === 'GET' && r.path === `/v1.0/${made.container}`,
+    );
+    expect(reads.length).toBeGreaterThanOrEqual(4);
   });
 
   it('publishes a carousel: finished carousel-item children, then the CAROUSEL parent', async () => {
