@@ -181,6 +181,25 @@ describe('publishing to Threads', () => {
       expect(t.republished).toEqual([]);
     });
 
+  it("reads a thread's later part back from the account's replies when its answer was lost", async () => {
+    const { key } = await h.connectBrand();
+    const post = await h.schedule(key, { kind: 'thread', body: 'Root part\n---\nReply part' });
+    // The second publish (the reply's) makes the post and answers a 500.
+    t.onPublish = (made) => {
+      if (!made.repliedTo) return;
+      t.onPublish = undefined;
+      t.losePublishAnswer = { status: 500, body: { error: { message: 'Oops', code: 1 } } };
+    };
+    expect(await h.runJob(post)).toBe('published');
+    const [root, reply] = t.posts.slice(-2);
+    expect([root!.text, reply!.text]).toEqual(['Root part', 'Reply part']);
+    expect(reply!.repliedTo).toBe(root!.id);
+    expect(t.received.some((r) => r.method === 'GET' && r.path === `/v1.0/${USER}/replies`)).toBe(
+      true,
+    );
+    expect(t.republished).toEqual([]);
+  });
+
   it('resumes with the same container when an attempt ended while it was processing', async () => {
     const { key } = await h.connectBrand();
     const post = await h.schedule(key, { body: 'Slow to process' });
