@@ -25,6 +25,7 @@ import {
   awaitContainers,
   type ContainerPlatform,
   containerOnce,
+  publishedMedia,
   publishOnce,
 } from '../meta/container.ts';
 import { type GraphCall, GraphId, GraphRefusal, graphClient } from '../meta/graph.ts';
@@ -175,7 +176,7 @@ export function threadsConnector(deps: ThreadsDeps): Connector {
       for (const [i, text] of parts.entries()) {
         req.signal.throwIfAborted();
         const prefix = `threads.${i}`;
-        let media = await steps.recall(`${prefix}.media`);
+        let media = await publishedMedia(steps, prefix);
         if (!media) {
           const id = await containerOf(p, steps, req, i, text, parent);
           const state = (await awaitContainers(p, steps, `${prefix}.polling`, [id])).get(id)!;
