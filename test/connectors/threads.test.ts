@@ -266,6 +266,16 @@ describe("Threads' publishing quota", () => {
     expect(await h.row(post.id)).toMatchObject({ status: 'published', error: null });
   });
 
+  it('a quota answer that is not the documented one is left to Threads, which enforces it', async () => {
+    const { key } = await h.connectBrand();
+    const post = await h.schedule(key, { body: 'Quota unreadable' });
+    t.answerNext(`GET /v1.0/${USER}/threads_publishing_limit`, {
+      status: 200,
+      body: { data: [{ quota_usage: 'lots' }] },
+    });
+    expect(await h.runJob(post)).toBe('published');
+  });
+
   it('a throttle (Graph code 4) waits until the usage header says access comes back', async () => {
     const { key } = await h.connectBrand();
     const post = await h.schedule(key, { body: 'Throttled' });
