@@ -1,5 +1,6 @@
-// The connectors shipped with the service: Bluesky, Mastodon, X, LinkedIn and Facebook Pages. They read the bytes of
-// attached assets from storage, so a worker without storage has none.
+// The connectors shipped with the service: Bluesky, Mastodon, X, LinkedIn, Threads and Facebook
+// Pages. They read the bytes of attached assets from storage, so a worker without storage has
+// none.
 
 import type { OutboundPolicy } from '../outbound/guard.ts';
 import { type OAuthPlatform, type PlatformApp, platformApps } from '../platformApps.ts';
@@ -9,6 +10,7 @@ import type { Connectors, PublicMedia } from './connector.ts';
 import { facebookConnector } from './facebook/index.ts';
 import { linkedinConnector } from './linkedin/index.ts';
 import { mastodonConnector } from './mastodon.ts';
+import { threadsConnector } from './threads/index.ts';
 import { xConnector } from './x/index.ts';
 
 export type ConnectorDeps = {
@@ -37,6 +39,7 @@ export function builtinConnectors({ storage, ...rest }: ConnectorDeps): Connecto
       apiUrl: apps.linkedin.apiUrl,
       oauthUrl: apps.linkedin.oauthUrl,
     }),
+    threads: threadsConnector({ ...rest, apiUrl: apps.threads.apiUrl }),
     facebook: facebookConnector({
       ...rest,
       storage,

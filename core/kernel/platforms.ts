@@ -12,10 +12,10 @@ export type Capabilities = {
   maxText: number;
   /**
    * How text length is counted: Bluesky counts graphemes, X weighs characters (its own
-   * twitter-text library: a URL counts 23, an emoji or a CJK character 2), the others count
-   * characters.
+   * twitter-text library: a URL counts 23, an emoji or a CJK character 2), Threads counts
+   * characters but each emoji as its UTF-8 bytes, the others count characters.
    */
-  countBy: 'grapheme' | 'x-weighted' | 'character';
+  countBy: 'grapheme' | 'x-weighted' | 'emoji-bytes' | 'character';
   kinds: readonly Kind[];
   /** Most images on an `image` post. */
   maxImages: number;
@@ -95,14 +95,23 @@ export const CAPABILITIES: Record<Platform, Capabilities> = {
     carouselImagesOnly: true,
     imagePixelsBelow: 36_152_320,
   },
-  // developers.facebook.com (Threads API): 500 characters; carousels of 2-20 items.
+  // developers.facebook.com (Threads API, Posts): 500 characters, emoji counted as their
+  // UTF-8 bytes; one image or video, or a carousel of 2-20. Images JPEG/PNG up to 8 MB,
+  // video up to 1 GB and 5 minutes (Meta's media specifications, as third parties quote them).
   threads: {
     maxText: 500,
-    countBy: 'character',
+    countBy: 'emoji-bytes',
     kinds: ['text', 'image', 'video', 'carousel', 'thread'],
     maxImages: 1,
     maxCarouselItems: 20,
     maxThreadParts: 25,
+    mediaLimits: {
+      imageBytes: 8 * MB,
+      gifBytes: 8 * MB,
+      videoBytes: 1024 * MB,
+      videoSeconds: [0, 300],
+      gifAlone: false,
+    },
   },
   // developers.facebook.com (Instagram Graph API): captions 2,200; carousels 2-10; no text-only.
   instagram: {
@@ -164,6 +173,7 @@ export const PUBLISHING_PLATFORMS = [
   'mastodon',
   'x',
   'linkedin',
+  'threads',
   'facebook',
 ] as const satisfies readonly Platform[];
 
@@ -195,9 +205,22 @@ const require = createRequire(import.meta.url);
 /** Characters past which X's weighting is not computed (see textLength). */
 const X_PARSE_LIMIT = 4_000;
 
+const utf8 = new TextEncoder();
+/** An emoji: a pictograph (with its modifiers and joins), a flag, or a keycap. */
+const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20e3/u;
+
 /** Text length the way the platform counts it. */
 export function textLength(text: string, countBy: Capabilities['countBy']): number {
   if (countBy === 'character') return [...text].length;
+  if (countBy === 'emoji-bytes') {
+    // Threads: "emojis are counted as the number of UTF-8 bytes" (of the whole emoji, its
+    // joiners and variation selectors included); every other character counts 1.
+    graphemes ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
+    let n = 0;
+    for (const { segment } of graphemes.segment(text))
+      n += EMOJI.test(segment) ? utf8.encode(segment).length : [...segment].length;
+    return n;
+  }
   if (countBy === 'x-weighted') {
     // twitter-text's parse grows with the square of some texts' length (seconds for a 70 KB
     // run of "a-b."), on the caller's event loop: a text this long is far past X's 280 in any
@@ -233,6 +256,7 @@ export const LENGTH_UNIT: Record<Capabilities['countBy'], { unit: string; note?:
     unit: 'weighted characters',
     note: 'a URL counts 23, an emoji or a CJK character 2',
   },
+  'emoji-bytes': { unit: 'characters', note: 'an emoji counts as its UTF-8 bytes, most of them 4' },
   character: { unit: 'characters' },
 };
 

@@ -15,6 +15,7 @@ import {
   type TestAccount,
 } from '../support/server.ts';
 import { useServer } from '../support/service.ts';
+import { uploadPng } from '../support/uploads.ts';
 
 const server = useServer({ env: { X_CLIENT_ID: 'x-app', X_CLIENT_SECRET: 'x-secret' } });
 const clients: Client[] = [];
@@ -35,9 +36,17 @@ async function brandWith(state: 'none' | 'active' | 'needs_reconnect', platform 
         [c.id],
       );
   }
-  const key = await makeKey(server.pool, acct.accountId, ['read', 'publish']);
+  const key = await makeKey(server.pool, acct.accountId, ['read', 'publish', 'media']);
   return { acct, key };
 }
+
+/**
+ * A platform this version does not publish to yet, and what its posts need: Pinterest takes
+ * pins (an image), so the post carries one of the key's account's images.
+ */
+const UNPUBLISHED = { platform: 'pinterest', name: 'Pinterest' } as const;
+const NOT_BUILT = `Publishing to ${UNPUBLISHED.name} is not built yet: the post is saved but will fail when due.`;
+const anImage = (key: string) => uploadPng(server, key, { width: 600, height: 900 }, '#c0392b');
 
 const postRest = (key: string, body: Record<string, unknown>) =>
   call(server, 'POST', '/v1/posts', { key, body });
@@ -82,12 +91,16 @@ describe('REST: POST /v1/posts', () => {
   });
 
   it('a platform this version does not publish to warns so, connected or not', async () => {
-    const NOT_BUILT =
-      'Publishing to Threads is not built yet: the post is saved but will fail when due.';
     const none = await brandWith('none');
-    const connected = await brandWith('active', 'threads');
+    const connected = await brandWith('active', UNPUBLISHED.platform);
     for (const { key } of [none, connected]) {
-      const res = await postRest(key, { platform: 'threads', body: 'Hi', schedule_at: inAnHour() });
+      const res = await postRest(key, {
+        platform: UNPUBLISHED.platform,
+        kind: 'image',
+        body: 'Hi',
+        asset_ids: [await anImage(key)],
+        schedule_at: inAnHour(),
+      });
       expect(res.status).toBe(201);
       expect(res.body.warnings).toEqual([NOT_BUILT]);
     }
@@ -218,11 +231,14 @@ describe('MCP: create_post and schedule_post', () => {
   });
 
   it('create_post for a platform not published to says so', async () => {
-    const { key } = await brandWith('active', 'threads');
-    const made = await tool(key, 'create_post', { platform: 'threads', body: 'Later' });
-    expect(made.warnings).toEqual([
-      'Publishing to Threads is not built yet: the post is saved but will fail when due.',
-    ]);
+    const { key } = await brandWith('active', UNPUBLISHED.platform);
+    const made = await tool(key, 'create_post', {
+      platform: UNPUBLISHED.platform,
+      kind: 'image',
+      body: 'Later',
+      asset_ids: [await anImage(key)],
+    });
+    expect(made.warnings).toEqual([NOT_BUILT]);
   });
 
   it('and neither does with a working connection', async () => {
@@ -255,7 +271,7 @@ describe('MCP: create_post and schedule_post', () => {
       ['mastodon', 'Mastodon', true],
       ['x', 'X', true],
       ['linkedin', 'LinkedIn', true],
-      ['threads', 'Threads', false],
+      ['threads', 'Threads', true],
       ['instagram', 'Instagram', false],
       ['facebook', 'Facebook', true],
       ['tiktok', 'TikTok', false],
@@ -303,15 +319,15 @@ describe('the composer (POST /app/api/compose)', () => {
 
   it('warns of a platform it does not publish to, though connected', async () => {
     const d = await signedInDashboard(server);
-    await connectPlatform(server.pool, d.acct as TestAccount, 'threads');
+    await connectPlatform(server.pool, d.acct as TestAccount, UNPUBLISHED.platform);
+    const key = await makeKey(server.pool, d.acct.accountId, ['media']);
     const res = await d.send('POST', '/compose', {
-      platforms: ['threads'],
-      body: 'Threads',
+      platforms: [UNPUBLISHED.platform],
+      body: 'A pin',
+      asset_ids: [await anImage(key)],
       when: 'draft',
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body.warnings).toEqual([
-      'Publishing to Threads is not built yet: the post is saved but will fail when due.',
-    ]);
+    expect(res.body.warnings).toEqual([NOT_BUILT]);
   });
 });

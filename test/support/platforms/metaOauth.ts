@@ -26,6 +26,8 @@ export type MetaStandIn = StandIn & {
   /** Facebook: the Pages the user manages, in the order /me/accounts lists them. */
   pages: { id: string; name: string }[];
   tokens: Map<string, Token>;
+  /** The user a live token (long- or short-lived) acts as, by the stand-in's clock. */
+  userOf(token: string | undefined): { id: string; username: string } | undefined;
 };
 
 const graphError = (status: number, code: number, message: string, subcode?: number) =>
@@ -45,12 +47,17 @@ const USERS: Record<string, { id: string; username: string; name: string }> = {
   other: { id: '17841400000000002', username: 'someone.else', name: 'Someone Else' },
 };
 
+/**
+ * `more`: a platform's other routes (its publishing API) on the same host, asked first, as a
+ * publishing stand-in composes them with these.
+ */
 export async function startMetaOauth(
   platform: 'threads' | 'instagram' | 'facebook',
   redirectUri: string,
+  more?: Route,
 ): Promise<MetaStandIn> {
   const { route, helpers } = metaOauthRoutes(platform, redirectUri);
-  return { ...(await startStandIn(route)), ...helpers };
+  return { ...(await startStandIn((r) => more?.(r) ?? route(r))), ...helpers };
 }
 
 /**
@@ -233,6 +240,11 @@ export function metaOauthRoutes(
       return code;
     },
     longLived: (user = 'brand', ageS = 0) => issue(user, 'long', LONG_LIVED_S, ageS),
+    userOf(token) {
+      const t = live(token, 'long') ?? live(token, 'short');
+      const u = t ? USERS[t.user.split('|')[0]!] : undefined;
+      return u ? { id: u.id, username: u.username } : undefined;
+    },
     advance(seconds) {
       clock += seconds * 1000;
     },
