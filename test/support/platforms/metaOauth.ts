@@ -5,7 +5,7 @@
 // for the long-lived exchange; long-lived tokens (60 days) extended only once a day old and
 // until they expire; Graph errors as `{error: {message, type: "OAuthException", code,
 // fbtrace_id}}`. The stand-in's clock moves with `advance`.
-import { json, mint, type Received, type StandIn, startStandIn } from './standIn.ts';
+import { json, mint, type Received, type Route, type StandIn, startStandIn } from './standIn.ts';
 
 export const META_APP = { id: '1234567890', secret: 'meta-app-secret-0001' };
 const LONG_LIVED_S = 5_183_944;
@@ -26,6 +26,8 @@ export type MetaStandIn = StandIn & {
   /** Facebook: the Pages the user manages, in the order /me/accounts lists them. */
   pages: { id: string; name: string }[];
   tokens: Map<string, Token>;
+  /** The user a live token (long- or short-lived) acts as, by the stand-in's clock. */
+  userOf(token: string | undefined): { id: string; username: string } | undefined;
 };
 
 const graphError = (status: number, code: number, message: string, subcode?: number) =>
@@ -45,9 +47,14 @@ const USERS: Record<string, { id: string; username: string; name: string }> = {
   other: { id: '17841400000000002', username: 'someone.else', name: 'Someone Else' },
 };
 
+/**
+ * `more`: a platform's other routes (its publishing API) on the same host, asked first, as a
+ * publishing stand-in composes them with these.
+ */
 export async function startMetaOauth(
   platform: 'threads' | 'instagram' | 'facebook',
   redirectUri: string,
+  more?: Route,
 ): Promise<MetaStandIn> {
   let clock = Date.now();
   const codes = new Map<string, string>();
@@ -212,7 +219,8 @@ export async function startMetaOauth(
     return undefined;
   };
 
-  const standIn = await startStandIn(platform === 'facebook' ? facebook : threadsOrInstagram);
+  const own = platform === 'facebook' ? facebook : threadsOrInstagram;
+  const standIn = await startStandIn((r) => more?.(r) ?? own(r));
   return {
     ...standIn,
     pages,
@@ -223,6 +231,11 @@ export async function startMetaOauth(
       return code;
     },
     longLived: (user = 'brand', ageS = 0) => issue(user, 'long', LONG_LIVED_S, ageS),
+    userOf(token) {
+      const t = live(token, 'long') ?? live(token, 'short');
+      const u = t ? USERS[t.user.split('|')[0]!] : undefined;
+      return u ? { id: u.id, username: u.username } : undefined;
+    },
     advance(seconds) {
       clock += seconds * 1000;
     },
