@@ -1,4 +1,4 @@
-// The connectors shipped with the service: Bluesky, Mastodon, X and LinkedIn. They read the bytes of
+// The connectors shipped with the service: Bluesky, Mastodon, X, LinkedIn and Threads. They read the bytes of
 // attached assets from storage, so a worker without storage has none.
 
 import type { OutboundPolicy } from '../outbound/guard.ts';
@@ -8,6 +8,7 @@ import { blueskyConnector } from './bluesky/index.ts';
 import type { Connectors, PublicMedia } from './connector.ts';
 import { linkedinConnector } from './linkedin/index.ts';
 import { mastodonConnector } from './mastodon.ts';
+import { threadsConnector } from './threads/index.ts';
 import { xConnector } from './x/index.ts';
 
 export type ConnectorDeps = {
@@ -36,5 +37,6 @@ export function builtinConnectors({ storage, ...rest }: ConnectorDeps): Connecto
       apiUrl: apps.linkedin.apiUrl,
       oauthUrl: apps.linkedin.oauthUrl,
     }),
+    threads: threadsConnector({ ...rest, apiUrl: apps.threads.apiUrl }),
   };
 }

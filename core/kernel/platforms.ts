@@ -189,6 +189,7 @@ export const PUBLISHING_PLATFORMS = [
   'mastodon',
   'x',
   'linkedin',
+  'threads',
 ] as const satisfies readonly Platform[];
 
 /** Whether a post for `platform` can be published by this version. */

@@ -689,6 +689,21 @@ export async function finishPublication(
   return rows[0];
 }
 
+/**
+ * Notes on a post still `publishing` why its attempt waits (a platform's rate limit or quota),
+ * if the attempt is still current; the outcome replaces it.
+ */
+export async function notePublicationWait(
+  db: Queryable,
+  q: { postId: string; publicationSeq: number; reason: string },
+): Promise<void> {
+  await db.query(
+    `update posts set error = $3
+     where id = $1 and status = 'publishing' and publication_seq = $2`,
+    [q.postId, q.publicationSeq, q.reason],
+  );
+}
+
 // Posts left `publishing` that no job will ever try again: their publication job (read
 // through Graphile Worker's public view) is gone, or is out of attempts and not running,
 // e.g. after a worker was killed during the last attempt.

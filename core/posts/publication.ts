@@ -35,6 +35,7 @@ import {
   abandonedPublications,
   claimPublication,
   finishPublication,
+  notePublicationWait,
   type PublicationClaim,
 } from './db.ts';
 import { publicationSteps } from './steps.ts';
@@ -217,7 +218,16 @@ export async function publishScheduledPost(
     // it cut short is handed back), a bounded number of times.
     const wait = rateLimitWait(err);
     if (wait && (job.rate_limit_waits ?? 0) < RATE_LIMIT_MAX_WAITS) {
-      await waitOutRateLimit(pool, job, attempt.number - 1, wait);
+      // The post says why it waits (a quota full, a limit spent) until its outcome replaces it.
+      const reason = withoutSecrets((err as Error).message, held.secrets());
+      await withTransaction(pool, async (tx) => {
+        await notePublicationWait(tx, {
+          postId: claim.id,
+          publicationSeq: claim.publication_seq,
+          reason,
+        });
+        await waitOutRateLimit(tx, job, attempt.number - 1, wait);
+      });
       return 'retrying';
     }
     const retryable = !(err instanceof PublicationError) || err.retryable;
