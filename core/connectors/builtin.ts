@@ -1,4 +1,4 @@
-// The connectors shipped with the service: Bluesky, Mastodon, X, LinkedIn and Threads. They read the bytes of
+// The connectors shipped with the service: Bluesky, Mastodon, X, LinkedIn, Threads and Instagram. They read the bytes of
 // attached assets from storage, so a worker without storage has none.
 
 import type { OutboundPolicy } from '../outbound/guard.ts';
@@ -6,6 +6,7 @@ import { type OAuthPlatform, type PlatformApp, platformApps } from '../platformA
 import type { Storage } from '../storage/storage.ts';
 import { blueskyConnector } from './bluesky/index.ts';
 import type { Connectors, PublicMedia } from './connector.ts';
+import { instagramConnector } from './instagram/index.ts';
 import { linkedinConnector } from './linkedin/index.ts';
 import { mastodonConnector } from './mastodon.ts';
 import { threadsConnector } from './threads/index.ts';
@@ -38,5 +39,6 @@ export function builtinConnectors({ storage, ...rest }: ConnectorDeps): Connecto
       oauthUrl: apps.linkedin.oauthUrl,
     }),
     threads: threadsConnector({ ...rest, apiUrl: apps.threads.apiUrl }),
+    instagram: instagramConnector({ ...rest, apiUrl: apps.instagram.apiUrl }),
   };
 }

@@ -190,6 +190,7 @@ export const PUBLISHING_PLATFORMS = [
   'x',
   'linkedin',
   'threads',
+  'instagram',
 ] as const satisfies readonly Platform[];
 
 /** Whether a post for `platform` can be published by this version. */
