@@ -84,6 +84,8 @@ export type InstagramStandIn = MetaStandIn & {
   fetches: { url: string; status: number }[];
   /** The next this many container status reads answer 500 (Meta's transient code 2). */
   failingStatusReads: number;
+  /** The id the next container or media made will have (to tell `answerNext` its path). */
+  peekNextId(): string;
   /** The next publish is made, and then answered 500 as a transient error (the answer is lost). */
   loseNextPublishAnswer(): void;
 };
@@ -367,7 +369,8 @@ export async function startInstagramStandIn(redirectUri: string): Promise<Instag
     const [id, edge] = segments as [string, string | undefined];
     const p = paramsOf(r);
     const fields = (p.fields ?? '').split(',').filter(Boolean);
-    if (edge && id !== holder.id) return noObject(r.method, id);
+    const userEdge = ['media', 'media_publish', 'content_publishing_limit'].includes(edge ?? '');
+    if (userEdge && id !== holder.id) return noObject(r.method, id);
     if (r.method === 'POST' && edge === 'media') return create(holder.id, p);
     if (r.method === 'POST' && edge === 'media_publish') return publish(holder.id, p);
     if (r.method === 'GET' && edge === 'content_publishing_limit') {
@@ -483,6 +486,7 @@ export async function startInstagramStandIn(redirectUri: string): Promise<Instag
     onPublished: undefined,
     fetches: [],
     failingStatusReads: 0,
+    peekNextId: () => String(seq + 1n),
     loseNextPublishAnswer() {
       losing = true;
     },
