@@ -44,9 +44,9 @@ describe('connecting an OAuth platform from the Accounts page', () => {
       .toMatch(/LINKEDIN_CLIENT_ID.*LINKEDIN_CLIENT_SECRET/);
     // Connectable but not published to by this version: the page says so; X is published to.
     await page
-      .getByRole('listitem', { name: 'Threads' })
+      .getByRole('listitem', { name: 'Facebook' })
       .getByText(
-        'Publishing to Threads is not built yet: its posts are saved but will fail when due.',
+        'Publishing to Facebook is not built yet: its posts are saved but will fail when due.',
       )
       .waitFor();
     expect(await x.textContent()).not.toMatch(/not built yet/);

@@ -9,7 +9,7 @@ import { threadsConnector } from '../../core/connectors/threads/index.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { storageFor } from '../../core/storage/storage.ts';
 import { retryJobOf } from '../support/jobs.ts';
-import { type ThreadsStandIn, startThreadsStandIn } from '../support/platforms/threads.ts';
+import { startThreadsStandIn, type ThreadsStandIn } from '../support/platforms/threads.ts';
 import {
   THREADS_USER,
   type ThreadsHarness,
@@ -81,7 +81,9 @@ describe('publishing to Threads', () => {
     const { key } = await h.connectBrand();
     const ids: string[] = [];
     for (const colour of ['#f00', '#0f0', '#00f'])
-      ids.push((await uploadImage(server, key, await solidPng({ width: 8, height: 8 }, colour))).id);
+      ids.push(
+        (await uploadImage(server, key, await solidPng({ width: 8, height: 8 }, colour))).id,
+      );
     const post = await h.schedule(key, { kind: 'carousel', body: 'Three', asset_ids: ids });
     expect(await h.runJob(post)).toBe('published');
     const made = t.posts.at(-1)!;
@@ -101,7 +103,10 @@ describe('publishing to Threads', () => {
     expect(a!.repliedTo).toBeUndefined();
     expect(b!.repliedTo).toBe(a!.id);
     expect(c!.repliedTo).toBe(b!.id);
-    expect(await h.row(post.id)).toMatchObject({ external_post_id: a!.id, permalink_url: a!.permalink });
+    expect(await h.row(post.id)).toMatchObject({
+      external_post_id: a!.id,
+      permalink_url: a!.permalink,
+    });
   });
 
   it('resumes a thread after an interrupted attempt without repeating a part', async () => {
@@ -125,6 +130,27 @@ describe('publishing to Threads', () => {
     expect((await h.row(post.id)).external_post_id).toBe(a!.id);
   });
 
+  for (const asPost of [false, true])
+    it(`reads back a post whose publish answer was lost, not publishing it again${asPost ? ' (its container answering as the post)' : ''}`, async () => {
+      const { key } = await h.connectBrand();
+      const body = `Lost answer ${asPost}`;
+      const post = await h.schedule(key, { body });
+      t.losePublishAnswer = {
+        status: 502,
+        body: { error: { message: 'Bad gateway', type: 'OAuthException', code: 2 } },
+      };
+      t.publishedAnswersAsPost = asPost;
+      try {
+        expect(await h.runJob(post)).toBe('published');
+      } finally {
+        t.publishedAnswersAsPost = false;
+      }
+      const made = t.posts.filter((p) => p.text === body);
+      expect(made).toHaveLength(1);
+      expect((await h.row(post.id)).external_post_id).toBe(made[0]!.id);
+      expect(t.republished).toEqual([]);
+    });
+
   it('resumes with the same container when an attempt ended while it was processing', async () => {
     const { key } = await h.connectBrand();
     const post = await h.schedule(key, { body: 'Slow to process' });
@@ -140,7 +166,9 @@ describe('publishing to Threads', () => {
     expect((await retryJobOf(server.pool, post.id))?.max_attempts).toBe(4);
     made[0]!.readsLeft = 0;
     expect(await h.runJob(post, 2)).toBe('published');
-    expect([...t.containers.values()].filter((c) => c.params.text === 'Slow to process')).toHaveLength(1);
+    expect(
+      [...t.containers.values()].filter((c) => c.params.text === 'Slow to process'),
+    ).toHaveLength(1);
     expect(t.posts.at(-1)!.container).toBe(made[0]!.id);
   });
 
@@ -194,7 +222,9 @@ describe("Threads' publishing quota", () => {
     const post = await h.schedule(key, { body: 'Throttled' });
     t.answerNext(`POST /v1.0/${USER}/threads`, {
       status: 400,
-      body: { error: { message: 'Application request limit reached', type: 'OAuthException', code: 4 } },
+      body: {
+        error: { message: 'Application request limit reached', type: 'OAuthException', code: 4 },
+      },
       headers: {
         'x-business-use-case-usage': JSON.stringify({
           '123': [{ type: 'threads', call_count: 100, estimated_time_to_regain_access: 17 }],
@@ -211,15 +241,19 @@ describe("Threads' publishing quota", () => {
 
 describe('Threads tokens', () => {
   it('a token about to expire is extended once, stored, and used', async () => {
-    const { key, connectedId, token } = await h.connectBrand({ ageS: 59 * 86_400, expiresInS: 120 });
+    const { key, connectedId, token } = await h.connectBrand({
+      ageS: 59 * 86_400,
+      expiresInS: 120,
+    });
     const post = await h.schedule(key, { body: 'Fresh token' });
     const refreshes = () => t.received.filter((r) => r.path === '/refresh_access_token').length;
     const before = refreshes();
     expect(await h.runJob(post)).toBe('published');
     expect(refreshes()).toBe(before + 1);
-    const { rows } = await server.pool.query('select credentials from connected_accounts where id = $1', [
-      connectedId,
-    ]);
+    const { rows } = await server.pool.query(
+      'select credentials from connected_accounts where id = $1',
+      [connectedId],
+    );
     const stored = openCredentials(KEY, rows[0].credentials);
     expect(stored.access_token).not.toBe(token);
     expect(t.received.at(-1)!.query.access_token).toBe(stored.access_token);
@@ -230,7 +264,14 @@ describe('Threads tokens', () => {
     const post = await h.schedule(key, { body: 'Refused once' });
     t.answerNext(`POST /v1.0/${USER}/threads`, {
       status: 401,
-      body: { error: { message: 'Error validating access token: Session has expired', type: 'OAuthException', code: 190, error_subcode: 463 } },
+      body: {
+        error: {
+          message: 'Error validating access token: Session has expired',
+          type: 'OAuthException',
+          code: 190,
+          error_subcode: 463,
+        },
+      },
     });
     const before = t.received.filter((r) => r.path === '/refresh_access_token').length;
     expect(await h.runJob(post)).toBe('published');
@@ -252,8 +293,16 @@ describe('hostile answers never mark a Threads post published without a real id'
     ['a container answer that is not JSON', 'threads', { status: 200, raw: '<html>oops</html>' }],
     ['a container answer without an id', 'threads', { status: 200, body: { success: true } }],
     ['a publish answer without an id', 'threads_publish', { status: 200, body: {} }],
-    ['a publish answer with a made-up id', 'threads_publish', { status: 200, body: { id: 'x; drop' } }],
-    ['a huge publish answer', 'threads_publish', { status: 200, raw: `{"id":"1","pad":"${'a'.repeat(2 * 1024 * 1024)}"}` }],
+    [
+      'a publish answer with a made-up id',
+      'threads_publish',
+      { status: 200, body: { id: 'x; drop' } },
+    ],
+    [
+      'a huge publish answer',
+      'threads_publish',
+      { status: 200, raw: `{"id":"1","pad":"${'a'.repeat(2 * 1024 * 1024)}"}` },
+    ],
   ];
   for (const [what, edge, answer] of hostile)
     it(`${what}: the post fails and says so`, async () => {

@@ -10,7 +10,7 @@ import { makeWorkerUtils } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey } from '../../core/connections/credentials.ts';
 import { publishNow } from '../support/jobs.ts';
-import { type ThreadsStandIn, startThreadsStandIn } from '../support/platforms/threads.ts';
+import { startThreadsStandIn, type ThreadsStandIn } from '../support/platforms/threads.ts';
 import {
   THREADS_USER,
   type ThreadsHarness,

@@ -83,11 +83,11 @@ describe('REST: POST /v1/posts', () => {
 
   it('a platform this version does not publish to warns so, connected or not', async () => {
     const NOT_BUILT =
-      'Publishing to Threads is not built yet: the post is saved but will fail when due.';
+      'Publishing to Facebook is not built yet: the post is saved but will fail when due.';
     const none = await brandWith('none');
-    const connected = await brandWith('active', 'threads');
+    const connected = await brandWith('active', 'facebook');
     for (const { key } of [none, connected]) {
-      const res = await postRest(key, { platform: 'threads', body: 'Hi', schedule_at: inAnHour() });
+      const res = await postRest(key, { platform: 'facebook', body: 'Hi', schedule_at: inAnHour() });
       expect(res.status).toBe(201);
       expect(res.body.warnings).toEqual([NOT_BUILT]);
     }
@@ -255,8 +255,8 @@ describe('MCP: create_post and schedule_post', () => {
       ['mastodon', 'Mastodon', true],
       ['x', 'X', true],
       ['linkedin', 'LinkedIn', true],
-      ['threads', 'Threads', false],
-      ['instagram', 'Instagram', false],
+      ['threads', 'Threads', true],
+      ['instagram', 'Instagram', true],
       ['facebook', 'Facebook', false],
       ['tiktok', 'TikTok', false],
       ['youtube', 'YouTube', false],
@@ -303,15 +303,15 @@ describe('the composer (POST /app/api/compose)', () => {
 
   it('warns of a platform it does not publish to, though connected', async () => {
     const d = await signedInDashboard(server);
-    await connectPlatform(server.pool, d.acct as TestAccount, 'threads');
+    await connectPlatform(server.pool, d.acct as TestAccount, 'facebook');
     const res = await d.send('POST', '/compose', {
-      platforms: ['threads'],
-      body: 'Threads',
+      platforms: ['facebook'],
+      body: 'Facebook',
       when: 'draft',
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.warnings).toEqual([
-      'Publishing to Threads is not built yet: the post is saved but will fail when due.',
+      'Publishing to Facebook is not built yet: the post is saved but will fail when due.',
     ]);
   });
 });

@@ -174,13 +174,13 @@ describe('a scheduled post at its time', () => {
   });
 
   it('fails a connected platform this version does not publish to, by its name', async () => {
-    await connectPlatform(server.pool, owner, 'threads');
-    const id = await schedule('threads', 'no connector', hourAhead());
+    await connectPlatform(server.pool, owner, 'facebook');
+    const id = await schedule('facebook', 'no connector', hourAhead());
     await publishNow(server.pool, id);
     const row = await settled(id);
     expect(row).toMatchObject({
       status: 'failed',
-      error: 'Publishing to Threads is not built yet in this version.',
+      error: 'Publishing to Facebook is not built yet in this version.',
     });
   });
 

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { mediaNotFetched, PublicationError, type PublicationSteps } from '../connector.ts';
 import { CHECK_THE_ACCOUNT, documented } from '../http.ts';
 import { plainText } from '../readings.ts';
-import { Created, type GraphCall, GraphRefusal, graphErrorOf } from './graph.ts';
+import { Created, type GraphCall, GraphRefusal } from './graph.ts';
 
 export type ContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'PUBLISHED' | 'EXPIRED' | 'ERROR';
 
@@ -53,9 +53,23 @@ export const StatusValue = z.enum(STATUSES);
 
 const final = (message: string) => new PublicationError(message, { retryable: false });
 
-/** The container's status, read once. */
-export async function containerStatus(p: ContainerPlatform, id: string) {
-  const res = await p.call('GET', p.containerPath(id), { fields: p.statusFields });
+/**
+ * The container's status, read once. A container Meta has published may answer as the post
+ * it became, which has no status field (code 100, "Tried accessing nonexisting field"):
+ * that is read as PUBLISHED, and the caller reads the post back.
+ */
+export async function containerStatus(
+  p: ContainerPlatform,
+  id: string,
+): Promise<{ status: ContainerStatus; reason: string | undefined }> {
+  let res: Awaited<ReturnType<GraphCall>>;
+  try {
+    res = await p.call('GET', p.containerPath(id), { fields: p.statusFields });
+  } catch (err) {
+    if (err instanceof GraphRefusal && err.code === 100 && /nonexisting field/i.test(err.message))
+      return { status: 'PUBLISHED', reason: undefined };
+    throw err;
+  }
   const read = p.readStatus(res.json);
   if (!read)
     throw final(
@@ -175,7 +189,8 @@ export async function publishOnce(
     await steps.remember(published(prefix), found);
     return found;
   };
-  if (state === 'PUBLISHED') return readBack(triedAt ? Date.parse(triedAt) : Date.now() - 86_400_000);
+  if (state === 'PUBLISHED')
+    return readBack(triedAt ? Date.parse(triedAt) : Date.now() - 86_400_000);
 
   await steps.remember(publishing(prefix), new Date().toISOString());
   const since = Date.parse((await steps.recall(publishing(prefix)))!);
@@ -219,7 +234,3 @@ const notReady = (p: ContainerPlatform, err: PublicationError) =>
     `${p.name} did not find the finished container yet (${err.message}); the next attempt tries again.`,
     { retryable: true, retryAfterMs: PROCESSING_RETRY_MS, cause: err },
   );
-
-/** Whether an answer is a Graph error (the status reader of a platform may need it). */
-export const isGraphError = (json: unknown) =>
-  graphErrorOf({ status: 200, headers: {}, json }) !== undefined;

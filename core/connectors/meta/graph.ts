@@ -90,7 +90,8 @@ export function usageResetAt(headers: IncomingHttpHeaders, now = Date.now()): Da
   };
   const minutes: number[] = [];
   for (const entries of Object.values(BusinessUsage.parse(read('x-business-use-case-usage'))))
-    for (const e of entries) if (e.estimated_time_to_regain_access) minutes.push(e.estimated_time_to_regain_access);
+    for (const e of entries)
+      if (e.estimated_time_to_regain_access) minutes.push(e.estimated_time_to_regain_access);
   for (const name of ['x-app-usage', 'x-ad-account-usage']) {
     const m = UsageEntry.safeParse(read(name));
     if (m.success && m.data.estimated_time_to_regain_access)
@@ -126,9 +127,7 @@ export function graphRefusal(platform: string, res: PlatformResponse): GraphRefu
   const answered = `${platform} answered ${res.status}${code !== undefined ? ` (code ${code})` : ''}`;
   if ((code !== undefined && THROTTLES.has(code)) || res.status === 429) {
     const after = retryAfterMs(res.headers);
-    const at =
-      usageResetAt(res.headers) ??
-      new Date(Date.now() + (after ?? THROTTLE_UNSAID_MS));
+    const at = usageResetAt(res.headers) ?? new Date(Date.now() + (after ?? THROTTLE_UNSAID_MS));
     return new GraphRefusal(
       `${answered}: ${said} The publication waits for the limit to reset (${at.toISOString()}).`,
       { retryable: true, retryAt: at, status: res.status, error: e },
@@ -152,7 +151,8 @@ export function graphRefusal(platform: string, res: PlatformResponse): GraphRefu
       `${platform} refused the post as a duplicate of one the account already has: ${said}`,
       { retryable: false, status: res.status, error: e },
     );
-  const transient = res.status >= 500 || e?.transient || (code !== undefined && TRANSIENT.has(code));
+  const transient =
+    res.status >= 500 || e?.transient || (code !== undefined && TRANSIENT.has(code));
   return new GraphRefusal(`${answered}: ${said}`, {
     retryable: Boolean(transient),
     retryAfterMs: res.status === 503 ? retryAfterMs(res.headers) : undefined,
@@ -203,7 +203,12 @@ export function graphClient(deps: {
   timeoutMs: number;
 }): GraphCall {
   const tokens = deps.account.tokens ?? storedTokens(deps.platform, deps.account);
-  const send = (method: 'GET' | 'POST', path: string, params: Record<string, string>, token: string) => {
+  const send = (
+    method: 'GET' | 'POST',
+    path: string,
+    params: Record<string, string>,
+    token: string,
+  ) => {
     const query = new URLSearchParams({ ...params, access_token: token });
     return platformRequest(deps.policy, deps.platform, `${deps.apiUrl}${path}?${query}`, {
       method,

@@ -21,7 +21,9 @@ const Status = z.object({
 });
 
 /** GET /{container}?fields=status,error_message. */
-export function readStatus(json: unknown): { status: ContainerStatus; reason: string | undefined } | undefined {
+export function readStatus(
+  json: unknown,
+): { status: ContainerStatus; reason: string | undefined } | undefined {
   const parsed = Status.safeParse(json);
   return parsed.success
     ? { status: parsed.data.status, reason: parsed.data.error_message }
@@ -36,10 +38,13 @@ export const fetchFailed = (reason: string) => /DOWNLOAD/i.test(reason);
 
 const Quota = z.object({
   quota_usage: z.number().int().min(0),
-  config: z.object({ quota_total: z.number().int().min(1), quota_duration: z.number().int().min(1) }),
+  config: z.object({
+    quota_total: z.number().int().min(0),
+    quota_duration: z.number().int().min(1),
+  }),
   reply_quota_usage: z.number().int().min(0).optional(),
   reply_config: z
-    .object({ quota_total: z.number().int().min(1), quota_duration: z.number().int().min(1) })
+    .object({ quota_total: z.number().int().min(0), quota_duration: z.number().int().min(1) })
     .optional(),
 });
 /** The troubleshooting page answers `{data: [quota]}`; the overview shows the quota itself. */
@@ -144,7 +149,10 @@ export async function permalinkOf(call: GraphCall, mediaId: string): Promise<str
 
 const Metric = z.object({
   name: z.string().max(100),
-  values: z.array(z.object({ value: z.number() })).max(10).optional(),
+  values: z
+    .array(z.object({ value: z.number() }))
+    .max(10)
+    .optional(),
   total_value: z.object({ value: z.number() }).optional(),
 });
 const Insights = z.object({ data: itemsOf(Metric) });

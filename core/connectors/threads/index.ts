@@ -27,7 +27,7 @@ import {
   containerOnce,
   publishOnce,
 } from '../meta/container.ts';
-import { type GraphCall, graphClient, GraphId, GraphRefusal } from '../meta/graph.ts';
+import { type GraphCall, GraphId, GraphRefusal, graphClient } from '../meta/graph.ts';
 import { claimedTime, plainText } from '../readings.ts';
 import {
   fetchFailed,
@@ -121,7 +121,7 @@ export function threadsConnector(deps: ThreadsDeps): Connector {
     const media = i === 0 ? req.post.media : [];
     if (media.length && !deps.publicMedia)
       throw final(
-        'Threads fetches a post\'s media from the service\'s public addresses, which this worker has none of (PUBLIC_BASE_URL); the post cannot carry media here.',
+        "Threads fetches a post's media from the service's public addresses, which this worker has none of (PUBLIC_BASE_URL); the post cannot carry media here.",
       );
     const withText: Record<string, string> = text.trim() ? { text } : {};
     const reply: Record<string, string> = parent ? { reply_to_id: parent } : {};
@@ -207,7 +207,8 @@ export function threadsConnector(deps: ThreadsDeps): Connector {
           if (err instanceof GraphRefusal && err.code === 100) continue;
           throw err;
         }
-        const n = (name: string) => Math.max(0, Math.min(Math.trunc(m.get(name) ?? 0), 500_000_000));
+        const n = (name: string) =>
+          Math.max(0, Math.min(Math.trunc(m.get(name) ?? 0), 500_000_000));
         counts.set(id, {
           likes: n('likes'),
           reposts: n('reposts'),

@@ -55,6 +55,13 @@ export type ThreadsStandIn = MetaStandIn & {
   insightsScope: boolean;
   /** The id the next container or post will get. */
   nextId(): string;
+  /** The next publish makes the post, then answers this instead of its id (a lost answer). */
+  losePublishAnswer?: Answer;
+  /**
+   * A published container's status is read as the post it became, which has no status field
+   * (code 100), as third parties report Threads answering; the pages document PUBLISHED.
+   */
+  publishedAnswersAsPost: boolean;
 };
 
 const DAY_MS = 86_400_000;
@@ -116,7 +123,8 @@ export async function startThreadsStandIn(
   };
 
   const inWindow = (replies: boolean) =>
-    posts.filter((p) => Date.now() - Date.parse(p.timestamp.replace('+0000', 'Z')) < DAY_MS)
+    posts
+      .filter((p) => Date.now() - Date.parse(p.timestamp.replace('+0000', 'Z')) < DAY_MS)
       .filter((p) => (p.repliedTo !== undefined) === replies).length;
 
   const create = (user: { id: string; username: string }, q: Record<string, string>): Answer => {
@@ -126,12 +134,13 @@ export async function startThreadsStandIn(
     if (q.text !== undefined && threadsLength(q.text) > 500)
       return graphError(400, 100, 'Param text must be at most 500 characters long.');
     if (type === 'TEXT' && !q.text) return graphError(400, 100, 'Param text is required for TEXT');
-    if (type === 'IMAGE' && !q.image_url) return graphError(400, 100, 'Param image_url is required');
-    if (type === 'VIDEO' && !q.video_url) return graphError(400, 100, 'Param video_url is required');
+    if (type === 'IMAGE' && !q.image_url)
+      return graphError(400, 100, 'Param image_url is required');
+    if (type === 'VIDEO' && !q.video_url)
+      return graphError(400, 100, 'Param video_url is required');
     if (q.is_carousel_item === 'true' && (q.text || q.reply_to_id))
       return graphError(400, 100, 'A carousel item carries no text and replies to nothing');
-    if (q.reply_to_id && !posts.some((p) => p.id === q.reply_to_id))
-      return notFound(q.reply_to_id);
+    if (q.reply_to_id && !posts.some((p) => p.id === q.reply_to_id)) return notFound(q.reply_to_id);
     if (type === 'CAROUSEL') {
       const ids = (q.children ?? '').split(',').filter(Boolean);
       if (ids.length < 2 || ids.length > 20)
@@ -188,7 +197,9 @@ export async function startThreadsStandIn(
     c.status = 'PUBLISHED';
     c.mediaId = post.id;
     s.onPublish?.(post);
-    return json(200, { id: post.id });
+    const lost = s.losePublishAnswer;
+    s.losePublishAnswer = undefined;
+    return lost ?? json(200, { id: post.id });
   };
 
   const listed = (list: ThreadsPost[], q: Record<string, string>) => {
@@ -231,9 +242,15 @@ export async function startThreadsStandIn(
         ],
       });
     if (r.method === 'GET' && own(a) && b === 'threads')
-      return listed(posts.filter((p) => p.owner === user.id && !p.repliedTo), q);
+      return listed(
+        posts.filter((p) => p.owner === user.id && !p.repliedTo),
+        q,
+      );
     if (r.method === 'GET' && own(a) && b === 'replies')
-      return listed(posts.filter((p) => p.owner === user.id && p.repliedTo), q);
+      return listed(
+        posts.filter((p) => p.owner === user.id && p.repliedTo),
+        q,
+      );
     if (r.method === 'GET' && a && b === 'insights') {
       const post = posts.find((p) => p.id === a && p.owner === user.id);
       if (!post) return notFound(a);
@@ -252,6 +269,12 @@ export async function startThreadsStandIn(
     }
     if (r.method === 'GET' && a && b === undefined) {
       const c = containers.get(a);
+      if (c && c.owner === user.id && c.status === 'PUBLISHED' && s.publishedAnswersAsPost)
+        return graphError(
+          400,
+          100,
+          'Tried accessing nonexisting field (status) on node type (ThreadsMedia)',
+        );
       if (c && c.owner === user.id && q.fields?.includes('status')) {
         if (c.status === 'IN_PROGRESS' && !c.fetching && c.readsLeft-- <= 0) c.status = 'FINISHED';
         return json(200, {
@@ -277,6 +300,7 @@ export async function startThreadsStandIn(
     processingReads: 1,
     insightsScope: true,
     nextId: () => String(next + 1n),
+    publishedAnswersAsPost: false,
   }) as ThreadsStandIn;
   return s;
 }
