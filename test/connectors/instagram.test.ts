@@ -121,6 +121,23 @@ describe('publishing to Instagram', () => {
   });
 });
 
+describe('stories', () => {
+  it('publishes a story: one medium as STORIES, without a caption or the feed aspect rule', async () => {
+    const { key } = await h.connectBrand();
+    const asset = await image(key, '#fa0', { width: 54, height: 96 });
+    const post = await h.schedule(key, { kind: 'story', body: 'Not shown', asset_ids: [asset] });
+    expect(await h.runJob(post)).toBe('published');
+    const media = h.ig.media.at(-1)!;
+    expect(media.mediaType).toBe('STORY');
+    const container = h.ig.containers.get(media.container)!;
+    expect(container.params).toEqual({
+      media_type: 'STORIES',
+      image_url: expect.stringContaining(`/public-media/${asset}?`),
+    });
+    expect((await h.row(post.id)).external_post_id).toBe(media.id);
+  });
+});
+
 describe('exactly once', () => {
   it('an attempt that ended after making the container is resumed with it by the next', async () => {
     const { key } = await h.connectBrand();
