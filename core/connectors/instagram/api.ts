@@ -95,9 +95,17 @@ const OwnMedia = z.object({
 });
 const OwnMediaList = z.object({ data: itemsOf(OwnMedia) });
 
-/** The account's latest media (newest first), with their captions and times. */
-export async function ownMedia(call: GraphCall, userId: string, limit: number) {
-  const path = `${VERSION}/${userId}/media`;
+/**
+ * The account's latest media (newest first), with their captions and times: its feed posts
+ * (`media`), or its live stories (`stories`), which the feed's list leaves out.
+ */
+export async function ownMedia(
+  call: GraphCall,
+  userId: string,
+  limit: number,
+  edge: 'media' | 'stories' = 'media',
+) {
+  const path = `${VERSION}/${userId}/${edge}`;
   const res = await call('GET', path, {
     fields: 'id,caption,timestamp',
     limit: String(Math.min(100, Math.max(1, limit))),
@@ -110,27 +118,30 @@ const comparable = (text: string | undefined) =>
   (text ?? '').normalize('NFC').replace(/\s+/g, ' ').trim();
 
 /** How far before the remembered time the reading looks (clocks differ). */
-const CLOCK_MARGIN_MS = 5 * 60_000;
+const CLOCK_MARGIN_MS = 2 * 60_000;
 
 /**
- * The id of the account's media with `caption` made since `sinceMs` (the oldest such: the one
- * the remembered publish call made), or undefined when its latest media have none.
+ * The id of the account's media with `caption` published since `sinceMs` (the time remembered
+ * just before the publish call), among its feed posts or its stories (which have no caption);
+ * undefined when its latest have none, or several that cannot be told apart (two stories, or
+ * the same caption twice): recording the wrong one would be worse than saying so.
  */
 export async function findOwnMedia(
   call: GraphCall,
   userId: string,
-  caption: string,
+  wanted: { caption: string; story: boolean },
   sinceMs: number,
 ): Promise<string | undefined> {
-  const want = comparable(caption);
-  const found = (await ownMedia(call, userId, 50))
-    .filter((m) => {
-      const at = Date.parse(m.timestamp ?? '');
-      return Number.isFinite(at) && at >= sinceMs - CLOCK_MARGIN_MS;
-    })
-    .reverse()
-    .find((m) => comparable(m.caption) === want);
-  return found?.id;
+  const want = wanted.story ? '' : comparable(wanted.caption);
+  const matching = (await ownMedia(call, userId, 50, wanted.story ? 'stories' : 'media'))
+    .map((m) => ({ id: m.id, at: Date.parse(m.timestamp ?? ''), caption: m.caption }))
+    .filter((m) => Number.isFinite(m.at) && comparable(m.caption) === want);
+  // Within the clocks' margin, else (several) from the remembered second on: Instagram's
+  // times are whole seconds.
+  const near = matching.filter((m) => m.at >= sinceMs - CLOCK_MARGIN_MS);
+  if (near.length <= 1) return near[0]?.id;
+  const after = near.filter((m) => m.at >= Math.floor(sinceMs / 1000) * 1000);
+  return after.length === 1 ? after[0]!.id : undefined;
 }
 
 /**

@@ -206,7 +206,7 @@ export function instagramConnector(deps: InstagramDeps): Connector {
         const caption = publishedText(post.body, post.hashtags);
         try {
           media = await publishOnce(p, steps, PREFIX, id, state, (sinceMs) =>
-            findOwnMedia(call, userId, post.kind === 'story' ? '' : caption, sinceMs),
+            findOwnMedia(call, userId, { caption, story: post.kind === 'story' }, sinceMs),
           );
         } catch (err) {
           // The limit filled between our reading and the publish: nothing was published.

@@ -369,7 +369,9 @@ export async function startInstagramStandIn(redirectUri: string): Promise<Instag
     const [id, edge] = segments as [string, string | undefined];
     const p = paramsOf(r);
     const fields = (p.fields ?? '').split(',').filter(Boolean);
-    const userEdge = ['media', 'media_publish', 'content_publishing_limit'].includes(edge ?? '');
+    const userEdge = ['media', 'stories', 'media_publish', 'content_publishing_limit'].includes(
+      edge ?? '',
+    );
     if (userEdge && id !== holder.id) return noObject(r.method, id);
     if (r.method === 'POST' && edge === 'media') return create(holder.id, p);
     if (r.method === 'POST' && edge === 'media_publish') return publish(holder.id, p);
@@ -388,8 +390,11 @@ export async function startInstagramStandIn(redirectUri: string): Promise<Instag
         ],
       });
     }
-    if (r.method === 'GET' && edge === 'media') {
-      const mine = media.filter((m) => m.owner === holder.id).reverse();
+    if (r.method === 'GET' && (edge === 'media' || edge === 'stories')) {
+      // The feed's list leaves stories out; /stories lists only them (IG User Stories).
+      const mine = media
+        .filter((m) => m.owner === holder.id && (m.mediaType === 'STORY') === (edge === 'stories'))
+        .reverse();
       const limit = Math.min(Number(p.limit ?? 25) || 25, 100);
       return json(200, {
         data: mine.slice(0, limit).map((m) => ({
