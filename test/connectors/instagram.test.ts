@@ -232,6 +232,21 @@ describe("the container's end", () => {
   });
 });
 
+describe("Instagram's refusals", () => {
+  it('an image Instagram finds outside 4:5 to 1.91:1 fails the post quoting it', async () => {
+    const { key } = await h.connectBrand();
+    const asset = await image(key, '#0a0', { width: 40, height: 80 });
+    // The library's record says square (a size the create-time check passes); the bytes are tall.
+    await server.pool.query('update assets set width = 80, height = 80 where id = $1', [asset]);
+    const post = await h.schedule(key, { body: 'Too tall', asset_ids: [asset] });
+    expect(await h.runJob(post)).toBe('failed');
+    expect((await h.row(post.id)).error).toBe(
+      "Instagram answered 400 (code 36003): The aspect ratio is not supported.: The submitted image with aspect ratio ('0.5/1',) cannot be published. Please submit an image with a valid aspect ratio.",
+    );
+    expect(h.ig.media.filter((m) => m.caption === 'Too tall')).toEqual([]);
+  });
+});
+
 describe('the publishing limit', () => {
   it('a full limit reschedules the publication for when room comes, making no container', async () => {
     const { key } = await h.connectBrand();

@@ -7,7 +7,8 @@
 // be downloaded, 9007/2207027 a container not ready, 9/2207042 the publishing limit, 10 a
 // missing permission). Media are FETCHED from the URL given, as Meta fetches them with cURL:
 // an image at creation (a failed fetch is refused at once), a video while the container is
-// IN_PROGRESS (a failed fetch makes it ERROR). The OAuth routes are metaOauth.ts's, on the
+// IN_PROGRESS (a failed fetch makes it ERROR); a feed image outside 4:5 to 1.91:1 is refused
+// (2207009). The OAuth routes are metaOauth.ts's, on the
 // same host; `answerNext` serves hostile answers.
 // Sources: developers.facebook.com/docs/instagram-platform/content-publishing/,
 // …/instagram-graph-api/reference/ig-user/media, …/ig-user/media_publish,
@@ -15,6 +16,7 @@
 // …/reference/instagram-media/insights, …/instagram-platform/error-codes; the container
 // status text "Error: Media upload has failed with error code 2207082" and the 2207052 body as
 // reported in gitroomhq/postiz-app#1992 and #1900.
+import sharp from 'sharp';
 import { type MetaStandIn, startMetaOauth } from './metaOauth.ts';
 import { type Answer, json, type Received } from './standIn.ts';
 
@@ -147,17 +149,43 @@ export async function startInstagramStandIn(redirectUri: string): Promise<Instag
   let losing = false;
   let standIn: InstagramStandIn;
 
-  /** Meta fetching a URL with cURL: any failure, or a non-2xx answer, is a failed download. */
-  async function fetchMedia(url: string): Promise<boolean> {
+  /**
+   * Meta fetching a URL with cURL: the bytes, or undefined for any failure or a non-2xx
+   * answer (a failed download).
+   */
+  async function fetchMedia(url: string): Promise<Buffer | undefined> {
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
-      await res.arrayBuffer();
+      const bytes = Buffer.from(await res.arrayBuffer());
       standIn.fetches.push({ url, status: res.status });
-      return res.ok;
+      return res.ok ? bytes : undefined;
     } catch {
       standIn.fetches.push({ url, status: 0 });
-      return false;
+      return undefined;
     }
+  }
+
+  /** A feed image outside 4:5 to 1.91:1 is refused at creation (code 36003, subcode 2207009). */
+  async function aspectRefusal(bytes: Buffer): Promise<Answer | undefined> {
+    const { width, height } = await sharp(bytes)
+      .metadata()
+      .catch(() => ({ width: undefined, height: undefined }));
+    if (!width || !height)
+      return graphError(400, 9004, 'The media format is not supported.', 2207005);
+    const ratio = width / height;
+    if (ratio >= 0.8 && ratio <= 1.91) return undefined;
+    return json(400, {
+      error: {
+        message: 'The aspect ratio is not supported.',
+        type: 'OAuthException',
+        code: 36003,
+        error_subcode: 2207009,
+        is_transient: false,
+        error_user_title: 'Cannot Publish Image',
+        error_user_msg: `The submitted image with aspect ratio ('${Math.round(ratio * 100) / 100}/1',) cannot be published. Please submit an image with a valid aspect ratio.`,
+        fbtrace_id: 'AbCdEf123',
+      },
+    });
   }
 
   const downloadFailed = (url: string) =>
@@ -218,7 +246,10 @@ export async function startInstagramStandIn(redirectUri: string): Promise<Instag
     if (type === 'IMAGE' || (type === 'STORIES' && p.image_url)) {
       if (!p.image_url) return graphError(400, 100, 'The parameter image_url is required.');
       // An image is downloaded while the creation is answered.
-      if (!(await fetchMedia(p.image_url))) return downloadFailed(p.image_url);
+      const bytes = await fetchMedia(p.image_url);
+      if (!bytes) return downloadFailed(p.image_url);
+      const refused = type === 'IMAGE' ? await aspectRefusal(bytes) : undefined;
+      if (refused) return refused;
       const c = make({ mediaType: type, carouselItem, children: [] });
       return json(200, { id: c.id });
     }
