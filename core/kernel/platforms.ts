@@ -262,7 +262,7 @@ export const LENGTH_UNIT: Record<Capabilities['countBy'], { unit: string; note?:
     unit: 'weighted characters',
     note: 'a URL counts 23, an emoji or a CJK character 2',
   },
-  'emoji-bytes': { unit: 'characters', note: 'an emoji counts its UTF-8 bytes, 4 or more' },
+  'emoji-bytes': { unit: 'characters', note: 'an emoji counts as its UTF-8 bytes, most of them 4' },
   character: { unit: 'characters' },
 };
 

@@ -3,12 +3,16 @@
 // image and a carousel fetched from the service's public addresses, a thread of replies, the
 // container resumed after an interrupted attempt, the publishing quota, a token refreshed or
 // ending in a reconnect, hostile answers, and the insights.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey, openCredentials } from '../../core/connections/credentials.ts';
 import { threadsConnector } from '../../core/connectors/threads/index.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { storageFor } from '../../core/storage/storage.ts';
 import { retryJobOf } from '../support/jobs.ts';
+import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
 import { startThreadsStandIn, type ThreadsStandIn } from '../support/platforms/threads.ts';
 import {
   THREADS_USER,
@@ -24,8 +28,10 @@ const server = useServer({ env: LOOPBACK_OUTBOUND });
 let t: ThreadsStandIn;
 let media: PublicMediaHost;
 let h: ThreadsHarness;
+let tmp: string;
 
 beforeAll(async () => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'sps-threads-'));
   t = await startThreadsStandIn();
   media = await startPublicMediaHost(storageFor(server.config));
   h = threadsHarness(server, t, KEY, { publicMedia: media });
@@ -33,6 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
   await media.close();
+  rmSync(tmp, { recursive: true, force: true });
 });
 
 const USER = THREADS_USER.id;
@@ -75,6 +82,29 @@ describe('publishing to Threads', () => {
     expect(params).toMatchObject({ media_type: 'IMAGE', text: 'A picture' });
     expect(t.fetched.find((f) => f.url === params.image_url)?.bytes).toBe(png.length);
     expect((await h.row(post.id)).external_post_id).toBe(made.id);
+  });
+
+  it('publishes a video that Threads fetches, once its container has finished processing', async () => {
+    const { key } = await h.connectBrand();
+    const file = path.join(tmp, 'clip.mp4');
+    await makeTestClip(file, 1);
+    const asset = await uploadMediaFile(server, key, file, 'clip.mp4');
+    const post = await h.schedule(key, { body: 'A clip', asset_ids: [asset.id] });
+    t.processingReads = 3;
+    try {
+      expect(await h.runJob(post)).toBe('published');
+    } finally {
+      t.processingReads = 1;
+    }
+    const made = t.posts.at(-1)!;
+    expect(made.mediaType).toBe('VIDEO');
+    const params = t.containers.get(made.container)!.params;
+    expect(params.media_type).toBe('VIDEO');
+    expect(t.fetched.some((f) => f.url === params.video_url && f.bytes > 0)).toBe(true);
+    const reads = t.received.filter(
+      (r) => r.method === 'GET' && r.path === `/v1.0/${made.container}`,
+    );
+    expect(reads.length).toBeGreaterThanOrEqual(4);
   });
 
   it('publishes a carousel: finished carousel-item children, then the CAROUSEL parent', async () => {
@@ -151,6 +181,25 @@ describe('publishing to Threads', () => {
       expect(t.republished).toEqual([]);
     });
 
+  it("reads a thread's later part back from the account's replies when its answer was lost", async () => {
+    const { key } = await h.connectBrand();
+    const post = await h.schedule(key, { kind: 'thread', body: 'Root part\n---\nReply part' });
+    // The second publish (the reply's) makes the post and answers a 500.
+    t.onPublish = (made) => {
+      if (!made.repliedTo) return;
+      t.onPublish = undefined;
+      t.losePublishAnswer = { status: 500, body: { error: { message: 'Oops', code: 1 } } };
+    };
+    expect(await h.runJob(post)).toBe('published');
+    const [root, reply] = t.posts.slice(-2);
+    expect([root!.text, reply!.text]).toEqual(['Root part', 'Reply part']);
+    expect(reply!.repliedTo).toBe(root!.id);
+    expect(t.received.some((r) => r.method === 'GET' && r.path === `/v1.0/${USER}/replies`)).toBe(
+      true,
+    );
+    expect(t.republished).toEqual([]);
+  });
+
   it('resumes with the same container when an attempt ended while it was processing', async () => {
     const { key } = await h.connectBrand();
     const post = await h.schedule(key, { body: 'Slow to process' });
@@ -215,6 +264,16 @@ describe("Threads' publishing quota", () => {
     expect(new Date(job!.run_at).getTime()).toBeGreaterThan(Date.now() + 50 * 60_000);
     expect(await h.runJob(post)).toBe('published');
     expect(await h.row(post.id)).toMatchObject({ status: 'published', error: null });
+  });
+
+  it('a quota answer that is not the documented one is left to Threads, which enforces it', async () => {
+    const { key } = await h.connectBrand();
+    const post = await h.schedule(key, { body: 'Quota unreadable' });
+    t.answerNext(`GET /v1.0/${USER}/threads_publishing_limit`, {
+      status: 200,
+      body: { data: [{ quota_usage: 'lots' }] },
+    });
+    expect(await h.runJob(post)).toBe('published');
   });
 
   it('a throttle (Graph code 4) waits until the usage header says access comes back', async () => {

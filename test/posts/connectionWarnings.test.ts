@@ -87,7 +87,11 @@ describe('REST: POST /v1/posts', () => {
     const none = await brandWith('none');
     const connected = await brandWith('active', 'facebook');
     for (const { key } of [none, connected]) {
-      const res = await postRest(key, { platform: 'facebook', body: 'Hi', schedule_at: inAnHour() });
+      const res = await postRest(key, {
+        platform: 'facebook',
+        body: 'Hi',
+        schedule_at: inAnHour(),
+      });
       expect(res.status).toBe(201);
       expect(res.body.warnings).toEqual([NOT_BUILT]);
     }

@@ -17,7 +17,7 @@ describe('Threads text length', () => {
     const [issue] = threadsIssues('😀'.repeat(126));
     expect(issue?.loc).toEqual(['body', 'body']);
     expect(issue?.msg).toBe(
-      'threads allows 500 characters (body and hashtags together; an emoji counts its UTF-8 bytes, 4 or more); this post has 504',
+      'threads allows 500 characters (body and hashtags together; an emoji counts as its UTF-8 bytes, most of them 4); this post has 504',
     );
   });
 
@@ -38,7 +38,7 @@ describe('Threads text length', () => {
 
   it('counts each part of a thread the same way', () => {
     expect(threadsIssues(`one\n---\n${'😀'.repeat(126)}`, 'thread')[0]?.msg).toBe(
-      'part 2 of the thread is 504 characters; threads allows 500 (an emoji counts its UTF-8 bytes, 4 or more)',
+      'part 2 of the thread is 504 characters; threads allows 500 (an emoji counts as its UTF-8 bytes, most of them 4)',
     );
   });
 });

@@ -162,6 +162,10 @@ function failedContainer(p: ContainerPlatform, reason: string | undefined): Publ
 const publishing = (prefix: string) => `${prefix}.publishing`;
 const published = (prefix: string) => `${prefix}.media`;
 
+/** The media id publishOnce remembered under `prefix`, if the container was published. */
+export const publishedMedia = (steps: PublicationSteps, prefix: string) =>
+  steps.recall(published(prefix));
+
 /**
  * Publishes the FINISHED container `id` once and answers the media's id: the one remembered
  * under `prefix`, or the one Meta answers now (remembered at once), or, when an earlier try

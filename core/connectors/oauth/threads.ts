@@ -20,8 +20,16 @@ import {
 import { longLivedToken, tooYoungToExtend } from './metaTokens.ts';
 
 const PLATFORM = 'Threads';
-/** Publishing, the profile, and reading a post's insights (views, likes, replies...). */
-const SCOPES = ['threads_basic', 'threads_content_publish', 'threads_manage_insights'];
+/**
+ * Publishing, the profile, reading a post's insights (views, likes, replies...), and reading
+ * the account's own replies (a thread's later parts, read back after a crash).
+ */
+const SCOPES = [
+  'threads_basic',
+  'threads_content_publish',
+  'threads_manage_insights',
+  'threads_read_replies',
+];
 
 /** POST /oauth/access_token: the short-lived token (its `user_id` is read from /me instead). */
 const ShortLived = z.object({ access_token: Token });

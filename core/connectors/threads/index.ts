@@ -25,6 +25,7 @@ import {
   awaitContainers,
   type ContainerPlatform,
   containerOnce,
+  publishedMedia,
   publishOnce,
 } from '../meta/container.ts';
 import { type GraphCall, GraphId, GraphRefusal, graphClient } from '../meta/graph.ts';
@@ -149,9 +150,19 @@ export function threadsConnector(deps: ThreadsDeps): Connector {
     });
   }
 
-  /** Room in the account's quota for one more post (or reply), or a wait for it. */
+  /**
+   * Room in the account's quota for one more post (or reply), or a wait for it. A quota that
+   * cannot be read (refused, or not the documented answer) is left to Threads, which enforces
+   * it on the publish call; a throttle or a dead token is that failure.
+   */
   async function ensureRoom(call: GraphCall, userId: string, reply: boolean) {
-    const quota = await publishingQuota(call, userId);
+    let quota: Awaited<ReturnType<typeof publishingQuota>>;
+    try {
+      quota = await publishingQuota(call, userId);
+    } catch (err) {
+      if (err instanceof PublicationError && !err.retryable && !err.reconnect) return;
+      throw err;
+    }
     const q = reply ? (quota.replies ?? quota.posts) : quota.posts;
     if (q.used < q.total) return;
     const at = new Date(Date.now() + Math.min(QUOTA_RETRY_MS, q.seconds * 1000));
@@ -175,7 +186,7 @@ export function threadsConnector(deps: ThreadsDeps): Connector {
       for (const [i, text] of parts.entries()) {
         req.signal.throwIfAborted();
         const prefix = `threads.${i}`;
-        let media = await steps.recall(`${prefix}.media`);
+        let media = await publishedMedia(steps, prefix);
         if (!media) {
           const id = await containerOf(p, steps, req, i, text, parent);
           const state = (await awaitContainers(p, steps, `${prefix}.polling`, [id])).get(id)!;

@@ -21,7 +21,7 @@ describe.each([
     threadsOAuthApp,
     'th',
     '/v1.0/me',
-    'threads_basic,threads_content_publish,threads_manage_insights',
+    'threads_basic,threads_content_publish,threads_manage_insights,threads_read_replies',
   ],
   [
     'instagram',
