@@ -72,16 +72,36 @@ describe('a hostile answer to the status reading', () => {
 });
 
 describe('a hostile answer to the publishing limit', () => {
-  it('fails the post before any container is made', async () => {
+  it('is left to Instagram, which enforces the limit on media_publish', async () => {
     const post = await imagePost('Limit garbled');
-    const containers = h.ig.containers.size;
     h.ig.answerNext(`GET ${USER}/content_publishing_limit`, {
       status: 200,
       body: { data: [{ quota_usage: 'lots' }] },
     });
-    const error = await expectFailedUnpublished(post, 'Limit garbled');
-    expect(error).toMatch(/content_publishing_limit without the JSON it documents/);
-    expect(h.ig.containers.size).toBe(containers);
+    expect(await h.runJob(post)).toBe('published');
+    expect(h.ig.media.filter((m) => m.caption === 'Limit garbled')).toHaveLength(1);
+  });
+
+  it("media_publish's own limit refusal (2207042) waits for room, publishing nothing", async () => {
+    const post = await imagePost('Limit on publish');
+    h.ig.answerNext(`POST ${USER}/media_publish`, {
+      status: 400,
+      body: {
+        error: {
+          message: 'Application request limit reached',
+          type: 'OAuthException',
+          code: 9,
+          error_subcode: 2207042,
+          is_transient: false,
+          fbtrace_id: 'AbCdEf123',
+        },
+      },
+    });
+    expect(await h.runJob(post)).toBe('retrying');
+    const row = await h.row(post.id);
+    expect(row.status).toBe('publishing');
+    expect(row.error).toMatch(/^Instagram's publishing limit for this account is reached/);
+    expect(h.ig.media.filter((m) => m.caption === 'Limit on publish')).toEqual([]);
   });
 });
 

@@ -24,6 +24,7 @@ import {
   awaitContainers,
   type ContainerPlatform,
   containerOnce,
+  publishedMedia,
   publishOnce,
 } from '../meta/container.ts';
 import { type GraphCall, GraphId, GraphRefusal, graphClient } from '../meta/graph.ts';
@@ -184,9 +185,19 @@ export function instagramConnector(deps: InstagramDeps): Connector {
     );
   }
 
-  /** Room in the account's limit for one more post, or a wait for it. */
+  /**
+   * Room in the account's limit for one more post, or a wait for it. A limit that cannot be
+   * read (refused, or not the documented answer) is left to Instagram, which enforces it on
+   * media_publish (2207042, waited out below); a throttle or a dead token is that failure.
+   */
   async function ensureRoom(call: GraphCall, userId: string) {
-    const limit = await publishingLimit(call, userId);
+    let limit: Limit;
+    try {
+      limit = await publishingLimit(call, userId);
+    } catch (err) {
+      if (err instanceof PublicationError && !err.retryable && !err.reconnect) return;
+      throw err;
+    }
     if (limit.total === undefined || limit.used < limit.total) return;
     throw await limitWait(call, userId, limit);
   }
@@ -197,7 +208,7 @@ export function instagramConnector(deps: InstagramDeps): Connector {
       const userId = userIdOf(req.account);
       const p = platformOf(call, userId, req.signal);
       const { post, steps } = req;
-      let media = await steps.recall(`${PREFIX}.media`);
+      let media = await publishedMedia(steps, PREFIX);
       if (!media) {
         if (!(await steps.recall(CONTAINER))) await ensureRoom(call, userId);
         const id = await containerOf(p, req);
