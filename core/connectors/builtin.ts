@@ -1,6 +1,6 @@
-// The connectors shipped with the service: Bluesky, Mastodon, X, LinkedIn, Threads and Facebook
-// Pages. They read the bytes of attached assets from storage, so a worker without storage has
-// none.
+// The connectors shipped with the service: Bluesky, Mastodon, X, LinkedIn, Threads, Instagram
+// and Facebook Pages. They read the bytes of attached assets from storage, so a worker without
+// storage has none.
 
 import type { OutboundPolicy } from '../outbound/guard.ts';
 import { type OAuthPlatform, type PlatformApp, platformApps } from '../platformApps.ts';
@@ -8,6 +8,7 @@ import type { Storage } from '../storage/storage.ts';
 import { blueskyConnector } from './bluesky/index.ts';
 import type { Connectors, PublicMedia } from './connector.ts';
 import { facebookConnector } from './facebook/index.ts';
+import { instagramConnector } from './instagram/index.ts';
 import { linkedinConnector } from './linkedin/index.ts';
 import { mastodonConnector } from './mastodon.ts';
 import { threadsConnector } from './threads/index.ts';
@@ -40,6 +41,7 @@ export function builtinConnectors({ storage, ...rest }: ConnectorDeps): Connecto
       oauthUrl: apps.linkedin.oauthUrl,
     }),
     threads: threadsConnector({ ...rest, apiUrl: apps.threads.apiUrl }),
+    instagram: instagramConnector({ ...rest, apiUrl: apps.instagram.apiUrl }),
     facebook: facebookConnector({
       ...rest,
       storage,

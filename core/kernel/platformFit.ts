@@ -32,6 +32,9 @@ export type MediaFacts = {
   durationS: number | null;
   /** Width × height of an image, where known. */
   pixels: number | null;
+  /** An image's width and height in pixels, where known (its aspect ratio). */
+  width?: number | null;
+  height?: number | null;
 };
 
 /** The text the platform receives: the body, then the hashtags on their own paragraph. */
@@ -104,6 +107,42 @@ function pixelIssues(p: PostShape): ValidationIssue[] {
       },
     ];
   });
+}
+
+/** Images outside the aspect ratios the platform's feed takes, each named with its own. */
+function aspectIssues(p: PostShape): ValidationIssue[] {
+  const aspect = CAPABILITIES[p.platform].imageAspect;
+  if (!aspect || !p.facts || p.kind === 'story') return [];
+  return p.facts.flatMap((f, i) => {
+    if (f.kind !== 'image' || !f.width || !f.height) return [];
+    const ratio = f.width / f.height;
+    // Meta compares ratios as written (1.91:1), so a hair past them from rounding is taken.
+    if (ratio >= aspect.min - 0.005 && ratio <= aspect.max + 0.005) return [];
+    return [
+      {
+        loc: ['body', 'asset_ids', i],
+        msg: `${p.platform} takes images of aspect ratio ${aspect.said} (width to height); ${f.id ? `asset ${f.id}` : `attachment ${i + 1}`} is ${f.width}×${f.height} (${(Math.round(ratio * 100) / 100).toString()}:1): crop it to fit`,
+        type: 'platform_capability',
+      },
+    ];
+  });
+}
+
+/** A `#tag` as platforms link it: after a start, a space or punctuation, never inside a word. */
+const HASHTAG = /(?<![\p{L}\p{N}_&#])#[\p{L}\p{N}_]*\p{L}[\p{L}\p{N}_]*/gu;
+
+/** Hashtags past the platform's cap, counted in the text it receives. */
+function hashtagIssues(p: PostShape): ValidationIssue[] {
+  const max = CAPABILITIES[p.platform].maxHashtags;
+  if (max === undefined) return [];
+  const count = publishedText(p.body, p.hashtags).match(HASHTAG)?.length ?? 0;
+  if (count <= max) return [];
+  return [
+    issue(
+      p.hashtags && (p.body.match(HASHTAG)?.length ?? 0) <= max ? 'hashtags' : 'body',
+      `${p.platform} allows at most ${max} hashtags in a post (body and hashtags together); this post has ${count}`,
+    ),
+  ];
 }
 
 /** Attachments past the platform's documented sizes and durations, each named. */
@@ -184,5 +223,12 @@ export function platformFitIssues(p: PostShape): ValidationIssue[] {
   const caps = CAPABILITIES[p.platform];
   if (!caps.kinds.includes(p.kind))
     return [issue('kind', `${p.platform} takes kind ${caps.kinds.join(', ')}; not "${p.kind}"`)];
-  return [...mediaIssues(p), ...pixelIssues(p), ...mediaLimitIssues(p), ...textIssues(p)];
+  return [
+    ...mediaIssues(p),
+    ...pixelIssues(p),
+    ...aspectIssues(p),
+    ...mediaLimitIssues(p),
+    ...textIssues(p),
+    ...hashtagIssues(p),
+  ];
 }

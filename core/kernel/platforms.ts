@@ -29,6 +29,13 @@ export type Capabilities = {
   imagePixelsBelow?: number;
   /** Sizes and durations of attachments, where the platform documents them. */
   mediaLimits?: MediaLimits;
+  /** Most `#hashtags` in the published text (body and hashtags), where the platform caps them. */
+  maxHashtags?: number;
+  /**
+   * The widest range of an image's width to height that a feed post takes (a story is shown
+   * full screen and is not held to it), with the range as the platform writes it.
+   */
+  imageAspect?: { min: number; max: number; said: string };
 };
 
 export type MediaLimits = {
@@ -113,7 +120,10 @@ export const CAPABILITIES: Record<Platform, Capabilities> = {
       gifAlone: false,
     },
   },
-  // developers.facebook.com (Instagram Graph API): captions 2,200; carousels 2-10; no text-only.
+  // developers.facebook.com (Instagram Platform, content publishing and IG User Media):
+  // captions 2,200 characters with at most 30 hashtags; no text-only post; one image, a
+  // carousel of 2-10, a reel (a single video is published as one); JPEG images up to 8 MB of
+  // aspect 4:5 to 1.91:1; reels up to 1 GB lasting 3 s to 15 minutes.
   instagram: {
     maxText: 2200,
     countBy: 'character',
@@ -121,6 +131,15 @@ export const CAPABILITIES: Record<Platform, Capabilities> = {
     maxImages: 1,
     maxCarouselItems: 10,
     maxThreadParts: 0,
+    maxHashtags: 30,
+    imageAspect: { min: 4 / 5, max: 1.91, said: '4:5 to 1.91:1' },
+    mediaLimits: {
+      imageBytes: 8 * MB,
+      gifBytes: 8 * MB,
+      videoBytes: 1024 * MB,
+      videoSeconds: [3, 900],
+      gifAlone: false,
+    },
   },
   // developers.facebook.com (Pages API): 63,206 characters; one photo, or several (up to 10,
   // as publishing tools document it) as unpublished photos attached to one post, images only;
@@ -174,6 +193,7 @@ export const PUBLISHING_PLATFORMS = [
   'x',
   'linkedin',
   'threads',
+  'instagram',
   'facebook',
 ] as const satisfies readonly Platform[];
 

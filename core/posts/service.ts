@@ -126,6 +126,8 @@ async function attachedMedia(
       bytes: asset.bytes,
       durationS: asset.duration_s,
       pixels: asset.width && asset.height ? asset.width * asset.height : null,
+      width: asset.width,
+      height: asset.height,
     };
   });
 }

@@ -272,7 +272,7 @@ describe('MCP: create_post and schedule_post', () => {
       ['x', 'X', true],
       ['linkedin', 'LinkedIn', true],
       ['threads', 'Threads', true],
-      ['instagram', 'Instagram', false],
+      ['instagram', 'Instagram', true],
       ['facebook', 'Facebook', true],
       ['tiktok', 'TikTok', false],
       ['youtube', 'YouTube', false],

@@ -31,7 +31,8 @@ export type Answer = { status: number; body: unknown; headers?: Record<string, s
 /** A raw answer: `body` is sent as it is (a string or bytes), not as JSON. */
 export type RawAnswer = { status: number; raw: string | Buffer; headers?: Record<string, string> };
 
-export type Route = (req: Received) => Answer | undefined;
+/** A platform's routes; one that does something first (fetches media) answers a promise. */
+export type Route = (req: Received) => Answer | undefined | Promise<Answer | undefined>;
 
 export type StandIn = {
   url: string;
@@ -53,7 +54,7 @@ export async function startStandIn(route: Route): Promise<StandIn> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', async () => {
       const url = new URL(req.url ?? '/', 'http://loopback');
       const raw = Buffer.concat(chunks);
       const body = raw.toString('utf8');
@@ -77,7 +78,7 @@ export async function startStandIn(route: Route): Promise<StandIn> {
       const line = `${r.method} ${r.path}`;
       const told = next.get(line);
       if (told) next.delete(line);
-      const answer = told ?? route(r) ?? json(404, { error: { message: 'Unknown path' } });
+      const answer = told ?? (await route(r)) ?? json(404, { error: { message: 'Unknown path' } });
       const headers = { 'content-type': 'application/json', ...answer.headers };
       res.writeHead(answer.status, headers);
       res.end('raw' in answer ? answer.raw : JSON.stringify(answer.body));

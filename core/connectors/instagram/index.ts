@@ -1,0 +1,283 @@
+// Instagram (Instagram API with Instagram Login): a post is a media container made by
+// POST /{ig-user}/media from the service's public address of each medium, which Instagram
+// fetches itself: an image (`image_url`, with its alt text), a reel (`media_type=REELS`: a
+// single video is published as one), a story (`media_type=STORIES`), or a CAROUSEL of 2-10
+// `is_carousel_item` children; polled until FINISHED and published by
+// POST /{ig-user}/media_publish. The publishing limit (`content_publishing_limit`) is read
+// before containers are made and again before publishing: a full one waits for room. Each
+// container is published at most once by what the attempt remembers (../meta/container.ts).
+// Docs: developers.facebook.com/docs/instagram-platform/content-publishing/ and the
+// references of ig-user/media, media_publish, content_publishing_limit and ig-container.
+import { publishedText } from '../../kernel/platformFit.ts';
+import type { OutboundPolicy } from '../../outbound/guard.ts';
+import {
+  type ConnectedAccountAccess,
+  type Connector,
+  type PostCounts,
+  PublicationError,
+  type PublicMedia,
+  type PublishMedia,
+  type PublishRequest,
+} from '../connector.ts';
+import { PLATFORM_TIMEOUT_MS } from '../http.ts';
+import {
+  awaitContainers,
+  type ContainerPlatform,
+  containerOnce,
+  publishedMedia,
+  publishOnce,
+} from '../meta/container.ts';
+import { type GraphCall, GraphId, GraphRefusal, graphClient } from '../meta/graph.ts';
+import {
+  countsOf,
+  fetchFailed,
+  findOwnMedia,
+  INSTAGRAM,
+  insightsOf,
+  limitFreesAt,
+  permalinkOf,
+  publishingLimit,
+  readStatus,
+  VERSION,
+} from './api.ts';
+
+export type InstagramDeps = {
+  outbound: OutboundPolicy;
+  /** INSTAGRAM_API_URL, without a trailing slash. */
+  apiUrl: string;
+  /** Public addresses of the post's media, which Instagram fetches; without it, nothing posts. */
+  publicMedia?: PublicMedia;
+  requestTimeoutMs?: number;
+  /** How often a container's status is read in one attempt, and for how long; tests shorten it. */
+  containerPoll?: { intervalMs: number; boundMs: number };
+};
+
+/** Within one attempt (a minute at most), a container is read every 3 s for up to 30 s. */
+const CONTAINER_POLL = { intervalMs: 3_000, boundMs: 30_000 };
+/** A full limit whose room cannot be told from the account's media is read again after this. */
+const LIMIT_RETRY_MS = 60 * 60_000;
+/** media_publish's refusal when the account's 24-hour limit is spent (code 9). */
+const LIMIT_REACHED = 2207042;
+/** Permission errors: the token lacks the scope (instagram_business_manage_insights). */
+const NO_PERMISSION = new Set([10, 200]);
+/** Alt text Instagram takes (1,000 characters, as its content publishing page says). */
+const ALT_LIMIT = 1_000;
+
+/** The steps of an attempt: the container (and its children), and the media published. */
+const CONTAINER = 'instagram.container';
+const PREFIX = 'instagram';
+
+type Limit = Awaited<ReturnType<typeof publishingLimit>>;
+
+const final = (message: string) => new PublicationError(message, { retryable: false });
+
+/** The professional account's id: kept when it connected (CONTRACT's `user_id`). */
+function userIdOf(account: ConnectedAccountAccess): string {
+  const id = account.credentials.user_id;
+  if (typeof id === 'string' && GraphId.safeParse(id).success) return id;
+  throw new PublicationError(
+    'The Instagram connection lacks its user id (user_id); reconnect it.',
+    { retryable: false, reconnect: true },
+  );
+}
+
+export function instagramConnector(deps: InstagramDeps): Connector {
+  const timeoutMs = deps.requestTimeoutMs ?? PLATFORM_TIMEOUT_MS;
+  const callAs = (account: ConnectedAccountAccess) =>
+    graphClient({
+      policy: deps.outbound,
+      platform: INSTAGRAM,
+      apiUrl: deps.apiUrl,
+      account,
+      timeoutMs,
+    });
+
+  const platformOf = (call: GraphCall, userId: string, signal: AbortSignal): ContainerPlatform => ({
+    name: INSTAGRAM,
+    call,
+    createPath: `${VERSION}/${userId}/media`,
+    publishPath: `${VERSION}/${userId}/media_publish`,
+    containerPath: (id) => `${VERSION}/${id}`,
+    statusFields: 'status_code,status',
+    readStatus,
+    fetchFailed,
+    poll: deps.containerPoll ?? CONTAINER_POLL,
+    signal,
+  });
+
+  /** A medium's container parameters: an image with its alt text, or a video. */
+  function mediumParams(
+    publicMedia: PublicMedia,
+    m: PublishMedia,
+    video: string,
+  ): Record<string, string> {
+    const url = publicMedia.urlOf(m);
+    if (m.kind === 'video') return { media_type: video, video_url: url };
+    return { image_url: url, ...(m.alt ? { alt_text: m.alt.slice(0, ALT_LIMIT) } : {}) };
+  }
+
+  /** The post's container (and its children), made once. */
+  async function containerOf(p: ContainerPlatform, req: PublishRequest): Promise<string> {
+    const { post, steps } = req;
+    const known = await steps.recall(CONTAINER);
+    if (known) return known;
+    const publicMedia = deps.publicMedia;
+    if (!publicMedia)
+      throw final(
+        "Instagram fetches a post's media from the service's public addresses (PUBLIC_BASE_URL), which this worker has none of; the post cannot be published here.",
+      );
+    const caption = publishedText(post.body, post.hashtags);
+    const withCaption: Record<string, string> = caption.trim() ? { caption } : {};
+    const media = post.media;
+    if (!media.length) throw final('An Instagram post needs an image or a video.');
+    if (post.kind === 'story') {
+      if (media.length !== 1) throw final('An Instagram story carries one image or video.');
+      const { media_type: _, ...one } = mediumParams(publicMedia, media[0]!, 'STORIES');
+      return containerOnce(p, steps, CONTAINER, { media_type: 'STORIES', ...one });
+    }
+    if (post.kind !== 'carousel') {
+      if (media.length !== 1)
+        throw final(
+          `An Instagram ${post.kind} post carries one ${post.kind === 'image' ? 'image' : 'video'}; use a carousel for ${media.length}.`,
+        );
+      const one = mediumParams(publicMedia, media[0]!, 'REELS');
+      // Every single video is a reel, shown in the feed too (share_to_feed).
+      const reel: Record<string, string> =
+        media[0]!.kind === 'video' ? { share_to_feed: 'true' } : {};
+      return containerOnce(p, steps, CONTAINER, { ...one, ...reel, ...withCaption });
+    }
+    if (media.length < 2 || media.length > 10)
+      throw final(`An Instagram carousel carries 2 to 10 items; this post has ${media.length}.`);
+    const children: string[] = [];
+    for (const [i, m] of media.entries())
+      children.push(
+        await containerOnce(p, steps, `${PREFIX}.child.${i}`, {
+          ...mediumParams(publicMedia, m, 'VIDEO'),
+          is_carousel_item: 'true',
+        }),
+      );
+    await awaitContainers(p, steps, `${PREFIX}.children.polling`, children);
+    return containerOnce(p, steps, CONTAINER, {
+      media_type: 'CAROUSEL',
+      children: children.join(','),
+      ...withCaption,
+    });
+  }
+
+  /**
+   * The wait for room in a full publishing limit, as a failure the job reschedules: until the
+   * oldest of the account's media in the window leaves it, else an hour.
+   */
+  async function limitWait(call: GraphCall, userId: string, limit: Limit | undefined) {
+    const seconds = limit?.seconds ?? 86_400;
+    const frees = await limitFreesAt(call, userId, seconds, limit?.total ?? 100).catch(
+      () => undefined,
+    );
+    const at = new Date(
+      Math.max(Date.now() + 60_000, frees?.getTime() ?? Date.now() + LIMIT_RETRY_MS),
+    );
+    const spent = limit?.total
+      ? ` (${limit.used} of ${limit.total} posts in ${Math.round(seconds / 3600)} hours)`
+      : '';
+    return new PublicationError(
+      `Instagram's publishing limit for this account is reached${spent}; the publication waits for room (next try ${at.toISOString()}).`,
+      { retryable: true, retryAt: at },
+    );
+  }
+
+  /**
+   * Room in the account's limit for one more post, or a wait for it. A limit that cannot be
+   * read (refused, or not the documented answer) is left to Instagram, which enforces it on
+   * media_publish (2207042, waited out below); a throttle or a dead token is that failure.
+   */
+  async function ensureRoom(call: GraphCall, userId: string) {
+    let limit: Limit;
+    try {
+      limit = await publishingLimit(call, userId);
+    } catch (err) {
+      if (err instanceof PublicationError && !err.retryable && !err.reconnect) return;
+      throw err;
+    }
+    if (limit.total === undefined || limit.used < limit.total) return;
+    throw await limitWait(call, userId, limit);
+  }
+
+  return {
+    async publish(req) {
+      const call = callAs(req.account);
+      const userId = userIdOf(req.account);
+      const p = platformOf(call, userId, req.signal);
+      const { post, steps } = req;
+      let media = await publishedMedia(steps, PREFIX);
+      if (!media) {
+        if (!(await steps.recall(CONTAINER))) await ensureRoom(call, userId);
+        const id = await containerOf(p, req);
+        const state = (await awaitContainers(p, steps, `${PREFIX}.polling`, [id])).get(id)!;
+        if (state === 'FINISHED') await ensureRoom(call, userId);
+        const caption = publishedText(post.body, post.hashtags);
+        try {
+          media = await publishOnce(p, steps, PREFIX, id, state, (sinceMs) =>
+            findOwnMedia(call, userId, { caption, story: post.kind === 'story' }, sinceMs),
+          );
+        } catch (err) {
+          // The limit filled between our reading and the publish: nothing was published.
+          if (err instanceof GraphRefusal && err.subcode === LIMIT_REACHED) {
+            const limit = await publishingLimit(call, userId).catch(() => undefined);
+            throw await limitWait(call, userId, limit);
+          }
+          throw err;
+        }
+      }
+      return { externalPostId: media, permalinkUrl: await permalinkOf(call, media) };
+    },
+
+    async postMetrics(account, externalIds) {
+      const call = callAs(account);
+      const counts = new Map<string, PostCounts>();
+      let insights = true;
+      for (const id of externalIds) {
+        if (!GraphId.safeParse(id).success) continue;
+        const n = (v: number | undefined) =>
+          Math.max(0, Math.min(Math.trunc(v ?? 0), 2_000_000_000));
+        try {
+          if (insights) {
+            try {
+              const m = await insightsOf(call, id);
+              counts.set(id, {
+                likes: n(m.get('likes')),
+                reposts: n(m.get('shares')),
+                replies: n(m.get('comments')),
+                quotes: null,
+                views: m.has('views') ? n(m.get('views')) : null,
+              });
+              continue;
+            } catch (err) {
+              // Without instagram_business_manage_insights no media has insights: the counts
+              // a basic token reads are taken instead, for this media and the rest.
+              if (
+                !(err instanceof GraphRefusal) ||
+                err.code === undefined ||
+                !NO_PERMISSION.has(err.code)
+              )
+                throw err;
+              insights = false;
+            }
+          }
+          const c = await countsOf(call, id);
+          counts.set(id, {
+            likes: n(c.like_count),
+            reposts: 0,
+            replies: n(c.comments_count),
+            quotes: null,
+            views: null,
+          });
+        } catch (err) {
+          // Media Instagram no longer has (code 100) is not counted.
+          if (err instanceof GraphRefusal && err.code === 100) continue;
+          throw err;
+        }
+      }
+      return counts;
+    },
+  };
+}

@@ -1,0 +1,174 @@
+// Hostile answers from Instagram never mark a post published without a real media id: a
+// creation, a status reading, a limit reading or a publish answered with something other than
+// what Meta documents (not JSON, a field missing, an id not of Meta's form, a huge body) fails
+// the post, publishes nothing Instagram did not publish, and says what was wrong. And the
+// counts read for insight, with and without the insights permission.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { credentialsKey } from '../../core/connections/credentials.ts';
+import {
+  IG_USER,
+  type InstagramHarness,
+  instagramHarness,
+} from '../support/platforms/instagramHarness.ts';
+import type { Answer, RawAnswer } from '../support/platforms/standIn.ts';
+import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
+import { solidPng, uploadImage } from '../support/uploads.ts';
+
+const KEY = credentialsKey(Buffer.alloc(32, 3).toString('base64'));
+const server = useServer({ env: LOOPBACK_OUTBOUND });
+let h: InstagramHarness;
+
+beforeAll(async () => {
+  h = await instagramHarness(server, KEY);
+});
+afterAll(() => h.close());
+
+const USER = `/v25.0/${IG_USER.id}`;
+const HOSTILE: [string, Answer | RawAnswer][] = [
+  ['not JSON', { status: 200, raw: '<html>Sorry, something went wrong</html>' }],
+  ['no id', { status: 200, body: { success: true } }],
+  ['an id not of Meta form', { status: 200, body: { id: '../../me' } }],
+  ['an empty id', { status: 200, body: { id: '' } }],
+  ['a huge body', { status: 200, raw: `{"id":"1","pad":"${'x'.repeat(2 * 1024 * 1024)}"}` }],
+];
+
+async function imagePost(body: string) {
+  const { key } = await h.connectBrand();
+  const asset = await uploadImage(server, key, await solidPng({ width: 30, height: 30 }, '#222'));
+  return h.schedule(key, { body, asset_ids: [asset.id] });
+}
+
+async function expectFailedUnpublished(post: { id: string; at: string }, caption: string) {
+  expect(await h.runJob(post, 5)).toBe('failed');
+  const row = await h.row(post.id);
+  expect(row.status).toBe('failed');
+  expect(row.external_post_id).toBeNull();
+  expect(row.error).toMatch(/^Instagram /);
+  expect(h.ig.media.filter((m) => m.caption === caption)).toEqual([]);
+  return row.error as string;
+}
+
+describe('a hostile answer to the creation of the container', () => {
+  for (const [what, answer] of HOSTILE)
+    it(`(${what}) fails the post, publishing nothing`, async () => {
+      const post = await imagePost(`Creation ${what}`);
+      h.ig.answerNext(`POST ${USER}/media`, answer);
+      const error = await expectFailedUnpublished(post, `Creation ${what}`);
+      expect(error).toMatch(/POST \/v25\.0\/\d+\/media|more than 1 MB/);
+    });
+});
+
+describe('a hostile answer to the status reading', () => {
+  const answers: [string, Answer | RawAnswer][] = [
+    ...HOSTILE,
+    ['an unknown status', { status: 200, body: { status_code: 'DONE', id: '1' } }],
+  ];
+  for (const [what, answer] of answers)
+    it(`(${what}) fails the post, publishing nothing`, async () => {
+      const post = await imagePost(`Status ${what}`);
+      h.ig.answerNext(`GET /v25.0/${h.ig.peekNextId()}`, answer);
+      await expectFailedUnpublished(post, `Status ${what}`);
+    });
+});
+
+describe('a hostile answer to the publishing limit', () => {
+  it('is left to Instagram, which enforces the limit on media_publish', async () => {
+    const post = await imagePost('Limit garbled');
+    h.ig.answerNext(`GET ${USER}/content_publishing_limit`, {
+      status: 200,
+      body: { data: [{ quota_usage: 'lots' }] },
+    });
+    expect(await h.runJob(post)).toBe('published');
+    expect(h.ig.media.filter((m) => m.caption === 'Limit garbled')).toHaveLength(1);
+  });
+
+  it("media_publish's own limit refusal (2207042) waits for room, publishing nothing", async () => {
+    const post = await imagePost('Limit on publish');
+    h.ig.answerNext(`POST ${USER}/media_publish`, {
+      status: 400,
+      body: {
+        error: {
+          message: 'Application request limit reached',
+          type: 'OAuthException',
+          code: 9,
+          error_subcode: 2207042,
+          is_transient: false,
+          fbtrace_id: 'AbCdEf123',
+        },
+      },
+    });
+    expect(await h.runJob(post)).toBe('retrying');
+    const row = await h.row(post.id);
+    expect(row.status).toBe('publishing');
+    expect(row.error).toMatch(/^Instagram's publishing limit for this account is reached/);
+    expect(h.ig.media.filter((m) => m.caption === 'Limit on publish')).toEqual([]);
+  });
+});
+
+describe('a hostile answer to the publish', () => {
+  for (const [what, answer] of HOSTILE)
+    it(`(${what}) without publishing fails the post: the container is still FINISHED`, async () => {
+      const post = await imagePost(`Publish ${what}`);
+      h.ig.answerNext(`POST ${USER}/media_publish`, answer);
+      const error = await expectFailedUnpublished(post, `Publish ${what}`);
+      expect(error).toMatch(/the container is FINISHED|more than 1 MB/);
+    });
+
+  it("a Graph error in a 200 answer is Instagram's refusal, not a publication", async () => {
+    const post = await imagePost('Error in a 200');
+    h.ig.answerNext(`POST ${USER}/media_publish`, {
+      status: 200,
+      body: { error: { message: 'Invalid parameter', type: 'OAuthException', code: 100 } },
+    });
+    const error = await expectFailedUnpublished(post, 'Error in a 200');
+    expect(error).toContain('Invalid parameter');
+  });
+});
+
+describe('metrics', () => {
+  async function published() {
+    const { key, token } = await h.connectBrand();
+    const asset = await uploadImage(server, key, await solidPng({ width: 30, height: 30 }, '#333'));
+    const post = await h.schedule(key, { body: 'Counted', asset_ids: [asset.id] });
+    expect(await h.runJob(post)).toBe('published');
+    const media = h.ig.media.at(-1)!;
+    Object.assign(media, { likes: 12, comments: 3, shares: 2, views: 140 });
+    const access = {
+      handle: `@${IG_USER.username}`,
+      credentials: { access_token: token, user_id: IG_USER.id },
+      saveCredentials: async () => {},
+    };
+    return { media, access };
+  }
+
+  it('reads views, likes, comments and shares from insights; unknown ids are left out', async () => {
+    const { media, access } = await published();
+    const counts = await h.connector.postMetrics!(access, [
+      media.id,
+      '17999999999999999',
+      'x/../y',
+    ]);
+    expect([...counts]).toEqual([
+      [media.id, { likes: 12, reposts: 2, replies: 3, quotes: null, views: 140 }],
+    ]);
+    const read = h.ig.received.filter((r) => r.path === `/v25.0/${media.id}/insights`).at(-1)!;
+    expect(read.query.metric).toBe('views,likes,comments,shares');
+  });
+
+  it('without the insights permission, reads like_count and comments_count instead', async () => {
+    const { media, access } = await published();
+    h.ig.insightsAllowed = false;
+    try {
+      const counts = await h.connector.postMetrics!(access, [media.id]);
+      expect(counts.get(media.id)).toEqual({
+        likes: 12,
+        reposts: 0,
+        replies: 3,
+        quotes: null,
+        views: null,
+      });
+    } finally {
+      h.ig.insightsAllowed = true;
+    }
+  });
+});
