@@ -203,7 +203,7 @@ describe("the container's end", () => {
       "Instagram could not prepare the post's media: Error: Media upload has failed with error code 2207026 (the video format is not supported).",
     );
     expect(
-      requests('POST', '/media_publish').filter((r) => r.query.creation_id === undefined),
+      requests('POST', '/media_publish').filter((r) => r.form.creation_id === undefined),
     ).toEqual([]);
   });
 
@@ -241,7 +241,7 @@ describe("Instagram's refusals", () => {
     const post = await h.schedule(key, { body: 'Too tall', asset_ids: [asset] });
     expect(await h.runJob(post)).toBe('failed');
     expect((await h.row(post.id)).error).toBe(
-      "Instagram answered 400 (code 36003): The aspect ratio is not supported.: The submitted image with aspect ratio ('0.5/1',) cannot be published. Please submit an image with a valid aspect ratio.",
+      "Instagram answered 400 (code 36003): The aspect ratio is not supported. Cannot Publish Image: The submitted image with aspect ratio ('0.5/1',) cannot be published. Please submit an image with a valid aspect ratio.",
     );
     expect(h.ig.media.filter((m) => m.caption === 'Too tall')).toEqual([]);
   });
@@ -292,8 +292,8 @@ describe('tokens', () => {
     expect(await h.runJob(post)).toBe('published');
     expect(requests('GET', '/refresh_access_token').length).toBe(refreshes + 1);
     const publish = requests('POST', '/media_publish').at(-1)!;
-    expect(publish.query.access_token).toBeDefined();
-    expect(publish.query.access_token).not.toBe(token);
+    expect(publish.form.access_token).toBeDefined();
+    expect(publish.form.access_token).not.toBe(token);
     expect((await h.connection(connectedId)).status).toBe('active');
   });
 

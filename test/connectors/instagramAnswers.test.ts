@@ -105,6 +105,31 @@ describe('a hostile answer to the publishing limit', () => {
   });
 });
 
+describe('a container Instagram says is not ready for publishing', () => {
+  it('(9007, subcode 2207027) is published by the next attempt, once', async () => {
+    const post = await imagePost('Not ready yet');
+    h.ig.answerNext(`POST ${USER}/media_publish`, {
+      status: 400,
+      body: {
+        error: {
+          message: 'Media ID is not available',
+          type: 'OAuthException',
+          code: 9007,
+          error_subcode: 2207027,
+          is_transient: false,
+          error_user_title: 'Media Not Ready For Publishing',
+          error_user_msg: 'The media is not ready for publishing, please wait for a moment',
+          fbtrace_id: 'AbCdEf123',
+        },
+      },
+    });
+    expect(await h.runJob(post)).toBe('retrying');
+    expect(h.ig.media.filter((m) => m.caption === 'Not ready yet')).toEqual([]);
+    expect(await h.runJob(post, 2)).toBe('published');
+    expect(h.ig.media.filter((m) => m.caption === 'Not ready yet')).toHaveLength(1);
+  });
+});
+
 describe('a hostile answer to the publish', () => {
   for (const [what, answer] of HOSTILE)
     it(`(${what}) without publishing fails the post: the container is still FINISHED`, async () => {

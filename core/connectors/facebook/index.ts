@@ -20,16 +20,8 @@ import {
   type PublishRequest,
 } from '../connector.ts';
 import { CHECK_THE_ACCOUNT, documented, PLATFORM_TIMEOUT_MS } from '../http.ts';
-import {
-  FACEBOOK,
-  type GraphCall,
-  type GraphRefusal,
-  graphClient,
-  isDuplicate,
-  ObjectId,
-  PostId,
-  permalinkFrom,
-} from './api.ts';
+import { type GraphCall, isDuplicate } from '../meta/graph.ts';
+import { FACEBOOK, ObjectId, PostId, pageGraph, permalinkFrom } from './api.ts';
 import {
   FINISHING,
   finishedVideo,
@@ -86,10 +78,7 @@ export const linkOf = (text: string) => /https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]}'"
 /** The permalink of an object Facebook has, read after it was made; none when it cannot be read. */
 async function permalinkOf(call: GraphCall, id: string): Promise<string | null> {
   try {
-    const res = await call('api', `/${id}`, {
-      method: 'GET',
-      fields: { fields: 'permalink_url' },
-    });
+    const res = await call('GET', `/${id}`, { fields: 'permalink_url' });
     return permalinkFrom((res.json as { permalink_url?: unknown } | undefined)?.permalink_url);
   } catch {
     // The post exists: an unreadable permalink does not make it unpublished.
@@ -122,7 +111,7 @@ function shapeOf(req: PublishRequest, text: string): Shape {
 export function facebookConnector(deps: FacebookDeps): Connector {
   const timeoutMs = deps.requestTimeoutMs ?? PLATFORM_TIMEOUT_MS;
   const callAs = (account: ConnectedAccountAccess) =>
-    graphClient(deps.outbound, deps, account, timeoutMs);
+    pageGraph(deps.outbound, deps, account, timeoutMs);
 
   /** Records the post: its id kept at once, its permalink after. */
   async function record(
@@ -178,20 +167,19 @@ export function facebookConnector(deps: FacebookDeps): Connector {
       const duplicate = isDuplicate(err);
       if (!unread && !(duplicate && triedAt)) {
         if (!duplicate) throw err;
-        const reason = (err as GraphRefusal).graph.message;
         throw new PublicationError(
-          `Facebook refused the post as a duplicate (${reason}); the Page posted the same text ` +
+          `Facebook refused the post as a duplicate (${err.reason}); the Page posted the same text ` +
             'before this publication, so nothing was posted: change the text to post it again.',
-          { retryable: false, status: (err as GraphRefusal).status },
+          { retryable: false, status: err.status },
         );
       }
       const found = await findPosted(call, pageId, { text, since }).catch(() => undefined);
       if (found) return record(req, call, found.id, found.permalink);
-      if (unread) throw err;
+      if (unread || !duplicate) throw err;
       throw new PublicationError(
-        `Facebook refused the post as a duplicate (${(err as GraphRefusal).graph.message}) ` +
+        `Facebook refused the post as a duplicate (${err.reason}) ` +
           `but the Page's recent posts do not show it; ${CHECK_THE_ACCOUNT}`,
-        { retryable: false, status: (err as GraphRefusal).status },
+        { retryable: false, status: err.status },
       );
     }
     return record(req, call, id);
@@ -224,10 +212,7 @@ export function facebookConnector(deps: FacebookDeps): Connector {
           photos.map((id, i) => [`attached_media[${i}]`, JSON.stringify({ media_fbid: id })]),
         );
         return postOnce(req, media, text, async () => {
-          const res = await call('api', feed, {
-            method: 'POST',
-            fields: { message: text, ...attached },
-          });
+          const res = await call('POST', feed, { message: text, ...attached });
           const { id } = documented(FACEBOOK, `POST ${feed}`, res, FeedPost, CHECK_THE_ACCOUNT);
           return ownPost(pageId, id, `POST ${feed}`);
         });
@@ -236,24 +221,25 @@ export function facebookConnector(deps: FacebookDeps): Connector {
         const file = await photoUpload(media, post.media[0]!);
         const alt = post.media[0]!.alt;
         return postOnce(req, media, text, async () => {
-          const res = await call('api', `/${pageId}/photos`, {
-            method: 'POST',
-            fields: {
+          const res = await call(
+            'POST',
+            `/${pageId}/photos`,
+            {
               published: 'true',
               ...(text ? { message: text } : {}),
               ...(alt ? { alt_text_custom: alt.slice(0, 1000) } : {}),
             },
-            file,
-          });
+            { file },
+          );
           const what = `POST /${pageId}/photos`;
           const { post_id } = documented(FACEBOOK, what, res, PhotoPost, CHECK_THE_ACCOUNT);
           return ownPost(pageId, post_id, what);
         });
       }
       return postOnce(req, media, text, async () => {
-        const res = await call('api', feed, {
-          method: 'POST',
-          fields: { message: text, ...(shape.link ? { link: shape.link } : {}) },
+        const res = await call('POST', feed, {
+          message: text,
+          ...(shape.link ? { link: shape.link } : {}),
         });
         const { id } = documented(FACEBOOK, `POST ${feed}`, res, FeedPost, CHECK_THE_ACCOUNT);
         return ownPost(pageId, id, `POST ${feed}`);

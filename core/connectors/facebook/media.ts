@@ -10,7 +10,8 @@ import { z } from 'zod';
 import { readAll, type Storage } from '../../storage/storage.ts';
 import { PublicationError, type PublicationSteps, type PublishMedia } from '../connector.ts';
 import { documented } from '../http.ts';
-import { FACEBOOK, type GraphCall, GraphRefusal, ObjectId } from './api.ts';
+import { type GraphCall, GraphRefusal } from '../meta/graph.ts';
+import { FACEBOOK, ObjectId } from './api.ts';
 
 export type MediaDeps = {
   call: GraphCall;
@@ -49,16 +50,19 @@ export async function uploadUnpublishedPhotos(
       ids.push(known);
       continue;
     }
-    const res = await deps.call('api', `/${deps.pageId}/photos`, {
-      method: 'POST',
-      fields: { published: 'false', ...(m.alt ? { alt_text_custom: m.alt.slice(0, 1000) } : {}) },
-      file: {
-        name: 'source',
-        filename: filenameOf(m),
-        mime: m.mime,
-        bytes: await bytesOf(deps.storage, m),
+    const res = await deps.call(
+      'POST',
+      `/${deps.pageId}/photos`,
+      { published: 'false', ...(m.alt ? { alt_text_custom: m.alt.slice(0, 1000) } : {}) },
+      {
+        file: {
+          name: 'source',
+          filename: filenameOf(m),
+          mime: m.mime,
+          bytes: await bytesOf(deps.storage, m),
+        },
       },
-    });
+    );
     const { id } = documented(FACEBOOK, `POST /${deps.pageId}/photos`, res, Photo);
     await deps.steps.remember(step, id);
     ids.push(id);
@@ -123,8 +127,8 @@ export async function transferVideo(deps: MediaDeps, media: PublishMedia): Promi
     const refused =
       err instanceof GraphRefusal &&
       !err.retryable &&
-      err.graph.code !== undefined &&
-      UPLOAD_REFUSED.has(err.graph.code);
+      err.code !== undefined &&
+      UPLOAD_REFUSED.has(err.code);
     if (!resumed || !refused) throw err;
     return uploadInSession(deps, bytes, n + 1);
   }
@@ -135,10 +139,12 @@ async function uploadInSession(deps: MediaDeps, bytes: Buffer, n: number): Promi
   const what = (phase: string) => `POST /${pageId}/videos (${phase})`;
   let remembered = await steps.recall(sessionStep(n));
   if (!remembered) {
-    const res = await call('video', `/${pageId}/videos`, {
-      method: 'POST',
-      fields: { upload_phase: 'start', file_size: String(bytes.length) },
-    });
+    const res = await call(
+      'POST',
+      `/${pageId}/videos`,
+      { upload_phase: 'start', file_size: String(bytes.length) },
+      { host: 'video' },
+    );
     const started = documented(FACEBOOK, what('start'), res, Started);
     const fresh: Remembered = {
       sessionId: started.upload_session_id,
@@ -162,20 +168,24 @@ async function uploadInSession(deps: MediaDeps, bytes: Buffer, n: number): Promi
       throw final(
         `${FACEBOOK} asked for bytes ${start}-${end} of a video of ${bytes.length} bytes; the upload stopped.`,
       );
-    const res = await call('video', `/${pageId}/videos`, {
-      method: 'POST',
-      fields: {
+    const res = await call(
+      'POST',
+      `/${pageId}/videos`,
+      {
         upload_phase: 'transfer',
         upload_session_id: session.sessionId,
         start_offset: String(start),
       },
-      file: {
-        name: 'video_file_chunk',
-        filename: 'chunk',
-        mime: 'application/octet-stream',
-        bytes: bytes.subarray(start, end),
+      {
+        host: 'video',
+        file: {
+          name: 'video_file_chunk',
+          filename: 'chunk',
+          mime: 'application/octet-stream',
+          bytes: bytes.subarray(start, end),
+        },
       },
-    });
+    );
     const next = documented(FACEBOOK, what('transfer'), res, Transferred);
     if (next.start_offset <= start)
       throw final(`${FACEBOOK} did not move past byte ${start} of the video; the upload stopped.`);
@@ -195,15 +205,17 @@ export async function finishVideo(
   session: Session,
   text: { title: string | null; description: string },
 ): Promise<void> {
-  const res = await deps.call('video', `/${deps.pageId}/videos`, {
-    method: 'POST',
-    fields: {
+  const res = await deps.call(
+    'POST',
+    `/${deps.pageId}/videos`,
+    {
       upload_phase: 'finish',
       upload_session_id: session.sessionId,
       description: text.description,
       ...(text.title ? { title: text.title } : {}),
     },
-  });
+    { host: 'video' },
+  );
   documented(FACEBOOK, `POST /${deps.pageId}/videos (finish)`, res, Finished);
 }
 
@@ -231,10 +243,7 @@ export async function finishedVideo(
   deps: MediaDeps,
   videoId: string,
 ): Promise<{ permalink: string | undefined } | undefined> {
-  const res = await deps.call('api', `/${videoId}`, {
-    method: 'GET',
-    fields: { fields: 'id,permalink_url,status' },
-  });
+  const res = await deps.call('GET', `/${videoId}`, { fields: 'id,permalink_url,status' });
   const video = documented(FACEBOOK, `GET /${videoId}`, res, VideoStatus);
   if (video.id !== videoId) return undefined;
   const published =

@@ -6,8 +6,9 @@
 // than the remembered time less a margin for clocks, and its `message`, compared without
 // links and with whitespace folded (a photo's caption is its post's message).
 import { z } from 'zod';
+import { type GraphCall, getDocumented } from '../meta/graph.ts';
 import { itemsOf } from '../readings.ts';
-import { type GraphCall, getDocumented, PostId } from './api.ts';
+import { FACEBOOK, PostId } from './api.ts';
 
 /** How far before the remembered time the reading starts (clocks differ). */
 export const CLOCK_MARGIN_MS = 2 * 60_000;
@@ -43,6 +44,7 @@ export async function findPosted(
   const from = post.since - CLOCK_MARGIN_MS;
   const page = await getDocumented(
     call,
+    FACEBOOK,
     `/${pageId}/posts`,
     {
       fields: 'id,message,created_time,permalink_url',

@@ -5,15 +5,9 @@
 // …/docs/graph-api/reference/post, …/docs/graph-api/reference/insights.
 import { z } from 'zod';
 import { type PastPost, type PostCounts, PublicationError } from '../connector.ts';
+import { type GraphCall, GraphRefusal, getDocumented } from '../meta/graph.ts';
 import { Count, claimedTime, itemsOf, MAX_POST_TEXT, plainText } from '../readings.ts';
-import {
-  type GraphCall,
-  GraphRefusal,
-  getDocumented,
-  ObjectId,
-  PostId,
-  permalinkFrom,
-} from './api.ts';
+import { FACEBOOK, ObjectId, PostId, permalinkFrom } from './api.ts';
 
 /** Graph's `?ids=` takes at most 50 ids. */
 const IDS_MAX = 50;
@@ -52,6 +46,7 @@ export async function readCounts(call: GraphCall, externalIds: string[]) {
   const read = async (ids: string[], fields: string) => {
     const answer = await getDocumented(
       call,
+      FACEBOOK,
       '/',
       { ids: ids.join(','), fields },
       z.record(z.string(), z.unknown()),
@@ -88,6 +83,7 @@ export async function readCounts(call: GraphCall, externalIds: string[]) {
     try {
       const insights = await getDocumented(
         call,
+        FACEBOOK,
         `/${id}/insights`,
         { metric: 'post_impressions_unique' },
         Insights,
@@ -129,6 +125,7 @@ export async function pagePosts(call: GraphCall, pageId: string, limit: number) 
   for (let page = 0; page < MAX_PAGES && posts.length < limit; page++) {
     const answer = await getDocumented(
       call,
+      FACEBOOK,
       `/${pageId}/posts`,
       {
         fields:

@@ -27,7 +27,14 @@ import {
   publishedMedia,
   publishOnce,
 } from '../meta/container.ts';
-import { type GraphCall, GraphId, GraphRefusal, graphClient } from '../meta/graph.ts';
+import {
+  type GraphCall,
+  GraphId,
+  GraphRefusal,
+  graphClient,
+  isPermissionError,
+  PUBLISHING_LIMIT_REACHED,
+} from '../meta/graph.ts';
 import {
   countsOf,
   fetchFailed,
@@ -56,10 +63,6 @@ export type InstagramDeps = {
 const CONTAINER_POLL = { intervalMs: 3_000, boundMs: 30_000 };
 /** A full limit whose room cannot be told from the account's media is read again after this. */
 const LIMIT_RETRY_MS = 60 * 60_000;
-/** media_publish's refusal when the account's 24-hour limit is spent (code 9). */
-const LIMIT_REACHED = 2207042;
-/** Permission errors: the token lacks the scope (instagram_business_manage_insights). */
-const NO_PERMISSION = new Set([10, 200]);
 /** Alt text Instagram takes (1,000 characters, as its content publishing page says). */
 const ALT_LIMIT = 1_000;
 
@@ -220,8 +223,9 @@ export function instagramConnector(deps: InstagramDeps): Connector {
             findOwnMedia(call, userId, { caption, story: post.kind === 'story' }, sinceMs),
           );
         } catch (err) {
-          // The limit filled between our reading and the publish: nothing was published.
-          if (err instanceof GraphRefusal && err.subcode === LIMIT_REACHED) {
+          // The limit filled between our reading and the publish: nothing was published. The
+          // Graph layer waits an hour for it; the account's media say when room comes.
+          if (err instanceof GraphRefusal && err.subcode === PUBLISHING_LIMIT_REACHED) {
             const limit = await publishingLimit(call, userId).catch(() => undefined);
             throw await limitWait(call, userId, limit);
           }
@@ -254,12 +258,7 @@ export function instagramConnector(deps: InstagramDeps): Connector {
             } catch (err) {
               // Without instagram_business_manage_insights no media has insights: the counts
               // a basic token reads are taken instead, for this media and the rest.
-              if (
-                !(err instanceof GraphRefusal) ||
-                err.code === undefined ||
-                !NO_PERMISSION.has(err.code)
-              )
-                throw err;
+              if (!(err instanceof GraphRefusal) || !isPermissionError(err.code)) throw err;
               insights = false;
             }
           }

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { mediaNotFetched, PublicationError, type PublicationSteps } from '../connector.ts';
 import { CHECK_THE_ACCOUNT, documented } from '../http.ts';
 import { plainText } from '../readings.ts';
-import { Created, type GraphCall, GraphRefusal } from './graph.ts';
+import { Created, type GraphCall, GraphRefusal, notReadyYet } from './graph.ts';
 
 export type ContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'PUBLISHED' | 'EXPIRED' | 'ERROR';
 
@@ -225,13 +225,6 @@ export async function publishOnce(
       `${after ? ` (the container is ${after.status})` : ''}; ${CHECK_THE_ACCOUNT}`,
   );
 }
-
-/**
- * Meta's answer to publishing a container it has not finished ("Media Not Found", code 24,
- * subcode 4279009, which Threads answers while a container is still being processed).
- */
-const notReadyYet = (err: PublicationError) =>
-  err instanceof GraphRefusal && err.code === 24 && err.subcode === 4279009;
 
 const notReady = (p: ContainerPlatform, err: PublicationError) =>
   new PublicationError(

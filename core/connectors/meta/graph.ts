@@ -1,11 +1,12 @@
-// Calling one of Meta's Graph hosts (Threads, Instagram) as a connected account: the token as
-// the `access_token` parameter, every other parameter in the query string, as Meta's pages
-// write their calls; and Meta's errors (`{error: {message, type, code, error_subcode,
-// error_user_msg, fbtrace_id}}`) mapped as its error-handling and rate-limiting pages list
-// them: 4, 17, 32, 341, 613 are throttles, waited out until the usage headers say access comes
-// back; 190 is a dead token, refreshed once and then a reconnect; 368 (a policy block) and 506
-// (a duplicate) are final, quoting Meta's reason; a 5xx or a transient error is retried.
-// Docs: developers.facebook.com/docs/graph-api/guides/error-handling, …/overview/rate-limiting.
+// Calling Meta's Graph hosts (Threads, Instagram, Facebook Pages) as a connected account, and
+// reading Meta's errors once for all three. The token goes as a bearer header and as Graph's
+// `access_token` parameter; a GET's parameters in the query string, a POST's in a form body
+// (multipart when it carries a file), so no post's text or token rides in a POST's address.
+// Meta's errors (`{error: {message, type, code, error_subcode, error_user_title,
+// error_user_msg, fbtrace_id}}`) are mapped as its error-handling and rate-limiting pages list
+// them (the one table is docs/platforms.md's "Meta's Graph errors").
+// Docs: developers.facebook.com/docs/graph-api/guides/error-handling, …/overview/rate-limiting,
+// …/instagram-platform/instagram-graph-api/reference/error-codes, …/threads/troubleshooting.
 import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
 import type { OutboundPolicy } from '../../outbound/guard.ts';
@@ -19,64 +20,90 @@ import {
 } from '../http.ts';
 import { plainText } from '../readings.ts';
 
-/** Meta's object ids (users, containers, media) are decimal numbers written as strings. */
+/** Meta's object ids (users, containers, media, Pages) are decimal numbers written as strings. */
 export const GraphId = z.string().regex(/^[0-9]{1,40}$/, 'not a Meta id');
 
 /** GraphId's answer to a creation (`{"id": "..."}`). */
 export const Created = z.object({ id: GraphId });
 
-/** The error codes that mean a rate limit or a throttle (Graph API error handling). */
-const THROTTLES = new Set([4, 17, 32, 341, 613]);
-/** A dead, expired or revoked access token. */
-export const TOKEN_DEAD = 190;
-/** Codes whose failure is Meta's own and passing (unknown, service, transient). */
+/**
+ * Throttles: 4 app, 17 user, 32 Page, 341 application limit, 613 calls over the rate (error
+ * handling, rate limiting), and the Business Use Case limits of Pages (80001) and Instagram
+ * (80002), which Page tokens and Instagram calls fall under.
+ */
+const THROTTLES = new Set([4, 17, 32, 341, 613, 80001, 80002]);
+/** 190: an expired, invalidated or revoked token; 102: the session behind it is gone. */
+const TOKEN_DEAD = new Set([190, 102]);
+/** Codes whose failure is Meta's own and passing (unknown, service). */
 const TRANSIENT = new Set([1, 2]);
-/** When a throttle says nothing of its end: Meta's Platform rate limits roll over an hour. */
-const THROTTLE_UNSAID_MS = 60 * 60_000;
+/** A policy block ("temporarily blocked for policies violations"). */
+const POLICY_BLOCK = 368;
+/** A duplicate post ("cannot post duplicate posts consecutively"). */
+export const DUPLICATE = 506;
+/** Instagram's media_publish refusal when the account's 24-hour publishing limit is spent. */
+export const PUBLISHING_LIMIT_REACHED = 2207042;
+/**
+ * When a throttle says nothing of its end: Platform rate limits roll over an hour, and a call
+ * made while throttled counts toward the limit, so one wait of the window is the safe one.
+ */
+export const THROTTLE_UNSAID_MS = 60 * 60_000;
+/** Permission errors: a permission not granted or since removed (10, 200-299): a reconnect. */
+export const isPermissionError = (code: number | undefined) =>
+  code === 10 || (code !== undefined && code >= 200 && code <= 299);
 
 export type GraphError = {
   code: number | undefined;
   subcode: number | undefined;
-  /** Meta's reason: its message for the person when it has one, else its message. */
+  /** Meta's reason: its message, and its title and message for the person when it has them. */
   reason: string;
   transient: boolean;
 };
 
+const said = z.string().max(5000).optional().catch(undefined);
 const ErrorBody = z.object({
   error: z.object({
-    message: z.string().max(5000).optional().catch(undefined),
+    message: said,
     code: z.number().int().optional().catch(undefined),
     error_subcode: z.number().int().optional().catch(undefined),
-    error_user_msg: z.string().max(5000).optional().catch(undefined),
+    // Instagram puts its reason here ("Media download has failed. ...").
+    error_user_title: said,
+    error_user_msg: said,
     is_transient: z.boolean().optional().catch(undefined),
   }),
 });
+
+/** Meta's sentences run on after a full stop; a title or a bare phrase takes a colon. */
+const joinSaid = (text: string, part: string) =>
+  !text ? part : `${text}${/[.!?]$/.test(text) ? ' ' : ': '}${part}`;
 
 /** The Graph error an answer carries, if it has that shape. */
 export function graphErrorOf(res: PlatformResponse): GraphError | undefined {
   const parsed = ErrorBody.safeParse(res.json);
   if (!parsed.success) return undefined;
   const e = parsed.data.error;
-  const said = [e.message, e.error_user_msg]
+  const parts = [e.message, e.error_user_title, e.error_user_msg]
     .map((t) => (t ? plainText(t) : ''))
     .filter((t, i, all) => t && all.indexOf(t) === i);
   return {
     code: e.code,
     subcode: e.error_subcode,
-    reason: said.join(': ').slice(0, REASON_LIMIT * 2) || 'no reason given',
+    reason: parts.reduce(joinSaid, '').slice(0, REASON_LIMIT * 2) || 'no reason given',
     transient: e.is_transient === true,
   };
 }
 
 const UsageEntry = z.object({
-  estimated_time_to_regain_access: z.number().min(0).max(10_000).optional().catch(undefined),
+  estimated_time_to_regain_access: z.number().min(0).optional().catch(undefined),
 });
 const BusinessUsage = z.record(z.string(), z.array(UsageEntry).max(50)).catch({});
+/** The longest wait a usage header is believed for (its minutes, capped at a day). */
+const USAGE_CAP_MINUTES = 24 * 60;
 
 /**
  * When a throttled caller may call again, from Meta's usage headers: the longest
  * `estimated_time_to_regain_access` (minutes) of `X-Business-Use-Case-Usage`, or of
- * `X-Ad-Account-Usage`/`X-App-Usage` where they carry one; undefined when none says.
+ * `X-App-Usage`/`X-Page-Usage`/`X-Ad-Account-Usage` where they carry one; undefined when
+ * none says.
  */
 export function usageResetAt(headers: IncomingHttpHeaders, now = Date.now()): Date | undefined {
   const read = (name: string) => {
@@ -89,21 +116,24 @@ export function usageResetAt(headers: IncomingHttpHeaders, now = Date.now()): Da
     }
   };
   const minutes: number[] = [];
+  const take = (m: number | undefined) => {
+    if (m && Number.isFinite(m)) minutes.push(Math.min(m, USAGE_CAP_MINUTES));
+  };
   for (const entries of Object.values(BusinessUsage.parse(read('x-business-use-case-usage'))))
-    for (const e of entries)
-      if (e.estimated_time_to_regain_access) minutes.push(e.estimated_time_to_regain_access);
-  for (const name of ['x-app-usage', 'x-ad-account-usage']) {
+    for (const e of entries) take(e.estimated_time_to_regain_access);
+  for (const name of ['x-app-usage', 'x-page-usage', 'x-ad-account-usage']) {
     const m = UsageEntry.safeParse(read(name));
-    if (m.success && m.data.estimated_time_to_regain_access)
-      minutes.push(m.data.estimated_time_to_regain_access);
+    if (m.success) take(m.data.estimated_time_to_regain_access);
   }
   return minutes.length ? new Date(now + Math.max(...minutes) * 60_000) : undefined;
 }
 
-/** A refusal Meta answered with a Graph error: its code and subcode, for callers that read them. */
+/** A refusal Meta answered with a Graph error: its code, subcode and reason, for callers. */
 export class GraphRefusal extends PublicationError {
   readonly code: number | undefined;
   readonly subcode: number | undefined;
+  /** Meta's reason as graphErrorOf read it. */
+  readonly reason: string;
   constructor(
     message: string,
     opts: ConstructorParameters<typeof PublicationError>[1] & { error: GraphError | undefined },
@@ -111,64 +141,100 @@ export class GraphRefusal extends PublicationError {
     super(message, opts);
     this.code = opts.error?.code;
     this.subcode = opts.error?.subcode;
+    this.reason = opts.error?.reason ?? 'no reason given';
   }
 }
 
+/** Whether `err` is Meta's 506: the account already has this post. */
+export const isDuplicate = (err: unknown): err is GraphRefusal =>
+  err instanceof GraphRefusal && err.code === DUPLICATE;
+
+/**
+ * Meta's answer to publishing a container it has not finished: Threads' "Media Not Found"
+ * (code 24, subcode 4279009) and Instagram's "media is not ready for publishing" (code 9007,
+ * subcode 2207027). Nothing was published; the container is published once it is ready.
+ */
+export const notReadyYet = (err: unknown): err is GraphRefusal =>
+  err instanceof GraphRefusal &&
+  ((err.code === 24 && err.subcode === 4279009) || (err.code === 9007 && err.subcode === 2207027));
+
 /**
  * The failure for a Graph refusal (a non-2xx answer, or a 2xx carrying an error). Throttles
- * are retryable at the reset the usage headers give (else Retry-After, else in an hour);
- * 190 asks for a reconnect (the caller has refreshed once already); 368 and 506 and every
- * other refusal are final; 5xx and Meta's transient codes are retried.
+ * (and Instagram's spent publishing limit) wait until the usage headers say access returns,
+ * else Retry-After, else THROTTLE_UNSAID_MS; a dead token (the caller has refreshed once
+ * already), a 401 and a missing permission ask for a reconnect; 368 and 506 are final,
+ * quoting Meta; 5xx and Meta's transient codes are retried; every other refusal is final.
  */
-export function graphRefusal(platform: string, res: PlatformResponse): GraphRefusal {
+export function graphRefusal(
+  platform: string,
+  res: PlatformResponse,
+  now = Date.now(),
+): GraphRefusal {
   const e = graphErrorOf(res);
-  const said = e?.reason ?? 'no reason given';
+  const reason = e?.reason ?? 'no reason given';
   const code = e?.code;
   const answered = `${platform} answered ${res.status}${code !== undefined ? ` (code ${code})` : ''}`;
-  if ((code !== undefined && THROTTLES.has(code)) || res.status === 429) {
-    const after = retryAfterMs(res.headers);
-    const at = usageResetAt(res.headers) ?? new Date(Date.now() + (after ?? THROTTLE_UNSAID_MS));
+  const limitSpent = e?.subcode === PUBLISHING_LIMIT_REACHED;
+  if ((code !== undefined && THROTTLES.has(code)) || res.status === 429 || limitSpent) {
+    const after = retryAfterMs(res.headers, now);
+    const at = usageResetAt(res.headers, now) ?? new Date(now + (after ?? THROTTLE_UNSAID_MS));
     return new GraphRefusal(
-      `${answered}: ${said} The publication waits for the limit to reset (${at.toISOString()}).`,
+      `${answered}: ${reason} The publication waits for the limit to reset (${at.toISOString()}).`,
       { retryable: true, retryAt: at, status: res.status, error: e },
     );
   }
-  if (code === TOKEN_DEAD)
-    return new GraphRefusal(`${answered}: ${said} Reconnect the account.`, {
+  if ((code !== undefined && TOKEN_DEAD.has(code)) || res.status === 401)
+    return new GraphRefusal(`${answered}: ${reason} Reconnect the account.`, {
       retryable: false,
       reconnect: true,
       status: res.status,
       error: e,
     });
-  if (code === 368)
-    return new GraphRefusal(`${platform} blocked the post under its policies: ${said}`, {
+  if (isPermissionError(code))
+    return new GraphRefusal(
+      `${answered}: ${reason} Reconnect the account, granting the permissions it asks for.`,
+      { retryable: false, reconnect: true, status: res.status, error: e },
+    );
+  if (code === POLICY_BLOCK)
+    return new GraphRefusal(`${platform} blocked the post under its policies: ${reason}`, {
       retryable: false,
       status: res.status,
       error: e,
     });
-  if (code === 506)
+  if (code === DUPLICATE)
     return new GraphRefusal(
-      `${platform} refused the post as a duplicate of one the account already has: ${said}`,
+      `${platform} refused the post as a duplicate of one the account already has: ${reason}`,
       { retryable: false, status: res.status, error: e },
     );
   const transient =
     res.status >= 500 || e?.transient || (code !== undefined && TRANSIENT.has(code));
-  return new GraphRefusal(`${answered}: ${said}`, {
+  return new GraphRefusal(`${answered}: ${reason}`, {
     retryable: Boolean(transient),
-    retryAfterMs: res.status === 503 ? retryAfterMs(res.headers) : undefined,
+    retryAfterMs: res.status === 503 ? retryAfterMs(res.headers, now) : undefined,
     status: res.status,
     error: e,
   });
 }
 
-/** Whether an answer is Meta's dead-token refusal (190; Threads answers it 401, others 400). */
-const tokenDead = (res: PlatformResponse) =>
-  graphErrorOf(res)?.code === TOKEN_DEAD || (res.status === 401 && !graphErrorOf(res));
+/** Whether Meta refused the token itself, so that a refreshed one may pass. */
+const tokenRefused = (res: PlatformResponse) => {
+  const code = graphErrorOf(res)?.code;
+  return (code !== undefined && TOKEN_DEAD.has(code)) || (res.status === 401 && code === undefined);
+};
+
+/** A file sent as a multipart part (`name` is its field) beside the call's fields. */
+export type GraphFile = { name: string; filename: string; mime: string; bytes: Buffer };
 
 export type GraphCall = (
   method: 'GET' | 'POST',
   path: string,
   params?: Record<string, string>,
+  opts?: {
+    /** The video host (Facebook's FACEBOOK_VIDEO_URL) rather than the API host. */
+    host?: 'api' | 'video';
+    /** Sent as multipart/form-data with the params beside it. */
+    file?: GraphFile;
+  },
 ) => Promise<PlatformResponse>;
 
 /** Tokens for an account the connection layer gave none: the stored token, as it is. */
@@ -190,36 +256,79 @@ function storedTokens(platform: string, access: ConnectedAccountAccess): AccessT
   };
 }
 
+async function multipart(fields: Record<string, string>, file: GraphFile) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  form.append(
+    file.name,
+    new Blob([new Uint8Array(file.bytes)], { type: file.mime }),
+    file.filename,
+  );
+  const encoded = new Request('http://form.invalid', { method: 'POST', body: form });
+  return {
+    contentType: encoded.headers.get('content-type')!,
+    body: Buffer.from(await encoded.arrayBuffer()),
+  };
+}
+
 /**
- * Calls `apiUrl` + path as the account; answers 2xx responses without a Graph error and throws
- * the rest (graphRefusal). A dead token (190) is refreshed once (`tokens.refused`) and the
- * call made again; a second refusal asks for a reconnect.
+ * Calls `apiUrl` (or `videoUrl`) + path as the account; answers 2xx responses without a Graph
+ * error and throws the rest (graphRefusal). A refused token (190, 102, a bare 401) is
+ * refreshed once (`tokens.refused`) and the call made again; a second refusal asks for a
+ * reconnect.
  */
 export function graphClient(deps: {
   policy: OutboundPolicy;
   platform: string;
+  /** The API host with any version prefix the paths leave out, without a trailing slash. */
   apiUrl: string;
+  /** The video host, for the calls that ask for it. */
+  videoUrl?: string;
   account: ConnectedAccountAccess;
   timeoutMs: number;
 }): GraphCall {
   const tokens = deps.account.tokens ?? storedTokens(deps.platform, deps.account);
-  const send = (
+  const send = async (
     method: 'GET' | 'POST',
     path: string,
     params: Record<string, string>,
+    opts: Parameters<GraphCall>[3],
     token: string,
   ) => {
-    const query = new URLSearchParams({ ...params, access_token: token });
-    return platformRequest(deps.policy, deps.platform, `${deps.apiUrl}${path}?${query}`, {
+    const host = opts?.host === 'video' ? deps.videoUrl : deps.apiUrl;
+    if (!host)
+      throw new PublicationError(`${deps.platform} has no video host configured.`, {
+        retryable: false,
+      });
+    const fields = { ...params, access_token: token };
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${token}`,
+      accept: 'application/json',
+    };
+    let url = `${host}${path}`;
+    let body: Buffer | string | undefined;
+    if (method === 'GET') url = `${url}?${new URLSearchParams(fields)}`;
+    else if (opts?.file) {
+      const encoded = await multipart(fields, opts.file);
+      headers['content-type'] = encoded.contentType;
+      body = encoded.body;
+    } else {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(fields).toString();
+    }
+    // No message or log of ours carries a request's address or body.
+    return platformRequest(deps.policy, deps.platform, url, {
       method,
-      headers: { accept: 'application/json' },
+      headers,
+      body,
       timeoutMs: deps.timeoutMs,
     });
   };
-  return async (method, path, params = {}) => {
+  return async (method, path, params = {}, opts) => {
     const token = await tokens.current();
-    let res = await send(method, path, params, token);
-    if (tokenDead(res)) res = await send(method, path, params, await tokens.refused(token));
+    let res = await send(method, path, params, opts, token);
+    if (tokenRefused(res))
+      res = await send(method, path, params, opts, await tokens.refused(token));
     if (res.status >= 200 && res.status < 300 && !graphErrorOf(res)) return res;
     throw graphRefusal(deps.platform, res);
   };

@@ -28,7 +28,13 @@ import {
   publishedMedia,
   publishOnce,
 } from '../meta/container.ts';
-import { type GraphCall, GraphId, GraphRefusal, graphClient } from '../meta/graph.ts';
+import {
+  type GraphCall,
+  GraphId,
+  GraphRefusal,
+  graphClient,
+  isPermissionError,
+} from '../meta/graph.ts';
 import { claimedTime, plainText } from '../readings.ts';
 import {
   fetchFailed,
@@ -57,8 +63,6 @@ export type ThreadsDeps = {
 const CONTAINER_POLL = { intervalMs: 3_000, boundMs: 30_000 };
 /** A full quota is read again after this: Threads' window moves, and says not when room comes. */
 const QUOTA_RETRY_MS = 60 * 60_000;
-/** Permission errors: the token lacks the scope (threads_manage_insights) a reading needs. */
-const NO_PERMISSION = new Set([10, 200]);
 
 /** The account's Threads user id: kept when it connected (CONTRACT's `user_id`). */
 function userIdOf(account: ConnectedAccountAccess): string {
@@ -212,8 +216,7 @@ export function threadsConnector(deps: ThreadsDeps): Connector {
           m = await insightsOf(call, id);
         } catch (err) {
           // Without threads_manage_insights no post has insights: none are read.
-          if (err instanceof GraphRefusal && err.code !== undefined && NO_PERMISSION.has(err.code))
-            break;
+          if (err instanceof GraphRefusal && isPermissionError(err.code)) break;
           // A post Threads no longer has (code 100) is not counted.
           if (err instanceof GraphRefusal && err.code === 100) continue;
           throw err;
