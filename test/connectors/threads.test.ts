@@ -68,7 +68,18 @@ describe('publishing to Threads', () => {
     const lines = t.received.map((r) => `${r.method} ${r.path}`);
     expect(lines.lastIndexOf(`GET /v1.0/${USER}/threads_publishing_limit`)).toBeLessThan(
       lines.lastIndexOf(`POST /v1.0/${USER}/threads_publish`),
-    );
+    ); // Meta's pages write the calls' parameters in the query, newer ones in the body: both carry
+    // them, so a reader of either finds the container, the text and the token.
+    const create = t.received.findLast(
+      (r) => r.method === 'POST' && r.path === `/v1.0/${USER}/threads`,
+    )!;
+    const publish = publishCalls().at(-1)!;
+    for (const fields of [create.query, create.form])
+      expect(fields).toMatchObject({ media_type: 'TEXT', text: 'Hello Threads 👋\n\n#launch' });
+    for (const fields of [publish.query, publish.form]) {
+      expect(fields.creation_id).toBe(made.container);
+      expect(fields.access_token).toMatch(/.+/);
+    }
   });
 
   it('publishes an image that Threads fetches from its public address', async () => {

@@ -93,6 +93,7 @@ export function instagramConnector(deps: InstagramDeps): Connector {
       apiUrl: deps.apiUrl,
       account,
       timeoutMs,
+      paramsInQuery: true,
     });
 
   const platformOf = (call: GraphCall, userId: string, signal: AbortSignal): ContainerPlatform => ({

@@ -286,6 +286,12 @@ export function graphClient(deps: {
   videoUrl?: string;
   account: ConnectedAccountAccess;
   timeoutMs: number;
+  /**
+   * A POST's fields go in the query as well as in the form body. Threads' and Instagram's
+   * pages write every call with its parameters in the query, newer pages in the body; Meta
+   * reads both, so both are sent and a reader of either finds them.
+   */
+  paramsInQuery?: boolean;
 }): GraphCall {
   const tokens = deps.account.tokens ?? storedTokens(deps.platform, deps.account);
   const send = async (
@@ -315,6 +321,7 @@ export function graphClient(deps: {
     } else {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(fields).toString();
+      if (deps.paramsInQuery) url = `${url}?${body}`;
     }
     // No message or log of ours carries a request's address or body.
     return platformRequest(deps.policy, deps.platform, url, {

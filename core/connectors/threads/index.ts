@@ -96,6 +96,7 @@ export function threadsConnector(deps: ThreadsDeps): Connector {
       apiUrl: deps.apiUrl,
       account,
       timeoutMs,
+      paramsInQuery: true,
     });
 
   const platformOf = (call: GraphCall, userId: string, signal: AbortSignal): ContainerPlatform => ({
