@@ -113,6 +113,45 @@ async function pageToken(
   return first.data;
 }
 
+/** A Page as the Page choice lists it: its id and name, never its token. */
+export type FacebookPage = { id: string; name: string };
+
+/** A Page as /me/accounts lists it when asked for `id,name` only. */
+const ListedPage = z.object({ id: NumericId, name: ShownName });
+
+/**
+ * The Pages the user manages (the first 100 /me/accounts lists), read with their long-lived
+ * user token; entries without an id or a name are left out. Tokens are not asked for.
+ * A refused user token asks for a reconnect (`reconnect`).
+ */
+export async function facebookPages(ctx: OAuthContext, userToken: string): Promise<FacebookPage[]> {
+  const accounts = await graphGet(
+    ctx,
+    '/me/accounts',
+    { fields: 'id,name', limit: '100', access_token: userToken },
+    Accounts,
+    { secrets: [userToken], refreshing: true },
+  );
+  const pages = new Map<string, FacebookPage>();
+  for (const entry of accounts.data) {
+    const page = ListedPage.safeParse(entry);
+    if (page.success && !pages.has(page.data.id)) pages.set(page.data.id, page.data);
+  }
+  return [...pages.values()];
+}
+
+/**
+ * The Page token of `pageId` (with its id and name), read with the user's long-lived token,
+ * as the connect reads it. A refused user token asks for a reconnect (`reconnect`).
+ */
+export function facebookPageToken(
+  ctx: OAuthContext,
+  userToken: string,
+  pageId: string,
+): Promise<{ id: string; name: string; access_token: string }> {
+  return pageToken(ctx, userToken, pageId, true);
+}
+
 export const facebookOAuthApp: OAuthApp = {
   platform: 'facebook',
   scopes: SCOPES,
