@@ -1,6 +1,7 @@
 // Facebook Pages (Graph API): Facebook Login's dialog, the code traded for a user token, at once
 // exchanged for a long-lived (60-day) one (fb_exchange_token), and with it the Page token of
-// the Page to publish as: the one named by `pageId`, else the first Page the user manages.
+// the Page to publish as: the one named by `pageId`, else the first Page the user manages
+// (another is chosen later through facebookPages and facebookPageToken, with the kept user token).
 // A Page token fetched with a long-lived user token carries no expiry, so nothing is refreshed
 // ahead of time; the long-lived user token is kept (sealed) as the connection's refresh token,
 // and a refresh (after a 401) fetches the Page's token again with it while it lasts.
