@@ -3,17 +3,27 @@
 // /app/api/platforms: every platform with the brand's state on it; and
 // /app/api/connections/{platform}/authorize: the start of an OAuth platform's connect flow,
 // which ends at /connect/{platform}/callback (connectCallback.ts).
+// /app/api/accounts/{id}/pages and /page: the Facebook Pages a connection may publish as, and
+// the choice of one.
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireBrandFor } from '../../core/brands/service.ts';
 import { StartConnectInput, StartedConnect } from '../../core/connectFlows/schema.ts';
 import { startConnectFlow } from '../../core/connectFlows/service.ts';
-import { ConnectInput, PlatformState } from '../../core/connections/schema.ts';
+import {
+  ChooseFacebookPageInput,
+  ChosenFacebookPage,
+  ConnectInput,
+  FacebookPages,
+  PlatformState,
+} from '../../core/connections/schema.ts';
 import {
   ConnectedAccount,
+  chooseFacebookPage,
   connectAccount,
   listConnectedAccounts,
+  listFacebookPages,
   listPlatformStates,
 } from '../../core/connections/service.ts';
 import { IdInput } from '../../core/kernel/ids.ts';
@@ -141,6 +151,61 @@ export const connectionRoutes: FastifyPluginAsync<DashboardDeps> = async (
         principalOf(req),
         req.params.platform,
         req.body ?? {},
+      ),
+  );
+
+  app.get(
+    '/accounts/:id/pages',
+    {
+      preHandler: session,
+      schema: {
+        summary:
+          "The Facebook Pages a Facebook connection's user manages (ids and names) and the one it publishes as",
+        tags,
+        security,
+        params: z.object({ id: IdInput }),
+        response: {
+          200: FacebookPages,
+          401: ErrorBody,
+          404: ErrorBody,
+          409: ErrorBody,
+          422: ErrorBody,
+          502: ErrorBody,
+        },
+      },
+    },
+    async (req) =>
+      listFacebookPages({ pool, config, log: req.log }, principalOf(req).accountId, req.params.id),
+  );
+
+  app.put(
+    '/accounts/:id/page',
+    {
+      preHandler: session,
+      schema: {
+        summary:
+          'Publish as another of the Pages the Facebook connection lists: its token is stored, the connection and its posts kept',
+        tags,
+        security,
+        params: z.object({ id: IdInput }),
+        body: ChooseFacebookPageInput,
+        response: {
+          200: ChosenFacebookPage,
+          401: ErrorBody,
+          403: ErrorBody,
+          404: ErrorBody,
+          409: ErrorBody,
+          422: ErrorBody,
+          502: ErrorBody,
+        },
+      },
+    },
+    async (req) =>
+      chooseFacebookPage(
+        { pool, config, log: req.log },
+        principalOf(req).accountId,
+        req.params.id,
+        req.body.page_id,
       ),
   );
 };

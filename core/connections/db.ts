@@ -243,3 +243,60 @@ export async function connectionsExpiringBefore(
   );
   return rows;
 }
+
+/** One of the account's connections with its sealed credentials, active or not; else undefined. */
+export async function ownedConnection(
+  db: Queryable,
+  accountId: string,
+  connectedAccountId: string,
+): Promise<
+  | { id: string; brand_id: string; platform: Platform; handle: string; credentials: Buffer | null }
+  | undefined
+> {
+  const { rows } = await db.query(
+    `select id::text, brand_id::text, platform, handle, credentials from connected_accounts
+     where id = $1 and account_id = $2`,
+    [connectedAccountId, accountId],
+  );
+  return rows[0];
+}
+
+/**
+ * The connection's sealed credentials, its row locked until `tx` ends (waiting for a refresh
+ * that holds it); undefined when it was removed.
+ */
+export async function lockConnection(
+  tx: Queryable,
+  connectedAccountId: string,
+): Promise<{ credentials: Buffer | null } | undefined> {
+  const { rows } = await tx.query(
+    'select credentials from connected_accounts where id = $1 for update',
+    [connectedAccountId],
+  );
+  return rows[0];
+}
+
+/**
+ * Makes the connection publish as another account of the same login (a Facebook Page): its
+ * handle and sealed credentials replaced, its id and posts kept, active again.
+ */
+export async function storeChosenAccount(
+  tx: Queryable,
+  connectedAccountId: string,
+  c: { handle: string; sealed: Buffer; expiry: ConnectionExpiry },
+) {
+  await tx.query(
+    `update connected_accounts
+     set handle = $2, credentials = $3, token_expires_at = $4, refresh_expires_at = $5,
+         refreshable = $6, status = 'active', last_error = null
+     where id = $1`,
+    [
+      connectedAccountId,
+      c.handle,
+      c.sealed,
+      c.expiry.tokenExpiresAt,
+      c.expiry.refreshExpiresAt,
+      c.expiry.refreshable,
+    ],
+  );
+}

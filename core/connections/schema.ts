@@ -134,3 +134,33 @@ export const PlatformState = z.object({
     .describe('Why media posts fail: PUBLIC_BASE_URL, where it fetches media, is unreachable.'),
 });
 export type PlatformState = z.infer<typeof PlatformState>;
+
+/** A Facebook Page the connection's user manages (never its token). */
+export const FacebookPageView = z.object({ id: z.string(), name: z.string() });
+
+/** The Pages a Facebook connection may publish as, and the one it publishes as now. */
+export const FacebookPages = z.object({
+  page_id: z.string().nullable().describe('The Page it publishes as now.'),
+  pages: z.array(FacebookPageView),
+});
+export type FacebookPages = z.infer<typeof FacebookPages>;
+
+/** The Page a Facebook connection is to publish as. */
+export const ChooseFacebookPageInput = z
+  .object({
+    page_id: z
+      .string()
+      .regex(/^\d{1,40}$/, "must be the Page's numeric id")
+      .describe('One of the Pages listed for the connection.'),
+  })
+  .strict();
+export type ChooseFacebookPageInput = z.infer<typeof ChooseFacebookPageInput>;
+
+/** A Facebook connection after its Page was chosen: same id, the Page's name as its handle. */
+export const ChosenFacebookPage = z.object({
+  id: z.string(),
+  platform: z.literal('facebook'),
+  handle: z.string(),
+  page_id: z.string(),
+});
+export type ChosenFacebookPage = z.infer<typeof ChosenFacebookPage>;

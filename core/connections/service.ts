@@ -268,6 +268,8 @@ export {
   openedAccess,
   sealCredentials,
 } from './credentials.ts';
+export type { FacebookPageDeps } from './facebookPages.ts';
+export { chooseFacebookPage, listFacebookPages } from './facebookPages.ts';
 export type { BrandConnection, ConnectionStatus } from './health.ts';
 export { brandConnectionStatuses } from './health.ts';
 export type { Reading, ReadingDeps } from './reading.ts';

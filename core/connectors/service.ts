@@ -4,6 +4,7 @@
 
 export { builtinConnectors, type ConnectorDeps } from './builtin.ts';
 export { mastodonReplyText } from './mastodonEngagement.ts';
+export { type FacebookPage, facebookPages, facebookPageToken } from './oauth/facebook.ts';
 export { OAUTH_APPS } from './oauth/index.ts';
 export { withoutSecrets } from './secrets.ts';
 export { verifyConnection } from './verify.ts';

@@ -105,6 +105,10 @@ export const ERRORS = {
     'Connecting an OAuth platform whose app credentials the operator has not set; `variables` names them.',
     { variables: z.array(z.string()) },
   ),
+  reconnect_required: entry(
+    409,
+    'The connection holds no live user grant for it (a CLI-given token, or one refused): reconnect from the dashboard.',
+  ),
   // 413
   body_too_large: entry(413, 'The body is larger than the route or the upload accepts.'),
   quota_exceeded: entry(413, "The account's storage quota has no room for it."),
@@ -131,6 +135,7 @@ export const ERRORS = {
   // 5xx
   internal_error: entry(500, 'An unexpected failure (its message is hidden, and logged).'),
   not_implemented: entry(501, 'Connecting a platform this version cannot connect yet.'),
+  platform_unavailable: entry(502, 'The platform failed or answered not as documented.'),
   database_unavailable: entry(503, 'The database cannot be reached; retry after retry_after s.', {
     retry_after: z.number(),
   }),

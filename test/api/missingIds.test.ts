@@ -693,6 +693,20 @@ const SESSION_CASES: Case[] = [
   ],
   ['GET /app/api/accounts', 'brand', app('GET', (id) => `/app/api/accounts?brand_id=${id}`)],
   [
+    'GET /app/api/accounts/:id/pages',
+    'connection',
+    app('GET', (id) => `/app/api/accounts/${id}/pages`),
+  ],
+  [
+    'PUT /app/api/accounts/:id/page',
+    'connection',
+    app(
+      'PUT',
+      (id) => `/app/api/accounts/${id}/page`,
+      () => ({ page_id: '101000000000002' }),
+    ),
+  ],
+  [
     'POST /app/api/accounts',
     'brand',
     app(

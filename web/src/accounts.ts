@@ -3,17 +3,23 @@
 // warns of a platform without a working one.
 import { useQuery } from '@tanstack/react-query';
 import type { ConnectErrorCode } from '../../core/connectFlows/schema.ts';
-import type { ConnectedAccount, PlatformState } from '../../core/connections/schema.ts';
+import type {
+  ChosenFacebookPage,
+  ConnectedAccount,
+  FacebookPages,
+  PlatformState,
+} from '../../core/connections/schema.ts';
 import { call } from './api.ts';
 
 // Plain data (no imports), so the one table of names reaches the bundle as it is.
 export { PLATFORM_NAMES } from '../../core/kernel/platformNames.ts';
-export type { ConnectedAccount, PlatformState };
+export type { ConnectedAccount, FacebookPages, PlatformState };
 
 export const ACCOUNT_KEYS = {
   all: ['accounts'],
   ofBrand: (brandId: string | undefined) => ['accounts', brandId],
   platformsOf: (brandId: string | undefined) => ['accounts', 'platforms', brandId],
+  facebookPagesOf: (connectionId: string | undefined) => ['accounts', 'pages', connectionId],
 };
 
 export function useConnectedAccounts(brandId: string | undefined) {
@@ -32,6 +38,21 @@ export function usePlatformStates(brandId: string | undefined) {
     enabled: !!brandId,
   });
 }
+
+/** The Pages a Facebook connection's user manages, and the one it publishes as. */
+export function useFacebookPages(connectionId: string | undefined) {
+  return useQuery({
+    queryKey: ACCOUNT_KEYS.facebookPagesOf(connectionId),
+    queryFn: () => call<FacebookPages>('GET', `/app/api/accounts/${connectionId}/pages`),
+    enabled: !!connectionId,
+    // A 409 (no user token) or a 404 will not change by asking again.
+    retry: false,
+  });
+}
+
+/** Makes the Facebook connection publish as another of its user's Pages. */
+export const chooseFacebookPage = (connectionId: string, pageId: string) =>
+  call<ChosenFacebookPage>('PUT', `/app/api/accounts/${connectionId}/page`, { page_id: pageId });
 
 /** Starts an OAuth platform's connect flow: the platform's authorize page to open. */
 export const startConnect = (platform: string, brandId: string) =>

@@ -1,6 +1,7 @@
 // Facebook Pages (Graph API): Facebook Login's dialog, the code traded for a user token, at once
 // exchanged for a long-lived (60-day) one (fb_exchange_token), and with it the Page token of
-// the Page to publish as: the one named by `pageId`, else the first Page the user manages.
+// the Page to publish as: the one named by `pageId`, else the first Page the user manages
+// (another is chosen later through facebookPages and facebookPageToken, with the kept user token).
 // A Page token fetched with a long-lived user token carries no expiry, so nothing is refreshed
 // ahead of time; the long-lived user token is kept (sealed) as the connection's refresh token,
 // and a refresh (after a 401) fetches the Page's token again with it while it lasts.
@@ -111,6 +112,45 @@ async function pageToken(
       { retryable: false, reconnect: refreshing },
     );
   return first.data;
+}
+
+/** A Page as the Page choice lists it: its id and name, never its token. */
+export type FacebookPage = { id: string; name: string };
+
+/** A Page as /me/accounts lists it when asked for `id,name` only. */
+const ListedPage = z.object({ id: NumericId, name: ShownName });
+
+/**
+ * The Pages the user manages (the first 100 /me/accounts lists), read with their long-lived
+ * user token; entries without an id or a name are left out. Tokens are not asked for.
+ * A refused user token asks for a reconnect (`reconnect`).
+ */
+export async function facebookPages(ctx: OAuthContext, userToken: string): Promise<FacebookPage[]> {
+  const accounts = await graphGet(
+    ctx,
+    '/me/accounts',
+    { fields: 'id,name', limit: '100', access_token: userToken },
+    Accounts,
+    { secrets: [userToken], refreshing: true },
+  );
+  const pages = new Map<string, FacebookPage>();
+  for (const entry of accounts.data) {
+    const page = ListedPage.safeParse(entry);
+    if (page.success && !pages.has(page.data.id)) pages.set(page.data.id, page.data);
+  }
+  return [...pages.values()];
+}
+
+/**
+ * The Page token of `pageId` (with its id and name), read with the user's long-lived token,
+ * as the connect reads it. A refused user token asks for a reconnect (`reconnect`).
+ */
+export function facebookPageToken(
+  ctx: OAuthContext,
+  userToken: string,
+  pageId: string,
+): Promise<{ id: string; name: string; access_token: string }> {
+  return pageToken(ctx, userToken, pageId, true);
 }
 
 export const facebookOAuthApp: OAuthApp = {

@@ -4,16 +4,20 @@
 // page, back here with the account), or waiting for the operator's app variables. Bluesky and
 // Mastodon connect with their fields, checked with the platform as the operator CLI does. A
 // platform this version connects but does not publish to says so, and one that fetches media
-// from PUBLIC_BASE_URL says when that address is not reachable from the internet.
+// from PUBLIC_BASE_URL says when that address is not reachable from the internet. Facebook
+// says the Page it publishes as and, when its user manages several, lets the person choose.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Navigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import {
   ACCOUNT_KEYS,
   CONNECT_ERROR_TEXT,
+  chooseFacebookPage,
   PLATFORM_NAMES,
   type PlatformState,
   startConnect,
+  useConnectedAccounts,
+  useFacebookPages,
   usePlatformStates,
 } from '../accounts.ts';
 import { ApiError, asApiError, call } from '../api.ts';
@@ -61,6 +65,7 @@ export function Accounts() {
   const [error, setError] = useState<ApiError>();
   const [outcome] = useState(callbackOutcome);
   const platforms = usePlatformStates(brand?.id);
+  const accounts = useConnectedAccounts(brand?.id);
   const connect = useMutation({
     mutationFn: (config: Record<string, string>) =>
       call('POST', '/app/api/accounts', { brand_id: brand!.id, platform, config }),
@@ -91,6 +96,7 @@ export function Accounts() {
             key={p.platform}
             state={p}
             brandId={brand!.id}
+            connectionId={accounts.data?.find((a) => a.platform === p.platform)?.id}
             onForm={() => {
               setPlatform(p.platform as keyof typeof FIELDS);
               document.getElementById('platform')?.focus();
@@ -138,10 +144,13 @@ export function Accounts() {
 function PlatformCard({
   state: p,
   brandId,
+  connectionId,
   onForm,
 }: {
   state: PlatformState;
   brandId: string;
+  /** The brand's connection on the platform, if it has one. */
+  connectionId: string | undefined;
   onForm: () => void;
 }) {
   const [error, setError] = useState<string>();
@@ -186,6 +195,9 @@ function PlatformCard({
         </p>
       )}
       {p.last_error && <p className="meta">{p.last_error}</p>}
+      {p.platform === 'facebook' && p.state === 'connected' && connectionId && (
+        <FacebookPageChoice connectionId={connectionId} handle={p.handle} />
+      )}
       {p.state === 'not_configured' ? (
         <p className="meta">
           To connect {name}, the operator sets <code>{p.variables[0]}</code> and{' '}
@@ -218,5 +230,67 @@ function PlatformCard({
         </p>
       )}
     </li>
+  );
+}
+
+/**
+ * The Page a Facebook connection publishes as and, when its user manages more than one, the
+ * choice of another (its token is fetched and stored by the service; the connection stays).
+ */
+function FacebookPageChoice({
+  connectionId,
+  handle,
+}: {
+  connectionId: string;
+  handle: string | null;
+}) {
+  const queries = useQueryClient();
+  const pages = useFacebookPages(connectionId);
+  const [chosen, setChosen] = useState<string>();
+  const [error, setError] = useState<string>();
+  const choose = useMutation({
+    mutationFn: (pageId: string) => chooseFacebookPage(connectionId, pageId),
+    onSuccess: () => {
+      setError(undefined);
+      return queries.invalidateQueries({ queryKey: ACCOUNT_KEYS.all });
+    },
+    onError: (err) => setError(asApiError(err).message),
+  });
+  const list = pages.data?.pages ?? [];
+  const current = list.find((page) => page.id === pages.data?.page_id)?.name ?? handle;
+  const selected = chosen ?? pages.data?.page_id ?? list[0]?.id ?? '';
+  const selectId = `facebook-page-${connectionId}`;
+  return (
+    <div>
+      {current && <p>Publishing as {current}</p>}
+      {pages.isError && <p className="meta">{asApiError(pages.error).message}</p>}
+      {list.length > 1 && (
+        <form
+          className="field"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setError(undefined);
+            choose.mutate(selected);
+          }}
+        >
+          <label htmlFor={selectId}>Facebook Page to publish as</label>
+          <select id={selectId} value={selected} onChange={(e) => setChosen(e.target.value)}>
+            {list.map((page) => (
+              <option key={page.id} value={page.id}>
+                {page.name}
+              </option>
+            ))}
+          </select>{' '}
+          <button type="submit" disabled={choose.isPending || selected === pages.data?.page_id}>
+            {choose.isPending ? 'Switching Page…' : 'Use this Page'}
+          </button>
+        </form>
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
   );
 }
