@@ -214,4 +214,37 @@ describe('Threads, Instagram and Facebook from the dashboard', () => {
     }
     expect([platforms.threads.republished, platforms.facebook.videos.size]).toEqual([[], 0]);
   }, 240_000);
+
+  it("says in the composer why Instagram refuses a post: no media, or an image outside Instagram's aspect ratios", async () => {
+    const acct = await makeAccount(server.pool, 'plus');
+    const page = await browser.page(server.baseUrl);
+    await signIn(page, acct);
+    await page.getByRole('link', { name: 'Media' }).click();
+    await page.getByLabel('Upload an image, a video or audio').setInputFiles({
+      name: 'panorama.png',
+      mimeType: 'image/png',
+      buffer: await solidPng({ width: 1400, height: 600 }, '#c8843a'),
+    });
+    await page.getByRole('list', { name: 'Assets' }).getByText('panorama.png').waitFor();
+
+    await page.getByRole('link', { name: 'Compose' }).click();
+    await page.getByRole('checkbox', { name: 'instagram' }).check();
+    await page.getByLabel('Text').fill('The shop front at dawn');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    // Instagram takes no text post: said, and nothing saved.
+    await page
+      .getByText(/instagram takes kind image, video, carousel, story, reel; not "text"/)
+      .waitFor();
+
+    await page.getByRole('checkbox', { name: 'panorama.png' }).check();
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByText(/instagram takes images of aspect ratio 4:5 to 1\.91:1/).waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'meta-compose-instagram-refused');
+    const { rows } = await server.pool.query(
+      `select count(*)::int as n from posts where brand_id = $1`,
+      [acct.brandId],
+    );
+    expect(rows[0].n).toBe(0);
+  });
 });
