@@ -4,7 +4,7 @@
 // @fastify/swagger's transformObject; test/api/openapi.test.ts checks every operation.
 import { z } from 'zod';
 import { PLANS } from '../core/kernel/plans.ts';
-import { TEXT_PLATFORMS } from '../core/kernel/platforms.ts';
+import { PUBLISHING_PLATFORMS } from '../core/kernel/platforms.ts';
 import { ErrorBody } from './rest/schemas.ts';
 
 type Json = Record<string, unknown>;
@@ -67,7 +67,7 @@ const account = {
   brands: [brand],
   selected_brand_id: '1',
   plans: [...PLANS],
-  platforms: [...TEXT_PLATFORMS],
+  platforms: [...PUBLISHING_PLATFORMS],
 };
 const receipt = {
   id: '42',

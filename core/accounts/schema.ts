@@ -40,6 +40,10 @@ export const SessionView = z.object({
   brands: z.array(Brand),
   selected_brand_id: z.string().nullable(),
   plans: z.array(Plan).describe('Every plan, lowest first.'),
-  platforms: z.array(z.enum(PLATFORMS)).describe('The platforms a text post can go to.'),
+  platforms: z
+    .array(z.enum(PLATFORMS))
+    .describe(
+      'The platforms this version publishes to, which the composer offers (a post with media for those that take no text post, as Instagram).',
+    ),
 });
 export type SessionView = z.infer<typeof SessionView>;

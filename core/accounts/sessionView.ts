@@ -4,7 +4,7 @@ import { brandsOf } from '../brands/service.ts';
 import type { Queryable } from '../db/pool.ts';
 import { notFound } from '../kernel/errors.ts';
 import { PLANS } from '../kernel/plans.ts';
-import { TEXT_PLATFORMS } from '../kernel/platforms.ts';
+import { PUBLISHING_PLATFORMS } from '../kernel/platforms.ts';
 import { findAccountById } from './db.ts';
 import type { SessionView } from './schema.ts';
 
@@ -25,6 +25,6 @@ export async function sessionView(db: Queryable, accountId: string): Promise<Ses
     brands: await brandsOf(db, accountId),
     selected_brand_id: account.selected_brand_id,
     plans: [...PLANS],
-    platforms: [...TEXT_PLATFORMS],
+    platforms: [...PUBLISHING_PLATFORMS],
   };
 }

@@ -211,11 +211,6 @@ export const FETCHES_MEDIA = [
 export const publishes = (platform: Platform): boolean =>
   (PUBLISHING_PLATFORMS as readonly Platform[]).includes(platform);
 
-/** The platforms a text post (no media) can go to: what the dashboard's composer offers. */
-export const TEXT_PLATFORMS: readonly Platform[] = PLATFORMS.filter((p) =>
-  CAPABILITIES[p].kinds.includes('text'),
-);
-
 // Both counters load on first use: the segmenter's ICU data and twitter-text's URL and emoji
 // tables cost a process that never checks a post (the operator CLI) about 0.2 s at start.
 let graphemes: Intl.Segmenter | undefined;

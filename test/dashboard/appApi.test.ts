@@ -95,7 +95,7 @@ describe('/app/api', () => {
     expect(after.body.columns.approved[0].actions).toEqual(page.body.post.actions);
   });
 
-  it('tells the pages the plans, lowest first, and the platforms a text post can go to', async () => {
+  it('tells the pages the plans, lowest first, and the platforms the composer offers: every one this version publishes to, Instagram (no text posts) included', async () => {
     const a = await signedIn();
     const session = await a.send('GET', '/session');
     expect(session.body.plans).toEqual(['free', 'plus', 'pro', 'business']);
@@ -105,6 +105,7 @@ describe('/app/api', () => {
       'x',
       'linkedin',
       'threads',
+      'instagram',
       'facebook',
     ]);
   });

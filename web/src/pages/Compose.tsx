@@ -16,6 +16,11 @@ import { dayKey, zonedToIso } from '../time.ts';
 
 type When = 'draft' | 'at' | 'slot';
 
+/** The fields the form says a refusal beside (the media's are isMediaField's). */
+const PLACED_FIELDS = ['platforms', 'platform', 'body', 'schedule_at'];
+const isMediaField = (name: string) =>
+  name === 'asset_ids' || name === 'kind' || /^\d+$/.test(name);
+
 export function Compose() {
   const { session, brand, timeZone } = useBrand();
   const [platforms, setPlatforms] = useState<string[]>(['bluesky', 'mastodon']);
@@ -73,6 +78,13 @@ export function Compose() {
     save.mutate();
   };
   const field = (name: string) => error?.fields[name];
+  // The kind is inferred from the media, and an attachment's refusal names it by its index:
+  // both are said beside the media.
+  const refusals = Object.entries(error?.fields ?? {});
+  const mediaErrors = refusals.filter(([k]) => isMediaField(k)).map(([, msg]) => msg);
+  const otherErrors = refusals
+    .filter(([k]) => !isMediaField(k) && !PLACED_FIELDS.includes(k))
+    .map(([, msg]) => msg);
   return (
     <section aria-labelledby="compose-title" className="card">
       <h1 id="compose-title">Compose</h1>
@@ -137,7 +149,11 @@ export function Compose() {
               </label>
             ))}
           </div>
-          {field('asset_ids') && <p className="error">{field('asset_ids')}</p>}
+          {mediaErrors.map((msg) => (
+            <p key={msg} className="error">
+              {msg}
+            </p>
+          ))}
         </fieldset>
         <fieldset>
           <legend>When</legend>
@@ -174,10 +190,19 @@ export function Compose() {
           )}
           {field('schedule_at') && <p className="error">{field('schedule_at')}</p>}
         </fieldset>
-        {error && !Object.keys(error.fields).length && (
+        {error && !refusals.length && (
           <p className="error" role="alert">
             {error.message}
           </p>
+        )}
+        {otherErrors.length > 0 && (
+          <div role="alert">
+            {otherErrors.map((msg) => (
+              <p key={msg} className="error">
+                {msg}
+              </p>
+            ))}
+          </div>
         )}
         <button type="submit" disabled={save.isPending}>
           {when === 'draft' ? 'Save draft' : 'Schedule'}
