@@ -5,22 +5,14 @@
 // publication job, against the X stand-in (single-use refresh tokens, a spent one presented
 // again revokes its family).
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  credentialsKey,
-  openCredentials,
-  sealCredentials,
-} from '../../core/connections/credentials.ts';
+import { credentialsKey } from '../../core/connections/credentials.ts';
 import { listConnectedAccounts, readThrough } from '../../core/connections/service.ts';
 import { connectionTokens } from '../../core/connections/tokens.ts';
-import { builtinConnectors } from '../../core/connectors/builtin.ts';
 import { xOAuthApp } from '../../core/connectors/oauth/x.ts';
 import type { OAuthApp } from '../../core/connectors/oauthApp.ts';
-import { outboundPolicy } from '../../core/outbound/guard.ts';
-import { publishScheduledPost } from '../../core/posts/publication.ts';
-import { storageFor } from '../../core/storage/storage.ts';
 import { hourAhead, publishNow } from '../support/jobs.ts';
-import { useXStandIn, xEnv } from '../support/platforms/xHarness.ts';
-import { call, connectPlatform, makeAccount, makeKey } from '../support/server.ts';
+import type { ScheduledPost } from '../support/platforms/publishingHarness.ts';
+import { useXHarness, useXStandIn, xEnv } from '../support/platforms/xHarness.ts';
 import { LOOPBACK_OUTBOUND, startWorkerBeside, useServer } from '../support/service.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -51,68 +43,15 @@ const app: OAuthApp = {
     return xOAuthApp.refresh(ctx, tokens);
   },
 };
-const oauth = (apps = { x: app }) => ({
-  platformApps: server.config.platformApps,
-  outbound: outboundPolicy(server.config),
-  apps,
-});
-const deps = () => ({
-  connectors: {
-    x: builtinConnectors({
-      outbound: outboundPolicy(server.config),
-      storage: storageFor(server.config),
-      platformApps: server.config.platformApps,
-      requestTimeoutMs: 2_000,
-    }).x!,
-  },
-  credentialsKey: KEY,
-  oauth: oauth(),
-});
-
-/** A new account whose brand has an X connection holding `credentials` (sealed), and its key. */
-async function connected(credentials: Record<string, unknown>) {
-  const acct = await makeAccount(server.pool);
-  const key = await makeKey(server.pool, acct.accountId, ['read', 'publish']);
-  const connection = await connectPlatform(server.pool, acct, 'x', {
-    credentials: sealCredentials(KEY, {
-      user_id: x.user.id,
-      username: x.user.username,
-      ...credentials,
-    }),
-  });
-  return { acct, key, connectionId: connection.id };
-}
-
-async function schedule(key: string, body: string) {
-  const res = await call(server, 'POST', '/v1/posts', {
-    key,
-    body: { platform: 'x', body, schedule_at: hourAhead() },
-  });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-}
-
-const postRow = async (id: string) =>
-  (await server.pool.query('select * from posts where id = $1', [id])).rows[0];
-
-/** Runs the publication job of a scheduled post now, as the worker would (attempt `number`). */
-async function publish(id: string, number = 1) {
-  const row = await postRow(id);
-  return publishScheduledPost(
-    server.pool,
-    deps(),
-    { post_id: id, scheduled_for: row.scheduled_for.toISOString(), attempts_before: number - 1 },
-    { number, max: 5, signal: new AbortController().signal },
-  );
-}
+const h = useXHarness(server, x, KEY, { oauthApp: app });
 
 /**
- * Runs the jobs of `ids` at the same time; a job put off because it met another's refresh runs
- * again as its retry would, once the first round is over. Answers each post's last result.
+ * Runs the jobs of `posts` at the same time; a job put off because it met another's refresh
+ * runs again as its retry would, once the first round is over. Answers each post's last result.
  */
-async function publishTogether(ids: string[]) {
-  const first = await Promise.allSettled(ids.map((id) => publish(id)));
-  const retried: string[] = [];
+async function publishTogether(posts: ScheduledPost[]) {
+  const first = await Promise.allSettled(posts.map((post) => h.runJob(post)));
+  const retried: ScheduledPost[] = [];
   const results: string[] = [];
   for (const [i, r] of first.entries()) {
     if (r.status === 'fulfilled' && r.value !== 'retrying') {
@@ -120,25 +59,27 @@ async function publishTogether(ids: string[]) {
       continue;
     }
     if (r.status === 'rejected') throw r.reason;
-    retried.push(ids[i]!);
-    results.push(await publish(ids[i]!, 2));
+    retried.push(posts[i]!);
+    results.push(await h.runJob(posts[i]!, 2));
   }
   return { results, retried };
 }
 
 const connectionRow = async (id: string) =>
   (await server.pool.query('select * from connected_accounts where id = $1', [id])).rows[0];
-const storedTokens = async (id: string) =>
-  openCredentials(KEY, (await connectionRow(id)).credentials);
+const storedTokens = async (id: string) => (await h.connection(id)).credentials;
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 const tweetsOf = (texts: string[]) => x.tweets.filter((t) => texts.includes(t.text));
 
 describe('two jobs publishing through one connection whose token expired', () => {
   it('refresh once between them when the token is known to be expiring, and both publish', async () => {
     const issued = x.issueTokens();
-    const { key, connectionId } = await connected({ ...issued, expires_at: ago(60_000) });
+    const { key, connectedId } = await h.connectBrand({ ...issued, expires_at: ago(60_000) });
     const texts = ['first of two', 'second of two'];
-    const posts = [await schedule(key, texts[0]!), await schedule(key, texts[1]!)];
+    const posts = [
+      await h.schedule(key, { body: texts[0]! }),
+      await h.schedule(key, { body: texts[1]! }),
+    ];
     const before = { ...x.refreshes };
     refreshDelayMs = 300;
     try {
@@ -150,18 +91,18 @@ describe('two jobs publishing through one connection whose token expired', () =>
       refreshDelayMs = 0;
     }
     expect(x.refreshes).toEqual({ ok: before.ok + 1, reused: before.reused });
-    const stored = await storedTokens(connectionId);
+    const stored = await storedTokens(connectedId);
     expect(stored.refresh_token).not.toBe(issued.refresh_token);
     expect(stored.user_id).toBe(x.user.id);
     const made = tweetsOf(texts);
     expect(made).toHaveLength(2);
-    for (const id of posts)
-      expect(await postRow(id)).toMatchObject({
+    for (const post of posts)
+      expect(await h.row(post.id)).toMatchObject({
         status: 'published',
-        external_post_id: made.find((t) => t.text === texts[posts.indexOf(id)])!.id,
+        external_post_id: made.find((t) => t.text === texts[posts.indexOf(post)])!.id,
       });
     // The new expiry is stored with the tokens: two hours ahead.
-    const row = await connectionRow(connectionId);
+    const row = await connectionRow(connectedId);
     expect(row.token_expires_at.getTime()).toBeGreaterThan(Date.now() + 7_000_000);
     expect(row.status).toBe('active');
   });
@@ -170,9 +111,12 @@ describe('two jobs publishing through one connection whose token expired', () =>
     // X expired the token sooner than it said: both posts meet a 401.
     const issued = x.issueTokens();
     x.expireAccessTokens();
-    const { key, connectionId } = await connected({ ...issued, expires_at: hourAhead() });
+    const { key, connectedId } = await h.connectBrand({ ...issued, expires_at: hourAhead() });
     const texts = ['refused first', 'refused second'];
-    const posts = [await schedule(key, texts[0]!), await schedule(key, texts[1]!)];
+    const posts = [
+      await h.schedule(key, { body: texts[0]! }),
+      await h.schedule(key, { body: texts[1]! }),
+    ];
     const before = { ...x.refreshes };
     refreshDelayMs = 300;
     try {
@@ -183,7 +127,7 @@ describe('two jobs publishing through one connection whose token expired', () =>
       refreshDelayMs = 0;
     }
     expect(x.refreshes).toEqual({ ok: before.ok + 1, reused: before.reused });
-    expect((await storedTokens(connectionId)).refresh_token).not.toBe(issued.refresh_token);
+    expect((await storedTokens(connectedId)).refresh_token).not.toBe(issued.refresh_token);
     expect(tweetsOf(texts)).toHaveLength(2);
   });
 });
@@ -191,15 +135,15 @@ describe('two jobs publishing through one connection whose token expired', () =>
 describe('a refresh token', () => {
   it('is spent once: each refresh presents the one the last refresh stored', async () => {
     const issued = x.issueTokens();
-    const { acct, key, connectionId } = await connected(issued);
+    const { accountId, key, connectedId } = await h.connectBrand(issued);
     const before = { ...x.refreshes };
     let token = issued.access_token;
     // Three jobs in a row, each meeting a 401 with the token it was given.
     for (let i = 0; i < 3; i++) {
-      const credentials = await storedTokens(connectionId);
+      const credentials = await storedTokens(connectedId);
       const tokens = connectionTokens(
-        { pool: server.pool, credentialsKey: KEY, oauth: oauth() },
-        { id: connectionId, platform: 'x', credentials },
+        { pool: server.pool, credentialsKey: KEY, oauth: h.oauth },
+        { id: connectedId, platform: 'x', credentials },
         app,
       );
       token = await tokens.refused(token);
@@ -207,18 +151,20 @@ describe('a refresh token', () => {
     }
     // A spent one presented again would have revoked the family (and counted as reused).
     expect(x.refreshes).toEqual({ ok: before.ok + 3, reused: before.reused });
-    const stored = await storedTokens(connectionId);
+    const stored = await storedTokens(connectedId);
     // A job holding the old token learns the stored one without a refresh of its own.
     const late = connectionTokens(
-      { pool: server.pool, credentialsKey: KEY, oauth: oauth() },
-      { id: connectionId, platform: 'x', credentials: { ...issued } },
+      { pool: server.pool, credentialsKey: KEY, oauth: h.oauth },
+      { id: connectedId, platform: 'x', credentials: { ...issued } },
       app,
     );
     expect(await late.refused(issued.access_token)).toBe(stored.access_token);
     expect(x.refreshes.ok).toBe(before.ok + 3);
     // The stored tokens still work: the family was never revoked.
-    expect(await publish(await schedule(key, 'after three refreshes'))).toBe('published');
-    expect((await listConnectedAccounts(server.pool, acct.accountId))[0]).toMatchObject({
+    expect(await h.runJob(await h.schedule(key, { body: 'after three refreshes' }))).toBe(
+      'published',
+    );
+    expect((await listConnectedAccounts(server.pool, accountId))[0]).toMatchObject({
       status: 'active',
       reconnect_soon: false,
     });
@@ -228,16 +174,16 @@ describe('a refresh token', () => {
 describe("another job's refresh", () => {
   it('is not waited for: the job fails retryable at once, holding no connection, and is retried shortly', async () => {
     const issued = x.issueTokens();
-    const { connectionId } = await connected({ ...issued, expires_at: ago(1000) });
+    const { connectedId } = await h.connectBrand({ ...issued, expires_at: ago(1000) });
     const holder = await server.pool.connect();
     try {
       await holder.query('begin');
       await holder.query('select 1 from connected_accounts where id = $1 for update', [
-        connectionId,
+        connectedId,
       ]);
       const tokens = connectionTokens(
-        { pool: server.pool, credentialsKey: KEY, oauth: oauth() },
-        { id: connectionId, platform: 'x', credentials: await storedTokens(connectionId) },
+        { pool: server.pool, credentialsKey: KEY, oauth: h.oauth },
+        { id: connectedId, platform: 'x', credentials: await storedTokens(connectedId) },
         app,
       );
       const before = { ...x.refreshes };
@@ -266,42 +212,45 @@ describe('a refresh the platform refuses', () => {
     const issued = x.issueTokens();
     x.expireAccessTokens();
     // Another client spent the refresh token: presenting it again is refused.
-    const { connectionId, key } = await connected({ ...issued, refresh_token: 'xrt-spent' });
-    const id = await schedule(key, 'never refreshed');
-    expect(await publish(id)).toBe('failed');
-    const row = await postRow(id);
+    const { connectedId, key } = await h.connectBrand({ ...issued, refresh_token: 'xrt-spent' });
+    const post = await h.schedule(key, { body: 'never refreshed' });
+    expect(await h.runJob(post)).toBe('failed');
+    const row = await h.row(post.id);
     expect(row.error).toBe(deadGrant);
     const { rows: events } = await server.pool.query(
       'select type, body from events where post_id = $1',
-      [id],
+      [post.id],
     );
     expect(events.map((e) => e.type)).toEqual(['post.failed']);
     expect(JSON.parse(events[0].body).post.error).toBe(row.error);
-    const connection = await connectionRow(connectionId);
+    const connection = await connectionRow(connectedId);
     expect(connection.status).toBe('needs_reconnect');
     expect(connection.last_error).toBe(deadGrant);
 
     // The next post fails at once, without asking the platform again.
     const before = x.requests.length;
-    const next = await schedule(key, 'after the refusal');
-    expect(await publish(next)).toBe('failed');
-    expect((await postRow(next)).error).toMatch(/needs to be reconnected/);
+    const next = await h.schedule(key, { body: 'after the refusal' });
+    expect(await h.runJob(next)).toBe('failed');
+    expect((await h.row(next.id)).error).toMatch(/needs to be reconnected/);
     expect(x.requests.length).toBe(before);
   });
 
   it('is asked once by two jobs at the same time: both posts fail with its reason', async () => {
     const issued = x.issueTokens();
-    const { connectionId, key } = await connected({
+    const { connectedId, key } = await h.connectBrand({
       ...issued,
       refresh_token: 'xrt-spent-elsewhere',
       expires_at: ago(1000),
     });
-    const posts = [await schedule(key, 'refused one'), await schedule(key, 'refused two')];
+    const posts = [
+      await h.schedule(key, { body: 'refused one' }),
+      await h.schedule(key, { body: 'refused two' }),
+    ];
     const tokenCalls = () =>
       x.requests.filter((r) => r.method === 'POST' && r.path === '/2/oauth2/token').length;
     const before = tokenCalls();
     refreshDelayMs = 300;
-    let retried: string[];
+    let retried: ScheduledPost[];
     try {
       const together = await publishTogether(posts);
       expect(together.results).toEqual(['failed', 'failed']);
@@ -311,13 +260,13 @@ describe('a refresh the platform refuses', () => {
     }
     expect(tokenCalls()).toBe(before + 1);
     // The job that met the refresh, retried, finds the connection marked and asks no one.
-    for (const id of posts)
-      expect((await postRow(id)).error).toBe(
-        retried.includes(id)
+    for (const post of posts)
+      expect((await h.row(post.id)).error).toBe(
+        retried.includes(post)
           ? 'The connected X account @brand needs to be reconnected.'
           : deadGrant,
       );
-    expect(await connectionRow(connectionId)).toMatchObject({
+    expect(await connectionRow(connectedId)).toMatchObject({
       status: 'needs_reconnect',
       last_error: deadGrant,
     });
@@ -326,12 +275,12 @@ describe('a refresh the platform refuses', () => {
   it('keeps no token in the reason, even when the platform quotes it', async () => {
     const issued = x.issueTokens();
     const spent = 'xrt-spent-and-quoted';
-    const { connectionId, key } = await connected({
+    const { connectedId, key } = await h.connectBrand({
       ...issued,
       refresh_token: spent,
       expires_at: ago(1000),
     });
-    const id = await schedule(key, 'quoted refusal');
+    const post = await h.schedule(key, { body: 'quoted refusal' });
     x.inject({
       line: 'POST /2/oauth2/token',
       answer: {
@@ -342,10 +291,10 @@ describe('a refresh the platform refuses', () => {
         }),
       },
     });
-    expect(await publish(id)).toBe('failed');
-    const { error } = await postRow(id);
+    expect(await h.runJob(post)).toBe('failed');
+    const { error } = await h.row(post.id);
     expect(error).toMatch(/Invalid refresh token: \[redacted\]/);
-    const connection = await connectionRow(connectionId);
+    const connection = await connectionRow(connectedId);
     expect(connection.status).toBe('needs_reconnect');
     for (const said of [error, connection.last_error]) {
       expect(said).not.toContain(spent);
@@ -355,8 +304,8 @@ describe('a refresh the platform refuses', () => {
 
   it('keeps no token in a refused post, its account or its event, even when X quotes it', async () => {
     const issued = x.issueTokens();
-    const { connectionId, key } = await connected({ ...issued, expires_at: ago(-3_600_000) });
-    const id = await schedule(key, 'quoted post refusal');
+    const { connectedId, key } = await h.connectBrand({ ...issued, expires_at: ago(-3_600_000) });
+    const post = await h.schedule(key, { body: 'quoted post refusal' });
     x.inject({
       line: 'POST /2/tweets',
       answer: {
@@ -367,12 +316,12 @@ describe('a refresh the platform refuses', () => {
         }),
       },
     });
-    expect(await publish(id)).toBe('failed');
-    const { error } = await postRow(id);
+    expect(await h.runJob(post)).toBe('failed');
+    const { error } = await h.row(post.id);
     expect(error).toContain('[redacted]');
-    const connection = await connectionRow(connectionId);
+    const connection = await connectionRow(connectedId);
     const { rows } = await server.pool.query('select body::text from events where post_id = $1', [
-      id,
+      post.id,
     ]);
     for (const said of [error, connection.last_error, ...rows.map((r) => r.body)]) {
       expect(said).not.toContain(issued.access_token);
@@ -382,8 +331,8 @@ describe('a refresh the platform refuses', () => {
 
   it("fails the post but leaves the connection active when X refuses the operator's client (401)", async () => {
     const issued = x.issueTokens();
-    const { connectionId, key } = await connected({ ...issued, expires_at: ago(1000) });
-    const id = await schedule(key, 'refused client');
+    const { connectedId, key } = await h.connectBrand({ ...issued, expires_at: ago(1000) });
+    const post = await h.schedule(key, { body: 'refused client' });
     // The operator's client secret is wrong: reconnecting the account would not help.
     x.inject({
       line: 'POST /2/oauth2/token',
@@ -395,22 +344,22 @@ describe('a refresh the platform refuses', () => {
         }),
       },
     });
-    expect(await publish(id)).toBe('failed');
-    const { error } = await postRow(id);
+    expect(await h.runJob(post)).toBe('failed');
+    const { error } = await h.row(post.id);
     expect(error).toMatch(/^X answered 401: .*Client authentication failed\.$/);
-    expect(await connectionRow(connectionId)).toMatchObject({
+    expect(await connectionRow(connectedId)).toMatchObject({
       status: 'active',
       last_error: error,
     });
-    expect((await storedTokens(connectionId)).refresh_token).toBe(issued.refresh_token);
+    expect((await storedTokens(connectedId)).refresh_token).toBe(issued.refresh_token);
   });
 
   it('is retried when the platform is unreachable, leaving the connection active', async () => {
     const issued = x.issueTokens();
-    const { connectionId } = await connected({ ...issued, expires_at: ago(1000) });
-    const credentials = await storedTokens(connectionId);
+    const { connectedId } = await h.connectBrand({ ...issued, expires_at: ago(1000) });
+    const credentials = await storedTokens(connectedId);
     const unreachable = {
-      ...oauth(),
+      ...h.oauth,
       platformApps: {
         ...server.config.platformApps,
         x: { ...server.config.platformApps.x, oauthUrl: 'http://127.0.0.1:9' },
@@ -418,32 +367,32 @@ describe('a refresh the platform refuses', () => {
     };
     const tokens = connectionTokens(
       { pool: server.pool, credentialsKey: KEY, oauth: unreachable },
-      { id: connectionId, platform: 'x', credentials },
+      { id: connectedId, platform: 'x', credentials },
       app,
     );
     await expect(tokens.current()).rejects.toMatchObject({ retryable: true, reconnect: false });
-    expect((await connectionRow(connectionId)).status).toBe('active');
-    expect((await storedTokens(connectionId)).refresh_token).toBe(issued.refresh_token);
+    expect((await connectionRow(connectedId)).status).toBe('active');
+    expect((await storedTokens(connectedId)).refresh_token).toBe(issued.refresh_token);
   });
 });
 
 describe('the jobs that go through an OAuth connection', () => {
   it('a publication run by the worker refreshes the expired token, then publishes', async () => {
     const issued = x.issueTokens();
-    const { key, connectionId } = await connected({ ...issued, expires_at: ago(1000) });
-    const id = await schedule(key, 'through the worker');
+    const { key, connectedId } = await h.connectBrand({ ...issued, expires_at: ago(1000) });
+    const post = await h.schedule(key, { body: 'through the worker' });
     const worker = await startWorkerBeside(server, {
-      connectors: deps().connectors,
+      connectors: { x: h.connector },
       credentialsKey: KEY,
       platformApps: server.config.platformApps,
       oauthApps: { x: xOAuthApp },
       pools: ['publish'],
     });
     try {
-      await publishNow(server.pool, id);
+      await publishNow(server.pool, post.id);
       const row = await waitFor(
         async () => {
-          const r = await postRow(id);
+          const r = await h.row(post.id);
           return ['published', 'failed'].includes(r.status) && r;
         },
         { what: 'the post to settle' },
@@ -452,13 +401,13 @@ describe('the jobs that go through an OAuth connection', () => {
     } finally {
       await worker.stop();
     }
-    expect((await storedTokens(connectionId)).refresh_token).not.toBe(issued.refresh_token);
+    expect((await storedTokens(connectedId)).refresh_token).not.toBe(issued.refresh_token);
   });
 
   it('a reading gets the tokens too, refreshed after a 401', async () => {
     const issued = x.issueTokens();
-    const { connectionId } = await connected(issued);
-    const row = await connectionRow(connectionId);
+    const { connectedId } = await h.connectBrand(issued);
+    const row = await connectionRow(connectedId);
     const seen: string[] = [];
     const read = await readThrough(
       {
@@ -467,9 +416,9 @@ describe('the jobs that go through an OAuth connection', () => {
           x: { publish: async () => Promise.reject(new Error('unused')), trends: async () => [] },
         },
         credentialsKey: KEY,
-        oauth: oauth(),
+        oauth: h.oauth,
       },
-      { id: connectionId, platform: 'x', handle: row.handle, credentials: row.credentials },
+      { id: connectedId, platform: 'x', handle: row.handle, credentials: row.credentials },
       'trends',
       'Reading trends',
       async (_connector, access) => {
@@ -479,7 +428,7 @@ describe('the jobs that go through an OAuth connection', () => {
       },
     );
     expect(read.outcome).toBe('read');
-    const stored = await storedTokens(connectionId);
+    const stored = await storedTokens(connectedId);
     expect(seen).toEqual([issued.access_token, stored.access_token]);
     expect(stored.refresh_token).not.toBe(issued.refresh_token);
   });

@@ -9,27 +9,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeWorkerUtils } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  credentialsKey,
-  openCredentials,
-  sealCredentials,
-} from '../../core/connections/credentials.ts';
-import { linkedinConnector } from '../../core/connectors/linkedin/index.ts';
-import { linkedinOAuthApp } from '../../core/connectors/oauth/linkedin.ts';
+import { credentialsKey } from '../../core/connections/credentials.ts';
 import { platformFitIssues } from '../../core/kernel/platformFit.ts';
-import { outboundPolicy } from '../../core/outbound/guard.ts';
-import { platformApps } from '../../core/platformApps.ts';
-import { publishScheduledPost } from '../../core/posts/publication.ts';
-import { storageFor } from '../../core/storage/storage.ts';
-import { hourAhead, retryJobOf } from '../support/jobs.ts';
+import { retryJobOf } from '../support/jobs.ts';
 import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
+import type { LinkedInPost } from '../support/platforms/linkedin.ts';
 import {
-  type LinkedInPost,
-  type StandInLinkedIn,
-  startStandInLinkedIn,
-} from '../support/platforms/linkedin.ts';
-import { withRefreshingTokens } from '../support/refreshingTokens.ts';
-import { call, makeConnectedAccount } from '../support/server.ts';
+  linkedinHarness,
+  useLinkedInHarness,
+  useLinkedInStandIn,
+} from '../support/platforms/linkedinHarness.ts';
+import { call } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 import { solidPng, uploadImage } from '../support/uploads.ts';
 import { waitFor } from '../support/wait.ts';
@@ -39,171 +29,99 @@ const KEY_BASE64 = Buffer.alloc(32, 5).toString('base64');
 const KEY = credentialsKey(KEY_BASE64);
 
 const server = useServer({ env: LOOPBACK_OUTBOUND });
-let li: StandInLinkedIn;
+const li = useLinkedInStandIn({ videoPartBytes: 16 * 1024 });
+const h = useLinkedInHarness(server, li, KEY);
 let tmp: string;
 
-beforeAll(async () => {
-  li = await startStandInLinkedIn();
-  li.videoPartBytes = 16 * 1024;
+beforeAll(() => {
   tmp = mkdtempSync(path.join(os.tmpdir(), 'sps-linkedin-'));
 });
-afterAll(async () => {
-  await li.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-/** LinkedIn's app as the operator configured it, pointed at the stand-in. */
-const app = () => ({
-  ...platformApps({
-    LINKEDIN_API_URL: li.url,
-    LINKEDIN_OAUTH_URL: li.url,
-    LINKEDIN_CLIENT_ID: li.clientId,
-    LINKEDIN_CLIENT_SECRET: li.clientSecret,
-  }).linkedin,
-});
-const policy = () => outboundPolicy(server.config);
-
-const connectors = (pollBoundMs = 5_000) => ({
-  linkedin: withRefreshingTokens(
-    linkedinConnector({
-      outbound: policy(),
-      storage: storageFor(server.config),
-      apiUrl: li.url,
-      requestTimeoutMs: 5_000,
-      mediaPoll: { intervalMs: 20, boundMs: pollBoundMs },
-    }),
-    linkedinOAuthApp,
-    { app: app(), policy: policy() },
-  ),
-});
-
-/** A brand connected to a new LinkedIn member (a partner app's, with a refresh token, if asked). */
-async function connectedMember(opts: { partner?: boolean; organization?: string } = {}) {
-  const member = li.member({ partner: opts.partner });
-  const credentials = {
-    access_token: member.accessToken,
-    ...(member.refreshToken ? { refresh_token: member.refreshToken } : {}),
-    expires_at: new Date(Date.now() + 60 * 86_400_000).toISOString(),
-    sub: member.sub,
-    ...(opts.organization ? { organization: opts.organization } : {}),
-  };
-  const made = await makeConnectedAccount(server.pool, 'linkedin', {
-    handle: 'Ada Lovelace',
-    scopes: ['read', 'publish', 'media'],
-    credentials: sealCredentials(KEY, credentials),
-  });
-  return { ...made, member };
-}
-
-async function schedule(key: string, body: Record<string, unknown>) {
-  const res = await call(server, 'POST', '/v1/posts', {
-    key,
-    body: { platform: 'linkedin', schedule_at: hourAhead(), ...body },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.id as string;
-}
-
-const postRow = async (id: string) =>
-  (await server.pool.query('select * from posts where id = $1', [id])).rows[0];
-
-/** One run of the publication job for the post, as the worker runs it (attempt `n` of 5). */
-async function publish(id: string, n = 1, pollBoundMs?: number) {
-  const row = await postRow(id);
-  return publishScheduledPost(
-    server.pool,
-    { connectors: connectors(pollBoundMs), credentialsKey: KEY },
-    { post_id: id, scheduled_for: row.scheduled_for.toISOString(), attempts_before: n - 1 },
-    { number: n, max: 5, signal: new AbortController().signal },
-  );
-}
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('publishing to LinkedIn', () => {
   it('publishes text as the member, with the version headers, and keeps the URN and permalink', async () => {
-    const { key, member } = await connectedMember();
-    const id = await schedule(key, {
+    const { key, member } = await h.connectMember();
+    const post = await h.schedule(key, {
       body: 'Launch day (finally) at https://example.com/a_(b) with @team',
       hashtags: '#launch #saas_tools',
     });
-    expect(await publish(id)).toBe('published');
-    const post = li.posts.at(-1)!;
-    expect(post.author).toBe(`urn:li:person:${member.sub}`);
+    expect(await h.runJob(post)).toBe('published');
+    const made = li.posts.at(-1)!;
+    expect(made.author).toBe(`urn:li:person:${member.sub}`);
     // Little text: reserved characters escaped, the address and the hashtags left whole.
-    expect(post.commentary).toBe(
+    expect(made.commentary).toBe(
       'Launch day \\(finally\\) at https://example.com/a_(b) with \\@team\n\n#launch #saas_tools',
     );
-    expect(post.body).toMatchObject({
+    expect(made.body).toMatchObject({
       visibility: 'PUBLIC',
       lifecycleState: 'PUBLISHED',
       distribution: { feedDistribution: 'MAIN_FEED' },
     });
-    expect(await postRow(id)).toMatchObject({
+    expect(await h.row(post.id)).toMatchObject({
       status: 'published',
-      external_post_id: post.urn,
-      permalink_url: `https://www.linkedin.com/feed/update/${post.urn}/`,
+      external_post_id: made.urn,
+      permalink_url: `https://www.linkedin.com/feed/update/${made.urn}/`,
     });
     expect(li.headerFaults).toEqual([]);
   });
 
   it('posts as the connection organization when it has one', async () => {
-    const { key, member } = await connectedMember({ organization: 'urn:li:organization:2414183' });
+    const { key, member } = await h.connectMember({ organization: 'urn:li:organization:2414183' });
     li.administer(member.sub, 'urn:li:organization:2414183');
-    const id = await schedule(key, { body: 'From the Page' });
-    expect(await publish(id)).toBe('published');
+    const post = await h.schedule(key, { body: 'From the Page' });
+    expect(await h.runJob(post)).toBe('published');
     expect(li.posts.at(-1)!.author).toBe('urn:li:organization:2414183');
   });
 
   it('fails, quoting LinkedIn, a post as a Page the member does not administer', async () => {
-    const { key, connected } = await connectedMember({ organization: 'urn:li:organization:99' });
-    const id = await schedule(key, { body: 'Not my Page' });
-    expect(await publish(id, 5)).toBe('failed');
-    const row = await postRow(id);
+    const { key, connectedId } = await h.connectMember({
+      organization: 'urn:li:organization:99',
+    });
+    const post = await h.schedule(key, { body: 'Not my Page' });
+    expect(await h.runJob(post, 5)).toBe('failed');
+    const row = await h.row(post.id);
     expect(row.error).toMatch(/^LinkedIn answered 403: Unpermitted fields present in REQUEST_BODY/);
-    const account = await server.pool.query('select status from connected_accounts where id = $1', [
-      connected.id,
-    ]);
-    expect(account.rows[0].status).not.toBe('needs_reconnect');
+    expect((await h.connection(connectedId)).status).not.toBe('needs_reconnect');
   });
 
   it('uploads one image and posts it as content.media', async () => {
-    const { key } = await connectedMember();
+    const { key } = await h.connectMember();
     const png = await solidPng({ width: 40, height: 30 }, '#0a66c2');
     const asset = await uploadImage(server, key, png);
-    const id = await schedule(key, { body: 'One picture', asset_ids: [asset.id] });
-    expect(await publish(id)).toBe('published');
-    const post = li.posts.at(-1)!;
-    const urn = (post.content as { media: { id: string } }).media.id;
+    const post = await h.schedule(key, { body: 'One picture', asset_ids: [asset.id] });
+    expect(await h.runJob(post)).toBe('published');
+    const urn = (li.posts.at(-1)!.content as { media: { id: string } }).media.id;
     expect(li.images.get(urn)).toMatchObject({ status: 'AVAILABLE', bytes: png.length });
   });
 
   it('posts an image without waiting when the app may not read its status', async () => {
-    const { key } = await connectedMember();
+    const { key } = await h.connectMember();
     const asset = await uploadImage(server, key, await solidPng({ width: 9, height: 9 }, '#321'));
-    const id = await schedule(key, { body: 'No status to read', asset_ids: [asset.id] });
+    const post = await h.schedule(key, { body: 'No status to read', asset_ids: [asset.id] });
     li.imageReads = false;
     try {
-      expect(await publish(id)).toBe('published');
+      expect(await h.runJob(post)).toBe('published');
     } finally {
       li.imageReads = true;
     }
   });
 
   it('posts several images as a multiImage, as an image post or a carousel', async () => {
-    const { key } = await connectedMember();
+    const { key } = await h.connectMember();
     const ids = [];
     for (const colour of ['#f00', '#0f0', '#00f'])
       ids.push(
         (await uploadImage(server, key, await solidPng({ width: 8, height: 8 }, colour))).id,
       );
-    const images = await schedule(key, { body: 'Three pictures', asset_ids: ids });
-    expect((await postRow(images)).kind).toBe('image');
-    const carousel = await schedule(key, {
+    const images = await h.schedule(key, { body: 'Three pictures', asset_ids: ids });
+    expect((await h.row(images.id)).kind).toBe('image');
+    const carousel = await h.schedule(key, {
       kind: 'carousel',
       body: 'Two pictures',
       asset_ids: ids.slice(0, 2),
     });
-    expect(await publish(images)).toBe('published');
-    expect(await publish(carousel)).toBe('published');
+    expect(await h.runJob(images)).toBe('published');
+    expect(await h.runJob(carousel)).toBe('published');
     const imagesOf = (p: LinkedInPost | undefined) =>
       (p!.content as { multiImage: { images: { id: string }[] } }).multiImage.images;
     expect(imagesOf(li.posts.at(-2))).toHaveLength(3);
@@ -226,7 +144,7 @@ describe('publishing to LinkedIn', () => {
     ]);
     expect(shape('image', Array(20).fill('image'))).toEqual([]);
 
-    const { key } = await connectedMember();
+    const { key } = await h.connectMember();
     const huge = await uploadImage(
       server,
       key,
@@ -246,13 +164,13 @@ describe('publishing to LinkedIn', () => {
   }, 30_000);
 
   it('uploads a video in its ranged parts, finalizes it with their ETags and waits until AVAILABLE', async () => {
-    const { key } = await connectedMember();
+    const { key } = await h.connectMember();
     const file = path.join(tmp, 'clip.mp4');
     await makeTestClip(file, 2);
     const asset = await uploadMediaFile(server, key, file, 'clip.mp4');
-    const id = await schedule(key, { body: 'A video', asset_ids: [asset.id] });
+    const post = await h.schedule(key, { body: 'A video', asset_ids: [asset.id] });
     li.processingPolls = 3;
-    expect(await publish(id)).toBe('published');
+    expect(await h.runJob(post)).toBe('published');
     const urn = (li.posts.at(-1)!.content as { media: { id: string } }).media.id;
     const video = li.videos.get(urn)!;
     expect(video.parts.length).toBeGreaterThan(1);
@@ -261,13 +179,13 @@ describe('publishing to LinkedIn', () => {
   }, 60_000);
 
   it('fails the post, posting nothing, when LinkedIn cannot process the video', async () => {
-    const { key } = await connectedMember();
+    const { key } = await h.connectMember();
     const asset = await uploadMediaFile(server, key, path.join(tmp, 'clip.mp4'), 'clip.mp4');
-    const id = await schedule(key, { body: 'A broken video', asset_ids: [asset.id] });
+    const post = await h.schedule(key, { body: 'A broken video', asset_ids: [asset.id] });
     li.failNextVideo();
     const requests = li.postRequests.length;
-    expect(await publish(id, 5)).toBe('failed');
-    expect((await postRow(id)).error).toBe(
+    expect(await h.runJob(post, 5)).toBe('failed');
+    expect((await h.row(post.id)).error).toBe(
       'LinkedIn could not process the video: Video is corrupt.',
     );
     expect(li.postRequests.length).toBe(requests);
@@ -276,38 +194,38 @@ describe('publishing to LinkedIn', () => {
 
 describe('exactly once', () => {
   it('refuses, quoting LinkedIn, a DUPLICATE_POST when no earlier run posted: an older post is not this one', async () => {
-    const { key } = await connectedMember();
-    const first = await schedule(key, { body: 'Said once' });
-    const again = await schedule(key, { body: 'Said once' });
-    expect(await publish(first)).toBe('published');
+    const { key } = await h.connectMember();
+    const first = await h.schedule(key, { body: 'Said once' });
+    const again = await h.schedule(key, { body: 'Said once' });
+    expect(await h.runJob(first)).toBe('published');
     const before = li.posts.length;
-    expect(await publish(again)).toBe('failed');
+    expect(await h.runJob(again)).toBe('failed');
     expect(li.posts.length).toBe(before);
-    const row = await postRow(again);
+    const row = await h.row(again.id);
     expect(row.external_post_id).toBeNull();
     expect(row.error).toBe(
-      `LinkedIn already has this text as ${(await postRow(first)).external_post_id}, posted ` +
+      `LinkedIn already has this text as ${(await h.row(first.id)).external_post_id}, posted ` +
         'before this publication: change the text to post it again.',
     );
   });
 
   it('records the post a DUPLICATE_POST names when an earlier run of the attempt posted it', async () => {
-    const { key } = await connectedMember();
-    const id = await schedule(key, { body: 'Made, answer lost' });
+    const { key } = await h.connectMember();
+    const post = await h.schedule(key, { body: 'Made, answer lost' });
     // LinkedIn makes the post, and its answer is a 504 from a gateway.
     li.overridePosts([(res) => res.writeHead(504).end('{"message":"Gateway Timeout"}')], {
       create: true,
     });
-    await expect(publish(id)).rejects.toThrow(/LinkedIn answered 504/);
-    expect(await publish(id, 2)).toBe('published');
+    await expect(h.runJob(post)).rejects.toThrow(/LinkedIn answered 504/);
+    expect(await h.runJob(post, 2)).toBe('published');
     const made = li.posts.filter((p) => p.commentary === 'Made, answer lost');
     expect(made).toHaveLength(1);
-    expect((await postRow(id)).external_post_id).toBe(made[0]!.urn);
+    expect((await h.row(post.id)).external_post_id).toBe(made[0]!.urn);
   });
 
   it('publishes one post when the worker is killed after LinkedIn created it', async () => {
-    const { key } = await connectedMember();
-    const id = await schedule(key, { body: 'Exactly once, across a crash' });
+    const { key } = await h.connectMember();
+    const post = await h.schedule(key, { body: 'Exactly once, across a crash' });
     const child = spawn(process.execPath, [path.join(ROOT, 'test/support/linkedinWorker.ts')], {
       env: {
         ...process.env,
@@ -329,55 +247,59 @@ describe('exactly once', () => {
       await server.pool.query(
         `select count(*) from graphile_worker.reschedule_jobs(
            array(select id from graphile_worker.jobs where key = $1), run_at := now())`,
-        [`publish_post:${id}`],
+        [`publish_post:${post.id}`],
       );
       expect(await exited).toBe('SIGKILL');
     } finally {
       li.onCreated = undefined;
     }
-    expect((await postRow(id)).status).toBe('publishing');
+    expect((await h.row(post.id)).status).toBe('publishing');
     const { rows } = await server.pool.query(
       'select locked_by from graphile_worker.jobs where key = $1',
-      [`publish_post:${id}`],
+      [`publish_post:${post.id}`],
     );
     const utils = await makeWorkerUtils({ pgPool: server.pool });
     await utils.forceUnlockWorkers([rows[0].locked_by]);
     await utils.release();
 
     const requests = li.postRequests.length;
-    expect(await publish(id, 2)).toBe('published');
+    expect(await h.runJob(post, 2)).toBe('published');
     // The retry re-sent the same commentary, and LinkedIn's DUPLICATE_POST named the post.
     expect(li.postRequests.length).toBe(requests + 1);
     const made = li.posts.filter((p) => p.commentary === 'Exactly once, across a crash');
     expect(made).toHaveLength(1);
-    expect((await postRow(id)).external_post_id).toBe(made[0]!.urn);
+    expect((await h.row(post.id)).external_post_id).toBe(made[0]!.urn);
   }, 60_000);
 
   it('does not upload an image again when the attempt is retried', async () => {
-    const { key } = await connectedMember();
+    const { key } = await h.connectMember();
     const asset = await uploadImage(server, key, await solidPng({ width: 6, height: 6 }, '#abc'));
-    const id = await schedule(key, { body: 'Uploaded once', asset_ids: [asset.id] });
+    const post = await h.schedule(key, { body: 'Uploaded once', asset_ids: [asset.id] });
     li.overridePosts([(res) => res.writeHead(503).end('{"message":"Service Unavailable"}')]);
-    await expect(publish(id)).rejects.toThrow(/LinkedIn answered 503: Service Unavailable/);
+    await expect(h.runJob(post)).rejects.toThrow(/LinkedIn answered 503: Service Unavailable/);
     const images = li.images.size;
-    expect(await publish(id, 2)).toBe('published');
+    expect(await h.runJob(post, 2)).toBe('published');
     expect(li.images.size).toBe(images);
   });
 
   it('waits for an image still processing in a later attempt, without uploading it again', async () => {
-    const { key } = await connectedMember();
+    const { key } = await h.connectMember();
     const asset = await uploadImage(server, key, await solidPng({ width: 5, height: 5 }, '#123'));
-    const id = await schedule(key, { body: 'Slow to process', asset_ids: [asset.id] });
+    const post = await h.schedule(key, { body: 'Slow to process', asset_ids: [asset.id] });
     li.imageProcessingPolls = 1_000;
     try {
-      expect(await publish(id, 1, 200)).toBe('retrying');
+      // One attempt polls for 200 ms, then leaves the rest to a later one.
+      const brief = linkedinHarness(server, li, KEY, {
+        mediaPoll: { intervalMs: 20, boundMs: 200 },
+      });
+      expect(await brief.runJob(post, 1)).toBe('retrying');
     } finally {
       li.imageProcessingPolls = 1;
     }
-    const next = await waitFor(() => retryJobOf(server.pool, id), { what: 'the retry job' });
+    const next = await waitFor(() => retryJobOf(server.pool, post.id), { what: 'the retry job' });
     expect(next.delay_ms).toBe(60_000);
     const images = li.images.size;
-    expect(await publish(id, 2)).toBe('published');
+    expect(await h.runJob(post, 2)).toBe('published');
     expect(li.images.size).toBe(images);
     expect(li.posts.filter((p) => p.commentary === 'Slow to process')).toHaveLength(1);
   });
@@ -385,11 +307,11 @@ describe('exactly once', () => {
 
 describe('limits and tokens', () => {
   it('reschedules a 429 for the next midnight UTC, when the daily limit resets', async () => {
-    const { key } = await connectedMember();
-    const id = await schedule(key, { body: 'Over the daily limit' });
+    const { key } = await h.connectMember();
+    const post = await h.schedule(key, { body: 'Over the daily limit' });
     li.throttlePosts(1);
-    expect(await publish(id)).toBe('retrying');
-    const next = await waitFor(() => retryJobOf(server.pool, id), { what: 'the retry job' });
+    expect(await h.runJob(post)).toBe('retrying');
+    const next = await waitFor(() => retryJobOf(server.pool, post.id), { what: 'the retry job' });
     const now = next.updated_at.getTime();
     const midnight = new Date(now);
     midnight.setUTCHours(24, 0, 0, 0);
@@ -402,35 +324,27 @@ describe('limits and tokens', () => {
   });
 
   it('refreshes on a 401 when the connection has a partner refresh token, and stores the new token', async () => {
-    const { key, member, connected } = await connectedMember({ partner: true });
+    const { key, member, connectedId } = await h.connectMember({ partner: true });
     li.expire(member.accessToken);
-    const id = await schedule(key, { body: 'After a refresh' });
-    expect(await publish(id)).toBe('published');
+    const post = await h.schedule(key, { body: 'After a refresh' });
+    expect(await h.runJob(post)).toBe('published');
     expect(li.tokenRequests.filter((r) => r.refresh_token === member.refreshToken)).toHaveLength(1);
-    const { rows } = await server.pool.query(
-      'select credentials from connected_accounts where id = $1',
-      [connected.id],
-    );
-    const stored = openCredentials(KEY, rows[0].credentials);
+    const { credentials: stored, sealed } = await h.connection(connectedId);
     expect(stored.access_token).not.toBe(member.accessToken);
     expect(stored.refresh_token).toBe(member.refreshToken);
-    expect(rows[0].credentials.toString('latin1')).not.toContain(String(stored.access_token));
+    expect(sealed.toString('latin1')).not.toContain(String(stored.access_token));
   });
 
   it('fails the post and asks for a reconnect when the 60-day token expired without a refresh token', async () => {
-    const { key, member, connected } = await connectedMember();
+    const { key, member, connectedId } = await h.connectMember();
     li.expire(member.accessToken);
-    const id = await schedule(key, { body: 'Expired' });
-    expect(await publish(id)).toBe('failed');
-    const row = await postRow(id);
+    const post = await h.schedule(key, { body: 'Expired' });
+    expect(await h.runJob(post)).toBe('failed');
+    const row = await h.row(post.id);
     expect(row.error).toMatch(/60 days.*no refresh token.*reconnect the account/);
-    const account = (
-      await server.pool.query('select status, last_error from connected_accounts where id = $1', [
-        connected.id,
-      ])
-    ).rows[0];
-    expect(account).toEqual({ status: 'needs_reconnect', last_error: row.error });
-    const events = await server.pool.query('select type from events where post_id = $1', [id]);
+    const { status, last_error } = await h.connection(connectedId);
+    expect({ status, last_error }).toEqual({ status: 'needs_reconnect', last_error: row.error });
+    const events = await server.pool.query('select type from events where post_id = $1', [post.id]);
     expect(events.rows.map((e) => e.type)).toEqual(['post.failed']);
   });
 });

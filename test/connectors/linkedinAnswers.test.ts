@@ -2,88 +2,29 @@
 // or a malformed x-restli-id, a huge body, a duplicate that names no post), the publication
 // job never records the post as published without a post URN LinkedIn really gave; and what
 // the media endpoints answer wrongly fails the post before anything is posted.
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
-import { upsertConnectedAccount } from '../../core/connections/db.ts';
-import { linkedinConnector } from '../../core/connectors/linkedin/index.ts';
-import { outboundPolicy } from '../../core/outbound/guard.ts';
-import { publishScheduledPost } from '../../core/posts/publication.ts';
-import { createPost } from '../../core/posts/service.ts';
-import { fsStorage } from '../../core/storage/fs.ts';
+import { describe, expect, it } from 'vitest';
+import { credentialsKey } from '../../core/connections/credentials.ts';
 import { fuzzParams, hostileString } from '../support/arbitraries.ts';
-import { freshDatabase, type TestDatabase } from '../support/db.ts';
-import {
-  type Override,
-  type StandInLinkedIn,
-  startStandInLinkedIn,
-} from '../support/platforms/linkedin.ts';
-import { makeAccount } from '../support/server.ts';
+import type { Override } from '../support/platforms/linkedin.ts';
+import { useLinkedInHarness, useLinkedInStandIn } from '../support/platforms/linkedinHarness.ts';
+import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 
 const KEY = credentialsKey(Buffer.alloc(32, 9).toString('base64'));
-const OPEN = outboundPolicy({ outboundAllowlist: ['127.0.0.0/8'], outboundAllowHttp: true });
-
-let db: TestDatabase;
-let li: StandInLinkedIn;
-let dataDir: string;
-
-beforeAll(async () => {
-  db = await freshDatabase();
-  li = await startStandInLinkedIn();
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'sps-linkedin-answers-'));
-});
-afterAll(async () => {
-  await li.close();
-  await db.drop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const server = useServer({ env: LOOPBACK_OUTBOUND });
+const li = useLinkedInStandIn();
+const h = useLinkedInHarness(server, li, KEY);
 
 let n = 0;
 /** A text post of a newly connected member, published by one run of the job (attempt 5 of 5). */
 async function publishOnce(answer: Override) {
-  const acct = await makeAccount(db.pool);
-  const member = li.member();
-  await upsertConnectedAccount(db.pool, {
-    accountId: acct.accountId,
-    brandId: acct.brandId,
-    platform: 'linkedin',
-    handle: 'Ada Lovelace',
-    credentials: sealCredentials(KEY, { access_token: member.accessToken, sub: member.sub }),
-  });
-  const at = new Date(Date.now() + 3_600_000).toISOString();
-  const post = await createPost(
-    db.pool,
-    {
-      accountId: acct.accountId,
-      selectedBrandId: acct.brandId,
-      credential: { kind: 'api_key', id: '0' },
-    },
-    { platform: 'linkedin', body: `Hostile answer ${++n}`, schedule_at: at },
-  );
+  const { key } = await h.connectMember();
+  const post = await h.schedule(key, { body: `Hostile answer ${++n}` });
   li.overridePosts([answer], { create: true });
   // The last attempt: a retryable failure is recorded as a failure, not thrown for a retry.
-  const result = await publishScheduledPost(
-    db.pool,
-    {
-      connectors: {
-        linkedin: linkedinConnector({
-          outbound: OPEN,
-          storage: fsStorage(dataDir),
-          apiUrl: li.url,
-          requestTimeoutMs: 3_000,
-        }),
-      },
-      credentialsKey: KEY,
-    },
-    { post_id: post.id, scheduled_for: at, attempts_before: 4 },
-    { number: 5, max: 5, signal: new AbortController().signal },
-  );
-  const row = (await db.pool.query('select * from posts where id = $1', [post.id])).rows[0];
-  return { result, row };
+  const result = await h.runJob(post, 5);
+  return { result, row: await h.row(post.id) };
 }
 
 const answer =

@@ -5,23 +5,12 @@
 // the account without counts, hostile answers counting nothing, and a 401 through the token
 // layer.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { credentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
-import { linkedinConnector } from '../../core/connectors/linkedin/index.ts';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { credentialsKey } from '../../core/connections/credentials.ts';
 import { collectAccountMetrics } from '../../core/metrics/collect.ts';
-import { outboundPolicy } from '../../core/outbound/guard.ts';
-import { platformApps } from '../../core/platformApps.ts';
-import { publishScheduledPost } from '../../core/posts/publication.ts';
-import { storageFor } from '../../core/storage/storage.ts';
-import { hourAhead } from '../support/jobs.ts';
 import { connectMcp } from '../support/mcpClient.ts';
-import {
-  type LinkedInPostStats,
-  type Override,
-  type StandInLinkedIn,
-  startStandInLinkedIn,
-} from '../support/platforms/linkedin.ts';
-import { call, makeConnectedAccount } from '../support/server.ts';
+import type { LinkedInPostStats, Override } from '../support/platforms/linkedin.ts';
+import { useLinkedInHarness, useLinkedInStandIn } from '../support/platforms/linkedinHarness.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 
 const KEY = credentialsKey(Buffer.alloc(32, 6).toString('base64'));
@@ -30,41 +19,22 @@ const MEMBER_SCOPE = 'openid,profile,w_member_social,r_member_postAnalytics';
 const PAGE_SCOPE = 'openid,profile,w_member_social,w_organization_social,rw_organization_admin';
 
 const server = useServer({ env: LOOPBACK_OUTBOUND });
-let li: StandInLinkedIn;
+const li = useLinkedInStandIn();
+const h = useLinkedInHarness(server, li, KEY);
 const clients: Client[] = [];
 
-beforeAll(async () => {
-  li = await startStandInLinkedIn();
-});
 // An answer a test put in place and no request took must not reach the next test.
 afterEach(() => li.overrideAnalytics([]));
 afterAll(async () => {
   for (const c of clients) await c.close();
-  await li.close();
 });
 
-const policy = () => outboundPolicy(server.config);
-const app = () =>
-  platformApps({
-    LINKEDIN_API_URL: li.url,
-    LINKEDIN_OAUTH_URL: li.url,
-    LINKEDIN_CLIENT_ID: li.clientId,
-    LINKEDIN_CLIENT_SECRET: li.clientSecret,
-  });
-const connectors = () => ({
-  linkedin: linkedinConnector({
-    outbound: policy(),
-    storage: storageFor(server.config),
-    apiUrl: li.url,
-    requestTimeoutMs: 5_000,
-  }),
-});
 /** What the collection job takes, with the connection layer's token refresh. */
 const deps = () => ({
   pool: server.pool,
-  connectors: connectors(),
+  connectors: { linkedin: h.connector },
   credentialsKey: KEY,
-  oauth: { platformApps: app(), outbound: policy() },
+  oauth: h.oauth,
 });
 
 type Connection = {
@@ -78,45 +48,22 @@ type Connection = {
 
 /** A brand connected to a new LinkedIn member, with `posts` published through the job. */
 async function connectedWithPosts(c: Connection, posts: Partial<LinkedInPostStats>[]) {
-  const member = li.member({
+  const { key, member, connectedId } = await h.connectMember({
     partner: c.partner,
-    scopes: c.granted ?? c.stored?.split(',') ?? ['openid', 'profile', 'w_member_social'],
+    organization: c.organization,
+    granted: c.granted ?? c.stored?.split(',') ?? ['openid', 'profile', 'w_member_social'],
+    credentials: c.stored ? { scope: c.stored } : {},
   });
   if (c.organization) li.administer(member.sub, c.organization);
-  const credentials = {
-    access_token: member.accessToken,
-    ...(member.refreshToken ? { refresh_token: member.refreshToken } : {}),
-    expires_at: new Date(Date.now() + 60 * 86_400_000).toISOString(),
-    sub: member.sub,
-    ...(c.stored ? { scope: c.stored } : {}),
-    ...(c.organization ? { organization: c.organization } : {}),
-  };
-  const { key, connected } = await makeConnectedAccount(server.pool, 'linkedin', {
-    handle: 'Ada Lovelace',
-    scopes: ['read', 'publish'],
-    credentials: sealCredentials(KEY, credentials),
-  });
   const made: { id: string; urn: string }[] = [];
   for (const [i, stats] of posts.entries()) {
-    const res = await call(server, 'POST', '/v1/posts', {
-      key,
-      body: { platform: 'linkedin', body: `Counted ${member.sub} ${i}`, schedule_at: hourAhead() },
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    const row = (await server.pool.query('select * from posts where id = $1', [res.body.id]))
-      .rows[0];
-    const done = await publishScheduledPost(
-      server.pool,
-      { connectors: connectors(), credentialsKey: KEY },
-      { post_id: row.id, scheduled_for: row.scheduled_for.toISOString(), attempts_before: 0 },
-      { number: 1, max: 5, signal: new AbortController().signal },
-    );
-    expect(done).toBe('published');
-    const post = li.posts.at(-1)!;
-    post.stats = stats;
-    made.push({ id: String(row.id), urn: post.urn });
+    const post = await h.schedule(key, { body: `Counted ${member.sub} ${i}` });
+    expect(await h.runJob(post)).toBe('published');
+    const published = li.posts.at(-1)!;
+    published.stats = stats;
+    made.push({ id: post.id, urn: published.urn });
   }
-  return { key, member, connectedId: String(connected.id), posts: made };
+  return { key, member, connectedId, posts: made };
 }
 
 /** The latest counts kept for each post, by post id. */
@@ -129,9 +76,10 @@ async function kept(ids: string[]) {
   return Object.fromEntries(rows.map(({ id, ...counts }) => [id, counts]));
 }
 
-const accountRow = async (id: string) =>
-  (await server.pool.query('select status, last_error from connected_accounts where id = $1', [id]))
-    .rows[0];
+const accountRow = async (id: string) => {
+  const { status, last_error } = await h.connection(id);
+  return { status, last_error };
+};
 
 const json =
   (status: number, body: unknown): Override =>

@@ -1,7 +1,7 @@
 // LinkedIn's OAuthApp against the stand-in's token endpoint and userinfo: the authorize page's
 // address, the code exchange with and without a partner refresh token, the refresh (or the
 // reconnect when there is nothing to refresh with), and the member it names.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PublicationError } from '../../core/connectors/connector.ts';
 import { nextMidnightUtc } from '../../core/connectors/http.ts';
 import { LINKEDIN_VERSION } from '../../core/connectors/linkedin/api.ts';
@@ -10,27 +10,18 @@ import { linkedinOAuthApp } from '../../core/connectors/oauth/linkedin.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { platformApps } from '../../core/platformApps.ts';
 import { startJsonServer } from '../support/jsonServer.ts';
-import { type StandInLinkedIn, startStandInLinkedIn } from '../support/platforms/linkedin.ts';
+import { linkedinEnv, useLinkedInStandIn } from '../support/platforms/linkedinHarness.ts';
 
 const policy = outboundPolicy({ outboundAllowlist: ['127.0.0.0/8'], outboundAllowHttp: true });
 const REDIRECT = 'https://social.example/connect/linkedin/callback';
 const DAY = 86_400_000;
 
-let li: StandInLinkedIn;
-beforeAll(async () => {
-  li = await startStandInLinkedIn();
-});
-afterAll(() => li.close());
+const li = useLinkedInStandIn();
 
+/** The OAuth context of the operator's app at the stand-in, with `env` changing its variables. */
 const ctx = (env: Record<string, string> = {}) => ({
   policy,
-  app: platformApps({
-    LINKEDIN_API_URL: li.url,
-    LINKEDIN_OAUTH_URL: li.url,
-    LINKEDIN_CLIENT_ID: li.clientId,
-    LINKEDIN_CLIENT_SECRET: li.clientSecret,
-    ...env,
-  }).linkedin,
+  app: platformApps({ ...linkedinEnv(li), ...env }).linkedin,
 });
 
 /** The failure `promise` ends with. */

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentialsKey, openCredentials } from '../../core/connections/credentials.ts';
+import { credentialsKey } from '../../core/connections/credentials.ts';
 import { PublicationError } from '../../core/connectors/connector.ts';
 import { xRefusal } from '../../core/connectors/x/api.ts';
 import { collectAccountMetrics } from '../../core/metrics/collect.ts';
@@ -233,19 +233,14 @@ describe('limits and tokens', () => {
   });
 
   it('answers a 401 with one refresh, keeps the rotated tokens, and posts', async () => {
-    const { key } = await h.connectBrand();
+    const { key, connectedId } = await h.connectBrand();
     const post = await h.schedule(key, { body: 'After a refresh' });
     x.expireAccessTokens();
     const refreshes = x.refreshes.ok;
     expect(await h.runJob(post)).toBe('published');
     expect(x.refreshes.ok - refreshes).toBe(1);
     expect(x.refreshes.reused).toBe(0);
-    const { rows } = await server.pool.query(
-      `select ca.credentials from connected_accounts ca join posts p on p.brand_id = ca.brand_id
-       where p.id = $1 and ca.platform = 'x'`,
-      [post.id],
-    );
-    const stored = openCredentials(KEY, rows[0].credentials);
+    const stored = (await h.connection(connectedId)).credentials;
     // The new refresh token is the one kept: the old one is spent.
     expect(stored.refresh_token).toMatch(/^xrt-/);
     expect(stored.access_token).not.toBe(undefined);

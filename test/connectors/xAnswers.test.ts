@@ -5,15 +5,8 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey } from '../../core/connections/credentials.ts';
-import { xOAuthApp } from '../../core/connectors/oauth/x.ts';
-import type { OAuthTokens } from '../../core/connectors/oauthApp.ts';
 import type { Injected } from '../support/platforms/x.ts';
-import {
-  type TokensFor,
-  useXHarness,
-  useXStandIn,
-  xHarness,
-} from '../support/platforms/xHarness.ts';
+import { useXHarness, useXStandIn } from '../support/platforms/xHarness.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 import { solidPng, uploadImage } from '../support/uploads.ts';
 
@@ -157,27 +150,16 @@ describe('a hostile timeline read back', () => {
 });
 
 describe('an unreadable refresh answer', () => {
-  /** A connection whose access token has expired: every token asked for is a refresh. */
-  const expired: TokensFor = (account, app, policy) => {
-    let creds = account.credentials as OAuthTokens & Record<string, unknown>;
-    const refresh = async () => {
-      creds = { ...creds, ...(await xOAuthApp.refresh({ app, policy }, creds)) };
-      await account.saveCredentials(creds);
-      return creds.access_token;
-    };
-    return { current: refresh, refused: refresh };
-  };
-
   it('fails the post with that failure, spending the refresh token once and posting nothing', async () => {
-    const fresh = xHarness(server, x, KEY, expired);
-    const { key } = await fresh.connectBrand();
-    const post = await fresh.schedule(key, { body: 'Token first' });
+    // A connection whose access token has expired: the token layer refreshes before posting.
+    const { key } = await h.connectBrand({ expires_at: new Date(Date.now() - 1000).toISOString() });
+    const post = await h.schedule(key, { body: 'Token first' });
     const before = { ...x.refreshes };
     x.inject({ line: 'POST /2/oauth2/token', when: 'after', answer: ok('<html>oops</html>') });
-    expect(await fresh.runJob(post)).toBe('failed');
+    expect(await h.runJob(post)).toBe('failed');
     expect(x.refreshes).toEqual({ ok: before.ok + 1, reused: before.reused });
     expect(x.tweets.filter((t) => t.sent === 'Token first')).toEqual([]);
-    expect((await fresh.row(post.id)).error).toMatch(
+    expect((await h.row(post.id)).error).toMatch(
       /^X answered 200 to POST \/2\/oauth2\/token without the JSON it documents/,
     );
   });

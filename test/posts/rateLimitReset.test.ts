@@ -3,8 +3,7 @@
 // day ahead, without spending one of the post's attempts. Proven by the queued job's run_at, with
 // the shipped X connector against the X stand-in.
 import { describe, expect, it } from 'vitest';
-import { credentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
-import { builtinConnectors } from '../../core/connectors/builtin.ts';
+import { credentialsKey } from '../../core/connections/credentials.ts';
 import { PublicationError } from '../../core/connectors/connector.ts';
 import { nextMidnightUtc } from '../../core/connectors/http.ts';
 import {
@@ -12,12 +11,8 @@ import {
   publicationJobKey,
   RATE_LIMIT_MAX_WAITS,
 } from '../../core/jobs/tasks.ts';
-import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { MAX_RATE_LIMIT_WAIT_MS, publishScheduledPost } from '../../core/posts/publication.ts';
-import { storageFor } from '../../core/storage/storage.ts';
-import { hourAhead } from '../support/jobs.ts';
-import { useXStandIn, xEnv } from '../support/platforms/xHarness.ts';
-import { call, connectPlatform, makeAccount, makeKey } from '../support/server.ts';
+import { useXHarness, useXStandIn, xEnv } from '../support/platforms/xHarness.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 
 const KEY_B64 = Buffer.alloc(32, 42).toString('base64');
@@ -32,19 +27,9 @@ const server = useServer(() => ({
   },
 }));
 
+const h = useXHarness(server, x, KEY);
 // The shipped X connector and OAuthApp (OAUTH_APPS), through the shipped publication job.
-const deps = () => ({
-  connectors: {
-    x: builtinConnectors({
-      outbound: outboundPolicy(server.config),
-      storage: storageFor(server.config),
-      platformApps: server.config.platformApps,
-      requestTimeoutMs: 2_000,
-    }).x!,
-  },
-  credentialsKey: KEY,
-  oauth: { platformApps: server.config.platformApps, outbound: outboundPolicy(server.config) },
-});
+const deps = () => ({ connectors: { x: h.connector }, credentialsKey: KEY, oauth: h.oauth });
 
 /** X's next post answers 429 with an `x-rate-limit-reset` `inSeconds` ahead; its Unix time. */
 function rateLimitNext(inSeconds: number): number {
@@ -59,24 +44,9 @@ const atReset = (runAt: Date, reset: number) =>
 
 /** A post scheduled on a new brand's X connection, with its queued job's payload. */
 async function scheduledPost(body: string) {
-  const acct = await makeAccount(server.pool);
-  const key = await makeKey(server.pool, acct.accountId, ['read', 'publish']);
-  await connectPlatform(server.pool, acct, 'x', {
-    credentials: sealCredentials(KEY, {
-      user_id: x.user.id,
-      username: x.user.username,
-      ...x.issueTokens(),
-    }),
-  });
-  const res = await call(server, 'POST', '/v1/posts', {
-    key,
-    body: { platform: 'x', body, schedule_at: hourAhead() },
-  });
-  expect(res.status).toBe(201);
-  const id = res.body.id as string;
-  const row = (await server.pool.query('select scheduled_for from posts where id = $1', [id]))
-    .rows[0];
-  return { post_id: id, scheduled_for: row.scheduled_for.toISOString() as string };
+  const { key } = await h.connectBrand();
+  const post = await h.schedule(key, { body });
+  return { post_id: post.id, scheduled_for: post.at };
 }
 
 const queued = async (postId: string) =>
