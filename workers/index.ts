@@ -78,7 +78,7 @@ export type WorkerDeps = {
   /** The OAuth platforms' addresses and app credentials; the documented defaults when omitted. */
   platformApps?: Record<OAuthPlatform, PlatformApp>;
   /**
-   * The public media addresses the platforms that fetch media (Threads, Instagram, Pinterest)
+   * The public media addresses the platforms that fetch media (Threads, Instagram)
    * are given (core/assets' publicMediaFor); without it they cannot publish media.
    */
   publicMedia?: PublicMedia;

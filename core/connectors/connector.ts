@@ -15,7 +15,7 @@ export type PublishMedia = {
 
 /**
  * Public, expiring addresses of a post's media, for platforms that fetch media themselves
- * (Threads, Instagram, Pinterest): each serves exactly one asset's bytes, without a
+ * (Threads, Instagram): each serves exactly one asset's bytes, without a
  * credential, for PUBLIC_MEDIA_TTL_S (a day: as long as a Meta container can still be
  * published). The addresses live under PUBLIC_BASE_URL, which the platform must reach.
  */

@@ -198,14 +198,14 @@ export const PUBLISHING_PLATFORMS = [
 ] as const satisfies readonly Platform[];
 
 /**
- * The platforms that fetch a post's media themselves from an address under PUBLIC_BASE_URL
- * (PublicMedia), so that address must be reachable from the internet for them.
+ * The platforms this version publishes to that fetch a post's media themselves from an address
+ * under PUBLIC_BASE_URL (PublicMedia), so that address must be reachable from the internet for
+ * them (Pinterest will, once published to).
  */
 export const FETCHES_MEDIA = [
   'threads',
   'instagram',
-  'pinterest',
-] as const satisfies readonly Platform[];
+] as const satisfies readonly (typeof PUBLISHING_PLATFORMS)[number][];
 
 /** Whether a post for `platform` can be published by this version. */
 export const publishes = (platform: Platform): boolean =>

@@ -1,5 +1,5 @@
 // Whether a platform on the internet could reach PUBLIC_BASE_URL, judged from the address
-// alone (no lookup): platforms that fetch media (Threads, Instagram, Pinterest) fetch it there.
+// alone (no lookup): platforms that fetch media (Threads, Instagram) fetch it there.
 import { isPublicAddress } from './addresses.ts';
 
 /** Names that only resolve on this machine or a private network. */

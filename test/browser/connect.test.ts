@@ -54,11 +54,11 @@ describe('connecting an OAuth platform from the Accounts page', () => {
     expect(await x.textContent()).not.toMatch(/not built yet/);
     // This server's PUBLIC_BASE_URL is loopback: the platforms that fetch media say so; X does not.
     await page
-      .getByRole('listitem', { name: 'Pinterest' })
+      .getByRole('listitem', { name: 'Instagram' })
       .getByRole('note')
       .filter({
         hasText:
-          /Pinterest fetches media from this service: PUBLIC_BASE_URL \(http:\/\/127\.0\.0\.1:\d+\) is not reachable from the internet/,
+          /Instagram fetches media from this service: PUBLIC_BASE_URL \(http:\/\/127\.0\.0\.1:\d+\) is not reachable from the internet/,
       })
       .waitFor();
     expect(await x.textContent()).not.toMatch(/fetches media/);

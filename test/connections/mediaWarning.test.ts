@@ -1,4 +1,4 @@
-// The platforms that fetch media from PUBLIC_BASE_URL (Threads, Instagram, Pinterest) warn,
+// The platforms that fetch media from PUBLIC_BASE_URL (Threads, Instagram) warn,
 // in list_accounts and on the Accounts page's data, when that address is not reachable from
 // the internet; the others, and every platform behind a public address, do not.
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { connectMcp } from '../support/mcpClient.ts';
 import { signedInDashboard } from '../support/server.ts';
 import { useService } from '../support/service.ts';
 
-const FETCHERS = ['threads', 'instagram', 'pinterest'];
+const FETCHERS = ['threads', 'instagram'];
 
 const warnings = (platforms: PlatformState[]) =>
   Object.fromEntries(platforms.map((p) => [p.platform, p.media_warning]));
@@ -25,7 +25,7 @@ describe('PUBLIC_BASE_URL on loopback (the default)', () => {
     }
   };
 
-  it('list_accounts names PUBLIC_BASE_URL on Threads, Instagram and Pinterest only', async () => {
+  it('list_accounts names PUBLIC_BASE_URL on Threads and Instagram only', async () => {
     const client = await connectMcp(svc.server, svc.key);
     try {
       const { data } = await callTool(client, 'list_accounts', {});

@@ -128,7 +128,7 @@ async function simpleUpload(ctx: MediaContext, m: PublishMedia, bytes: Buffer) {
   return documented(X, 'POST /2/media/upload', res, Uploaded).data;
 }
 
-/** The form of X's chunked upload a session was opened with (PLATFORMS.md §1, dated conflict). */
+/** The form of X's chunked upload a session was opened with (the docs disagree by date: docs/platforms.md, X). */
 type Form = 'path' | 'command';
 /** An open chunked upload, remembered once X gave its id, before any segment is sent. */
 type Session = { id: string; expiresAt: number; form: Form };
