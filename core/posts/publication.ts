@@ -237,7 +237,8 @@ export async function publishScheduledPost(
         await retryPublicationLater(pool, job, attempt.number, delay);
         return 'retrying';
       }
-      throw err;
+      // The queue logs and keeps the error it is thrown: a token the platform quoted goes too.
+      throw withoutSecretsIn(err, held.secrets());
     }
     // What the platform said may quote a token it refused: never kept or shown in clear.
     const message = withoutSecrets(
@@ -250,6 +251,19 @@ export async function publishScheduledPost(
     return fail(message);
   }
   return finish(pool, claim, { status: 'published', publication });
+}
+
+/**
+ * `err`, or a copy whose message has `secrets` redacted (no stack or cause of the original,
+ * which would carry them), for an error thrown to the queue to retry.
+ */
+function withoutSecretsIn(err: unknown, secrets: string[]): unknown {
+  if (!(err instanceof Error)) return new Error(withoutSecrets(String(err), secrets));
+  const said = withoutSecrets(err.message, secrets);
+  if (said === err.message) return err;
+  return err instanceof PublicationError
+    ? new PublicationError(said, { retryable: err.retryable, status: err.status })
+    : new Error(said);
 }
 
 /** How long a post sits in `publishing` with no job left before the reconciler fails it. */

@@ -302,6 +302,30 @@ describe('a refresh the platform refuses', () => {
     }
   });
 
+  it('throws the queue a retryable failure with no token in it, even when X quotes it', async () => {
+    const issued = x.issueTokens();
+    const { key } = await h.connectBrand({ ...issued, expires_at: ago(-3_600_000) });
+    const post = await h.schedule(key, { body: 'quoted post outage' });
+    x.inject({
+      line: 'POST /2/tweets',
+      answer: {
+        status: 503,
+        body: JSON.stringify({
+          title: 'Service Unavailable',
+          detail: `Down for ${issued.access_token}`,
+        }),
+      },
+    });
+    // Graphile Worker logs what it is thrown and keeps it in the job's last_error.
+    const thrown = await h.runJob(post, 1).then(
+      () => expect.unreachable('a 503 on attempt 1 is retried'),
+      (err: Error) => err,
+    );
+    expect(thrown.message).toContain('[redacted]');
+    for (const said of [thrown.message, String(thrown.stack), String(thrown.cause)])
+      expect(said).not.toContain(issued.access_token);
+  });
+
   it('keeps no token in a refused post, its account or its event, even when X quotes it', async () => {
     const issued = x.issueTokens();
     const { connectedId, key } = await h.connectBrand({ ...issued, expires_at: ago(-3_600_000) });
