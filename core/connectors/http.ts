@@ -150,10 +150,21 @@ export function fieldOf(res: PlatformResponse, key: string): string | undefined 
 export function retryAfterMs(headers: IncomingHttpHeaders, now = Date.now()): number | undefined {
   const value = headers['retry-after'];
   if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+  const v = value.trim();
+  // Delta-seconds, or an HTTP date (every form of which starts with the day's name: Date.parse
+  // alone would take "-5" for a year). Nothing waits longer than a day: an absurd value (years,
+  // past Date's range) is a day.
+  const ms = /^\d+$/.test(v)
+    ? Number(v) * 1000
+    : /^[A-Za-z]{3}/.test(v)
+      ? Date.parse(v) - now
+      : Number.NaN;
+  if (Number.isNaN(ms)) return undefined;
+  return Math.min(Math.max(0, ms), RETRY_AFTER_MAX_MS);
 }
+
+/** The longest wait a Retry-After is taken at (every caller caps its own waits within it). */
+export const RETRY_AFTER_MAX_MS = 86_400_000;
 
 /**
  * Rate limits answered as `<prefix>-limit`, `-remaining` and `-reset` (Unix seconds): X's
