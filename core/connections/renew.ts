@@ -9,7 +9,12 @@ import type { Platform } from '../kernel/platforms.ts';
 import type { OAuthPlatform } from '../platformApps.ts';
 import type { CredentialsKey } from './credentials.ts';
 import { clearAccountError, connectionsExpiringBefore, recordAccountError } from './db.ts';
-import { type OAuthDeps, RENEWED_WITHOUT_REFRESH_TOKEN, refreshUnderLock } from './tokens.ts';
+import {
+  expiresWithin,
+  type OAuthDeps,
+  RENEWED_WITHOUT_REFRESH_TOKEN,
+  refreshUnderLock,
+} from './tokens.ts';
 
 /**
  * How long before its expiry a token is renewed. Meta extends a token only once it is a day
@@ -41,11 +46,6 @@ export type Renewal = {
   outcome: 'renewed' | 'unchanged' | 'busy' | 'refused' | 'failed';
   /** Why, for `refused` and `failed` (no secret in it). */
   reason?: string;
-};
-
-const expiresWithin = (stored: Record<string, unknown>, windowMs: number, now: number) => {
-  const at = typeof stored.expires_at === 'string' ? Date.parse(stored.expires_at) : Number.NaN;
-  return !Number.isNaN(at) && at - now < windowMs;
 };
 
 /**
