@@ -400,6 +400,22 @@ export async function visualStorageKeys(
   return rows;
 }
 
+/**
+ * An asset's type and where its bytes are, by id alone (for a signed address, whose signature
+ * the caller has checked); undefined when there is no such asset or it holds no bytes.
+ */
+export async function assetFile(
+  db: Queryable,
+  assetId: string,
+): Promise<{ mime: string; storageKey: string } | undefined> {
+  const { rows } = await db.query<{ mime: string; storage_key: string | null }>(
+    'select mime, storage_key from assets where id = $1',
+    [assetId],
+  );
+  const row = rows[0];
+  return row?.storage_key ? { mime: row.mime, storageKey: row.storage_key } : undefined;
+}
+
 /** Where an asset's bytes are, by id alone (the caller has checked whose it is). */
 export async function storageKeyOf(db: Queryable, assetId: string): Promise<string | undefined> {
   const { rows } = await db.query<{ storage_key: string | null }>(

@@ -16,6 +16,7 @@ import { MediaToolFailed, type MediaTools } from '../media/tools.ts';
 import type { OutboundPolicy } from '../outbound/guard.ts';
 import { type ByteRange, deleteQuietly, type Storage } from '../storage/storage.ts';
 import {
+  assetFile,
   deleteAssetRow,
   designPageIds,
   findOwnedAssets,
@@ -234,12 +235,9 @@ async function ownedRow(deps: MediaDeps, accountId: string, id: string) {
 export async function readSignedAsset(deps: MediaDeps, id: string, expires: number, sig: string) {
   if (!deps.urlKey || !isId(id) || !verifySignedSubject(deps.urlKey, id, expires, sig))
     throw notFound('Asset');
-  const { rows } = await deps.pool.query<{ mime: string; storage_key: string | null }>(
-    'select mime, storage_key from assets where id = $1',
-    [id],
-  );
-  if (!rows[0]?.storage_key) throw notFound('Asset');
-  return { mime: rows[0].mime, stream: await deps.storage.get(rows[0].storage_key) };
+  const file = await assetFile(deps.pool, id);
+  if (!file) throw notFound('Asset');
+  return { mime: file.mime, stream: await deps.storage.get(file.storageKey) };
 }
 
 /**
@@ -256,14 +254,10 @@ export async function readPlatformMedia(
   const subject = platformMediaSubject(id);
   if (!deps.urlKey || !isId(id) || !verifySignedSubject(deps.urlKey, subject, expires, sig))
     throw notFound('Asset');
-  const { rows } = await deps.pool.query<{ mime: string; storage_key: string | null }>(
-    'select mime, storage_key from assets where id = $1',
-    [id],
-  );
-  const key = rows[0]?.storage_key;
-  const size = key ? await deps.storage.size(key) : undefined;
-  if (!key || size === undefined) throw notFound('Asset');
-  return { mime: rows[0]!.mime, size, open: (range) => deps.storage.get(key, range) };
+  const file = await assetFile(deps.pool, id);
+  const size = file ? await deps.storage.size(file.storageKey) : undefined;
+  if (!file || size === undefined) throw notFound('Asset');
+  return { mime: file.mime, size, open: (range) => deps.storage.get(file.storageKey, range) };
 }
 
 /** The asset's bytes for its owner. */

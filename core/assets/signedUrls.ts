@@ -15,12 +15,15 @@ export const SIGNED_URL_TTL_S = 3600;
  */
 export const PUBLIC_MEDIA_TTL_S = 86_400;
 
+/** How a platform pull's subject starts: it both builds the subject and picks its TTL. */
+const PLATFORM_MEDIA = 'platform-media:';
+
 /** What a platform pull's address signs: apart from the asset's own one-hour subject. */
-export const platformMediaSubject = (assetId: string) => `platform-media:${assetId}`;
+export const platformMediaSubject = (assetId: string) => `${PLATFORM_MEDIA}${assetId}`;
 
 /** Each subject's longest life: only platform pulls live a day. */
 const ttlOf = (subject: string) =>
-  subject.startsWith('platform-media:') ? PUBLIC_MEDIA_TTL_S : SIGNED_URL_TTL_S;
+  subject.startsWith(PLATFORM_MEDIA) ? PUBLIC_MEDIA_TTL_S : SIGNED_URL_TTL_S;
 
 /**
  * How far another API process's clock may run ahead of ours. An `expires` beyond our TTL plus

@@ -6,10 +6,15 @@ import { PublicationError } from '../connectors/schema.ts';
 import { OAUTH_APPS } from '../connectors/service.ts';
 import type { Pool } from '../db/pool.ts';
 import type { Platform } from '../kernel/platforms.ts';
-import type { OAuthPlatform } from '../platformApps.ts';
+import { isOAuthPlatform } from '../platformApps.ts';
 import type { CredentialsKey } from './credentials.ts';
 import { clearAccountError, connectionsExpiringBefore, recordAccountError } from './db.ts';
-import { type OAuthDeps, RENEWED_WITHOUT_REFRESH_TOKEN, refreshUnderLock } from './tokens.ts';
+import {
+  expiresWithin,
+  type OAuthDeps,
+  RENEWED_WITHOUT_REFRESH_TOKEN,
+  refreshUnderLock,
+} from './tokens.ts';
 
 /**
  * How long before its expiry a token is renewed. Meta extends a token only once it is a day
@@ -41,11 +46,6 @@ export type Renewal = {
   outcome: 'renewed' | 'unchanged' | 'busy' | 'refused' | 'failed';
   /** Why, for `refused` and `failed` (no secret in it). */
   reason?: string;
-};
-
-const expiresWithin = (stored: Record<string, unknown>, windowMs: number, now: number) => {
-  const at = typeof stored.expires_at === 'string' ? Date.parse(stored.expires_at) : Number.NaN;
-  return !Number.isNaN(at) && at - now < windowMs;
 };
 
 /**
@@ -88,8 +88,11 @@ async function renewOne(
   now: number,
   signal?: AbortSignal,
 ): Promise<Renewal> {
-  const { id } = connection;
-  const platform = connection.platform as OAuthPlatform;
+  const { id, platform } = connection;
+  // The query asks only for RENEWED_WITHOUT_REFRESH_TOKEN, all OAuth platforms; a row that is
+  // not one has no OAuth app to renew it with.
+  if (!isOAuthPlatform(platform))
+    return { id, platform, outcome: 'failed', reason: 'It has no OAuth token to renew.' };
   const app = deps.oauth.apps?.[platform] ?? OAUTH_APPS[platform];
   let before: unknown;
   try {

@@ -72,10 +72,21 @@ export function connectionExpiry(
   };
 }
 
-const expiresSoon = (credentials: Record<string, unknown>, now = Date.now()) => {
+/**
+ * Whether the stored access token expires within `ms` of `now`. A token without a readable
+ * expiry never does: it is refreshed only once the platform refuses it.
+ */
+export const expiresWithin = (
+  credentials: Record<string, unknown>,
+  ms: number,
+  now = Date.now(),
+): boolean => {
   const at = dateOf(credentials.expires_at);
-  return at !== null && at.getTime() - now < REFRESH_MARGIN_MS;
+  return at !== null && at.getTime() - now < ms;
 };
+
+const expiresSoon = (credentials: Record<string, unknown>) =>
+  expiresWithin(credentials, REFRESH_MARGIN_MS);
 
 /**
  * The stored tokens after a refresh: the new access token, and the refresh token the answer
