@@ -80,6 +80,8 @@ describe('connecting an OAuth platform from the Accounts page', () => {
     await page.waitForURL(/\/settings\/accounts\?connected=x/);
     await page.getByText('X is connected.').waitFor();
     await expect.poll(() => x.textContent()).toMatch(/@bakery\s*active/);
+    // A working connection can still be renewed through the platform (quietly offered).
+    await x.getByRole('button', { name: 'Reconnect X' }).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'accounts-connected');
     const { rows } = await server.pool.query(

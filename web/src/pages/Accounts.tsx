@@ -204,13 +204,18 @@ function PlatformCard({
           <code>{p.variables[1]}</code> (the app registered with {name}), then restarts the service.
         </p>
       ) : p.connect === 'oauth' ? (
-        (p.state !== 'connected' || p.reconnect_soon) && (
-          <p>
-            <button type="button" onClick={() => authorize.mutate()} disabled={authorize.isPending}>
-              {authorize.isPending ? `Opening ${name}…` : action}
-            </button>
-          </p>
-        )
+        // Reconnecting is always offered: it renews a connection's grant (a Facebook connection
+        // the CLI made with a Page token gets the user token that lists the Pages), keeping it.
+        <p>
+          <button
+            type="button"
+            className={p.state === 'connected' && !p.reconnect_soon ? 'quiet' : undefined}
+            onClick={() => authorize.mutate()}
+            disabled={authorize.isPending}
+          >
+            {authorize.isPending ? `Opening ${name}…` : action}
+          </button>
+        </p>
       ) : p.connect === 'form' ? (
         p.state !== 'connected' && (
           <p>
