@@ -197,8 +197,9 @@ export function sameAccount(
   const given = stored(credentials, field);
   if (given !== undefined && given !== actual)
     throw new PublicationError(
-      `${platform}'s token acts as ${field} ${actual}, not the ${field} ${given} given: ` +
-        'use the token of that account, or leave the field out.',
+      `${platform}${platform.endsWith('s') ? "'" : "'s"} token acts as ${field} ${actual}, ` +
+        `not the ${field} ${given} given: give the token of ${field} ${given}, or ${field} ${actual} ` +
+        "if that is the account meant (for a Facebook Page, the Page's own token, not a user's).",
       { retryable: false },
     );
 }
