@@ -317,7 +317,7 @@ export async function startWorker(deps: WorkerDeps): Promise<WorkerRunner> {
   if (wanted.has('publish') && deps.publicMedia?.unreachable)
     deps.log.warn(
       { platforms: FETCHES_MEDIA },
-      `media posts to the platforms that fetch media cannot be published: ${deps.publicMedia.unreachable}`,
+      `media posts to the platforms that fetch media will fail unless the platform can reach this address: ${deps.publicMedia.unreachable}`,
     );
   // What killed processes left behind (their working folders), before this one makes any.
   const leftovers = await sweepDeadWorkFolders();

@@ -30,6 +30,6 @@ export function publicBaseUnreachable(publicBaseUrl: string): string | null {
   }
   const kind = privateKind(host);
   return kind
-    ? `PUBLIC_BASE_URL (${publicBaseUrl}) is not reachable from the internet (${kind}), so platforms that fetch media from it cannot: set PUBLIC_BASE_URL to the service's public address.`
+    ? `PUBLIC_BASE_URL (${publicBaseUrl}) is not reachable from the internet (${kind}), so platforms on the internet cannot fetch media from it: set PUBLIC_BASE_URL to the service's public address.`
     : null;
 }
