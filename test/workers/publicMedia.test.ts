@@ -60,7 +60,7 @@ describe("a worker's connectors", () => {
     await worker.stop();
     const warned = lines.filter((l) => l.includes('PUBLIC_BASE_URL (http://192.168.1.20:3000)'));
     expect(warned).toHaveLength(1);
-    expect(JSON.parse(warned[0]!).platforms).toEqual(['threads', 'instagram', 'pinterest']);
+    expect(JSON.parse(warned[0]!).platforms).toEqual(['threads', 'instagram']);
 
     // A public one, or a worker that does not publish, says nothing.
     lines.length = 0;
