@@ -112,7 +112,15 @@ const envSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().min(1).default('127.0.0.1'),
-    PUBLIC_BASE_URL: z.url().optional(),
+    // The service's own origin and path: links, cookies, OAuth redirects and signed media
+    // addresses are built on it, so credentials, a query or a fragment would leak or break them.
+    PUBLIC_BASE_URL: z
+      .url({ protocol: /^https?$/ })
+      .refine((v) => {
+        const u = new URL(v);
+        return !u.username && !u.password && !u.search && !u.hash;
+      }, 'an http(s) address without credentials, query or fragment, e.g. https://social.example.com')
+      .optional(),
     DATABASE_URL: z
       .string()
       .min(1)

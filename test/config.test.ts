@@ -62,6 +62,23 @@ describe('configuration', () => {
     expect(() => loadConfig({ TIKTOK_API_URL: 'ftp://tiktok.example' })).toThrow(/TIKTOK_API_URL/);
   });
 
+  it('takes PUBLIC_BASE_URL only as an http(s) origin and path, never credentials, a query or a fragment', () => {
+    for (const bad of [
+      'javascript:alert(1)//x',
+      'file:///etc/passwd',
+      'http://admin:Hunter2Passw0rd@10.0.0.5:3927',
+      'https://social.example.com/?next=1',
+      'https://social.example.com/#top',
+    ]) {
+      expect(() => loadConfig({ PUBLIC_BASE_URL: bad }), bad).toThrow(/PUBLIC_BASE_URL/);
+      // The refusal never repeats a password it was given.
+      expect(() => loadConfig({ PUBLIC_BASE_URL: bad })).not.toThrow(/Hunter2/);
+    }
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://social.example.com/app/' }).publicBaseUrl).toBe(
+      'https://social.example.com/app',
+    );
+  });
+
   it('parses the outbound allowlist', () => {
     expect(loadConfig({ OUTBOUND_ALLOWLIST: '127.0.0.0/8, ::1/128' }).outboundAllowlist).toEqual([
       '127.0.0.0/8',
