@@ -7,7 +7,12 @@
 // Docs: developers.facebook.com/docs/graph-api/guides/upload, …/documentation/video-api/guides/publishing.
 import { z } from 'zod';
 import type { OutboundPolicy } from '../../outbound/guard.ts';
-import { type AccessTokens, PublicationError, type PublishMedia } from '../connector.ts';
+import {
+  type AccessTokens,
+  PublicationError,
+  type PublicationSteps,
+  type PublishMedia,
+} from '../connector.ts';
 import { documented, type PlatformResponse, platformRequest } from '../http.ts';
 import { GraphRefusal, graphErrorOf, graphRefusal } from '../meta/graph.ts';
 import { FACEBOOK } from './api.ts';
@@ -21,10 +26,7 @@ export type ResumableDeps = {
   /** The token the upload session is opened and fed with. */
   tokens: AccessTokens;
   timeoutMs: number;
-  steps: {
-    recall(step: string): Promise<string | undefined>;
-    remember(s: string, v: string): Promise<void>;
-  };
+  steps: PublicationSteps;
   signal: AbortSignal;
 };
 
@@ -69,6 +71,9 @@ function unsupported(res: PlatformResponse): boolean {
   return (e?.code === 100 && e.subcode === 33) || e?.code === 2500;
 }
 
+/** The slowest upload a request is given time for (256 KB/s). */
+const UPLOAD_BYTES_PER_S = 256 * 1024;
+
 const tokenRefused = (res: PlatformResponse) => {
   const code = graphErrorOf(res)?.code;
   return code === 190 || code === 102 || (res.status === 401 && code === undefined);
@@ -81,6 +86,11 @@ async function uploadCall(
   path: string,
   opts: { query?: Record<string, string>; headers?: Record<string, string>; body?: Buffer } = {},
 ): Promise<PlatformResponse> {
+  // The bytes go in one request, as Meta's page sends them: it is given time for them.
+  const timeoutMs = Math.max(
+    d.timeoutMs,
+    Math.ceil((opts.body?.length ?? 0) / UPLOAD_BYTES_PER_S) * 1000,
+  );
   const query = opts.query ? `?${new URLSearchParams(opts.query)}` : '';
   const url = `${d.apiUrl}${path}${path.includes('?') ? query.replace('?', '&') : query}`;
   const send = (token: string) =>
@@ -94,7 +104,7 @@ async function uploadCall(
         ...opts.headers,
       },
       body: opts.body,
-      timeoutMs: d.timeoutMs,
+      timeoutMs,
     });
   const token = await d.tokens.current();
   let res = await send(token);
