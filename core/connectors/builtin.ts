@@ -47,6 +47,7 @@ export function builtinConnectors({ storage, ...rest }: ConnectorDeps): Connecto
       storage,
       apiUrl: apps.facebook.apiUrl,
       videoUrl: apps.facebook.videoUrl,
+      appId: apps.facebook.clientId,
     }),
   };
 }

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeWorkerUtils } from 'graphile-worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   credentialsKey,
   openCredentials,
@@ -31,6 +31,7 @@ import {
   graphError,
   startFacebookStandIn,
 } from '../support/platforms/facebook.ts';
+import { META_APP } from '../support/platforms/metaOauth.ts';
 import { call, makeConnectedAccount } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 import { solidPng, uploadImage } from '../support/uploads.ts';
@@ -49,6 +50,11 @@ beforeAll(async () => {
   tmp = mkdtempSync(path.join(os.tmpdir(), 'sps-facebook-'));
   await makeTestClip(path.join(tmp, 'clip.mp4'), 2);
 }, 60_000);
+// The video tests here are of the Video API's older phases, which the connector falls back to
+// where the uploads endpoint does not exist (the documented flow: facebookVideo.test.ts).
+afterEach(() => {
+  fb.resumableUploads = true;
+});
 afterAll(async () => {
   await fb.close();
   rmSync(tmp, { recursive: true, force: true });
@@ -57,7 +63,11 @@ afterAll(async () => {
 const PAGE = '101000000000001';
 const apps = () => ({
   ...platformApps({}),
-  facebook: platformApps({ FACEBOOK_API_URL: fb.url, FACEBOOK_VIDEO_URL: fb.url }).facebook,
+  facebook: platformApps({
+    FACEBOOK_API_URL: fb.url,
+    FACEBOOK_VIDEO_URL: fb.url,
+    FACEBOOK_CLIENT_ID: META_APP.id,
+  }).facebook,
 });
 const policy = () => outboundPolicy(server.config);
 
@@ -192,6 +202,7 @@ describe('publishing to a Facebook Page', () => {
   });
 
   it('uploads a video in the chunks Facebook asks for, resumes after a failure without re-sending, and finishes it with the text', async () => {
+    fb.resumableUploads = false;
     const { key } = await connectedPage();
     const asset = await uploadMediaFile(server, key, path.join(tmp, 'clip.mp4'), 'clip.mp4');
     const id = await schedule(key, { body: 'Our video', asset_ids: [asset.id] });
@@ -221,6 +232,7 @@ describe('publishing to a Facebook Page', () => {
   }, 60_000);
 
   it('uploads the video again in a new session when the resumed one refuses the chunk it had taken', async () => {
+    fb.resumableUploads = false;
     const { key } = await connectedPage();
     const asset = await uploadMediaFile(server, key, path.join(tmp, 'clip.mp4'), 'clip.mp4');
     const id = await schedule(key, { body: 'A second session', asset_ids: [asset.id] });
@@ -240,6 +252,7 @@ describe('publishing to a Facebook Page', () => {
   }, 60_000);
 
   it('reads a video back rather than finishing it twice when the answer to finish was lost', async () => {
+    fb.resumableUploads = false;
     const { key } = await connectedPage();
     const asset = await uploadMediaFile(server, key, path.join(tmp, 'clip.mp4'), 'clip.mp4');
     const id = await schedule(key, { body: 'Finished once', asset_ids: [asset.id] });
@@ -262,6 +275,7 @@ const worker = () =>
       ...process.env,
       DATABASE_URL: server.db.url,
       FACEBOOK_API_URL: fb.url,
+      FACEBOOK_CLIENT_ID: META_APP.id,
       CREDENTIALS_KEY: KEY_BASE64,
       DATA_DIR: server.dataDir,
     },
@@ -315,6 +329,7 @@ describe('exactly once', () => {
   }, 60_000);
 
   it('resumes a video upload where a killed worker left it, sending no chunk twice', async () => {
+    fb.resumableUploads = false;
     const { key } = await connectedPage();
     const asset = await uploadMediaFile(server, key, path.join(tmp, 'clip.mp4'), 'clip.mp4');
     const id = await schedule(key, { body: 'Killed mid-upload', asset_ids: [asset.id] });
@@ -418,6 +433,7 @@ describe('hostile answers to media', () => {
       /without the JSON it documents \(id: not a Facebook id\)/,
     );
 
+    fb.resumableUploads = false;
     const clip = await uploadMediaFile(server, key, path.join(tmp, 'clip.mp4'), 'clip.mp4');
     const video = await schedule(key, { body: 'Video, hostile', asset_ids: [clip.id] });
     fb.answerNext(`POST /v25.0/${PAGE}/videos`, { status: 200, body: { upload_session_id: '1' } });

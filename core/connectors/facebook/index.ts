@@ -1,18 +1,22 @@
 // Facebook Pages (Graph API, Pages API): a text or link post by POST /{page-id}/feed, one
 // photo by POST /{page-id}/photos, several as unpublished photos attached to one feed post,
-// a video by the resumable upload (./media.ts), as the Page with its Page token. Facebook takes
+// a video by Meta's Resumable Upload API and the handle published on the Page
+// (./resumableUpload.ts), or the Video API's older phases where the uploads endpoint does not
+// exist (./media.ts), as the Page with its Page token. Facebook takes
 // no idempotency key, so the attempt remembers the time it was about to post before posting,
 // and the post's id the moment Facebook answers; a retry that finds a time but no id reads the
 // Page's recent posts first (./readBack.ts), and Facebook's 506 (a duplicate) is read back the
 // same way, recorded when it is this publication's post and a final failure quoting Facebook
-// when it is not. A video's id is known from the upload's start: a retry reads the video back
-// before finishing it again. Counts and the Page's past posts: ./readings.ts.
+// when it is not. A video published with a handle is read back among the Page's videos before
+// publishing again; by the older phases its id is known from the start, and a retry reads the
+// video back before finishing it again. Counts and the Page's past posts: ./readings.ts.
 // Docs: developers.facebook.com/documentation/pages-api/posts, …/docs/graph-api/reference/page/feed.
 import { z } from 'zod';
 import { publishedText } from '../../kernel/platformFit.ts';
 import type { OutboundPolicy } from '../../outbound/guard.ts';
 import type { Storage } from '../../storage/storage.ts';
 import {
+  type AccessTokens,
   type ConnectedAccountAccess,
   type Connector,
   type Publication,
@@ -21,18 +25,22 @@ import {
 } from '../connector.ts';
 import { CHECK_THE_ACCOUNT, documented, PLATFORM_TIMEOUT_MS } from '../http.ts';
 import { type GraphCall, isDuplicate } from '../meta/graph.ts';
+import { GRAPH_VERSION } from '../oauth/metaTokens.ts';
 import { FACEBOOK, ObjectId, PostId, pageGraph, permalinkFrom } from './api.ts';
 import {
   FINISHING,
   finishedVideo,
   finishVideo,
   type MediaDeps,
+  OLDER_SESSION,
   photoUpload,
   transferVideo,
   uploadUnpublishedPhotos,
+  videoBytes,
 } from './media.ts';
-import { findPosted } from './readBack.ts';
+import { findPosted, findVideo } from './readBack.ts';
 import { pagePosts, readCounts } from './readings.ts';
+import { type ResumableDeps, UploadsUnsupported, uploadedHandle } from './resumableUpload.ts';
 
 export type FacebookDeps = {
   outbound: OutboundPolicy;
@@ -40,6 +48,8 @@ export type FacebookDeps = {
   /** FACEBOOK_API_URL and FACEBOOK_VIDEO_URL, without a trailing slash. */
   apiUrl: string;
   videoUrl: string;
+  /** FACEBOOK_CLIENT_ID: the app the video upload sessions belong to; without it, the older phases. */
+  appId?: string;
   requestTimeoutMs?: number;
 };
 
@@ -48,6 +58,12 @@ const POSTED = 'facebook.post';
 const PERMALINK = 'facebook.permalink';
 /** Remembered just before the post is made: a retry reads back before posting again. */
 const POSTING = 'facebook.posting';
+/** Remembered when the uploads endpoint answered it does not exist: the older phases are used. */
+const OLDER_PHASES = 'facebook.video.older';
+/** Remembered just before the handle is published: a retry reads the Page's videos first. */
+const PUBLISHING_VIDEO = 'facebook.video.publishing';
+/** POST /{page-id}/videos with a handle: the video's id. */
+const VideoMade = z.object({ id: ObjectId });
 
 /** POST /{page-id}/feed: the post's id. */
 const FeedPost = z.object({ id: PostId });
@@ -126,7 +142,52 @@ export function facebookConnector(deps: FacebookDeps): Connector {
     return { externalPostId: id, permalinkUrl: url };
   }
 
+  /**
+   * The token an upload session takes: the person's long-lived user token where the connection
+   * keeps one that has not expired (the documented token), else the Page's own.
+   */
+  function uploadTokens(account: ConnectedAccountAccess): AccessTokens | undefined {
+    const { refresh_token: user, refresh_expires_at: until } = account.credentials;
+    const live = typeof until !== 'string' || !(Date.parse(until) <= Date.now());
+    if (typeof user === 'string' && user && live)
+      return {
+        current: async () => user,
+        refused: async () => {
+          throw new PublicationError(
+            `${FACEBOOK} refused the person's token for the video upload; reconnect the account.`,
+            { retryable: false, reconnect: true },
+          );
+        },
+      };
+    return account.tokens;
+  }
+
   async function publishVideo(req: PublishRequest, media: MediaDeps, text: string) {
+    const tokens = uploadTokens(req.account);
+    const older =
+      !deps.appId ||
+      !tokens ||
+      (await req.steps.recall(OLDER_PHASES)) !== undefined ||
+      (await req.steps.recall(OLDER_SESSION)) !== undefined;
+    if (!older) {
+      const upload: ResumableDeps = {
+        outbound: deps.outbound,
+        apiUrl: `${deps.apiUrl}/${GRAPH_VERSION}`,
+        appId: deps.appId!,
+        tokens: tokens!,
+        timeoutMs,
+        steps: req.steps,
+        signal: req.signal,
+      };
+      const video = req.post.media[0]!;
+      try {
+        const handle = await uploadedHandle(upload, video, await videoBytes(media, video));
+        return await publishHandle(req, media, text, handle);
+      } catch (err) {
+        if (!(err instanceof UploadsUnsupported)) throw err;
+        await req.steps.remember(OLDER_PHASES, 'uploads endpoint unsupported');
+      }
+    }
     const session = await transferVideo(media, req.post.media[0]!);
     if (await req.steps.recall(FINISHING)) {
       const done = await finishedVideo(media, session.videoId);
@@ -135,6 +196,52 @@ export function facebookConnector(deps: FacebookDeps): Connector {
     await req.steps.remember(FINISHING, new Date().toISOString());
     await finishVideo(media, session, { title: req.post.headline, description: text });
     return record(req, media.call, session.videoId);
+  }
+
+  /**
+   * Publishes the uploaded video on the Page once: a retry after the call was made (its answer
+   * lost, or unreadable) reads the Page's videos first and records the one it finds.
+   */
+  async function publishHandle(
+    req: PublishRequest,
+    media: MediaDeps,
+    text: string,
+    handle: string,
+  ): Promise<Publication> {
+    const { call, pageId } = media;
+    const triedAt = await req.steps.recall(PUBLISHING_VIDEO);
+    if (triedAt) {
+      const found = await findVideo(call, pageId, { text, since: Date.parse(triedAt) });
+      if (found) return record(req, call, found.id, found.permalink);
+    } else await req.steps.remember(PUBLISHING_VIDEO, new Date().toISOString());
+    const since = Date.parse((await req.steps.recall(PUBLISHING_VIDEO))!);
+    const what = `POST /${pageId}/videos`;
+    let id: string;
+    try {
+      const res = await call(
+        'POST',
+        `/${pageId}/videos`,
+        {
+          ...(req.post.headline ? { title: req.post.headline } : {}),
+          description: text,
+          fbuploader_video_file_chunk: handle,
+        },
+        { host: 'video' },
+      );
+      id = documented(FACEBOOK, what, res, VideoMade, CHECK_THE_ACCOUNT).id;
+    } catch (err) {
+      // An answer we cannot read may hide a published video.
+      const unread =
+        err instanceof PublicationError &&
+        !err.retryable &&
+        !err.reconnect &&
+        err.status === undefined;
+      if (!unread) throw err;
+      const found = await findVideo(call, pageId, { text, since }).catch(() => undefined);
+      if (found) return record(req, call, found.id, found.permalink);
+      throw err;
+    }
+    return record(req, call, id);
   }
 
   /** Makes the post once: read back first when an earlier run may have made it. */

@@ -1,7 +1,8 @@
 // A post's media on a Facebook Page. Photos are uploaded as bytes (multipart `source`), so
 // Facebook needs no public address of ours: several photos unpublished (`published=false`),
-// each id remembered so a retry attaches them rather than uploading again. A video goes through
-// the Video API's resumable upload on the video host: `start` (the session and the video's id,
+// each id remembered so a retry attaches them rather than uploading again. A video goes by the
+// Resumable Upload API (./resumableUpload.ts); where its endpoint does not exist, by the Video
+// API's older phases on the video host, here: `start` (the session and the video's id,
 // remembered), `transfer` of the bytes at the offsets Facebook answers (the next offset
 // remembered after each, so a retry resumes there), then `finish`, which publishes it.
 // Docs: developers.facebook.com/docs/graph-api/reference/page/photos,
@@ -70,6 +71,9 @@ export async function uploadUnpublishedPhotos(
   return ids;
 }
 
+/** A video's stored bytes. */
+export const videoBytes = (deps: MediaDeps, media: PublishMedia) => bytesOf(deps.storage, media);
+
 /** The bytes of a single published photo's upload, and its form fields. */
 export async function photoUpload(deps: MediaDeps, media: PublishMedia) {
   return {
@@ -96,6 +100,7 @@ const Transferred = z.object({
 const Finished = z.object({ success: z.literal(true) });
 
 /** Session `n` of the attempt and its first chunk's offsets, once `start` answered. */
+export const OLDER_SESSION = 'facebook.video.session';
 const sessionStep = (n: number) => `facebook.video.session${n ? `.${n}` : ''}`;
 /** The offsets Facebook answered to session `n`'s chunk sent at `start` (steps are written once). */
 const after = (n: number, start: number) => `facebook.video${n ? `.${n}` : ''}.after.${start}`;

@@ -4,11 +4,12 @@
 // was about to post are read, and one with the same message is taken as this publication's.
 // What is matched: the post id is the Page's (`{page-id}_…`), its `created_time` is no earlier
 // than the remembered time less a margin for clocks, and its `message`, compared without
-// links and with whitespace folded (a photo's caption is its post's message).
+// links and with whitespace folded (a photo's caption is its post's message). A video published
+// with an upload's handle is looked for the same way among the Page's videos (its description).
 import { z } from 'zod';
 import { type GraphCall, getDocumented } from '../meta/graph.ts';
 import { itemsOf } from '../readings.ts';
-import { FACEBOOK, PostId } from './api.ts';
+import { FACEBOOK, ObjectId, PostId } from './api.ts';
 
 /** How far before the remembered time the reading starts (clocks differ). */
 export const CLOCK_MARGIN_MS = 2 * 60_000;
@@ -59,6 +60,38 @@ export async function findPosted(
       p.id.startsWith(`${pageId}_`) &&
       timeOf(p.created_time) >= from &&
       comparable(p.message ?? '') === want,
+  );
+  return found ? { id: found.id, permalink: found.permalink_url } : undefined;
+}
+
+const PageVideo = z.object({
+  id: ObjectId,
+  description: z.string().max(100_000).optional().catch(undefined),
+  created_time: z.string().max(40),
+  permalink_url: z.string().max(2000).optional().catch(undefined),
+});
+const Videos = z.object({ data: itemsOf(PageVideo) });
+
+/**
+ * The Page's video with `text` as its description created since `since` (ms), from its
+ * uploaded videos (GET /{page-id}/videos, newest first); undefined when none is.
+ */
+export async function findVideo(
+  call: GraphCall,
+  pageId: string,
+  video: { text: string; since: number },
+): Promise<{ id: string; permalink: string | undefined } | undefined> {
+  const from = video.since - CLOCK_MARGIN_MS;
+  const page = await getDocumented(
+    call,
+    FACEBOOK,
+    `/${pageId}/videos`,
+    { type: 'uploaded', fields: 'id,description,created_time,permalink_url', limit: '100' },
+    Videos,
+  );
+  const want = comparable(video.text);
+  const found = page.data.find(
+    (v) => timeOf(v.created_time) >= from && comparable(v.description ?? '') === want,
   );
   return found ? { id: found.id, permalink: found.permalink_url } : undefined;
 }

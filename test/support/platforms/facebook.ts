@@ -5,11 +5,24 @@
 // tests. Every call needs a live Page token of the Page, in `Authorization: Bearer` or as
 // `access_token` (else Graph's 190). Posts get ids `{page-id}_{n}`; a message the Page's latest post already has is refused
 // with 506; photos upload as multipart `source`, unpublished ones wait to be attached with
-// `attached_media`; a video starts a session, takes chunks at the offsets it answers, and is
-// published by `finish`. A new post may stay out of /{page-id}/posts for some reads (`listLag`),
+// `attached_media`; a video goes by the Resumable Upload API (`POST /{app-id}/uploads` opens
+// a session `upload:<id>?sig=…` for a user or Page token given as `Authorization: OAuth`, `POST
+// /upload:<id>` takes the bytes at the `file_offset` header and answers the handle `{h}`, `GET
+// /upload:<id>` answers the `file_offset` it has), published by `POST /{page-id}/videos` with
+// `fbuploader_video_file_chunk`, each handle once; set to the older phases only
+// (`resumableUploads = false`) the uploads endpoint answers Graph's "Unsupported post request",
+// and a video starts a session, takes chunks at the offsets it answers, and is published by
+// `finish`. A new post may stay out of /{page-id}/posts for some reads (`listLag`),
 // as a read after a write may not see it yet.
-import { type MetaStandIn, metaOauthRoutes } from './metaOauth.ts';
-import { type Answer, json, type Received, type StandIn, startStandIn } from './standIn.ts';
+import { META_APP, type MetaStandIn, metaOauthRoutes } from './metaOauth.ts';
+import {
+  type Answer,
+  json,
+  type RawAnswer,
+  type Received,
+  type StandIn,
+  startStandIn,
+} from './standIn.ts';
 
 export type FacebookPost = {
   id: string;
@@ -42,6 +55,23 @@ export type FacebookVideo = {
   finished: boolean;
   title: string | undefined;
   description: string | undefined;
+  created: number;
+};
+
+/** A Resumable Upload API session. */
+export type FacebookUpload = {
+  /** `upload:<id>` without its `?sig=…`. */
+  session: string;
+  sig: string;
+  fileName: string;
+  fileType: string;
+  length: number;
+  bytes: Buffer;
+  /** Each POST to the session: the offset it gave and the bytes it carried. */
+  posts: { offset: number; bytes: number }[];
+  handle: string | undefined;
+  /** The video published with its handle. */
+  usedBy: string | undefined;
 };
 
 export type FacebookStandIn = StandIn &
@@ -49,6 +79,15 @@ export type FacebookStandIn = StandIn &
     posts: FacebookPost[];
     photos: Map<string, FacebookPhoto>;
     videos: Map<string, FacebookVideo>;
+    uploads: Map<string, FacebookUpload>;
+    /** Whether POST /{app-id}/uploads exists (false: only the older `upload_phase` calls). */
+    resumableUploads: boolean;
+    /** The next upload POST takes at most this many of its bytes, then its answer is lost (a 503). */
+    takeOnlyNextUpload: number | undefined;
+    /** Called when an upload POST has taken its bytes, before Facebook answers (a test kills the worker here). */
+    onUpload: ((upload: FacebookUpload) => void) | undefined;
+    /** The answer to the next upload POST, once it has taken the bytes (a hostile answer). */
+    answerNextUpload: Answer | RawAnswer | undefined;
     /** The chunk size the video upload asks for. */
     chunkBytes: number;
     /** How many reads of /{page-id}/posts a new post stays out of. */
@@ -184,10 +223,13 @@ export async function startFacebookStandIn(
     return post;
   };
 
-  const publishing = (r: Received): Answer | undefined => {
+  const publishing = (r: Received): Answer | RawAnswer | undefined => {
     const m = /^\/v25\.0\/(.*)$/.exec(r.path);
     if (!m) return undefined;
     const path = `/${m[1]}`;
+    const appUploads = /^\/(\d+)\/uploads$/.exec(path)?.[1];
+    if (appUploads && r.method === 'POST') return openUpload(appUploads, r);
+    if (path.startsWith('/upload:')) return upload(path.slice(1), r);
     const pageMatch = /^\/(\d+)\/(feed|photos|videos|posts)$/.exec(path);
     if (pageMatch) {
       const [, pageId, edge] = pageMatch;
@@ -244,6 +286,21 @@ export async function startFacebookStandIn(
         return json(200, { id: photo.id, post_id: made.id });
       }
       if (r.method === 'POST' && edge === 'videos') return video(pageId!, r);
+      if (r.method === 'GET' && edge === 'videos') {
+        const listed = [...videos.values()]
+          .filter((v) => v.pageId === pageId && v.finished)
+          .reverse()
+          .slice(0, Number(r.query.limit ?? 25));
+        return json(200, {
+          data: listed.map((v) => ({
+            id: v.id,
+            ...(v.description ? { description: v.description } : {}),
+            created_time: new Date(v.created).toISOString().replace(/\.\d{3}Z$/, '+0000'),
+            permalink_url: `/${v.pageId}/videos/${v.id}/`,
+          })),
+          paging: { cursors: { before: 'QVFIUk', after: 'QVFIUl' } },
+        });
+      }
       if (r.method === 'GET' && edge === 'posts') {
         const since = Number(r.query.since ?? 0) * 1000;
         const listed = posts
@@ -333,10 +390,134 @@ export async function startFacebookStandIn(
     return undefined;
   };
 
+  /** The user or Page a token given as `Authorization: OAuth` (or access_token) speaks for. */
+  const uploaderOf = (r: Received) => {
+    const given =
+      /^OAuth (.+)$/.exec(String(r.headers.authorization ?? ''))?.[1] ?? r.query.access_token;
+    const t = given ? helpers.tokens.get(given) : undefined;
+    return t && (t.kind === 'long' || t.kind === 'page') && t.expires > Date.now()
+      ? t.user
+      : undefined;
+  };
+  const unsupported = (id: string) =>
+    graphError(
+      400,
+      100,
+      `Unsupported post request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+      { error_subcode: 33 },
+    );
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+  /** POST /{app-id}/uploads: a session for a file of the given name, length and type. */
+  const openUpload = (appId: string, r: Received): Answer => {
+    if (!self.resumableUploads || appId !== META_APP.id) return unsupported(appId);
+    if (!uploaderOf(r)) return expired();
+    const { file_name: fileName, file_type: fileType } = r.query;
+    const length = Number(r.query.file_length);
+    if (!fileName || !Number.isInteger(length) || length <= 0)
+      return graphError(400, 100, '(#100) The parameter file_length is required');
+    if (
+      !['application/pdf', 'image/jpeg', 'image/jpg', 'image/png', 'video/mp4'].includes(
+        fileType ?? '',
+      )
+    )
+      return graphError(
+        400,
+        100,
+        '(#100) Param file_type must be one of {application/pdf, image/jpeg, image/jpg, image/png, video/mp4}',
+      );
+    const session = `upload:${b64(`1:attachment:${nextId()}?file_length=${length}`).replace(/=+$/, '')}`;
+    const up: FacebookUpload = {
+      session,
+      sig: `AR${nextId()}`,
+      fileName,
+      fileType: fileType!,
+      length,
+      bytes: Buffer.alloc(0),
+      posts: [],
+      handle: undefined,
+      usedBy: undefined,
+    };
+    self.uploads.set(session, up);
+    return json(200, { id: `${session}?sig=${up.sig}` });
+  };
+
+  /** GET /upload:<id>: the offset reached; POST: bytes at `file_offset`, the handle once whole. */
+  const upload = (session: string, r: Received): Answer | RawAnswer => {
+    const up = self.uploads.get(session);
+    if (!uploaderOf(r)) return expired();
+    if (!up || r.query.sig !== up.sig) return unsupported(session);
+    if (r.method === 'GET')
+      return json(200, { id: `${session}?sig=${up.sig}`, file_offset: up.bytes.length });
+    if (r.method !== 'POST') return unsupported(session);
+    const offset = Number(r.headers.file_offset);
+    if (!Number.isInteger(offset) || offset !== up.bytes.length)
+      return graphError(400, 100, `(#100) The file_offset must be ${up.bytes.length}`);
+    const room = up.length - up.bytes.length;
+    if (r.raw.length > room)
+      return graphError(400, 100, '(#100) More bytes than the file_length of the session');
+    const take = self.takeOnlyNextUpload;
+    self.takeOnlyNextUpload = undefined;
+    const taken = take === undefined ? r.raw : r.raw.subarray(0, take);
+    up.posts.push({ offset, bytes: taken.length });
+    up.bytes = Buffer.concat([up.bytes, taken]);
+    if (up.bytes.length === up.length && !up.handle)
+      up.handle = `2:${b64(up.fileName)}:${b64(up.fileType)}:AR${nextId()}:e:${Date.now()}`;
+    self.onUpload?.(up);
+    if (take !== undefined)
+      return graphError(503, 2, 'Service temporarily unavailable', { is_transient: true });
+    const told = self.answerNextUpload;
+    self.answerNextUpload = undefined;
+    if (told) return told;
+    if (!up.handle)
+      return json(200, { id: `${session}?sig=${up.sig}`, file_offset: up.bytes.length });
+    return json(200, { h: up.handle });
+  };
+
+  /** POST /{page-id}/videos with an upload's handle: the video, published. */
+  const publishHandle = (pageId: string, fields: Record<string, string>): Answer => {
+    const up = [...self.uploads.values()].find(
+      (u) => u.handle === fields.fbuploader_video_file_chunk,
+    );
+    if (!up || up.usedBy || up.fileType !== 'video/mp4')
+      return graphError(
+        400,
+        100,
+        '(#100) Invalid parameter: fbuploader_video_file_chunk is not a valid file handle',
+      );
+    const v: FacebookVideo = {
+      id: nextId(),
+      pageId,
+      sessionId: up.session,
+      size: up.length,
+      received: up.length,
+      transfers: [],
+      finished: true,
+      title: fields.title,
+      description: fields.description,
+      created: Date.now(),
+    };
+    videos.set(v.id, v);
+    up.usedBy = v.id;
+    if (self.loseNextAnswer) {
+      self.loseNextAnswer = false;
+      return graphError(
+        500,
+        2,
+        'An unexpected error has occurred. Please retry your request later.',
+        {
+          is_transient: true,
+        },
+      );
+    }
+    return json(200, { id: v.id });
+  };
+
   /** The resumable upload: start, transfer at the offsets answered, finish. */
   const video = (pageId: string, r: Received): Answer => {
     const isMultipart = String(r.headers['content-type']).startsWith('multipart/');
     const { fields, files } = isMultipart ? multipartOf(r) : { fields: r.form, files: {} };
+    if (fields.fbuploader_video_file_chunk !== undefined) return publishHandle(pageId, fields);
     if (fields.upload_phase === 'start') {
       const size = Number(fields.file_size);
       if (!Number.isInteger(size) || size <= 0)
@@ -351,6 +532,7 @@ export async function startFacebookStandIn(
         finished: false,
         title: undefined,
         description: undefined,
+        created: Date.now(),
       };
       videos.set(v.id, v);
       sessions.set(v.sessionId, v.id);
@@ -409,6 +591,7 @@ export async function startFacebookStandIn(
           },
         );
       v.finished = true;
+      v.created = Date.now();
       v.title = fields.title;
       v.description = fields.description;
       if (self.loseNextAnswer) {
@@ -434,6 +617,11 @@ export async function startFacebookStandIn(
     posts,
     photos,
     videos,
+    uploads: new Map(),
+    resumableUploads: true,
+    takeOnlyNextUpload: undefined,
+    onUpload: undefined,
+    answerNextUpload: undefined,
     chunkBytes: 16 * 1024,
     listLag: 0,
     insights: true,

@@ -1,6 +1,6 @@
 // A worker process on the shipped connectors, with Facebook pointed at a stand-in
-// (FACEBOOK_API_URL, FACEBOOK_VIDEO_URL): the publication job as `npm run worker` runs it, for
-// a test that kills it mid-publication. Env: DATABASE_URL, FACEBOOK_API_URL, CREDENTIALS_KEY
+// (FACEBOOK_API_URL, FACEBOOK_VIDEO_URL; FACEBOOK_CLIENT_ID, the app of its video uploads): the publication job as `npm run worker` runs it, for
+// a test that kills it mid-publication. Env: DATABASE_URL, FACEBOOK_API_URL, FACEBOOK_CLIENT_ID, CREDENTIALS_KEY
 // (base64), DATA_DIR.
 import { credentialsKey } from '../../../core/connections/credentials.ts';
 import { createPool } from '../../../core/db/pool.ts';
@@ -20,6 +20,7 @@ await startWorker({
   platformApps: platformApps({
     FACEBOOK_API_URL: process.env.FACEBOOK_API_URL,
     FACEBOOK_VIDEO_URL: process.env.FACEBOOK_API_URL,
+    FACEBOOK_CLIENT_ID: process.env.FACEBOOK_CLIENT_ID,
   }),
   credentialsKey: credentialsKey(process.env.CREDENTIALS_KEY!),
 });

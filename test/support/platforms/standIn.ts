@@ -32,7 +32,9 @@ export type Answer = { status: number; body: unknown; headers?: Record<string, s
 export type RawAnswer = { status: number; raw: string | Buffer; headers?: Record<string, string> };
 
 /** A platform's routes; one that does something first (fetches media) answers a promise. */
-export type Route = (req: Received) => Answer | undefined | Promise<Answer | undefined>;
+export type Route = (
+  req: Received,
+) => Answer | RawAnswer | undefined | Promise<Answer | RawAnswer | undefined>;
 
 export type StandIn = {
   url: string;
