@@ -13,7 +13,8 @@ import { z } from 'zod';
 import { mediaNotFetched, PublicationError, type PublicationSteps } from '../connector.ts';
 import { CHECK_THE_ACCOUNT, documented } from '../http.ts';
 import { plainText } from '../readings.ts';
-import { Created, type GraphCall, GraphRefusal, notReadyYet } from './graph.ts';
+import { Created, type GraphCall } from './graph.ts';
+import { GraphRefusal, notReadyYet } from './graphErrors.ts';
 
 export type ContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'PUBLISHED' | 'EXPIRED' | 'ERROR';
 

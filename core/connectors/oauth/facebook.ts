@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { PublicationError } from '../connector.ts';
 import { documented } from '../http.ts';
+import { GRAPH_VERSION } from '../meta/graph.ts';
 import type { OAuthApp, OAuthContext, OAuthTokens } from '../oauthApp.ts';
 import {
   accessTokenOf,
@@ -26,7 +27,6 @@ import {
   tokens,
   withQuery,
 } from './grants.ts';
-import { GRAPH_VERSION } from './metaTokens.ts';
 
 const PLATFORM = 'Facebook';
 /**

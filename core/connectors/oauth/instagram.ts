@@ -8,6 +8,7 @@
 // …/reference/refresh_access_token, …/instagram-api-with-instagram-login/get-started.
 import { z } from 'zod';
 import { documented } from '../http.ts';
+import { GRAPH_VERSION } from '../meta/graph.ts';
 import type { OAuthApp } from '../oauthApp.ts';
 import {
   accessTokenOf,
@@ -20,7 +21,7 @@ import {
   Token,
   withQuery,
 } from './grants.ts';
-import { GRAPH_VERSION, longLivedToken, tooYoungToExtend } from './metaTokens.ts';
+import { longLivedToken, tooYoungToExtend } from './metaTokens.ts';
 
 const PLATFORM = 'Instagram';
 /** Publishing, the profile, and reading a post's insights (views, reach, likes...). */
