@@ -11,7 +11,7 @@
 // .../organizations/share-statistics (docs/platforms.md names the versions read).
 import { z } from 'zod';
 import type { ConnectedAccountAccess, PostCounts } from '../connector.ts';
-import { SaidCount as Count } from '../readings.ts';
+import { SaidCount } from '../readings.ts';
 import type { LinkedInCall } from './api.ts';
 
 /** What memberCreatorPostAnalytics needs of the member's grant. */
@@ -90,7 +90,7 @@ async function memberMetric(
   if (element.metricType !== undefined && metricNameOf(element.metricType) !== metric)
     return undefined;
   if (element.targetEntity && !Object.values(element.targetEntity).includes(urn)) return undefined;
-  const count = (metric === 'IMPRESSION' ? Views : Count).safeParse(element.count);
+  const count = (metric === 'IMPRESSION' ? Views : SaidCount).safeParse(element.count);
   return count.success ? count.data : undefined;
 }
 
@@ -140,9 +140,9 @@ const ShareStatistics = z.object({
     .max(200),
 });
 const Totals = z.object({
-  likeCount: Count,
-  commentCount: Count,
-  shareCount: Count,
+  likeCount: SaidCount,
+  commentCount: SaidCount,
+  shareCount: SaidCount,
   impressionCount: Views.optional(),
 });
 
