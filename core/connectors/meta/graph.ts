@@ -12,7 +12,8 @@ import { graphErrorOf, graphRefusal, tokenRefused } from './graphErrors.ts';
 export const GRAPH_VERSION = 'v25.0';
 
 /** Meta's object ids (users, containers, media, Pages) are decimal numbers written as strings. */
-export const GraphId = z.string().regex(/^[0-9]{1,40}$/, 'not a Meta id');
+export const GRAPH_ID = /^[0-9]{1,40}$/;
+export const GraphId = z.string().regex(GRAPH_ID, 'not a Meta id');
 
 /** GraphId's answer to a creation (`{"id": "..."}`). */
 export const Created = z.object({ id: GraphId });
