@@ -55,8 +55,11 @@ export const plainText = (text: string) => withoutControls(text).trim();
 export const MAX_COUNT = 500_000_000;
 const capped = (n: number) => Math.min(n, MAX_COUNT);
 export const Count = z.number().int().min(0).catch(0).transform(capped);
-/** A count that must be said plainly (no count rather than a 0 for a missing one), capped. */
-export const SaidCount = z.number().int().min(0).transform(capped);
+/**
+ * A count that must be said plainly: a missing one, or one beyond any 32-bit count, is no
+ * count rather than a 0; one within it is capped as Count caps it.
+ */
+export const SaidCount = z.number().int().min(0).max(2_147_483_647).transform(capped);
 
 /** Text of a platform's with nothing hidden in it (an id, an address). */
 const shown = (s: string) => !/\s/.test(s) && withoutControls(s) === s;
