@@ -8,12 +8,9 @@
 // links and with whitespace folded (a photo's caption is its post's message).
 import { z } from 'zod';
 import { type GraphCall, getDocumented } from '../meta/graph.ts';
-import { graphTime } from '../meta/readings.ts';
+import { CLOCK_MARGIN_MS, graphTime } from '../meta/readings.ts';
 import { itemsOf, pickPublished } from '../readings.ts';
 import { FACEBOOK, PostId } from './api.ts';
-
-/** How far before the remembered time the reading starts (clocks differ). */
-export const CLOCK_MARGIN_MS = 2 * 60_000;
 
 const PagePost = z.object({
   id: PostId,

@@ -10,7 +10,15 @@ import { PLATFORM_NAMES } from '../../kernel/platformNames.ts';
 import type { ContainerStatus } from '../meta/container.ts';
 import { StatusValue } from '../meta/container.ts';
 import { GRAPH_VERSION, type GraphCall, GraphId, getDocumented } from '../meta/graph.ts';
-import { graphTime, httpsAddress, insightsOf, permalinkOf, quotaAnswer } from '../meta/readings.ts';
+import {
+  CLOCK_MARGIN_MS,
+  echoedText,
+  graphTime,
+  httpsAddress,
+  insightsOf,
+  permalinkOf,
+  quotaAnswer,
+} from '../meta/readings.ts';
 import { itemsOf, pickPublished } from '../readings.ts';
 
 export const INSTAGRAM = PLATFORM_NAMES.instagram;
@@ -118,12 +126,6 @@ export async function ownMedia(
   return answer.data;
 }
 
-/** A caption as Instagram echoes it compared with what was sent (spaces collapsed). */
-const comparable = (text: string) => text.normalize('NFC').replace(/\s+/g, ' ').trim();
-
-/** How far before the remembered time the reading looks (clocks differ). */
-const CLOCK_MARGIN_MS = 2 * 60_000;
-
 /**
  * The id of the account's media with `caption` published since `sinceMs` (the time remembered
  * just before the publish call), among its feed posts or its stories (which have no caption),
@@ -144,7 +146,7 @@ export async function findOwnMedia(
       text: wanted.story ? '' : wanted.caption,
       since: sinceMs,
       marginMs: CLOCK_MARGIN_MS,
-      comparable,
+      comparable: echoedText,
     },
   )?.id;
 }

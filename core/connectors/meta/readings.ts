@@ -78,6 +78,12 @@ export async function quotaUnlessUnreadable<T>(read: Promise<T>): Promise<T | un
   }
 }
 
+/** Text as Threads and Instagram echo it, compared with what was sent (NFC, spaces folded). */
+export const echoedText = (text: string) => text.normalize('NFC').replace(/\s+/g, ' ').trim();
+
+/** How far before the remembered time a read-back looks (clocks differ). */
+export const CLOCK_MARGIN_MS = 2 * 60_000;
+
 /** Graph's times (ISO 8601 with an offset written `+0000`) in ms; NaN when not one. */
 export const graphTime = (time: string | undefined) =>
   Date.parse((time ?? '').replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));

@@ -9,7 +9,15 @@ import { PLATFORM_NAMES } from '../../kernel/platformNames.ts';
 import type { ContainerStatus } from '../meta/container.ts';
 import { StatusValue } from '../meta/container.ts';
 import { type GraphCall, GraphId, getDocumented } from '../meta/graph.ts';
-import { graphTime, httpsAddress, insightsOf, permalinkOf, quotaAnswer } from '../meta/readings.ts';
+import {
+  CLOCK_MARGIN_MS,
+  echoedText,
+  graphTime,
+  httpsAddress,
+  insightsOf,
+  permalinkOf,
+  quotaAnswer,
+} from '../meta/readings.ts';
 import { itemsOf, pickPublished } from '../readings.ts';
 
 export const THREADS = PLATFORM_NAMES.threads;
@@ -88,12 +96,6 @@ const OwnPost = z.object({
 });
 const OwnPosts = z.object({ data: itemsOf(OwnPost) });
 
-/** Text as Threads echoes it compared with what was sent (normalised, spaces collapsed). */
-const comparable = (text: string) => text.normalize('NFC').replace(/\s+/g, ' ').trim();
-
-/** How far before the remembered time the reading starts (clocks differ). */
-const CLOCK_MARGIN_MS = 5 * 60_000;
-
 /**
  * The id of the account's post (or, with `parent`, its reply to `parent`) with `text`, made
  * since `sinceMs` (as pickPublished tells it); undefined when the account's recent posts have
@@ -126,7 +128,7 @@ export async function findOwnPost(
     text: part.text,
     since: part.sinceMs,
     marginMs: CLOCK_MARGIN_MS,
-    comparable,
+    comparable: echoedText,
   })?.id;
 }
 
