@@ -276,3 +276,11 @@ export class PublicationError extends Error {
     this.status = opts.status;
   }
 }
+
+/** What a failure says when the platform may have the post although we cannot tell. */
+export const CHECK_THE_ACCOUNT =
+  'the post may exist there all the same: check the account before scheduling it again.';
+
+/** A failure no retry mends (the platform refused the post, or it cannot be told to): final. */
+export const finalFailure = (message: string) =>
+  new PublicationError(message, { retryable: false });

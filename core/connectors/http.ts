@@ -135,8 +135,7 @@ export function documented<S extends z.ZodType>(
 }
 
 /** For answers to a post's creation: the platform may have the post although we cannot tell. */
-export const CHECK_THE_ACCOUNT =
-  'the post may exist there all the same: check the account before scheduling it again.';
+export { CHECK_THE_ACCOUNT } from './connector.ts';
 
 /** A string field of an answer's JSON (an error's name or message), if it has one. */
 export function fieldOf(res: PlatformResponse, key: string): string | undefined {

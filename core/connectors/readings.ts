@@ -3,6 +3,7 @@
 // malformed item is left out, an absurd count is capped and text loses the characters that
 // would mislead whoever reads it after us.
 import { z } from 'zod';
+import { CHECK_THE_ACCOUNT, finalFailure } from './connector.ts';
 
 /**
  * Characters a third party's text (a caption, a tag, a platform's error) may carry to mislead
@@ -52,12 +53,13 @@ export const plainText = (text: string) => withoutControls(text).trim();
  * four of them still add up within a 32-bit column; anything but a whole number reads 0.
  */
 export const MAX_COUNT = 500_000_000;
-export const Count = z
-  .number()
-  .int()
-  .min(0)
-  .catch(0)
-  .transform((n) => Math.min(n, MAX_COUNT));
+const capped = (n: number) => Math.min(n, MAX_COUNT);
+export const Count = z.number().int().min(0).catch(0).transform(capped);
+/**
+ * A count that must be said plainly: a missing one, or one beyond any 32-bit count, is no
+ * count rather than a 0; one within it is capped as Count caps it.
+ */
+export const SaidCount = z.number().int().min(0).max(2_147_483_647).transform(capped);
 
 /** Text of a platform's with nothing hidden in it (an id, an address). */
 const shown = (s: string) => !/\s/.test(s) && withoutControls(s) === s;
@@ -85,3 +87,40 @@ export const itemsOf = <S extends z.ZodType>(item: S, max = 100) =>
         return r.success ? [r.data as z.output<S>] : [];
       }),
     );
+
+/** A post an account has, as a read-back compares it with the one we were publishing. */
+export type Candidate = { id: string; text: string | undefined; at: number };
+
+/**
+ * The one post among the account's `candidates` that is ours: the same `text` (as `comparable`
+ * folds it), made since `since` (ms, remembered just before the publish call) less `marginMs`
+ * for clocks; of several, the one made from the remembered second on (platforms give whole
+ * seconds). None matching answers undefined (nothing was published). Several that cannot be
+ * told apart (the same text posted twice within the margin) are a final failure: recording the
+ * wrong one would be worse than saying so.
+ */
+export function pickPublished<C extends Candidate>(
+  candidates: readonly C[],
+  want: {
+    /** The platform as people write it, for the failure. */
+    platform: string;
+    text: string;
+    since: number;
+    marginMs: number;
+    comparable: (text: string) => string;
+  },
+): C | undefined {
+  const text = want.comparable(want.text);
+  const near = candidates.filter(
+    (c) =>
+      Number.isFinite(c.at) &&
+      c.at >= want.since - want.marginMs &&
+      want.comparable(c.text ?? '') === text,
+  );
+  if (near.length <= 1) return near[0];
+  const after = near.filter((c) => c.at >= Math.floor(want.since / 1000) * 1000);
+  if (after.length === 1) return after[0];
+  throw finalFailure(
+    `${want.platform} shows ${near.length} posts with this text made since the publication began, and which one is this publication's cannot be told; ${CHECK_THE_ACCOUNT}`,
+  );
+}

@@ -18,7 +18,7 @@ import {
   sealCredentials,
 } from '../../core/connections/credentials.ts';
 import { builtinConnectors } from '../../core/connectors/builtin.ts';
-import { usageResetAt } from '../../core/connectors/meta/graph.ts';
+import { usageResetAt } from '../../core/connectors/meta/graphErrors.ts';
 import { platformFitIssues } from '../../core/kernel/platformFit.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { platformApps } from '../../core/platformApps.ts';

@@ -5,6 +5,8 @@
 // counts read for insight, with and without the insights permission.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey } from '../../core/connections/credentials.ts';
+import { MAX_COUNT } from '../../core/connectors/readings.ts';
+import { collectAccountMetrics } from '../../core/metrics/collect.ts';
 import {
   IG_USER,
   type InstagramHarness,
@@ -178,6 +180,46 @@ describe('metrics', () => {
     ]);
     const read = h.ig.received.filter((r) => r.path === `/v25.0/${media.id}/insights`).at(-1)!;
     expect(read.query.metric).toBe('views,likes,comments,shares');
+  });
+
+  it("caps counts of 2,000,000,000 at MAX_COUNT in the collection, failing nothing, and keeps the other post's", async () => {
+    const { key, connectedId } = await h.connectBrand();
+    const ids: string[] = [];
+    for (const body of ['Huge', 'Modest']) {
+      const asset = await uploadImage(
+        server,
+        key,
+        await solidPng({ width: 30, height: 30 }, '#444'),
+      );
+      const post = await h.schedule(key, { body, asset_ids: [asset.id] });
+      expect(await h.runJob(post)).toBe('published');
+      ids.push(post.id);
+    }
+    const huge = 2_000_000_000;
+    Object.assign(h.ig.media.at(-2)!, { likes: huge, comments: huge, shares: huge, views: huge });
+    Object.assign(h.ig.media.at(-1)!, { likes: 7, comments: 2, shares: 1, views: 90 });
+    const deps = { pool: server.pool, connectors: { instagram: h.connector }, credentialsKey: KEY };
+    expect(await collectAccountMetrics(deps, connectedId)).toEqual({
+      outcome: 'read',
+      posts: 2,
+      counted: 2,
+    });
+    const { rows } = await server.pool.query(
+      `select post_id::text as id, likes, reposts, replies, quotes, views::int as views
+       from post_metrics_latest where post_id = any($1::bigint[]) order by post_id`,
+      [ids],
+    );
+    expect(rows).toEqual([
+      {
+        id: ids[0],
+        likes: MAX_COUNT,
+        reposts: MAX_COUNT,
+        replies: MAX_COUNT,
+        quotes: null,
+        views: MAX_COUNT,
+      },
+      { id: ids[1], likes: 7, reposts: 1, replies: 2, quotes: null, views: 90 },
+    ]);
   });
 
   it('without the insights permission, reads like_count and comments_count instead', async () => {

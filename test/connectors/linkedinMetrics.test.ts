@@ -7,6 +7,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { credentialsKey } from '../../core/connections/credentials.ts';
+import { MAX_COUNT } from '../../core/connectors/readings.ts';
 import { collectAccountMetrics } from '../../core/metrics/collect.ts';
 import { connectMcp } from '../support/mcpClient.ts';
 import type { LinkedInPostStats, Override } from '../support/platforms/linkedin.ts';
@@ -185,6 +186,35 @@ describe("a Page's posts (organizationalEntityShareStatistics)", () => {
     expect(asked[0]).toContain(`organizationalEntity=${encodeURIComponent(ORG)}`);
     expect(/shares=List\(([^)]*)\)/.exec(asked[0]!)?.[1]?.split(',').sort()).toEqual(list);
     expect(li.headerFaults).toEqual([]);
+  });
+});
+
+describe('counts beyond what four can add up to', () => {
+  it("caps a Page's counts of 2,000,000,000 at MAX_COUNT, failing nothing, and keeps the other post's", async () => {
+    const huge = 2_000_000_000;
+    const { connectedId, posts } = await connectedWithPosts(
+      { stored: PAGE_SCOPE, organization: ORG },
+      [
+        { reactions: huge, comments: huge, reshares: huge, impressions: 2_000 },
+        { reactions: 4, comments: 1, reshares: 2, impressions: 50 },
+      ],
+    );
+    expect(await collectAccountMetrics(deps(), connectedId)).toEqual({
+      outcome: 'read',
+      posts: 2,
+      counted: 2,
+    });
+    expect(await kept(posts.map((p) => p.id))).toEqual({
+      [posts[0]!.id]: {
+        likes: MAX_COUNT,
+        reposts: MAX_COUNT,
+        replies: MAX_COUNT,
+        quotes: null,
+        views: 2_000,
+      },
+      [posts[1]!.id]: { likes: 4, reposts: 2, replies: 1, quotes: null, views: 50 },
+    });
+    expect((await accountRow(connectedId)).last_error).toBeNull();
   });
 });
 

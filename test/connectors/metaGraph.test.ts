@@ -10,7 +10,7 @@ import {
   graphRefusal,
   notReadyYet,
   usageResetAt,
-} from '../../core/connectors/meta/graph.ts';
+} from '../../core/connectors/meta/graphErrors.ts';
 
 const answer = (
   status: number,

@@ -192,6 +192,56 @@ describe('publishing to Threads', () => {
       expect(t.republished).toEqual([]);
     });
 
+  /** A post of the account's with `text`, made `agoMs` ago, as another client would make it. */
+  const otherPost = (text: string, agoMs: number) => {
+    const id = t.nextId();
+    t.posts.push({
+      id,
+      owner: USER,
+      container: t.nextId(),
+      text,
+      mediaType: 'TEXT_POST',
+      timestamp: new Date(Date.now() - agoMs).toISOString().replace(/\.\d{3}Z$/, '+0000'),
+      permalink: `https://www.threads.com/@brand.studio/post/C${id.slice(-8)}`,
+      repliedTo: undefined,
+      children: [],
+    });
+  };
+  const loseNextPublishAnswer = () => {
+    t.losePublishAnswer = {
+      status: 502,
+      body: { error: { message: 'Bad gateway', type: 'OAuthException', code: 2 } },
+    };
+  };
+
+  it('reads back the post this publication made, not an older one of the account with the same text', async () => {
+    const { key } = await h.connectBrand();
+    const body = 'Said again a minute later';
+    otherPost(body, 90_000);
+    const post = await h.schedule(key, { body });
+    loseNextPublishAnswer();
+    expect(await h.runJob(post)).toBe('published');
+    const made = t.posts.filter((p) => p.text === body);
+    expect(made).toHaveLength(2);
+    expect((await h.row(post.id)).external_post_id).toBe(made[1]!.id);
+  });
+
+  it('fails, saying the post may exist, when two posts with its text were made since the publish call', async () => {
+    const { key } = await h.connectBrand();
+    const body = 'Posted twice at once';
+    const post = await h.schedule(key, { body });
+    t.onPublish = () => {
+      t.onPublish = undefined;
+      otherPost(body, 0);
+    };
+    loseNextPublishAnswer();
+    expect(await h.runJob(post)).toBe('failed');
+    const row = await h.row(post.id);
+    expect(row.external_post_id).toBeNull();
+    expect(row.error).toMatch(/Threads shows 2 posts with this text .* check the account/);
+    expect(t.republished).toEqual([]);
+  });
+
   it("reads a thread's later part back from the account's replies when its answer was lost", async () => {
     const { key } = await h.connectBrand();
     const post = await h.schedule(key, { kind: 'thread', body: 'Root part\n---\nReply part' });

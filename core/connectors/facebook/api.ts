@@ -3,15 +3,15 @@
 // permalinks it gives.
 // Docs: developers.facebook.com/docs/graph-api/reference/page/feed, …/reference/post.
 import { z } from 'zod';
+import { PLATFORM_NAMES } from '../../kernel/platformNames.ts';
 import type { OutboundPolicy } from '../../outbound/guard.ts';
 import type { ConnectedAccountAccess } from '../connector.ts';
-import { type GraphCall, graphClient } from '../meta/graph.ts';
-import { GRAPH_VERSION } from '../oauth/metaTokens.ts';
+import { GRAPH_ID, GRAPH_VERSION, type GraphCall, graphClient } from '../meta/graph.ts';
 
-export const FACEBOOK = 'Facebook';
+export const FACEBOOK = PLATFORM_NAMES.facebook;
 
-/** A Page's, photo's or video's id: decimal. */
-export const ObjectId = z.string().regex(/^\d{1,40}$/, 'not a Facebook id');
+/** A Page's, photo's or video's id: a Graph id, named as Facebook's in a refusal. */
+export const ObjectId = z.string().regex(GRAPH_ID, 'not a Facebook id');
 /** A Page post's id as Graph gives it: `{page-id}_{post-id}`. */
 export const PostId = z.string().regex(/^\d{1,40}_\d{1,40}$/, 'not a Facebook post id');
 

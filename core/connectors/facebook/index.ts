@@ -19,13 +19,15 @@ import {
   type AccessTokens,
   type ConnectedAccountAccess,
   type Connector,
+  finalFailure,
   type Publication,
   PublicationError,
   type PublishRequest,
 } from '../connector.ts';
 import { CHECK_THE_ACCOUNT, documented, PLATFORM_TIMEOUT_MS } from '../http.ts';
-import { type GraphCall, isDuplicate } from '../meta/graph.ts';
-import { GRAPH_VERSION } from '../oauth/metaTokens.ts';
+import { GRAPH_VERSION, type GraphCall, GraphId } from '../meta/graph.ts';
+import { isDuplicate } from '../meta/graphErrors.ts';
+import { permalinkOf } from '../meta/readings.ts';
 import { FACEBOOK, ObjectId, PostId, pageGraph, permalinkFrom } from './api.ts';
 import {
   FINISHING,
@@ -70,17 +72,17 @@ const FeedPost = z.object({ id: PostId });
 /** POST /{page-id}/photos (published): the photo's id and its post's. */
 const PhotoPost = z.object({ id: ObjectId, post_id: PostId });
 
-const final = (message: string) => new PublicationError(message, { retryable: false });
-
 /** A post id Facebook answered, taken only when it is one of the Page's (`{page-id}_…`). */
 function ownPost(pageId: string, id: string, what: string): string {
   if (id.startsWith(`${pageId}_`)) return id;
-  throw final(`Facebook answered ${what} with a post id of another Page; ${CHECK_THE_ACCOUNT}`);
+  throw finalFailure(
+    `Facebook answered ${what} with a post id of another Page; ${CHECK_THE_ACCOUNT}`,
+  );
 }
 
 function pageIdOf(credentials: Record<string, unknown>): string {
   const { page_id } = credentials;
-  if (typeof page_id !== 'string' || !/^\d{1,40}$/.test(page_id))
+  if (typeof page_id !== 'string' || !GraphId.safeParse(page_id).success)
     throw new PublicationError(
       'The Facebook connection lacks the numeric id of the Page it posts as (page_id); reconnect it.',
       { retryable: false, reconnect: true },
@@ -92,15 +94,8 @@ function pageIdOf(credentials: Record<string, unknown>): string {
 export const linkOf = (text: string) => /https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]}'"]/.exec(text)?.[0];
 
 /** The permalink of an object Facebook has, read after it was made; none when it cannot be read. */
-async function permalinkOf(call: GraphCall, id: string): Promise<string | null> {
-  try {
-    const res = await call('GET', `/${id}`, { fields: 'permalink_url' });
-    return permalinkFrom((res.json as { permalink_url?: unknown } | undefined)?.permalink_url);
-  } catch {
-    // The post exists: an unreadable permalink does not make it unpublished.
-    return null;
-  }
-}
+const permalinkOfObject = (call: GraphCall, id: string) =>
+  permalinkOf(call, `/${id}`, 'permalink_url', permalinkFrom);
 
 /** What a post goes out as on Facebook, from its kind and media. */
 type Shape =
@@ -112,12 +107,14 @@ type Shape =
 function shapeOf(req: PublishRequest, text: string): Shape {
   const { kind, media } = req.post;
   if (kind === 'story' || kind === 'reel' || kind === 'thread')
-    throw final(`This version publishes no Facebook ${kind}s: post it as a video or an image.`);
+    throw finalFailure(
+      `This version publishes no Facebook ${kind}s: post it as a video or an image.`,
+    );
   const videos = media.filter((m) => m.kind === 'video').length;
   if (videos && media.length > 1)
-    throw final('A Facebook post carries one video and nothing else.');
+    throw finalFailure('A Facebook post carries one video and nothing else.');
   if (media.some((m) => m.kind === 'audio'))
-    throw final('A Facebook post carries images or a video, not audio.');
+    throw finalFailure('A Facebook post carries images or a video, not audio.');
   if (videos) return { as: 'video' };
   if (media.length === 1) return { as: 'photo' };
   if (media.length > 1) return { as: 'photos' };
@@ -137,7 +134,7 @@ export function facebookConnector(deps: FacebookDeps): Connector {
     permalink?: string,
   ): Promise<Publication> {
     await req.steps.remember(POSTED, id);
-    const url = permalinkFrom(permalink) ?? (await permalinkOf(call, id));
+    const url = permalinkFrom(permalink) ?? (await permalinkOfObject(call, id));
     if (url) await req.steps.remember(PERMALINK, url);
     return { externalPostId: id, permalinkUrl: url };
   }

@@ -9,9 +9,10 @@
 // …/docs/video-api/guides/publishing (resumable upload), …/docs/graph-api/reference/video.
 import { z } from 'zod';
 import { readAll, type Storage } from '../../storage/storage.ts';
-import { PublicationError, type PublicationSteps, type PublishMedia } from '../connector.ts';
+import { finalFailure as final, type PublicationSteps, type PublishMedia } from '../connector.ts';
 import { documented } from '../http.ts';
-import { type GraphCall, GraphRefusal } from '../meta/graph.ts';
+import type { GraphCall } from '../meta/graph.ts';
+import { GraphRefusal } from '../meta/graphErrors.ts';
 import { FACEBOOK, ObjectId } from './api.ts';
 
 export type MediaDeps = {
@@ -21,8 +22,6 @@ export type MediaDeps = {
   signal: AbortSignal;
   pageId: string;
 };
-
-const final = (message: string) => new PublicationError(message, { retryable: false });
 
 async function bytesOf(storage: Storage, media: PublishMedia): Promise<Buffer> {
   if (!media.storageKey) throw final(`Asset ${media.id} has no stored bytes.`);

@@ -1,18 +1,17 @@
 // Finding a post the Page may already have: Facebook takes no idempotency key, so before
 // posting again after a crash or a timeout, and when Facebook refuses a post as a duplicate
 // (506), the Page's own posts (GET /{page-id}/posts, newest first) created since the attempt
-// was about to post are read, and one with the same message is taken as this publication's.
+// was about to post are read, and the one with the same message is taken as this
+// publication's (pickPublished: several that cannot be told apart are a final failure).
 // What is matched: the post id is the Page's (`{page-id}_…`), its `created_time` is no earlier
 // than the remembered time less a margin for clocks, and its `message`, compared without
 // links and with whitespace folded (a photo's caption is its post's message). A video published
 // with an upload's handle is looked for the same way among the Page's videos (its description).
 import { z } from 'zod';
 import { type GraphCall, getDocumented } from '../meta/graph.ts';
-import { itemsOf } from '../readings.ts';
+import { CLOCK_MARGIN_MS, graphTime } from '../meta/readings.ts';
+import { itemsOf, pickPublished } from '../readings.ts';
 import { FACEBOOK, ObjectId, PostId } from './api.ts';
-
-/** How far before the remembered time the reading starts (clocks differ). */
-export const CLOCK_MARGIN_MS = 2 * 60_000;
 
 const PagePost = z.object({
   id: PostId,
@@ -30,12 +29,9 @@ export const comparable = (text: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
-/** Graph's times: ISO 8601 with an offset written `+0000`. */
-const timeOf = (graphTime: string) => Date.parse(graphTime.replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
-
 /**
  * The Page's post with `text` created since `since` (ms), with its permalink as Facebook gave
- * it; undefined when its recent posts have none.
+ * it; undefined when its recent posts have none, a final failure when several match.
  */
 export async function findPosted(
   call: GraphCall,
@@ -54,14 +50,24 @@ export async function findPosted(
     },
     Posts,
   );
-  const want = comparable(post.text);
-  const found = page.data.find(
-    (p) =>
-      p.id.startsWith(`${pageId}_`) &&
-      timeOf(p.created_time) >= from &&
-      comparable(p.message ?? '') === want,
+  const found = pickPublished(
+    page.data
+      .filter((p) => p.id.startsWith(`${pageId}_`))
+      .map((p) => ({
+        id: p.id,
+        text: p.message,
+        at: graphTime(p.created_time),
+        permalink: p.permalink_url,
+      })),
+    {
+      platform: FACEBOOK,
+      text: post.text,
+      since: post.since,
+      marginMs: CLOCK_MARGIN_MS,
+      comparable,
+    },
   );
-  return found ? { id: found.id, permalink: found.permalink_url } : undefined;
+  return found && { id: found.id, permalink: found.permalink };
 }
 
 const PageVideo = z.object({
@@ -74,14 +80,14 @@ const Videos = z.object({ data: itemsOf(PageVideo) });
 
 /**
  * The Page's video with `text` as its description created since `since` (ms), from its
- * uploaded videos (GET /{page-id}/videos, newest first); undefined when none is.
+ * uploaded videos (GET /{page-id}/videos), by the one read-back rule (pickPublished);
+ * undefined when none is.
  */
 export async function findVideo(
   call: GraphCall,
   pageId: string,
   video: { text: string; since: number },
 ): Promise<{ id: string; permalink: string | undefined } | undefined> {
-  const from = video.since - CLOCK_MARGIN_MS;
   const page = await getDocumented(
     call,
     FACEBOOK,
@@ -89,9 +95,20 @@ export async function findVideo(
     { type: 'uploaded', fields: 'id,description,created_time,permalink_url', limit: '100' },
     Videos,
   );
-  const want = comparable(video.text);
-  const found = page.data.find(
-    (v) => timeOf(v.created_time) >= from && comparable(v.description ?? '') === want,
+  const found = pickPublished(
+    page.data.map((v) => ({
+      id: v.id,
+      text: v.description,
+      at: graphTime(v.created_time),
+      permalink: v.permalink_url,
+    })),
+    {
+      platform: FACEBOOK,
+      text: video.text,
+      since: video.since,
+      marginMs: CLOCK_MARGIN_MS,
+      comparable,
+    },
   );
-  return found ? { id: found.id, permalink: found.permalink_url } : undefined;
+  return found && { id: found.id, permalink: found.permalink };
 }

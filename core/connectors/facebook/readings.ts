@@ -5,7 +5,8 @@
 // …/docs/graph-api/reference/post, …/docs/graph-api/reference/insights.
 import { z } from 'zod';
 import { type PastPost, type PostCounts, PublicationError } from '../connector.ts';
-import { type GraphCall, GraphRefusal, getDocumented } from '../meta/graph.ts';
+import { type GraphCall, getDocumented } from '../meta/graph.ts';
+import { GraphRefusal } from '../meta/graphErrors.ts';
 import { Count, claimedTime, itemsOf, MAX_POST_TEXT, plainText } from '../readings.ts';
 import { FACEBOOK, ObjectId, PostId, permalinkFrom } from './api.ts';
 

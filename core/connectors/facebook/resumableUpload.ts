@@ -14,7 +14,7 @@ import {
   type PublishMedia,
 } from '../connector.ts';
 import { documented, type PlatformResponse, platformRequest } from '../http.ts';
-import { GraphRefusal, graphErrorOf, graphRefusal } from '../meta/graph.ts';
+import { GraphRefusal, graphErrorOf, graphRefusal } from '../meta/graphErrors.ts';
 import { FACEBOOK } from './api.ts';
 
 export type ResumableDeps = {

@@ -6,14 +6,22 @@
 // instagram-graph-api/reference/ig-user/content_publishing_limit, …/ig-user/media,
 // reference/instagram-media, reference/instagram-media/insights, error-codes.
 import { z } from 'zod';
-import { documented } from '../http.ts';
+import { PLATFORM_NAMES } from '../../kernel/platformNames.ts';
 import type { ContainerStatus } from '../meta/container.ts';
 import { StatusValue } from '../meta/container.ts';
-import { type GraphCall, GraphId } from '../meta/graph.ts';
-import { GRAPH_VERSION } from '../oauth/metaTokens.ts';
-import { itemsOf } from '../readings.ts';
+import { GRAPH_VERSION, type GraphCall, GraphId, getDocumented } from '../meta/graph.ts';
+import {
+  CLOCK_MARGIN_MS,
+  echoedText,
+  graphTime,
+  httpsAddress,
+  insightsOf,
+  permalinkOf,
+  quotaAnswer,
+} from '../meta/readings.ts';
+import { itemsOf, pickPublished } from '../readings.ts';
 
-export const INSTAGRAM = 'Instagram';
+export const INSTAGRAM = PLATFORM_NAMES.instagram;
 /** The Graph API version every path is written against (Instagram's `/me` uses it too). */
 export const VERSION = `/${GRAPH_VERSION}`;
 
@@ -73,14 +81,17 @@ const Quota = z.object({
     .catch(undefined),
 });
 /** The reference answers `{data: [quota]}`; an answer of the quota itself is read too. */
-const QuotaAnswer = z.union([z.object({ data: z.array(Quota).min(1) }), Quota]);
+const QuotaAnswer = quotaAnswer(Quota);
 
 /** How much of the account's 24-hour publishing limit is spent; total unknown when not said. */
 export async function publishingLimit(call: GraphCall, userId: string) {
-  const path = `${VERSION}/${userId}/content_publishing_limit`;
-  const res = await call('GET', path, { fields: 'quota_usage,config' });
-  const answer = documented(INSTAGRAM, `GET ${path}`, res, QuotaAnswer);
-  const q = 'data' in answer ? answer.data[0]! : answer;
+  const q = await getDocumented(
+    call,
+    INSTAGRAM,
+    `${VERSION}/${userId}/content_publishing_limit`,
+    { fields: 'quota_usage,config' },
+    QuotaAnswer,
+  );
   return {
     used: q.quota_usage,
     total: q.config?.quota_total,
@@ -105,26 +116,21 @@ export async function ownMedia(
   limit: number,
   edge: 'media' | 'stories' = 'media',
 ) {
-  const path = `${VERSION}/${userId}/${edge}`;
-  const res = await call('GET', path, {
-    fields: 'id,caption,timestamp',
-    limit: String(Math.min(100, Math.max(1, limit))),
-  });
-  return documented(INSTAGRAM, `GET ${path}`, res, OwnMediaList).data;
+  const answer = await getDocumented(
+    call,
+    INSTAGRAM,
+    `${VERSION}/${userId}/${edge}`,
+    { fields: 'id,caption,timestamp', limit: String(Math.min(100, Math.max(1, limit))) },
+    OwnMediaList,
+  );
+  return answer.data;
 }
-
-/** A caption as Instagram echoes it compared with what was sent (spaces collapsed). */
-const comparable = (text: string | undefined) =>
-  (text ?? '').normalize('NFC').replace(/\s+/g, ' ').trim();
-
-/** How far before the remembered time the reading looks (clocks differ). */
-const CLOCK_MARGIN_MS = 2 * 60_000;
 
 /**
  * The id of the account's media with `caption` published since `sinceMs` (the time remembered
- * just before the publish call), among its feed posts or its stories (which have no caption);
- * undefined when its latest have none, or several that cannot be told apart (two stories, or
- * the same caption twice): recording the wrong one would be worse than saying so.
+ * just before the publish call), among its feed posts or its stories (which have no caption),
+ * as pickPublished tells it: undefined when its latest have none, a final failure when several
+ * cannot be told apart (two stories, or the same caption twice).
  */
 export async function findOwnMedia(
   call: GraphCall,
@@ -132,16 +138,17 @@ export async function findOwnMedia(
   wanted: { caption: string; story: boolean },
   sinceMs: number,
 ): Promise<string | undefined> {
-  const want = wanted.story ? '' : comparable(wanted.caption);
-  const matching = (await ownMedia(call, userId, 50, wanted.story ? 'stories' : 'media'))
-    .map((m) => ({ id: m.id, at: Date.parse(m.timestamp ?? ''), caption: m.caption }))
-    .filter((m) => Number.isFinite(m.at) && comparable(m.caption) === want);
-  // Within the clocks' margin, else (several) from the remembered second on: Instagram's
-  // times are whole seconds.
-  const near = matching.filter((m) => m.at >= sinceMs - CLOCK_MARGIN_MS);
-  if (near.length <= 1) return near[0]?.id;
-  const after = near.filter((m) => m.at >= Math.floor(sinceMs / 1000) * 1000);
-  return after.length === 1 ? after[0]!.id : undefined;
+  const media = await ownMedia(call, userId, 50, wanted.story ? 'stories' : 'media');
+  return pickPublished(
+    media.map((m) => ({ id: m.id, text: m.caption, at: graphTime(m.timestamp) })),
+    {
+      platform: INSTAGRAM,
+      text: wanted.story ? '' : wanted.caption,
+      since: sinceMs,
+      marginMs: CLOCK_MARGIN_MS,
+      comparable: echoedText,
+    },
+  )?.id;
 }
 
 /**
@@ -156,49 +163,21 @@ export async function limitFreesAt(
 ): Promise<Date | undefined> {
   const now = Date.now();
   const times = (await ownMedia(call, userId, Math.min(100, total)))
-    .map((m) => Date.parse(m.timestamp ?? ''))
+    .map((m) => graphTime(m.timestamp))
     .filter((t) => Number.isFinite(t) && t > now - seconds * 1000 && t <= now);
   return times.length ? new Date(Math.min(...times) + seconds * 1000) : undefined;
 }
 
-const Permalink = z.object({ permalink: z.url({ protocol: /^https$/ }).max(2000) });
-
 /** The published media's public address (`permalink`), or null when Instagram gives none. */
-export async function permalinkOf(call: GraphCall, mediaId: string): Promise<string | null> {
-  try {
-    const res = await call('GET', `${VERSION}/${mediaId}`, { fields: 'permalink' });
-    const parsed = Permalink.safeParse(res.json);
-    return parsed.success ? parsed.data.permalink : null;
-  } catch {
-    // The post is published: an address we cannot read is no reason to say otherwise.
-    return null;
-  }
-}
-
-const Metric = z.object({
-  name: z.string().max(100),
-  values: z
-    .array(z.object({ value: z.number() }))
-    .max(10)
-    .optional(),
-  total_value: z.object({ value: z.number() }).optional(),
-});
-const Insights = z.object({ data: itemsOf(Metric) });
+export const permalinkOfMedia = (call: GraphCall, mediaId: string) =>
+  permalinkOf(call, `${VERSION}/${mediaId}`, 'permalink', httpsAddress);
 
 /**
  * GET /{media}/insights (instagram_business_manage_insights): each metric's lifetime value.
  * `impressions`, `plays` and `video_views` are gone since April 2025; `views` replaces them.
  */
-export async function insightsOf(call: GraphCall, mediaId: string): Promise<Map<string, number>> {
-  const path = `${VERSION}/${mediaId}/insights`;
-  const res = await call('GET', path, { metric: 'views,likes,comments,shares' });
-  const values = new Map<string, number>();
-  for (const m of documented(INSTAGRAM, `GET ${path}`, res, Insights).data) {
-    const value = m.total_value?.value ?? m.values?.[0]?.value;
-    if (value !== undefined) values.set(m.name, value);
-  }
-  return values;
-}
+export const insightsOfMedia = (call: GraphCall, mediaId: string) =>
+  insightsOf(call, INSTAGRAM, `${VERSION}/${mediaId}/insights`, 'views,likes,comments,shares');
 
 const Counts = z.object({
   like_count: z.number().optional().catch(undefined),
@@ -207,7 +186,11 @@ const Counts = z.object({
 
 /** GET /{media}?fields=like_count,comments_count: the counts a basic token may read. */
 export async function countsOf(call: GraphCall, mediaId: string) {
-  const path = `${VERSION}/${mediaId}`;
-  const res = await call('GET', path, { fields: 'like_count,comments_count' });
-  return documented(INSTAGRAM, `GET ${path}`, res, Counts);
+  return getDocumented(
+    call,
+    INSTAGRAM,
+    `${VERSION}/${mediaId}`,
+    { fields: 'like_count,comments_count' },
+    Counts,
+  );
 }

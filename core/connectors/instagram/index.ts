@@ -9,17 +9,16 @@
 // Docs: developers.facebook.com/docs/instagram-platform/content-publishing/ and the
 // references of ig-user/media, media_publish, content_publishing_limit and ig-container.
 import { publishedText } from '../../kernel/platformFit.ts';
-import type { OutboundPolicy } from '../../outbound/guard.ts';
 import {
-  type ConnectedAccountAccess,
   type Connector,
+  finalFailure,
   type PostCounts,
   PublicationError,
   type PublicMedia,
   type PublishMedia,
   type PublishRequest,
 } from '../connector.ts';
-import { PLATFORM_TIMEOUT_MS } from '../http.ts';
+import { type ContainerDeps, containerAccounts, userIdOf } from '../meta/account.ts';
 import {
   awaitContainers,
   type ContainerPlatform,
@@ -27,40 +26,28 @@ import {
   publishedMedia,
   publishOnce,
 } from '../meta/container.ts';
-import {
-  type GraphCall,
-  GraphId,
-  GraphRefusal,
-  graphClient,
-  isPermissionError,
-  PUBLISHING_LIMIT_REACHED,
-} from '../meta/graph.ts';
+import { type GraphCall, GraphId } from '../meta/graph.ts';
+import { GraphRefusal, isPermissionError, PUBLISHING_LIMIT_REACHED } from '../meta/graphErrors.ts';
+import { quotaUnlessUnreadable } from '../meta/readings.ts';
+import { Count } from '../readings.ts';
 import {
   countsOf,
   fetchFailed,
   findOwnMedia,
   INSTAGRAM,
-  insightsOf,
+  insightsOfMedia,
   limitFreesAt,
-  permalinkOf,
+  permalinkOfMedia,
   publishingLimit,
   readStatus,
   VERSION,
 } from './api.ts';
 
-export type InstagramDeps = {
-  outbound: OutboundPolicy;
-  /** INSTAGRAM_API_URL, without a trailing slash. */
-  apiUrl: string;
+export type InstagramDeps = ContainerDeps & {
   /** Public addresses of the post's media, which Instagram fetches; without it, nothing posts. */
   publicMedia?: PublicMedia;
-  requestTimeoutMs?: number;
-  /** How often a container's status is read in one attempt, and for how long; tests shorten it. */
-  containerPoll?: { intervalMs: number; boundMs: number };
 };
 
-/** Within one attempt (a minute at most), a container is read every 3 s for up to 30 s. */
-const CONTAINER_POLL = { intervalMs: 3_000, boundMs: 30_000 };
 /** A full limit whose room cannot be told from the account's media is read again after this. */
 const LIMIT_RETRY_MS = 60 * 60_000;
 /** Alt text Instagram takes (1,000 characters, as its content publishing page says). */
@@ -72,41 +59,15 @@ const PREFIX = 'instagram';
 
 type Limit = Awaited<ReturnType<typeof publishingLimit>>;
 
-const final = (message: string) => new PublicationError(message, { retryable: false });
-
-/** The professional account's id: kept when it connected (CONTRACT's `user_id`). */
-function userIdOf(account: ConnectedAccountAccess): string {
-  const id = account.credentials.user_id;
-  if (typeof id === 'string' && GraphId.safeParse(id).success) return id;
-  throw new PublicationError(
-    'The Instagram connection lacks its user id (user_id); reconnect it.',
-    { retryable: false, reconnect: true },
-  );
-}
-
 export function instagramConnector(deps: InstagramDeps): Connector {
-  const timeoutMs = deps.requestTimeoutMs ?? PLATFORM_TIMEOUT_MS;
-  const callAs = (account: ConnectedAccountAccess) =>
-    graphClient({
-      policy: deps.outbound,
-      platform: INSTAGRAM,
-      apiUrl: deps.apiUrl,
-      account,
-      timeoutMs,
-      paramsInQuery: true,
-    });
-
-  const platformOf = (call: GraphCall, userId: string, signal: AbortSignal): ContainerPlatform => ({
+  const { callAs, platformOf } = containerAccounts(deps, {
     name: INSTAGRAM,
-    call,
-    createPath: `${VERSION}/${userId}/media`,
-    publishPath: `${VERSION}/${userId}/media_publish`,
-    containerPath: (id) => `${VERSION}/${id}`,
+    version: VERSION,
+    createEdge: 'media',
+    publishEdge: 'media_publish',
     statusFields: 'status_code,status',
     readStatus,
     fetchFailed,
-    poll: deps.containerPoll ?? CONTAINER_POLL,
-    signal,
   });
 
   /** A medium's container parameters: an image with its alt text, or a video. */
@@ -127,21 +88,21 @@ export function instagramConnector(deps: InstagramDeps): Connector {
     if (known) return known;
     const publicMedia = deps.publicMedia;
     if (!publicMedia)
-      throw final(
+      throw finalFailure(
         "Instagram fetches a post's media from the service's public addresses (PUBLIC_BASE_URL), which this worker has none of; the post cannot be published here.",
       );
     const caption = publishedText(post.body, post.hashtags);
     const withCaption: Record<string, string> = caption.trim() ? { caption } : {};
     const media = post.media;
-    if (!media.length) throw final('An Instagram post needs an image or a video.');
+    if (!media.length) throw finalFailure('An Instagram post needs an image or a video.');
     if (post.kind === 'story') {
-      if (media.length !== 1) throw final('An Instagram story carries one image or video.');
+      if (media.length !== 1) throw finalFailure('An Instagram story carries one image or video.');
       const { media_type: _, ...one } = mediumParams(publicMedia, media[0]!, 'STORIES');
       return containerOnce(p, steps, CONTAINER, { media_type: 'STORIES', ...one });
     }
     if (post.kind !== 'carousel') {
       if (media.length !== 1)
-        throw final(
+        throw finalFailure(
           `An Instagram ${post.kind} post carries one ${post.kind === 'image' ? 'image' : 'video'}; use a carousel for ${media.length}.`,
         );
       const one = mediumParams(publicMedia, media[0]!, 'REELS');
@@ -151,7 +112,9 @@ export function instagramConnector(deps: InstagramDeps): Connector {
       return containerOnce(p, steps, CONTAINER, { ...one, ...reel, ...withCaption });
     }
     if (media.length < 2 || media.length > 10)
-      throw final(`An Instagram carousel carries 2 to 10 items; this post has ${media.length}.`);
+      throw finalFailure(
+        `An Instagram carousel carries 2 to 10 items; this post has ${media.length}.`,
+      );
     const children: string[] = [];
     for (const [i, m] of media.entries())
       children.push(
@@ -190,26 +153,19 @@ export function instagramConnector(deps: InstagramDeps): Connector {
   }
 
   /**
-   * Room in the account's limit for one more post, or a wait for it. A limit that cannot be
-   * read (refused, or not the documented answer) is left to Instagram, which enforces it on
-   * media_publish (2207042, waited out below); a throttle or a dead token is that failure.
+   * Room in the account's limit for one more post, or a wait for it (a limit that cannot be
+   * read is Instagram's to enforce on media_publish: 2207042, waited out below).
    */
   async function ensureRoom(call: GraphCall, userId: string) {
-    let limit: Limit;
-    try {
-      limit = await publishingLimit(call, userId);
-    } catch (err) {
-      if (err instanceof PublicationError && !err.retryable && !err.reconnect) return;
-      throw err;
-    }
-    if (limit.total === undefined || limit.used < limit.total) return;
+    const limit = await quotaUnlessUnreadable(publishingLimit(call, userId));
+    if (!limit || limit.total === undefined || limit.used < limit.total) return;
     throw await limitWait(call, userId, limit);
   }
 
   return {
     async publish(req) {
       const call = callAs(req.account);
-      const userId = userIdOf(req.account);
+      const userId = userIdOf(INSTAGRAM, req.account);
       const p = platformOf(call, userId, req.signal);
       const { post, steps } = req;
       let media = await publishedMedia(steps, PREFIX);
@@ -233,7 +189,7 @@ export function instagramConnector(deps: InstagramDeps): Connector {
           throw err;
         }
       }
-      return { externalPostId: media, permalinkUrl: await permalinkOf(call, media) };
+      return { externalPostId: media, permalinkUrl: await permalinkOfMedia(call, media) };
     },
 
     async postMetrics(account, externalIds) {
@@ -242,12 +198,11 @@ export function instagramConnector(deps: InstagramDeps): Connector {
       let insights = true;
       for (const id of externalIds) {
         if (!GraphId.safeParse(id).success) continue;
-        const n = (v: number | undefined) =>
-          Math.max(0, Math.min(Math.trunc(v ?? 0), 2_000_000_000));
+        const n = (v: number | undefined) => Count.parse(v);
         try {
           if (insights) {
             try {
-              const m = await insightsOf(call, id);
+              const m = await insightsOfMedia(call, id);
               counts.set(id, {
                 likes: n(m.get('likes')),
                 reposts: n(m.get('shares')),

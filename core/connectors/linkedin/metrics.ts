@@ -11,6 +11,7 @@
 // .../organizations/share-statistics (docs/platforms.md names the versions read).
 import { z } from 'zod';
 import type { ConnectedAccountAccess, PostCounts } from '../connector.ts';
+import { SaidCount } from '../readings.ts';
 import type { LinkedInCall } from './api.ts';
 
 /** What memberCreatorPostAnalytics needs of the member's grant. */
@@ -27,8 +28,6 @@ export function grantedScopes(credentials: Record<string, unknown>): Set<string>
   return new Set(typeof scope === 'string' ? scope.split(/[\s,]+/).filter(Boolean) : []);
 }
 
-/** A count as our columns keep it: likes, reposts and replies are 32-bit. */
-const Count = z.number().int().nonnegative().max(2_147_483_647);
 const Views = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
 /**
@@ -91,7 +90,7 @@ async function memberMetric(
   if (element.metricType !== undefined && metricNameOf(element.metricType) !== metric)
     return undefined;
   if (element.targetEntity && !Object.values(element.targetEntity).includes(urn)) return undefined;
-  const count = (metric === 'IMPRESSION' ? Views : Count).safeParse(element.count);
+  const count = (metric === 'IMPRESSION' ? Views : SaidCount).safeParse(element.count);
   return count.success ? count.data : undefined;
 }
 
@@ -141,9 +140,9 @@ const ShareStatistics = z.object({
     .max(200),
 });
 const Totals = z.object({
-  likeCount: Count,
-  commentCount: Count,
-  shareCount: Count,
+  likeCount: SaidCount,
+  commentCount: SaidCount,
+  shareCount: SaidCount,
   impressionCount: Views.optional(),
 });
 

@@ -10,10 +10,16 @@
 // minute for at most 5 minutes); …/instagram-platform/instagram-graph-api/reference/ig-container.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { mediaNotFetched, PublicationError, type PublicationSteps } from '../connector.ts';
+import {
+  finalFailure,
+  mediaNotFetched,
+  PublicationError,
+  type PublicationSteps,
+} from '../connector.ts';
 import { CHECK_THE_ACCOUNT, documented } from '../http.ts';
 import { plainText } from '../readings.ts';
-import { Created, type GraphCall, GraphRefusal, notReadyYet } from './graph.ts';
+import { Created, type GraphCall } from './graph.ts';
+import { GraphRefusal, notReadyYet } from './graphErrors.ts';
 
 export type ContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'PUBLISHED' | 'EXPIRED' | 'ERROR';
 
@@ -51,8 +57,6 @@ const STATUSES = ['IN_PROGRESS', 'FINISHED', 'PUBLISHED', 'EXPIRED', 'ERROR'] as
 /** A status field as Meta writes it; anything else is not a status we can act on. */
 export const StatusValue = z.enum(STATUSES);
 
-const final = (message: string) => new PublicationError(message, { retryable: false });
-
 /**
  * The container's status, read once. A container Meta has published may answer as the post
  * it became, which has no status field (code 100, "Tried accessing nonexisting field"):
@@ -72,7 +76,7 @@ export async function containerStatus(
   }
   const read = p.readStatus(res.json);
   if (!read)
-    throw final(
+    throw finalFailure(
       `${p.name} answered ${res.status} to GET ${p.containerPath(id)} without the container's status.`,
     );
   return read;
@@ -134,13 +138,13 @@ export async function awaitContainers(
       if (status === 'FINISHED' || status === 'PUBLISHED') ready.set(id, status);
       else if (status === 'ERROR') throw failedContainer(p, reason);
       else if (status === 'EXPIRED')
-        throw final(
+        throw finalFailure(
           `${p.name} let the post's media container expire (it was not published within 24 hours); schedule the post again.`,
         );
     }
     if (ready.size === ids.length) return ready;
     if (Date.now() - since >= PROCESSING_LIMIT_MS)
-      throw final(
+      throw finalFailure(
         `${p.name} was still processing the post's media ${Math.round(PROCESSING_LIMIT_MS / 60_000)} minutes after it was sent; check the media (format, size, duration) and schedule the post again.`,
       );
     if (Date.now() - started + p.poll.intervalMs > p.poll.boundMs)
@@ -155,7 +159,7 @@ export async function awaitContainers(
 function failedContainer(p: ContainerPlatform, reason: string | undefined): PublicationError {
   const said = reason ? plainText(reason).slice(0, 300) : 'no reason given';
   if (reason && p.fetchFailed(reason)) return mediaNotFetched(p.name, said);
-  return final(`${p.name} could not prepare the post's media: ${said}.`);
+  return finalFailure(`${p.name} could not prepare the post's media: ${said}.`);
 }
 
 /** The steps one published container keeps, under its prefix. */
@@ -187,7 +191,7 @@ export async function publishOnce(
   const readBack = async (since: number) => {
     const found = await findPublished(since);
     if (!found)
-      throw final(
+      throw finalFailure(
         `${p.name} has published the post's container ${id}, but the post was not found among the account's recent posts; ${CHECK_THE_ACCOUNT}`,
       );
     await steps.remember(published(prefix), found);
@@ -220,7 +224,7 @@ export async function publishOnce(
   // A 2xx answer without the media's id: the container's status says what happened.
   const after = await containerStatus(p, id).catch(() => undefined);
   if (after?.status === 'PUBLISHED') return readBack(since);
-  throw final(
+  throw finalFailure(
     `${p.name} answered ${res.status} to POST ${p.publishPath} without the published media's id` +
       `${after ? ` (the container is ${after.status})` : ''}; ${CHECK_THE_ACCOUNT}`,
   );

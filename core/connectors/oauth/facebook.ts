@@ -7,9 +7,12 @@
 // and a refresh (after a 401) fetches the Page's token again with it while it lasts.
 // Docs: developers.facebook.com/docs/facebook-login/guides/advanced/manual-flow,
 // …/facebook-login/guides/access-tokens/get-long-lived, …/documentation/pages-api/posts.
+
 import { z } from 'zod';
+import { PLATFORM_NAMES } from '../../kernel/platformNames.ts';
 import { PublicationError } from '../connector.ts';
 import { documented } from '../http.ts';
+import { GRAPH_VERSION } from '../meta/graph.ts';
 import type { OAuthApp, OAuthContext, OAuthTokens } from '../oauthApp.ts';
 import {
   accessTokenOf,
@@ -26,9 +29,8 @@ import {
   tokens,
   withQuery,
 } from './grants.ts';
-import { GRAPH_VERSION } from './metaTokens.ts';
 
-const PLATFORM = 'Facebook';
+const PLATFORM = PLATFORM_NAMES.facebook;
 /**
  * Listing the user's Pages, posting to them (text, photos, videos) and reading their posts'
  * counts and insights.

@@ -6,8 +6,11 @@
 // Docs: developers.facebook.com/documentation/instagram-platform/instagram-api-with-instagram-login/business-login,
 // …/instagram-platform/reference/oauth-authorize, …/reference/access_token,
 // …/reference/refresh_access_token, …/instagram-api-with-instagram-login/get-started.
+
 import { z } from 'zod';
+import { PLATFORM_NAMES } from '../../kernel/platformNames.ts';
 import { documented } from '../http.ts';
+import { GRAPH_VERSION } from '../meta/graph.ts';
 import type { OAuthApp } from '../oauthApp.ts';
 import {
   accessTokenOf,
@@ -20,9 +23,9 @@ import {
   Token,
   withQuery,
 } from './grants.ts';
-import { GRAPH_VERSION, longLivedToken, tooYoungToExtend } from './metaTokens.ts';
+import { longLivedToken, tooYoungToExtend } from './metaTokens.ts';
 
-const PLATFORM = 'Instagram';
+const PLATFORM = PLATFORM_NAMES.instagram;
 /** Publishing, the profile, and reading a post's insights (views, reach, likes...). */
 const SCOPES = [
   'instagram_business_basic',

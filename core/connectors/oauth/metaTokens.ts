@@ -7,9 +7,6 @@ import { documented } from '../http.ts';
 import type { OAuthContext, OAuthTokens } from '../oauthApp.ts';
 import { expiresAt, Seconds, send, Token, tokens, withQuery } from './grants.ts';
 
-/** The Graph API version of the versioned Meta calls (Facebook; Instagram's `/me`). */
-export const GRAPH_VERSION = 'v25.0';
-
 /** What Meta documents for a long-lived token's `expires_in` (about 60 days). */
 const LONG_LIVED_SECONDS = 5_183_944;
 

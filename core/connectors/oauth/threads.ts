@@ -3,7 +3,9 @@
 // th_refresh_token before it dies; `/v1.0/me` names the account and its user id.
 // Docs: developers.facebook.com/documentation/threads/get-started/get-access-tokens-and-permissions,
 // …/threads/get-started/long-lived-tokens, …/threads/threads-profiles.
+
 import { z } from 'zod';
+import { PLATFORM_NAMES } from '../../kernel/platformNames.ts';
 import { documented } from '../http.ts';
 import type { OAuthApp } from '../oauthApp.ts';
 import {
@@ -19,7 +21,7 @@ import {
 } from './grants.ts';
 import { longLivedToken, tooYoungToExtend } from './metaTokens.ts';
 
-const PLATFORM = 'Threads';
+const PLATFORM = PLATFORM_NAMES.threads;
 /**
  * Publishing, the profile, reading a post's insights (views, likes, replies...), and reading
  * the account's own replies (a thread's later parts, read back after a crash).

@@ -5,13 +5,22 @@
 // (troubleshooting, overview "Posts", threads-media "Retrieve a list of all a user's threads",
 // reply-management "A user's replies").
 import { z } from 'zod';
-import { documented } from '../http.ts';
+import { PLATFORM_NAMES } from '../../kernel/platformNames.ts';
 import type { ContainerStatus } from '../meta/container.ts';
 import { StatusValue } from '../meta/container.ts';
-import { type GraphCall, GraphId } from '../meta/graph.ts';
-import { itemsOf } from '../readings.ts';
+import { type GraphCall, GraphId, getDocumented } from '../meta/graph.ts';
+import {
+  CLOCK_MARGIN_MS,
+  echoedText,
+  graphTime,
+  httpsAddress,
+  insightsOf,
+  permalinkOf,
+  quotaAnswer,
+} from '../meta/readings.ts';
+import { itemsOf, pickPublished } from '../readings.ts';
 
-export const THREADS = 'Threads';
+export const THREADS = PLATFORM_NAMES.threads;
 /** The version of Threads' Graph API every path is written against. */
 export const VERSION = '/v1.0';
 
@@ -48,7 +57,7 @@ const Quota = z.object({
     .optional(),
 });
 /** The troubleshooting page answers `{data: [quota]}`; the overview shows the quota itself. */
-const QuotaAnswer = z.union([z.object({ data: z.array(Quota).min(1) }), Quota]);
+const QuotaAnswer = quotaAnswer(Quota);
 
 export type PublishingQuota = {
   posts: { used: number; total: number; seconds: number };
@@ -57,12 +66,13 @@ export type PublishingQuota = {
 
 /** GET /{user}/threads_publishing_limit: how much of the account's 24-hour quotas is spent. */
 export async function publishingQuota(call: GraphCall, userId: string): Promise<PublishingQuota> {
-  const path = `${VERSION}/${userId}/threads_publishing_limit`;
-  const res = await call('GET', path, {
-    fields: 'quota_usage,config,reply_quota_usage,reply_config',
-  });
-  const answer = documented(THREADS, `GET ${path}`, res, QuotaAnswer);
-  const q = 'data' in answer ? answer.data[0]! : answer;
+  const q = await getDocumented(
+    call,
+    THREADS,
+    `${VERSION}/${userId}/threads_publishing_limit`,
+    { fields: 'quota_usage,config,reply_quota_usage,reply_config' },
+    QuotaAnswer,
+  );
   return {
     posts: { used: q.quota_usage, total: q.config.quota_total, seconds: q.config.quota_duration },
     replies:
@@ -86,17 +96,10 @@ const OwnPost = z.object({
 });
 const OwnPosts = z.object({ data: itemsOf(OwnPost) });
 
-/** Text as Threads echoes it compared with what was sent (normalised, spaces collapsed). */
-const comparable = (text: string | undefined) =>
-  (text ?? '').normalize('NFC').replace(/\s+/g, ' ').trim();
-
-/** How far before the remembered time the reading starts (clocks differ). */
-const CLOCK_MARGIN_S = 5 * 60;
-
 /**
  * The id of the account's post (or, with `parent`, its reply to `parent`) with `text`, made
- * since `sinceMs`; undefined when the account's recent posts have none. Meta dates are read
- * with `since` (Unix seconds), newest first.
+ * since `sinceMs` (as pickPublished tells it); undefined when the account's recent posts have
+ * none. Meta dates are read with `since` (Unix seconds), newest first.
  */
 export async function findOwnPost(
   call: GraphCall,
@@ -104,67 +107,55 @@ export async function findOwnPost(
   part: { text: string; parent: string | undefined; sinceMs: number },
 ): Promise<string | undefined> {
   const edge = part.parent ? 'replies' : 'threads';
-  const path = `${VERSION}/${userId}/${edge}`;
-  const res = await call('GET', path, {
-    fields: 'id,text,timestamp,replied_to',
-    since: String(Math.floor(part.sinceMs / 1000) - CLOCK_MARGIN_S),
-    limit: '100',
-  });
-  const posts = documented(THREADS, `GET ${path}`, res, OwnPosts).data;
-  const want = comparable(part.text);
-  // Oldest first: a post made since the publish call is this one, before any made after it.
-  const found = [...posts]
-    .reverse()
-    .find(
-      (p) =>
-        comparable(p.text) === want &&
-        (!part.parent || p.replied_to?.id === undefined || p.replied_to.id === part.parent),
-    );
-  return found?.id;
+  const posts = await getDocumented(
+    call,
+    THREADS,
+    `${VERSION}/${userId}/${edge}`,
+    {
+      fields: 'id,text,timestamp,replied_to',
+      since: String(Math.floor((part.sinceMs - CLOCK_MARGIN_MS) / 1000)),
+      limit: '100',
+    },
+    OwnPosts,
+  );
+  const candidates = posts.data
+    .filter(
+      (p) => !part.parent || p.replied_to?.id === undefined || p.replied_to.id === part.parent,
+    )
+    .map((p) => ({ id: p.id, text: p.text, at: graphTime(p.timestamp) }));
+  return pickPublished(candidates, {
+    platform: THREADS,
+    text: part.text,
+    since: part.sinceMs,
+    marginMs: CLOCK_MARGIN_MS,
+    comparable: echoedText,
+  })?.id;
 }
 
 /** GET /{user}/threads: the account's recent posts with their addresses, newest first. */
 export async function ownPosts(call: GraphCall, userId: string, limit: number) {
-  const path = `${VERSION}/${userId}/threads`;
-  const res = await call('GET', path, {
-    fields: 'id,text,timestamp,permalink,media_type',
-    limit: String(Math.min(100, Math.max(1, limit))),
-  });
-  return documented(THREADS, `GET ${path}`, res, OwnPosts).data;
+  const answer = await getDocumented(
+    call,
+    THREADS,
+    `${VERSION}/${userId}/threads`,
+    {
+      fields: 'id,text,timestamp,permalink,media_type',
+      limit: String(Math.min(100, Math.max(1, limit))),
+    },
+    OwnPosts,
+  );
+  return answer.data;
 }
-
-const Permalink = z.object({ permalink: z.url({ protocol: /^https$/ }).max(2000) });
 
 /** The published media's public address (`permalink`), or null when Threads gives none. */
-export async function permalinkOf(call: GraphCall, mediaId: string): Promise<string | null> {
-  try {
-    const res = await call('GET', `${VERSION}/${mediaId}`, { fields: 'permalink' });
-    const parsed = Permalink.safeParse(res.json);
-    return parsed.success ? parsed.data.permalink : null;
-  } catch {
-    // The post is published: an address we cannot read is no reason to say otherwise.
-    return null;
-  }
-}
-
-const Metric = z.object({
-  name: z.string().max(100),
-  values: z
-    .array(z.object({ value: z.number() }))
-    .max(10)
-    .optional(),
-  total_value: z.object({ value: z.number() }).optional(),
-});
-const Insights = z.object({ data: itemsOf(Metric) });
+export const permalinkOfMedia = (call: GraphCall, mediaId: string) =>
+  permalinkOf(call, `${VERSION}/${mediaId}`, 'permalink', httpsAddress);
 
 /** GET /{media}/insights: each metric's lifetime value by name. */
-export async function insightsOf(call: GraphCall, mediaId: string): Promise<Map<string, number>> {
-  const path = `${VERSION}/${mediaId}/insights`;
-  const res = await call('GET', path, { metric: 'views,likes,replies,reposts,quotes,shares' });
-  const values = new Map<string, number>();
-  for (const m of documented(THREADS, `GET ${path}`, res, Insights).data) {
-    const value = m.total_value?.value ?? m.values?.[0]?.value;
-    if (value !== undefined) values.set(m.name, value);
-  }
-  return values;
-}
+export const insightsOfMedia = (call: GraphCall, mediaId: string) =>
+  insightsOf(
+    call,
+    THREADS,
+    `${VERSION}/${mediaId}/insights`,
+    'views,likes,replies,reposts,quotes,shares',
+  );

@@ -8,10 +8,9 @@
 // on a retry. Docs: developers.facebook.com/docs/threads (posts, reference/publishing,
 // troubleshooting, overview, insights).
 import { publishedParts } from '../../kernel/platformFit.ts';
-import type { OutboundPolicy } from '../../outbound/guard.ts';
 import {
-  type ConnectedAccountAccess,
   type Connector,
+  finalFailure,
   type PastPost,
   type PostCounts,
   PublicationError,
@@ -20,7 +19,7 @@ import {
   type PublishMedia,
   type PublishRequest,
 } from '../connector.ts';
-import { PLATFORM_TIMEOUT_MS } from '../http.ts';
+import { type ContainerDeps, containerAccounts, userIdOf } from '../meta/account.ts';
 import {
   awaitContainers,
   type ContainerPlatform,
@@ -28,53 +27,29 @@ import {
   publishedMedia,
   publishOnce,
 } from '../meta/container.ts';
-import {
-  type GraphCall,
-  GraphId,
-  GraphRefusal,
-  graphClient,
-  isPermissionError,
-} from '../meta/graph.ts';
-import { claimedTime, plainText } from '../readings.ts';
+import { type GraphCall, GraphId } from '../meta/graph.ts';
+import { GraphRefusal, isPermissionError } from '../meta/graphErrors.ts';
+import { quotaUnlessUnreadable } from '../meta/readings.ts';
+import { Count, claimedTime, plainText } from '../readings.ts';
 import {
   fetchFailed,
   findOwnPost,
-  insightsOf,
+  insightsOfMedia,
   ownPosts,
-  permalinkOf,
+  permalinkOfMedia,
   publishingQuota,
   readStatus,
   THREADS,
   VERSION,
 } from './api.ts';
 
-export type ThreadsDeps = {
-  outbound: OutboundPolicy;
-  /** THREADS_API_URL, without a trailing slash. */
-  apiUrl: string;
+export type ThreadsDeps = ContainerDeps & {
   /** Public addresses of the post's media, which Threads fetches; without it, media posts fail. */
   publicMedia?: PublicMedia;
-  requestTimeoutMs?: number;
-  /** How often a container's status is read in one attempt, and for how long; tests shorten it. */
-  containerPoll?: { intervalMs: number; boundMs: number };
 };
 
-/** Within one attempt (a minute at most), a container is read every 3 s for up to 30 s. */
-const CONTAINER_POLL = { intervalMs: 3_000, boundMs: 30_000 };
 /** A full quota is read again after this: Threads' window moves, and says not when room comes. */
 const QUOTA_RETRY_MS = 60 * 60_000;
-
-/** The account's Threads user id: kept when it connected (CONTRACT's `user_id`). */
-function userIdOf(account: ConnectedAccountAccess): string {
-  const id = account.credentials.user_id;
-  if (typeof id === 'string' && GraphId.safeParse(id).success) return id;
-  throw new PublicationError('The Threads connection lacks its user id (user_id); reconnect it.', {
-    retryable: false,
-    reconnect: true,
-  });
-}
-
-const final = (message: string) => new PublicationError(message, { retryable: false });
 
 /** The container parameters of one attached medium. */
 function mediaParams(publicMedia: PublicMedia, m: PublishMedia): Record<string, string> {
@@ -88,28 +63,14 @@ function mediaParams(publicMedia: PublicMedia, m: PublishMedia): Record<string, 
 }
 
 export function threadsConnector(deps: ThreadsDeps): Connector {
-  const timeoutMs = deps.requestTimeoutMs ?? PLATFORM_TIMEOUT_MS;
-  const callAs = (account: ConnectedAccountAccess) =>
-    graphClient({
-      policy: deps.outbound,
-      platform: THREADS,
-      apiUrl: deps.apiUrl,
-      account,
-      timeoutMs,
-      paramsInQuery: true,
-    });
-
-  const platformOf = (call: GraphCall, userId: string, signal: AbortSignal): ContainerPlatform => ({
+  const { callAs, platformOf } = containerAccounts(deps, {
     name: THREADS,
-    call,
-    createPath: `${VERSION}/${userId}/threads`,
-    publishPath: `${VERSION}/${userId}/threads_publish`,
-    containerPath: (id) => `${VERSION}/${id}`,
+    version: VERSION,
+    createEdge: 'threads',
+    publishEdge: 'threads_publish',
     statusFields: 'status,error_message',
     readStatus,
     fetchFailed,
-    poll: deps.containerPoll ?? CONTAINER_POLL,
-    signal,
   });
 
   /** The container of part `i` (and its children), made once. */
@@ -126,7 +87,7 @@ export function threadsConnector(deps: ThreadsDeps): Connector {
     if (known) return known;
     const media = i === 0 ? req.post.media : [];
     if (media.length && !deps.publicMedia)
-      throw final(
+      throw finalFailure(
         "Threads fetches a post's media from the service's public addresses, which this worker has none of (PUBLIC_BASE_URL); the post cannot carry media here.",
       );
     const withText: Record<string, string> = text.trim() ? { text } : {};
@@ -137,7 +98,9 @@ export function threadsConnector(deps: ThreadsDeps): Connector {
       return containerOnce(p, steps, step, { ...params, ...withText, ...reply });
     }
     if (media.length > 20)
-      throw final(`A Threads carousel carries 2 to 20 items; this post has ${media.length}.`);
+      throw finalFailure(
+        `A Threads carousel carries 2 to 20 items; this post has ${media.length}.`,
+      );
     const children: string[] = [];
     for (const [j, m] of media.entries())
       children.push(
@@ -155,19 +118,10 @@ export function threadsConnector(deps: ThreadsDeps): Connector {
     });
   }
 
-  /**
-   * Room in the account's quota for one more post (or reply), or a wait for it. A quota that
-   * cannot be read (refused, or not the documented answer) is left to Threads, which enforces
-   * it on the publish call; a throttle or a dead token is that failure.
-   */
+  /** Room in the account's quota for one more post (or reply), or a wait for it. */
   async function ensureRoom(call: GraphCall, userId: string, reply: boolean) {
-    let quota: Awaited<ReturnType<typeof publishingQuota>>;
-    try {
-      quota = await publishingQuota(call, userId);
-    } catch (err) {
-      if (err instanceof PublicationError && !err.retryable && !err.reconnect) return;
-      throw err;
-    }
+    const quota = await quotaUnlessUnreadable(publishingQuota(call, userId));
+    if (!quota) return;
     const q = reply ? (quota.replies ?? quota.posts) : quota.posts;
     if (q.used < q.total) return;
     const at = new Date(Date.now() + Math.min(QUOTA_RETRY_MS, q.seconds * 1000));
@@ -182,7 +136,7 @@ export function threadsConnector(deps: ThreadsDeps): Connector {
   return {
     async publish(req) {
       const call = callAs(req.account);
-      const userId = userIdOf(req.account);
+      const userId = userIdOf(THREADS, req.account);
       const p = platformOf(call, userId, req.signal);
       const { post, steps } = req;
       const parts = publishedParts(post.kind, post.body, post.hashtags);
@@ -204,7 +158,7 @@ export function threadsConnector(deps: ThreadsDeps): Connector {
         first ??= media;
         parent = media;
       }
-      return { externalPostId: first!, permalinkUrl: await permalinkOf(call, first!) };
+      return { externalPostId: first!, permalinkUrl: await permalinkOfMedia(call, first!) };
     },
 
     async postMetrics(account, externalIds) {
@@ -214,7 +168,7 @@ export function threadsConnector(deps: ThreadsDeps): Connector {
         if (!GraphId.safeParse(id).success) continue;
         let m: Map<string, number>;
         try {
-          m = await insightsOf(call, id);
+          m = await insightsOfMedia(call, id);
         } catch (err) {
           // Without threads_manage_insights no post has insights: none are read.
           if (err instanceof GraphRefusal && isPermissionError(err.code)) break;
@@ -222,8 +176,7 @@ export function threadsConnector(deps: ThreadsDeps): Connector {
           if (err instanceof GraphRefusal && err.code === 100) continue;
           throw err;
         }
-        const n = (name: string) =>
-          Math.max(0, Math.min(Math.trunc(m.get(name) ?? 0), 500_000_000));
+        const n = (name: string) => Count.parse(m.get(name));
         counts.set(id, {
           likes: n('likes'),
           reposts: n('reposts'),
@@ -238,7 +191,7 @@ export function threadsConnector(deps: ThreadsDeps): Connector {
     async recentPosts(account, limit) {
       const call = callAs(account);
       const posts: PastPost[] = [];
-      for (const t of await ownPosts(call, userIdOf(account), limit)) {
+      for (const t of await ownPosts(call, userIdOf(THREADS, account), limit)) {
         if (t.media_type === 'REPOST_FACADE') continue;
         posts.push({
           id: t.id,

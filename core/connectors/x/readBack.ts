@@ -1,10 +1,11 @@
 // Finding a post X may already have: X takes no idempotency key, so before posting a part again
 // (after a crash or a timeout) and after X refuses one as a duplicate, the account's own recent
-// posts are read (GET /2/users/{id}/tweets from when the part was about to be posted) and a
-// post with the same text, answering the same parent, is taken as that part.
+// posts are read (GET /2/users/{id}/tweets from when the part was about to be posted) and the
+// post with the same text, answering the same parent, is taken as that part (pickPublished:
+// several that cannot be told apart are a final failure).
 import { z } from 'zod';
-import { itemsOf } from '../readings.ts';
-import { getDocumented, TweetId, type XCall } from './api.ts';
+import { itemsOf, pickPublished } from '../readings.ts';
+import { getDocumented, TweetId, X, type XCall } from './api.ts';
 
 /** How far before the remembered time the reading starts (clocks differ). */
 const CLOCK_MARGIN_MS = 5 * 60_000;
@@ -15,6 +16,7 @@ const MAX_PAGES = 3;
 const TimelinePost = z.object({
   id: TweetId,
   text: z.string().max(100_000),
+  created_at: z.string().max(40).optional().catch(undefined),
   referenced_tweets: z
     .array(z.object({ type: z.string(), id: z.string() }))
     .nullish()
@@ -44,14 +46,15 @@ const xTime = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z
 
 /**
  * The id of the account's post with `text` that answers `parent` (none: not a reply), posted
- * since `since` (ms); undefined when the account's recent posts have none.
+ * since `since` (ms); undefined when the account's recent posts have none, a final failure
+ * when several match.
  */
 export async function findPosted(
   call: XCall,
   userId: string,
   part: { text: string; parent: string | undefined; since: number },
 ): Promise<string | undefined> {
-  const want = comparable(part.text);
+  const candidates: { id: string; text: string; at: number }[] = [];
   let token: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
     const query = new URLSearchParams({
@@ -62,13 +65,19 @@ export async function findPosted(
     });
     const path = `/2/users/${encodeURIComponent(userId)}/tweets?${query}`;
     const timeline = await getDocumented(call, path, Timeline);
-    const found = (timeline.data ?? []).find((p) => {
+    for (const p of timeline.data ?? []) {
       const repliedTo = p.referenced_tweets?.find((r) => r.type === 'replied_to')?.id;
-      return repliedTo === part.parent && comparable(p.text) === want;
-    });
-    if (found) return found.id;
+      if (repliedTo === part.parent)
+        candidates.push({ id: p.id, text: p.text, at: Date.parse(p.created_at ?? '') });
+    }
     token = timeline.meta?.next_token;
-    if (!token) return undefined;
+    if (!token) break;
   }
-  return undefined;
+  return pickPublished(candidates, {
+    platform: X,
+    text: part.text,
+    since: part.since,
+    marginMs: CLOCK_MARGIN_MS,
+    comparable,
+  })?.id;
 }
