@@ -8,10 +8,11 @@ import {
   accountWithWebhook,
   mcpTools,
   publishedEvents,
+  scheduleThroughRest,
   settled,
   useAcceptanceService,
 } from '../support/acceptance.ts';
-import { hourAhead, publishNow } from '../support/jobs.ts';
+import { publishNow } from '../support/jobs.ts';
 import { startPublishingStandIns } from '../support/platforms/publishingStandIns.ts';
 import { startReceiver } from '../support/receiver.ts';
 import { call, makeKey } from '../support/server.ts';
@@ -62,14 +63,12 @@ describe('through REST', () => {
     const text = 'Rye loaves out of the oven, for REST';
     const ids: Record<string, string> = {};
     for (const platform of ['x', 'linkedin']) {
-      const res = await call(server, 'POST', '/v1/posts', {
-        key,
-        body: { platform, body: text, asset_ids: [image], schedule_at: hourAhead() },
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
       // Both connected: nothing to warn about.
-      expect(res.body.warnings).toBeUndefined();
-      ids[platform] = res.body.id;
+      ids[platform] = await scheduleThroughRest(server, key, {
+        platform,
+        body: text,
+        asset_ids: [image],
+      });
     }
     for (const id of Object.values(ids)) await publishNow(server.pool, id);
 
@@ -113,15 +112,7 @@ describe('through MCP', () => {
       const text = 'Seeded rye, sliced to order, for MCP';
       const ids: Record<string, string> = {};
       for (const platform of ['x', 'linkedin']) {
-        const created = await tool('create_post', { platform, body: text, asset_ids: [image] });
-        expect(created.warnings).toBeUndefined();
-        const scheduled = await tool('schedule_post', {
-          post_id: created.post.id,
-          when: hourAhead(),
-        });
-        expect(scheduled.post.status).toBe('scheduled');
-        expect(scheduled.warnings).toBeUndefined();
-        ids[platform] = created.post.id;
+        ids[platform] = await client.schedule({ platform, body: text, asset_ids: [image] });
       }
       for (const id of Object.values(ids)) await publishNow(server.pool, id);
 

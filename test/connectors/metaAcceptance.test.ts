@@ -10,10 +10,11 @@ import {
   accountWithWebhook,
   mcpTools,
   publishedEvents,
+  scheduleThroughRest,
   settled,
   useAcceptanceService,
 } from '../support/acceptance.ts';
-import { hourAhead, publishNow } from '../support/jobs.ts';
+import { publishNow } from '../support/jobs.ts';
 import { startMetaStandIns } from '../support/platforms/metaStandIns.ts';
 import { startReceiver } from '../support/receiver.ts';
 import { call, makeKey } from '../support/server.ts';
@@ -110,14 +111,9 @@ describe('through REST', () => {
     const ids: { id: string; platform: Meta; text: string }[] = [];
     for (const { text, ...post } of posts)
       for (const platform of META) {
-        const res = await call(server, 'POST', '/v1/posts', {
-          key,
-          body: { platform, body: text, ...post, schedule_at: hourAhead() },
-        });
-        expect(res.status, JSON.stringify(res.body)).toBe(201);
         // The three are connected: nothing to warn about.
-        expect(res.body.warnings).toBeUndefined();
-        ids.push({ id: res.body.id, platform, text });
+        const id = await scheduleThroughRest(server, key, { platform, body: text, ...post });
+        ids.push({ id, platform, text });
       }
     for (const { id } of ids) await publishNow(server.pool, id);
 
@@ -168,15 +164,8 @@ describe('through MCP', () => {
       const ids: { id: string; platform: Meta; text: string }[] = [];
       for (const { text, ...post } of posts)
         for (const platform of META) {
-          const created = await tool('create_post', { platform, body: text, ...post });
-          expect(created.warnings).toBeUndefined();
-          const scheduled = await tool('schedule_post', {
-            post_id: created.post.id,
-            when: hourAhead(),
-          });
-          expect(scheduled.post.status).toBe('scheduled');
-          expect(scheduled.warnings).toBeUndefined();
-          ids.push({ id: created.post.id, platform, text });
+          const id = await client.schedule({ platform, body: text, ...post });
+          ids.push({ id, platform, text });
         }
       for (const { id } of ids) await publishNow(server.pool, id);
 

@@ -9,6 +9,7 @@ import type { credentialsKey } from '../../core/connections/credentials.ts';
 import { connectAccount } from '../../core/connections/service.ts';
 import type { OAuthPlatform } from '../../core/platformApps.ts';
 import { freePort } from './browser.ts';
+import { hourAhead } from './jobs.ts';
 import { connectMcp } from './mcpClient.ts';
 import type { Receiver } from './receiver.ts';
 import { call, makeSignedInAccount, TEST_MEDIA_URL_SECRET, type TestServer } from './server.ts';
@@ -122,14 +123,49 @@ export async function publishedEvents(receiver: Receiver, path: string, ids: str
   return Object.fromEntries(events.map((e) => [e.post.id, e.post]));
 }
 
-/** An MCP client with `key`: `tool` calls one and expects no isError; `close` ends it. */
+/**
+ * A post created through POST /v1/posts, due in an hour, to a connected platform: a 201 with
+ * nothing to warn about. Its id.
+ */
+export async function scheduleThroughRest(
+  server: TestServer,
+  key: string,
+  body: Record<string, unknown>,
+): Promise<string> {
+  const res = await call(server, 'POST', '/v1/posts', {
+    key,
+    body: { ...body, schedule_at: hourAhead() },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  // Connected: nothing to warn about.
+  expect(res.body.warnings).toBeUndefined();
+  return res.body.id;
+}
+
+/**
+ * An MCP client with `key`: `tool` calls one and expects no isError; `schedule` makes a post
+ * with create_post and schedules it an hour ahead with schedule_post, neither warning (the
+ * platform is connected), and answers its id; `close` ends it.
+ */
 export async function mcpTools(server: TestServer, key: string) {
   const client = await connectMcp(server, key);
+  const tool = async (name: string, args: Record<string, unknown>) => {
+    const res = await client.callTool({ name, arguments: args });
+    expect(res.isError, JSON.stringify(res.content)).toBeFalsy();
+    return res.structuredContent as Record<string, any>;
+  };
   return {
-    async tool(name: string, args: Record<string, unknown>) {
-      const res = await client.callTool({ name, arguments: args });
-      expect(res.isError, JSON.stringify(res.content)).toBeFalsy();
-      return res.structuredContent as Record<string, any>;
+    tool,
+    async schedule(post: Record<string, unknown>): Promise<string> {
+      const created = await tool('create_post', post);
+      expect(created.warnings).toBeUndefined();
+      const scheduled = await tool('schedule_post', {
+        post_id: created.post.id,
+        when: hourAhead(),
+      });
+      expect(scheduled.post.status).toBe('scheduled');
+      expect(scheduled.warnings).toBeUndefined();
+      return created.post.id;
     },
     close: () => client.close(),
   };
