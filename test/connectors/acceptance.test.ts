@@ -8,11 +8,10 @@ import {
   accountWithWebhook,
   mcpTools,
   publishedEvents,
+  publishNowAndSettle,
   scheduleThroughRest,
-  settled,
   useAcceptanceService,
 } from '../support/acceptance.ts';
-import { publishNow } from '../support/jobs.ts';
 import { startPublishingStandIns } from '../support/platforms/publishingStandIns.ts';
 import { startReceiver } from '../support/receiver.ts';
 import { call, makeKey } from '../support/server.ts';
@@ -70,9 +69,7 @@ describe('through REST', () => {
         asset_ids: [image],
       });
     }
-    for (const id of Object.values(ids)) await publishNow(server.pool, id);
-
-    await settled(server, Object.values(ids), 60_000);
+    await publishNowAndSettle(server, Object.values(ids), 60_000);
     // REST reads posts by status (GET /v1/posts): both are in the published list.
     const res = await call(server, 'GET', '/v1/posts?status_filter=published', { key });
     expect(res.status).toBe(200);
@@ -114,9 +111,7 @@ describe('through MCP', () => {
       for (const platform of ['x', 'linkedin']) {
         ids[platform] = await client.schedule({ platform, body: text, asset_ids: [image] });
       }
-      for (const id of Object.values(ids)) await publishNow(server.pool, id);
-
-      await settled(server, Object.values(ids), 60_000);
+      await publishNowAndSettle(server, Object.values(ids), 60_000);
       const done = async (id: string) => (await tool('get_post', { post_id: id })).post;
       const x = await done(ids.x!);
       const linkedin = await done(ids.linkedin!);

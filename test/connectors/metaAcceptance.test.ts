@@ -10,11 +10,10 @@ import {
   accountWithWebhook,
   mcpTools,
   publishedEvents,
+  publishNowAndSettle,
   scheduleThroughRest,
-  settled,
   useAcceptanceService,
 } from '../support/acceptance.ts';
-import { publishNow } from '../support/jobs.ts';
 import { startMetaStandIns } from '../support/platforms/metaStandIns.ts';
 import { startReceiver } from '../support/receiver.ts';
 import { call, makeKey } from '../support/server.ts';
@@ -115,9 +114,7 @@ describe('through REST', () => {
         const id = await scheduleThroughRest(server, key, { platform, body: text, ...post });
         ids.push({ id, platform, text });
       }
-    for (const { id } of ids) await publishNow(server.pool, id);
-
-    await settled(
+    await publishNowAndSettle(
       server,
       ids.map((p) => p.id),
       90_000,
@@ -167,9 +164,7 @@ describe('through MCP', () => {
           const id = await client.schedule({ platform, body: text, ...post });
           ids.push({ id, platform, text });
         }
-      for (const { id } of ids) await publishNow(server.pool, id);
-
-      await settled(
+      await publishNowAndSettle(
         server,
         ids.map((p) => p.id),
         90_000,

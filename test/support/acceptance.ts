@@ -9,7 +9,7 @@ import type { credentialsKey } from '../../core/connections/credentials.ts';
 import { connectAccount } from '../../core/connections/service.ts';
 import type { OAuthPlatform } from '../../core/platformApps.ts';
 import { freePort } from './browser.ts';
-import { hourAhead } from './jobs.ts';
+import { hourAhead, publishNow } from './jobs.ts';
 import { connectMcp } from './mcpClient.ts';
 import type { Receiver } from './receiver.ts';
 import { call, makeSignedInAccount, TEST_MEDIA_URL_SECRET, type TestServer } from './server.ts';
@@ -95,9 +95,13 @@ export async function accountWithWebhook(server: TestServer, receiver: Receiver,
   return { acct, connect };
 }
 
-/** Waits until the worker is done with every post of `ids` (published or failed). */
-export const settled = (server: TestServer, ids: string[], timeoutMs: number) =>
-  waitFor(
+/**
+ * Makes the posts of `ids` due now (rather than waiting an hour) and waits until the worker is
+ * done with every one (published or failed).
+ */
+export async function publishNowAndSettle(server: TestServer, ids: string[], timeoutMs: number) {
+  for (const id of ids) await publishNow(server.pool, id);
+  await waitFor(
     async () => {
       const { rows } = await server.pool.query(
         `select count(*)::int as n from posts where id = any($1) and status in ('published', 'failed')`,
@@ -107,6 +111,7 @@ export const settled = (server: TestServer, ids: string[], timeoutMs: number) =>
     },
     { what: `posts ${ids.join(', ')} to be published`, timeoutMs },
   );
+}
 
 /** The post.published deliveries to `path`, by post id, once there are as many as `ids`. */
 export async function publishedEvents(receiver: Receiver, path: string, ids: string[]) {
