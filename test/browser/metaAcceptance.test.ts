@@ -6,50 +6,21 @@
 // three photos on the Page); the real worker on the shipped connectors publishes all six, the
 // platforms fetching the media from the service's own signed addresses, and each post's page
 // shows its permalink.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publicMediaFor } from '../../core/assets/service.ts';
-import type { WorkerRunner } from '../../workers/index.ts';
-import {
-  accessibilityViolations,
-  freePort,
-  screenshot,
-  signIn,
-  useBrowser,
-} from '../support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { useAcceptanceService } from '../support/acceptance.ts';
+import { accessibilityViolations, screenshot, signIn, useBrowser } from '../support/browser.ts';
+import { connectFromAccountsPage, seePublished } from '../support/dashboardPublishing.ts';
 import { publishNow } from '../support/jobs.ts';
-import { type MetaStandIns, startMetaStandIns } from '../support/platforms/metaStandIns.ts';
-import { makeAccount, TEST_MEDIA_URL_SECRET } from '../support/server.ts';
-import { startWorkerBeside, useServer } from '../support/service.ts';
+import { startMetaStandIns } from '../support/platforms/metaStandIns.ts';
+import { makeAccount } from '../support/server.ts';
 import { solidPng } from '../support/uploads.ts';
 import { waitFor } from '../support/wait.ts';
 
-let port = 0;
-let platforms: MetaStandIns;
-let worker: WorkerRunner;
-beforeAll(async () => {
-  port = await freePort();
-  platforms = await startMetaStandIns(`http://127.0.0.1:${port}`);
-});
-const server = useServer(() => ({
-  port,
-  env: { ...platforms.env, PUBLIC_BASE_URL: `http://127.0.0.1:${port}` },
-}));
-beforeAll(async () => {
-  // The worker role as bin/start.ts runs it: the server's platform addresses, sealing key,
-  // and the public media addresses signed with the API's secret under PUBLIC_BASE_URL.
-  worker = await startWorkerBeside(server, {
-    storage: true,
-    platformApps: server.config.platformApps,
-    credentialsKey: platforms.credentialsKey,
-    publicMedia: publicMediaFor({
-      publicBaseUrl: server.config.publicBaseUrl,
-      mediaUrlSecret: TEST_MEDIA_URL_SECRET,
-    }),
-  });
-});
-afterAll(async () => {
-  await worker?.stop();
-  await platforms?.close();
+// The worker hands Threads and Instagram the media addresses signed with the API's secret
+// under PUBLIC_BASE_URL.
+const { platforms, server } = useAcceptanceService(startMetaStandIns, {
+  publicBaseUrl: true,
+  publicMedia: true,
 });
 const browser = useBrowser();
 
@@ -68,13 +39,8 @@ describe('Threads, Instagram and Facebook from the dashboard', () => {
       Instagram: '@brand.studio',
       Facebook: 'Brand Studio',
     };
-    for (const [name, handle] of Object.entries(handles)) {
-      const card = page.getByRole('listitem', { name, exact: true });
-      await card.getByRole('button', { name: `Connect ${name}` }).click();
-      await page.waitForURL(new RegExp(`/settings/accounts\\?connected=${name.toLowerCase()}`));
-      await page.getByText(`${name} is connected.`).waitFor();
-      await expect.poll(() => card.textContent()).toMatch(new RegExp(`${handle}\\s*active`));
-    }
+    for (const [name, handle] of Object.entries(handles))
+      await connectFromAccountsPage(page, name, handle);
     // PUBLIC_BASE_URL is loopback here: the two platforms that fetch media say so.
     for (const name of ['Threads', 'Instagram'])
       await page
@@ -194,24 +160,11 @@ describe('Threads, Instagram and Facebook from the dashboard', () => {
     }
 
     // The board's published column holds the six; each post's page links to it on the platform.
-    await page.getByRole('link', { name: 'Board', exact: true }).click();
-    await page.waitForURL('**/board');
-    const publishedColumn = page.getByRole('region', { name: /^published/ });
-    for (const r of rows)
-      await publishedColumn.getByRole('listitem', { name: `${r.platform} post ${r.id}` }).waitFor();
-    await screenshot(page, 'meta-published-board');
-    for (const r of rows) {
-      await page.goto(`/posts/${r.id}`);
-      const link = page.getByRole('link', { name: permalinks[r.id]! });
-      await link.waitFor();
-      expect(await link.getAttribute('href')).toBe(permalinks[r.id]);
-      await page.getByText('published', { exact: true }).first().waitFor();
-      expect(await accessibilityViolations(page)).toEqual([]);
-      await screenshot(
-        page,
-        `${r.platform}-${r.body === single ? 'image' : 'carousel'}-post-published`,
-      );
-    }
+    await seePublished(page, rows, {
+      permalink: (r) => permalinks[r.id]!,
+      boardShot: 'meta-published-board',
+      shot: (r) => `${r.platform}-${r.body === single ? 'image' : 'carousel'}-post-published`,
+    });
     expect([platforms.threads.republished, platforms.facebook.videos.size]).toEqual([[], 0]);
   }, 240_000);
 

@@ -3,46 +3,18 @@
 // stand-ins, reached through the service's *_AUTHORIZE_URL variables), uploads an image to the
 // media library, composes one post for both with the image and schedules it; the real worker
 // on the shipped connectors publishes it on both, and each post's page shows its permalink.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WorkerRunner } from '../../workers/index.ts';
-import {
-  accessibilityViolations,
-  freePort,
-  screenshot,
-  signIn,
-  useBrowser,
-} from '../support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { useAcceptanceService } from '../support/acceptance.ts';
+import { accessibilityViolations, screenshot, signIn, useBrowser } from '../support/browser.ts';
+import { connectFromAccountsPage, seePublished } from '../support/dashboardPublishing.ts';
 import { publishNow } from '../support/jobs.ts';
-import {
-  type PublishingStandIns,
-  startPublishingStandIns,
-} from '../support/platforms/publishingStandIns.ts';
+import { startPublishingStandIns } from '../support/platforms/publishingStandIns.ts';
 import { makeAccount } from '../support/server.ts';
-import { startWorkerBeside, useServer } from '../support/service.ts';
 import { solidPng } from '../support/uploads.ts';
 import { waitFor } from '../support/wait.ts';
 
-let port = 0;
-let platforms: PublishingStandIns;
-let worker: WorkerRunner;
-beforeAll(async () => {
-  port = await freePort();
-  platforms = await startPublishingStandIns();
-});
-const server = useServer(() => ({
-  port,
-  env: { ...platforms.env, PUBLIC_BASE_URL: `http://127.0.0.1:${port}` },
-}));
-beforeAll(async () => {
-  worker = await startWorkerBeside(server, {
-    storage: true,
-    platformApps: server.config.platformApps,
-    credentialsKey: platforms.credentialsKey,
-  });
-});
-afterAll(async () => {
-  await worker?.stop();
-  await platforms?.close();
+const { platforms, server } = useAcceptanceService(startPublishingStandIns, {
+  publicBaseUrl: true,
 });
 const browser = useBrowser();
 
@@ -54,20 +26,10 @@ describe('X and LinkedIn from the dashboard', () => {
 
     // Connect X: X's authorize page, then back on the Accounts page with the handle.
     await page.getByRole('link', { name: 'Accounts' }).click();
-    const x = page.getByRole('listitem', { name: 'X', exact: true });
-    await x.getByRole('button', { name: 'Connect X' }).click();
-    await page.waitForURL(/\/settings\/accounts\?connected=x/);
-    await page.getByText('X is connected.').waitFor();
-    await expect.poll(() => x.textContent()).toMatch(/@bakery\s*active/);
+    await connectFromAccountsPage(page, 'X', '@bakery');
 
     // Connect LinkedIn the same way: the member's name is its handle.
-    const linkedin = page.getByRole('listitem', { name: 'LinkedIn', exact: true });
-    await linkedin.getByRole('button', { name: 'Connect LinkedIn' }).click();
-    await page.waitForURL(/\/settings\/accounts\?connected=linkedin/);
-    await page.getByText('LinkedIn is connected.').waitFor();
-    await expect
-      .poll(() => linkedin.textContent())
-      .toMatch(new RegExp(`${platforms.member.name}\\s*active`));
+    await connectFromAccountsPage(page, 'LinkedIn', platforms.member.name);
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'x-linkedin-connected');
 
@@ -131,21 +93,11 @@ describe('X and LinkedIn from the dashboard', () => {
     };
 
     // The board's published column holds both; each post's page links to it on the platform.
-    await page.getByRole('link', { name: 'Board', exact: true }).click();
-    await page.waitForURL('**/board');
-    const publishedColumn = page.getByRole('region', { name: /^published/ });
-    for (const r of rows)
-      await publishedColumn.getByRole('listitem', { name: `${r.platform} post ${r.id}` }).waitFor();
-    await screenshot(page, 'x-linkedin-published-board');
-    for (const r of rows) {
-      await page.goto(`/posts/${r.id}`);
-      const link = page.getByRole('link', { name: permalinks[r.platform]! });
-      await link.waitFor();
-      expect(await link.getAttribute('href')).toBe(permalinks[r.platform]);
-      await page.getByText('published', { exact: true }).first().waitFor();
-      expect(await accessibilityViolations(page)).toEqual([]);
-      await screenshot(page, `${r.platform}-post-published`);
-    }
+    await seePublished(page, rows, {
+      permalink: (r) => permalinks[r.platform]!,
+      boardShot: 'x-linkedin-published-board',
+      shot: (r) => `${r.platform}-post-published`,
+    });
     expect(platforms.x.schemaViolations).toEqual([]);
     expect(platforms.linkedin.headerFaults).toEqual([]);
   }, 120_000);

@@ -3,40 +3,23 @@
 // an uploaded image, one post to each platform scheduled through REST or MCP, and the real
 // worker on the shipped connectors (pointed at the loopback stand-ins by the *_API_URL
 // variables) publishing both, each with its permalink, and post.published sent to a webhook.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectAccount } from '../../core/connections/service.ts';
-import { hourAhead, publishNow } from '../support/jobs.ts';
-import { connectMcp } from '../support/mcpClient.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
-  type PublishingStandIns,
-  startPublishingStandIns,
-} from '../support/platforms/publishingStandIns.ts';
-import { type Receiver, startReceiver } from '../support/receiver.ts';
-import { call, makeKey, makeSignedInAccount } from '../support/server.ts';
-import { startWorkerBeside, useServer } from '../support/service.ts';
+  accountWithWebhook,
+  mcpTools,
+  publishedEvents,
+  publishNowAndSettle,
+  scheduleThroughRest,
+  useAcceptanceService,
+} from '../support/acceptance.ts';
+import { startPublishingStandIns } from '../support/platforms/publishingStandIns.ts';
+import { startReceiver } from '../support/receiver.ts';
+import { call, makeKey } from '../support/server.ts';
+import { useStarted } from '../support/service.ts';
 import { uploadPng } from '../support/uploads.ts';
-import { waitFor } from '../support/wait.ts';
 
-let platforms: PublishingStandIns;
-let receiver: Receiver;
-beforeAll(async () => {
-  platforms = await startPublishingStandIns();
-  receiver = await startReceiver();
-  return async () => {
-    await receiver.close();
-    await platforms.close();
-  };
-});
-const server = useServer(() => ({ env: platforms.env }));
-beforeAll(async () => {
-  // The worker role as bin/start.ts runs it: the server's platform addresses and sealing key.
-  const worker = await startWorkerBeside(server, {
-    storage: true,
-    platformApps: server.config.platformApps,
-    credentialsKey: platforms.credentialsKey,
-  });
-  return () => worker.stop();
-});
+const receiver = useStarted(startReceiver, (started) => started.close());
+const { platforms, server } = useAcceptanceService(startPublishingStandIns);
 afterAll(() => {
   // A request body that does not fit X's own OpenAPI schema fails the file.
   expect(platforms.x.schemaViolations).toEqual([]);
@@ -45,19 +28,7 @@ afterAll(() => {
 
 /** A Plus account with a key and a webhook endpoint, its brand connected to X and LinkedIn. */
 async function connectedBrand(path: string) {
-  const { acct, cookie } = await makeSignedInAccount(server, 'plus');
-  const hook = await call(server, 'POST', '/webhooks', {
-    headers: { cookie },
-    body: { url: receiver.url(path), events: ['post.published', 'post.failed'] },
-  });
-  expect(hook.status).toBe(201);
-  const connect = (platform: 'x' | 'linkedin', config: Record<string, unknown>) =>
-    connectAccount(server.pool, server.config, {
-      accountId: acct.accountId,
-      brandId: acct.brandId,
-      platform,
-      config,
-    });
+  const { acct, connect } = await accountWithWebhook(server, receiver, path);
   const x = await connect('x', platforms.x.issueTokens());
   const member = platforms.linkedin.member({ name: 'Grace Hopper' });
   const linkedin = await connect('linkedin', { access_token: member.accessToken });
@@ -84,34 +55,6 @@ function madeOnPlatforms(text: string, member: { sub: string }) {
   };
 }
 
-/** Waits until the worker is done with every post of `ids` (published or failed). */
-const settled = (ids: string[]) =>
-  waitFor(
-    async () => {
-      const { rows } = await server.pool.query(
-        `select count(*)::int as n from posts where id = any($1) and status in ('published', 'failed')`,
-        [ids],
-      );
-      return rows[0].n === ids.length;
-    },
-    { what: `posts ${ids.join(', ')} to be published`, timeoutMs: 60_000 },
-  );
-
-/** The post.published deliveries to `path`, by post id. */
-async function publishedEvents(path: string, ids: string[]) {
-  const events = await waitFor(
-    async () => {
-      const got = receiver
-        .on(path)
-        .map((a) => JSON.parse(a.raw.toString('utf8')))
-        .filter((b) => b.event === 'post.published');
-      return got.length >= ids.length && got;
-    },
-    { what: 'the post.published deliveries' },
-  );
-  return Object.fromEntries(events.map((e) => [e.post.id, e.post]));
-}
-
 describe('through REST', () => {
   it('an image post scheduled to X and to LinkedIn is published on both, with permalinks', async () => {
     const { key, member } = await connectedBrand('/rest');
@@ -119,18 +62,14 @@ describe('through REST', () => {
     const text = 'Rye loaves out of the oven, for REST';
     const ids: Record<string, string> = {};
     for (const platform of ['x', 'linkedin']) {
-      const res = await call(server, 'POST', '/v1/posts', {
-        key,
-        body: { platform, body: text, asset_ids: [image], schedule_at: hourAhead() },
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
       // Both connected: nothing to warn about.
-      expect(res.body.warnings).toBeUndefined();
-      ids[platform] = res.body.id;
+      ids[platform] = await scheduleThroughRest(server, key, {
+        platform,
+        body: text,
+        asset_ids: [image],
+      });
     }
-    for (const id of Object.values(ids)) await publishNow(server.pool, id);
-
-    await settled(Object.values(ids));
+    await publishNowAndSettle(server, Object.values(ids), 60_000);
     // REST reads posts by status (GET /v1/posts): both are in the published list.
     const res = await call(server, 'GET', '/v1/posts?status_filter=published', { key });
     expect(res.status).toBe(200);
@@ -151,7 +90,7 @@ describe('through REST', () => {
       permalink_url: linkedin.permalink_url,
     }).toEqual({ status: 'published', error: null, permalink_url: permalinks.linkedin });
 
-    const events = await publishedEvents('/rest', Object.values(ids));
+    const events = await publishedEvents(receiver, '/rest', Object.values(ids));
     expect(events[ids.x!]).toMatchObject({ platform: 'x', permalink_url: permalinks.x });
     expect(events[ids.linkedin!]).toMatchObject({
       platform: 'linkedin',
@@ -164,29 +103,15 @@ describe('through MCP', () => {
   it('create_post and schedule_post for X and LinkedIn; get_post and list_posts show both published', async () => {
     const { key, member } = await connectedBrand('/mcp');
     const image = await uploadPng(server, key, { width: 1080, height: 1080 }, '#3a7fc8');
-    const client = await connectMcp(server, key);
-    const tool = async (name: string, args: Record<string, unknown>) => {
-      const res = await client.callTool({ name, arguments: args });
-      expect(res.isError, JSON.stringify(res.content)).toBeFalsy();
-      return res.structuredContent as Record<string, any>;
-    };
+    const client = await mcpTools(server, key);
+    const { tool } = client;
     try {
       const text = 'Seeded rye, sliced to order, for MCP';
       const ids: Record<string, string> = {};
       for (const platform of ['x', 'linkedin']) {
-        const created = await tool('create_post', { platform, body: text, asset_ids: [image] });
-        expect(created.warnings).toBeUndefined();
-        const scheduled = await tool('schedule_post', {
-          post_id: created.post.id,
-          when: hourAhead(),
-        });
-        expect(scheduled.post.status).toBe('scheduled');
-        expect(scheduled.warnings).toBeUndefined();
-        ids[platform] = created.post.id;
+        ids[platform] = await client.schedule({ platform, body: text, asset_ids: [image] });
       }
-      for (const id of Object.values(ids)) await publishNow(server.pool, id);
-
-      await settled(Object.values(ids));
+      await publishNowAndSettle(server, Object.values(ids), 60_000);
       const done = async (id: string) => (await tool('get_post', { post_id: id })).post;
       const x = await done(ids.x!);
       const linkedin = await done(ids.linkedin!);
@@ -204,7 +129,7 @@ describe('through MCP', () => {
         [ids.x, 'x', permalinks.x],
       ]);
 
-      const events = await publishedEvents('/mcp', Object.values(ids));
+      const events = await publishedEvents(receiver, '/mcp', Object.values(ids));
       expect(events[ids.x!]).toMatchObject({ status: 'published', permalink_url: permalinks.x });
       expect(events[ids.linkedin!]).toMatchObject({
         status: 'published',

@@ -5,48 +5,40 @@
 // exactly once across a worker killed between Facebook's answer and our commit, the 506 read
 // back, throttling rescheduled, an expired Page token refreshed or ending in a reconnect,
 // hostile answers.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { makeWorkerUtils } from 'graphile-worker';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  credentialsKey,
-  openCredentials,
-  sealCredentials,
-} from '../../core/connections/credentials.ts';
-import { builtinConnectors } from '../../core/connectors/builtin.ts';
+import { credentialsKey } from '../../core/connections/credentials.ts';
 import { usageResetAt } from '../../core/connectors/meta/graphErrors.ts';
 import { platformFitIssues } from '../../core/kernel/platformFit.ts';
-import { outboundPolicy } from '../../core/outbound/guard.ts';
-import { platformApps } from '../../core/platformApps.ts';
-import { publishScheduledPost } from '../../core/posts/publication.ts';
-import { storageFor } from '../../core/storage/storage.ts';
-import { hourAhead, publishNow, retryJobOf } from '../support/jobs.ts';
+import { publishNow, retryJobOf } from '../support/jobs.ts';
 import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
+import { graphError } from '../support/platforms/facebook.ts';
 import {
-  type FacebookStandIn,
-  graphError,
-  startFacebookStandIn,
-} from '../support/platforms/facebook.ts';
-import { META_APP } from '../support/platforms/metaOauth.ts';
-import { call, makeConnectedAccount } from '../support/server.ts';
+  FACEBOOK_PAGE,
+  facebookEnv,
+  useFacebookHarness,
+  useFacebookStandIn,
+} from '../support/platforms/facebookHarness.ts';
+import {
+  exitSignal,
+  releaseDeadWorkersJob,
+  spawnPublishWorker,
+} from '../support/platforms/publishCrash.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 import { solidPng, uploadImage } from '../support/uploads.ts';
 import { waitFor } from '../support/wait.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const KEY_BASE64 = Buffer.alloc(32, 6).toString('base64');
 const KEY = credentialsKey(KEY_BASE64);
 
 const server = useServer({ env: LOOPBACK_OUTBOUND });
-let fb: FacebookStandIn;
+const fb = useFacebookStandIn();
+const h = useFacebookHarness(server, fb, KEY);
 let tmp: string;
 
 beforeAll(async () => {
-  fb = await startFacebookStandIn();
   tmp = mkdtempSync(path.join(os.tmpdir(), 'sps-facebook-'));
   await makeTestClip(path.join(tmp, 'clip.mp4'), 2);
 }, 60_000);
@@ -55,70 +47,19 @@ beforeAll(async () => {
 afterEach(() => {
   fb.resumableUploads = true;
 });
-afterAll(async () => {
-  await fb.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const PAGE = '101000000000001';
-const apps = () => ({
-  ...platformApps({}),
-  facebook: platformApps({
-    FACEBOOK_API_URL: fb.url,
-    FACEBOOK_VIDEO_URL: fb.url,
-    FACEBOOK_CLIENT_ID: META_APP.id,
-  }).facebook,
-});
-const policy = () => outboundPolicy(server.config);
-
+const PAGE = FACEBOOK_PAGE;
 /** A brand connected to the stand-in's Page, as the connect flow stores it. */
-async function connectedPage() {
-  const userToken = fb.longLived();
-  const pageToken = await fb.pageToken(userToken);
-  const made = await makeConnectedAccount(server.pool, 'facebook', {
-    handle: 'Brand Studio',
-    scopes: ['read', 'publish', 'media'],
-    credentials: sealCredentials(KEY, {
-      access_token: pageToken,
-      refresh_token: userToken,
-      refresh_expires_at: new Date(Date.now() + 59 * 86_400_000).toISOString(),
-      page_id: PAGE,
-    }),
-  });
-  return { ...made, pageToken, userToken };
-}
-
-async function schedule(key: string, body: Record<string, unknown>) {
-  const res = await call(server, 'POST', '/v1/posts', {
-    key,
-    body: { platform: 'facebook', schedule_at: hourAhead(), ...body },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.id as string;
-}
-
-const postRow = async (id: string) =>
-  (await server.pool.query('select * from posts where id = $1', [id])).rows[0];
+const connectedPage = () => h.connectPage();
+const schedule = async (key: string, body: Record<string, unknown>) =>
+  (await h.schedule(key, body)).id;
+const postRow = (id: string) => h.row(id);
 
 /** One run of the publication job, as the worker runs it (attempt `n` of 5). */
 async function publish(id: string, n = 1) {
   const row = await postRow(id);
-  const connectors = builtinConnectors({
-    outbound: policy(),
-    storage: storageFor(server.config),
-    platformApps: apps(),
-    requestTimeoutMs: 5_000,
-  });
-  return publishScheduledPost(
-    server.pool,
-    {
-      connectors: { facebook: connectors.facebook },
-      credentialsKey: KEY,
-      oauth: { platformApps: apps(), outbound: policy() },
-    },
-    { post_id: id, scheduled_for: row.scheduled_for.toISOString(), attempts_before: n - 1 },
-    { number: n, max: 5, signal: new AbortController().signal },
-  );
+  return h.runJob({ id, at: row.scheduled_for.toISOString() }, n);
 }
 
 const posting = (edge: string) =>
@@ -270,28 +211,12 @@ describe('publishing to a Facebook Page', () => {
 
 /** A worker process on the shipped connectors, Facebook at the stand-in. */
 const worker = () =>
-  spawn(process.execPath, [path.join(ROOT, 'test/support/platforms/facebookWorker.ts')], {
-    env: {
-      ...process.env,
-      DATABASE_URL: server.db.url,
-      FACEBOOK_API_URL: fb.url,
-      FACEBOOK_CLIENT_ID: META_APP.id,
-      CREDENTIALS_KEY: KEY_BASE64,
-      DATA_DIR: server.dataDir,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  spawnPublishWorker(server, { env: facebookEnv(fb), credentialsKey: KEY_BASE64 });
 
 /** What the sweeper does for a dead worker: the post is left publishing, its job released. */
 async function releaseDeadWorker(postId: string) {
   expect((await postRow(postId)).status).toBe('publishing');
-  const { rows } = await server.pool.query(
-    'select locked_by from graphile_worker.jobs where key = $1',
-    [`publish_post:${postId}`],
-  );
-  const utils = await makeWorkerUtils({ pgPool: server.pool });
-  await utils.forceUnlockWorkers([rows[0].locked_by]);
-  await utils.release();
+  await releaseDeadWorkersJob(server.pool, postId);
 }
 
 describe('exactly once', () => {
@@ -299,7 +224,7 @@ describe('exactly once', () => {
     const { key } = await connectedPage();
     const id = await schedule(key, { body: 'Exactly once, across a crash' });
     const child = worker();
-    const exited = new Promise((r) => child.once('exit', (_code, sig) => r(sig)));
+    const exited = exitSignal(child);
     // Facebook has the post; the worker dies before reading the answer.
     fb.onCreate = (post) => {
       if (post.message !== 'Exactly once, across a crash') return;
@@ -445,7 +370,7 @@ describe('hostile answers to media', () => {
 
 describe('limits and tokens', () => {
   it('fails a policy block (368) at once, quoting Facebook, without asking for a reconnect', async () => {
-    const { key, connected } = await connectedPage();
+    const { key, connectedId } = await connectedPage();
     const id = await schedule(key, { body: 'Blocked' });
     fb.answerNext(
       `POST /v25.0/${PAGE}/feed`,
@@ -462,10 +387,7 @@ describe('limits and tokens', () => {
     expect((await postRow(id)).error).toBe(
       'Facebook blocked the post under its policies: The action attempted has been deemed abusive or is otherwise disallowed',
     );
-    const account = await server.pool.query('select status from connected_accounts where id = $1', [
-      connected.id,
-    ]);
-    expect(account.rows[0].status).not.toBe('needs_reconnect');
+    expect((await h.connection(connectedId)).status).not.toBe('needs_reconnect');
   });
 
   it("waits Meta's rolling hour for a throttled call whose headers say nothing", async () => {
@@ -514,29 +436,22 @@ describe('limits and tokens', () => {
   });
 
   it('refetches an expired Page token with the user token, stores it sealed, and publishes', async () => {
-    const { key, connected, pageToken, userToken } = await connectedPage();
+    const { key, connectedId, pageToken, userToken } = await connectedPage();
     fb.expirePageTokens();
     const id = await schedule(key, { body: 'After a refresh' });
     expect(await publish(id)).toBe('published');
-    const { rows } = await server.pool.query(
-      'select credentials from connected_accounts where id = $1',
-      [connected.id],
-    );
-    const stored = openCredentials(KEY, rows[0].credentials);
+    const { credentials: stored, sealed } = await h.connection(connectedId);
     expect(stored.access_token).not.toBe(pageToken);
     expect(stored.refresh_token).toBe(userToken);
-    expect(rows[0].credentials.toString('latin1')).not.toContain(String(stored.access_token));
+    expect(sealed.toString('latin1')).not.toContain(String(stored.access_token));
   });
 
   it('fails the post and asks for a reconnect when the user revoked the app', async () => {
-    const { key, connected } = await connectedPage();
+    const { key, connectedId } = await connectedPage();
     fb.revoke();
     const id = await schedule(key, { body: 'Revoked' });
     expect(await publish(id)).toBe('failed');
-    const account = (
-      await server.pool.query('select status from connected_accounts where id = $1', [connected.id])
-    ).rows[0];
-    expect(account.status).toBe('needs_reconnect');
+    expect((await h.connection(connectedId)).status).toBe('needs_reconnect');
     expect((await postRow(id)).error).not.toMatch(/EAAP|IGQL/);
   });
 
@@ -545,11 +460,7 @@ describe('limits and tokens', () => {
     const id = await schedule(key, { body: 'Counted' });
     expect(await publish(id)).toBe('published');
     const postId = (await postRow(id)).external_post_id as string;
-    const connector = builtinConnectors({
-      outbound: policy(),
-      storage: storageFor(server.config),
-      platformApps: apps(),
-    }).facebook!;
+    const connector = h.connector;
     const access = {
       handle: 'Brand Studio',
       credentials: { access_token: pageToken, page_id: PAGE },

@@ -1,15 +1,6 @@
-// A Facebook Page's video by Meta's Resumable Upload API, through the real publication job, the
-// connection layer's tokens and Postgres, against the stand-in (test/support/platforms/
-// facebook.ts): the session opened with the person's user token, the bytes sent at the offset
-// Facebook has (resumed after a killed worker without resending any), the handle published
-// on the Page once (read back after a lost answer), the older phases where the uploads
-// endpoint does not exist, and hostile answers to the upload.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { makeWorkerUtils } from 'graphile-worker';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
 import { builtinConnectors } from '../../core/connectors/builtin.ts';
@@ -20,11 +11,16 @@ import { storageFor } from '../../core/storage/storage.ts';
 import { hourAhead, publishNow } from '../support/jobs.ts';
 import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
 import { type FacebookStandIn, startFacebookStandIn } from '../support/platforms/facebook.ts';
+import { facebookEnv } from '../support/platforms/facebookHarness.ts';
 import { META_APP } from '../support/platforms/metaOauth.ts';
+import {
+  exitSignal,
+  releaseDeadWorkersJob,
+  spawnPublishWorker,
+} from '../support/platforms/publishCrash.ts';
 import { call, makeConnectedAccount } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const KEY_BASE64 = Buffer.alloc(32, 7).toString('base64');
 const KEY = credentialsKey(KEY_BASE64);
 const PAGE = '101000000000001';
@@ -219,28 +215,12 @@ describe('a video by the Resumable Upload API', () => {
 
 /** A worker process on the shipped connectors, Facebook at the stand-in. */
 const worker = () =>
-  spawn(process.execPath, [path.join(ROOT, 'test/support/platforms/facebookWorker.ts')], {
-    env: {
-      ...process.env,
-      DATABASE_URL: server.db.url,
-      FACEBOOK_API_URL: fb.url,
-      FACEBOOK_CLIENT_ID: META_APP.id,
-      CREDENTIALS_KEY: KEY_BASE64,
-      DATA_DIR: server.dataDir,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  spawnPublishWorker(server, { env: facebookEnv(fb), credentialsKey: KEY_BASE64 });
 
 /** What the sweeper does for a dead worker: the post is left publishing, its job released. */
 async function releaseDeadWorker(postId: string) {
   expect((await postRow(postId)).status).toBe('publishing');
-  const { rows } = await server.pool.query(
-    'select locked_by from graphile_worker.jobs where key = $1',
-    [`publish_post:${postId}`],
-  );
-  const utils = await makeWorkerUtils({ pgPool: server.pool });
-  await utils.forceUnlockWorkers([rows[0].locked_by]);
-  await utils.release();
+  await releaseDeadWorkersJob(server.pool, postId);
 }
 
 describe('a killed worker', () => {
@@ -248,7 +228,7 @@ describe('a killed worker', () => {
     const { key } = await connectedPage();
     const { id } = await videoPost(key, 'Killed mid-upload');
     const child = worker();
-    const exited = new Promise((r) => child.once('exit', (_code, sig) => r(sig)));
+    const exited = exitSignal(child);
     // Facebook takes the first 10,000 bytes; the worker dies before any answer.
     fb.takeOnlyNextUpload = 10_000;
     fb.onUpload = () => {

@@ -12,30 +12,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey } from '../../core/connections/credentials.ts';
 import { publicationJob } from '../support/jobs.ts';
 import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
-import {
-  IG_USER,
-  type InstagramHarness,
-  instagramHarness,
-} from '../support/platforms/instagramHarness.ts';
+import { IG_USER, useInstagramHarness } from '../support/platforms/instagramHarness.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 import { solidPng, uploadImage } from '../support/uploads.ts';
 
 const KEY = credentialsKey(Buffer.alloc(32, 9).toString('base64'));
 const server = useServer({ env: LOOPBACK_OUTBOUND });
-let h: InstagramHarness;
+const h = useInstagramHarness(server, KEY);
 let tmp: string;
 let clip: string;
 
 beforeAll(async () => {
-  h = await instagramHarness(server, KEY);
   tmp = mkdtempSync(path.join(os.tmpdir(), 'sps-instagram-'));
   clip = path.join(tmp, 'reel.mp4');
   await makeTestClip(clip, 3.5, { silent: true });
 });
-afterAll(async () => {
-  await h.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const image = async (key: string, colour: string, size = { width: 40, height: 40 }) =>
   (await uploadImage(server, key, await solidPng(size, colour))).id as string;

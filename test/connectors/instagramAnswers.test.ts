@@ -3,27 +3,18 @@
 // what Meta documents (not JSON, a field missing, an id not of Meta's form, a huge body) fails
 // the post, publishes nothing Instagram did not publish, and says what was wrong. And the
 // counts read for insight, with and without the insights permission.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { credentialsKey } from '../../core/connections/credentials.ts';
 import { MAX_COUNT } from '../../core/connectors/readings.ts';
 import { collectAccountMetrics } from '../../core/metrics/collect.ts';
-import {
-  IG_USER,
-  type InstagramHarness,
-  instagramHarness,
-} from '../support/platforms/instagramHarness.ts';
+import { IG_USER, useInstagramHarness } from '../support/platforms/instagramHarness.ts';
 import type { Answer, RawAnswer } from '../support/platforms/standIn.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 import { solidPng, uploadImage } from '../support/uploads.ts';
 
 const KEY = credentialsKey(Buffer.alloc(32, 3).toString('base64'));
 const server = useServer({ env: LOOPBACK_OUTBOUND });
-let h: InstagramHarness;
-
-beforeAll(async () => {
-  h = await instagramHarness(server, KEY);
-});
-afterAll(() => h.close());
+const h = useInstagramHarness(server, KEY);
 
 const USER = `/v25.0/${IG_USER.id}`;
 const HOSTILE: [string, Answer | RawAnswer][] = [

@@ -2,12 +2,9 @@
 // written from LinkedIn's documentation (test/support/platforms/linkedin.ts): text, images,
 // video with processing, the DUPLICATE_POST read back, a worker killed between LinkedIn's 201
 // and our commit, the daily limit's 429, and a 401 refreshed or ending in a reconnect.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { makeWorkerUtils } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey } from '../../core/connections/credentials.ts';
 import { platformFitIssues } from '../../core/kernel/platformFit.ts';
@@ -15,16 +12,21 @@ import { retryJobOf } from '../support/jobs.ts';
 import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
 import type { LinkedInPost } from '../support/platforms/linkedin.ts';
 import {
+  linkedinEnv,
   linkedinHarness,
   useLinkedInHarness,
   useLinkedInStandIn,
 } from '../support/platforms/linkedinHarness.ts';
+import {
+  exitSignal,
+  releaseDeadWorkersJob,
+  spawnPublishWorker,
+} from '../support/platforms/publishCrash.ts';
 import { call } from '../support/server.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 import { solidPng, uploadImage } from '../support/uploads.ts';
 import { waitFor } from '../support/wait.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const KEY_BASE64 = Buffer.alloc(32, 5).toString('base64');
 const KEY = credentialsKey(KEY_BASE64);
 
@@ -226,17 +228,11 @@ describe('exactly once', () => {
   it('publishes one post when the worker is killed after LinkedIn created it', async () => {
     const { key } = await h.connectMember();
     const post = await h.schedule(key, { body: 'Exactly once, across a crash' });
-    const child = spawn(process.execPath, [path.join(ROOT, 'test/support/linkedinWorker.ts')], {
-      env: {
-        ...process.env,
-        DATABASE_URL: server.db.url,
-        LINKEDIN_API_URL: li.url,
-        CREDENTIALS_KEY: KEY_BASE64,
-        DATA_DIR: server.dataDir,
-      },
-      stdio: 'ignore',
+    const child = spawnPublishWorker(server, {
+      env: linkedinEnv(li),
+      credentialsKey: KEY_BASE64,
     });
-    const exited = new Promise((r) => child.once('exit', (_code, sig) => r(sig)));
+    const exited = exitSignal(child);
     // LinkedIn has the post; the worker dies before reading the 201.
     li.onCreated = async (created) => {
       if (created.commentary !== 'Exactly once, across a crash') return;
@@ -254,13 +250,7 @@ describe('exactly once', () => {
       li.onCreated = undefined;
     }
     expect((await h.row(post.id)).status).toBe('publishing');
-    const { rows } = await server.pool.query(
-      'select locked_by from graphile_worker.jobs where key = $1',
-      [`publish_post:${post.id}`],
-    );
-    const utils = await makeWorkerUtils({ pgPool: server.pool });
-    await utils.forceUnlockWorkers([rows[0].locked_by]);
-    await utils.release();
+    await releaseDeadWorkersJob(server.pool, post.id);
 
     const requests = li.postRequests.length;
     expect(await h.runJob(post, 2)).toBe('published');

@@ -5,53 +5,32 @@
 // at the loopback stand-ins by the *_API_URL variables, handing Threads and Instagram the
 // service's own signed media addresses under PUBLIC_BASE_URL) publishing all six, each with
 // its permalink, and post.published sent to a webhook.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publicMediaFor } from '../../core/assets/service.ts';
-import { connectAccount } from '../../core/connections/service.ts';
-import { freePort } from '../support/browser.ts';
-import { hourAhead, publishNow } from '../support/jobs.ts';
-import { connectMcp } from '../support/mcpClient.ts';
-import { type MetaStandIns, startMetaStandIns } from '../support/platforms/metaStandIns.ts';
-import { type Receiver, startReceiver } from '../support/receiver.ts';
-import { call, makeKey, makeSignedInAccount, TEST_MEDIA_URL_SECRET } from '../support/server.ts';
-import { startWorkerBeside, useServer } from '../support/service.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  accountWithWebhook,
+  mcpTools,
+  publishedEvents,
+  publishNowAndSettle,
+  scheduleThroughRest,
+  useAcceptanceService,
+} from '../support/acceptance.ts';
+import { startMetaStandIns } from '../support/platforms/metaStandIns.ts';
+import { startReceiver } from '../support/receiver.ts';
+import { call, makeKey } from '../support/server.ts';
+import { useStarted } from '../support/service.ts';
 import { uploadPng } from '../support/uploads.ts';
-import { waitFor } from '../support/wait.ts';
 
 const META = ['threads', 'instagram', 'facebook'] as const;
 type Meta = (typeof META)[number];
 /** The stand-ins' person (metaOauth.ts's `brand` user) and the first Page it manages. */
 const USER_ID = '17841400000000001';
 
-let port = 0;
-let platforms: MetaStandIns;
-let receiver: Receiver;
-beforeAll(async () => {
-  port = await freePort();
-  platforms = await startMetaStandIns(`http://127.0.0.1:${port}`);
-  receiver = await startReceiver();
-  return async () => {
-    await receiver.close();
-    await platforms.close();
-  };
-});
-const server = useServer(() => ({
-  port,
-  env: { ...platforms.env, PUBLIC_BASE_URL: `http://127.0.0.1:${port}` },
-}));
-beforeAll(async () => {
-  // The worker role as bin/start.ts runs it: the server's platform addresses, sealing key,
-  // and the public media addresses signed with the API's secret under PUBLIC_BASE_URL.
-  const worker = await startWorkerBeside(server, {
-    storage: true,
-    platformApps: server.config.platformApps,
-    credentialsKey: platforms.credentialsKey,
-    publicMedia: publicMediaFor({
-      publicBaseUrl: server.config.publicBaseUrl,
-      mediaUrlSecret: TEST_MEDIA_URL_SECRET,
-    }),
-  });
-  return () => worker.stop();
+const receiver = useStarted(startReceiver, (started) => started.close());
+// The worker hands Threads and Instagram the media addresses signed with the API's secret
+// under PUBLIC_BASE_URL.
+const { platforms, server } = useAcceptanceService(startMetaStandIns, {
+  publicBaseUrl: true,
+  publicMedia: true,
 });
 afterAll(() => {
   // No container was published twice, and nothing went up as a video.
@@ -61,19 +40,7 @@ afterAll(() => {
 
 /** A Plus account with a key and a webhook endpoint, its brand connected to the three. */
 async function connectedBrand(path: string) {
-  const { acct, cookie } = await makeSignedInAccount(server, 'plus');
-  const hook = await call(server, 'POST', '/webhooks', {
-    headers: { cookie },
-    body: { url: receiver.url(path), events: ['post.published', 'post.failed'] },
-  });
-  expect(hook.status).toBe(201);
-  const connect = (platform: Meta, config: Record<string, unknown>) =>
-    connectAccount(server.pool, server.config, {
-      accountId: acct.accountId,
-      brandId: acct.brandId,
-      platform,
-      config,
-    });
+  const { acct, connect } = await accountWithWebhook(server, receiver, path);
   // CONTRACT's `connect --config`: a long-lived token and the account it posts as.
   const expires_at = new Date(Date.now() + 59 * 86_400_000).toISOString();
   const threads = await connect('threads', {
@@ -132,34 +99,6 @@ function madeOnPlatforms(text: string, images: number): Record<Meta, string> {
   };
 }
 
-/** Waits until the worker is done with every post of `ids` (published or failed). */
-const settled = (ids: string[]) =>
-  waitFor(
-    async () => {
-      const { rows } = await server.pool.query(
-        `select count(*)::int as n from posts where id = any($1) and status in ('published', 'failed')`,
-        [ids],
-      );
-      return rows[0].n === ids.length;
-    },
-    { what: `posts ${ids.join(', ')} to be published`, timeoutMs: 90_000 },
-  );
-
-/** The post.published deliveries to `path`, by post id. */
-async function publishedEvents(path: string, ids: string[]) {
-  const events = await waitFor(
-    async () => {
-      const got = receiver
-        .on(path)
-        .map((a) => JSON.parse(a.raw.toString('utf8')))
-        .filter((b) => b.event === 'post.published');
-      return got.length >= ids.length && got;
-    },
-    { what: 'the post.published deliveries' },
-  );
-  return Object.fromEntries(events.map((e) => [e.post.id, e.post]));
-}
-
 describe('through REST', () => {
   it('an image post and a carousel to Threads, Instagram and a Facebook Page are published on all three, with permalinks', async () => {
     const { key } = await connectedBrand('/rest');
@@ -171,18 +110,15 @@ describe('through REST', () => {
     const ids: { id: string; platform: Meta; text: string }[] = [];
     for (const { text, ...post } of posts)
       for (const platform of META) {
-        const res = await call(server, 'POST', '/v1/posts', {
-          key,
-          body: { platform, body: text, ...post, schedule_at: hourAhead() },
-        });
-        expect(res.status, JSON.stringify(res.body)).toBe(201);
         // The three are connected: nothing to warn about.
-        expect(res.body.warnings).toBeUndefined();
-        ids.push({ id: res.body.id, platform, text });
+        const id = await scheduleThroughRest(server, key, { platform, body: text, ...post });
+        ids.push({ id, platform, text });
       }
-    for (const { id } of ids) await publishNow(server.pool, id);
-
-    await settled(ids.map((p) => p.id));
+    await publishNowAndSettle(
+      server,
+      ids.map((p) => p.id),
+      90_000,
+    );
     // REST reads posts by status (GET /v1/posts): the six are in the published list.
     const res = await call(server, 'GET', '/v1/posts?status_filter=published', { key });
     expect(res.status).toBe(200);
@@ -202,6 +138,7 @@ describe('through REST', () => {
     }
 
     const events = await publishedEvents(
+      receiver,
       '/rest',
       ids.map((p) => p.id),
     );
@@ -214,12 +151,8 @@ describe('through MCP', () => {
   it('create_post and schedule_post for the three, an image post and a carousel; get_post and list_posts show the six published', async () => {
     const { key } = await connectedBrand('/mcp');
     const images = await uploadImages(key);
-    const client = await connectMcp(server, key);
-    const tool = async (name: string, args: Record<string, unknown>) => {
-      const res = await client.callTool({ name, arguments: args });
-      expect(res.isError, JSON.stringify(res.content)).toBeFalsy();
-      return res.structuredContent as Record<string, any>;
-    };
+    const client = await mcpTools(server, key);
+    const { tool } = client;
     try {
       const posts = [
         { text: 'Croissants, laminated overnight, for MCP', asset_ids: images.slice(0, 1) },
@@ -228,19 +161,14 @@ describe('through MCP', () => {
       const ids: { id: string; platform: Meta; text: string }[] = [];
       for (const { text, ...post } of posts)
         for (const platform of META) {
-          const created = await tool('create_post', { platform, body: text, ...post });
-          expect(created.warnings).toBeUndefined();
-          const scheduled = await tool('schedule_post', {
-            post_id: created.post.id,
-            when: hourAhead(),
-          });
-          expect(scheduled.post.status).toBe('scheduled');
-          expect(scheduled.warnings).toBeUndefined();
-          ids.push({ id: created.post.id, platform, text });
+          const id = await client.schedule({ platform, body: text, ...post });
+          ids.push({ id, platform, text });
         }
-      for (const { id } of ids) await publishNow(server.pool, id);
-
-      await settled(ids.map((p) => p.id));
+      await publishNowAndSettle(
+        server,
+        ids.map((p) => p.id),
+        90_000,
+      );
       const permalinks = {
         [posts[0]!.text]: madeOnPlatforms(posts[0]!.text, 1),
         [posts[1]!.text]: madeOnPlatforms(posts[1]!.text, 3),
@@ -264,6 +192,7 @@ describe('through MCP', () => {
       );
 
       const events = await publishedEvents(
+        receiver,
         '/mcp',
         ids.map((p) => p.id),
       );

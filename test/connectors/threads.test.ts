@@ -7,47 +7,36 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentialsKey, openCredentials } from '../../core/connections/credentials.ts';
+import { credentialsKey } from '../../core/connections/credentials.ts';
 import { threadsConnector } from '../../core/connectors/threads/index.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
-import { storageFor } from '../../core/storage/storage.ts';
 import { retryJobOf } from '../support/jobs.ts';
 import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
-import { startThreadsStandIn, type ThreadsStandIn } from '../support/platforms/threads.ts';
 import {
   THREADS_USER,
-  type ThreadsHarness,
   threadsHarness,
+  useThreadsHarness,
+  useThreadsStandIn,
 } from '../support/platforms/threadsHarness.ts';
-import { type PublicMediaHost, startPublicMediaHost } from '../support/publicMediaHost.ts';
+import { usePublicMediaHost } from '../support/publicMediaHost.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 import { solidPng, uploadImage } from '../support/uploads.ts';
 
 const KEY = credentialsKey(Buffer.alloc(32, 6).toString('base64'));
 const server = useServer({ env: LOOPBACK_OUTBOUND });
-let t: ThreadsStandIn;
-let media: PublicMediaHost;
-let h: ThreadsHarness;
+const t = useThreadsStandIn();
+const media = usePublicMediaHost(server);
+const h = useThreadsHarness(server, t, KEY, { publicMedia: media });
 let tmp: string;
 
-beforeAll(async () => {
+beforeAll(() => {
   tmp = mkdtempSync(path.join(os.tmpdir(), 'sps-threads-'));
-  t = await startThreadsStandIn();
-  media = await startPublicMediaHost(storageFor(server.config));
-  h = threadsHarness(server, t, KEY, { publicMedia: media });
 });
-afterAll(async () => {
-  await t.close();
-  await media.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const USER = THREADS_USER.id;
 const publishCalls = () =>
   t.received.filter((r) => r.method === 'POST' && r.path === `/v1.0/${USER}/threads_publish`);
-const accountStatus = async (id: string) =>
-  (await server.pool.query('select status from connected_accounts where id = $1', [id])).rows[0]
-    .status;
 
 describe('publishing to Threads', () => {
   it('publishes text through a TEXT container, and keeps the post id and permalink', async () => {
@@ -370,11 +359,7 @@ describe('Threads tokens', () => {
     const before = refreshes();
     expect(await h.runJob(post)).toBe('published');
     expect(refreshes()).toBe(before + 1);
-    const { rows } = await server.pool.query(
-      'select credentials from connected_accounts where id = $1',
-      [connectedId],
-    );
-    const stored = openCredentials(KEY, rows[0].credentials);
+    const stored = (await h.connection(connectedId)).credentials;
     expect(stored.access_token).not.toBe(token);
     expect(t.received.at(-1)!.query.access_token).toBe(stored.access_token);
   });
@@ -403,7 +388,7 @@ describe('Threads tokens', () => {
     const post = await h.schedule(key, { body: 'Revoked' });
     t.revoke();
     expect(await h.runJob(post)).toBe('failed');
-    expect(await accountStatus(connectedId)).toBe('needs_reconnect');
+    expect((await h.connection(connectedId)).status).toBe('needs_reconnect');
     expect((await h.row(post.id)).error).toMatch(/reconnect/i);
   });
 });

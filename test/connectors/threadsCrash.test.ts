@@ -3,35 +3,29 @@
 // (Threads pointed at the stand-in by THREADS_API_URL), the stand-in kills it the moment it
 // has published, and the retried job finds the container PUBLISHED, reads the post back from
 // the account's own and records it instead of publishing again.
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { makeWorkerUtils } from 'graphile-worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChildProcess } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
 import { credentialsKey } from '../../core/connections/credentials.ts';
 import { publishNow } from '../support/jobs.ts';
-import { startThreadsStandIn, type ThreadsStandIn } from '../support/platforms/threads.ts';
+import {
+  exitSignal,
+  releaseDeadWorkersJob,
+  startPublishWorker,
+} from '../support/platforms/publishCrash.ts';
 import {
   THREADS_USER,
-  type ThreadsHarness,
-  threadsHarness,
+  threadsEnv,
+  useThreadsHarness,
+  useThreadsStandIn,
 } from '../support/platforms/threadsHarness.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const KEY_B64 = Buffer.alloc(32, 8).toString('base64');
 const KEY = credentialsKey(KEY_B64);
 const server = useServer({ env: LOOPBACK_OUTBOUND });
-let t: ThreadsStandIn;
-let h: ThreadsHarness;
-
-beforeAll(async () => {
-  t = await startThreadsStandIn();
-  // Containers are FINISHED at their first reading: the worker's poll waits 3 s otherwise.
-  t.processingReads = 0;
-  h = threadsHarness(server, t, KEY);
-});
-afterAll(() => t.close());
+// Containers are FINISHED at their first reading: the worker's poll waits 3 s otherwise.
+const t = useThreadsStandIn({ processingReads: 0 });
+const h = useThreadsHarness(server, t, KEY);
 
 describe('a worker killed after Threads published the container, before it recorded it', () => {
   it('the retried job records the post Threads has, and publishes nothing again', async () => {
@@ -43,31 +37,14 @@ describe('a worker killed after Threads published the container, before it recor
       t.onPublish = undefined;
       child?.kill('SIGKILL');
     };
-    child = spawn(process.execPath, [path.join(ROOT, 'test/support/platforms/threadsWorker.ts')], {
-      env: {
-        ...process.env,
-        DATABASE_URL: server.db.url,
-        THREADS_API_URL: t.url,
-        CREDENTIALS_KEY: KEY_B64,
-        DATA_DIR: server.dataDir,
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    await new Promise<void>((r) => child!.stdout!.once('data', () => r()));
+    child = await startPublishWorker(server, { env: threadsEnv(t), credentialsKey: KEY_B64 });
     await publishNow(server.pool, post.id);
-    const signal = await new Promise((r) => child!.once('exit', (_code, sig) => r(sig)));
-    expect(signal).toBe('SIGKILL');
+    expect(await exitSignal(child)).toBe('SIGKILL');
     expect(t.posts.map((p) => p.text)).toEqual(['Crash one']);
     expect((await h.row(post.id)).status).toBe('publishing');
 
     // What the sweeper does for a dead worker: release its job; then the job runs again.
-    const { rows } = await server.pool.query(
-      'select locked_by from graphile_worker.jobs where key = $1',
-      [`publish_post:${post.id}`],
-    );
-    const utils = await makeWorkerUtils({ pgPool: server.pool });
-    await utils.forceUnlockWorkers([rows[0].locked_by]);
-    await utils.release();
+    await releaseDeadWorkersJob(server.pool, post.id);
     expect(await h.runJob(post, 2)).toBe('published');
 
     const [one, two] = t.posts;

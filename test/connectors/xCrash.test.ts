@@ -4,21 +4,23 @@
 // retried job finds that post among the account's own and records it instead of posting again.
 // Likewise a worker killed between two segments of a video's chunked upload: the retried job
 // appends the rest to the same media id.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { makeWorkerUtils } from 'graphile-worker';
 import { describe, expect, it } from 'vitest';
 import { credentialsKey } from '../../core/connections/credentials.ts';
 import { SEGMENT_BYTES } from '../../core/connectors/x/media.ts';
 import { publishNow } from '../support/jobs.ts';
 import { makeHeavyClip, uploadMediaFile } from '../support/mediaFixtures.ts';
+import {
+  exitSignal,
+  releaseDeadWorkersJob,
+  startPublishWorker,
+} from '../support/platforms/publishCrash.ts';
 import { useXHarness, useXStandIn } from '../support/platforms/xHarness.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const KEY_B64 = Buffer.alloc(32, 4).toString('base64');
 const KEY = credentialsKey(KEY_B64);
 const server = useServer({ env: LOOPBACK_OUTBOUND });
@@ -26,33 +28,8 @@ const x = useXStandIn();
 const h = useXHarness(server, x, KEY);
 
 /** A worker process on the shipped connectors, X at the stand-in, once it has started. */
-async function startWorker() {
-  const child = spawn(process.execPath, [path.join(ROOT, 'test/support/platforms/xWorker.ts')], {
-    env: {
-      ...process.env,
-      DATABASE_URL: server.db.url,
-      X_API_URL: x.url,
-      CREDENTIALS_KEY: KEY_B64,
-      DATA_DIR: server.dataDir,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((r) => child.stdout!.once('data', () => r()));
-  return child;
-}
-const killed = (child: ChildProcess) =>
-  new Promise((r) => child.once('exit', (_code, sig) => r(sig)));
-
-/** What the sweeper does for a dead worker: release its job, so that it runs again. */
-async function releaseJob(postId: string) {
-  const { rows } = await server.pool.query(
-    'select locked_by from graphile_worker.jobs where key = $1',
-    [`publish_post:${postId}`],
-  );
-  const utils = await makeWorkerUtils({ pgPool: server.pool });
-  await utils.forceUnlockWorkers([rows[0].locked_by]);
-  await utils.release();
-}
+const startWorker = () =>
+  startPublishWorker(server, { env: { X_API_URL: x.url }, credentialsKey: KEY_B64 });
 
 describe('a worker killed after X made the post, before it recorded it', () => {
   it('the retried job records the post X has, and posts nothing again', async () => {
@@ -66,11 +43,11 @@ describe('a worker killed after X made the post, before it recorded it', () => {
     };
     child = await startWorker();
     await publishNow(server.pool, post.id);
-    expect(await killed(child)).toBe('SIGKILL');
+    expect(await exitSignal(child)).toBe('SIGKILL');
     expect(x.tweets.filter((t) => t.sent === 'Crash one')).toHaveLength(1);
     expect((await h.row(post.id)).status).toBe('publishing');
 
-    await releaseJob(post.id);
+    await releaseDeadWorkersJob(server.pool, post.id);
     expect(await h.runJob(post, 2)).toBe('published');
 
     const row = await h.row(post.id);
@@ -106,10 +83,10 @@ describe('a worker killed between two segments of a video', () => {
       };
       child = await startWorker();
       await publishNow(server.pool, post.id);
-      expect(await killed(child)).toBe('SIGKILL');
+      expect(await exitSignal(child)).toBe('SIGKILL');
       expect((await h.row(post.id)).status).toBe('publishing');
 
-      await releaseJob(post.id);
+      await releaseDeadWorkersJob(server.pool, post.id);
       expect(await h.runJob(post, 2)).toBe('published');
       const row = await h.row(post.id);
       const made = x.tweets.filter((t) => t.sent === 'Crash mid-upload');

@@ -4,53 +4,36 @@
 // sealed with its page_id and name in the same connection, a Page the user does not manage
 // refused, a connection without a user token asked to reconnect, another account's connection
 // not found, Facebook's hostile answers refused, and no token in an answer or a log.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   configuredCredentialsKey,
   connectWithTokens,
   openCredentials,
 } from '../../core/connections/service.ts';
 import { createLogger } from '../../core/logger.ts';
-import { connectFacebook, FACEBOOK_REDIRECT } from '../support/facebookConnection.ts';
-import { logSink } from '../support/logs.ts';
-import { META_APP, type MetaStandIn, startMetaOauth } from '../support/platforms/metaOauth.ts';
-import { type Answer, json } from '../support/platforms/standIn.ts';
 import {
-  call,
-  makeAccount,
-  signedInDashboard,
-  startServer,
-  type TestServer,
-} from '../support/server.ts';
-import { LOOPBACK_OUTBOUND } from '../support/service.ts';
+  connectFacebook,
+  facebookMetaEnv,
+  useFacebookMeta,
+} from '../support/facebookConnection.ts';
+import { logSink } from '../support/logs.ts';
+import { META_APP } from '../support/platforms/metaOauth.ts';
+import { type Answer, json } from '../support/platforms/standIn.ts';
+import { call, makeAccount, signedInDashboard } from '../support/server.ts';
+import { useServer } from '../support/service.ts';
 
-let meta: MetaStandIn;
-let server: TestServer;
 const logged: string[] = [];
 /** An answer /me/accounts gives instead of the stand-in's own, while set. */
 let accountsAnswer: Answer | undefined;
 
-beforeAll(async () => {
-  meta = await startMetaOauth('facebook', FACEBOOK_REDIRECT, (r) =>
-    r.path === '/v25.0/me/accounts' ? accountsAnswer : undefined,
-  );
-  server = await startServer({
-    env: {
-      ...LOOPBACK_OUTBOUND,
-      FACEBOOK_API_URL: meta.url,
-      FACEBOOK_CLIENT_ID: META_APP.id,
-      FACEBOOK_CLIENT_SECRET: META_APP.secret,
-    },
-    logger: createLogger(
-      'info',
-      logSink((line) => logged.push(line)),
-    ) as never,
-  });
-});
-afterAll(async () => {
-  await server?.close();
-  await meta?.close();
-});
+const meta = useFacebookMeta((r) => (r.path === '/v25.0/me/accounts' ? accountsAnswer : undefined));
+const server = useServer(() => ({
+  env: facebookMetaEnv(meta),
+  logger: createLogger(
+    'info',
+    logSink((line) => logged.push(line)),
+  ) as never,
+}));
 
 type Dashboard = Awaited<ReturnType<typeof signedInDashboard>>;
 

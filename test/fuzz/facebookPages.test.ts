@@ -6,7 +6,7 @@
 // with that Page's name as its handle, and another account's connection never changes.
 // FUZZ_RUNS and FUZZ_SEED tune the runs.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configuredCredentialsKey, openCredentials } from '../../core/connections/service.ts';
 import {
   encodeLoosely,
@@ -16,34 +16,16 @@ import {
   pathSegment,
   toJson,
 } from '../support/arbitraries.ts';
-import { connectFacebook, FACEBOOK_REDIRECT } from '../support/facebookConnection.ts';
-import { META_APP, type MetaStandIn, startMetaOauth } from '../support/platforms/metaOauth.ts';
 import {
-  call,
-  makeAccount,
-  signedInDashboard,
-  startServer,
-  type TestServer,
-} from '../support/server.ts';
-import { LOOPBACK_OUTBOUND } from '../support/service.ts';
+  connectFacebook,
+  facebookMetaEnv,
+  useFacebookMeta,
+} from '../support/facebookConnection.ts';
+import { call, makeAccount, signedInDashboard } from '../support/server.ts';
+import { useServer } from '../support/service.ts';
 
-let meta: MetaStandIn;
-let server: TestServer;
-beforeAll(async () => {
-  meta = await startMetaOauth('facebook', FACEBOOK_REDIRECT);
-  server = await startServer({
-    env: {
-      ...LOOPBACK_OUTBOUND,
-      FACEBOOK_API_URL: meta.url,
-      FACEBOOK_CLIENT_ID: META_APP.id,
-      FACEBOOK_CLIENT_SECRET: META_APP.secret,
-    },
-  });
-});
-afterAll(async () => {
-  await server?.close();
-  await meta?.close();
-});
+const meta = useFacebookMeta();
+const server = useServer(() => ({ env: facebookMetaEnv(meta) }));
 
 const stateOf = async (id: string) => {
   const { rows } = await server.pool.query(

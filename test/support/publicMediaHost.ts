@@ -7,7 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PublicMedia, PublishMedia } from '../../core/connectors/connector.ts';
-import { readAll, type Storage } from '../../core/storage/storage.ts';
+import { readAll, type Storage, storageFor } from '../../core/storage/storage.ts';
+import type { TestServer } from './server.ts';
+import { useStarted } from './service.ts';
 
 export type PublicMediaHost = PublicMedia & {
   /** The asset ids fetched, in order. */
@@ -47,3 +49,10 @@ export async function startPublicMediaHost(storage: Storage): Promise<PublicMedi
     },
   };
 }
+
+/** The calling file's public media host, serving from `server`'s storage, closed after it. */
+export const usePublicMediaHost = (server: TestServer): PublicMediaHost =>
+  useStarted(
+    () => startPublicMediaHost(storageFor(server.config)),
+    (started) => started.close(),
+  );
