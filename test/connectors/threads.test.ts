@@ -203,6 +203,54 @@ describe('publishing to Threads', () => {
     };
   };
 
+  it('a container that claims to be published before this publication published it is published, never read back to an older post', async () => {
+    const { key } = await h.connectBrand();
+    const body = 'Claimed already';
+    // The account's own post of an hour ago, with the same text.
+    t.posts.push({
+      id: '17900000000000001',
+      owner: USER,
+      container: '17900000000000002',
+      text: body,
+      mediaType: 'TEXT_POST',
+      timestamp: new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d{3}Z$/, '+0000'),
+      permalink: 'https://www.threads.com/@brand.studio/post/Cold',
+      repliedTo: undefined,
+      children: [],
+    });
+    const post = await h.schedule(key, { body });
+    // The container's first status read answers as a post would (code 100: no status field).
+    t.answerNext(`GET /v1.0/${t.nextId()}`, {
+      status: 400,
+      body: {
+        error: {
+          message: 'Tried accessing nonexisting field (status)',
+          type: 'OAuthException',
+          code: 100,
+        },
+      },
+    });
+    // Publishing it is asked (the container may not be ready yet: the next attempt then is).
+    let outcome = await h.runJob(post);
+    if (outcome === 'retrying') outcome = await h.runJob(post, 2);
+    expect(outcome).toBe('published');
+    const external = (await h.row(post.id)).external_post_id;
+    expect(external).not.toBe('17900000000000001');
+    expect(t.posts.find((p) => p.id === external)?.text).toBe(body);
+    expect(publishCalls().length).toBeGreaterThan(0);
+  });
+
+  it("takes a permalink only on Threads' own hosts", async () => {
+    const { key } = await h.connectBrand();
+    const post = await h.schedule(key, { body: 'Permalink elsewhere' });
+    t.answerNext(`GET /v1.0/${BigInt(t.nextId()) + 1n}`, {
+      status: 200,
+      body: { id: String(BigInt(t.nextId()) + 1n), permalink: 'https://evil.example/phish' },
+    });
+    expect(await h.runJob(post)).toBe('published');
+    expect((await h.row(post.id)).permalink_url).toBeNull();
+  });
+
   it('reads back the post this publication made, not an older one of the account with the same text', async () => {
     const { key } = await h.connectBrand();
     const body = 'Said again a minute later';

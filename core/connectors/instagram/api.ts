@@ -11,10 +11,10 @@ import type { ContainerStatus } from '../meta/container.ts';
 import { StatusValue } from '../meta/container.ts';
 import { GRAPH_VERSION, type GraphCall, GraphId, getDocumented } from '../meta/graph.ts';
 import {
+  addressOn,
   CLOCK_MARGIN_MS,
   echoedText,
   graphTime,
-  httpsAddress,
   insightsOf,
   permalinkOf,
   quotaAnswer,
@@ -170,7 +170,7 @@ export async function limitFreesAt(
 
 /** The published media's public address (`permalink`), or null when Instagram gives none. */
 export const permalinkOfMedia = (call: GraphCall, mediaId: string) =>
-  permalinkOf(call, `${VERSION}/${mediaId}`, 'permalink', httpsAddress);
+  permalinkOf(call, `${VERSION}/${mediaId}`, 'permalink', addressOn('instagram.com'));
 
 /**
  * GET /{media}/insights (instagram_business_manage_insights): each metric's lifetime value.

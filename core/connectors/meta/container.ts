@@ -176,6 +176,8 @@ export const publishedMedia = (steps: PublicationSteps, prefix: string) =>
  * reached the publish call and the container is PUBLISHED (or this try's answer cannot be
  * read), the post `findPublished` finds among the account's since then. A container that is
  * PUBLISHED but not found fails: the post is there, and recording another id would be a lie.
+ * One that says PUBLISHED before this publication ever called publish is published as if
+ * FINISHED: nothing older than the attempt is recorded as its post.
  */
 export async function publishOnce(
   p: ContainerPlatform,
@@ -197,8 +199,10 @@ export async function publishOnce(
     await steps.remember(published(prefix), found);
     return found;
   };
-  if (state === 'PUBLISHED')
-    return readBack(triedAt ? Date.parse(triedAt) : Date.now() - 86_400_000);
+  // A container says it is published (or answers as a post) after this publication reached
+  // the publish call: read that post back. Before it never did, the container is not ours to
+  // record: publishing it is asked, and Meta refuses one published already.
+  if (state === 'PUBLISHED' && triedAt) return readBack(Date.parse(triedAt));
 
   await steps.remember(publishing(prefix), new Date().toISOString());
   const since = Date.parse((await steps.recall(publishing(prefix)))!);

@@ -27,11 +27,19 @@ export async function permalinkOf(
 }
 
 const HttpsUrl = z.url({ protocol: /^https$/ }).max(2000);
-/** An https address as Threads and Instagram give a `permalink`, else none. */
-export const httpsAddress = (value: unknown) => {
-  const parsed = HttpsUrl.safeParse(value);
-  return parsed.success ? parsed.data : null;
-};
+/**
+ * A reader of a `permalink` as Threads and Instagram give it: an https address on one of the
+ * platform's own `domains` (or a subdomain), else none. The address is shown to people as the
+ * post's, so one elsewhere (an answer gone wrong, or hostile) is not taken.
+ */
+export const addressOn =
+  (...domains: string[]) =>
+  (value: unknown): string | null => {
+    const parsed = HttpsUrl.safeParse(value);
+    if (!parsed.success) return null;
+    const host = new URL(parsed.data).hostname;
+    return domains.some((d) => host === d || host.endsWith(`.${d}`)) ? parsed.data : null;
+  };
 
 const Metric = z.object({
   name: z.string().max(100),

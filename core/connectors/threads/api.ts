@@ -10,10 +10,10 @@ import type { ContainerStatus } from '../meta/container.ts';
 import { StatusValue } from '../meta/container.ts';
 import { type GraphCall, GraphId, getDocumented } from '../meta/graph.ts';
 import {
+  addressOn,
   CLOCK_MARGIN_MS,
   echoedText,
   graphTime,
-  httpsAddress,
   insightsOf,
   permalinkOf,
   quotaAnswer,
@@ -149,7 +149,7 @@ export async function ownPosts(call: GraphCall, userId: string, limit: number) {
 
 /** The published media's public address (`permalink`), or null when Threads gives none. */
 export const permalinkOfMedia = (call: GraphCall, mediaId: string) =>
-  permalinkOf(call, `${VERSION}/${mediaId}`, 'permalink', httpsAddress);
+  permalinkOf(call, `${VERSION}/${mediaId}`, 'permalink', addressOn('threads.com', 'threads.net'));
 
 /** GET /{media}/insights: each metric's lifetime value by name. */
 export const insightsOfMedia = (call: GraphCall, mediaId: string) =>
