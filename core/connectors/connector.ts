@@ -35,7 +35,9 @@ export type PublicMedia = {
  */
 export const mediaNotFetched = (platformName: string, reason: string) =>
   new PublicationError(
-    `${platformName} could not fetch the post's media from the service (${reason}). It fetches media from addresses under PUBLIC_BASE_URL, which must be reachable from the internet.`,
+    // The platform may quote the signed address it was given: a day's access to the asset,
+    // which the post's error (shown, delivered in events) must not hand on.
+    `${platformName} could not fetch the post's media from the service (${reason.replace(/https?:\/\/\S+/g, '[the media address]')}). It fetches media from addresses under PUBLIC_BASE_URL, which must be reachable from the internet.`,
     { retryable: false },
   );
 

@@ -221,6 +221,9 @@ describe("the container's end", () => {
     expect(error).toMatch(/^Instagram could not fetch the post's media from the service/);
     expect(error).toContain('The media could not be fetched from this URI');
     expect(error).toContain('PUBLIC_BASE_URL');
+    // Instagram quoted the signed address it was given: a day's access, not shown on.
+    expect(error).toContain('[the media address]');
+    expect(error).not.toMatch(/https?:\/\//);
   });
 });
 

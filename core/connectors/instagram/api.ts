@@ -75,7 +75,8 @@ const Quota = z.object({
   config: z
     .object({
       quota_total: z.number().int().min(1),
-      quota_duration: z.number().int().min(1),
+      // A day, as documented; more than a week is not a window this service waits out.
+      quota_duration: z.number().int().min(1).max(7 * 86_400),
     })
     .optional()
     .catch(undefined),
