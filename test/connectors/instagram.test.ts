@@ -71,6 +71,20 @@ describe('publishing to Instagram', () => {
     expect(media.permalink).toMatch(/^https:\/\/www\.instagram\.com\/p\/\w+\/$/);
   });
 
+  it('repeats the parameters in the address only while it stays short: a long caption goes in the body alone', async () => {
+    const { key } = await h.connectBrand();
+    const asset = await image(key, '#f58529');
+    const caption = `Celebrations ${'🎉'.repeat(1_500)}`;
+    const post = await h.schedule(key, { body: caption, asset_ids: [asset] });
+    expect(await h.runJob(post)).toBe('published');
+    const create = h.ig.received.findLast((r) => r.method === 'POST' && r.path.endsWith('/media'))!;
+    expect(create.form.caption).toBe(caption);
+    expect(create.query.caption).toBeUndefined();
+    expect(create.query.image_url).toBe(create.form.image_url);
+    const publish = h.ig.received.findLast((r) => r.path.endsWith('/media_publish'))!;
+    expect(publish.query.creation_id).toBe(publish.form.creation_id);
+  });
+
   it('publishes a carousel: each item a carousel item, then the carousel with the caption', async () => {
     const { key } = await h.connectBrand();
     const ids = [await image(key, '#f00'), await reel(key), await image(key, '#00f')];

@@ -1,12 +1,34 @@
 // Calling Meta's Graph hosts (Threads, Instagram, Facebook Pages) as a connected account. The
 // token goes as a bearer header and as Graph's `access_token` parameter; a GET's parameters in
-// the query string, a POST's in a form body (multipart when it carries a file), so no post's
-// text or token rides in a POST's address. A refusal is mapped by ./graphErrors.ts.
+// the query string, a POST's in a form body (multipart when it carries a file) and, for
+// Threads and Instagram, whose pages write every call with its parameters in the address,
+// in the query string too, as long as the address stays short (QUERY_MAX). No message or log
+// of ours carries a request's address. A refusal is mapped by ./graphErrors.ts.
 import { z } from 'zod';
 import type { OutboundPolicy } from '../../outbound/guard.ts';
 import { type AccessTokens, type ConnectedAccountAccess, PublicationError } from '../connector.ts';
 import { documented, type PlatformResponse, platformRequest } from '../http.ts';
 import { graphErrorOf, graphRefusal, tokenRefused } from './graphErrors.ts';
+
+/**
+ * The longest query string a POST repeats its fields in: proxies and servers refuse addresses
+ * past about 8 KB, and an Instagram caption of 2,200 emoji would be ~26 KB encoded.
+ */
+export const QUERY_MAX = 4_096;
+
+/** `fields` as a query string, leaving out the longest ones (a caption) until it fits. */
+function inQuery(fields: Record<string, string>): string {
+  const kept = { ...fields };
+  let query = new URLSearchParams(kept).toString();
+  while (query.length > QUERY_MAX) {
+    const longest = Object.keys(kept).reduce((a, b) =>
+      kept[a]!.length >= kept[b]!.length ? a : b,
+    );
+    delete kept[longest];
+    query = new URLSearchParams(kept).toString();
+  }
+  return query;
+}
 
 /** The Graph API version of the versioned Meta calls (Facebook; Instagram's). */
 export const GRAPH_VERSION = 'v25.0';
@@ -83,9 +105,9 @@ export function graphClient(deps: {
   account: ConnectedAccountAccess;
   timeoutMs: number;
   /**
-   * A POST's fields go in the query as well as in the form body. Threads' and Instagram's
-   * pages write every call with its parameters in the query, newer pages in the body; Meta
-   * reads both, so both are sent and a reader of either finds them.
+   * A POST's fields go in the query (up to QUERY_MAX) as well as in the form body. Threads'
+   * and Instagram's pages write every call with its parameters in the query, newer pages in
+   * the body; Meta reads both, so both are sent and a reader of either finds them.
    */
   paramsInQuery?: boolean;
 }): GraphCall {
@@ -117,7 +139,7 @@ export function graphClient(deps: {
     } else {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(fields).toString();
-      if (deps.paramsInQuery) url = `${url}?${body}`;
+      if (deps.paramsInQuery) url = `${url}?${inQuery(fields)}`;
     }
     // No message or log of ours carries a request's address or body.
     return platformRequest(deps.policy, deps.platform, url, {
