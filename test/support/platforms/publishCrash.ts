@@ -5,6 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeWorkerUtils } from 'graphile-worker';
+import { afterAll } from 'vitest';
 import type { Pool } from '../../../core/db/pool.ts';
 import type { TestServer } from '../server.ts';
 
@@ -19,9 +20,16 @@ export type PublishWorkerOptions = {
   publicMedia?: boolean;
 };
 
+/** The worker processes started here and still running. */
+const running = new Set<ChildProcess>();
+// Registered in the importing test file's collection: a failing test leaves no worker behind.
+afterAll(() => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /** A worker process publishing from `server`'s database, started now (not yet ready). */
 export function spawnPublishWorker(server: TestServer, opts: PublishWorkerOptions): ChildProcess {
-  return spawn(process.execPath, [SCRIPT], {
+  const child = spawn(process.execPath, [SCRIPT], {
     env: {
       ...process.env,
       ...opts.env,
@@ -32,6 +40,9 @@ export function spawnPublishWorker(server: TestServer, opts: PublishWorkerOption
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
 }
 
 /** Resolves once the worker process says it has started. */
