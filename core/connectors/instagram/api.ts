@@ -76,7 +76,11 @@ const Quota = z.object({
     .object({
       quota_total: z.number().int().min(1),
       // A day, as documented; more than a week is not a window this service waits out.
-      quota_duration: z.number().int().min(1).max(7 * 86_400),
+      quota_duration: z
+        .number()
+        .int()
+        .min(1)
+        .max(7 * 86_400),
     })
     .optional()
     .catch(undefined),
