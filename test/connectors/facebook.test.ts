@@ -13,12 +13,12 @@ import { usageResetAt } from '../../core/connectors/meta/graphErrors.ts';
 import { platformFitIssues } from '../../core/kernel/platformFit.ts';
 import { publishNow, retryJobOf } from '../support/jobs.ts';
 import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
-import { graphError } from '../support/platforms/facebook.ts';
 import {
   FACEBOOK_PAGE,
   useFacebookHarness,
   useFacebookStandIn,
 } from '../support/platforms/facebookHarness.ts';
+import { graphError } from '../support/platforms/metaGraph.ts';
 import { exitSignal } from '../support/platforms/publishCrash.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 import { solidPng, uploadImage } from '../support/uploads.ts';
