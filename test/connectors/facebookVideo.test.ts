@@ -1,3 +1,6 @@
+// Facebook Page videos by the Resumable Upload API through the real publication job, against
+// the Facebook stand-in: the session opened with the user token (or the Page token of a CLI
+// connection), a lost answer read back, a killed worker resumed, the older phases as fallback.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
