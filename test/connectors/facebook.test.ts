@@ -9,33 +9,26 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { credentialsKey } from '../../core/connections/credentials.ts';
 import { usageResetAt } from '../../core/connectors/meta/graphErrors.ts';
 import { platformFitIssues } from '../../core/kernel/platformFit.ts';
 import { publishNow, retryJobOf } from '../support/jobs.ts';
 import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
-import { graphError } from '../support/platforms/facebook.ts';
 import {
   FACEBOOK_PAGE,
-  facebookEnv,
   useFacebookHarness,
   useFacebookStandIn,
 } from '../support/platforms/facebookHarness.ts';
-import {
-  exitSignal,
-  releaseDeadWorkersJob,
-  spawnPublishWorker,
-} from '../support/platforms/publishCrash.ts';
+import { graphError } from '../support/platforms/metaGraph.ts';
+import { exitSignal } from '../support/platforms/publishCrash.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 import { solidPng, uploadImage } from '../support/uploads.ts';
 import { waitFor } from '../support/wait.ts';
 
 const KEY_BASE64 = Buffer.alloc(32, 6).toString('base64');
-const KEY = credentialsKey(KEY_BASE64);
 
 const server = useServer({ env: LOOPBACK_OUTBOUND });
 const fb = useFacebookStandIn();
-const h = useFacebookHarness(server, fb, KEY);
+const h = useFacebookHarness(server, fb, KEY_BASE64);
 let tmp: string;
 
 beforeAll(async () => {
@@ -209,21 +202,11 @@ describe('publishing to a Facebook Page', () => {
   }, 60_000);
 });
 
-/** A worker process on the shipped connectors, Facebook at the stand-in. */
-const worker = () =>
-  spawnPublishWorker(server, { env: facebookEnv(fb), credentialsKey: KEY_BASE64 });
-
-/** What the sweeper does for a dead worker: the post is left publishing, its job released. */
-async function releaseDeadWorker(postId: string) {
-  expect((await postRow(postId)).status).toBe('publishing');
-  await releaseDeadWorkersJob(server.pool, postId);
-}
-
 describe('exactly once', () => {
   it('publishes one post when the worker is killed after Facebook made it', async () => {
     const { key } = await connectedPage();
     const id = await schedule(key, { body: 'Exactly once, across a crash' });
-    const child = worker();
+    const child = h.worker();
     const exited = exitSignal(child);
     // Facebook has the post; the worker dies before reading the answer.
     fb.onCreate = (post) => {
@@ -242,7 +225,7 @@ describe('exactly once', () => {
     } finally {
       fb.onCreate = undefined;
     }
-    await releaseDeadWorker(id);
+    await h.releaseDeadWorker(id);
 
     const feeds = posting('feed').length;
     expect(await publish(id, 2)).toBe('published');
@@ -259,7 +242,7 @@ describe('exactly once', () => {
     const asset = await uploadMediaFile(server, key, path.join(tmp, 'clip.mp4'), 'clip.mp4');
     const id = await schedule(key, { body: 'Killed mid-upload', asset_ids: [asset.id] });
     fb.chunkBytes = 8 * 1024;
-    const child = worker();
+    const child = h.worker();
     const exited = new Promise((r) => child.once('exit', (_code, sig) => r(sig)));
     // Two chunks are in (and their offsets remembered); the worker dies sending the third.
     fb.onTransfer = (video) => {
@@ -275,7 +258,7 @@ describe('exactly once', () => {
     } finally {
       fb.onTransfer = undefined;
     }
-    await releaseDeadWorker(id);
+    await h.releaseDeadWorker(id);
     const sessions = fb.videos.size;
     expect(await publish(id, 2)).toBe('published');
     expect(fb.videos.size).toBe(sessions);

@@ -1,37 +1,31 @@
+// Facebook Page videos by the Resumable Upload API through the real publication job, against
+// the Facebook stand-in: the session opened with the user token (or the Page token of a CLI
+// connection), a lost answer read back, a killed worker resumed, the older phases as fallback.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { credentialsKey, sealCredentials } from '../../core/connections/credentials.ts';
-import { builtinConnectors } from '../../core/connectors/builtin.ts';
-import { outboundPolicy } from '../../core/outbound/guard.ts';
-import { platformApps } from '../../core/platformApps.ts';
-import { publishScheduledPost } from '../../core/posts/publication.ts';
-import { storageFor } from '../../core/storage/storage.ts';
-import { hourAhead, publishNow } from '../support/jobs.ts';
+import { publishNow } from '../support/jobs.ts';
 import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
-import { type FacebookStandIn, startFacebookStandIn } from '../support/platforms/facebook.ts';
-import { facebookEnv } from '../support/platforms/facebookHarness.ts';
-import { META_APP } from '../support/platforms/metaOauth.ts';
 import {
-  exitSignal,
-  releaseDeadWorkersJob,
-  spawnPublishWorker,
-} from '../support/platforms/publishCrash.ts';
-import { call, makeConnectedAccount } from '../support/server.ts';
+  FACEBOOK_PAGE,
+  useFacebookHarness,
+  useFacebookStandIn,
+} from '../support/platforms/facebookHarness.ts';
+import { META_APP } from '../support/platforms/metaOauth.ts';
+import { exitSignal } from '../support/platforms/publishCrash.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 
 const KEY_BASE64 = Buffer.alloc(32, 7).toString('base64');
-const KEY = credentialsKey(KEY_BASE64);
-const PAGE = '101000000000001';
+const PAGE = FACEBOOK_PAGE;
 
 const server = useServer({ env: LOOPBACK_OUTBOUND });
-let fb: FacebookStandIn;
+const fb = useFacebookStandIn();
+const h = useFacebookHarness(server, fb, KEY_BASE64);
 let tmp: string;
 let clip: Buffer;
 
 beforeAll(async () => {
-  fb = await startFacebookStandIn();
   tmp = mkdtempSync(path.join(os.tmpdir(), 'sps-facebook-video-'));
   await makeTestClip(path.join(tmp, 'clip.mp4'), 2);
   clip = readFileSync(path.join(tmp, 'clip.mp4'));
@@ -43,80 +37,27 @@ afterEach(() => {
   fb.takeOnlyNextUpload = undefined;
   fb.answerNextUpload = undefined;
 });
-afterAll(async () => {
-  await fb.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-const apps = (appId: string | undefined = META_APP.id) => ({
-  ...platformApps({}),
-  facebook: platformApps({
-    FACEBOOK_API_URL: fb.url,
-    FACEBOOK_VIDEO_URL: fb.url,
-    ...(appId ? { FACEBOOK_CLIENT_ID: appId } : {}),
-  }).facebook,
-});
-const policy = () => outboundPolicy(server.config);
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** A brand connected to the Page: from the dashboard (with the user token) or the CLI (Page token only). */
-async function connectedPage(how: 'dashboard' | 'cli' = 'dashboard') {
-  const userToken = fb.longLived();
-  const pageToken = await fb.pageToken(userToken);
-  const made = await makeConnectedAccount(server.pool, 'facebook', {
-    handle: 'Brand Studio',
-    scopes: ['read', 'publish', 'media'],
-    credentials: sealCredentials(KEY, {
-      access_token: pageToken,
-      ...(how === 'dashboard'
-        ? {
-            refresh_token: userToken,
-            refresh_expires_at: new Date(Date.now() + 59 * 86_400_000).toISOString(),
-          }
-        : {}),
-      page_id: PAGE,
-    }),
-  });
-  return { ...made, pageToken, userToken };
-}
+const connectedPage = (how: 'dashboard' | 'cli' = 'dashboard') => h.connectPage(how);
 
 /** A video post of the clip, scheduled. */
 async function videoPost(key: string, body: string) {
   const asset = await uploadMediaFile(server, key, path.join(tmp, 'clip.mp4'), 'clip.mp4');
-  const res = await call(server, 'POST', '/v1/posts', {
-    key,
-    body: {
-      platform: 'facebook',
-      schedule_at: hourAhead(),
-      body,
-      asset_ids: [asset.id],
-    },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { id: res.body.id as string, assetId: asset.id };
+  const { id } = await h.schedule(key, { body, asset_ids: [asset.id] });
+  return { id, assetId: asset.id };
 }
 
-const postRow = async (id: string) =>
-  (await server.pool.query('select * from posts where id = $1', [id])).rows[0];
+const postRow = (id: string) => h.row(id);
 
-/** One run of the publication job, as the worker runs it (attempt `n` of 5). */
-async function publish(id: string, n = 1, appId?: string) {
-  const row = await postRow(id);
-  const connectors = builtinConnectors({
-    outbound: policy(),
-    storage: storageFor(server.config),
-    platformApps: apps(appId),
-    requestTimeoutMs: 5_000,
-  });
-  return publishScheduledPost(
-    server.pool,
-    {
-      connectors: { facebook: connectors.facebook },
-      credentialsKey: KEY,
-      oauth: { platformApps: apps(appId), outbound: policy() },
-    },
-    { post_id: id, scheduled_for: row.scheduled_for.toISOString(), attempts_before: n - 1 },
-    { number: n, max: 5, signal: new AbortController().signal },
-  );
+/**
+ * One run of the publication job, as the worker runs it (attempt `n` of 5); `withAppId` false:
+ * the service has no FACEBOOK_CLIENT_ID.
+ */
+async function publish(id: string, n = 1, withAppId = true) {
+  const post = { id, at: (await postRow(id)).scheduled_for.toISOString() };
+  return withAppId ? h.runJob(post, n) : h.runJobWithoutAppId(post, n);
 }
 
 const since = (n: number) => fb.received.slice(n);
@@ -213,21 +154,11 @@ describe('a video by the Resumable Upload API', () => {
   }, 60_000);
 });
 
-/** A worker process on the shipped connectors, Facebook at the stand-in. */
-const worker = () =>
-  spawnPublishWorker(server, { env: facebookEnv(fb), credentialsKey: KEY_BASE64 });
-
-/** What the sweeper does for a dead worker: the post is left publishing, its job released. */
-async function releaseDeadWorker(postId: string) {
-  expect((await postRow(postId)).status).toBe('publishing');
-  await releaseDeadWorkersJob(server.pool, postId);
-}
-
 describe('a killed worker', () => {
   it('resumes the upload at the offset Facebook has, resending no byte, in the same session', async () => {
     const { key } = await connectedPage();
     const { id } = await videoPost(key, 'Killed mid-upload');
-    const child = worker();
+    const child = h.worker();
     const exited = exitSignal(child);
     // Facebook takes the first 10,000 bytes; the worker dies before any answer.
     fb.takeOnlyNextUpload = 10_000;
@@ -243,7 +174,7 @@ describe('a killed worker', () => {
       fb.onUpload = undefined;
       fb.takeOnlyNextUpload = undefined;
     }
-    await releaseDeadWorker(id);
+    await h.releaseDeadWorker(id);
     const sessions = fb.uploads.size;
     const from = fb.received.length;
     expect(await publish(id, 2), (await postRow(id)).error).toBe('published');
@@ -281,7 +212,7 @@ describe('the older phases, where the uploads endpoint does not exist', () => {
     const { key } = await connectedPage();
     const { id } = await videoPost(key, 'No app id');
     const from = fb.received.length;
-    expect(await publish(id, 1, '')).toBe('published');
+    expect(await publish(id, 1, false)).toBe('published');
     const calls = since(from);
     expect(calls.some(isOpen)).toBe(false);
     expect(calls.some(isOlderPhase)).toBe(true);

@@ -5,6 +5,7 @@
 // container recorded and never published again; ERROR and EXPIRED failing with Instagram's
 // reason; a full publishing limit waited out; a token extended before it expires, a revoked
 // one ending in needs_reconnect; metrics with and without the insights permission.
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsKey } from '../../core/connections/credentials.ts';
 import { publicationJob } from '../support/jobs.ts';
 import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
-import { IG_USER, useInstagramHarness } from '../support/platforms/instagramHarness.ts';
+import { useInstagramHarness } from '../support/platforms/instagramHarness.ts';
+import { META_USER } from '../support/platforms/metaGraph.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 import { solidPng, uploadImage } from '../support/uploads.ts';
 
@@ -263,7 +265,7 @@ describe('the publishing limit', () => {
       body: 'Wait for room',
       asset_ids: [await image(key, '#456')],
     });
-    const used = h.ig.media.filter((m) => m.owner === IG_USER.id).length;
+    const used = h.ig.media.filter((m) => m.owner === META_USER.id).length;
     h.ig.quotaTotal = used;
     const containers = h.ig.containers.size;
     try {
@@ -283,7 +285,7 @@ describe('the publishing limit', () => {
     // Room comes when the oldest feed post of the last 24 hours leaves the window.
     const oldest = Math.min(
       ...h.ig.media
-        .filter((m) => m.owner === IG_USER.id && m.mediaType !== 'STORY')
+        .filter((m) => m.owner === META_USER.id && m.mediaType !== 'STORY')
         .map((m) => Date.parse(m.timestamp)),
     );
     expect(Math.abs(job!.run_at.getTime() - (oldest + 86_400_000))).toBeLessThan(5_000);

@@ -3,11 +3,13 @@
 // what Meta documents (not JSON, a field missing, an id not of Meta's form, a huge body) fails
 // the post, publishes nothing Instagram did not publish, and says what was wrong. And the
 // counts read for insight, with and without the insights permission.
+
 import { describe, expect, it } from 'vitest';
 import { credentialsKey } from '../../core/connections/credentials.ts';
 import { MAX_COUNT } from '../../core/connectors/readings.ts';
 import { collectAccountMetrics } from '../../core/metrics/collect.ts';
-import { IG_USER, useInstagramHarness } from '../support/platforms/instagramHarness.ts';
+import { useInstagramHarness } from '../support/platforms/instagramHarness.ts';
+import { META_USER } from '../support/platforms/metaGraph.ts';
 import type { Answer, RawAnswer } from '../support/platforms/standIn.ts';
 import { LOOPBACK_OUTBOUND, useServer } from '../support/service.ts';
 import { solidPng, uploadImage } from '../support/uploads.ts';
@@ -16,7 +18,7 @@ const KEY = credentialsKey(Buffer.alloc(32, 3).toString('base64'));
 const server = useServer({ env: LOOPBACK_OUTBOUND });
 const h = useInstagramHarness(server, KEY);
 
-const USER = `/v25.0/${IG_USER.id}`;
+const USER = `/v25.0/${META_USER.id}`;
 const HOSTILE: [string, Answer | RawAnswer][] = [
   ['not JSON', { status: 200, raw: '<html>Sorry, something went wrong</html>' }],
   ['no id', { status: 200, body: { success: true } }],
@@ -152,8 +154,8 @@ describe('metrics', () => {
     const media = h.ig.media.at(-1)!;
     Object.assign(media, { likes: 12, comments: 3, shares: 2, views: 140 });
     const access = {
-      handle: `@${IG_USER.username}`,
-      credentials: { access_token: token, user_id: IG_USER.id },
+      handle: `@${META_USER.username}`,
+      credentials: { access_token: token, user_id: META_USER.id },
       saveCredentials: async () => {},
     };
     return { media, access };

@@ -7,11 +7,8 @@ import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { credentialsKey } from '../../core/connections/credentials.ts';
 import { publishNow } from '../support/jobs.ts';
-import {
-  IG_USER,
-  instagramEnv,
-  useInstagramHarness,
-} from '../support/platforms/instagramHarness.ts';
+import { instagramEnv, useInstagramHarness } from '../support/platforms/instagramHarness.ts';
+import { META_USER } from '../support/platforms/metaGraph.ts';
 import {
   exitSignal,
   releaseDeadWorkersJob,
@@ -62,7 +59,9 @@ describe('a worker killed after Instagram published the container, before it rec
     expect(row.permalink_url).toBe(media!.permalink);
     // One container, published once, then read back from the account's media.
     const sent = (method: string, edge: string) =>
-      h.ig.received.filter((r) => r.method === method && r.path === `/v25.0/${IG_USER.id}/${edge}`);
+      h.ig.received.filter(
+        (r) => r.method === method && r.path === `/v25.0/${META_USER.id}/${edge}`,
+      );
     expect(sent('POST', 'media')).toHaveLength(1);
     expect(sent('POST', 'media_publish')).toHaveLength(1);
     expect(sent('GET', 'media').length).toBeGreaterThan(0);

@@ -14,6 +14,7 @@ import {
   scheduleThroughRest,
   useAcceptanceService,
 } from '../support/acceptance.ts';
+import { META_USER } from '../support/platforms/metaGraph.ts';
 import { startMetaStandIns } from '../support/platforms/metaStandIns.ts';
 import { startReceiver } from '../support/receiver.ts';
 import { call, makeKey } from '../support/server.ts';
@@ -23,7 +24,7 @@ import { uploadPng } from '../support/uploads.ts';
 const META = ['threads', 'instagram', 'facebook'] as const;
 type Meta = (typeof META)[number];
 /** The stand-ins' person (metaOauth.ts's `brand` user) and the first Page it manages. */
-const USER_ID = '17841400000000001';
+const USER_ID = META_USER.id;
 
 const receiver = useStarted(startReceiver, (started) => started.close());
 // The worker hands Threads and Instagram the media addresses signed with the API's secret

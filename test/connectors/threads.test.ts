@@ -3,6 +3,7 @@
 // image and a carousel fetched from the service's public addresses, a thread of replies, the
 // container resumed after an interrupted attempt, the publishing quota, a token refreshed or
 // ending in a reconnect, hostile answers, and the insights.
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,8 +13,8 @@ import { threadsConnector } from '../../core/connectors/threads/index.ts';
 import { outboundPolicy } from '../../core/outbound/guard.ts';
 import { retryJobOf } from '../support/jobs.ts';
 import { makeTestClip, uploadMediaFile } from '../support/mediaFixtures.ts';
+import { META_USER } from '../support/platforms/metaGraph.ts';
 import {
-  THREADS_USER,
   threadsHarness,
   useThreadsHarness,
   useThreadsStandIn,
@@ -34,7 +35,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const USER = THREADS_USER.id;
+const USER = META_USER.id;
 const publishCalls = () =>
   t.received.filter((r) => r.method === 'POST' && r.path === `/v1.0/${USER}/threads_publish`);
 

@@ -7,13 +7,13 @@ import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { credentialsKey } from '../../core/connections/credentials.ts';
 import { publishNow } from '../support/jobs.ts';
+import { META_USER } from '../support/platforms/metaGraph.ts';
 import {
   exitSignal,
   releaseDeadWorkersJob,
   startPublishWorker,
 } from '../support/platforms/publishCrash.ts';
 import {
-  THREADS_USER,
   threadsEnv,
   useThreadsHarness,
   useThreadsStandIn,
@@ -55,12 +55,12 @@ describe('a worker killed after Threads published the container, before it recor
     expect(row.permalink_url).toBe(one!.permalink);
     // Part one's container was published once, and read back, not published again.
     const publishes = t.received.filter(
-      (r) => r.method === 'POST' && r.path === `/v1.0/${THREADS_USER.id}/threads_publish`,
+      (r) => r.method === 'POST' && r.path === `/v1.0/${META_USER.id}/threads_publish`,
     );
     expect(publishes).toHaveLength(2);
     expect(t.republished).toEqual([]);
     expect(
-      t.received.some((r) => r.method === 'GET' && r.path === `/v1.0/${THREADS_USER.id}/threads`),
+      t.received.some((r) => r.method === 'GET' && r.path === `/v1.0/${META_USER.id}/threads`),
     ).toBe(true);
   }, 60_000);
 });

@@ -14,6 +14,7 @@
 // and a video starts a session, takes chunks at the offsets it answers, and is published by
 // `finish`. A new post may stay out of /{page-id}/posts for some reads (`listLag`),
 // as a read after a write may not see it yet.
+import { graphError, graphToken, metaTime, objectNotFound, transientError } from './metaGraph.ts';
 import { META_APP, type MetaStandIn, metaOauthRoutes } from './metaOauth.ts';
 import {
   type Answer,
@@ -110,19 +111,6 @@ export type FacebookStandIn = StandIn &
     expirePageTokens(): void;
   };
 
-export const graphError = (
-  status: number,
-  code: number,
-  message: string,
-  extra: Record<string, unknown> = {},
-  headers?: Record<string, string>,
-): Answer =>
-  json(
-    status,
-    { error: { message, type: 'OAuthException', code, ...extra, fbtrace_id: 'AxYz0123' } },
-    headers,
-  );
-
 /** multipart/form-data as Graph reads it: fields, and files with their bytes. */
 function multipartOf(r: Received): {
   fields: Record<string, string>;
@@ -170,19 +158,18 @@ export async function startFacebookStandIn(
     });
   /** The Page a request's token speaks for, when it is a live Page token. */
   const pageOf = (r: Received) => {
-    const bearer = /^Bearer (.+)$/.exec(String(r.headers.authorization ?? ''))?.[1];
-    const given =
-      bearer ?? r.query.access_token ?? r.form.access_token ?? multipartOf(r).fields.access_token;
+    const given = graphToken(r) ?? multipartOf(r).fields.access_token;
     const t = given ? helpers.tokens.get(given) : undefined;
     return t && t.kind === 'page' && t.expires > Date.now() ? t.user.split('|')[1] : undefined;
   };
-  const noObject = (id: string) =>
-    graphError(
-      400,
-      100,
-      `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-      { error_subcode: 33 },
-    );
+  /** The answer to the call `loseNextAnswer` loses (once): a transient 500. */
+  const lostAnswer = () => {
+    if (!self.loseNextAnswer) return undefined;
+    self.loseNextAnswer = false;
+    return transientError();
+  };
+  const unavailable = () =>
+    graphError(503, 2, 'Service temporarily unavailable', { is_transient: true });
   const permalinkOf = (post: FacebookPost) =>
     `https://www.facebook.com/${post.pageId}/posts/${post.id.split('_')[1]}`;
 
@@ -209,17 +196,8 @@ export async function startFacebookStandIn(
     };
     posts.push(post);
     self.onCreate?.(post);
-    if (self.loseNextAnswer) {
-      self.loseNextAnswer = false;
-      return graphError(
-        500,
-        2,
-        'An unexpected error has occurred. Please retry your request later.',
-        {
-          is_transient: true,
-        },
-      );
-    }
+    const lost = lostAnswer();
+    if (lost) return lost;
     return post;
   };
 
@@ -295,7 +273,7 @@ export async function startFacebookStandIn(
           data: listed.map((v) => ({
             id: v.id,
             ...(v.description ? { description: v.description } : {}),
-            created_time: new Date(v.created).toISOString().replace(/\.\d{3}Z$/, '+0000'),
+            created_time: metaTime(v.created),
             permalink_url: `/${v.pageId}/videos/${v.id}/`,
           })),
           paging: { cursors: { before: 'QVFIUk', after: 'QVFIUl' } },
@@ -316,7 +294,7 @@ export async function startFacebookStandIn(
           data: listed.map((p) => ({
             id: p.id,
             ...(p.message ? { message: p.message } : {}),
-            created_time: new Date(p.created).toISOString().replace(/\.\d{3}Z$/, '+0000'),
+            created_time: metaTime(p.created),
             permalink_url: permalinkOf(p),
             ...(String(r.query.fields).includes('reactions')
               ? {
@@ -383,7 +361,7 @@ export async function startFacebookStandIn(
             reactions: { data: [], summary: { total_count: 5 } },
             comments: { data: [], summary: { total_count: 1 } },
           };
-        else return noObject(id);
+        else return objectNotFound(id, 'GET');
       }
       return json(200, path === '/' ? answer : answer[one!]);
     }
@@ -399,18 +377,11 @@ export async function startFacebookStandIn(
       ? t.user
       : undefined;
   };
-  const unsupported = (id: string) =>
-    graphError(
-      400,
-      100,
-      `Unsupported post request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-      { error_subcode: 33 },
-    );
   const b64 = (s: string) => Buffer.from(s).toString('base64');
 
   /** POST /{app-id}/uploads: a session for a file of the given name, length and type. */
   const openUpload = (appId: string, r: Received): Answer => {
-    if (!self.resumableUploads || appId !== META_APP.id) return unsupported(appId);
+    if (!self.resumableUploads || appId !== META_APP.id) return objectNotFound(appId, 'POST');
     if (!uploaderOf(r)) return expired();
     const { file_name: fileName, file_type: fileType } = r.query;
     const length = Number(r.query.file_length);
@@ -446,10 +417,10 @@ export async function startFacebookStandIn(
   const upload = (session: string, r: Received): Answer | RawAnswer => {
     const up = self.uploads.get(session);
     if (!uploaderOf(r)) return expired();
-    if (!up || r.query.sig !== up.sig) return unsupported(session);
+    if (!up || r.query.sig !== up.sig) return objectNotFound(session, 'POST');
     if (r.method === 'GET')
       return json(200, { id: `${session}?sig=${up.sig}`, file_offset: up.bytes.length });
-    if (r.method !== 'POST') return unsupported(session);
+    if (r.method !== 'POST') return objectNotFound(session, 'POST');
     const offset = Number(r.headers.file_offset);
     if (!Number.isInteger(offset) || offset !== up.bytes.length)
       return graphError(400, 100, `(#100) The file_offset must be ${up.bytes.length}`);
@@ -464,8 +435,7 @@ export async function startFacebookStandIn(
     if (up.bytes.length === up.length && !up.handle)
       up.handle = `2:${b64(up.fileName)}:${b64(up.fileType)}:AR${nextId()}:e:${Date.now()}`;
     self.onUpload?.(up);
-    if (take !== undefined)
-      return graphError(503, 2, 'Service temporarily unavailable', { is_transient: true });
+    if (take !== undefined) return unavailable();
     const told = self.answerNextUpload;
     self.answerNextUpload = undefined;
     if (told) return told;
@@ -499,17 +469,8 @@ export async function startFacebookStandIn(
     };
     videos.set(v.id, v);
     up.usedBy = v.id;
-    if (self.loseNextAnswer) {
-      self.loseNextAnswer = false;
-      return graphError(
-        500,
-        2,
-        'An unexpected error has occurred. Please retry your request later.',
-        {
-          is_transient: true,
-        },
-      );
-    }
+    const lost = lostAnswer();
+    if (lost) return lost;
     return json(200, { id: v.id });
   };
 
@@ -556,10 +517,9 @@ export async function startFacebookStandIn(
     if (fields.upload_phase === 'transfer') {
       if (self.transfersBeforeFailure !== undefined && self.transfersBeforeFailure-- <= 0) {
         self.transfersBeforeFailure = undefined;
-        return graphError(503, 2, 'Service temporarily unavailable', { is_transient: true });
+        return unavailable();
       }
-      if (self.onTransfer?.(v))
-        return graphError(503, 2, 'Service temporarily unavailable', { is_transient: true });
+      if (self.onTransfer?.(v)) return unavailable();
       const chunk = files.video_file_chunk;
       if (Number(fields.start_offset) !== v.received || !chunk?.length)
         return graphError(
@@ -575,7 +535,7 @@ export async function startFacebookStandIn(
       v.received += chunk.length;
       if (self.loseNextTransferAnswer) {
         self.loseNextTransferAnswer = false;
-        return graphError(503, 2, 'Service temporarily unavailable', { is_transient: true });
+        return unavailable();
       }
       const end = Math.min(v.received + self.chunkBytes, v.size);
       return json(200, { start_offset: String(v.received), end_offset: String(end) });
@@ -594,17 +554,8 @@ export async function startFacebookStandIn(
       v.created = Date.now();
       v.title = fields.title;
       v.description = fields.description;
-      if (self.loseNextAnswer) {
-        self.loseNextAnswer = false;
-        return graphError(
-          500,
-          2,
-          'An unexpected error has occurred. Please retry your request later.',
-          {
-            is_transient: true,
-          },
-        );
-      }
+      const lost = lostAnswer();
+      if (lost) return lost;
       return json(200, { success: true });
     }
     return graphError(400, 100, '(#100) Invalid upload_phase');

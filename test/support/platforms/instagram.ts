@@ -17,19 +17,9 @@
 // status text "Error: Media upload has failed with error code 2207082" and the 2207052 body as
 // reported in gitroomhq/postiz-app#1992 and #1900.
 import sharp from 'sharp';
+import { graphError, graphToken, metaTime, objectNotFound, transientError } from './metaGraph.ts';
 import { type MetaStandIn, startMetaOauth } from './metaOauth.ts';
 import { type Answer, json, type Received } from './standIn.ts';
-
-const graphError = (status: number, code: number, message: string, subcode?: number): Answer =>
-  json(status, {
-    error: {
-      message,
-      type: 'OAuthException',
-      code,
-      ...(subcode ? { error_subcode: subcode } : {}),
-      fbtrace_id: 'AbCdEf123',
-    },
-  });
 
 export type IgContainer = {
   id: string;
@@ -101,32 +91,6 @@ const shortcode = () => Math.random().toString(36).slice(2, 13).replace(/^\d/, '
 /** The version prefix Instagram's paths take (`/v25.0/...`) or go without. */
 const unversioned = (path: string) => path.replace(/^\/v\d{1,2}\.\d\//, '/');
 
-/** Meta's answer to an object that does not exist or the token may not read (code 100, subcode 33). */
-const noObject = (method: string, id: string) =>
-  graphError(
-    400,
-    100,
-    `Unsupported ${method.toLowerCase()} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-    33,
-  );
-
-/** Meta's answer for a passing failure of its own (code 2, is_transient). */
-const transient = () =>
-  json(500, {
-    error: {
-      message: 'An unexpected error has occurred. Please retry your request later.',
-      type: 'OAuthException',
-      is_transient: true,
-      code: 2,
-      fbtrace_id: 'AbCdEf123',
-    },
-  });
-
-const tokenOf = (r: Received) => {
-  const bearer = /^Bearer (.+)$/.exec(String(r.headers.authorization ?? ''))?.[1];
-  return bearer ?? r.query.access_token ?? r.form.access_token;
-};
-
 /** Parameters as Meta takes them: in the query string, a form body or a JSON body. */
 const paramsOf = (r: Received): Record<string, string> => {
   const body =
@@ -138,8 +102,6 @@ const paramsOf = (r: Received): Record<string, string> => {
   const { access_token: _, ...rest } = { ...r.query, ...r.form, ...body };
   return rest;
 };
-
-const igTime = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
 
 export async function startInstagramStandIn(redirectUri: string): Promise<InstagramStandIn> {
   const containers = new Map<string, IgContainer>();
@@ -171,35 +133,25 @@ export async function startInstagramStandIn(redirectUri: string): Promise<Instag
       .metadata()
       .catch(() => ({ width: undefined, height: undefined }));
     if (!width || !height)
-      return graphError(400, 9004, 'The media format is not supported.', 2207005);
+      return graphError(400, 9004, 'The media format is not supported.', {
+        error_subcode: 2207005,
+      });
     const ratio = width / height;
     if (ratio >= 0.8 && ratio <= 1.91) return undefined;
-    return json(400, {
-      error: {
-        message: 'The aspect ratio is not supported.',
-        type: 'OAuthException',
-        code: 36003,
-        error_subcode: 2207009,
-        is_transient: false,
-        error_user_title: 'Cannot Publish Image',
-        error_user_msg: `The submitted image with aspect ratio ('${Math.round(ratio * 100) / 100}/1',) cannot be published. Please submit an image with a valid aspect ratio.`,
-        fbtrace_id: 'AbCdEf123',
-      },
+    return graphError(400, 36003, 'The aspect ratio is not supported.', {
+      error_subcode: 2207009,
+      is_transient: false,
+      error_user_title: 'Cannot Publish Image',
+      error_user_msg: `The submitted image with aspect ratio ('${Math.round(ratio * 100) / 100}/1',) cannot be published. Please submit an image with a valid aspect ratio.`,
     });
   }
 
   const downloadFailed = (url: string) =>
-    json(400, {
-      error: {
-        message: 'Only photo or video can be accepted as media type.',
-        type: 'OAuthException',
-        code: 9004,
-        error_subcode: 2207052,
-        is_transient: false,
-        error_user_title: "Media download has failed. The media URI doesn't meet our requirements.",
-        error_user_msg: `The media could not be fetched from this URI: ${url}. Please check the limits and try again.`,
-        fbtrace_id: 'AbCdEf123',
-      },
+    graphError(400, 9004, 'Only photo or video can be accepted as media type.', {
+      error_subcode: 2207052,
+      is_transient: false,
+      error_user_title: "Media download has failed. The media URI doesn't meet our requirements.",
+      error_user_msg: `The media could not be fetched from this URI: ${url}. Please check the limits and try again.`,
     });
 
   async function create(user: string, p: Record<string, string>): Promise<Answer> {
@@ -225,7 +177,9 @@ export async function startInstagramStandIn(redirectUri: string): Promise<Instag
     if (type === 'CAROUSEL') {
       const ids = (p.children ?? '').split(',').filter(Boolean);
       if (ids.length < 2 || ids.length > 10)
-        return graphError(400, 100, 'The carousel must have between 2 and 10 children.', 2207055);
+        return graphError(400, 100, 'The carousel must have between 2 and 10 children.', {
+          error_subcode: 2207055,
+        });
       for (const id of ids) {
         const child = containers.get(id);
         if (!child || child.owner !== user || !child.carouselItem)
@@ -233,16 +187,16 @@ export async function startInstagramStandIn(redirectUri: string): Promise<Instag
             400,
             100,
             `Invalid parameter: children ${id} is not a carousel item container.`,
-            2207040,
+            { error_subcode: 2207040 },
           );
       }
       if (p.caption && [...p.caption].length > 2200)
-        return graphError(400, 100, 'The caption is too long.', 2207005);
+        return graphError(400, 100, 'The caption is too long.', { error_subcode: 2207005 });
       const c = make({ mediaType: 'CAROUSEL', carouselItem: false, children: ids });
       return json(200, { id: c.id });
     }
     if (p.caption && [...p.caption].length > 2200)
-      return graphError(400, 100, 'The caption is too long.', 2207005);
+      return graphError(400, 100, 'The caption is too long.', { error_subcode: 2207005 });
     if (type === 'IMAGE' || (type === 'STORIES' && p.image_url)) {
       if (!p.image_url) return graphError(400, 100, 'The parameter image_url is required.');
       // An image is downloaded while the creation is answered.
@@ -260,7 +214,7 @@ export async function startInstagramStandIn(redirectUri: string): Promise<Instag
           400,
           100,
           'The VIDEO media type is no longer supported for feed posts. Please use REELS instead.',
-          2207065,
+          { error_subcode: 2207065 },
         );
       const c = make({ mediaType: type, carouselItem, children: [] });
       // A video is downloaded while the container is processed.
@@ -298,7 +252,7 @@ export async function startInstagramStandIn(redirectUri: string): Promise<Instag
   async function readContainer(c: IgContainer, fields: string[]): Promise<Answer> {
     if (standIn.failingStatusReads > 0) {
       standIn.failingStatusReads--;
-      return transient();
+      return transientError();
     }
     if (c.status === 'IN_PROGRESS') {
       await c.fetching;
@@ -315,35 +269,31 @@ export async function startInstagramStandIn(redirectUri: string): Promise<Instag
 
   async function publish(user: string, p: Record<string, string>): Promise<Answer> {
     const c = p.creation_id ? containers.get(p.creation_id) : undefined;
-    if (!c || c.owner !== user) return noObject('POST', p.creation_id ?? '');
+    if (!c || c.owner !== user) return objectNotFound(p.creation_id ?? '', 'POST');
     if (c.carouselItem)
       return graphError(400, 100, 'A carousel item is published through its carousel container.');
     const window = published.filter((x) => x.owner === user && x.at > Date.now() - DAY_MS);
     if (window.length >= standIn.quotaTotal)
-      return json(400, {
-        error: {
-          message: 'Application request limit reached',
-          type: 'OAuthException',
-          code: 9,
-          error_subcode: 2207042,
-          is_transient: false,
-          error_user_title: 'Maximum posts reached',
-          error_user_msg:
-            'You have reached the maximum number of posts that is allowed to be published by an account in 24 hours.',
-          fbtrace_id: 'AbCdEf123',
-        },
+      return graphError(400, 9, 'Application request limit reached', {
+        error_subcode: 2207042,
+        is_transient: false,
+        error_user_title: 'Maximum posts reached',
+        error_user_msg:
+          'You have reached the maximum number of posts that is allowed to be published by an account in 24 hours.',
       });
     if (c.status === 'PUBLISHED')
-      return graphError(400, 9007, 'The media has already been published.', 2207008);
+      return graphError(400, 9007, 'The media has already been published.', {
+        error_subcode: 2207008,
+      });
     if (c.status === 'EXPIRED')
-      return graphError(400, 9007, 'The media container has expired.', 2207008);
+      return graphError(400, 9007, 'The media container has expired.', { error_subcode: 2207008 });
     const children = c.children.map((id) => containers.get(id)!);
     if (c.status !== 'FINISHED' || children.some((k) => k.status !== 'FINISHED'))
       return graphError(
         400,
         9007,
         'Media ID is not available. The media is not ready for publishing, please wait for a moment.',
-        2207027,
+        { error_subcode: 2207027 },
       );
     const m: IgMedia = {
       id: nextId(),
@@ -358,7 +308,7 @@ export async function startInstagramStandIn(redirectUri: string): Promise<Instag
               ? 'STORY'
               : 'IMAGE',
       caption: c.params.caption ?? '',
-      timestamp: igTime(Date.now()),
+      timestamp: metaTime(Date.now()),
       permalink: `https://www.instagram.com/${c.mediaType === 'REELS' ? 'reel' : c.mediaType === 'STORIES' ? 'stories' : 'p'}/${shortcode()}/`,
       likes: 0,
       comments: 0,
@@ -372,7 +322,7 @@ export async function startInstagramStandIn(redirectUri: string): Promise<Instag
     await standIn.onPublished?.(m);
     if (losing) {
       losing = false;
-      return transient();
+      return transientError();
     }
     return json(200, { id: m.id });
   }
@@ -394,7 +344,7 @@ export async function startInstagramStandIn(redirectUri: string): Promise<Instag
   };
 
   async function publishing(r: Received, segments: string[]): Promise<Answer | undefined> {
-    const holder = standIn.userOf(tokenOf(r));
+    const holder = standIn.userOf(graphToken(r));
     if (!holder)
       return graphError(400, 190, 'Invalid OAuth access token - Cannot parse access token');
     const [id, edge] = segments as [string, string | undefined];
@@ -403,7 +353,7 @@ export async function startInstagramStandIn(redirectUri: string): Promise<Instag
     const userEdge = ['media', 'stories', 'media_publish', 'content_publishing_limit'].includes(
       edge ?? '',
     );
-    if (userEdge && id !== holder.id) return noObject(r.method, id);
+    if (userEdge && id !== holder.id) return objectNotFound(id, r.method);
     if (r.method === 'POST' && edge === 'media') return create(holder.id, p);
     if (r.method === 'POST' && edge === 'media_publish') return publish(holder.id, p);
     if (r.method === 'GET' && edge === 'content_publishing_limit') {
@@ -440,16 +390,9 @@ export async function startInstagramStandIn(redirectUri: string): Promise<Instag
     }
     if (r.method === 'GET' && edge === 'insights') {
       const m = media.find((x) => x.id === id && x.owner === holder.id);
-      if (!m) return noObject('GET', id);
+      if (!m) return objectNotFound(id, 'GET');
       if (!standIn.insightsAllowed)
-        return json(403, {
-          error: {
-            message: '(#10) Application does not have permission for this action',
-            type: 'OAuthException',
-            code: 10,
-            fbtrace_id: 'AbCdEf123',
-          },
-        });
+        return graphError(403, 10, '(#10) Application does not have permission for this action');
       const metrics = (p.metric ?? '').split(',').filter(Boolean);
       const unknown = metrics.find((x) => !INSIGHTS.has(x));
       if (unknown)
@@ -486,7 +429,7 @@ export async function startInstagramStandIn(redirectUri: string): Promise<Instag
         return json(200, { id: c.id });
       }
       const m = media.find((x) => x.id === id && x.owner === holder.id);
-      if (!m) return noObject('GET', id);
+      if (!m) return objectNotFound(id, 'GET');
       const all: Record<string, unknown> = {
         id: m.id,
         permalink: m.permalink,

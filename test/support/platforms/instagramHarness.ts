@@ -12,15 +12,13 @@ import { type PublicMediaHost, startPublicMediaHost } from '../publicMediaHost.t
 import type { TestServer } from '../server.ts';
 import { useStarted } from '../service.ts';
 import { type InstagramStandIn, startInstagramStandIn } from './instagram.ts';
+import { META_USER } from './metaGraph.ts';
 import { META_APP } from './metaOauth.ts';
 import {
   type ConnectedBrand,
   type PublishingHarness,
   publishingHarness,
 } from './publishingHarness.ts';
-
-/** The professional account the stand-in's `brand` user is (metaOauth.ts's USERS). */
-export const IG_USER = { id: '17841400000000001', username: 'brand.studio' };
 
 /** The service's variables for the stand-in as the operator's Instagram app. */
 export const instagramEnv = (ig: InstagramStandIn) => ({
@@ -90,11 +88,11 @@ export async function instagramHarness(
     async connectBrand({ ageS = 0, expiresInS = 60 * 86_400 } = {}) {
       const token = ig.longLived('brand', ageS);
       const brand = await connectBrand({
-        handle: `@${IG_USER.username}`,
+        handle: `@${META_USER.username}`,
         credentials: {
           access_token: token,
           expires_at: new Date(Date.now() + expiresInS * 1000).toISOString(),
-          user_id: IG_USER.id,
+          user_id: META_USER.id,
         },
       });
       return { ...brand, token };

@@ -5,6 +5,7 @@
 // for the long-lived exchange; long-lived tokens (60 days) extended only once a day old and
 // until they expire; Graph errors as `{error: {message, type: "OAuthException", code,
 // fbtrace_id}}`. The stand-in's clock moves with `advance`.
+import { graphError, META_USER, objectNotFound } from './metaGraph.ts';
 import { json, mint, type Received, type Route, type StandIn, startStandIn } from './standIn.ts';
 
 export const META_APP = { id: '1234567890', secret: 'meta-app-secret-0001' };
@@ -30,20 +31,9 @@ export type MetaStandIn = StandIn & {
   userOf(token: string | undefined): { id: string; username: string } | undefined;
 };
 
-const graphError = (status: number, code: number, message: string, subcode?: number) =>
-  json(status, {
-    error: {
-      message,
-      type: 'OAuthException',
-      code,
-      ...(subcode ? { error_subcode: subcode } : {}),
-      fbtrace_id: 'AbCdEf123',
-    },
-  });
-
 /** The users each stand-in knows: Threads and Instagram ids are numeric strings. */
 const USERS: Record<string, { id: string; username: string; name: string }> = {
-  brand: { id: '17841400000000001', username: 'brand.studio', name: 'Brand Person' },
+  brand: { ...META_USER, name: 'Brand Person' },
   other: { id: '17841400000000002', username: 'someone.else', name: 'Someone Else' },
 };
 
@@ -219,12 +209,7 @@ export function metaOauthRoutes(
     if (pageId) {
       if (!userToken) return invalidToken();
       const p = pages.find((x) => x.id === pageId);
-      if (!p || userToken.user !== 'brand')
-        return graphError(
-          400,
-          100,
-          `Unsupported get request. Object with ID '${pageId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-        );
+      if (!p || userToken.user !== 'brand') return objectNotFound(pageId, 'GET');
       const { category: _c, tasks: _t, ...page } = pageOf(p, userToken.user);
       return json(200, page);
     }

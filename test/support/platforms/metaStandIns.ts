@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { credentialsKey } from '../../../core/connections/credentials.ts';
 import { type FacebookStandIn, startFacebookStandIn } from './facebook.ts';
 import { type InstagramStandIn, startInstagramStandIn } from './instagram.ts';
+import { META_USER } from './metaGraph.ts';
 import { META_APP } from './metaOauth.ts';
 import { startThreadsStandIn, type ThreadsStandIn } from './threads.ts';
 
@@ -87,7 +88,7 @@ export async function startMetaStandIns(publicBaseUrl: string): Promise<MetaStan
     threads,
     instagram,
     facebook,
-    person: { username: 'brand.studio' },
+    person: { username: META_USER.username },
     authorizeUrls,
     env: {
       OUTBOUND_ALLOWLIST: '127.0.0.0/8',

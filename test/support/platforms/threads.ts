@@ -10,6 +10,7 @@
 // (subcode 4279009, "Media Not Found") and counts toward the 24-hour quota that
 // threads_publishing_limit reports. Graph errors are `{error: {message, type, code,
 // error_subcode, fbtrace_id}}`; a dead token is 401 code 190.
+import { graphError, graphToken, metaTime, objectNotFound } from './metaGraph.ts';
 import { type MetaStandIn, startMetaOauth } from './metaOauth.ts';
 import { type Answer, json, type Received } from './standIn.ts';
 
@@ -66,24 +67,15 @@ export type ThreadsStandIn = MetaStandIn & {
 
 const DAY_MS = 86_400_000;
 
-const graphError = (status: number, code: number, message: string, subcode?: number): Answer =>
-  json(status, {
-    error: {
-      message,
-      type: code === 190 ? 'OAuthException' : 'THApiException',
-      code,
-      ...(subcode ? { error_subcode: subcode } : {}),
-      fbtrace_id: 'AxYzThreads01',
-    },
+/** Threads' errors are THApiException, but for a dead token's (190, OAuthException). */
+const TH_API = { type: 'THApiException' };
+const threadsError = (status: number, code: number, message: string, subcode?: number) =>
+  graphError(status, code, message, {
+    ...(code === 190 ? {} : TH_API),
+    ...(subcode ? { error_subcode: subcode } : {}),
   });
 
-const notFound = (id: string) =>
-  graphError(
-    400,
-    100,
-    `Unsupported request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-    33,
-  );
+const notFound = (id: string) => objectNotFound(id, undefined, TH_API);
 
 /** Threads counts characters, and an emoji as its UTF-8 bytes. */
 const threadsLength = (text: string) => {
@@ -94,9 +86,6 @@ const threadsLength = (text: string) => {
       : [...segment].length;
   return n;
 };
-
-/** Meta's timestamps: ISO 8601 with a +0000 offset. */
-const metaTime = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
 
 export async function startThreadsStandIn(
   redirectUri = 'http://127.0.0.1/connect/threads/callback',
@@ -130,27 +119,32 @@ export async function startThreadsStandIn(
   const create = (user: { id: string; username: string }, q: Record<string, string>): Answer => {
     const type = q.media_type;
     if (!['TEXT', 'IMAGE', 'VIDEO', 'CAROUSEL'].includes(type ?? ''))
-      return graphError(400, 100, 'Param media_type must be one of {TEXT, IMAGE, VIDEO, CAROUSEL}');
+      return threadsError(
+        400,
+        100,
+        'Param media_type must be one of {TEXT, IMAGE, VIDEO, CAROUSEL}',
+      );
     if (q.text !== undefined && threadsLength(q.text) > 500)
-      return graphError(400, 100, 'Param text must be at most 500 characters long.');
-    if (type === 'TEXT' && !q.text) return graphError(400, 100, 'Param text is required for TEXT');
+      return threadsError(400, 100, 'Param text must be at most 500 characters long.');
+    if (type === 'TEXT' && !q.text)
+      return threadsError(400, 100, 'Param text is required for TEXT');
     if (type === 'IMAGE' && !q.image_url)
-      return graphError(400, 100, 'Param image_url is required');
+      return threadsError(400, 100, 'Param image_url is required');
     if (type === 'VIDEO' && !q.video_url)
-      return graphError(400, 100, 'Param video_url is required');
+      return threadsError(400, 100, 'Param video_url is required');
     if (q.is_carousel_item === 'true' && (q.text || q.reply_to_id))
-      return graphError(400, 100, 'A carousel item carries no text and replies to nothing');
+      return threadsError(400, 100, 'A carousel item carries no text and replies to nothing');
     if (q.reply_to_id && !posts.some((p) => p.id === q.reply_to_id)) return notFound(q.reply_to_id);
     if (type === 'CAROUSEL') {
       const ids = (q.children ?? '').split(',').filter(Boolean);
       if (ids.length < 2 || ids.length > 20)
-        return graphError(400, 100, 'A carousel has 2 to 20 children');
+        return threadsError(400, 100, 'A carousel has 2 to 20 children');
       for (const id of ids) {
         const child = containers.get(id);
         if (!child || child.owner !== user.id || child.params.is_carousel_item !== 'true')
           return notFound(id);
         if (child.status !== 'FINISHED')
-          return graphError(400, 24, 'The requested resource does not exist', 4279009);
+          return threadsError(400, 24, 'The requested resource does not exist', 4279009);
       }
     }
     const c: Container = {
@@ -172,13 +166,13 @@ export async function startThreadsStandIn(
     if (!c || c.owner !== user.id) return notFound(q.creation_id ?? '');
     if (c.status === 'PUBLISHED') {
       republished.push(c.id);
-      return graphError(400, 24, 'The requested resource does not exist', 4279009);
+      return threadsError(400, 24, 'The requested resource does not exist', 4279009);
     }
     if (c.status !== 'FINISHED')
-      return graphError(400, 24, 'The requested resource does not exist', 4279009);
+      return threadsError(400, 24, 'The requested resource does not exist', 4279009);
     const reply = c.params.reply_to_id !== undefined;
     if (inWindow(reply) >= (reply ? s.quota.replies : s.quota.posts))
-      return graphError(400, 4, 'Application request limit reached');
+      return threadsError(400, 4, 'Application request limit reached');
     const post: ThreadsPost = {
       id: newId(),
       owner: user.id,
@@ -223,9 +217,8 @@ export async function startThreadsStandIn(
   const route = (r: Received): Answer | undefined => {
     if (!r.path.startsWith('/v1.0/') || r.path === '/v1.0/me') return undefined;
     const q = { ...r.query, ...r.form };
-    const bearer = /^Bearer (.+)$/.exec(String(r.headers.authorization ?? ''))?.[1];
-    const user = s.userOf(q.access_token ?? bearer);
-    if (!user) return graphError(401, 190, 'Error validating access token: Session has expired.');
+    const user = s.userOf(graphToken(r));
+    if (!user) return threadsError(401, 190, 'Error validating access token: Session has expired.');
     const [, a, b] = r.path.split('/').slice(1);
     const own = (id: string | undefined) => id === user.id;
     if (r.method === 'POST' && own(a) && b === 'threads') return create(user, q);
@@ -255,7 +248,7 @@ export async function startThreadsStandIn(
       const post = posts.find((p) => p.id === a && p.owner === user.id);
       if (!post) return notFound(a);
       if (!s.insightsScope)
-        return graphError(403, 10, 'Application does not have permission for this action');
+        return threadsError(403, 10, 'Application does not have permission for this action');
       const metrics = (q.metric ?? '').split(',').filter(Boolean);
       return json(200, {
         data: metrics.map((name, i) => ({
@@ -270,7 +263,7 @@ export async function startThreadsStandIn(
     if (r.method === 'GET' && a && b === undefined) {
       const c = containers.get(a);
       if (c && c.owner === user.id && c.status === 'PUBLISHED' && s.publishedAnswersAsPost)
-        return graphError(
+        return threadsError(
           400,
           100,
           'Tried accessing nonexisting field (status) on node type (ThreadsMedia)',

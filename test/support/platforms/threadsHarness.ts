@@ -9,6 +9,7 @@ import { outboundPolicy } from '../../../core/outbound/guard.ts';
 import type { PlatformApp } from '../../../core/platformApps.ts';
 import type { TestServer } from '../server.ts';
 import { useStarted } from '../service.ts';
+import { META_USER } from './metaGraph.ts';
 import { META_APP } from './metaOauth.ts';
 import {
   type ConnectedBrand,
@@ -17,9 +18,6 @@ import {
 } from './publishingHarness.ts';
 import { oauthContext } from './standIn.ts';
 import { startThreadsStandIn, type ThreadsStandIn } from './threads.ts';
-
-/** The brand user of the Meta stand-ins (metaOauth.ts). */
-export const THREADS_USER = { id: '17841400000000001', username: 'brand.studio' };
 
 /** The Threads stand-in for the calling file, with `settings`, closed after its tests. */
 export const useThreadsStandIn = (settings: Partial<ThreadsStandIn> = {}): ThreadsStandIn =>
@@ -86,11 +84,11 @@ export function threadsHarness(
       const token = t.longLived('brand', ageS);
       const expires = expiresInS ?? 5_183_944 - ageS;
       const brand = await connectBrand({
-        handle: `@${THREADS_USER.username}`,
+        handle: `@${META_USER.username}`,
         credentials: {
           access_token: token,
           expires_at: new Date(Date.now() + expires * 1000).toISOString(),
-          user_id: THREADS_USER.id,
+          user_id: META_USER.id,
         },
       });
       return { ...brand, token };
