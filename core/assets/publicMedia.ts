@@ -6,7 +6,10 @@ import { FETCHES_MEDIA } from '../kernel/platforms.ts';
 import { publicBaseUnreachable } from '../outbound/publicBase.ts';
 import { assetUrlKey, signPlatformMediaUrl } from './signedUrls.ts';
 
-const fetchers = FETCHES_MEDIA.map((p) => PLATFORM_NAMES[p]).join(', ');
+const names = FETCHES_MEDIA.map((p) => PLATFORM_NAMES[p]);
+/** The platforms that fetch media, as a sentence names them: "Threads and Instagram". */
+const fetchers =
+  names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.join('');
 
 /**
  * Public media addresses from PUBLIC_BASE_URL and the media-URL secret (MEDIA_URL_SECRET or

@@ -39,6 +39,6 @@ describe('publicMediaFor', () => {
     }
     expect(failure).toMatchObject({ retryable: false });
     expect((failure as Error).message).toContain('MEDIA_URL_SECRET');
-    expect((failure as Error).message).toContain('Threads, Instagram, Pinterest');
+    expect((failure as Error).message).toContain('cannot give Threads and Instagram an address');
   });
 });
