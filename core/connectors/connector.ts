@@ -220,8 +220,18 @@ export type AccessTokens = {
  */
 export type PublicationSteps = {
   recall(step: string): Promise<string | undefined>;
+  /** Keeps `value` under `step`; a value kept already stays (the first one wins). */
   remember(step: string, value: string): Promise<void>;
 };
+
+/**
+ * When this attempt first began `step` (ms): now, remembered, on its first run; the time an
+ * earlier run remembered on the next ones (a read-back looks from then on).
+ */
+export async function firstBegun(steps: PublicationSteps, step: string): Promise<number> {
+  await steps.remember(step, new Date().toISOString());
+  return Date.parse((await steps.recall(step)) ?? new Date().toISOString());
+}
 
 /** A post's engagement as a platform counts it; null where the platform gives no count. */
 export type PostCounts = {

@@ -20,6 +20,7 @@ import {
   type ConnectedAccountAccess,
   type Connector,
   finalFailure,
+  firstBegun,
   type Publication,
   PublicationError,
   type PublishRequest,
@@ -89,6 +90,14 @@ function pageIdOf(credentials: Record<string, unknown>): string {
     );
   return page_id;
 }
+
+/**
+ * Whether `err` is an answer Facebook gave that could not be read (garbled, without the id):
+ * the call may have made what it asked for, so it is looked for before failing. A refusal,
+ * a retryable failure or a reconnect made nothing.
+ */
+const unreadAnswer = (err: unknown) =>
+  err instanceof PublicationError && !err.retryable && !err.reconnect && err.status === undefined;
 
 /** The first web address in the text: the post's `link`, which Facebook shows as a preview. */
 export const linkOf = (text: string) => /https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]}'"]/.exec(text)?.[0];
@@ -207,11 +216,11 @@ export function facebookConnector(deps: FacebookDeps): Connector {
   ): Promise<Publication> {
     const { call, pageId } = media;
     const triedAt = await req.steps.recall(PUBLISHING_VIDEO);
+    const since = await firstBegun(req.steps, PUBLISHING_VIDEO);
     if (triedAt) {
-      const found = await findVideo(call, pageId, { text, since: Date.parse(triedAt) });
+      const found = await findVideo(call, pageId, { text, since });
       if (found) return record(req, call, found.id, found.permalink);
-    } else await req.steps.remember(PUBLISHING_VIDEO, new Date().toISOString());
-    const since = Date.parse((await req.steps.recall(PUBLISHING_VIDEO))!);
+    }
     const what = `POST /${pageId}/videos`;
     let id: string;
     try {
@@ -228,12 +237,7 @@ export function facebookConnector(deps: FacebookDeps): Connector {
       id = documented(FACEBOOK, what, res, VideoMade, CHECK_THE_ACCOUNT).id;
     } catch (err) {
       // An answer we cannot read may hide a published video.
-      const unread =
-        err instanceof PublicationError &&
-        !err.retryable &&
-        !err.reconnect &&
-        err.status === undefined;
-      if (!unread) throw err;
+      if (!unreadAnswer(err)) throw err;
       const found = await findVideo(call, pageId, { text, since }).catch(() => undefined);
       if (found) return record(req, call, found.id, found.permalink);
       throw err;
@@ -250,11 +254,11 @@ export function facebookConnector(deps: FacebookDeps): Connector {
   ): Promise<Publication> {
     const { call, pageId } = media;
     const triedAt = await req.steps.recall(POSTING);
+    const since = await firstBegun(req.steps, POSTING);
     if (triedAt) {
-      const found = await findPosted(call, pageId, { text, since: Date.parse(triedAt) });
+      const found = await findPosted(call, pageId, { text, since });
       if (found) return record(req, call, found.id, found.permalink);
-    } else await req.steps.remember(POSTING, new Date().toISOString());
-    const since = Date.parse((await req.steps.recall(POSTING))!);
+    }
     let id: string;
     try {
       id = await make();
@@ -263,11 +267,7 @@ export function facebookConnector(deps: FacebookDeps): Connector {
       // since this attempt began posting. So is the post a 506 refers to, when an earlier run
       // of the attempt may have made it (a read-back that did not list it yet); on the
       // attempt's first post, a 506 refers to an older post of the Page, not this one.
-      const unread =
-        err instanceof PublicationError &&
-        !err.retryable &&
-        !err.reconnect &&
-        err.status === undefined;
+      const unread = unreadAnswer(err);
       const duplicate = isDuplicate(err);
       if (!unread && !(duplicate && triedAt)) {
         if (!duplicate) throw err;

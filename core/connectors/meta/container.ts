@@ -12,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import {
   finalFailure,
+  firstBegun,
   mediaNotFetched,
   PublicationError,
   type PublicationSteps,
@@ -127,8 +128,7 @@ export async function awaitContainers(
   step: string,
   ids: string[],
 ): Promise<Map<string, 'FINISHED' | 'PUBLISHED'>> {
-  await steps.remember(step, new Date().toISOString());
-  const since = Date.parse((await steps.recall(step)) ?? new Date().toISOString());
+  const since = await firstBegun(steps, step);
   const ready = new Map<string, 'FINISHED' | 'PUBLISHED'>();
   const started = Date.now();
   for (;;) {
@@ -204,8 +204,7 @@ export async function publishOnce(
   // record: publishing it is asked, and Meta refuses one published already.
   if (state === 'PUBLISHED' && triedAt) return readBack(Date.parse(triedAt));
 
-  await steps.remember(publishing(prefix), new Date().toISOString());
-  const since = Date.parse((await steps.recall(publishing(prefix)))!);
+  const since = await firstBegun(steps, publishing(prefix));
   let res: Awaited<ReturnType<GraphCall>> | undefined;
   try {
     res = await p.call('POST', p.publishPath, { creation_id: id });

@@ -13,6 +13,7 @@ import type { Storage } from '../../storage/storage.ts';
 import {
   type ConnectedAccountAccess,
   type Connector,
+  firstBegun,
   type PastPost,
   type PostCounts,
   PublicationError,
@@ -102,8 +103,7 @@ async function postPartOnce(
   const lookFor = (since: number) => findPosted(call, userId, { ...part, since });
   let id = triedAt ? await lookFor(Date.parse(triedAt)) : undefined;
   if (!id) {
-    await steps.remember(`part.${i}.posting`, new Date().toISOString());
-    const since = Date.parse((await steps.recall(`part.${i}.posting`))!);
+    const since = await firstBegun(steps, `part.${i}.posting`);
     const body = {
       text: part.text,
       ...(part.mediaIds.length ? { media: { media_ids: part.mediaIds } } : {}),
