@@ -22,6 +22,7 @@ import { type ContainerDeps, containerAccounts, userIdOf } from '../meta/account
 import {
   awaitContainers,
   type ContainerPlatform,
+  carouselOnce,
   containerOnce,
   publishedMedia,
   publishOnce,
@@ -115,20 +116,8 @@ export function instagramConnector(deps: InstagramDeps): Connector {
       throw finalFailure(
         `An Instagram carousel carries 2 to 10 items; this post has ${media.length}.`,
       );
-    const children: string[] = [];
-    for (const [i, m] of media.entries())
-      children.push(
-        await containerOnce(p, steps, `${PREFIX}.child.${i}`, {
-          ...mediumParams(publicMedia, m, 'VIDEO'),
-          is_carousel_item: 'true',
-        }),
-      );
-    await awaitContainers(p, steps, `${PREFIX}.children.polling`, children);
-    return containerOnce(p, steps, CONTAINER, {
-      media_type: 'CAROUSEL',
-      children: children.join(','),
-      ...withCaption,
-    });
+    const items = media.map((m) => mediumParams(publicMedia, m, 'VIDEO'));
+    return carouselOnce(p, steps, PREFIX, CONTAINER, items, withCaption);
   }
 
   /**

@@ -156,6 +156,32 @@ export async function awaitContainers(
   }
 }
 
+/**
+ * A carousel's container, made once: a container per item (`is_carousel_item`, remembered
+ * under `prefix.child.N`), all of them read until finished, then the CAROUSEL container with
+ * them and `params` (the text), remembered under `step`.
+ */
+export async function carouselOnce(
+  p: ContainerPlatform,
+  steps: PublicationSteps,
+  prefix: string,
+  step: string,
+  items: Record<string, string>[],
+  params: Record<string, string>,
+): Promise<string> {
+  const children: string[] = [];
+  for (const [i, item] of items.entries())
+    children.push(
+      await containerOnce(p, steps, `${prefix}.child.${i}`, { ...item, is_carousel_item: 'true' }),
+    );
+  await awaitContainers(p, steps, `${prefix}.children.polling`, children);
+  return containerOnce(p, steps, step, {
+    media_type: 'CAROUSEL',
+    children: children.join(','),
+    ...params,
+  });
+}
+
 function failedContainer(p: ContainerPlatform, reason: string | undefined): PublicationError {
   const said = reason ? plainText(reason).slice(0, 300) : 'no reason given';
   if (reason && p.fetchFailed(reason)) return mediaNotFetched(p.name, said);

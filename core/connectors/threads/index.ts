@@ -23,6 +23,7 @@ import { type ContainerDeps, containerAccounts, userIdOf } from '../meta/account
 import {
   awaitContainers,
   type ContainerPlatform,
+  carouselOnce,
   containerOnce,
   publishedMedia,
   publishOnce,
@@ -101,21 +102,8 @@ export function threadsConnector(deps: ThreadsDeps): Connector {
       throw finalFailure(
         `A Threads carousel carries 2 to 20 items; this post has ${media.length}.`,
       );
-    const children: string[] = [];
-    for (const [j, m] of media.entries())
-      children.push(
-        await containerOnce(p, steps, `threads.${i}.child.${j}`, {
-          ...mediaParams(deps.publicMedia!, m),
-          is_carousel_item: 'true',
-        }),
-      );
-    await awaitContainers(p, steps, `threads.${i}.children.polling`, children);
-    return containerOnce(p, steps, step, {
-      media_type: 'CAROUSEL',
-      children: children.join(','),
-      ...withText,
-      ...reply,
-    });
+    const items = media.map((m) => mediaParams(deps.publicMedia!, m));
+    return carouselOnce(p, steps, `threads.${i}`, step, items, { ...withText, ...reply });
   }
 
   /** Room in the account's quota for one more post (or reply), or a wait for it. */
