@@ -15,6 +15,9 @@ import type { ByteRange } from '../core/storage/storage.ts';
 import { readSignedVideoFrame } from '../core/video/service.ts';
 import { ErrorBody } from './rest/schemas.ts';
 
+/** Every signed file is cached privately for five minutes (the address itself expires). */
+const SIGNED_FILE_CACHE = 'private, max-age=300';
+
 const Signature = z.object({ expires: z.coerce.number().int(), sig: z.string().max(100) });
 
 /** One signed-address route: its path parameters, what its 200 holds, and how it reads them. */
@@ -53,7 +56,7 @@ function signedFileRoute<P extends z.ZodTypeAny>(app: FastifyInstance, route: Si
       const { mime, body } = await route.read(req.params as z.infer<P>, req.query);
       return reply
         .type(mime)
-        .headers({ 'cache-control': 'private, max-age=300', ...route.headers })
+        .headers({ 'cache-control': SIGNED_FILE_CACHE, ...route.headers })
         .send(body);
     },
   );
@@ -158,7 +161,7 @@ function platformMediaRoute(base: FastifyInstance, media: MediaDeps) {
       const asset = await readPlatformMedia(media, req.params.asset_id, expires, sig);
       const range = singleRange(req.headers.range, asset.size);
       reply.type(asset.mime).headers({
-        'cache-control': 'private, max-age=300',
+        'cache-control': SIGNED_FILE_CACHE,
         'accept-ranges': 'bytes',
         'x-content-type-options': 'nosniff',
       });
